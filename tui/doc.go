@@ -1,0 +1,2 @@
+// Package tui is the laktory workbench, a Bubble Tea application.
+package tui

@@ -1,0 +1,103 @@
+package workspace
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Names of the workspace's local state, relative to the workspace folder.
+const (
+	StateDirName       = ".laktory"
+	LakeDirName        = "lake"
+	CheckpointsDirName = "checkpoints"
+	StateDBName        = "state.db"
+
+	// DefaultCatalog and DefaultSchema complete a table_name that does not
+	// name them.
+	DefaultCatalog = "main"
+	DefaultSchema  = "default"
+
+	// LakeEnv names the environment variable that overrides the lake root.
+	LakeEnv = "LAKTORY_LAKE"
+)
+
+// Layout locates a workspace's local state on disk.
+type Layout struct {
+	Dir  string // workspace folder (absolute)
+	Lake string // lake root (absolute)
+}
+
+// NewLayout returns the layout of the workspace in dir. lakeOverride (the
+// --lake flag) wins over the LAKTORY_LAKE value in env, which wins over the
+// default DIR/.laktory/lake. Relative overrides resolve against the current
+// folder.
+func NewLayout(dir, lakeOverride, env string) (Layout, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Layout{}, err
+	}
+	l := Layout{Dir: abs, Lake: filepath.Join(abs, StateDirName, LakeDirName)}
+	for _, o := range []string{lakeOverride, env} {
+		if o != "" {
+			if l.Lake, err = filepath.Abs(o); err != nil {
+				return Layout{}, err
+			}
+			break
+		}
+	}
+	return l, nil
+}
+
+// StateDir is DIR/.laktory.
+func (l Layout) StateDir() string { return filepath.Join(l.Dir, StateDirName) }
+
+// CheckpointsDir is DIR/.laktory/checkpoints.
+func (l Layout) CheckpointsDir() string { return filepath.Join(l.StateDir(), CheckpointsDirName) }
+
+// StateDB is DIR/.laktory/state.db.
+func (l Layout) StateDB() string { return filepath.Join(l.StateDir(), StateDBName) }
+
+// TableRef is a table name split into catalog, schema and table.
+type TableRef struct {
+	Catalog, Schema, Table string
+}
+
+// ParseTableName splits "t", "s.t" or "c.s.t", filling the defaults.
+// catalog and schema (a sink's catalog_name / schema_name) apply when the
+// name does not carry them; empty means the default.
+func ParseTableName(name, catalog, schema string) TableRef {
+	parts := strings.Split(name, ".")
+	r := TableRef{Catalog: catalog, Schema: schema}
+	switch len(parts) {
+	case 1:
+		r.Table = parts[0]
+	case 2:
+		r.Schema, r.Table = parts[0], parts[1]
+	default:
+		r.Catalog, r.Schema, r.Table = parts[len(parts)-3], parts[len(parts)-2], parts[len(parts)-1]
+	}
+	if r.Catalog == "" {
+		r.Catalog = DefaultCatalog
+	}
+	if r.Schema == "" {
+		r.Schema = DefaultSchema
+	}
+	return r
+}
+
+// String is the fully qualified name catalog.schema.table.
+func (r TableRef) String() string { return r.Catalog + "." + r.Schema + "." + r.Table }
+
+// TablePath is the folder of a table in the lake: lake/<catalog>/<schema>/<table>.
+func (l Layout) TablePath(r TableRef) string {
+	return filepath.Join(l.Lake, r.Catalog, r.Schema, r.Table)
+}
+
+// ResolvePath resolves a path: value written in the file at declaredIn:
+// absolute paths stay, relative ones are joined to the file's folder.
+func ResolvePath(declaredIn, p string) string {
+	if p == "" || filepath.IsAbs(p) || strings.Contains(p, "://") {
+		return p
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(declaredIn), p))
+}
