@@ -1,4 +1,25 @@
 // Package delta implements the Delta Lake protocol on the local filesystem:
 // log replay into snapshots, scans through DuckDB, transactions with conflict
 // checks, and checkpoints. It imports no other package of this project.
+//
+// Reading a table:
+//
+//	t, err := delta.Open(ctx, "/lake/main/default/prices") // ErrNotDeltaTable if it is not one
+//	s, err := t.Snapshot(ctx)                               // latest version
+//	s, err = t.Snapshot(ctx, delta.AtVersion(3))            // time travel
+//	s, err = t.Snapshot(ctx, delta.AtTimestamp(ts))
+//
+// A *Snapshot is immutable: protocol, metadata, schema, partition columns,
+// live files (add actions keyed by path and deletion vector), tombstones,
+// application transactions (txn) and domain metadata at one version.
+//
+// The log's JSON actions are the Go types of actions.go (Action, Add,
+// Remove, Metadata, Protocol, CommitInfo, ...); they marshal to the JSON
+// that Spark and delta-rs write, so writers build commits with them
+// (MarshalCommit) and readers parse commits with ParseCommit. The schema
+// (schemaString) is a *StructType; DuckDBType and ParseDuckDBType map Delta
+// types to DuckDB types and back.
+//
+// Errors wrap the sentinels of errors.go (test them with errors.Is); their
+// messages name the table, the version and the file.
 package delta

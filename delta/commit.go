@@ -1,0 +1,150 @@
+package delta
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// CommitLineError is returned by ParseCommit for a line that is not a
+// valid action. Line is 1-based. It wraps ErrCorruptLog.
+type CommitLineError struct {
+	Line int
+	Err  error
+}
+
+func (e *CommitLineError) Error() string {
+	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+}
+
+func (e *CommitLineError) Unwrap() error { return e.Err }
+
+// ParseCommit parses the content of a commit file (newline-delimited JSON,
+// one action per line; the last line may or may not end with '\n', blank
+// lines and '\r' are tolerated). Unknown actions and fields are ignored.
+// A line that is not a JSON object gives a *CommitLineError wrapping
+// ErrCorruptLog.
+func ParseCommit(data []byte) ([]Action, error) {
+	actions := make([]Action, 0, bytes.Count(data, []byte{'\n'})+1)
+	line := 0
+	for len(data) > 0 {
+		line++
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		if l[0] != '{' {
+			return nil, &CommitLineError{Line: line, Err: fmt.Errorf("%w: not a JSON object: %s", ErrCorruptLog, truncate(string(l), 80))}
+		}
+		var a Action
+		if err := json.Unmarshal(l, &a); err != nil {
+			return nil, &CommitLineError{Line: line, Err: fmt.Errorf("%w: invalid JSON action (%v): %s", ErrCorruptLog, err, truncate(string(l), 80))}
+		}
+		if err := validateAction(&a); err != nil {
+			return nil, &CommitLineError{Line: line, Err: err}
+		}
+		if !a.IsEmpty() {
+			actions = append(actions, a)
+		}
+	}
+	return actions, nil
+}
+
+// validateAction checks the fields replay relies on.
+func validateAction(a *Action) error {
+	switch {
+	case a.Add != nil && a.Add.Path == "":
+		return fmt.Errorf("%w: add action without a path", ErrCorruptLog)
+	case a.Remove != nil && a.Remove.Path == "":
+		return fmt.Errorf("%w: remove action without a path", ErrCorruptLog)
+	case a.Txn != nil && a.Txn.AppID == "":
+		return fmt.Errorf("%w: txn action without an appId", ErrCorruptLog)
+	case a.Add != nil && a.Add.DeletionVector != nil && a.Add.DeletionVector.StorageType == "":
+		return fmt.Errorf("%w: deletionVector without storageType in add %s", ErrCorruptLog, a.Add.Path)
+	}
+	return nil
+}
+
+// Commit is one version of a table's log, read from its commit file.
+type Commit struct {
+	Version int64
+	// Timestamp is the commit time: commitInfo.inCommitTimestamp when set,
+	// else commitInfo.timestamp, else the commit file's modification time.
+	Timestamp time.Time
+	// Info is the commit's commitInfo (nil when the commit has none).
+	Info    *CommitInfo
+	Actions []Action
+}
+
+// readCommit reads and parses the commit file of version v.
+func readCommit(ctx context.Context, root string, v int64) (*Commit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(root, LogDirName, CommitFileName(v))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &LogFileError{Table: root, Version: v, File: path, Err: fmt.Errorf("%w: commit file is missing", ErrVersionNotFound)}
+		}
+		return nil, &LogFileError{Table: root, Version: v, File: path, Err: err}
+	}
+	actions, err := ParseCommit(data)
+	if err != nil {
+		le := &LogFileError{Table: root, Version: v, File: path, Err: err}
+		var cle *CommitLineError
+		if errors.As(err, &cle) {
+			le.Line, le.Err = cle.Line, cle.Err
+		}
+		return nil, le
+	}
+	c := &Commit{Version: v, Actions: actions}
+	for _, a := range actions {
+		if a.CommitInfo != nil {
+			c.Info = a.CommitInfo
+			break
+		}
+	}
+	c.Timestamp = commitTime(c.Info, func() time.Time {
+		if st, err := os.Stat(path); err == nil {
+			return st.ModTime()
+		}
+		return time.Time{}
+	})
+	return c, nil
+}
+
+// commitTime picks a commit's timestamp (see Commit.Timestamp).
+func commitTime(ci *CommitInfo, mtime func() time.Time) time.Time {
+	if ci != nil {
+		if ci.InCommitTimestamp != nil {
+			return time.UnixMilli(*ci.InCommitTimestamp).UTC()
+		}
+		if ci.Timestamp > 0 {
+			return time.UnixMilli(ci.Timestamp).UTC()
+		}
+	}
+	return mtime().UTC()
+}
+
+// readCommitTimestamp returns the timestamp of version v (see
+// Commit.Timestamp).
+func readCommitTimestamp(ctx context.Context, root string, v int64) (time.Time, error) {
+	c, err := readCommit(ctx, root, v)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return c.Timestamp, nil
+}

@@ -1,0 +1,334 @@
+package delta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Table is a Delta table folder on the local filesystem. It holds no state
+// besides its location: every Snapshot call reads the log afresh, so one
+// Table may be shared by goroutines.
+type Table struct {
+	root string
+}
+
+// Open returns the table at root (made absolute). It fails with
+// ErrNotDeltaTable when root does not exist or has no _delta_log holding a
+// commit or checkpoint.
+func Open(ctx context.Context, root string) (*Table, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s does not exist", ErrNotDeltaTable, abs)
+		}
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%w: %s is a file, not a folder", ErrNotDeltaTable, abs)
+	}
+	if _, err := listLog(ctx, abs); err != nil {
+		return nil, err
+	}
+	return &Table{root: abs}, nil
+}
+
+// Root is the table's absolute folder.
+func (t *Table) Root() string { return t.root }
+
+// LogDir is the table's _delta_log folder.
+func (t *Table) LogDir() string { return filepath.Join(t.root, LogDirName) }
+
+// LatestVersion lists the log and returns its newest version.
+func (t *Table) LatestVersion(ctx context.Context) (int64, error) {
+	l, err := listLog(ctx, t.root)
+	if err != nil {
+		return 0, err
+	}
+	return l.latest(), nil
+}
+
+// SnapshotOption selects which version Snapshot loads.
+type SnapshotOption func(*snapshotConfig)
+
+type snapshotConfig struct {
+	version   *int64
+	timestamp *time.Time
+}
+
+// AtVersion loads the snapshot at version v (time travel by version).
+func AtVersion(v int64) SnapshotOption {
+	return func(c *snapshotConfig) { c.version = &v }
+}
+
+// AtTimestamp loads the newest version committed at or before ts (time
+// travel by timestamp). A commit's time is its inCommitTimestamp, else its
+// commitInfo.timestamp, else its file's modification time. A timestamp
+// after the last commit gives the latest version; one before the first
+// available commit fails with ErrTimestampOutOfRange.
+func AtTimestamp(ts time.Time) SnapshotOption {
+	return func(c *snapshotConfig) { c.timestamp = &ts }
+}
+
+// LoadSnapshot is Open followed by Snapshot.
+func LoadSnapshot(ctx context.Context, root string, opts ...SnapshotOption) (*Snapshot, error) {
+	t, err := Open(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return t.Snapshot(ctx, opts...)
+}
+
+// Snapshot replays the log into the table's state at the latest version,
+// or at the version an option selects. It starts from the newest complete
+// checkpoint at or before that version (the _last_checkpoint hint picks
+// among checkpoints of one version; a missing, stale or corrupt hint is
+// ignored, and a checkpoint that cannot be read is skipped for an older
+// one when the commits after it are available), then applies the JSON
+// commits after it. It fails with ErrVersionsNotContiguous,
+// ErrMissingProtocol, ErrMissingMetadata, ErrUnsupportedProtocol,
+// ErrUnsupportedFeature, ErrCorruptLog, ErrVersionNotFound or
+// ErrMissingCheckpointPart.
+func (t *Table) Snapshot(ctx context.Context, opts ...SnapshotOption) (*Snapshot, error) {
+	var cfg snapshotConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	l, err := listLog(ctx, t.root)
+	if err != nil {
+		return nil, err
+	}
+	target := l.latest()
+	switch {
+	case cfg.version != nil:
+		if *cfg.version < 0 || *cfg.version > target {
+			return nil, fmt.Errorf("%w: table %s has versions up to %d, not %d", ErrVersionNotFound, t.root, target, *cfg.version)
+		}
+		target = *cfg.version
+	case cfg.timestamp != nil:
+		if target, err = t.versionAt(ctx, l, *cfg.timestamp); err != nil {
+			return nil, err
+		}
+	}
+	return t.loadSnapshot(ctx, l, target)
+}
+
+// loadSnapshot builds the snapshot of version target from listing l.
+func (t *Table) loadSnapshot(ctx context.Context, l *logListing, target int64) (*Snapshot, error) {
+	cps := l.completeCheckpoints(target)
+	preferHinted(cps, readLastCheckpoint(t.root))
+	var cpErr error
+	for _, cp := range cps {
+		if err := l.checkContiguous(t.root, cp.version+1, target); err != nil {
+			return nil, err // an older checkpoint would meet the same gap
+		}
+		st := newReplayState()
+		if err := readCheckpoint(ctx, t.root, cp, st.apply); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if cpErr == nil {
+				cpErr = err
+			}
+			continue
+		}
+		return t.finish(ctx, l, st, cp.version, target)
+	}
+	// No usable checkpoint: replay every commit from version 0.
+	if !l.hasCommit(0) {
+		switch {
+		case cpErr != nil:
+			return nil, cpErr
+		case l.incompleteCheckpoint(target) != "":
+			return nil, &LogFileError{Table: t.root, Version: target,
+				File: filepath.Join(t.LogDir(), l.incompleteCheckpoint(target)),
+				Err:  fmt.Errorf("%w: the checkpoint part is missing and the commits before it were cleaned up", ErrMissingCheckpointPart)}
+		case len(l.commits) > 0 && l.commits[0] <= target:
+			return nil, fmt.Errorf("%w: table %s: the log starts at version %d and has no checkpoint to start from",
+				ErrVersionsNotContiguous, t.root, l.commits[0])
+		default:
+			return nil, fmt.Errorf("%w: table %s: version %d cannot be reconstructed (its commits were cleaned up)",
+				ErrVersionNotFound, t.root, target)
+		}
+	}
+	if err := l.checkContiguous(t.root, 0, target); err != nil {
+		return nil, err
+	}
+	return t.finish(ctx, l, newReplayState(), -1, target)
+}
+
+// finish applies commits (after, target] to st and builds the snapshot.
+func (t *Table) finish(ctx context.Context, l *logListing, st *replayState, after, target int64) (*Snapshot, error) {
+	if err := l.checkContiguous(t.root, after+1, target); err != nil {
+		return nil, err
+	}
+	commits, err := readCommits(ctx, t.root, after+1, target)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range commits {
+		for _, a := range c.Actions {
+			if err := st.apply(a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var last *Commit
+	if n := len(commits); n > 0 {
+		last = commits[n-1]
+	} else if l.hasCommit(target) {
+		// Snapshot at a checkpoint version: commitInfo lives in its JSON.
+		last, _ = readCommit(ctx, t.root, target)
+	}
+	return newSnapshot(t.root, target, after, st, last)
+}
+
+// versionAt resolves a timestamp to the newest version committed at or
+// before ts, by binary search over the commit files.
+func (t *Table) versionAt(ctx context.Context, l *logListing, ts time.Time) (int64, error) {
+	if len(l.commits) == 0 {
+		return 0, fmt.Errorf("%w: table %s has no commit file to date", ErrVersionNotFound, t.root)
+	}
+	first, err := readCommitTimestamp(ctx, t.root, l.commits[0])
+	if err != nil {
+		return 0, err
+	}
+	if ts.Before(first) {
+		return 0, fmt.Errorf("%w: %s is before version %d of table %s, committed at %s",
+			ErrTimestampOutOfRange, ts.UTC().Format(time.RFC3339Nano), l.commits[0], t.root, first.Format(time.RFC3339Nano))
+	}
+	// Find the last commit index with timestamp <= ts.
+	lo, hi := 0, len(l.commits)-1 // invariant: commits[lo] <= ts
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		mts, err := readCommitTimestamp(ctx, t.root, l.commits[mid])
+		if err != nil {
+			return 0, err
+		}
+		if mts.After(ts) {
+			hi = mid - 1
+		} else {
+			lo = mid
+		}
+	}
+	return l.commits[lo], nil
+}
+
+// commitsCover reports whether commit files from..to (inclusive) were all
+// listed (true for an empty range).
+func (l *logListing) commitsCover(from, to int64) bool {
+	if from > to {
+		return true
+	}
+	i := sort.Search(len(l.commits), func(i int) bool { return l.commits[i] >= from })
+	n := to - from + 1
+	return int64(len(l.commits)-i) >= n && l.commits[i] == from && l.commits[i+int(n)-1] == to
+}
+
+// checkContiguous fails with ErrVersionsNotContiguous naming the first
+// missing commit in from..to.
+func (l *logListing) checkContiguous(root string, from, to int64) error {
+	if l.commitsCover(from, to) {
+		return nil
+	}
+	for v := from; v <= to; v++ {
+		if !l.hasCommit(v) {
+			return fmt.Errorf("%w: table %s: commit %s is missing (the log needs every version from %d to %d)",
+				ErrVersionsNotContiguous, root, CommitFileName(v), from, to)
+		}
+	}
+	return nil
+}
+
+// preferHinted moves the checkpoint named by the _last_checkpoint hint to
+// the front of the candidates of its version.
+func preferHinted(cps []checkpoint, hint *LastCheckpoint) {
+	if hint == nil {
+		return
+	}
+	for i, cp := range cps {
+		if cp.version != hint.Version {
+			continue
+		}
+		match := false
+		switch {
+		case hint.V2Checkpoint != nil:
+			match = cp.kind == checkpointUUID && cp.files[0] == hint.V2Checkpoint.Path
+		case hint.Parts != nil:
+			match = cp.kind == checkpointMultiPart && len(cp.files) == *hint.Parts
+		default:
+			match = cp.kind == checkpointClassic
+		}
+		if match {
+			// Rotate cps[first-of-version..i] so cps[i] comes first.
+			j := i
+			for j > 0 && cps[j-1].version == cp.version {
+				j--
+			}
+			hinted := cps[i]
+			copy(cps[j+1:i+1], cps[j:i])
+			cps[j] = hinted
+			return
+		}
+	}
+}
+
+// readCommits reads commit files from..to in parallel and returns them in
+// version order.
+func readCommits(ctx context.Context, root string, from, to int64) ([]*Commit, error) {
+	if from > to {
+		return nil, nil
+	}
+	n := int(to - from + 1)
+	out := make([]*Commit, n)
+	workers := min(runtime.GOMAXPROCS(0), 8, n)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		errAt    = n
+		next     int
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				stop := firstErr != nil && i > errAt
+				mu.Unlock()
+				if i >= n || stop {
+					return
+				}
+				c, err := readCommit(ctx, root, from+int64(i))
+				if err != nil {
+					mu.Lock()
+					if i < errAt {
+						firstErr, errAt = err, i
+					}
+					mu.Unlock()
+					continue
+				}
+				out[i] = c
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
