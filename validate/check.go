@@ -1,0 +1,147 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/workspace"
+)
+
+// Options tune Check.
+type Options struct {
+	// Facts are what is known of existing tables (laktory validate --deep,
+	// the TUI): the deep rules run for the tables listed here.
+	Facts map[workspace.TableID]TableFacts
+}
+
+// Check runs every rule over a snapshot and returns its load diagnostics
+// and the rules' diagnostics, sorted by file, line and column. It reads no
+// file: `where` predicates are parsed by an in-memory DuckDB, once per text.
+// It is safe for concurrent use.
+func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
+	c := &checker{snap: snap, opts: opts}
+	c.diags = append(c.diags, snap.Diagnostics...)
+	c.dag()
+	c.shared()
+	c.declarative()
+	c.flows()
+	c.streaming()
+	c.local()
+	c.deep()
+	return workspace.SortDiagnostics(c.diags)
+}
+
+type checker struct {
+	snap  *workspace.Snapshot
+	opts  Options
+	diags []Diagnostic
+}
+
+func (c *checker) add(p workspace.Pos, sev Severity, code, msg, hint string) {
+	c.diags = append(c.diags, workspace.NewDiagnostic(p, sev, code, msg, hint))
+}
+
+func (c *checker) sink(w *workspace.Writer) *workspace.Sink { return c.snap.Sink(w) }
+
+func (c *checker) node(w *workspace.Writer) *workspace.Node { return c.snap.Node(w.Pipeline, w.Node) }
+
+// pyList formats names as Laktory's messages do: ['a', 'b'].
+func pyList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// writerName names a writer in messages: pipeline.node.
+func writerName(w *workspace.Writer) string { return w.Pipeline + "." + w.Node }
+
+// nodesOf returns the distinct node names of writers, in order.
+func nodesOf(ws []*workspace.Writer) []string {
+	var out []string
+	for _, w := range ws {
+		if !slices.Contains(out, w.Node) {
+			out = append(out, w.Node)
+		}
+	}
+	return out
+}
+
+// byPipeline groups a table's writers by pipeline, in order.
+func byPipeline(ws []*workspace.Writer) ([]string, map[string][]*workspace.Writer) {
+	var order []string
+	m := map[string][]*workspace.Writer{}
+	for _, w := range ws {
+		if _, ok := m[w.Pipeline]; !ok {
+			order = append(order, w.Pipeline)
+		}
+		m[w.Pipeline] = append(m[w.Pipeline], w)
+	}
+	return order, m
+}
+
+// dag reports unknown nodes, duplicate node names, cycles and unknown
+// {sources.x} references.
+func (c *checker) dag() {
+	for _, p := range c.snap.Pipelines {
+		d := p.DAG
+		if d == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, n := range p.Nodes {
+			if seen[n.Name] {
+				c.add(n.At("name"), Error, CodeDuplicateNode,
+					fmt.Sprintf("Pipeline node '%s' is declared twice in pipeline '%s'", n.Name, p.Name),
+					"rename one of the nodes: node names identify nodes in node_name, depends_on and {nodes.x}")
+			}
+			seen[n.Name] = true
+		}
+		for _, e := range d.Unknown {
+			var msg string
+			switch e.Kind {
+			case workspace.EdgeNodeSource:
+				msg = fmt.Sprintf("Pipeline node data source '%s' is not defined in pipeline '%s'", e.From, p.Name)
+			case workspace.EdgeDependsOn:
+				msg = fmt.Sprintf("node '%s' depends_on '%s', which is not defined in pipeline '%s'", e.To, e.From, p.Name)
+			default:
+				msg = fmt.Sprintf("node '%s' reads {nodes.%s}, which is not defined in pipeline '%s'", e.To, e.From, p.Name)
+			}
+			hint := "nodes of the pipeline: " + strings.Join(d.Nodes, ", ")
+			if s := workspace.Suggest(e.From, d.Nodes); s != "" {
+				msg += fmt.Sprintf("; did you mean '%s'?", s)
+			}
+			c.add(e.Pos, Error, CodeUnknownNode, msg, hint)
+		}
+		if len(d.Cycle) > 0 {
+			at := p.Pos
+			if n := p.Node(d.Cycle[0]); n != nil {
+				at = n.At("name")
+			}
+			c.add(at, Error, CodeCycle,
+				fmt.Sprintf("Pipeline '%s' is not a DAG (directed acyclic graph). A circular dependency has been detected: %s",
+					p.Name, strings.Join(d.Cycle, " -> ")),
+				"remove one of these dependencies (node_name, depends_on or {nodes.x})")
+		}
+		for _, n := range p.Nodes {
+			var names []string
+			for _, s := range n.Sources {
+				if s.Name != "" {
+					names = append(names, s.Name)
+				}
+			}
+			for _, r := range n.SourceRefs {
+				if slices.Contains(names, r.Name) {
+					continue
+				}
+				msg := fmt.Sprintf("node '%s' reads {sources.%s}, but none of its sources is named '%s'", n.Name, r.Name, r.Name)
+				if s := workspace.Suggest(r.Name, names); s != "" {
+					msg += fmt.Sprintf("; did you mean '%s'?", s)
+				}
+				c.add(r.Pos, Error, CodeUnknownSource, msg, "give the source a `name:` and refer to it as {sources.<name>}")
+			}
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package validate
+
+import "github.com/laktory/workbench/workspace"
+
+// Diagnostic is one problem: file, line, column, severity, a stable code, a
+// message saying what is wrong and a hint saying how to fix it. It is the
+// workspace package's type, so load and rule diagnostics mix freely.
+type Diagnostic = workspace.Diagnostic
+
+// Severity grades a diagnostic (error, warning, info).
+type Severity = workspace.Severity
+
+// Severities.
+const (
+	Error   = workspace.SeverityError
+	Warning = workspace.SeverityWarning
+	Info    = workspace.SeverityInfo
+)
+
+// CodeInfo documents one diagnostic code.
+type CodeInfo struct {
+	Code     string
+	Severity Severity
+	Title    string
+}
+
+// Rule codes. Load codes (LK0xx) are declared in package workspace.
+const (
+	CodeNotShared          = "LK101"
+	CodeMultiWriterFormat  = "LK102"
+	CodeSharedMode         = "LK103"
+	CodeSharedFormat       = "LK104"
+	CodeOwnershipKind      = "LK105"
+	CodeSharedColumn       = "LK106"
+	CodeSameWriterID       = "LK107"
+	CodeSameWhere          = "LK108"
+	CodeWhereSyntax        = "LK110"
+	CodeWhereOverlap       = "LK111"
+	CodeWhereUnproven      = "LK112"
+	CodeDeclarativeOwner   = "LK120"
+	CodeSharedNotDeclared  = "LK122"
+	CodeDeclarativeShared  = "LK130"
+	CodeDeclarativeNodeRd  = "LK131"
+	CodeDeclarativeWriter  = "LK132"
+	CodeTableProperties    = "LK133"
+	CodeExpectationsDiffer = "LK134"
+	CodeFlowNotDeclarative = "LK135"
+	CodeFlowOnceStream     = "LK136"
+	CodeFlowCheckpoint     = "LK137"
+	CodeFlowUpdate         = "LK138"
+	CodeFlowName           = "LK139"
+	CodeForEachWriter      = "LK140"
+	CodeForEachColumn      = "LK141"
+	CodeForEachURL         = "LK142"
+	CodeSkipWholeTable     = "LK150"
+	CodeSkipNodeReader     = "LK151"
+	CodeSkipNotStream      = "LK152"
+	CodeRefreshValue       = "LK160"
+	CodeResetModeValue     = "LK161"
+	CodeResetWithoutRefr   = "LK162"
+	CodeFullOverrideShared = "LK163"
+	CodeFullOverrideOthers = "LK164"
+	CodeDeclarativeRefresh = "LK165"
+	CodeResetOtherWriters  = "LK166"
+	CodeUnknownNode        = "LK170"
+	CodeDuplicateNode      = "LK171"
+	CodeCycle              = "LK172"
+	CodeUnknownSource      = "LK173"
+	CodeLocalStep          = "LK180"
+	CodeLocalMerge         = "LK181"
+	CodeLocalFormat        = "LK182"
+	CodeMergeFormat        = "LK190"
+	CodeTruncateView       = "LK191"
+	CodePolars             = "LK192"
+	CodeCustomWriterMode   = "LK193"
+	CodeLDPSink            = "LK195"
+	CodeLegacyTable        = "LK201"
+	CodeOrphanWriters      = "LK202"
+	CodeOwnershipSwitch    = "LK203"
+	CodeFactsUnreadable    = "LK204"
+)
+
+// Codes documents every diagnostic code, load codes included. Codes are
+// stable: a code is never reused for another problem.
+var Codes = []CodeInfo{
+	{workspace.CodeYAMLSyntax, Error, "the file is not valid YAML"},
+	{workspace.CodeUnknownKey, Error, "unknown key (with the closest allowed key)"},
+	{workspace.CodeWrongType, Error, "a value of the wrong type"},
+	{workspace.CodeBadEnum, Error, "a value outside the allowed set (warning for a file format PySpark passes through)"},
+	{workspace.CodeMissingField, Error, "a required field is missing"},
+	{workspace.CodeInclude, Error, "!use / !extend / !update target missing, of the wrong kind or circular"},
+	{workspace.CodeRenamed, Error, "a name Laktory renamed (pre-0.12 orchestrator types, dlt_template)"},
+	{workspace.CodeDuplicateKey, Error, "a key declared twice in one mapping"},
+	{workspace.CodeUnresolvedVar, Warning, "${vars.x} names no variable (pipeline, stack or environment)"},
+	{workspace.CodeExpression, Info, "${{ ... }} Python expressions are not evaluated"},
+	{workspace.CodeStackEnv, Error, "--env names no environment of the stack"},
+	{workspace.CodeReadFile, Error, "a file cannot be read"},
+	{workspace.CodeAmbiguousKind, Error, "a source, sink or step whose kind cannot be told (e.g. path and table_name)"},
+	{workspace.CodeDuplicatePipe, Error, "two pipelines share a name"},
+	{workspace.CodeConflictingKeys, Error, "keys that exclude each other (source and sources, where with writer_id)"},
+	{workspace.CodeUnsupportedValue, Error, "a value Laktory rejects for the backend (streaming with Polars)"},
+	{CodeNotShared, Error, "several nodes of a pipeline write a table and some sinks don't declare shared"},
+	{CodeMultiWriterFormat, Error, "a table written by several nodes needs DELTA sinks in APPEND mode"},
+	{CodeSharedMode, Error, "a shared sink is not in APPEND mode"},
+	{CodeSharedFormat, Error, "a shared sink is not DELTA"},
+	{CodeOwnershipKind, Error, "writers of a table identify their rows differently (writer column and where)"},
+	{CodeSharedColumn, Error, "writers of a table use different shared.column"},
+	{CodeSameWriterID, Error, "writers of a table share a writer id"},
+	{CodeSameWhere, Error, "writers of a table share a where predicate"},
+	{CodeWhereSyntax, Error, "a where predicate is not valid SQL"},
+	{CodeWhereOverlap, Error, "the where predicates of two writers overlap (a row both would own)"},
+	{CodeWhereUnproven, Warning, "cannot prove that two where predicates are disjoint"},
+	{CodeDeclarativeOwner, Error, "a table written by a declarative pipeline has other writers"},
+	{CodeSharedNotDeclared, Warning, "a writer of a table written by several pipelines doesn't declare shared"},
+	{CodeDeclarativeShared, Error, "shared is not supported with declarative orchestrators"},
+	{CodeDeclarativeNodeRd, Error, "reading a writer with node_name / {nodes.x} when several nodes append to its table (declarative)"},
+	{CodeDeclarativeWriter, Error, "writers of a declarative table must be streaming, non-MERGE Delta sinks"},
+	{CodeTableProperties, Error, "writers of a declarative table set conflicting table properties"},
+	{CodeExpectationsDiffer, Error, "writers of a declarative table declare different expectations"},
+	{CodeFlowNotDeclarative, Error, "flow: options on a pipeline that is not declarative"},
+	{CodeFlowOnceStream, Error, "a once flow reads a stream"},
+	{CodeFlowCheckpoint, Error, "import_checkpoint on a flow that cannot import one"},
+	{CodeFlowUpdate, Error, "an update flow that does not write a ForEach sink"},
+	{CodeFlowName, Error, "two flows with one name write a target"},
+	{CodeForEachWriter, Error, "a foreach sink needs exactly one of command and http"},
+	{CodeForEachColumn, Error, "a foreach URL placeholder names no column of the node's output"},
+	{CodeForEachURL, Error, "a foreach URL is not an http(s) URL"},
+	{CodeSkipWholeTable, Warning, "a whole-table reader of a shared table uses skipChangeCommits (duplicates)"},
+	{CodeSkipNodeReader, Info, "a node_name reader with skipChangeCommits needs a FULL refresh after its writer's"},
+	{CodeSkipNotStream, Warning, "skipChangeCommits on a batch read has no effect"},
+	{CodeRefreshValue, Error, "unknown refresh value"},
+	{CodeResetModeValue, Error, "unknown reset_mode value"},
+	{CodeResetWithoutRefr, Error, "reset_mode without refresh FULL or RESET"},
+	{CodeFullOverrideShared, Error, "refresh=FULL with a reset_mode override on a shared sink"},
+	{CodeFullOverrideOthers, Error, "refresh=FULL with a reset_mode override on a table shared with other pipelines"},
+	{CodeDeclarativeRefresh, Error, "RESET or a reset_mode other than DROP on a declarative pipeline"},
+	{CodeResetOtherWriters, Warning, "a reset of a whole shared table: writers of other pipelines need a FULL refresh"},
+	{CodeUnknownNode, Error, "a node_name, depends_on or {nodes.x} names no node of the pipeline"},
+	{CodeDuplicateNode, Error, "a node name declared twice in a pipeline"},
+	{CodeCycle, Error, "the nodes of a pipeline form a cycle"},
+	{CodeUnknownSource, Error, "{sources.x} names no source of the node"},
+	{CodeLocalStep, Error, "a transformer step that cannot run locally"},
+	{CodeLocalMerge, Warning, "MERGE sinks do not run locally yet"},
+	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
+	{CodeMergeFormat, Error, "MERGE needs a DELTA sink"},
+	{CodeTruncateView, Error, "reset_mode TRUNCATE on a view"},
+	{CodePolars, Error, "a sink or source Laktory rejects with the Polars backend"},
+	{CodeCustomWriterMode, Error, "custom_writer with mode or merge_cdc_options"},
+	{CodeLDPSink, Error, "a sink Lakeflow Declarative Pipelines do not support"},
+	{CodeLegacyTable, Error, "a shared table without its writer column (deep)"},
+	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},
+	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
+	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
+}
+
+// Lookup returns the documentation of code.
+func Lookup(code string) (CodeInfo, bool) {
+	for _, c := range Codes {
+		if c.Code == code {
+			return c, true
+		}
+	}
+	return CodeInfo{}, false
+}

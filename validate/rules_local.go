@@ -1,0 +1,177 @@
+package validate
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/workspace"
+)
+
+// LocalFuncs are the func_name steps local runs support (mapped to SQL).
+var LocalFuncs = []string{"select", "drop", "rename", "filter", "with_columns", "unique", "drop_duplicates",
+	"join", "union", "sort", "limit", "laktory.groupby_and_agg"}
+
+// Formats local runs read and write.
+var (
+	LocalSourceFormats = []string{"CSV", "JSON", "JSONL", "NDJSON", "PARQUET", "DELTA"}
+	LocalSinkFormats   = []string{"DELTA", "PARQUET", "CSV", "JSON", "JSONL", "NDJSON"}
+)
+
+// pythonExpr matches the Python expressions Laktory evaluates in method
+// arguments (narwhals, Polars or Spark): nw.col("x"), pl.lit(1), F.sum(...),
+// col("x"), sql_expr("...").
+var pythonExpr = regexp.MustCompile(`(^|[^\w.])(nw|pl|F)\s*\.\s*[A-Za-z_]|^\s*(col|lit|sql_expr|when)\s*\(`)
+
+// PythonExpr reports whether a method argument is a Python expression
+// (which local runs cannot evaluate) rather than SQL or a column name.
+func PythonExpr(s string) bool { return pythonExpr.MatchString(s) }
+
+// local checks what local runs cannot do yet, and the sink and source
+// combinations Laktory itself rejects.
+func (c *checker) local() {
+	for _, p := range c.snap.Pipelines {
+		for _, n := range p.Nodes {
+			for _, st := range n.Transformer {
+				c.localStep(n, st)
+			}
+			for _, s := range n.Sources {
+				c.localSource(n, s)
+			}
+			for _, sk := range n.Sinks {
+				c.localSink(n, sk)
+				c.laktorySink(n, sk)
+			}
+		}
+	}
+}
+
+func stepName(n *workspace.Node, st *workspace.Step) string {
+	return fmt.Sprintf("transformer step #%d of node '%s'", st.Index+1, n.Name)
+}
+
+func (c *checker) localStep(n *workspace.Node, st *workspace.Step) {
+	if st.IsSQL() {
+		return
+	}
+	if !slices.Contains(LocalFuncs, st.FuncName) {
+		c.add(st.At("func_name"), Error, CodeLocalStep,
+			fmt.Sprintf("%s (func_name: %s) cannot run locally: local runs support `expr:` SQL steps and func_name %s",
+				stepName(n, st), st.FuncName, strings.Join(LocalFuncs, ", ")),
+			"write the step as SQL: `expr: SELECT ... FROM {df}`")
+		return
+	}
+	for _, a := range slices.Concat(st.FuncArgs, st.FuncKwargs) {
+		if expr, ok := findPython(a.Value); ok {
+			what := "argument"
+			if a.Name != "" {
+				what = "argument `" + a.Name + "`"
+			}
+			c.add(a.Pos, Error, CodeLocalStep,
+				fmt.Sprintf("%s (func_name: %s) has the Python expression %s as %s, which local runs cannot evaluate",
+					stepName(n, st), st.FuncName, expr, what),
+				"write it in SQL: a SQL expression string (e.g. ROUND(x, 2) instead of nw.col(\"x\").round(2)), or an `expr:` step")
+			return
+		}
+	}
+}
+
+// findPython returns the first Python expression found in an argument.
+func findPython(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, PythonExpr(x)
+	case []any:
+		for _, e := range x {
+			if s, ok := findPython(e); ok {
+				return s, true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if s, ok := findPython(e); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+func (c *checker) localSource(n *workspace.Node, s *workspace.Source) {
+	switch s.Kind {
+	case workspace.SourceDataFrame, workspace.SourceCustom:
+		c.add(s.Pos, Warning, CodeLocalFormat,
+			fmt.Sprintf("source #%d of node '%s' is a %s source, which only exists in Python: local runs cannot read it", s.Index+1, n.Name, s.Kind),
+			"read a file (`path` + `format`), a table (`table_name`) or a node (`node_name`)")
+	case workspace.SourceFile:
+		if s.Format != "" && !slices.Contains(LocalSourceFormats, s.Format) && !strings.Contains(s.Format, "${") {
+			c.add(s.At("format"), Warning, CodeLocalFormat,
+				fmt.Sprintf("local runs cannot read %s files (source #%d of node '%s')", s.Format, s.Index+1, n.Name),
+				"local runs read "+strings.Join(LocalSourceFormats, ", "))
+		}
+	case workspace.SourceTable:
+		if n.DataframeBackend == "POLARS" {
+			c.add(s.Pos, Error, CodePolars, "Unity Catalog data source does not support the Polars backend.",
+				"read the table's files with `path` + `format: DELTA`, or use the PYSPARK backend")
+		}
+	}
+}
+
+func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
+	if sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil {
+		c.add(sk.At("mode"), Warning, CodeLocalMerge,
+			fmt.Sprintf("node '%s' MERGEs into %s: local runs do not support MERGE yet (the node fails when run locally)", n.Name, sk.Describe()),
+			"run it on Databricks/Spark; locally, use APPEND or OVERWRITE")
+	}
+	if sk.CustomWriter != "" {
+		c.add(sk.At("custom_writer"), Warning, CodeLocalFormat,
+			fmt.Sprintf("node '%s' writes with the Python custom_writer %s: local runs cannot call it", n.Name, sk.CustomWriter),
+			"write to a DELTA, PARQUET, CSV or JSON sink")
+	}
+	f := sk.EffectiveFormat()
+	if (sk.Kind == workspace.SinkFile || sk.Kind == workspace.SinkTable) && f != "" && !slices.Contains(LocalSinkFormats, f) && !strings.Contains(f, "${") {
+		c.add(sk.At("format"), Warning, CodeLocalFormat,
+			fmt.Sprintf("local runs cannot write %s (sink #%d of node '%s')", f, sk.Index+1, n.Name),
+			"local runs write "+strings.Join(LocalSinkFormats, ", "))
+	}
+}
+
+// laktorySink mirrors sink checks Laktory makes when it builds the model.
+func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
+	merge := sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil
+	if merge && !sk.IsDelta() && sk.Kind != workspace.SinkForEach {
+		msg := "Only 'DELTA' format is supported with 'MERGE' mode."
+		if sk.Kind == workspace.SinkTable {
+			msg = fmt.Sprintf("MERGE mode requires DELTA format, got '%s'.", sk.EffectiveFormat())
+		}
+		c.add(sk.At("format"), Error, CodeMergeFormat, msg, "set `format: DELTA`")
+	}
+	if sk.IsView() && sk.ResetMode == "TRUNCATE" {
+		c.add(sk.At("reset_mode"), Error, CodeTruncateView, "reset_mode TRUNCATE is not supported by view", "remove reset_mode (a view is dropped)")
+	}
+	if sk.CustomWriter != "" && sk.Mode != "" {
+		c.add(sk.At("mode"), Error, CodeCustomWriterMode, "`custom_writer` and `mode` are mutually exclusive.", "remove `mode`: the custom writer decides how to write")
+	}
+	if sk.CustomWriter != "" && sk.MergeCDCOptions != nil {
+		c.add(sk.At("merge_cdc_options"), Error, CodeCustomWriterMode, "`custom_writer` and `merge_cdc_options` are mutually exclusive.", "remove `merge_cdc_options`")
+	}
+	if n.DataframeBackend != "POLARS" {
+		return
+	}
+	switch {
+	case sk.Kind == workspace.SinkTable:
+		c.add(sk.Pos, Error, CodePolars,
+			"Table data sink does not support the Polars backend. Use FileDataSink with DELTA format for Polars file-based writes.",
+			"write `path:` + `format: DELTA`, or use the PYSPARK backend")
+	case sk.Kind == workspace.SinkFile && sk.Format == "DELTA" && sk.Mode == "":
+		c.add(sk.Pos, Error, CodePolars, "'mode' configuration required with Polars 'DELTA' format", "set `mode: APPEND` (or OVERWRITE)")
+	case sk.Kind == workspace.SinkFile && sk.Format != "DELTA" && sk.Mode != "":
+		c.add(sk.At("mode"), Error, CodePolars, fmt.Sprintf("Mode '%s' is not supported for Polars DataFrame. Set to `None`", sk.Mode), "remove `mode`")
+	}
+	if merge {
+		c.add(sk.At("mode"), Error, CodePolars,
+			"MERGE is requested with the POLARS backend, which is not currently implemented for merge operations.",
+			"use the PYSPARK backend, or APPEND/OVERWRITE")
+	}
+}

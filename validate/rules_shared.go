@@ -1,0 +1,311 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/workspace"
+)
+
+// shared runs the shared-sink rules, table by table.
+func (c *checker) shared() {
+	for _, t := range c.snap.Tables {
+		if len(t.Writers) == 0 {
+			continue
+		}
+		notShared := c.pipelineWriters(t)
+		c.sinkLevel(t)
+		c.ownership(t)
+		c.acrossPipelines(t, notShared)
+	}
+}
+
+// pipelineWriters checks the nodes of one (non-declarative) pipeline writing
+// the same table: every sink declares shared and is a DELTA APPEND sink. It
+// returns the writers already reported for not declaring shared.
+func (c *checker) pipelineWriters(t *workspace.Table) map[*workspace.Writer]bool {
+	reported := map[*workspace.Writer]bool{}
+	order, groups := byPipeline(t.Writers)
+	for _, pl := range order {
+		ws := groups[pl]
+		nodes := nodesOf(ws)
+		if len(nodes) < 2 || ws[0].Declarative {
+			continue
+		}
+		var missing []string
+		for _, w := range ws {
+			if !w.Shared && !slices.Contains(missing, w.Node) {
+				missing = append(missing, w.Node)
+			}
+		}
+		for _, w := range ws {
+			sk := c.sink(w)
+			if !w.Shared {
+				reported[w] = true
+				c.add(w.Pos, Error, CodeNotShared,
+					fmt.Sprintf("sinks of nodes %s don't declare `shared`: nodes %s of pipeline '%s' all write %s",
+						pyList(missing), pyList(nodes), pl, t.Label()),
+					"add `shared: true` to each of these sinks (each row then carries its writer in _laktory_writer), or write to separate tables")
+				if sk != nil && (!sk.IsDelta() || sk.Mode != workspace.ModeAppend) {
+					c.add(w.Pos, Error, CodeMultiWriterFormat,
+						fmt.Sprintf("%s is written by several nodes of pipeline '%s': they must be DELTA table or file sinks in `APPEND` mode (this sink: %s)",
+							t.Label(), pl, describeSink(sk)),
+						"set `mode: APPEND` and a DELTA format, or write to separate tables")
+				}
+			}
+		}
+	}
+	return reported
+}
+
+func describeSink(sk *workspace.Sink) string {
+	mode := sk.Mode
+	if mode == "" {
+		mode = "no mode"
+	}
+	f := sk.EffectiveFormat()
+	if f == "" {
+		f = "no format"
+	}
+	return f + ", " + mode
+}
+
+// sinkLevel checks each shared sink: APPEND mode and DELTA format.
+func (c *checker) sinkLevel(t *workspace.Table) {
+	for _, w := range t.Writers {
+		sk := c.sink(w)
+		if !w.Shared || w.Declarative || sk == nil {
+			continue
+		}
+		if sk.Mode != workspace.ModeAppend {
+			got := "no mode"
+			if sk.Mode != "" {
+				got = "`" + sk.Mode + "`"
+			}
+			c.add(sk.At("mode"), Error, CodeSharedMode,
+				fmt.Sprintf("Shared sinks only support `APPEND` mode (got %s): other modes would modify the rows of the other writers", got),
+				"set `mode: APPEND`, or write to a separate table")
+		}
+		if !sk.IsDelta() {
+			c.add(sk.At("format"), Error, CodeSharedFormat,
+				fmt.Sprintf("Shared sinks require a DELTA format (got %s): rows are deleted per writer, which needs a Delta table", sk.EffectiveFormat()),
+				"set `format: DELTA`, or write to a separate table")
+		}
+	}
+}
+
+// ownership checks that the shared writers of a table, across the
+// workspace, identify their rows consistently.
+func (c *checker) ownership(t *workspace.Table) {
+	var col, where []*workspace.Writer
+	for _, w := range t.Writers {
+		if w.Declarative {
+			continue
+		}
+		switch w.Ownership {
+		case workspace.OwnerColumn:
+			col = append(col, w)
+		case workspace.OwnerWhere:
+			where = append(where, w)
+		}
+	}
+	for _, w := range where {
+		c.whereSyntax(w)
+	}
+	if len(col) > 0 && len(where) > 0 {
+		names := func(ws []*workspace.Writer) string {
+			var s []string
+			for _, w := range ws {
+				s = append(s, writerName(w))
+			}
+			return strings.Join(s, ", ")
+		}
+		for _, w := range slices.Concat(col, where) {
+			c.add(c.sharedPos(w, ""), Error, CodeOwnershipKind,
+				fmt.Sprintf("Writers of %s identify their rows differently: a writer column (%s) and `where` predicates (%s)",
+					t.Label(), names(col), names(where)),
+				"use the same kind for every writer: `shared: true` everywhere, or `shared: {where: ...}` everywhere")
+		}
+		return
+	}
+	c.columnWriters(t, col)
+	c.whereWriters(t, where)
+}
+
+// sharedPos is the position of a field of the writer's shared options.
+func (c *checker) sharedPos(w *workspace.Writer, field string) workspace.Pos {
+	sk := c.sink(w)
+	if sk == nil {
+		return w.Pos
+	}
+	if sk.Shared == nil {
+		return sk.Pos
+	}
+	if field == "" {
+		return sk.At("shared")
+	}
+	if sk.Shared.Has(field) {
+		return sk.Shared.At(field)
+	}
+	return sk.At("shared")
+}
+
+func (c *checker) columnWriters(t *workspace.Table, ws []*workspace.Writer) {
+	if len(ws) == 0 {
+		return
+	}
+	columns := map[string][]string{}
+	var order []string
+	for _, w := range ws {
+		if _, ok := columns[w.Column]; !ok {
+			order = append(order, w.Column)
+		}
+		columns[w.Column] = append(columns[w.Column], writerName(w))
+	}
+	if len(order) > 1 {
+		var parts []string
+		for _, col := range order {
+			parts = append(parts, fmt.Sprintf("%s (%s)", col, strings.Join(columns[col], ", ")))
+		}
+		for _, w := range ws {
+			c.add(c.sharedPos(w, "column"), Error, CodeSharedColumn,
+				fmt.Sprintf("Writers of %s use a different `shared.column`: %s", t.Label(), strings.Join(parts, "; ")),
+				"use one writer column for the table (the default _laktory_writer, or the same `column` on every writer)")
+		}
+	}
+	byID := map[string][]*workspace.Writer{}
+	for _, w := range ws {
+		byID[w.WriterID] = append(byID[w.WriterID], w)
+	}
+	for _, w := range ws {
+		same := byID[w.WriterID]
+		if len(same) < 2 {
+			continue
+		}
+		var others []string
+		for _, o := range same {
+			if o != w {
+				others = append(others, writerName(o))
+			}
+		}
+		c.add(c.sharedPos(w, "writer_id"), Error, CodeSameWriterID,
+			fmt.Sprintf("%s and %s write %s with the same `shared.writer_id` '%s': a FULL refresh of one would delete the rows of the other",
+				writerName(w), strings.Join(others, ", "), t.Label(), w.WriterID),
+			"give each writer its own writer_id (the default is {pipeline_name}.{node_name})")
+	}
+}
+
+// whereSyntax parses a writer's predicate and reports a syntax error at its
+// position in the file.
+func (c *checker) whereSyntax(w *workspace.Writer) *predicate {
+	p := parser.parse(w.Where)
+	if p.err != "" {
+		at := c.sharedPos(w, "where")
+		if p.errOffset >= 0 {
+			at = c.snap.PosInValue(at, p.errOffset)
+		}
+		c.add(at, Error, CodeWhereSyntax,
+			fmt.Sprintf("`shared.where` is not a valid SQL predicate: %s", p.err),
+			"write a SQL condition on the table's columns, e.g. client_id = 23 or region IN ('eu', 'us')")
+	}
+	return p
+}
+
+func (c *checker) whereWriters(t *workspace.Table, ws []*workspace.Writer) {
+	for i, a := range ws {
+		for _, b := range ws[i+1:] {
+			if normalizeSQL(a.Where) == normalizeSQL(b.Where) {
+				for _, w := range []*workspace.Writer{a, b} {
+					other := b
+					if w == b {
+						other = a
+					}
+					c.add(c.sharedPos(w, "where"), Error, CodeSameWhere,
+						fmt.Sprintf("%s and %s write %s with the same `shared.where` (%s): a FULL refresh of one would delete the rows of the other",
+							writerName(w), writerName(other), t.Label(), w.Where),
+						"give each writer the predicate of its own rows")
+				}
+				continue
+			}
+			c.proveDisjoint(t, a, b)
+		}
+	}
+}
+
+func normalizeSQL(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+func (c *checker) proveDisjoint(t *workspace.Table, a, b *workspace.Writer) {
+	pa, pb := parser.parse(a.Where), parser.parse(b.Where)
+	if pa.expr == nil || pb.expr == nil {
+		return // syntax errors are reported; nothing to prove
+	}
+	res, err := prove(pa.expr, pb.expr)
+	for _, pair := range [][2]*workspace.Writer{{a, b}, {b, a}} {
+		w, other := pair[0], pair[1]
+		switch {
+		case err != nil:
+			c.add(c.sharedPos(w, "where"), Warning, CodeWhereUnproven,
+				fmt.Sprintf("cannot prove disjoint: the `where` predicates of %s (%s) and %s (%s) on %s",
+					writerName(w), w.Where, writerName(other), other.Where, t.Label()),
+				"only =, <>, IN, BETWEEN, <, <=, >, >=, AND, OR and NOT over columns and constants are checked: make sure no row matches both, or a FULL refresh of one writer deletes rows of the other")
+		case res.disjoint:
+		case res.sameColumns:
+			c.add(c.sharedPos(w, "where"), Error, CodeWhereOverlap,
+				fmt.Sprintf("the `where` predicates of %s (%s) and %s (%s) overlap: both would own the rows where %s",
+					writerName(w), w.Where, writerName(other), other.Where, res.witness),
+				"make the predicates disjoint: a FULL refresh of one writer would delete rows the other wrote")
+		default:
+			c.add(c.sharedPos(w, "where"), Warning, CodeWhereUnproven,
+				fmt.Sprintf("cannot prove disjoint: the `where` predicates of %s (%s) and %s (%s) constrain different columns; both would match rows where %s",
+					writerName(w), w.Where, writerName(other), other.Where, res.witness),
+				"make sure no row of the table matches both (e.g. constrain the same column in both predicates)")
+		}
+	}
+}
+
+// acrossPipelines checks a table written by several pipelines: a
+// declarative pipeline owns its tables; writers not declaring shared would
+// delete the other writers' rows.
+func (c *checker) acrossPipelines(t *workspace.Table, reported map[*workspace.Writer]bool) {
+	order, groups := byPipeline(t.Writers)
+	if len(order) < 2 {
+		return
+	}
+	var declarative []string
+	for _, pl := range order {
+		if groups[pl][0].Declarative {
+			declarative = append(declarative, pl)
+		}
+	}
+	if len(declarative) > 0 {
+		for _, w := range t.Writers {
+			var others []string
+			for _, pl := range order {
+				if pl != w.Pipeline {
+					others = append(others, pl)
+				}
+			}
+			c.add(w.Pos, Error, CodeDeclarativeOwner,
+				fmt.Sprintf("%s is written by the declarative pipeline %s and by %s: the engine owns the tables of a declarative pipeline",
+					t.Label(), pyList(declarative), pyList(others)),
+				"write to separate tables: a table written by a declarative pipeline can't be shared with other pipelines")
+		}
+		return
+	}
+	for _, w := range t.Writers {
+		if w.Shared || reported[w] {
+			continue
+		}
+		var others []string
+		for _, pl := range order {
+			if pl != w.Pipeline {
+				others = append(others, pl)
+			}
+		}
+		c.add(w.Pos, Warning, CodeSharedNotDeclared,
+			fmt.Sprintf("%s is also written by pipelines %s, but this sink doesn't declare `shared`: its full refresh or overwrite deletes the rows of the other writers",
+				t.Label(), pyList(others)),
+			"add `shared: true` (or `shared: {where: ...}`) to every sink writing the table")
+	}
+}

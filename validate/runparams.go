@@ -1,0 +1,154 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/workspace"
+)
+
+// Refresh values of a run.
+const (
+	RefreshIncremental = "INCREMENTAL"
+	RefreshFull        = "FULL"
+	RefreshReset       = "RESET"
+)
+
+// Refreshes are the refresh values, ResetModes the reset_mode overrides.
+var (
+	Refreshes  = []string{RefreshIncremental, RefreshFull, RefreshReset}
+	ResetModes = []string{"DROP", "TRUNCATE"}
+)
+
+// RunRequest is what a run asks for, as the user gave it.
+type RunRequest struct {
+	// Refresh is INCREMENTAL (default when ""), FULL or RESET, any case.
+	Refresh string
+	// ResetMode is the reset_mode override: "" (none), DROP or TRUNCATE,
+	// any case.
+	ResetMode string
+	// Selection lists, per pipeline, the nodes the run executes (selectors
+	// already expanded); a pipeline with no nodes listed runs all its
+	// nodes. An empty Selection runs every pipeline.
+	Selection map[string][]string
+}
+
+// RunParams are the normalized run parameters.
+type RunParams struct {
+	Refresh   string // INCREMENTAL, FULL or RESET
+	ResetMode string // "", DROP or TRUNCATE
+}
+
+// RunParameters validates and normalizes the parameters of a run, as
+// Laktory's validate_run_parameters does: ("full", "drop") gives
+// (FULL, DROP), ("reset", "") gives (RESET, ""). It rejects unknown values,
+// a reset_mode without FULL or RESET, FULL with a reset_mode override on a
+// shared sink (use RESET, then a normal run), and RESET or a reset_mode
+// other than DROP on declarative pipelines. A RESET with an override of a
+// table other pipelines also write gives a warning naming them. The
+// diagnostics of problems with a sink carry its position.
+func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagnostic) {
+	var ds []Diagnostic
+	add := func(p workspace.Pos, sev Severity, code, msg, hint string) {
+		ds = append(ds, workspace.NewDiagnostic(p, sev, code, msg, hint))
+	}
+	rp := RunParams{Refresh: strings.ToUpper(strings.TrimSpace(req.Refresh)), ResetMode: strings.ToUpper(strings.TrimSpace(req.ResetMode))}
+	refreshGiven := rp.Refresh != ""
+	if rp.Refresh == "" {
+		rp.Refresh = RefreshIncremental
+	}
+	if !slices.Contains(Refreshes, rp.Refresh) {
+		add(workspace.Pos{}, Error, CodeRefreshValue,
+			fmt.Sprintf("`refresh='%s'` is not supported: use INCREMENTAL, FULL or RESET", req.Refresh),
+			"INCREMENTAL processes new data, FULL resets the sinks and reprocesses everything, RESET only resets the sinks")
+		return rp, ds
+	}
+	if rp.ResetMode != "" && !slices.Contains(ResetModes, rp.ResetMode) {
+		add(workspace.Pos{}, Error, CodeResetModeValue,
+			fmt.Sprintf("`reset_mode='%s'` is not supported: use DROP or TRUNCATE", req.ResetMode),
+			"DROP removes the table, TRUNCATE deletes its rows and keeps the table")
+		return rp, ds
+	}
+	if rp.ResetMode != "" && (rp.Refresh == RefreshIncremental) {
+		msg := "`reset_mode` requires `refresh` FULL or RESET"
+		if refreshGiven {
+			msg += fmt.Sprintf(" (got %s)", rp.Refresh)
+		}
+		add(workspace.Pos{}, Error, CodeResetWithoutRefr, msg, "add --refresh RESET to reset the tables, or --refresh FULL to reset and reprocess")
+		return rp, ds
+	}
+	if snap == nil {
+		return rp, ds
+	}
+	selected := func(w *workspace.Writer) bool {
+		if len(req.Selection) == 0 {
+			return true
+		}
+		nodes, ok := req.Selection[w.Pipeline]
+		return ok && (len(nodes) == 0 || slices.Contains(nodes, w.Node))
+	}
+	for _, p := range snap.Pipelines {
+		if !p.Declarative() {
+			continue
+		}
+		if _, ok := req.Selection[p.Name]; len(req.Selection) > 0 && !ok {
+			continue
+		}
+		if rp.Refresh == RefreshReset {
+			add(p.At("name"), Error, CodeDeclarativeRefresh,
+				fmt.Sprintf("refresh='RESET' is not supported by declarative pipeline '%s': the engine clears its tables itself", p.Name),
+				"run it with refresh=FULL")
+		}
+		if rp.ResetMode != "" && rp.ResetMode != "DROP" {
+			add(p.At("name"), Error, CodeDeclarativeRefresh,
+				fmt.Sprintf("reset_mode must stay DROP with declarative pipeline '%s' (got %s)", p.Name, rp.ResetMode),
+				"drop the --reset-mode override")
+		}
+	}
+	if rp.ResetMode == "" {
+		return rp, ds
+	}
+	done := map[workspace.TableID]bool{}
+	for _, t := range snap.Tables {
+		for _, w := range t.Writers {
+			if !w.Shared || w.Declarative || !selected(w) || done[t.ID] {
+				continue
+			}
+			done[t.ID] = true
+			var nodes, pipelines []string
+			for _, o := range t.Writers {
+				switch {
+				case o.Pipeline == w.Pipeline && o.Node != w.Node && !slices.Contains(nodes, o.Node):
+					nodes = append(nodes, o.Node)
+				case o.Pipeline != w.Pipeline && !slices.Contains(pipelines, o.Pipeline):
+					pipelines = append(pipelines, o.Pipeline)
+				}
+			}
+			switch rp.Refresh {
+			case RefreshFull:
+				if len(pipelines) > 0 {
+					add(w.Pos, Error, CodeFullOverrideOthers,
+						fmt.Sprintf("refresh=FULL with reset_mode=%s on %s would also delete the rows of the other writers (pipelines %s): a full refresh never deletes the rows of the other writers",
+							rp.ResetMode, t.Label(), pyList(pipelines)),
+						"reset the table with refresh=RESET and the reset_mode, then run normally (the other pipelines then need a FULL refresh)")
+					continue
+				}
+				msg := fmt.Sprintf("refresh=FULL with reset_mode=%s on the shared table %s is rejected: a full refresh only deletes the writer's own rows", rp.ResetMode, t.Label())
+				if len(nodes) > 0 {
+					msg = fmt.Sprintf("refresh=FULL with reset_mode=%s on %s would delete the rows of nodes %s of pipeline '%s'. Run with `refresh='RESET'` and reset_mode=%s, then a normal run",
+						rp.ResetMode, t.Label(), pyList(nodes), w.Pipeline, rp.ResetMode)
+				}
+				add(w.Pos, Error, CodeFullOverrideShared, msg, "run with refresh=RESET and the reset_mode to reset the whole table, then a normal run")
+			case RefreshReset:
+				if len(pipelines) > 0 {
+					add(w.Pos, Warning, CodeResetOtherWriters,
+						fmt.Sprintf("refresh=RESET with reset_mode=%s resets the whole table %s: pipelines %s also write it and need a FULL refresh afterwards, or the table misses their rows",
+							rp.ResetMode, t.Label(), pyList(pipelines)),
+						"after this run, run a FULL refresh of "+strings.Join(pipelines, ", "))
+				}
+			}
+		}
+	}
+	return rp, ds
+}

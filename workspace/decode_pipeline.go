@@ -1,0 +1,869 @@
+package workspace
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Allowed values (Laktory 0.12/0.13 and our extensions).
+var (
+	orchestratorTypes    = []string{OrchestratorLakeflowJob, OrchestratorLakeflowDeclarative, OrchestratorSparkDeclarative, OrchestratorAirflow}
+	renamedOrchestrators = map[string]string{
+		"DATABRICKS_PIPELINE": OrchestratorLakeflowDeclarative,
+		"DATABRICKS_JOB":      OrchestratorLakeflowJob,
+	}
+	backends       = []string{"PYSPARK", "POLARS"}
+	dataframeAPIs  = []string{"NARWHALS", "NATIVE"}
+	resetModes     = []string{"DROP", "TRUNCATE"}
+	sinkModes      = []string{"APPEND", "OVERWRITE", "MERGE", "IGNORE", "ERROR", "ERRORIFEXISTS", "COMPLETE", "UPDATE"}
+	tableFormats   = []string{"DELTA", "PARQUET", "ORC", "AVRO"}
+	tableTypes     = []string{"TABLE", "VIEW"}
+	sourceTypes    = []string{"FILE", "UNITY_CATALOG", "HIVE_METASTORE", "PIPELINE_NODE", "DATAFRAME", "CUSTOM"}
+	sinkTypes      = []string{"FILE", "UNITY_CATALOG", "HIVE_METASTORE", "PIPELINE_VIEW"}
+	sparkFormats   = []string{"AVRO", "BINARYFILE", "CSV", "DELTA", "EXCEL", "JSON", "JSONL", "NDJSON", "ORC", "PARQUET", "TEXT", "XML"}
+	polarsFormats  = []string{"AVRO", "CSV", "DELTA", "EXCEL", "IPC", "JSON", "JSONL", "NDJSON", "PARQUET", "PYARROW"}
+	actions        = []string{"WARN", "DROP", "QUARANTINE", "FAIL"}
+	expectTypes    = []string{"ROW", "AGGREGATE"}
+	flowKinds      = []string{FlowAppend, FlowUpdate}
+	httpMethods    = []string{"PUT", "POST", "PATCH", "DELETE"}
+	stepTypes      = []string{"SQL"}
+	childModelKeys = []string{"variables", "dataframe_backend", "dataframe_backend_", "dataframe_api", "dataframe_api_"}
+)
+
+// Keys of each object, beyond childModelKeys where they apply.
+var (
+	pipelineKeys = []string{"name", "nodes", "orchestrator", "dependencies", "imports", "root_path", "root_path_",
+		"reset_mode", "resource_options", "options", "lookup_existing"}
+	nodeKeys = []string{"name", "source", "sources", "transformer", "sinks", "depends_on", "expectations", "tags",
+		"reset_mode", "primary_keys", "time_column", "comment", "execution_task_name", "execution_task_name_",
+		"ldp_template", "expectations_checkpoint_path", "expectations_checkpoint_path_", "root_path", "root_path_", "flow"}
+	sourceCommonKeys = []string{"name", "type", "as_stream", "drop_duplicates", "drops", "filter", "renames", "selects"}
+	sourceKindKeys   = map[SourceKind][]string{
+		SourceFile: {"path", "format", "has_header", "infer_schema", "reader_kwargs", "reader_methods", "schema",
+			"schema_definition", "schema_location", "schema_location_"},
+		SourceTable:     {"table_name", "catalog_name", "schema_name", "reader_kwargs", "reader_methods"},
+		SourceNode:      {"node_name", "reader_kwargs", "reader_methods"},
+		SourceDataFrame: {"df", "data"},
+		SourceCustom:    {"custom_reader"},
+	}
+	sinkCommonKeys = []string{"type", "as_stream", "checkpoint_path", "checkpoint_path_", "is_quarantine", "merge_cdc_options",
+		"mode", "schema", "schema_definition", "writer_kwargs", "writer_methods", "custom_writer", "shared", "reset_mode"}
+	sinkKindKeys = map[SinkKind][]string{
+		SinkFile:         {"path", "format"},
+		SinkTable:        {"table_name", "catalog_name", "schema_name", "format", "table_type", "metadata", "databricks_data_profiling_config"},
+		SinkPipelineView: {"pipeline_view_name", "metadata"},
+	}
+	forEachSinkKeys = []string{"foreach", "variables", "is_quarantine", "checkpoint_path"}
+	sharedKeys      = []string{"writer_id", "writer_id_", "column", "where", "variables"}
+	stepExprKeys    = []string{"expr", "type"}
+	stepFuncKeys    = []string{"func_name", "func_args", "func_kwargs"}
+	expectationKeys = []string{"name", "expr", "action", "type", "tolerance"}
+	flowKeys        = []string{"name", "once", "import_checkpoint", "comment", "spark_conf", "kind"}
+	forEachKeys     = []string{"name", "command", "http"}
+	httpKeys        = []string{"method", "url", "headers", "timeout"}
+	methodKeys      = []string{"name", "args", "kwargs"}
+	metadataKeys    = []string{"columns", "comment", "owner", "properties", "tags"}
+)
+
+// pctx is what a pipeline's children need to know about it.
+type pctx struct {
+	file     string // the pipeline's declaring file
+	pipeline string
+	node     string
+	backend  string // effective dataframe backend
+	api      string
+}
+
+// withScope decodes with the object's own variables in scope.
+func (d *decoder) withScope(n *vnode, f func()) {
+	saved := d.scope
+	if vars := n.get("variables"); vars != nil {
+		if vars.kind == vMap {
+			d.scope = d.scope.push(vars)
+		} else if !vars.isNull() {
+			d.errorf(vars.pos(), CodeWrongType, "write `variables:` as a mapping of `name: value`", "`variables` must be a mapping, got %s", vars.kindName())
+		}
+	}
+	f()
+	d.scope = saved
+}
+
+func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
+	o := d.object(n, "pipeline")
+	if o == nil {
+		return nil
+	}
+	p := &Pipeline{File: file, StackKey: stackKey}
+	d.withScope(o.n, func() {
+		o.check(pipelineKeys, childModelKeys)
+		p.Name = o.required("name")
+		if p.Name != "" {
+			o.what = fmt.Sprintf("pipeline '%s'", p.Name)
+		}
+		p.Located = o.loc
+		if on := o.raw("orchestrator"); !on.isNull() {
+			if oo := d.object(on, "orchestrator"); oo != nil {
+				t := oo.str("type")
+				if nw, ok := renamedOrchestrators[t]; ok {
+					d.errorf(oo.loc.At("type"), CodeRenamed, "type: "+nw,
+						"Orchestrator type '%s' was renamed in Laktory 0.12. Update your pipeline YAML: type: %s", t, nw)
+					t = nw
+				} else if t != "" && !slices.Contains(orchestratorTypes, t) && !strings.Contains(t, "${") {
+					oo.badEnum("type", t, orchestratorTypes, SeverityError)
+				}
+				p.Orchestrator = t
+			}
+		}
+		p.DataframeBackend = o.enumAny(backends, "dataframe_backend", "dataframe_backend_")
+		p.DataframeAPI = o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
+		p.ResetMode = o.enum("reset_mode", resetModes)
+		p.RootPath = o.strAny("root_path", "root_path_")
+		o.strList("dependencies")
+		o.strList("imports")
+		if v := o.n.get("variables"); v != nil && v.kind == vMap {
+			p.Variables, _ = d.toAny(v).(map[string]any)
+		}
+		pc := pctx{file: file, pipeline: p.Name, backend: p.DataframeBackend, api: p.DataframeAPI}
+		for i, it := range o.list("nodes") {
+			if nd := d.node(it, i, pc); nd != nil {
+				p.Nodes = append(p.Nodes, nd)
+			}
+		}
+		p.DAG = buildDAG(p)
+	})
+	return p
+}
+
+// enumAny reads an enum field that has pydantic aliases.
+func (o *obj) enumAny(allowed []string, keys ...string) string {
+	for _, k := range keys {
+		if o.has(k) {
+			return o.enum(k, allowed)
+		}
+	}
+	return ""
+}
+
+func (d *decoder) node(n *vnode, i int, pc pctx) *Node {
+	o := d.object(n, fmt.Sprintf("node #%d", i+1))
+	if o == nil {
+		return nil
+	}
+	nd := &Node{Pipeline: pc.pipeline}
+	d.withScope(o.n, func() {
+		nd.Name = o.required("name")
+		if nd.Name != "" {
+			o.what = fmt.Sprintf("node '%s'", nd.Name)
+		}
+		nd.Located = o.loc
+		if o.has("dlt_template") {
+			d.errorf(o.n.keyPos("dlt_template"), CodeRenamed, "rename the key to ldp_template",
+				"'dlt_template' was renamed to 'ldp_template' in v0.12. Please update your YAML.")
+			o.n = o.n.without("dlt_template")
+		}
+		o.check(nodeKeys, childModelKeys)
+		pc.node = nd.Name
+		if b := o.enumAny(backends, "dataframe_backend", "dataframe_backend_"); b != "" {
+			pc.backend = b
+		}
+		if a := o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_"); a != "" {
+			pc.api = a
+		}
+		nd.DataframeBackend, nd.DataframeAPI = pc.backend, pc.api
+
+		switch {
+		case o.has("source") && o.has("sources"):
+			d.errorf(o.n.keyPos("source"), CodeConflictingKeys, "move the source into the `sources:` list",
+				"node '%s' sets both `source` (legacy) and `sources`", nd.Name)
+			fallthrough
+		case o.has("sources"):
+			for j, it := range o.list("sources") {
+				if s := d.source(it, j, pc); s != nil {
+					nd.Sources = append(nd.Sources, s)
+				}
+			}
+		case o.has("source"):
+			if v := o.raw("source"); !v.isNull() {
+				if s := d.source(v, 0, pc); s != nil {
+					nd.Sources = append(nd.Sources, s)
+				}
+			}
+		}
+		if t := o.raw("transformer"); !t.isNull() {
+			nd.Transformer = d.transformer(t, pc)
+		}
+		for j, it := range o.list("sinks") {
+			if s := d.sink(it, j, pc); s != nil {
+				nd.Sinks = append(nd.Sinks, s)
+			}
+		}
+		for j, it := range o.list("expectations") {
+			if e := d.expectation(it, j); e != nil {
+				nd.Expectations = append(nd.Expectations, e)
+			}
+		}
+		nd.DependsOn = o.strList("depends_on")
+		nd.Tags = o.strList("tags")
+		nd.PrimaryKeys = o.strList("primary_keys")
+		nd.ResetMode = o.enum("reset_mode", resetModes)
+		nd.Comment = o.str("comment")
+		nd.ExecutionTaskName = o.strAny("execution_task_name", "execution_task_name_")
+		o.str("ldp_template")
+		o.str("time_column")
+		o.strAny("expectations_checkpoint_path", "expectations_checkpoint_path_")
+		o.strAny("root_path", "root_path_")
+		if f := o.raw("flow"); !f.isNull() {
+			nd.Flow = d.flow(f)
+		}
+		nd.NodeRefs, nd.SourceRefs = d.refs(nd.Transformer)
+	})
+	return nd
+}
+
+func (n *vnode) keyPos(key string) Pos {
+	for _, k := range n.keys {
+		if k.value == key {
+			return k.pos()
+		}
+	}
+	return n.pos()
+}
+
+// without returns a copy of mapping n without key.
+func (n *vnode) without(key string) *vnode {
+	c := *n
+	c.keys, c.vals = nil, nil
+	for i, k := range n.keys {
+		if k.value != key {
+			c.keys = append(c.keys, k)
+			c.vals = append(c.vals, n.vals[i])
+		}
+	}
+	return &c
+}
+
+// kindOf infers an object's kind from marker keys; it reports a missing or
+// ambiguous marker.
+func kindOf[K ~string](o *obj, markers []string, kinds []K, explicit K, what, need string) K {
+	if explicit != "" {
+		return explicit
+	}
+	var kind K
+	var found []string
+	var distinct []K
+	for i, m := range markers {
+		if !o.has(m) {
+			continue
+		}
+		if kind == "" {
+			kind = kinds[i]
+		}
+		found = append(found, m)
+		if !slices.Contains(distinct, kinds[i]) {
+			distinct = append(distinct, kinds[i])
+		}
+	}
+	switch {
+	case len(found) == 0:
+		o.d.errorf(o.loc.Pos, CodeMissingField, need, "%s has no type: it sets none of %s", what, strings.Join(quoteAll(markers), ", "))
+	case len(distinct) > 1:
+		o.d.errorf(o.loc.Pos, CodeAmbiguousKind, "keep one of them: "+need,
+			"%s sets %s: it can only be one kind", what, strings.Join(quoteAll(found), " and "))
+	}
+	return kind
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = "`" + x + "`"
+	}
+	return out
+}
+
+func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
+	o := d.object(n, fmt.Sprintf("source #%d of node '%s'", i+1, pc.node))
+	if o == nil {
+		return nil
+	}
+	s := &Source{Index: i}
+	d.withScope(o.n, func() {
+		s.Located = o.loc
+		s.Type = o.enum("type", sourceTypes)
+		explicit := map[string]SourceKind{"FILE": SourceFile, "UNITY_CATALOG": SourceTable, "HIVE_METASTORE": SourceTable,
+			"PIPELINE_NODE": SourceNode, "DATAFRAME": SourceDataFrame, "CUSTOM": SourceCustom}[s.Type]
+		s.Kind = kindOf(o, []string{"path", "table_name", "node_name", "df", "data", "custom_reader"},
+			[]SourceKind{SourceFile, SourceTable, SourceNode, SourceDataFrame, SourceDataFrame, SourceCustom}, explicit,
+			o.what, "a source reads `path` + `format`, a `table_name` or a `node_name`")
+		if s.Kind == "" {
+			var all []string
+			for _, k := range sourceKindKeys {
+				all = append(all, k...)
+			}
+			o.check(sourceCommonKeys, childModelKeys, all)
+		} else {
+			o.check(sourceCommonKeys, childModelKeys, sourceKindKeys[s.Kind])
+		}
+		backend := pc.backend
+		if b := o.enumAny(backends, "dataframe_backend", "dataframe_backend_"); b != "" {
+			backend = b
+		}
+		o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
+		s.Name = o.str("name")
+		s.AsStream = o.boolean("as_stream")
+		if s.AsStream && backend == "POLARS" {
+			d.errorf(o.loc.At("as_stream"), CodeUnsupportedValue, "remove `as_stream` or use the PYSPARK backend",
+				"Streaming read is not supported with Polars Backend.")
+		}
+		s.Filter = o.str("filter")
+		s.Drops = o.strList("drops")
+		s.Renames = o.renames("renames")
+		if v := o.raw("selects"); !v.isNull() {
+			if v.kind == vMap {
+				s.Selects = o.renames("selects")
+			} else {
+				for _, c := range o.strList("selects") {
+					s.Selects = append(s.Selects, Rename{From: c, To: c})
+				}
+			}
+		}
+		if v := o.raw("drop_duplicates"); !v.isNull() {
+			if v.kind == vSeq {
+				s.DropDuplicatesOn = o.strList("drop_duplicates")
+				s.DropDuplicates = true
+			} else {
+				s.DropDuplicates = o.boolean("drop_duplicates")
+			}
+		}
+		if s.Kind == SourceFile || s.Kind == SourceTable || s.Kind == SourceNode {
+			s.ReaderKwargs = o.anyMap("reader_kwargs")
+			s.ReaderMethods = d.methods(o, "reader_methods")
+		}
+		switch s.Kind {
+		case SourceFile:
+			s.Path = o.required("path")
+			s.ResolvedPath = resolveDeclared(pc.file, s.Path)
+			s.Format = d.format(o, backend)
+			if s.Format == "DELTA" && s.ResolvedPath != "" {
+				s.Table = TableID(s.ResolvedPath)
+			}
+			if v, ok := o.optBool("has_header"); ok {
+				s.HasHeader = &v
+			}
+			if v, ok := o.optBool("infer_schema"); ok {
+				s.InferSchema = &v
+			}
+			s.Schema = d.schema(o, "schema", "schema_definition")
+			o.strAny("schema_location", "schema_location_")
+		case SourceTable:
+			s.TableName = o.required("table_name")
+			s.CatalogName, s.SchemaName = o.str("catalog_name"), o.str("schema_name")
+			if s.TableName != "" {
+				r := ParseTableName(s.TableName, s.CatalogName, s.SchemaName)
+				s.TableRef = &r
+				s.Table = d.tableID(s.TableName, s.TableRef)
+			}
+		case SourceNode:
+			s.NodeName = o.required("node_name")
+		case SourceCustom:
+			if cr := o.raw("custom_reader"); cr.kind == vMap {
+				if co := d.object(cr, "custom_reader"); co != nil {
+					co.check([]string{"func_name", "func_args", "func_kwargs"}, childModelKeys)
+					co.required("func_name")
+				}
+			}
+		}
+	})
+	return s
+}
+
+// resolveDeclared resolves a path written in file, unless it still holds an
+// unresolved variable.
+func resolveDeclared(file, p string) string {
+	if p == "" || strings.Contains(p, "${") {
+		return ""
+	}
+	return strings.TrimRight(ResolvePath(file, p), `/\`)
+}
+
+// format reads a file format: Laktory warns about a format unknown to
+// PySpark (passed through to Spark) and rejects one unknown to Polars.
+func (d *decoder) format(o *obj, backend string) string {
+	f := o.required("format")
+	if f == "" || strings.Contains(f, "${") {
+		return f
+	}
+	known := sparkFormats
+	if backend == "POLARS" {
+		known = polarsFormats
+	}
+	if !slices.Contains(known, f) {
+		sev := SeverityWarning
+		if backend == "POLARS" {
+			sev = SeverityError
+		}
+		o.badEnum("format", f, known, sev)
+	}
+	return f
+}
+
+func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
+	o := d.object(n, fmt.Sprintf("sink #%d of node '%s'", i+1, pc.node))
+	if o == nil {
+		return nil
+	}
+	s := &Sink{Index: i}
+	d.withScope(o.n, func() {
+		s.Located = o.loc
+		if o.has("foreach") {
+			s.Kind = SinkForEach
+			o.check(forEachSinkKeys)
+			s.IsQuarantine = o.boolean("is_quarantine")
+			s.CheckpointPath = o.str("checkpoint_path")
+			s.ForEach = d.forEach(o.raw("foreach"), o.loc.At("foreach"))
+			return
+		}
+		s.Type = o.enum("type", sinkTypes)
+		explicit := map[string]SinkKind{"FILE": SinkFile, "UNITY_CATALOG": SinkTable, "HIVE_METASTORE": SinkTable,
+			"PIPELINE_VIEW": SinkPipelineView}[s.Type]
+		s.Kind = kindOf(o, []string{"path", "table_name", "pipeline_view_name"}, []SinkKind{SinkFile, SinkTable, SinkPipelineView},
+			explicit, o.what, "a sink writes `path` + `format`, a `table_name`, a `pipeline_view_name` or a `foreach`")
+		if s.Kind == "" {
+			var all []string
+			for _, k := range sinkKindKeys {
+				all = append(all, k...)
+			}
+			o.check(sinkCommonKeys, childModelKeys, all, []string{"foreach"})
+		} else {
+			o.check(sinkCommonKeys, childModelKeys, sinkKindKeys[s.Kind])
+		}
+		backend := pc.backend
+		if b := o.enumAny(backends, "dataframe_backend", "dataframe_backend_"); b != "" {
+			backend = b
+		}
+		o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
+		s.Mode = o.enum("mode", sinkModes)
+		s.ResetMode = o.enum("reset_mode", resetModes)
+		s.IsQuarantine = o.boolean("is_quarantine")
+		s.CheckpointPath = o.strAny("checkpoint_path", "checkpoint_path_")
+		if v, ok := o.optBool("as_stream"); ok {
+			s.AsStream = &v
+		}
+		s.WriterKwargs = o.anyMap("writer_kwargs")
+		s.WriterMethods = d.methods(o, "writer_methods")
+		s.Schema = d.schema(o, "schema", "schema_definition")
+		s.MergeCDCOptions = o.anyMap("merge_cdc_options")
+		if cw := o.raw("custom_writer"); !cw.isNull() {
+			if cw.kind == vScalar {
+				s.CustomWriter = cw.value
+			} else if co := d.object(cw, "custom_writer"); co != nil {
+				co.check([]string{"func_name", "func_args", "func_kwargs"}, childModelKeys)
+				s.CustomWriter = co.required("func_name")
+			}
+		}
+		if sh := o.raw("shared"); !sh.isNull() {
+			s.Shared = d.shared(sh, o)
+		}
+		switch s.Kind {
+		case SinkFile:
+			s.Path = o.required("path")
+			s.ResolvedPath = resolveDeclared(pc.file, s.Path)
+			s.Format = d.format(o, backend)
+			s.Table = TableID(s.ResolvedPath)
+		case SinkTable:
+			s.TableName = o.required("table_name")
+			s.CatalogName, s.SchemaName = o.str("catalog_name"), o.str("schema_name")
+			s.Format = o.enum("format", tableFormats)
+			s.TableType = o.enum("table_type", tableTypes)
+			if s.TableName != "" {
+				r := ParseTableName(s.TableName, s.CatalogName, s.SchemaName)
+				s.TableRef = &r
+				s.Table = d.tableID(s.TableName, s.TableRef)
+			}
+			s.Metadata = d.metadata(o)
+		case SinkPipelineView:
+			s.PipelineViewName = o.required("pipeline_view_name")
+			s.Metadata = d.metadata(o)
+		}
+	})
+	return s
+}
+
+func (d *decoder) shared(n *vnode, sink *obj) *Shared {
+	if n.kind == vScalar {
+		b, ok := sink.optBool("shared")
+		if !ok || !b {
+			return nil
+		}
+		return &Shared{Located: Located{Pos: n.pos(), Fields: map[string]Pos{}}}
+	}
+	o := d.object(n, "`shared`")
+	if o == nil {
+		return nil
+	}
+	sh := &Shared{}
+	d.withScope(o.n, func() {
+		o.check(sharedKeys)
+		sh.Located = o.loc
+		sh.WriterID = o.strAny("writer_id", "writer_id_")
+		sh.Column = o.str("column")
+		if o.has("where") {
+			sh.Where = strings.TrimSpace(o.str("where"))
+			if sh.Where == "" {
+				d.errorf(o.loc.At("where"), CodeMissingField, "write the SQL predicate of the rows this writer owns, e.g. client_id = 23",
+					"`shared.where` is empty")
+			}
+		}
+		if sh.Where != "" && (sh.WriterID != "" || (sh.Column != "" && sh.Column != DefaultWriterColumn)) {
+			at := o.loc.At("writer_id")
+			if sh.WriterID == "" {
+				at = o.loc.At("column")
+			}
+			d.errorf(at, CodeConflictingKeys, "remove `writer_id` and `column`, or remove `where` to use a writer column",
+				"`shared.where` identifies the rows of the writer without a writer column: `writer_id` and `column` can't be set with it.")
+		}
+	})
+	return sh
+}
+
+func (d *decoder) methods(o *obj, key string) []Method {
+	var out []Method
+	for _, it := range o.list(key) {
+		mo := d.object(it, "method of `"+key+"`")
+		if mo == nil {
+			continue
+		}
+		mo.check(methodKeys)
+		m := Method{Name: mo.required("name"), Pos: mo.loc.Pos}
+		if a := mo.raw("args"); !a.isNull() {
+			if a.kind == vSeq {
+				m.Args, _ = d.toAny(a).([]any)
+			} else {
+				m.Args = []any{d.toAny(a)}
+			}
+		}
+		m.Kwargs = mo.anyMap("kwargs")
+		out = append(out, m)
+	}
+	return out
+}
+
+func (d *decoder) schema(o *obj, keys ...string) *Schema {
+	n, key := o.rawAny(keys...)
+	if n.isNull() {
+		return nil
+	}
+	so := d.object(n, "`"+key+"`")
+	if so == nil {
+		return nil
+	}
+	so.check([]string{"columns"}, []string{"variables"})
+	sc := &Schema{Located: so.loc}
+	cols := so.raw("columns")
+	switch {
+	case cols.isNull():
+		d.errorf(so.loc.Pos, CodeMissingField, "list the columns: `columns: {name: type}`", "`%s` needs `columns`", key)
+	case cols.kind == vMap:
+		for i, k := range cols.keys {
+			v := d.resolve(cols.vals[i])
+			c := Column{Name: k.value, Nullable: true}
+			if v.kind == vScalar {
+				c.Type = v.value
+			} else if co := d.object(v, "column '"+k.value+"'"); co != nil {
+				co.check([]string{"name", "dtype", "nullable", "is_primary"})
+				c.Type = co.required("dtype")
+				if b, ok := co.optBool("nullable"); ok {
+					c.Nullable = b
+				}
+			}
+			sc.Columns = append(sc.Columns, c)
+		}
+	case cols.kind == vSeq:
+		for _, it := range cols.vals {
+			if co := d.object(it, "column"); co != nil {
+				co.check([]string{"name", "dtype", "nullable", "is_primary"})
+				c := Column{Name: co.required("name"), Type: co.required("dtype"), Nullable: true}
+				if b, ok := co.optBool("nullable"); ok {
+					c.Nullable = b
+				}
+				sc.Columns = append(sc.Columns, c)
+			}
+		}
+	default:
+		so.typeErr("columns", cols, "a mapping of `name: type` or a list of columns")
+	}
+	return sc
+}
+
+func (d *decoder) metadata(o *obj) *TableMetadata {
+	n := o.raw("metadata")
+	if n.isNull() {
+		return nil
+	}
+	mo := d.object(n, "`metadata`")
+	if mo == nil {
+		return nil
+	}
+	mo.check(metadataKeys, []string{"variables"})
+	return &TableMetadata{Located: mo.loc, Comment: mo.str("comment"), Properties: mo.strMap("properties")}
+}
+
+func (d *decoder) transformer(n *vnode, pc pctx) []*Step {
+	o := d.object(n, fmt.Sprintf("transformer of node '%s'", pc.node))
+	if o == nil {
+		return nil
+	}
+	var steps []*Step
+	d.withScope(o.n, func() {
+		o.check([]string{"nodes"}, childModelKeys)
+		if !o.has("nodes") {
+			d.errorf(o.loc.Pos, CodeMissingField, "list the steps under `nodes:` (each an `expr:` or a `func_name:`)", "the transformer needs `nodes`")
+		}
+		for i, it := range o.list("nodes") {
+			if s := d.step(it, i, pc); s != nil {
+				steps = append(steps, s)
+			}
+		}
+	})
+	return steps
+}
+
+func (d *decoder) step(n *vnode, i int, pc pctx) *Step {
+	o := d.object(n, fmt.Sprintf("transformer step #%d of node '%s'", i+1, pc.node))
+	if o == nil {
+		return nil
+	}
+	s := &Step{Index: i}
+	d.withScope(o.n, func() {
+		s.Located = o.loc
+		hasExpr, hasFunc := o.has("expr"), o.has("func_name")
+		switch {
+		case hasExpr && hasFunc:
+			d.errorf(o.loc.Pos, CodeAmbiguousKind, "split it into two steps", "%s sets both `expr` and `func_name`", o.what)
+			o.check(stepExprKeys, stepFuncKeys, childModelKeys)
+		case hasFunc:
+			o.check(stepFuncKeys, childModelKeys)
+		case hasExpr:
+			o.check(stepExprKeys, childModelKeys)
+		default:
+			d.errorf(o.loc.Pos, CodeMissingField, "write `expr: SELECT ... FROM {df}` or `func_name: ...`", "%s needs `expr` (SQL) or `func_name`", o.what)
+			o.check(stepExprKeys, stepFuncKeys, childModelKeys)
+		}
+		s.DataframeAPI = o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
+		if s.DataframeAPI == "" {
+			s.DataframeAPI = pc.api
+		}
+		o.enumAny(backends, "dataframe_backend", "dataframe_backend_")
+		if hasExpr {
+			s.Expr = o.str("expr")
+			o.enum("type", stepTypes)
+		}
+		if hasFunc {
+			s.FuncName = o.required("func_name")
+			if a := o.raw("func_args"); !a.isNull() {
+				if a.kind != vSeq {
+					o.typeErr("func_args", a, "a list")
+				} else {
+					for _, it := range a.vals {
+						s.FuncArgs = append(s.FuncArgs, Arg{Value: d.argValue(it), Pos: it.pos()})
+					}
+				}
+			}
+			if kw := o.raw("func_kwargs"); !kw.isNull() {
+				if kw.kind != vMap {
+					o.typeErr("func_kwargs", kw, "a mapping")
+				} else {
+					for j, k := range kw.keys {
+						s.FuncKwargs = append(s.FuncKwargs, Arg{Name: k.value, Value: d.argValue(kw.vals[j]), Pos: kw.vals[j].pos()})
+					}
+				}
+			}
+		}
+	})
+	return s
+}
+
+// argValue unwraps a serialized DataFrameMethodArg ({value: x}).
+func (d *decoder) argValue(n *vnode) any {
+	v := d.toAny(n)
+	if m, ok := v.(map[string]any); ok && len(m) == 1 {
+		if x, ok := m["value"]; ok {
+			return x
+		}
+	}
+	return v
+}
+
+var refRe = regexp.MustCompile(`\{(nodes|sources)\.([^{}]*)\}`)
+
+// refs collects {nodes.x} and {sources.x} references of a transformer.
+func (d *decoder) refs(steps []*Step) (nodes, sources []NodeRef) {
+	add := func(s string, at Pos) {
+		for _, m := range refRe.FindAllStringSubmatch(s, -1) {
+			r := NodeRef{Name: m[2], Pos: at}
+			if m[1] == "nodes" {
+				nodes = append(nodes, r)
+			} else {
+				sources = append(sources, r)
+			}
+		}
+	}
+	var walk func(v any, at Pos)
+	walk = func(v any, at Pos) {
+		switch x := v.(type) {
+		case string:
+			add(x, at)
+		case []any:
+			for _, e := range x {
+				walk(e, at)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e, at)
+			}
+		}
+	}
+	for _, s := range steps {
+		if s.IsSQL() {
+			add(s.Expr, s.At("expr"))
+		}
+		for _, a := range s.FuncArgs {
+			walk(a.Value, a.Pos)
+		}
+		for _, a := range s.FuncKwargs {
+			walk(a.Value, a.Pos)
+		}
+	}
+	return nodes, sources
+}
+
+func (d *decoder) expectation(n *vnode, i int) *Expectation {
+	o := d.object(n, fmt.Sprintf("expectation #%d", i+1))
+	if o == nil {
+		return nil
+	}
+	e := &Expectation{}
+	d.withScope(o.n, func() {
+		o.check(expectationKeys, childModelKeys)
+		e.Located = o.loc
+		e.Name = o.required("name")
+		if x := o.raw("expr"); x.kind == vMap {
+			if xo := d.object(x, "expectation expr"); xo != nil {
+				xo.check([]string{"value", "type"}, []string{"variables"})
+				e.Expr = xo.required("value")
+			}
+		} else {
+			e.Expr = o.str("expr")
+		}
+		e.Action = o.enum("action", actions)
+		if e.Action == "" {
+			e.Action = "WARN"
+		}
+		e.Type = o.enum("type", expectTypes)
+		if e.Type == "" {
+			e.Type = "ROW"
+		}
+		if t := o.raw("tolerance"); !t.isNull() {
+			if to := d.object(t, "tolerance"); to != nil {
+				to.check([]string{"abs", "rel"}, []string{"variables"})
+				if v := to.raw("abs"); !v.isNull() {
+					if x, ok := scalarValue(v).(int64); ok && v.kind == vScalar {
+						e.ToleranceAbs = &x
+					} else {
+						to.typeErr("abs", v, "an integer")
+					}
+				}
+				if v := to.raw("rel"); !v.isNull() {
+					switch x := scalarValue(v).(type) {
+					case float64:
+						e.ToleranceRel = &x
+					case int64:
+						f := float64(x)
+						e.ToleranceRel = &f
+					default:
+						to.typeErr("rel", v, "a number")
+					}
+				}
+			}
+		}
+	})
+	return e
+}
+
+func (d *decoder) flow(n *vnode) *Flow {
+	o := d.object(n, "`flow`")
+	if o == nil {
+		return nil
+	}
+	o.check(flowKeys)
+	f := &Flow{Located: o.loc}
+	f.Name = o.str("name")
+	f.Once = o.boolean("once")
+	f.ImportCheckpoint = o.str("import_checkpoint")
+	f.Comment = o.str("comment")
+	f.SparkConf = o.strMap("spark_conf")
+	f.Kind = o.enum("kind", flowKinds)
+	if f.Kind == "" {
+		f.Kind = FlowAppend
+	}
+	return f
+}
+
+var placeholderRe = regexp.MustCompile(`\{([^{}]*)\}`)
+
+func (d *decoder) forEach(n *vnode, at Pos) *ForEach {
+	o := d.object(n, "`foreach`")
+	if o == nil {
+		return &ForEach{Located: Located{Pos: at}}
+	}
+	o.check(forEachKeys)
+	fe := &ForEach{Located: o.loc, Name: o.str("name")}
+	if c := o.raw("command"); !c.isNull() {
+		if c.kind == vScalar {
+			o.typeErr("command", c, `a list: the program and its arguments, e.g. ["sh", "-c", "cat >> out.jsonl"]`)
+		} else {
+			fe.Command = o.strList("command")
+			if len(fe.Command) == 0 {
+				d.errorf(o.loc.At("command"), CodeMissingField, `e.g. command: ["sh", "-c", "cat >> out.jsonl"]`, "`foreach.command` is empty: name the program to run")
+			}
+		}
+	}
+	if h := o.raw("http"); !h.isNull() {
+		if ho := d.object(h, "`foreach.http`"); ho != nil {
+			ho.check(httpKeys)
+			w := &HTTPWriter{Located: ho.loc}
+			w.Method = ho.enum("method", httpMethods)
+			if w.Method == "" {
+				w.Method = "PUT"
+			}
+			w.URL = ho.required("url")
+			for _, m := range placeholderRe.FindAllStringSubmatch(w.URL, -1) {
+				w.URLColumns = append(w.URLColumns, strings.TrimSpace(m[1]))
+			}
+			w.Headers = ho.strMap("headers")
+			if t := ho.raw("timeout"); !t.isNull() {
+				w.Timeout = d.duration(ho, "timeout", t)
+			}
+			fe.HTTP = w
+		}
+	}
+	return fe
+}
+
+// duration reads seconds (a number) or a Go duration ("10s", "1m30s").
+func (d *decoder) duration(o *obj, key string, v *vnode) time.Duration {
+	if v.kind == vScalar {
+		if f, err := strconv.ParseFloat(v.value, 64); err == nil && f >= 0 {
+			return time.Duration(f * float64(time.Second))
+		}
+		if dur, err := time.ParseDuration(v.value); err == nil && dur >= 0 {
+			return dur
+		}
+	}
+	o.typeErr(key, v, "seconds (e.g. 10) or a duration (e.g. 1m30s)")
+	return 0
+}

@@ -1,0 +1,485 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Options control how a workspace loads.
+type Options struct {
+	// Env selects the stack environment (Laktory's --env); "" selects the
+	// first environment declared, as Laktory does.
+	Env string
+	// Getenv reads environment variables: ${vars.x} falls back to them, and
+	// LAKTORY_LAKE overrides the lake root. nil means no environment.
+	Getenv func(string) string
+	// Lake overrides the lake root (the --lake flag).
+	Lake string
+}
+
+func (o Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(k)
+}
+
+// Snapshot is an immutable view of a workspace: its pipelines, the tables
+// they write and read, and the problems found while loading. Nothing in a
+// snapshot may be modified; Reload builds a new one.
+type Snapshot struct {
+	Dir    string
+	Layout Layout
+	// Env is the stack environment used ("" without a stack), Envs the
+	// environments the stack declares.
+	Env  string
+	Envs []string
+	// Files are the workspace's YAML files (absolute paths, sorted).
+	Files []string
+	// Pipelines are sorted by name.
+	Pipelines []*Pipeline
+	// Tables are sorted by ID; Writers and Readers follow pipeline and node
+	// order.
+	Tables  []*Table
+	Writers []*Writer
+	Readers []*Reader
+	// Diagnostics are the load problems (package validate adds the rules').
+	Diagnostics []Diagnostic
+	// Generation counts the reloads since Load (0 for a fresh load).
+	Generation uint64
+
+	opts          Options
+	cache         *rawCache
+	results       map[string]*fileResult
+	tableIndex    map[TableID]*Table
+	pipelineIndex map[string]*Pipeline
+}
+
+// Pipeline returns the pipeline named name, or nil.
+func (s *Snapshot) Pipeline(name string) *Pipeline { return s.pipelineIndex[name] }
+
+// Table returns the table id, or nil.
+func (s *Snapshot) Table(id TableID) *Table { return s.tableIndex[id] }
+
+// Node returns node name of pipeline pl, or nil.
+func (s *Snapshot) Node(pl, name string) *Node {
+	if p := s.Pipeline(pl); p != nil {
+		return p.Node(name)
+	}
+	return nil
+}
+
+// Sink returns the sink a writer writes with.
+func (s *Snapshot) Sink(w *Writer) *Sink {
+	if n := s.Node(w.Pipeline, w.Node); n != nil {
+		for _, sk := range n.Sinks {
+			if sk.Index == w.Sink {
+				return sk
+			}
+		}
+	}
+	return nil
+}
+
+// Content returns the bytes of a workspace file as loaded (nil when the file
+// was not read), e.g. to show the line of a diagnostic.
+func (s *Snapshot) Content(file string) []byte {
+	if f, ok := s.cache.peek(file); ok {
+		return f.content
+	}
+	return nil
+}
+
+// Rel returns path relative to the workspace folder when it is inside it.
+func (s *Snapshot) Rel(path string) string {
+	if r, err := filepath.Rel(s.Dir, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
+
+// Deps returns the files and folders file includes (!use, !extend,
+// !update), directly or not.
+func (s *Snapshot) Deps(file string) []string {
+	if r := s.results[file]; r != nil {
+		return r.deps
+	}
+	return nil
+}
+
+func (c *rawCache) peek(path string) (*rawFile, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.files[path]
+	return f, ok
+}
+
+type fileKind uint8
+
+const (
+	fileOther fileKind = iota
+	filePipeline
+	fileStack
+)
+
+// fileResult is what one workspace file yields; results are immutable and
+// shared by the snapshots that follow until the file (or a file it
+// includes) changes.
+type fileResult struct {
+	path      string
+	kind      fileKind
+	pipelines []*Pipeline
+	diags     []Diagnostic
+	deps      []string
+	envs      []string
+	env       string
+}
+
+// loader holds what a load needs.
+type loader struct {
+	dir    string
+	opts   Options
+	layout Layout
+	cache  *rawCache
+}
+
+// Load reads every YAML file of the workspace in dir into a Snapshot. A
+// broken file never fails the load: its problems become Diagnostics and the
+// rest loads. Load fails only when dir is not a readable folder or ctx is
+// done.
+func Load(ctx context.Context, dir string, opts Options) (*Snapshot, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("load %s: %w", dir, ErrNotDir)
+	}
+	layout, err := NewLayout(dir, opts.Lake, opts.getenv(LakeEnv))
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	l := &loader{dir: layout.Dir, opts: opts, layout: layout, cache: newRawCache()}
+	files, err := discover(ctx, l.dir)
+	if err != nil {
+		return nil, err
+	}
+	results, err := l.loadFiles(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	return l.assemble(results, 0), nil
+}
+
+// Reload returns a new snapshot after the given paths changed (created,
+// written, removed or renamed; files or folders). Only those files, and the
+// files that include them, are parsed again.
+func Reload(ctx context.Context, prev *Snapshot, changed []string) (*Snapshot, error) {
+	if prev == nil {
+		return nil, ErrNilSnapshot
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	changedSet := map[string]bool{}
+	for _, p := range changed {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(prev.Dir, p)
+		}
+		changedSet[filepath.Clean(p)] = true
+	}
+	l := &loader{dir: prev.Dir, opts: prev.opts, layout: prev.Layout, cache: prev.cache.clone(changedSet)}
+	results := make(map[string]*fileResult, len(prev.results))
+	for p, r := range prev.results {
+		results[p] = r
+	}
+	// Files to parse again: the changed ones that are (still) workspace
+	// files, files found in a changed folder, and the files including any of
+	// them.
+	redo := map[string]bool{}
+	for p := range changedSet {
+		st, err := os.Stat(p)
+		switch {
+		case err == nil && st.IsDir():
+			for f := range results {
+				if within(f, p) {
+					redo[f] = true
+				}
+			}
+			found, err := discover(ctx, p)
+			if err != nil && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			for _, f := range found {
+				if l.inWorkspace(f) {
+					redo[f] = true
+				}
+			}
+		case err == nil:
+			if isYAML(p) && l.inWorkspace(p) {
+				redo[p] = true
+			}
+		default: // removed: drop the file, or every file of a removed folder
+			for f := range results {
+				if f == p || within(f, p) {
+					delete(results, f)
+				}
+			}
+		}
+	}
+	for f, r := range results {
+		if dependsOn(r.deps, changedSet) {
+			redo[f] = true
+		}
+	}
+	var paths []string
+	for f := range redo {
+		if _, err := os.Stat(f); err == nil {
+			paths = append(paths, f)
+		} else {
+			delete(results, f)
+		}
+	}
+	slices.Sort(paths)
+	fresh, err := l.loadFiles(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	for p, r := range fresh {
+		results[p] = r
+	}
+	return l.assemble(results, prev.Generation+1), nil
+}
+
+// within reports whether path is inside folder dir.
+func within(path, dir string) bool {
+	return strings.HasPrefix(path, dir+string(filepath.Separator))
+}
+
+func dependsOn(deps []string, changed map[string]bool) bool {
+	for _, d := range deps {
+		if changed[d] {
+			return true
+		}
+		for c := range changed {
+			if within(c, d) || within(d, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inWorkspace reports whether p is a file the workspace loads: below the
+// folder, outside hidden folders.
+func (l *loader) inWorkspace(p string) bool {
+	r, err := filepath.Rel(l.dir, p)
+	if err != nil || strings.HasPrefix(r, "..") {
+		return false
+	}
+	for _, part := range strings.Split(filepath.Dir(r), string(filepath.Separator)) {
+		if hidden(part) {
+			return false
+		}
+	}
+	return !hidden(filepath.Base(p))
+}
+
+func hidden(name string) bool { return len(name) > 1 && name[0] == '.' && name != ".." }
+
+// discover lists the YAML files below dir, skipping hidden folders.
+func discover(ctx context.Context, dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil // unreadable subfolder: skip it
+		}
+		if d.IsDir() {
+			if p != dir && hidden(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if isYAML(p) && !hidden(d.Name()) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// loadFiles parses files in parallel.
+func (l *loader) loadFiles(ctx context.Context, files []string) (map[string]*fileResult, error) {
+	out := make(map[string]*fileResult, len(files))
+	var mu sync.Mutex
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(1, len(files))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range work {
+				r := l.loadFile(f)
+				mu.Lock()
+				out[f] = r
+				mu.Unlock()
+			}
+		}()
+	}
+	var err error
+	for _, f := range files {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		work <- f
+	}
+	close(work)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// loadFile parses one workspace file.
+func (l *loader) loadFile(path string) *fileResult {
+	res := &fileResult{path: path}
+	raw := l.cache.get(path)
+	switch {
+	case raw.err != nil:
+		res.diags = append(res.diags, NewDiagnostic(Pos{File: path, Line: 1, Col: 1}, SeverityError, CodeReadFile,
+			fmt.Sprintf("cannot read the file: %v", unwrapPathErr(raw.err)), "check the file's permissions"))
+		return res
+	case raw.syntax != nil:
+		res.diags = append(res.diags, *raw.syntax)
+		return res
+	case raw.doc == nil || raw.doc.Kind != yaml.MappingNode:
+		return res
+	}
+	keys := topKeys(raw.doc)
+	base := strings.ToLower(filepath.Base(path))
+	switch {
+	case keys["resources"] || base == "stack.yaml" || base == "stack.yml":
+		res.kind = fileStack
+		l.loadStack(res, raw.doc)
+	case keys["nodes"] || keys["orchestrator"]:
+		res.kind = filePipeline
+		e := l.expander(scalarVars(raw.doc.Content, "variables"))
+		root := e.expandFile(path, Pos{File: path, Line: 1, Col: 1})
+		res.diags = append(res.diags, e.diags...)
+		res.deps = sortedKeys(e.deps)
+		if root == nil {
+			return res
+		}
+		d := newDecoder(l.layout, l.opts.Getenv, nil)
+		if p := d.pipeline(root, path, ""); p != nil {
+			res.pipelines = append(res.pipelines, p)
+		}
+		res.diags = append(res.diags, d.diags...)
+	}
+	return res
+}
+
+func (l *loader) expander(vars map[string]string) *expander {
+	return &expander{cache: l.cache, deps: map[string]bool{}, vars: vars}
+}
+
+func topKeys(n *yaml.Node) map[string]bool {
+	keys := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		keys[n.Content[i].Value] = true
+	}
+	return keys
+}
+
+// scalarVars reads the plain scalar variables of the mapping under key in a
+// raw mapping's content (for include paths such as !use ${vars.env}.yaml).
+func scalarVars(content []*yaml.Node, key string) map[string]string {
+	vars := map[string]string{}
+	for i := 0; i+1 < len(content); i += 2 {
+		if content[i].Value != key || content[i+1].Kind != yaml.MappingNode {
+			continue
+		}
+		m := content[i+1].Content
+		for j := 0; j+1 < len(m); j += 2 {
+			if m[j+1].Kind == yaml.ScalarNode {
+				vars[strings.ToLower(m[j].Value)] = m[j+1].Value
+			}
+		}
+	}
+	return vars
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// assemble builds a snapshot from per-file results.
+func (l *loader) assemble(results map[string]*fileResult, gen uint64) *Snapshot {
+	s := &Snapshot{Dir: l.dir, Layout: l.layout, Generation: gen, opts: l.opts, cache: l.cache, results: results,
+		pipelineIndex: map[string]*Pipeline{}}
+	// A file included by a pipeline or a stack is part of that file, not a
+	// pipeline of its own.
+	included := map[string]bool{}
+	for _, r := range results {
+		if r.kind != fileOther {
+			for _, d := range r.deps {
+				included[d] = true
+			}
+		}
+	}
+	paths := make([]string, 0, len(results))
+	for p := range results {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	s.Files = paths
+	for _, p := range paths {
+		r := results[p]
+		if included[p] && r.kind != fileOther {
+			continue
+		}
+		s.Diagnostics = append(s.Diagnostics, r.diags...)
+		if r.kind == fileStack && s.Envs == nil {
+			s.Envs, s.Env = r.envs, r.env
+		}
+		for _, pl := range r.pipelines {
+			if prev, dup := s.pipelineIndex[pl.Name]; dup && pl.Name != "" {
+				s.Diagnostics = append(s.Diagnostics, NewDiagnostic(pl.At("name"), SeverityError, CodeDuplicatePipe,
+					fmt.Sprintf("pipeline '%s' is also declared in %s: this one is ignored", pl.Name, s.Rel(prev.File)),
+					"give each pipeline a unique name"))
+				continue
+			}
+			s.pipelineIndex[pl.Name] = pl
+			s.Pipelines = append(s.Pipelines, pl)
+		}
+	}
+	slices.SortStableFunc(s.Pipelines, func(a, b *Pipeline) int { return strings.Compare(a.Name, b.Name) })
+	s.Diagnostics = SortDiagnostics(s.Diagnostics)
+	s.assembleGraph()
+	return s
+}

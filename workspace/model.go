@@ -1,0 +1,508 @@
+package workspace
+
+import (
+	"strings"
+	"time"
+)
+
+// Orchestrator types (Laktory 0.12+).
+const (
+	OrchestratorLakeflowJob         = "LAKEFLOW_JOB"
+	OrchestratorLakeflowDeclarative = "LAKEFLOW_DECLARATIVE_PIPELINE"
+	OrchestratorSparkDeclarative    = "SPARK_DECLARATIVE_PIPELINE"
+	OrchestratorAirflow             = "AIRFLOW"
+)
+
+// Sink modes.
+const (
+	ModeAppend    = "APPEND"
+	ModeOverwrite = "OVERWRITE"
+	ModeMerge     = "MERGE"
+)
+
+// DefaultWriterColumn is the column that carries the writer id of each row
+// of a shared table, unless shared.column names another.
+const DefaultWriterColumn = "_laktory_writer"
+
+// Located carries the position of an object (the start of its mapping) and
+// of each field the YAML sets (the position of the field's value).
+type Located struct {
+	Pos    Pos
+	Fields map[string]Pos
+}
+
+// At returns the position of field's value, or of the object when the field
+// is not set.
+func (l Located) At(field string) Pos {
+	if p, ok := l.Fields[field]; ok {
+		return p
+	}
+	return l.Pos
+}
+
+// Has reports whether the YAML sets field.
+func (l Located) Has(field string) bool {
+	_, ok := l.Fields[field]
+	return ok
+}
+
+// Pipeline is one Laktory pipeline.
+type Pipeline struct {
+	Located
+	Name string
+	// File is the file that declares the pipeline: the pipeline file, or the
+	// stack file for a pipeline of resources.pipelines. Relative paths
+	// resolve against its folder.
+	File string
+	// StackKey is the key under resources.pipelines ("" outside a stack).
+	StackKey         string
+	Orchestrator     string // orchestrator type, "" when none
+	DataframeBackend string // PYSPARK, POLARS or "" (Laktory's default: PYSPARK)
+	DataframeAPI     string // NARWHALS, NATIVE or ""
+	ResetMode        string // DROP, TRUNCATE or ""
+	RootPath         string
+	Variables        map[string]any
+	Nodes            []*Node
+	// DAG is the node graph; see DAG.
+	DAG *DAG
+}
+
+// Declarative reports whether the orchestrator owns the tables (Lakeflow or
+// Spark declarative pipelines).
+func (p *Pipeline) Declarative() bool {
+	return p.Orchestrator == OrchestratorLakeflowDeclarative || p.Orchestrator == OrchestratorSparkDeclarative
+}
+
+// Node returns the first node named name, or nil.
+func (p *Pipeline) Node(name string) *Node {
+	for _, n := range p.Nodes {
+		if n.Name == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// NodeRef is a reference to another node or source found in a transformer
+// ({nodes.x} / {sources.x}) or a func_args value.
+type NodeRef struct {
+	Name string
+	Pos  Pos
+}
+
+// Node is a pipeline node: sources, a transformer, expectations and sinks.
+type Node struct {
+	Located
+	Name              string
+	Pipeline          string // name of the pipeline
+	Sources           []*Source
+	Transformer       []*Step
+	Expectations      []*Expectation
+	Sinks             []*Sink
+	DependsOn         []string
+	Tags              []string
+	PrimaryKeys       []string
+	ResetMode         string
+	Comment           string
+	ExecutionTaskName string
+	// DataframeBackend and DataframeAPI are the effective values (node,
+	// else pipeline).
+	DataframeBackend string
+	DataframeAPI     string
+	// Flow holds the append-flow options of a declarative pipeline (the
+	// `flow:` extension), nil when absent.
+	Flow *Flow
+	// NodeRefs are the {nodes.x} references of the transformer, SourceRefs
+	// the {sources.x} ones, in order of appearance.
+	NodeRefs   []NodeRef
+	SourceRefs []NodeRef
+}
+
+// TaskName is the node's task: execution_task_name, else node-{name}.
+func (n *Node) TaskName() string {
+	if n.ExecutionTaskName != "" {
+		return n.ExecutionTaskName
+	}
+	return "node-" + n.Name
+}
+
+// PrimarySink is the first sink that is not a quarantine sink, or nil.
+func (n *Node) PrimarySink() *Sink {
+	for _, s := range n.Sinks {
+		if !s.IsQuarantine {
+			return s
+		}
+	}
+	return nil
+}
+
+// Streaming reports whether the node reads a stream (a source with
+// as_stream: true).
+func (n *Node) Streaming() bool {
+	for _, s := range n.Sources {
+		if s.AsStream {
+			return true
+		}
+	}
+	return false
+}
+
+// FlowName is the append flow of the node writing sink s in a declarative
+// pipeline: flow.name, else {table_name}__{node_name} (the table's last name
+// part for a table sink, the ForEach name or the folder name otherwise).
+func (n *Node) FlowName(s *Sink) string {
+	if n.Flow != nil && n.Flow.Name != "" {
+		return n.Flow.Name
+	}
+	return s.targetName(n.Name) + "__" + n.Name
+}
+
+// SourceKind tells how a source reads.
+type SourceKind string
+
+// Source kinds.
+const (
+	SourceFile      SourceKind = "FILE"
+	SourceTable     SourceKind = "TABLE"
+	SourceNode      SourceKind = "PIPELINE_NODE"
+	SourceDataFrame SourceKind = "DATAFRAME"
+	SourceCustom    SourceKind = "CUSTOM"
+)
+
+// Rename maps a column to a new name; in a select list From == To.
+type Rename struct {
+	From, To string
+}
+
+// Source is one entry of a node's sources.
+type Source struct {
+	Located
+	Index int
+	Kind  SourceKind
+	// Type is the explicit `type:` ("" when inferred from the fields).
+	Type string
+	Name string
+	// Path is the path as written, ResolvedPath the absolute path (relative
+	// paths resolve against the pipeline file's folder).
+	Path, ResolvedPath, Format string
+	TableName                  string
+	CatalogName                string
+	SchemaName                 string
+	// TableRef is the parsed table name of a table source.
+	TableRef *TableRef
+	// Table is the identity of the table read: a table source, or a path
+	// source pointing at a table folder. Empty otherwise.
+	Table         TableID
+	NodeName      string
+	AsStream      bool
+	ReaderKwargs  map[string]any
+	ReaderMethods []Method
+	Filter        string
+	Selects       []Rename
+	Renames       []Rename
+	Drops         []string
+	// DropDuplicates is true for drop_duplicates: true (all columns) or
+	// when DropDuplicatesOn lists columns.
+	DropDuplicates   bool
+	DropDuplicatesOn []string
+	Schema           *Schema
+	HasHeader        *bool
+	InferSchema      *bool
+}
+
+// ReaderOption returns reader_kwargs[key], matching the key
+// case-insensitively (Spark options are case-insensitive).
+func (s *Source) ReaderOption(key string) (any, bool) {
+	for k, v := range s.ReaderKwargs {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// SkipChangeCommits reports whether reader_kwargs sets skipChangeCommits.
+func (s *Source) SkipChangeCommits() bool {
+	v, ok := s.ReaderOption("skipChangeCommits")
+	return ok && truthy(v)
+}
+
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		return strings.EqualFold(x, "true")
+	case int64:
+		return x != 0
+	}
+	return false
+}
+
+// SinkKind tells what a sink writes.
+type SinkKind string
+
+// Sink kinds.
+const (
+	SinkFile         SinkKind = "FILE"
+	SinkTable        SinkKind = "TABLE"
+	SinkPipelineView SinkKind = "PIPELINE_VIEW"
+	SinkForEach      SinkKind = "FOREACH"
+)
+
+// Sink is one entry of a node's sinks.
+type Sink struct {
+	Located
+	Index int
+	Kind  SinkKind
+	// Type is the explicit `type:` ("" when inferred from the fields).
+	Type string
+	// Path is the path as written, ResolvedPath the absolute path.
+	Path, ResolvedPath string
+	// Format is as written; a table sink without format is DELTA.
+	Format           string
+	TableName        string
+	CatalogName      string
+	SchemaName       string
+	TableType        string // TABLE (default) or VIEW
+	TableRef         *TableRef
+	PipelineViewName string
+	Mode             string // as written (upper case), "" when unset
+	Shared           *Shared
+	ResetMode        string
+	IsQuarantine     bool
+	CheckpointPath   string
+	AsStream         *bool
+	WriterKwargs     map[string]any
+	WriterMethods    []Method
+	Schema           *Schema
+	MergeCDCOptions  map[string]any
+	Metadata         *TableMetadata
+	CustomWriter     string
+	// ForEach is the ForEach writer of a `foreach:` sink.
+	ForEach *ForEach
+	// Table is the identity of the written table ("" for ForEach and
+	// pipeline-view sinks).
+	Table TableID
+}
+
+// EffectiveFormat is the format, DELTA for a table sink that sets none.
+func (s *Sink) EffectiveFormat() string {
+	if s.Format == "" && s.Kind == SinkTable {
+		return "DELTA"
+	}
+	return s.Format
+}
+
+// IsDelta reports whether the sink writes a Delta table.
+func (s *Sink) IsDelta() bool { return s.EffectiveFormat() == "DELTA" }
+
+// IsView reports whether the sink is a VIEW table sink.
+func (s *Sink) IsView() bool { return s.Kind == SinkTable && s.TableType == "VIEW" }
+
+// PartitionBy returns the columns of a partitionBy writer method.
+func (s *Sink) PartitionBy() []string {
+	var cols []string
+	for _, m := range s.WriterMethods {
+		if m.Name == "partitionBy" {
+			for _, a := range m.Args {
+				switch v := a.(type) {
+				case string:
+					cols = append(cols, v)
+				case []any:
+					for _, x := range v {
+						if s, ok := x.(string); ok {
+							cols = append(cols, s)
+						}
+					}
+				}
+			}
+		}
+	}
+	return cols
+}
+
+// Describe names the sink for messages: table_name, path, view or ForEach name.
+func (s *Sink) Describe() string {
+	switch s.Kind {
+	case SinkTable:
+		return "table " + s.TableName
+	case SinkFile:
+		return "path " + s.Path
+	case SinkPipelineView:
+		return "view " + s.PipelineViewName
+	case SinkForEach:
+		if s.ForEach != nil && s.ForEach.Name != "" {
+			return "ForEach sink " + s.ForEach.Name
+		}
+		return "ForEach sink"
+	}
+	return "sink"
+}
+
+func (s *Sink) targetName(node string) string {
+	switch {
+	case s.TableRef != nil:
+		return s.TableRef.Table
+	case s.Kind == SinkForEach:
+		if s.ForEach != nil && s.ForEach.Name != "" {
+			return s.ForEach.Name
+		}
+		return node
+	case s.Kind == SinkPipelineView:
+		return s.PipelineViewName
+	}
+	p := strings.TrimRight(s.Path, "/")
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		p = p[i+1:]
+	}
+	return p
+}
+
+// Shared holds a sink's `shared:` options (shared: true is the zero value).
+type Shared struct {
+	Located
+	// WriterID is the pinned writer id ("" = {pipeline}.{node}).
+	WriterID string
+	// Column is the declared writer column ("" = _laktory_writer).
+	Column string
+	// Where is the ownership predicate ("" = a writer column is used).
+	Where string
+}
+
+// UsesWriterColumn reports whether rows carry their writer in a column
+// (otherwise the where predicate identifies them).
+func (s *Shared) UsesWriterColumn() bool { return s.Where == "" }
+
+// EffectiveColumn is the writer column ("" with a where predicate).
+func (s *Shared) EffectiveColumn() string {
+	if !s.UsesWriterColumn() {
+		return ""
+	}
+	if s.Column != "" {
+		return s.Column
+	}
+	return DefaultWriterColumn
+}
+
+// EffectiveWriterID is the writer id: the pinned one, else
+// {pipeline}.{node} ("" with a where predicate).
+func (s *Shared) EffectiveWriterID(pipeline, node string) string {
+	if s.WriterID != "" {
+		return s.WriterID
+	}
+	if !s.UsesWriterColumn() {
+		return ""
+	}
+	return pipeline + "." + node
+}
+
+// Step is one transformer step: a SQL expression or a DataFrame method.
+type Step struct {
+	Located
+	Index int
+	// Expr is the SQL of an `expr:` step, with {df}, {sources.x} and
+	// {nodes.x} placeholders.
+	Expr         string
+	FuncName     string
+	FuncArgs     []Arg
+	FuncKwargs   []Arg
+	DataframeAPI string
+}
+
+// IsSQL reports whether the step is an `expr:` SQL step.
+func (s *Step) IsSQL() bool { return s.FuncName == "" }
+
+// Arg is a func_args item (Name "") or a func_kwargs entry, in YAML order.
+// Value is a string, bool, int64, float64, nil, []any or map[string]any.
+type Arg struct {
+	Name  string
+	Value any
+	Pos   Pos
+}
+
+// Method is a reader or writer method: {name, args, kwargs}.
+type Method struct {
+	Name   string
+	Args   []any
+	Kwargs map[string]any
+	Pos    Pos
+}
+
+// Expectation is a data quality expectation.
+type Expectation struct {
+	Located
+	Name   string
+	Expr   string
+	Action string // WARN (default), DROP, QUARANTINE, FAIL
+	Type   string // ROW (default) or AGGREGATE
+	// ToleranceAbs / ToleranceRel are the tolerance, nil when unset.
+	ToleranceAbs *int64
+	ToleranceRel *float64
+}
+
+// Schema is an explicit table schema.
+type Schema struct {
+	Located
+	Columns []Column
+}
+
+// Column is one column of a Schema.
+type Column struct {
+	Name     string
+	Type     string
+	Nullable bool
+}
+
+// TableMetadata is a table sink's metadata (comment and properties).
+type TableMetadata struct {
+	Located
+	Comment    string
+	Properties map[string]string
+}
+
+// Flow kinds.
+const (
+	FlowAppend = "append"
+	FlowUpdate = "update"
+)
+
+// Flow holds a node's append-flow options in a declarative pipeline (our
+// `flow:` extension of Laktory's node).
+type Flow struct {
+	Located
+	// Name is the declared flow name ("" = {table_name}__{node_name}).
+	Name string
+	// Once marks a one-time (backfill) flow: a batch read that runs again
+	// only after a full refresh.
+	Once bool
+	// ImportCheckpoint is a Structured Streaming checkpoint to import on the
+	// flow's first update.
+	ImportCheckpoint string
+	Comment          string
+	SparkConf        map[string]string
+	// Kind is append (default) or update.
+	Kind string
+}
+
+// ForEach is a sink that hands each row to user code: a command or an HTTP
+// request (our `foreach:` extension).
+type ForEach struct {
+	Located
+	// Name is the declared sink name ("" = the node name).
+	Name string
+	// Command is the writer process and its arguments.
+	Command []string
+	HTTP    *HTTPWriter
+}
+
+// HTTPWriter is the built-in HTTP writer of a ForEach sink.
+type HTTPWriter struct {
+	Located
+	Method  string // PUT (default), POST, PATCH or DELETE
+	URL     string // with {column} placeholders
+	Headers map[string]string
+	Timeout time.Duration // 0 = the runner's default
+	// URLColumns are the columns named by the URL's placeholders, in order.
+	URLColumns []string
+}

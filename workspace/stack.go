@@ -1,0 +1,158 @@
+package workspace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+var (
+	stackKeys = []string{"name", "organization", "description", "backend", "iac_backend", "settings", "terraform",
+		"variables", "resources", "environments"}
+	envKeys      = []string{"variables", "resources", "terraform"}
+	resourceKeys = []string{"pipelines", "providers",
+		"databricks_accesscontrolrulesets", "databricks_alerts", "databricks_apps", "databricks_budgets",
+		"databricks_budgetpolicies", "databricks_catalogs", "databricks_clusterpolicies", "databricks_clusters",
+		"databricks_connections", "databricks_currentusers", "databricks_dashboards", "databricks_dbfsfiles",
+		"databricks_directories", "databricks_entitlements", "databricks_pipelines", "databricks_externallocations",
+		"databricks_grant", "databricks_grants", "databricks_groups", "databricks_instancepools",
+		"databricks_ipaccesslists", "databricks_jobs", "databricks_libraries", "databricks_metastoreassignments",
+		"databricks_metastoredataaccesses", "databricks_metastores", "databricks_mlflowexperiments",
+		"databricks_mlflowmodels", "databricks_mlflowwebhooks", "databricks_modelservings",
+		"databricks_networkconnectivityconfig", "databricks_notebooks", "databricks_notificationdestinations",
+		"databricks_obotokens", "databricks_permissions", "databricks_dataqualitymonitors",
+		"databricks_pythonpackages", "databricks_queries", "databricks_recipients", "databricks_registeredmodels",
+		"databricks_repos", "databricks_schemas", "databricks_secrets", "databricks_secretscopes",
+		"databricks_serviceprincipals", "databricks_shares", "databricks_storagecredentials", "databricks_tables",
+		"databricks_tokens", "databricks_users", "databricks_vectorsearchendpoints", "databricks_vectorsearchindexes",
+		"databricks_volumes", "databricks_warehouses", "databricks_workspacebindings", "databricks_workspacefiles",
+		"databricks_workspacetrees"}
+)
+
+// loadStack reads a Laktory stack: resources.pipelines, with the selected
+// environment's variables and resources merged over the defaults.
+func (l *loader) loadStack(res *fileResult, doc *yaml.Node) {
+	// Environment names come from the raw YAML, before includes, as
+	// Laktory's CLI reads them.
+	var envNode *yaml.Node
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if doc.Content[i].Value == "environments" && doc.Content[i+1].Kind == yaml.MappingNode {
+			envNode = doc.Content[i+1]
+			for j := 0; j+1 < len(envNode.Content); j += 2 {
+				res.envs = append(res.envs, envNode.Content[j].Value)
+			}
+		}
+	}
+	env := l.opts.Env
+	var envDiag *Diagnostic
+	switch {
+	case env == "" && len(res.envs) > 0:
+		env = res.envs[0]
+	case env != "" && !slices.Contains(res.envs, env):
+		at := Pos{File: res.path, Line: 1, Col: 1}
+		if envNode != nil {
+			at = Pos{File: res.path, Line: envNode.Line, Col: envNode.Column}
+		}
+		hint := "the stack declares no environments: drop --env"
+		if len(res.envs) > 0 {
+			hint = "environments: " + strings.Join(res.envs, ", ")
+		}
+		d := NewDiagnostic(at, SeverityError, CodeStackEnv, fmt.Sprintf("Environment '%s' is not declared in the stack.", env), hint)
+		envDiag = &d
+		env = ""
+	}
+	res.env = env
+	if envDiag != nil {
+		res.diags = append(res.diags, *envDiag)
+	}
+
+	vars := scalarVars(doc.Content, "variables")
+	if envNode != nil && env != "" {
+		for j := 0; j+1 < len(envNode.Content); j += 2 {
+			if envNode.Content[j].Value == env && envNode.Content[j+1].Kind == yaml.MappingNode {
+				for k, v := range scalarVars(envNode.Content[j+1].Content, "variables") {
+					vars[k] = v
+				}
+			}
+		}
+	}
+	if _, ok := vars["env"]; !ok && env != "" {
+		vars["env"] = env
+	}
+	e := l.expander(vars)
+	root := e.expandFile(res.path, Pos{File: res.path, Line: 1, Col: 1})
+	res.diags = append(res.diags, e.diags...)
+	res.deps = sortedKeys(e.deps)
+	if root == nil {
+		return
+	}
+	base := &scope{vars: map[string]*vnode{}}
+	if env != "" {
+		base.vars["env"] = &vnode{kind: vScalar, tag: "!!str", value: env, file: res.path, line: 1, col: 1}
+	}
+	d := newDecoder(l.layout, l.opts.Getenv, base)
+	defer func() { res.diags = append(res.diags, d.diags...) }()
+	o := d.object(root, "stack")
+	if o == nil {
+		return
+	}
+	o.check(stackKeys)
+	o.required("name")
+	d.scope = d.scope.push(o.n.get("variables"))
+
+	pipelines := map[string]*vnode{}
+	var order []string
+	collect := func(resources *vnode, what string) {
+		ro := d.object(resources, what)
+		if ro == nil {
+			return
+		}
+		ro.check(resourceKeys)
+		pl := ro.raw("pipelines")
+		if pl.isNull() {
+			return
+		}
+		po := d.object(pl, what+".pipelines")
+		if po == nil {
+			return
+		}
+		for i, k := range po.n.keys {
+			if _, seen := pipelines[k.value]; !seen {
+				order = append(order, k.value)
+			}
+			pipelines[k.value] = mergeInto(pipelines[k.value], po.n.vals[i])
+		}
+	}
+	if r := o.raw("resources"); !r.isNull() {
+		collect(r, "resources")
+	}
+	if envs := o.raw("environments"); !envs.isNull() {
+		if eo := d.object(envs, "environments"); eo != nil {
+			for i, k := range eo.n.keys {
+				en := eo.n.vals[i]
+				if en.isNull() {
+					continue
+				}
+				ev := d.object(en, fmt.Sprintf("environment '%s'", k.value))
+				if ev == nil {
+					continue
+				}
+				ev.check(envKeys)
+				if k.value != env {
+					continue
+				}
+				d.scope = d.scope.push(ev.n.get("variables"))
+				if r := ev.raw("resources"); !r.isNull() {
+					collect(r, fmt.Sprintf("environment '%s' resources", k.value))
+				}
+			}
+		}
+	}
+	for _, key := range order {
+		if p := d.pipeline(pipelines[key], res.path, key); p != nil {
+			res.pipelines = append(res.pipelines, p)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package workspace
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// scope is one level of variables: a stack, its environment, a pipeline, a
+// node... Inner scopes win; names are case-insensitive.
+type scope struct {
+	parent *scope
+	vars   map[string]*vnode
+}
+
+func (s *scope) push(vars *vnode) *scope {
+	if vars == nil || vars.kind != vMap || len(vars.keys) == 0 {
+		return s
+	}
+	m := make(map[string]*vnode, len(vars.keys))
+	for i, k := range vars.keys {
+		m[strings.ToLower(k.value)] = vars.vals[i]
+	}
+	return &scope{parent: s, vars: m}
+}
+
+func (s *scope) lookup(name string) (*vnode, bool) {
+	name = strings.ToLower(name)
+	for c := s; c != nil; c = c.parent {
+		if v, ok := c.vars[name]; ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+var (
+	varRe       = regexp.MustCompile(`\$\{vars?\.([a-zA-Z_][a-zA-Z0-9_]*)\}`)
+	exactVarRe  = regexp.MustCompile(`^\$\{vars?\.([a-zA-Z_][a-zA-Z0-9_]*)\}$`)
+	pyExprRe    = regexp.MustCompile(`\$\{\{.*?\}\}`)
+	maxVarDepth = 8
+)
+
+// resolve substitutes ${vars.x} / ${var.x} in a scalar: pipeline (and
+// inherited) variables first, then environment variables. A scalar that is
+// exactly one variable takes the variable's value and type (a mapping, a
+// list, a bool...). Unresolved variables stay as written, with a warning.
+func (d *decoder) resolve(n *vnode) *vnode {
+	return d.resolveDepth(n, 0)
+}
+
+func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
+	if n == nil || n.kind != vScalar || !strings.Contains(n.value, "${") {
+		return n
+	}
+	if depth > maxVarDepth {
+		d.errorf(n.pos(), CodeUnresolvedVar, "a variable cannot refer to itself, directly or not",
+			"variables in %q refer to each other in a loop", n.value)
+		return n
+	}
+	if pyExprRe.MatchString(n.value) && !d.warned[n.pos()] {
+		d.warned[n.pos()] = true
+		d.add(n.pos(), SeverityInfo, CodeExpression, "replace the expression with a ${vars.x} variable to see its value here",
+			"Python expressions `${{ ... }}` are not evaluated by the workbench: the value is used as written")
+	}
+	if m := exactVarRe.FindStringSubmatch(n.value); m != nil {
+		v, ok := d.lookupVar(m[1])
+		if !ok {
+			d.unresolved(n, m[1])
+			return n
+		}
+		if v.kind != vScalar {
+			return v
+		}
+		out := *n
+		out.value, out.tag = v.value, v.tag
+		if v.external {
+			out = *v
+		}
+		return d.resolveDepth(&out, depth+1)
+	}
+	changed := false
+	s := varRe.ReplaceAllStringFunc(n.value, func(ref string) string {
+		name := varRe.FindStringSubmatch(ref)[1]
+		v, ok := d.lookupVar(name)
+		if !ok {
+			d.unresolved(n, name)
+			return ref
+		}
+		if v.kind != vScalar {
+			return ref
+		}
+		changed = true
+		return v.value
+	})
+	if !changed {
+		return n
+	}
+	out := *n
+	out.value, out.tag = s, "!!str"
+	return d.resolveDepth(&out, depth+1)
+}
+
+func (d *decoder) lookupVar(name string) (*vnode, bool) {
+	if v, ok := d.scope.lookup(name); ok {
+		return v, true
+	}
+	if d.getenv != nil {
+		for _, k := range []string{name, strings.ToUpper(name), strings.ToLower(name)} {
+			if v := d.getenv(k); v != "" {
+				return &vnode{kind: vScalar, tag: "!!str", value: v}, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (d *decoder) unresolved(n *vnode, name string) {
+	key := n.pos()
+	if d.warned[key] {
+		return
+	}
+	d.warned[key] = true
+	d.add(n.pos(), SeverityWarning, CodeUnresolvedVar,
+		fmt.Sprintf("variable `%s` is not defined: the value stays %q", name, n.value),
+		fmt.Sprintf("declare it under `variables:` (pipeline, node or stack) or set the environment variable %s", strings.ToUpper(name)))
+}
