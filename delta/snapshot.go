@@ -189,6 +189,17 @@ func (s *Snapshot) Properties() map[string]string {
 	return p
 }
 
+// isPartitionColumn reports whether the (logical) column is a partition
+// column; names compare case-insensitively.
+func (s *Snapshot) isPartitionColumn(name string) bool {
+	for _, pc := range s.metadata.PartitionColumns {
+		if strings.EqualFold(pc, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // ColumnMappingMode is the column mapping mode in effect for readers.
 func (s *Snapshot) ColumnMappingMode() ColumnMappingMode { return s.mapping }
 

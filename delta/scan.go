@@ -1,0 +1,502 @@
+package delta
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ScanOptions tells a scan what to read.
+type ScanOptions struct {
+	// Columns are the logical column names to return, in this order; nil
+	// returns every column of the schema.
+	Columns []string
+	// Where is an optional DuckDB SQL boolean expression over logical
+	// column names. Rows for which it is not TRUE are dropped, and files
+	// whose partition values or min/max stats show that no row can match
+	// are not read at all.
+	Where string
+	// Files restricts the scan to these files of the snapshot (nil: every
+	// live file). The write path uses it to read the files a delete
+	// touches.
+	Files []*Add
+	// FileColumn, when set, adds a VARCHAR column of that name holding the
+	// log path (Add.Path) of the file each row comes from.
+	FileColumn string
+}
+
+// Names of the helper columns and CTEs of scan SQL.
+const (
+	scanFileCol  = "__laktory_file"
+	scanFilesCTE = "__laktory_files"
+	scanDVCTE    = "__laktory_dv"
+)
+
+// scanFile is a file of a scan, resolved on disk.
+type scanFile struct {
+	add     *Add
+	abs     string
+	parts   []value   // typed partition values, in partition column order
+	deleted [][2]uint64 // DV deleted rows as inclusive ranges (nil: no DV)
+}
+
+// PruneFiles returns the live files (ordered as Files) that may hold a row
+// for which where is TRUE, judged from partition values and min/max stats;
+// the others certainly hold none. An empty where returns every file.
+func (s *Snapshot) PruneFiles(where string) []*Add {
+	return s.pruneFiles(s.files, where)
+}
+
+func (s *Snapshot) pruneFiles(files []*Add, where string) []*Add {
+	pred := parsePredicate(where)
+	if _, all := pred.(truePred); all {
+		return append([]*Add(nil), files...)
+	}
+	out := make([]*Add, 0, len(files))
+	for _, f := range files {
+		if pred.mayMatch(&fileFacts{s: s, add: f}) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ScanSQL returns a DuckDB SELECT that reads the snapshot's rows: the
+// files' data columns under their logical names and types (column mapping
+// applied, columns missing from older files as NULL), partition columns
+// typed from the log (NULL for null, empty or __HIVE_DEFAULT_PARTITION__),
+// rows deleted by deletion vectors left out, and the options' projection,
+// filter and file restriction applied. The SQL references no temporary
+// object, so it runs on any connection of any database and can be wrapped
+// (SELECT ... FROM (<sql>) ...) or turned into a view. It reads the
+// deletion vectors and checks that every data file exists, so a missing
+// file fails here (ErrMissingDataFile) rather than in DuckDB. Timestamps
+// stored without a zone (INT96) are read in the session time zone, which
+// OpenDuckDB sets to UTC.
+func (s *Snapshot) ScanSQL(ctx context.Context, opts ScanOptions) (string, error) {
+	cols, err := s.projection(opts.Columns)
+	if err != nil {
+		return "", err
+	}
+	files := opts.Files
+	if files == nil {
+		files = s.files
+	}
+	files = s.pruneFiles(files, opts.Where)
+	sfs, err := s.resolveFiles(ctx, files)
+	if err != nil {
+		return "", err
+	}
+	return s.buildScanSQL(cols, sfs, opts)
+}
+
+// CreateView creates (or replaces) the temporary view name on conn over
+// ScanSQL(opts). The view lives as long as the connection.
+func (s *Snapshot) CreateView(ctx context.Context, conn *sql.Conn, name string, opts ScanOptions) error {
+	q, err := s.ScanSQL(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "CREATE OR REPLACE TEMP VIEW "+quoteIdent(name)+" AS "+q); err != nil {
+		return fmt.Errorf("create view %s over table %s: %w", name, s.root, err)
+	}
+	return nil
+}
+
+// Query runs the scan on q (a *sql.DB, *sql.Conn or *sql.Tx of a DuckDB
+// database, e.g. from OpenDuckDB) and returns its rows, for Go code that
+// needs the values (previews, the CLI). limit > 0 caps the row count.
+func (s *Snapshot) Query(ctx context.Context, q Querier, opts ScanOptions, limit int) (*sql.Rows, error) {
+	text, err := s.ScanSQL(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if limit > 0 {
+		text = "SELECT * FROM (" + text + ") LIMIT " + strconv.Itoa(limit)
+	}
+	rows, err := q.QueryContext(ctx, text)
+	if err != nil {
+		return nil, fmt.Errorf("scan table %s, version %d: %w", s.root, s.version, err)
+	}
+	return rows, nil
+}
+
+// projection resolves the requested logical columns (nil: all).
+func (s *Snapshot) projection(names []string) ([]*StructField, error) {
+	if names == nil {
+		return s.schema.Fields, nil
+	}
+	out := make([]*StructField, 0, len(names))
+	for _, n := range names {
+		f := s.schema.Field(n)
+		if f == nil {
+			return nil, fmt.Errorf("%w %q in table %s (columns: %s)", ErrUnknownColumn, n, s.root, strings.Join(s.schema.FieldNames(), ", "))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// partitionFields are the schema fields of the partition columns, in
+// partition column order.
+func (s *Snapshot) partitionFields() []*StructField {
+	out := make([]*StructField, 0, len(s.metadata.PartitionColumns))
+	for _, pc := range s.metadata.PartitionColumns {
+		out = append(out, s.schema.Field(pc))
+	}
+	return out
+}
+
+// resolveFiles locates the files on disk, types their partition values and
+// loads their deletion vectors.
+func (s *Snapshot) resolveFiles(ctx context.Context, files []*Add) ([]scanFile, error) {
+	pfs := s.partitionFields()
+	out := make([]scanFile, 0, len(files))
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		abs, err := resolveTablePath(s.root, f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("version %d: %w", s.version, err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w: table %s, version %d lists %s, which does not exist on disk (was it deleted or vacuumed by hand?)",
+					ErrMissingDataFile, s.root, s.version, abs)
+			}
+			return nil, err
+		}
+		sf := scanFile{add: f, abs: abs, parts: make([]value, len(pfs))}
+		for i, pf := range pfs {
+			raw, ok := f.PartitionValues[pf.PhysicalName(s.mapping)]
+			if !ok {
+				raw = f.PartitionValues[pf.Name]
+			}
+			v, err := parsePartitionValue(pf.Type, raw)
+			if err != nil {
+				return nil, fmt.Errorf("%w: table %s, version %d, file %s, column %s: %v",
+					ErrInvalidPartitionValue, s.root, s.version, f.Path, pf.Name, err)
+			}
+			sf.parts[i] = v
+		}
+		if f.DeletionVector != nil {
+			bm, err := LoadDeletionVector(s.root, f.DeletionVector)
+			if err != nil {
+				return nil, fmt.Errorf("table %s, version %d, deletion vector of %s: %w", s.root, s.version, f.Path, err)
+			}
+			sf.deleted = bitmapRanges(bm.ToArray())
+		}
+		out = append(out, sf)
+	}
+	return out, nil
+}
+
+// bitmapRanges folds sorted row indexes into inclusive ranges.
+func bitmapRanges(rows []uint64) [][2]uint64 {
+	out := [][2]uint64{}
+	for _, r := range rows {
+		if n := len(out); n > 0 && out[n-1][1]+1 == r {
+			out[n-1][1] = r
+			continue
+		}
+		out = append(out, [2]uint64{r, r})
+	}
+	return out
+}
+
+// buildScanSQL writes the scan query. Shape:
+//
+//	WITH __laktory_files(file, path, p0, ...) AS (VALUES ...),   -- when rows need per-file values
+//	     __laktory_dv(f, r) AS (...)                             -- when files have deletion vectors
+//	SELECT <projection> FROM (
+//	  SELECT <data columns as logical>, <partition columns>[, path] FROM (
+//	    SELECT <typed NULLs for every data column> WHERE false   -- schema: missing columns -> NULL
+//	    UNION ALL BY NAME SELECT * FROM read_parquet([files without DV], ...)
+//	    UNION ALL BY NAME SELECT d.* FROM read_parquet([files with DV], ...) d ANTI JOIN __laktory_dv ...
+//	  ) d [JOIN __laktory_files f ON d.__laktory_file = f.file]
+//	) WHERE <where>
+func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts ScanOptions) (string, error) {
+	pfs := s.partitionFields()
+	var dataFields []*StructField
+	for _, f := range s.schema.Fields {
+		if !s.isPartitionColumn(f.Name) {
+			dataFields = append(dataFields, f)
+		}
+	}
+
+	// Partition values constant over the scanned files become literals;
+	// others (and the file path column) come from a per-file VALUES join.
+	constant := make([]bool, len(pfs))
+	for i := range pfs {
+		constant[i] = true
+		for _, f := range files[min(1, len(files)):] {
+			if c, ok := compareValues(f.parts[i], files[0].parts[i]); (f.parts[i] == nil) != (files[0].parts[i] == nil) || (f.parts[i] != nil && (!ok || c != 0)) {
+				constant[i] = false
+				break
+			}
+		}
+	}
+	needJoin := opts.FileColumn != "" && len(files) > 1
+	for _, c := range constant {
+		needJoin = needJoin || !c
+	}
+	var plain, withDV []scanFile
+	for _, f := range files {
+		if f.deleted != nil {
+			withDV = append(withDV, f)
+		} else {
+			plain = append(plain, f)
+		}
+	}
+
+	var b strings.Builder
+	var ctes []string
+	if needJoin {
+		var v strings.Builder
+		v.WriteString(scanFilesCTE + "(file, path")
+		for i := range pfs {
+			fmt.Fprintf(&v, ", p%d", i)
+		}
+		v.WriteString(") AS (VALUES ")
+		for j, f := range files {
+			if j > 0 {
+				v.WriteString(", ")
+			}
+			v.WriteString("(" + quoteString(f.abs) + ", " + quoteString(f.add.Path))
+			for i, pf := range pfs {
+				lit, err := sqlLiteral(pf.Type, f.parts[i])
+				if err != nil {
+					return "", err
+				}
+				v.WriteString(", " + lit)
+			}
+			v.WriteString(")")
+		}
+		v.WriteString(")")
+		ctes = append(ctes, v.String())
+	}
+	if len(withDV) > 0 {
+		var v strings.Builder
+		v.WriteString(scanDVCTE + "(f, r) AS (SELECT f, unnest(r) FROM (VALUES ")
+		for j, f := range withDV {
+			if j > 0 {
+				v.WriteString(", ")
+			}
+			v.WriteString("(" + quoteString(f.abs) + ", " + rangesSQL(f.deleted) + ")")
+		}
+		v.WriteString(") AS v(f, r))")
+		ctes = append(ctes, v.String())
+	}
+	if len(ctes) > 0 {
+		b.WriteString("WITH " + strings.Join(ctes, ",\n") + "\n")
+	}
+
+	// Outer projection.
+	b.WriteString("SELECT ")
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteIdent(c.Name))
+	}
+	if opts.FileColumn != "" {
+		b.WriteString(", " + quoteIdent(opts.FileColumn))
+	}
+	b.WriteString(" FROM (\n  SELECT ")
+
+	// Middle: logical names and types.
+	var mid []string
+	for _, f := range dataFields {
+		e, err := logicalExpr("d."+quoteIdent(f.PhysicalName(s.mapping)), f.Type, s.mapping, 0)
+		if err != nil {
+			return "", fmt.Errorf("table %s, column %s: %w", s.root, f.Name, err)
+		}
+		mid = append(mid, e+" AS "+quoteIdent(f.Name))
+	}
+	for i, pf := range pfs {
+		var e string
+		if constant[i] {
+			var v value
+			if len(files) > 0 {
+				v = files[0].parts[i]
+			}
+			lit, err := sqlLiteral(pf.Type, v)
+			if err != nil {
+				return "", err
+			}
+			e = lit
+		} else {
+			e = fmt.Sprintf("f.p%d", i)
+		}
+		mid = append(mid, e+" AS "+quoteIdent(pf.Name))
+	}
+	if opts.FileColumn != "" {
+		e := "CAST(NULL AS VARCHAR)"
+		switch {
+		case needJoin:
+			e = "f.path"
+		case len(files) == 1:
+			e = quoteString(files[0].add.Path)
+		}
+		mid = append(mid, e+" AS "+quoteIdent(opts.FileColumn))
+	}
+	b.WriteString(strings.Join(mid, ", "))
+	b.WriteString("\n  FROM (\n    ")
+
+	// Inner: the typed schema branch, then the files.
+	var typed []string
+	for _, f := range dataFields {
+		t, err := duckType(f.Type, s.mapping)
+		if err != nil {
+			return "", fmt.Errorf("table %s, column %s: %w", s.root, f.Name, err)
+		}
+		typed = append(typed, "CAST(NULL AS "+t+") AS "+quoteIdent(f.PhysicalName(s.mapping)))
+	}
+	if needJoin {
+		typed = append(typed, "CAST(NULL AS VARCHAR) AS "+scanFileCol)
+	}
+	if len(typed) == 0 {
+		typed = append(typed, "NULL AS "+scanFileCol)
+	}
+	b.WriteString("SELECT " + strings.Join(typed, ", ") + " WHERE false")
+	if len(plain) > 0 {
+		b.WriteString("\n    UNION ALL BY NAME SELECT * FROM " + readParquetSQL(plain, needJoin, false))
+	}
+	if len(withDV) > 0 {
+		b.WriteString("\n    UNION ALL BY NAME SELECT d.* EXCLUDE (file_row_number) FROM " + readParquetSQL(withDV, true, true) +
+			" AS d ANTI JOIN " + scanDVCTE + " AS x ON d." + scanFileCol + " = x.f AND d.file_row_number = x.r")
+	}
+	b.WriteString("\n  ) AS d")
+	if needJoin {
+		b.WriteString(" JOIN " + scanFilesCTE + " AS f ON d." + scanFileCol + " = f.file")
+	}
+	b.WriteString("\n) AS t")
+	if w := strings.TrimSpace(opts.Where); w != "" {
+		b.WriteString("\nWHERE (" + w + "\n)")
+	}
+	return b.String(), nil
+}
+
+// readParquetSQL is a read_parquet call over files.
+func readParquetSQL(files []scanFile, fileName, rowNumber bool) string {
+	var b strings.Builder
+	b.WriteString("read_parquet([")
+	for i, f := range files {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteString(f.abs))
+	}
+	b.WriteString("], union_by_name = true, hive_partitioning = false")
+	if fileName {
+		b.WriteString(", filename = '" + scanFileCol + "'")
+	}
+	if rowNumber {
+		b.WriteString(", file_row_number = true")
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// rangesSQL renders deleted row ranges as a BIGINT[] expression.
+func rangesSQL(ranges [][2]uint64) string {
+	var parts []string
+	var singles []string
+	flush := func() {
+		if len(singles) > 0 {
+			parts = append(parts, "["+strings.Join(singles, ",")+"]::BIGINT[]")
+			singles = nil
+		}
+	}
+	for _, r := range ranges {
+		if r[1]-r[0] >= 3 {
+			flush()
+			parts = append(parts, fmt.Sprintf("range(%d, %d)", r[0], r[1]+1))
+			continue
+		}
+		for x := r[0]; x <= r[1]; x++ {
+			singles = append(singles, strconv.FormatUint(x, 10))
+		}
+	}
+	flush()
+	switch len(parts) {
+	case 0:
+		return "[]::BIGINT[]"
+	case 1:
+		return parts[0]
+	}
+	return "flatten([" + strings.Join(parts, ", ") + "])"
+}
+
+// logicalExpr converts a column read from data files (expr, with physical
+// nested names under column mapping) to its logical names and type.
+func logicalExpr(expr string, dt DataType, mode ColumnMappingMode, depth int) (string, error) {
+	logical, err := DuckDBType(dt)
+	if err != nil {
+		return "", err
+	}
+	if mode == ColumnMappingNone || !hasStruct(dt) {
+		return "CAST(" + expr + " AS " + logical + ")", nil
+	}
+	inner, err := renameNested(expr, dt, mode, depth)
+	if err != nil {
+		return "", err
+	}
+	return "CAST(" + inner + " AS " + logical + ")", nil
+}
+
+// renameNested rebuilds nested values with logical field names.
+func renameNested(expr string, dt DataType, mode ColumnMappingMode, depth int) (string, error) {
+	if !hasStruct(dt) {
+		return expr, nil
+	}
+	switch t := dt.(type) {
+	case *StructType:
+		parts := make([]string, len(t.Fields))
+		for i, f := range t.Fields {
+			e, err := renameNested(expr+"."+quoteIdent(f.PhysicalName(mode)), f.Type, mode, depth)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = quoteIdent(f.Name) + " := " + e
+		}
+		return "CASE WHEN " + expr + " IS NULL THEN NULL ELSE struct_pack(" + strings.Join(parts, ", ") + ") END", nil
+	case *ArrayType:
+		x := fmt.Sprintf("__x%d", depth)
+		e, err := renameNested(x, t.ElementType, mode, depth+1)
+		if err != nil {
+			return "", err
+		}
+		return "list_transform(" + expr + ", " + x + " -> " + e + ")", nil
+	case *MapType:
+		x := fmt.Sprintf("__x%d", depth)
+		k, err := renameNested(x+".key", t.KeyType, mode, depth+1)
+		if err != nil {
+			return "", err
+		}
+		v, err := renameNested(x+".value", t.ValueType, mode, depth+1)
+		if err != nil {
+			return "", err
+		}
+		return "map_from_entries(list_transform(map_entries(" + expr + "), " + x + " -> struct_pack(key := " + k + ", value := " + v + ")))", nil
+	}
+	return expr, nil
+}
+
+func hasStruct(dt DataType) bool {
+	switch t := dt.(type) {
+	case *StructType:
+		return true
+	case *ArrayType:
+		return hasStruct(t.ElementType)
+	case *MapType:
+		return hasStruct(t.KeyType) || hasStruct(t.ValueType)
+	}
+	return false
+}
