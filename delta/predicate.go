@@ -24,10 +24,10 @@ type predicate interface {
 }
 
 type (
-	andPred   []predicate
-	orPred    []predicate
-	truePred  struct{} // unknown: may match
-	cmpPred   struct {
+	andPred  []predicate
+	orPred   []predicate
+	truePred struct{} // unknown: may match
+	cmpPred  struct {
 		col string
 		op  string // = != < <= > >=
 		lit literal

@@ -41,7 +41,7 @@ const (
 type scanFile struct {
 	add     *Add
 	abs     string
-	parts   []value   // typed partition values, in partition column order
+	parts   []value     // typed partition values, in partition column order
 	deleted [][2]uint64 // DV deleted rows as inclusive ranges (nil: no DV)
 }
 
