@@ -248,9 +248,9 @@ func (n *vnode) without(key string) *vnode {
 
 // kindOf infers an object's kind from marker keys; it reports a missing or
 // ambiguous marker.
-func kindOf[K ~string](o *obj, markers []string, kinds []K, explicit K, what, need string) K {
+func kindOf[K ~string](o *obj, markers []string, kinds []K, explicit K, what, need string) (K, bool) {
 	if explicit != "" {
-		return explicit
+		return explicit, false
 	}
 	var kind K
 	var found []string
@@ -274,7 +274,7 @@ func kindOf[K ~string](o *obj, markers []string, kinds []K, explicit K, what, ne
 		o.d.errorf(o.loc.Pos, CodeAmbiguousKind, "keep one of them: "+need,
 			"%s sets %s: it can only be one kind", what, strings.Join(quoteAll(found), " and "))
 	}
-	return kind
+	return kind, len(distinct) > 1
 }
 
 func quoteAll(s []string) []string {
@@ -296,10 +296,11 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 		s.Type = o.enum("type", sourceTypes)
 		explicit := map[string]SourceKind{"FILE": SourceFile, "UNITY_CATALOG": SourceTable, "HIVE_METASTORE": SourceTable,
 			"PIPELINE_NODE": SourceNode, "DATAFRAME": SourceDataFrame, "CUSTOM": SourceCustom}[s.Type]
-		s.Kind = kindOf(o, []string{"path", "table_name", "node_name", "df", "data", "custom_reader"},
+		var ambiguous bool
+		s.Kind, ambiguous = kindOf(o, []string{"path", "table_name", "node_name", "df", "data", "custom_reader"},
 			[]SourceKind{SourceFile, SourceTable, SourceNode, SourceDataFrame, SourceDataFrame, SourceCustom}, explicit,
 			o.what, "a source reads `path` + `format`, a `table_name` or a `node_name`")
-		if s.Kind == "" {
+		if s.Kind == "" || ambiguous {
 			var all []string
 			for _, k := range sourceKindKeys {
 				all = append(all, k...)
@@ -430,9 +431,10 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 		s.Type = o.enum("type", sinkTypes)
 		explicit := map[string]SinkKind{"FILE": SinkFile, "UNITY_CATALOG": SinkTable, "HIVE_METASTORE": SinkTable,
 			"PIPELINE_VIEW": SinkPipelineView}[s.Type]
-		s.Kind = kindOf(o, []string{"path", "table_name", "pipeline_view_name"}, []SinkKind{SinkFile, SinkTable, SinkPipelineView},
+		var ambiguous bool
+		s.Kind, ambiguous = kindOf(o, []string{"path", "table_name", "pipeline_view_name"}, []SinkKind{SinkFile, SinkTable, SinkPipelineView},
 			explicit, o.what, "a sink writes `path` + `format`, a `table_name`, a `pipeline_view_name` or a `foreach`")
-		if s.Kind == "" {
+		if s.Kind == "" || ambiguous {
 			var all []string
 			for _, k := range sinkKindKeys {
 				all = append(all, k...)

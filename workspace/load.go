@@ -448,7 +448,9 @@ func (l *loader) assemble(results map[string]*fileResult, gen uint64) *Snapshot 
 	for _, r := range results {
 		if r.kind != fileOther {
 			for _, d := range r.deps {
-				included[d] = true
+				if d != r.path {
+					included[d] = true
+				}
 			}
 		}
 	}

@@ -1,0 +1,234 @@
+package workspace
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestIncludes(t *testing.T) {
+	s := loadFiles(t, map[string]string{
+		"pipelines/pl.yaml": `
+name: pl
+variables:
+  part: common
+nodes:
+- !use nodes/a.yaml
+- !extend nodes/more.yaml
+- name: c
+  <<: !update nodes/${vars.part}.yaml
+  transformer:
+    nodes:
+    - expr: !use sql/c.sql
+`,
+		"pipelines/nodes/a.yaml":      "name: a\nsinks:\n- table_name: ta\n  mode: APPEND\n",
+		"pipelines/nodes/more.yaml":   "- name: b1\n- name: b2\n  moed: x\n",
+		"pipelines/nodes/common.yaml": "tags: [shared]\ncomment: from common\n",
+		"pipelines/sql/c.sql":         "SELECT *\nFROM {df}\n",
+	}, Options{})
+	p := s.Pipeline("pl")
+	if p == nil {
+		t.Fatalf("not loaded: %v", s.Diagnostics)
+	}
+	var names []string
+	for _, n := range p.Nodes {
+		names = append(names, n.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"a", "b1", "b2", "c"}) {
+		t.Fatalf("nodes %v", names)
+	}
+	c := p.Node("c")
+	if !reflect.DeepEqual(c.Tags, []string{"shared"}) || c.Comment != "from common" || c.Transformer[0].Expr != "SELECT *\nFROM {df}\n" {
+		t.Errorf("!update / !use sql: %+v %q", c, c.Transformer[0].Expr)
+	}
+	// A diagnostic in an included file points into that file.
+	checkDiags(t, s, s.Diagnostics, []want{{"pipelines/nodes/more.yaml", 3, 3, CodeUnknownKey, "unknown key `moed` in node 'b2'"}})
+	// Included files are not pipelines of their own, and are dependencies.
+	if len(s.Pipelines) != 1 {
+		t.Errorf("pipelines %d", len(s.Pipelines))
+	}
+	deps := s.Deps(filepath.Join(s.Dir, "pipelines", "pl.yaml"))
+	if len(deps) != 4 {
+		t.Errorf("deps %v", deps)
+	}
+	// A position inside an included .sql file.
+	at := c.Transformer[0].At("expr")
+	if got := s.PosInValue(at, len("SELECT *\nFR")); got.Line != 2 || got.Col != 3 || filepath.Base(got.File) != "c.sql" {
+		t.Errorf("position in sql %v", got)
+	}
+}
+
+func TestIncludeFolderAndErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []want
+		nodes int
+	}{
+		{name: "folder", nodes: 2, files: map[string]string{
+			"pl.yaml":       "name: pl\nnodes: !use nodes\n",
+			"nodes/a.yaml":  "name: a\n",
+			"nodes/b.yml":   "name: b\n",
+			"nodes/x.txt":   "ignored",
+			"nodes/sub/.gi": "",
+		}},
+		{name: "missing target", files: map[string]string{"pl.yaml": "name: pl\nnodes:\n- !use nope.yaml\n"},
+			want: []want{{"pl.yaml", 3, 3, CodeInclude, "!use target not found: nope.yaml"}}},
+		{name: "circular", files: map[string]string{
+			"pl.yaml": "name: pl\nnodes: !use a.yaml\n",
+			"a.yaml":  "- name: a\n- !extend pl.yaml\n",
+		}, nodes: 1, want: []want{{"a.yaml", 2, 3, CodeInclude, "circular !extend reference"}}},
+		{name: "extend needs a list", files: map[string]string{
+			"pl.yaml": "name: pl\nnodes:\n- !extend a.yaml\n",
+			"a.yaml":  "name: a\n",
+		}, want: []want{{"pl.yaml", 3, 3, CodeInclude, "expected a list in a.yaml, but got a mapping"}}},
+		{name: "unresolved include variable", files: map[string]string{"pl.yaml": "name: pl\nnodes: !use ${vars.x}.yaml\n"},
+			want: []want{{"pl.yaml", 2, 8, CodeInclude, "could not be resolved"}}},
+		{name: "syntax error in an included file", files: map[string]string{
+			"pl.yaml": "name: pl\nnodes: !use n.yaml\n",
+			"n.yaml":  "- name: [\n",
+		}, want: []want{{"n.yaml", 1, 1, CodeYAMLSyntax, "YAML syntax error"}}},
+		{name: "yaml merge keys and flow references", nodes: 2, files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- &base
+  name: a
+  tags: [t]
+- <<: *base
+  name: b
+  transformer:
+    nodes:
+    - func_name: union
+      func_args: [{nodes.a}]
+`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := loadFiles(t, tt.files, Options{})
+			checkDiags(t, s, s.Diagnostics, tt.want)
+			if p := s.Pipeline("pl"); p == nil || len(p.Nodes) != tt.nodes {
+				t.Fatalf("pipeline: %+v", p)
+			}
+		})
+	}
+	s := loadFiles(t, tests[len(tests)-1].files, Options{})
+	b := s.Pipeline("pl").Node("b")
+	if !reflect.DeepEqual(b.Tags, []string{"t"}) || len(b.NodeRefs) != 1 || b.NodeRefs[0].Name != "a" || b.Transformer[0].FuncArgs[0].Value != "{nodes.a}" {
+		t.Errorf("merge key / {nodes.a} flow mapping: %+v %+v", b, b.Transformer[0].FuncArgs)
+	}
+}
+
+func TestVariables(t *testing.T) {
+	files := map[string]string{"pl.yaml": `
+name: pl
+variables:
+  env: dev
+  landing: /data/${vars.env}
+  sink: {table_name: t, mode: APPEND}
+  stream: true
+nodes:
+- name: a
+  variables: {env: prd}
+  comment: ${var.ENV}-${vars.user}
+  sources:
+  - path: ${vars.landing}/a
+    format: CSV
+    as_stream: ${vars.stream}
+  sinks:
+  - ${vars.sink}
+- name: b
+  comment: ${vars.env}
+`}
+	s := loadFiles(t, files, Options{Getenv: env(map[string]string{"USER": "ana"})})
+	checkDiags(t, s, s.Diagnostics, nil)
+	p := s.Pipeline("pl")
+	a, b := p.Node("a"), p.Node("b")
+	if a.Comment != "prd-ana" || b.Comment != "dev" {
+		t.Errorf("node variables win over pipeline ones, then the environment: %q %q", a.Comment, b.Comment)
+	}
+	if a.Sources[0].Path != "/data/prd/a" || !a.Sources[0].AsStream {
+		t.Errorf("nested and typed variables: %+v", a.Sources[0])
+	}
+	if len(a.Sinks) != 1 || a.Sinks[0].TableName != "t" || a.Sinks[0].Mode != "APPEND" {
+		t.Errorf("a variable holding a mapping: %+v", a.Sinks)
+	}
+	if p.Variables["stream"] != true {
+		t.Errorf("variables %v", p.Variables)
+	}
+	// Without the environment variable: a warning, the value kept.
+	s = loadFiles(t, files, Options{})
+	checkDiags(t, s, s.Diagnostics, []want{{"pl.yaml", 11, 12, CodeUnresolvedVar, "variable `user` is not defined"}})
+}
+
+func TestStack(t *testing.T) {
+	files := map[string]string{
+		"stack.yaml": `
+name: my-stack
+variables:
+  catalog: dev
+resources:
+  pipelines:
+    pl-a: !use pipelines/pl-a.yaml
+    pl-b:
+      name: pl-b
+      nodes:
+      - name: b
+        sinks: [{table_name: "${vars.catalog}.s.t", mode: APPEND}]
+  databricks_jobs: {}
+environments:
+  dev:
+    variables: {catalog: dev_cat}
+  prod:
+    variables: {catalog: prod_cat}
+    resources:
+      pipelines:
+        pl-b:
+          orchestrator: {type: LAKEFLOW_JOB}
+`,
+		"pipelines/pl-a.yaml": "name: pl-a\nnodes:\n- name: a\n  comment: ${vars.env}\n",
+	}
+	s := loadFiles(t, files, Options{})
+	checkDiags(t, s, s.Diagnostics, nil)
+	if s.Env != "dev" || !reflect.DeepEqual(s.Envs, []string{"dev", "prod"}) {
+		t.Errorf("default environment: %q %v", s.Env, s.Envs)
+	}
+	if len(s.Pipelines) != 2 {
+		t.Fatalf("pipelines: %d (an included pipeline file must not load twice)", len(s.Pipelines))
+	}
+	b := s.Pipeline("pl-b")
+	if b.StackKey != "pl-b" || b.Orchestrator != "" || b.Nodes[0].Sinks[0].TableRef.Catalog != "dev_cat" {
+		t.Errorf("dev: %+v", b)
+	}
+	if got := s.Pipeline("pl-a").Nodes[0].Comment; got != "dev" {
+		t.Errorf("${vars.env} = %q", got)
+	}
+	s = loadFiles(t, files, Options{Env: "prod"})
+	b = s.Pipeline("pl-b")
+	if s.Env != "prod" || b.Orchestrator != OrchestratorLakeflowJob || b.Nodes[0].Sinks[0].TableRef.Catalog != "prod_cat" || len(b.Nodes) != 1 {
+		t.Errorf("prod: env %q %+v", s.Env, b)
+	}
+	s = loadFiles(t, map[string]string{"stack.yaml": "name: s\nresources:\n  pipeline: {}\n"}, Options{})
+	checkDiags(t, s, s.Diagnostics, []want{{"stack.yaml", 3, 3, CodeUnknownKey, "did you mean `pipelines`?"}})
+}
+
+func TestPosInValue(t *testing.T) {
+	content := []byte("a: x = 1\nb: \"y = 2\"\nc: |\n  SELECT 1\n  FROM t\nd: ${vars.x}\n")
+	tests := []struct {
+		name string
+		at   Pos
+		off  int
+		want Pos
+	}{
+		{"plain", Pos{"f.yaml", 1, 4}, 4, Pos{"f.yaml", 1, 8}},
+		{"quoted", Pos{"f.yaml", 2, 4}, 4, Pos{"f.yaml", 2, 9}},
+		{"block", Pos{"f.yaml", 3, 4}, len("SELECT 1\nFR"), Pos{"f.yaml", 5, 5}},
+		{"variable", Pos{"f.yaml", 6, 4}, 3, Pos{"f.yaml", 6, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := posInValue(content, tt.at, tt.off); got != tt.want {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

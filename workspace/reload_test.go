@@ -1,0 +1,105 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestReload(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.yaml":       "name: a\nnodes:\n- name: n\n",
+		"b.yaml":       "name: b\nnodes: !use nodes/b.yaml\n",
+		"nodes/b.yaml": "- name: b1\n",
+		"sub/c.yaml":   "name: c\nnodes: []\n",
+	})
+	ctx := context.Background()
+	s0, err := Load(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s0.Pipelines) != 3 {
+		t.Fatalf("pipelines %d", len(s0.Pipelines))
+	}
+
+	// One file changes: only it is parsed again.
+	writeFiles(t, dir, map[string]string{"a.yaml": "name: a\nnodes:\n- name: n2\n"})
+	s1, err := Reload(ctx, s0, []string{filepath.Join(dir, "a.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s1.Pipeline("a").Nodes[0].Name != "n2" {
+		t.Error("a.yaml not reloaded")
+	}
+	if s1.Pipeline("b") != s0.Pipeline("b") || s1.Pipeline("c") != s0.Pipeline("c") {
+		t.Error("unchanged files must not be parsed again")
+	}
+	if s1.Generation != 1 || s0.Pipeline("a").Nodes[0].Name != "n" {
+		t.Error("the previous snapshot must not change")
+	}
+
+	// An included file changes: the file including it is parsed again.
+	writeFiles(t, dir, map[string]string{"nodes/b.yaml": "- name: b2\n"})
+	s2, err := Reload(ctx, s1, []string{"nodes/b.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.Pipeline("b").Nodes[0].Name != "b2" || s2.Pipeline("a") != s1.Pipeline("a") {
+		t.Error("includer not reloaded, or a non-dependent file reparsed")
+	}
+
+	// A file is removed, another appears, a folder is removed.
+	os.Remove(filepath.Join(dir, "a.yaml"))
+	writeFiles(t, dir, map[string]string{"d.yaml": "name: d\nnodes: []\n"})
+	os.RemoveAll(filepath.Join(dir, "sub"))
+	s3, err := Reload(ctx, s2, []string{"a.yaml", "d.yaml", "sub"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s3.Pipeline("a") != nil || s3.Pipeline("d") == nil || s3.Pipeline("c") != nil || len(s3.Pipelines) != 2 {
+		t.Errorf("pipelines after remove/add: %d", len(s3.Pipelines))
+	}
+
+	// A new folder with a pipeline.
+	writeFiles(t, dir, map[string]string{"new/e.yaml": "name: e\nnodes: []\n"})
+	s4, err := Reload(ctx, s3, []string{"new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s4.Pipeline("e") == nil {
+		t.Error("pipeline of a new folder not loaded")
+	}
+
+	// Broken then fixed: diagnostics follow the file.
+	writeFiles(t, dir, map[string]string{"d.yaml": "name: d\nnodes: [\n"})
+	s5, _ := Reload(ctx, s4, []string{"d.yaml"})
+	if !HasErrors(s5.Diagnostics) || s5.Pipeline("d") != nil {
+		t.Error("broken file: expected a syntax error and no pipeline")
+	}
+	writeFiles(t, dir, map[string]string{"d.yaml": "name: d\nnodes: []\n"})
+	s6, _ := Reload(ctx, s5, []string{"d.yaml"})
+	if HasErrors(s6.Diagnostics) || s6.Pipeline("d") == nil {
+		t.Errorf("fixed file: %v", s6.Diagnostics)
+	}
+
+	if _, err := Reload(ctx, nil, nil); !errors.Is(err, ErrNilSnapshot) {
+		t.Errorf("nil snapshot: %v", err)
+	}
+}
+
+func TestReloadHiddenAndForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.yaml": "name: a\nnodes: []\n"})
+	s0, _ := Load(context.Background(), dir, Options{})
+	writeFiles(t, dir, map[string]string{".laktory/x.yaml": "name: x\nnodes: []\n", "notes.txt": "x"})
+	s1, err := Reload(context.Background(), s0, []string{".laktory/x.yaml", "notes.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s1.Pipelines) != 1 {
+		t.Error("files in hidden folders are not part of the workspace")
+	}
+}
