@@ -1,42 +1,35 @@
-package workspace
+package workspace_test
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/laktory/workbench/assets"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
-// demoDir writes the embedded demo workspace to a temporary folder.
-func demoDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "demo")
-	if err := assets.WriteTree(assets.Demo(), dir, false); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
+// TestDemoLoads loads the embedded demo workspace: four pipelines, no load
+// diagnostics, and the shared tables of its README.
 func TestDemoLoads(t *testing.T) {
-	dir := demoDir(t)
-	s, err := Load(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
+	s := workspacetest.LoadDir(t, workspacetest.Demo(t), workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, nil)
+	if len(s.Pipelines) != 4 {
+		t.Fatalf("pipelines: %d", len(s.Pipelines))
 	}
-	for _, d := range s.Diagnostics {
-		t.Errorf("demo: %s", d)
-	}
-	for _, p := range s.Pipelines {
-		t.Logf("pipeline %s %s %d %v", p.Name, p.Orchestrator, len(p.Nodes), p.DAG.Order)
-	}
+	owners := map[string][]string{}
 	for _, tb := range s.Tables {
-		t.Logf("table %s %s", tb.Label(), tb.ID)
 		for _, w := range tb.Writers {
-			t.Logf("   writer %s %s %s", w.Key(), w.Owner(), w.Flow)
+			owners[tb.Name] = append(owners[tb.Name], w.Pipeline+"."+w.Node+": "+w.Owner())
 		}
-		for _, r := range tb.Readers {
-			t.Logf("   reader %s.%s %s %s skip=%v", r.Pipeline, r.Node, r.Kind, r.FromNode, r.SkipChangeCommits)
+	}
+	want := map[string][]string{
+		"main.default.prices":       {"pl-prices.feed_a: _laktory_writer = 'pl-prices.feed_a'", "pl-prices.feed_b: _laktory_writer = 'pl-prices.feed_b'"},
+		"main.default.all_orders":   {"pl-client-acme.orders: where client_id = 1", "pl-client-globex.orders: where client_id = 2"},
+		"main.default.events":       {"pl-events.events_backfill: whole table", "pl-events.events_live: whole table"},
+		"main.default.gld_prices_a": {"pl-prices.gld_prices_a: whole table"},
+	}
+	for name, ws := range want {
+		if got := owners[name]; len(got) != len(ws) || got[0] != ws[0] || got[len(got)-1] != ws[len(ws)-1] {
+			t.Errorf("%s: writers %v, want %v", name, got, ws)
 		}
 	}
 }

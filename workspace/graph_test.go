@@ -1,12 +1,15 @@
-package workspace
+package workspace_test
 
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 func TestGraph(t *testing.T) {
-	s := loadFiles(t, map[string]string{
+	s := workspacetest.Load(t, map[string]string{
 		"pipelines/pl-a.yaml": `
 name: pl-a
 nodes:
@@ -46,9 +49,9 @@ nodes:
   - path: ../landing/
     format: CSV
 `,
-	}, Options{})
-	checkDiags(t, s, s.Diagnostics, nil)
-	id := TableID(filepath.Join(s.Dir, ".laktory", "lake", "main", "default", "prices"))
+	}, workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, nil)
+	id := workspace.TableID(filepath.Join(s.Dir, ".laktory", "lake", "main", "default", "prices"))
 	tb := s.Table(id)
 	if tb == nil || len(s.Tables) != 1 {
 		t.Fatalf("tables: %+v (a table_name sink and a path sink on its folder are one table)", s.Tables)
@@ -69,7 +72,7 @@ nodes:
 	kinds := map[string]int{}
 	for _, r := range tb.Readers {
 		kinds[r.Node+":"+string(r.Kind)]++
-		if r.Kind == ReadNode && (!r.SkipChangeCommits || !r.AsStream || r.FromNode != "w1") {
+		if r.Kind == workspace.ReadNode && (!r.SkipChangeCommits || !r.AsStream || r.FromNode != "w1") {
 			t.Errorf("node reader %+v", r)
 		}
 	}
@@ -93,9 +96,9 @@ nodes:
 
 func TestLayoutOverride(t *testing.T) {
 	lake := t.TempDir()
-	s := loadFiles(t, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: a\n  sinks: [{table_name: s.t, mode: APPEND}]\n"},
-		Options{Getenv: env(map[string]string{LakeEnv: lake})})
-	if want := TableID(filepath.Join(lake, "main", "s", "t")); s.Tables[0].ID != want {
+	s := workspacetest.Load(t, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: a\n  sinks: [{table_name: s.t, mode: APPEND}]\n"},
+		workspace.Options{Getenv: workspacetest.Env(map[string]string{workspace.LakeEnv: lake})})
+	if want := workspace.TableID(filepath.Join(lake, "main", "s", "t")); s.Tables[0].ID != want {
 		t.Fatalf("LAKTORY_LAKE: %s, want %s", s.Tables[0].ID, want)
 	}
 }

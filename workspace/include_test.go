@@ -1,13 +1,16 @@
-package workspace
+package workspace_test
 
 import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 func TestIncludes(t *testing.T) {
-	s := loadFiles(t, map[string]string{
+	s := workspacetest.Load(t, map[string]string{
 		"pipelines/pl.yaml": `
 name: pl
 variables:
@@ -25,7 +28,7 @@ nodes:
 		"pipelines/nodes/more.yaml":   "- name: b1\n- name: b2\n  moed: x\n",
 		"pipelines/nodes/common.yaml": "tags: [shared]\ncomment: from common\n",
 		"pipelines/sql/c.sql":         "SELECT *\nFROM {df}\n",
-	}, Options{})
+	}, workspace.Options{})
 	p := s.Pipeline("pl")
 	if p == nil {
 		t.Fatalf("not loaded: %v", s.Diagnostics)
@@ -42,7 +45,7 @@ nodes:
 		t.Errorf("!update / !use sql: %+v %q", c, c.Transformer[0].Expr)
 	}
 	// A diagnostic in an included file points into that file.
-	checkDiags(t, s, s.Diagnostics, []want{{"pipelines/nodes/more.yaml", 3, 3, CodeUnknownKey, "unknown key `moed` in node 'b2'"}})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{workspacetest.D("pipelines/nodes/more.yaml", 3, 3, workspace.CodeUnknownKey, "unknown key `moed` in node 'b2'")})
 	// Included files are not pipelines of their own, and are dependencies.
 	if len(s.Pipelines) != 1 {
 		t.Errorf("pipelines %d", len(s.Pipelines))
@@ -62,7 +65,7 @@ func TestIncludeFolderAndErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		files map[string]string
-		want  []want
+		want  []workspacetest.Want
 		nodes int
 	}{
 		{name: "folder", nodes: 2, files: map[string]string{
@@ -73,21 +76,21 @@ func TestIncludeFolderAndErrors(t *testing.T) {
 			"nodes/sub/.gi": "",
 		}},
 		{name: "missing target", files: map[string]string{"pl.yaml": "name: pl\nnodes:\n- !use nope.yaml\n"},
-			want: []want{{"pl.yaml", 3, 3, CodeInclude, "!use target not found: nope.yaml"}}},
+			want: []workspacetest.Want{workspacetest.D("pl.yaml", 3, 3, workspace.CodeInclude, "!use target not found: nope.yaml")}},
 		{name: "circular", files: map[string]string{
 			"pl.yaml": "name: pl\nnodes: !use a.yaml\n",
 			"a.yaml":  "- name: a\n- !extend pl.yaml\n",
-		}, nodes: 1, want: []want{{"a.yaml", 2, 3, CodeInclude, "circular !extend reference"}}},
+		}, nodes: 1, want: []workspacetest.Want{workspacetest.D("a.yaml", 2, 3, workspace.CodeInclude, "circular !extend reference")}},
 		{name: "extend needs a list", files: map[string]string{
 			"pl.yaml": "name: pl\nnodes:\n- !extend a.yaml\n",
 			"a.yaml":  "name: a\n",
-		}, want: []want{{"pl.yaml", 3, 3, CodeInclude, "expected a list in a.yaml, but got a mapping"}}},
+		}, want: []workspacetest.Want{workspacetest.D("pl.yaml", 3, 3, workspace.CodeInclude, "expected a list in a.yaml, but got a mapping")}},
 		{name: "unresolved include variable", files: map[string]string{"pl.yaml": "name: pl\nnodes: !use ${vars.x}.yaml\n"},
-			want: []want{{"pl.yaml", 2, 8, CodeInclude, "could not be resolved"}}},
+			want: []workspacetest.Want{workspacetest.D("pl.yaml", 2, 8, workspace.CodeInclude, "could not be resolved")}},
 		{name: "syntax error in an included file", files: map[string]string{
 			"pl.yaml": "name: pl\nnodes: !use n.yaml\n",
 			"n.yaml":  "- name: [\n",
-		}, want: []want{{"n.yaml", 1, 1, CodeYAMLSyntax, "YAML syntax error"}}},
+		}, want: []workspacetest.Want{workspacetest.D("n.yaml", 1, 1, workspace.CodeYAMLSyntax, "YAML syntax error")}},
 		{name: "yaml merge keys and flow references", nodes: 2, files: map[string]string{"pl.yaml": `
 name: pl
 nodes:
@@ -104,14 +107,14 @@ nodes:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := loadFiles(t, tt.files, Options{})
-			checkDiags(t, s, s.Diagnostics, tt.want)
+			s := workspacetest.Load(t, tt.files, workspace.Options{})
+			workspacetest.Expect(t, s, s.Diagnostics, tt.want)
 			if p := s.Pipeline("pl"); p == nil || len(p.Nodes) != tt.nodes {
 				t.Fatalf("pipeline: %+v", p)
 			}
 		})
 	}
-	s := loadFiles(t, tests[len(tests)-1].files, Options{})
+	s := workspacetest.Load(t, tests[len(tests)-1].files, workspace.Options{})
 	b := s.Pipeline("pl").Node("b")
 	if !reflect.DeepEqual(b.Tags, []string{"t"}) || len(b.NodeRefs) != 1 || b.NodeRefs[0].Name != "a" || b.Transformer[0].FuncArgs[0].Value != "{nodes.a}" {
 		t.Errorf("merge key / {nodes.a} flow mapping: %+v %+v", b, b.Transformer[0].FuncArgs)
@@ -139,8 +142,8 @@ nodes:
 - name: b
   comment: ${vars.env}
 `}
-	s := loadFiles(t, files, Options{Getenv: env(map[string]string{"USER": "ana"})})
-	checkDiags(t, s, s.Diagnostics, nil)
+	s := workspacetest.Load(t, files, workspace.Options{Getenv: workspacetest.Env(map[string]string{"USER": "ana"})})
+	workspacetest.Expect(t, s, s.Diagnostics, nil)
 	p := s.Pipeline("pl")
 	a, b := p.Node("a"), p.Node("b")
 	if a.Comment != "prd-ana" || b.Comment != "dev" {
@@ -156,8 +159,8 @@ nodes:
 		t.Errorf("variables %v", p.Variables)
 	}
 	// Without the environment variable: a warning, the value kept.
-	s = loadFiles(t, files, Options{})
-	checkDiags(t, s, s.Diagnostics, []want{{"pl.yaml", 11, 12, CodeUnresolvedVar, "variable `user` is not defined"}})
+	s = workspacetest.Load(t, files, workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{workspacetest.D("pl.yaml", 11, 12, workspace.CodeUnresolvedVar, "variable `user` is not defined")})
 }
 
 func TestStack(t *testing.T) {
@@ -187,8 +190,8 @@ environments:
 `,
 		"pipelines/pl-a.yaml": "name: pl-a\nnodes:\n- name: a\n  comment: ${vars.env}\n",
 	}
-	s := loadFiles(t, files, Options{})
-	checkDiags(t, s, s.Diagnostics, nil)
+	s := workspacetest.Load(t, files, workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, nil)
 	if s.Env != "dev" || !reflect.DeepEqual(s.Envs, []string{"dev", "prod"}) {
 		t.Errorf("default environment: %q %v", s.Env, s.Envs)
 	}
@@ -202,32 +205,38 @@ environments:
 	if got := s.Pipeline("pl-a").Nodes[0].Comment; got != "dev" {
 		t.Errorf("${vars.env} = %q", got)
 	}
-	s = loadFiles(t, files, Options{Env: "prod"})
+	s = workspacetest.Load(t, files, workspace.Options{Env: "prod"})
 	b = s.Pipeline("pl-b")
-	if s.Env != "prod" || b.Orchestrator != OrchestratorLakeflowJob || b.Nodes[0].Sinks[0].TableRef.Catalog != "prod_cat" || len(b.Nodes) != 1 {
+	if s.Env != "prod" || b.Orchestrator != workspace.OrchestratorLakeflowJob || b.Nodes[0].Sinks[0].TableRef.Catalog != "prod_cat" || len(b.Nodes) != 1 {
 		t.Errorf("prod: env %q %+v", s.Env, b)
 	}
-	s = loadFiles(t, map[string]string{"stack.yaml": "name: s\nresources:\n  pipeline: {}\n"}, Options{})
-	checkDiags(t, s, s.Diagnostics, []want{{"stack.yaml", 3, 3, CodeUnknownKey, "did you mean `pipelines`?"}})
+	s = workspacetest.Load(t, map[string]string{"stack.yaml": "name: s\nresources:\n  pipeline: {}\n"}, workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{workspacetest.D("stack.yaml", 3, 3, workspace.CodeUnknownKey, "did you mean `pipelines`?")})
 }
 
 func TestPosInValue(t *testing.T) {
-	content := []byte("a: x = 1\nb: \"y = 2\"\nc: |\n  SELECT 1\n  FROM t\nd: ${vars.x}\n")
+	content := "a: x = 1\nb: \"y = 2\"\nc: |\n  SELECT 1\n  FROM t\nd: ${vars.x}\n"
+	dir := t.TempDir()
+	workspacetest.Write(t, dir, map[string]string{"f.yaml": content})
+	s := workspacetest.LoadDir(t, dir, workspace.Options{})
+	f := filepath.Join(dir, "f.yaml")
 	tests := []struct {
-		name string
-		at   Pos
-		off  int
-		want Pos
+		name      string
+		line, col int
+		off       int
+		wantLine  int
+		wantCol   int
 	}{
-		{"plain", Pos{"f.yaml", 1, 4}, 4, Pos{"f.yaml", 1, 8}},
-		{"quoted", Pos{"f.yaml", 2, 4}, 4, Pos{"f.yaml", 2, 9}},
-		{"block", Pos{"f.yaml", 3, 4}, len("SELECT 1\nFR"), Pos{"f.yaml", 5, 5}},
-		{"variable", Pos{"f.yaml", 6, 4}, 3, Pos{"f.yaml", 6, 4}},
+		{"plain", 1, 4, 4, 1, 8},
+		{"quoted", 2, 4, 4, 2, 9},
+		{"block", 3, 4, len("SELECT 1\nFR"), 5, 5},
+		{"variable", 6, 4, 3, 6, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := posInValue(content, tt.at, tt.off); got != tt.want {
-				t.Fatalf("got %v, want %v", got, tt.want)
+			got := s.PosInValue(workspace.Pos{File: f, Line: tt.line, Col: tt.col}, tt.off)
+			if got.Line != tt.wantLine || got.Col != tt.wantCol || got.File != f {
+				t.Fatalf("got %v, want %d:%d", got, tt.wantLine, tt.wantCol)
 			}
 		})
 	}

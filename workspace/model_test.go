@@ -1,10 +1,13 @@
-package workspace
+package workspace_test
 
 import (
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 const fullPipeline = `
@@ -80,7 +83,7 @@ nodes:
 `
 
 func TestDecodeFullSchema(t *testing.T) {
-	s := loadFiles(t, map[string]string{"pipelines/pl.yaml": fullPipeline}, Options{})
+	s := workspacetest.Load(t, map[string]string{"pipelines/pl.yaml": fullPipeline}, workspace.Options{})
 	for _, d := range s.Diagnostics {
 		t.Errorf("unexpected %s", d)
 	}
@@ -88,19 +91,19 @@ func TestDecodeFullSchema(t *testing.T) {
 	if p == nil {
 		t.Fatal("pipeline not loaded")
 	}
-	if p.Orchestrator != OrchestratorSparkDeclarative || !p.Declarative() || p.ResetMode != "TRUNCATE" || p.DataframeBackend != "PYSPARK" {
+	if p.Orchestrator != workspace.OrchestratorSparkDeclarative || !p.Declarative() || p.ResetMode != "TRUNCATE" || p.DataframeBackend != "PYSPARK" {
 		t.Errorf("pipeline fields: %+v", p)
 	}
 	n := p.Node("brz")
 	src := n.Sources[0]
 	wantPath := filepath.Join(s.Dir, "data", "raw")
-	if src.Kind != SourceFile || src.ResolvedPath != wantPath || src.Path != "../data/raw/" || src.Format != "JSONL" || !src.AsStream {
+	if src.Kind != workspace.SourceFile || src.ResolvedPath != wantPath || src.Path != "../data/raw/" || src.Format != "JSONL" || !src.AsStream {
 		t.Errorf("legacy source: %+v (want resolved %s)", src, wantPath)
 	}
 	if !src.SkipChangeCommits() || src.ReaderKwargs["startingVersion"] != int64(3) {
 		t.Errorf("reader_kwargs: %v", src.ReaderKwargs)
 	}
-	if !reflect.DeepEqual(src.Selects, []Rename{{"a", "alpha"}, {"b", "beta"}}) || !reflect.DeepEqual(src.Renames, []Rename{{"alpha", "a2"}}) ||
+	if !reflect.DeepEqual(src.Selects, []workspace.Rename{{"a", "alpha"}, {"b", "beta"}}) || !reflect.DeepEqual(src.Renames, []workspace.Rename{{"alpha", "a2"}}) ||
 		!reflect.DeepEqual(src.Drops, []string{"c"}) || !src.DropDuplicates || !reflect.DeepEqual(src.DropDuplicatesOn, []string{"a"}) || src.Filter != "x > 1" {
 		t.Errorf("source options: %+v", src)
 	}
@@ -122,32 +125,32 @@ func TestDecodeFullSchema(t *testing.T) {
 		t.Errorf("expectation: %+v", e)
 	}
 	f := n.Flow
-	if f == nil || f.Name != "custom" || !f.Once || f.ImportCheckpoint != "/ckpt" || f.Kind != FlowAppend || f.SparkConf["a"] != "1" {
+	if f == nil || f.Name != "custom" || !f.Once || f.ImportCheckpoint != "/ckpt" || f.Kind != workspace.FlowAppend || f.SparkConf["a"] != "1" {
 		t.Errorf("flow: %+v", f)
 	}
 	t0 := n.Sinks[0]
-	if t0.Kind != SinkTable || t0.TableRef.String() != "cat.sch.events" || t0.EffectiveFormat() != "DELTA" || t0.ResetMode != "DROP" ||
+	if t0.Kind != workspace.SinkTable || t0.TableRef.String() != "cat.sch.events" || t0.EffectiveFormat() != "DELTA" || t0.ResetMode != "DROP" ||
 		t0.Metadata.Comment != "Events" || t0.Metadata.Properties["delta.appendOnly"] != "true" {
 		t.Errorf("table sink: %+v", t0)
 	}
 	if got := t0.PartitionBy(); !reflect.DeepEqual(got, []string{"_laktory_writer"}) {
 		t.Errorf("partitionBy: %v", got)
 	}
-	if t0.Schema == nil || !reflect.DeepEqual(t0.Schema.Columns, []Column{{"id", "int", true}, {"name", "string", false}}) {
+	if t0.Schema == nil || !reflect.DeepEqual(t0.Schema.Columns, []workspace.Column{{"id", "int", true}, {"name", "string", false}}) {
 		t.Errorf("schema: %+v", t0.Schema)
 	}
-	if want := TableID(filepath.Join(s.Dir, ".laktory", "lake", "cat", "sch", "events")); t0.Table != want {
+	if want := workspace.TableID(filepath.Join(s.Dir, ".laktory", "lake", "cat", "sch", "events")); t0.Table != want {
 		t.Errorf("table id %s, want %s", t0.Table, want)
 	}
 	q := n.Sinks[1]
-	if !q.IsQuarantine || q.Shared == nil || q.Shared.EffectiveWriterID("pl-full", "brz") != "q1" || q.Shared.EffectiveColumn() != DefaultWriterColumn {
+	if !q.IsQuarantine || q.Shared == nil || q.Shared.EffectiveWriterID("pl-full", "brz") != "q1" || q.Shared.EffectiveColumn() != workspace.DefaultWriterColumn {
 		t.Errorf("quarantine sink: %+v", q)
 	}
 	if n.PrimarySink() != t0 {
 		t.Error("primary sink is the first non-quarantine sink")
 	}
 	fe := n.Sinks[2]
-	if fe.Kind != SinkForEach || fe.ForEach.Name != "hook" || fe.ForEach.HTTP.Method != "POST" || fe.ForEach.HTTP.Timeout != 2500*time.Millisecond ||
+	if fe.Kind != workspace.SinkForEach || fe.ForEach.Name != "hook" || fe.ForEach.HTTP.Method != "POST" || fe.ForEach.HTTP.Timeout != 2500*time.Millisecond ||
 		!reflect.DeepEqual(fe.ForEach.HTTP.URLColumns, []string{"id", "name"}) || fe.ForEach.HTTP.Headers["Authorization"] != "token" {
 		t.Errorf("foreach: %+v %+v", fe.ForEach, fe.ForEach.HTTP)
 	}
@@ -164,7 +167,7 @@ func TestDecodeFullSchema(t *testing.T) {
 }
 
 func TestDAG(t *testing.T) {
-	s := loadFiles(t, map[string]string{"pl.yaml": fullPipeline}, Options{})
+	s := workspacetest.Load(t, map[string]string{"pl.yaml": fullPipeline}, workspace.Options{})
 	d := s.Pipeline("pl-full").DAG
 	// brz reads {nodes.ref}; ref depends_on brz2; brz2 reads ref: a cycle.
 	if d.Cycle == nil || d.Order != nil {
@@ -174,7 +177,7 @@ func TestDAG(t *testing.T) {
 		t.Errorf("cycle %v", d.Cycle)
 	}
 
-	s = loadFiles(t, map[string]string{"pl.yaml": `
+	s = workspacetest.Load(t, map[string]string{"pl.yaml": `
 name: pl
 nodes:
 - name: c
@@ -185,12 +188,12 @@ nodes:
 - name: d
   sources: [{node_name: nope}]
 - name: a
-`}, Options{})
+`}, workspace.Options{})
 	d = s.Pipeline("pl").DAG
 	if want := []string{"a", "d", "b", "c"}; !reflect.DeepEqual(d.Order, want) {
 		t.Errorf("order %v, want %v (generations, declaration order within)", d.Order, want)
 	}
-	if len(d.Unknown) != 1 || d.Unknown[0].From != "nope" || d.Unknown[0].Kind != EdgeNodeSource {
+	if len(d.Unknown) != 1 || d.Unknown[0].From != "nope" || d.Unknown[0].Kind != workspace.EdgeNodeSource {
 		t.Errorf("unknown: %+v", d.Unknown)
 	}
 	if !reflect.DeepEqual(d.Duplicates, []string{"a"}) {

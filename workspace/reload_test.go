@@ -1,4 +1,4 @@
-package workspace
+package workspace_test
 
 import (
 	"context"
@@ -6,18 +6,21 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 func TestReload(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	workspacetest.Write(t, dir, map[string]string{
 		"a.yaml":       "name: a\nnodes:\n- name: n\n",
 		"b.yaml":       "name: b\nnodes: !use nodes/b.yaml\n",
 		"nodes/b.yaml": "- name: b1\n",
 		"sub/c.yaml":   "name: c\nnodes: []\n",
 	})
 	ctx := context.Background()
-	s0, err := Load(ctx, dir, Options{})
+	s0, err := workspace.Load(ctx, dir, workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +29,8 @@ func TestReload(t *testing.T) {
 	}
 
 	// One file changes: only it is parsed again.
-	writeFiles(t, dir, map[string]string{"a.yaml": "name: a\nnodes:\n- name: n2\n"})
-	s1, err := Reload(ctx, s0, []string{filepath.Join(dir, "a.yaml")})
+	workspacetest.Write(t, dir, map[string]string{"a.yaml": "name: a\nnodes:\n- name: n2\n"})
+	s1, err := workspace.Reload(ctx, s0, []string{filepath.Join(dir, "a.yaml")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +45,8 @@ func TestReload(t *testing.T) {
 	}
 
 	// An included file changes: the file including it is parsed again.
-	writeFiles(t, dir, map[string]string{"nodes/b.yaml": "- name: b2\n"})
-	s2, err := Reload(ctx, s1, []string{"nodes/b.yaml"})
+	workspacetest.Write(t, dir, map[string]string{"nodes/b.yaml": "- name: b2\n"})
+	s2, err := workspace.Reload(ctx, s1, []string{"nodes/b.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +56,9 @@ func TestReload(t *testing.T) {
 
 	// A file is removed, another appears, a folder is removed.
 	os.Remove(filepath.Join(dir, "a.yaml"))
-	writeFiles(t, dir, map[string]string{"d.yaml": "name: d\nnodes: []\n"})
+	workspacetest.Write(t, dir, map[string]string{"d.yaml": "name: d\nnodes: []\n"})
 	os.RemoveAll(filepath.Join(dir, "sub"))
-	s3, err := Reload(ctx, s2, []string{"a.yaml", "d.yaml", "sub"})
+	s3, err := workspace.Reload(ctx, s2, []string{"a.yaml", "d.yaml", "sub"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +67,8 @@ func TestReload(t *testing.T) {
 	}
 
 	// A new folder with a pipeline.
-	writeFiles(t, dir, map[string]string{"new/e.yaml": "name: e\nnodes: []\n"})
-	s4, err := Reload(ctx, s3, []string{"new"})
+	workspacetest.Write(t, dir, map[string]string{"new/e.yaml": "name: e\nnodes: []\n"})
+	s4, err := workspace.Reload(ctx, s3, []string{"new"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,28 +77,28 @@ func TestReload(t *testing.T) {
 	}
 
 	// Broken then fixed: diagnostics follow the file.
-	writeFiles(t, dir, map[string]string{"d.yaml": "name: d\nnodes: [\n"})
-	s5, _ := Reload(ctx, s4, []string{"d.yaml"})
-	if !HasErrors(s5.Diagnostics) || s5.Pipeline("d") != nil {
+	workspacetest.Write(t, dir, map[string]string{"d.yaml": "name: d\nnodes: [\n"})
+	s5, _ := workspace.Reload(ctx, s4, []string{"d.yaml"})
+	if !workspace.HasErrors(s5.Diagnostics) || s5.Pipeline("d") != nil {
 		t.Error("broken file: expected a syntax error and no pipeline")
 	}
-	writeFiles(t, dir, map[string]string{"d.yaml": "name: d\nnodes: []\n"})
-	s6, _ := Reload(ctx, s5, []string{"d.yaml"})
-	if HasErrors(s6.Diagnostics) || s6.Pipeline("d") == nil {
+	workspacetest.Write(t, dir, map[string]string{"d.yaml": "name: d\nnodes: []\n"})
+	s6, _ := workspace.Reload(ctx, s5, []string{"d.yaml"})
+	if workspace.HasErrors(s6.Diagnostics) || s6.Pipeline("d") == nil {
 		t.Errorf("fixed file: %v", s6.Diagnostics)
 	}
 
-	if _, err := Reload(ctx, nil, nil); !errors.Is(err, ErrNilSnapshot) {
+	if _, err := workspace.Reload(ctx, nil, nil); !errors.Is(err, workspace.ErrNilSnapshot) {
 		t.Errorf("nil snapshot: %v", err)
 	}
 }
 
 func TestReloadHiddenAndForeignFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"a.yaml": "name: a\nnodes: []\n"})
-	s0, _ := Load(context.Background(), dir, Options{})
-	writeFiles(t, dir, map[string]string{".laktory/x.yaml": "name: x\nnodes: []\n", "notes.txt": "x"})
-	s1, err := Reload(context.Background(), s0, []string{".laktory/x.yaml", "notes.txt"})
+	workspacetest.Write(t, dir, map[string]string{"a.yaml": "name: a\nnodes: []\n"})
+	s0, _ := workspace.Load(context.Background(), dir, workspace.Options{})
+	workspacetest.Write(t, dir, map[string]string{".laktory/x.yaml": "name: x\nnodes: []\n", "notes.txt": "x"})
+	s1, err := workspace.Reload(context.Background(), s0, []string{".laktory/x.yaml", "notes.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package workspace
+package workspace_test
 
 import (
 	"context"
@@ -7,19 +7,22 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 const testDebounce = 100 * time.Millisecond
 
-func startWatch(t *testing.T, dir string) (<-chan Event, context.CancelFunc) {
+func startWatch(t *testing.T, dir string) (<-chan workspace.Event, context.CancelFunc) {
 	t.Helper()
-	s, err := Load(context.Background(), dir, Options{})
+	s, err := workspace.Load(context.Background(), dir, workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ch, err := Watch(ctx, s, WatchOptions{Debounce: testDebounce})
+	ch, err := workspace.Watch(ctx, s, workspace.WatchOptions{Debounce: testDebounce})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +30,7 @@ func startWatch(t *testing.T, dir string) (<-chan Event, context.CancelFunc) {
 }
 
 // nextEvent waits for an event whose snapshot satisfies ok.
-func nextEvent(t *testing.T, ch <-chan Event, ok func(*Snapshot) bool) Event {
+func nextEvent(t *testing.T, ch <-chan workspace.Event, ok func(*workspace.Snapshot) bool) workspace.Event {
 	t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
@@ -48,7 +51,7 @@ func nextEvent(t *testing.T, ch <-chan Event, ok func(*Snapshot) bool) Event {
 	}
 }
 
-func noEvent(t *testing.T, ch <-chan Event, wait time.Duration) {
+func noEvent(t *testing.T, ch <-chan workspace.Event, wait time.Duration) {
 	t.Helper()
 	select {
 	case ev := <-ch:
@@ -57,7 +60,7 @@ func noEvent(t *testing.T, ch <-chan Event, wait time.Duration) {
 	}
 }
 
-func nodeName(s *Snapshot, pl string) string {
+func nodeName(s *workspace.Snapshot, pl string) string {
 	if p := s.Pipeline(pl); p != nil && len(p.Nodes) > 0 {
 		return p.Nodes[0].Name
 	}
@@ -67,14 +70,14 @@ func nodeName(s *Snapshot, pl string) string {
 func TestWatch(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
-	writeFiles(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: a\n"})
-	writeFiles(t, outside, map[string]string{"nodes.yaml": "- name: o1\n"})
-	writeFiles(t, dir, map[string]string{"ext.yaml": "name: ext\nnodes: !use " + filepath.Join(outside, "nodes.yaml") + "\n"})
+	workspacetest.Write(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: a\n"})
+	workspacetest.Write(t, outside, map[string]string{"nodes.yaml": "- name: o1\n"})
+	workspacetest.Write(t, dir, map[string]string{"ext.yaml": "name: ext\nnodes: !use " + filepath.Join(outside, "nodes.yaml") + "\n"})
 	ch, cancel := startWatch(t, dir)
 
 	t.Run("write", func(t *testing.T) {
-		writeFiles(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: b\n"})
-		ev := nextEvent(t, ch, func(s *Snapshot) bool { return nodeName(s, "pl") == "b" })
+		workspacetest.Write(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: b\n"})
+		ev := nextEvent(t, ch, func(s *workspace.Snapshot) bool { return nodeName(s, "pl") == "b" })
 		if ev.Snapshot.Pipeline("ext") == nil {
 			t.Error("other pipelines must stay")
 		}
@@ -85,32 +88,32 @@ func TestWatch(t *testing.T) {
 		if err := os.Rename(tmp, filepath.Join(dir, "pl.yaml")); err != nil {
 			t.Fatal(err)
 		}
-		nextEvent(t, ch, func(s *Snapshot) bool { return nodeName(s, "pl") == "c" })
+		nextEvent(t, ch, func(s *workspace.Snapshot) bool { return nodeName(s, "pl") == "c" })
 	})
 	t.Run("new subfolder", func(t *testing.T) {
 		sub := filepath.Join(dir, "team", "deep")
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeFiles(t, dir, map[string]string{"team/deep/new.yaml": "name: new\nnodes: []\n"})
-		nextEvent(t, ch, func(s *Snapshot) bool { return s.Pipeline("new") != nil })
+		workspacetest.Write(t, dir, map[string]string{"team/deep/new.yaml": "name: new\nnodes: []\n"})
+		nextEvent(t, ch, func(s *workspace.Snapshot) bool { return s.Pipeline("new") != nil })
 		// The new folder is watched: a later change is seen.
-		writeFiles(t, dir, map[string]string{"team/deep/new.yaml": "name: new\nnodes:\n- name: x\n"})
-		nextEvent(t, ch, func(s *Snapshot) bool { return nodeName(s, "new") == "x" })
+		workspacetest.Write(t, dir, map[string]string{"team/deep/new.yaml": "name: new\nnodes:\n- name: x\n"})
+		nextEvent(t, ch, func(s *workspace.Snapshot) bool { return nodeName(s, "new") == "x" })
 	})
 	t.Run("removed folder", func(t *testing.T) {
 		os.RemoveAll(filepath.Join(dir, "team"))
-		nextEvent(t, ch, func(s *Snapshot) bool { return s.Pipeline("new") == nil })
+		nextEvent(t, ch, func(s *workspace.Snapshot) bool { return s.Pipeline("new") == nil })
 	})
 	t.Run("included file outside the workspace", func(t *testing.T) {
-		writeFiles(t, outside, map[string]string{"nodes.yaml": "- name: o2\n"})
-		nextEvent(t, ch, func(s *Snapshot) bool { return nodeName(s, "ext") == "o2" })
+		workspacetest.Write(t, outside, map[string]string{"nodes.yaml": "- name: o2\n"})
+		nextEvent(t, ch, func(s *workspace.Snapshot) bool { return nodeName(s, "ext") == "o2" })
 	})
 	t.Run("debounced burst", func(t *testing.T) {
 		for i := range 5 {
-			writeFiles(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: burst" + string(rune('0'+i)) + "\n"})
+			workspacetest.Write(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: burst" + string(rune('0'+i)) + "\n"})
 		}
-		ev := nextEvent(t, ch, func(s *Snapshot) bool { return true })
+		ev := nextEvent(t, ch, func(s *workspace.Snapshot) bool { return true })
 		if got := nodeName(ev.Snapshot, "pl"); got != "burst4" {
 			t.Fatalf("after a burst of writes: %q, want the last one", got)
 		}
@@ -135,7 +138,7 @@ func TestWatch(t *testing.T) {
 }
 
 func TestWatchNilSnapshot(t *testing.T) {
-	if _, err := Watch(context.Background(), nil, WatchOptions{}); !errors.Is(err, ErrNilSnapshot) {
+	if _, err := workspace.Watch(context.Background(), nil, workspace.WatchOptions{}); !errors.Is(err, workspace.ErrNilSnapshot) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,0 +1,108 @@
+// Package workspacetest helps tests build and load workspaces: write YAML
+// files into a temporary folder, load them, and compare diagnostics.
+package workspacetest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/assets"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Write writes files (slash-separated relative path -> content) below dir.
+func Write(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Load writes files into a new temporary workspace and loads it.
+func Load(t testing.TB, files map[string]string, opts workspace.Options) *workspace.Snapshot {
+	t.Helper()
+	dir := t.TempDir()
+	Write(t, dir, files)
+	return LoadDir(t, dir, opts)
+}
+
+// LoadDir loads the workspace in dir.
+func LoadDir(t testing.TB, dir string, opts workspace.Options) *workspace.Snapshot {
+	t.Helper()
+	s, err := workspace.Load(context.Background(), dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Demo writes the embedded demo workspace into a new temporary folder and
+// returns it.
+func Demo(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "demo")
+	if err := assets.WriteTree(assets.Demo(), dir, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Env returns a Getenv reading m.
+func Env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// Want is an expected diagnostic: File relative to the workspace, Line, Col
+// (0: any column), Code, and a substring of the message or the hint.
+type Want struct {
+	File      string
+	Line, Col int
+	Code      string
+	Contains  string
+}
+
+func (w Want) String() string {
+	return fmt.Sprintf("%s:%d:%d %s %q", w.File, w.Line, w.Col, w.Code, w.Contains)
+}
+
+// Expect asserts that ds holds exactly the wanted diagnostics, in any order.
+func Expect(t testing.TB, s *workspace.Snapshot, ds []workspace.Diagnostic, wants []Want) {
+	t.Helper()
+	used := make([]bool, len(ds))
+	for _, w := range wants {
+		found := false
+		for i, d := range ds {
+			file := d.File
+			if file != "" {
+				file = filepath.ToSlash(s.Rel(d.File))
+			}
+			if used[i] || d.Code != w.Code || file != w.File || d.Line != w.Line || (w.Col != 0 && d.Col != w.Col) ||
+				!strings.Contains(d.Message+" "+d.Hint, w.Contains) {
+				continue
+			}
+			used[i], found = true, true
+			break
+		}
+		if !found {
+			t.Errorf("missing diagnostic %s", w)
+		}
+	}
+	for i, d := range ds {
+		if !used[i] {
+			t.Errorf("unexpected diagnostic %s:%d:%d %s %s: %s", s.Rel(d.File), d.Line, d.Col, d.Severity, d.Code, d.Message)
+		}
+	}
+}
+
+// D builds a Want.
+func D(file string, line, col int, code, contains string) Want {
+	return Want{File: file, Line: line, Col: col, Code: code, Contains: contains}
+}
