@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/google/uuid"
 )
@@ -71,8 +72,13 @@ func z85Encode(b []byte) string {
 	return string(out)
 }
 
-// dvMagic starts every serialized Delta deletion vector bitmap.
-const dvMagic = 1681511377
+// Magic numbers of the two RoaringBitmapArray serializations: "portable"
+// (what Spark and delta-rs write: the standard 64-bit roaring format) and
+// "native" (an array of 32-bit bitmaps, used by the protocol's example).
+const (
+	dvMagic       = 1681511377
+	dvMagicNative = 1681511376
+)
 
 // DVFilePath returns the absolute path of an on-disk deletion vector
 // ("u": <root>/<prefix>/deletion_vector_<uuid>.bin; "p": the absolute path,
@@ -174,26 +180,68 @@ func readDVFile(path string, dv *DeletionVector) ([]byte, error) {
 	return data, nil
 }
 
-// decodeDVBitmap decodes magic + portable 64-bit roaring bitmap.
+// decodeDVBitmap decodes a serialized RoaringBitmapArray: the magic
+// number, then the portable 64-bit format, or the native one (a count and
+// sized 32-bit bitmaps, whose index is the high 32 bits).
 func decodeDVBitmap(data []byte) (bm *roaring64.Bitmap, err error) {
-	if len(data) < 12 || binary.LittleEndian.Uint32(data) != dvMagic {
-		return nil, fmt.Errorf("%w: missing magic number", ErrCorruptDeletionVector)
-	}
-	body := data[4:]
-	// Guard the bucket count before the library allocates for it.
-	if n := binary.LittleEndian.Uint64(body); n > uint64(len(body))/8 {
-		return nil, fmt.Errorf("%w: %d buckets in %d bytes", ErrCorruptDeletionVector, n, len(body))
+	if len(data) < 8 {
+		return nil, fmt.Errorf("%w: %d bytes is too short", ErrCorruptDeletionVector, len(data))
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			bm, err = nil, fmt.Errorf("%w: %v", ErrCorruptDeletionVector, r)
 		}
 	}()
-	bm = roaring64.New()
-	if _, err := bm.ReadFrom(bytes.NewReader(body)); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorruptDeletionVector, err)
+	body := data[4:]
+	switch {
+	case binary.LittleEndian.Uint32(data) == dvMagic:
+		// Guard the bucket count before the library allocates for it.
+		if len(body) < 8 || binary.LittleEndian.Uint64(body) > uint64(len(body))/8 {
+			return nil, fmt.Errorf("%w: bad bucket count", ErrCorruptDeletionVector)
+		}
+		bm = roaring64.New()
+		if _, err := bm.ReadFrom(bytes.NewReader(body)); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCorruptDeletionVector, err)
+		}
+		return bm, nil
+	case binary.LittleEndian.Uint32(data) == dvMagicNative:
+		return decodeNativeDV(body, binary.LittleEndian)
+	case binary.BigEndian.Uint32(data) == dvMagicNative:
+		return decodeNativeDV(body, binary.BigEndian)
 	}
-	return bm, nil
+	return nil, fmt.Errorf("%w: unknown magic number", ErrCorruptDeletionVector)
+}
+
+func decodeNativeDV(body []byte, order binary.ByteOrder) (*roaring64.Bitmap, error) {
+	if len(body) < 4 {
+		return nil, fmt.Errorf("%w: truncated", ErrCorruptDeletionVector)
+	}
+	n := order.Uint32(body)
+	body = body[4:]
+	if uint64(n) > uint64(len(body))/4 {
+		return nil, fmt.Errorf("%w: bad bitmap count", ErrCorruptDeletionVector)
+	}
+	out := roaring64.New()
+	for high := uint32(0); high < n; high++ {
+		if len(body) < 4 {
+			return nil, fmt.Errorf("%w: truncated", ErrCorruptDeletionVector)
+		}
+		size := order.Uint32(body)
+		body = body[4:]
+		if uint64(size) > uint64(len(body)) {
+			return nil, fmt.Errorf("%w: truncated", ErrCorruptDeletionVector)
+		}
+		b := roaring.New()
+		if _, err := b.ReadFrom(bytes.NewReader(body[:size])); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCorruptDeletionVector, err)
+		}
+		body = body[size:]
+		it := b.Iterator()
+		for it.HasNext() {
+			out.Add(uint64(high)<<32 | uint64(it.Next()))
+		}
+	}
+	return out, nil
 }
 
 // EncodeDeletionVector serializes deleted row indexes in Delta's DV format

@@ -1,0 +1,120 @@
+package delta
+
+import (
+	"sort"
+	"strings"
+	"testing"
+)
+
+// pruneSnapshot is a snapshot with four files whose partition values and
+// stats are known, for pruning tests.
+func pruneSnapshot(t *testing.T) *Snapshot {
+	t.Helper()
+	schema := `{"type":"struct","fields":[` +
+		`{"name":"id","type":"long","nullable":true,"metadata":{}},` +
+		`{"name":"Name","type":"string","nullable":true,"metadata":{}},` +
+		`{"name":"ts","type":"timestamp","nullable":true,"metadata":{}},` +
+		`{"name":"amount","type":"decimal(10,2)","nullable":true,"metadata":{}},` +
+		`{"name":"part","type":"string","nullable":true,"metadata":{}},` +
+		`{"name":"n","type":"integer","nullable":true,"metadata":{}}]}`
+	root := t.TempDir()
+	file := func(path string, part *string, n string, stats string) Action {
+		pv := map[string]*string{"part": part, "n": &n}
+		return Action{Add: &Add{Path: path, PartitionValues: pv, Size: 1, DataChange: true, Stats: stats}}
+	}
+	writeCommit(t, root, 0, protocolAction(1, 2), metadataAction(schema, []string{"part", "n"}, nil),
+		file("a", ptr("x"), "1", `{"numRecords":10,"minValues":{"id":1,"Name":"alice","ts":"2024-01-01T00:00:00.000Z","amount":1.50},"maxValues":{"id":10,"Name":"bob","ts":"2024-01-01T10:00:00.000Z","amount":9.99},"nullCount":{"id":0,"Name":0,"ts":0,"amount":0}}`),
+		file("b", ptr("y"), "2", `{"numRecords":10,"minValues":{"id":11,"Name":"carol","ts":"2024-02-01T00:00:00.000Z"},"maxValues":{"id":20,"Name":"dave","ts":"2024-02-01T00:00:00.000Z"},"nullCount":{"id":0,"Name":3,"ts":0}}`),
+		file("c", nil, "", `{"numRecords":5,"minValues":{},"maxValues":{},"nullCount":{"id":5,"Name":5}}`),
+		file("d", ptr("y"), "3", ``),
+	)
+	return mustSnapshot(t, root)
+}
+
+func TestPruneFiles(t *testing.T) {
+	s := pruneSnapshot(t)
+	tests := []struct {
+		where string
+		want  string // surviving files
+	}{
+		{"", "a,b,c,d"},
+		{"part = 'x'", "a"},
+		{"'x' = part", "a"},
+		{"PART = 'y'", "b,d"},
+		{`"part" != 'x'`, "b,d"},
+		{"part IS NULL", "c"},
+		{"part IS NOT NULL", "a,b,d"},
+		{"NOT part IS NULL", "a,b,d"},
+		{"n = 2", "b"},
+		{"n = '2'", "b"},
+		{"n IN (1, 3)", "a,d"},
+		{"n NOT IN (1, 3)", "b"},
+		{"n NOT IN (1, NULL)", ""},
+		{"n BETWEEN 2 AND 3", "b,d"},
+		{"n NOT BETWEEN 2 AND 3", "a"},
+		{"id = 15", "b,d"},
+		{"id > 10", "b,d"},
+		{"id >= 10", "a,b,d"},
+		{"id < 1", "d"},
+		{"id <= 1", "a,d"},
+		{"id <> 5", "a,b,d"},
+		{"id = -3", "d"},
+		{"id = 5.5", "a,d"},
+		{"id IS NULL", "c,d"},
+		{"id IS NOT NULL", "a,b,d"},
+		{"Name = 'bob'", "a,d"},
+		{"name > 'd'", "b,d"},
+		{"ts >= TIMESTAMPTZ '2024-02-01 00:00:00+00'", "b,c,d"}, // c has no ts stats
+		{"ts > TIMESTAMP '2024-02-01 00:00:00'", "b,c,d"},       // max is ms-truncated: could be later
+		{"ts > TIMESTAMP '2024-02-01 00:00:00.001'", "c,d"},
+		{"ts < '2024-01-01'", "c,d"},
+		{"ts < DATE '2024-01-02'", "a,c,d"},
+		{"amount > 9.99", "b,c,d"}, // b and c have no amount bounds
+		{"amount >= 9.99", "a,b,c,d"},
+		{"part = 'x' AND id > 5", "a"},
+		{"part = 'x' AND id > 50", ""},
+		{"part = 'x' OR id > 15", "a,b,d"},
+		{"NOT (part = 'x' OR id > 15)", "b,d"},
+		{"(part = 'x') AND (n = 1)", "a"},
+		{"part = 'x' AND upper(Name) = 'BOB'", "a"},
+		{"upper(Name) = 'BOB' OR part = 'x'", "a,b,c,d"},
+		{"id + 1 = 3", "a,b,c,d"},
+		{"Name LIKE 'a%' AND part = 'y'", "b,d"},
+		{"x BETWEEN 1 AND 2 AND part = 'x'", "a"},
+		{"f(id) BETWEEN 1 AND 3 OR part = 'x'", "a,b,c,d"},
+		{"CASE WHEN id > 3 AND id < 5 THEN true END AND part = 'x'", "a"},
+		{"id = '1'::BIGINT", "a,b,c,d"},
+		{"part = 'x' garbage", "a,b,c,d"},
+		{"unknown_col = 3", "a,b,c,d"},
+		{"id = id", "a,b,c,d"},
+		{"part = NULL", "a,b,c,d"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			var got []string
+			for _, f := range s.PruneFiles(tt.where) {
+				got = append(got, f.Path)
+			}
+			sort.Strings(got)
+			if strings.Join(got, ",") != tt.want {
+				t.Fatalf("PruneFiles(%q) = %v, want %s", tt.where, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPruneLongStringMax: a max string of 32+ characters may be truncated
+// and is not used as an upper bound.
+func TestPruneLongStringMax(t *testing.T) {
+	root := t.TempDir()
+	long := strings.Repeat("m", 32)
+	writeCommit(t, root, 0, protocolAction(1, 2), metadataAction(`{"type":"struct","fields":[{"name":"s","type":"string","nullable":true,"metadata":{}}]}`, nil, nil),
+		Action{Add: &Add{Path: "a", Size: 1, Stats: `{"numRecords":1,"minValues":{"s":"a"},"maxValues":{"s":"` + long + `"},"nullCount":{"s":0}}`}})
+	s := mustSnapshot(t, root)
+	if n := len(s.PruneFiles("s = '" + long + "zzz'")); n != 1 {
+		t.Fatalf("a truncated max pruned the file")
+	}
+	if n := len(s.PruneFiles("s < 'a'")); n != 0 {
+		t.Fatalf("the min bound was not used")
+	}
+}
