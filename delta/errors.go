@@ -70,6 +70,14 @@ var (
 
 	// ErrUnknownColumn: a scan names a column the table does not have.
 	ErrUnknownColumn = errors.New("unknown column")
+
+	// ErrSourceIgnoreDelete: a streaming reader met a commit that deletes
+	// data (Spark's DELTA_SOURCE_IGNORE_DELETE).
+	ErrSourceIgnoreDelete = errors.New("DELTA_SOURCE_IGNORE_DELETE")
+
+	// ErrSourceIgnoreChanges: a streaming reader met a commit that
+	// rewrites data (Spark's DELTA_SOURCE_TABLE_IGNORE_CHANGES).
+	ErrSourceIgnoreChanges = errors.New("DELTA_SOURCE_TABLE_IGNORE_CHANGES")
 )
 
 // LogFileError locates an error in one file of a table's log: which table,

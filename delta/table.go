@@ -290,8 +290,18 @@ func readCommits(ctx context.Context, root string, from, to int64) ([]*Commit, e
 	if from > to {
 		return nil, nil
 	}
-	n := int(to - from + 1)
+	return readCommitsFunc(ctx, int(to-from+1), func(i int) (*Commit, error) {
+		return readCommit(ctx, root, from+int64(i))
+	})
+}
+
+// readCommitsFunc calls read(0..n-1) on a few goroutines and returns the
+// results in index order, or the error of the lowest failing index.
+func readCommitsFunc(ctx context.Context, n int, read func(i int) (*Commit, error)) ([]*Commit, error) {
 	out := make([]*Commit, n)
+	if n == 0 {
+		return out, nil
+	}
 	workers := min(runtime.GOMAXPROCS(0), 8, n)
 	var (
 		wg       sync.WaitGroup
@@ -308,12 +318,12 @@ func readCommits(ctx context.Context, root string, from, to int64) ([]*Commit, e
 				mu.Lock()
 				i := next
 				next++
-				stop := firstErr != nil && i > errAt
+				stop := i > errAt
 				mu.Unlock()
-				if i >= n || stop {
+				if i >= n || stop || ctx.Err() != nil {
 					return
 				}
-				c, err := readCommit(ctx, root, from+int64(i))
+				c, err := read(i)
 				if err != nil {
 					mu.Lock()
 					if i < errAt {
@@ -327,6 +337,9 @@ func readCommits(ctx context.Context, root string, from, to int64) ([]*Commit, e
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
