@@ -1,50 +1,50 @@
 package validate
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/laktory/workbench/assets"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
-func demoDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "demo")
-	if err := assets.WriteTree(assets.Demo(), dir, false); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+// TestDemoValid: the embedded demo workspace loads and validates without
+// errors or warnings (only the info reminder of its skipChangeCommits
+// reader).
+func TestDemoValid(t *testing.T) {
+	s := workspacetest.LoadDir(t, workspacetest.Demo(t), workspace.Options{})
+	workspacetest.Expect(t, s, Check(s, Options{}), []W{
+		D("pipelines/pl-prices.yaml", 59, 7, CodeSkipNodeReader, "after a FULL refresh of 'feed_a' run a FULL refresh of 'gld_prices_a' too"),
+	})
 }
 
-func TestDemoValid(t *testing.T) {
-	s, err := workspace.Load(context.Background(), demoDir(t), workspace.Options{})
+// TestDemoFeedC uncomments the feed_c node of the demo: a third writer of
+// the shared table prices that doesn't declare shared.
+func TestDemoFeedC(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	f := filepath.Join(dir, "pipelines", "pl-prices.yaml")
+	b, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range Check(s, Options{}) {
-		t.Logf("%s", d)
-		if d.Severity != Info {
-			t.Errorf("demo: %s", d)
-		}
+	text := string(b)
+	i := strings.Index(text, "# - name: feed_c")
+	if i < 0 {
+		t.Fatal("the demo no longer has the commented feed_c node")
 	}
-}
-
-func TestDemoFeedC(t *testing.T) {
-	dir := demoDir(t)
-	f := filepath.Join(dir, "pipelines", "pl-prices.yaml")
-	b, _ := os.ReadFile(f)
-	i := strings.Index(string(b), "# - name: feed_c")
-	lines := strings.Split(string(b[i:]), "\n")
+	lines := strings.Split(text[i:], "\n")
 	for k, l := range lines {
-		lines[k] = strings.TrimPrefix(strings.TrimPrefix(l, "# "), "#")
+		lines[k] = strings.TrimPrefix(strings.TrimPrefix(l, "#"), " ")
 	}
-	os.WriteFile(f, append(b[:i:i], strings.Join(lines, "\n")...), 0o644)
-	s, _ := workspace.Load(context.Background(), dir, workspace.Options{})
-	for _, d := range Check(s, Options{}) {
-		t.Logf("%s", d)
+	if err := os.WriteFile(f, []byte(text[:i]+strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	s := workspacetest.LoadDir(t, dir, workspace.Options{})
+	line := strings.Count(text[:i], "\n") + 1 + 6 // "- table_name: prices" of feed_c
+	workspacetest.Expect(t, s, Check(s, Options{}), []W{
+		D("pipelines/pl-prices.yaml", 59, 7, CodeSkipNodeReader, "gld_prices_a"),
+		D("pipelines/pl-prices.yaml", line, 5, CodeNotShared, "sinks of nodes ['feed_c'] don't declare `shared`: nodes ['feed_a', 'feed_b', 'feed_c'] of pipeline 'pl-prices' all write main.default.prices"),
+	})
 }

@@ -1,0 +1,89 @@
+package validate
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestProve(t *testing.T) {
+	tests := []struct {
+		name, a, b  string
+		disjoint    bool
+		witness     string // when they overlap
+		unsupported bool
+		sameColumns bool
+	}{
+		{name: "distinct values", a: "client_id = 1", b: "client_id = 2", disjoint: true, sameColumns: true},
+		{name: "same value", a: "client_id = 23", b: "client_id IN (22, 23)", witness: "client_id = 23", sameColumns: true},
+		{name: "constant on the left", a: "23 < client_id", b: "client_id <= 23", disjoint: true, sameColumns: true},
+		{name: "ranges touching", a: "x < 5", b: "x >= 5", disjoint: true, sameColumns: true},
+		{name: "ranges overlapping", a: "x < 5", b: "x > 2", witness: "x = 3", sameColumns: true},
+		{name: "open interval between decimals", a: "x > 1.5", b: "x < 1.7", witness: "x = 1.6", sameColumns: true},
+		{name: "between", a: "x BETWEEN 1 AND 10", b: "x BETWEEN 11 AND 20", disjoint: true, sameColumns: true},
+		{name: "not between", a: "x NOT BETWEEN 1 AND 10", b: "x = 5", disjoint: true, sameColumns: true},
+		{name: "not in", a: "region NOT IN ('eu', 'us')", b: "region IN ('eu')", disjoint: true, sameColumns: true},
+		{name: "not equal", a: "region <> 'eu'", b: "region = 'us'", witness: "region = 'us'", sameColumns: true},
+		{name: "not of or", a: "NOT (a = 1 OR a = 2)", b: "a IN (1, 2)", disjoint: true, sameColumns: true},
+		{name: "and over two columns", a: "a = 1 AND b = 'x'", b: "a = 1 AND b = 'y'", disjoint: true, sameColumns: true},
+		{name: "or branches", a: "a = 1 OR (a = 2 AND b > 3)", b: "a = 2 AND b <= 3", disjoint: true, sameColumns: true},
+		{name: "or overlap", a: "a = 1 OR (a = 2 AND b > 3)", b: "a = 2 AND b < 5", witness: "a = 2 AND b = 4", sameColumns: true},
+		{name: "strings", a: "feed = 'a'", b: "feed = 'b'", disjoint: true, sameColumns: true},
+		{name: "quotes and case", a: `"Feed" = 'it''s'`, b: "feed = 'it''s'", witness: "feed = 'it''s'", sameColumns: true},
+		{name: "spark backticks", a: "`feed` = 'a'", b: "feed = 'a'", witness: "feed = 'a'", sameColumns: true},
+		{name: "dates", a: "d >= DATE '2024-01-01'", b: "d < DATE '2024-01-01'", disjoint: true, sameColumns: true},
+		{name: "booleans", a: "active", b: "NOT active", disjoint: true, sameColumns: true},
+		{name: "boolean literal", a: "flag = true", b: "flag = false", disjoint: true, sameColumns: true},
+		{name: "different columns", a: "a = 1", b: "b = 2", witness: "a = 1 AND b = 2"},
+		{name: "like", a: "feed LIKE 'a%'", b: "feed = 'b'", unsupported: true},
+		{name: "functions", a: "lower(feed) = 'a'", b: "feed = 'b'", unsupported: true},
+		{name: "mixed types", a: "x = 1", b: "x = '1'", unsupported: true},
+		{name: "is null", a: "x IS NULL", b: "x = 1", unsupported: true},
+		{name: "big integers", a: "x = 12345678901234567890", b: "x = 12345678901234567891", disjoint: true, sameColumns: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pa, pb := parser.parse(tt.a), parser.parse(tt.b)
+			if pa.expr == nil || pb.expr == nil {
+				t.Fatalf("parse: %q %q", pa.err, pb.err)
+			}
+			for _, order := range [][2]*predicate{{pa, pb}, {pb, pa}} {
+				res, err := prove(order[0].expr, order[1].expr)
+				if tt.unsupported {
+					if !errors.Is(err, errUnsupported) {
+						t.Fatalf("want unsupported, got %+v %v", res, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.disjoint != tt.disjoint || res.sameColumns != tt.sameColumns || (!tt.disjoint && res.witness != tt.witness) {
+					t.Fatalf("got %+v, want disjoint=%v witness=%q same=%v", res, tt.disjoint, tt.witness, tt.sameColumns)
+				}
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		where  string
+		offset int
+	}{
+		{"client_id = ", 12},
+		{"a = 1 ORDER BY a", 6},
+		{"a = 1; DROP TABLE t", 5},
+		{"(a = 1", 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			p := parser.parse(tt.where)
+			if p.err == "" || p.expr != nil {
+				t.Fatalf("no error for %q", tt.where)
+			}
+			if p.errOffset != tt.offset {
+				t.Fatalf("offset %d, want %d (%s)", p.errOffset, tt.offset, p.err)
+			}
+		})
+	}
+}

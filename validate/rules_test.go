@@ -1,0 +1,300 @@
+package validate
+
+import (
+	"testing"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+type W = workspacetest.Want
+
+var D = workspacetest.D
+
+// writers returns a pipeline whose nodes a, b, c... each append to table t
+// with the given extra sink lines (indented for a sink item).
+func writers(name, orchestrator string, sinks ...string) string {
+	y := "name: " + name + "\n"
+	if orchestrator != "" {
+		y += "orchestrator:\n  type: " + orchestrator + "\n"
+	}
+	y += "nodes:\n"
+	for i, s := range sinks {
+		y += "- name: " + string(rune('a'+i)) + "\n  sinks:\n  - table_name: t\n" + s
+	}
+	return y
+}
+
+const (
+	appendShared = "    mode: APPEND\n    shared: true\n"
+	appendOnly   = "    mode: APPEND\n"
+)
+
+func where(p string) string { return "    mode: APPEND\n    shared:\n      where: " + p + "\n" }
+
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []W
+	}{
+		{name: "shared declared by every writer", files: map[string]string{"pl.yaml": writers("pl", "", appendShared, appendShared)}},
+		{name: "nodes of a pipeline don't declare shared", files: map[string]string{"pl.yaml": writers("pl", "", appendShared, appendOnly, appendOnly)},
+			want: []W{
+				D("pl.yaml", 10, 5, CodeNotShared, "sinks of nodes ['b', 'c'] don't declare `shared`"),
+				D("pl.yaml", 14, 5, CodeNotShared, "nodes ['a', 'b', 'c'] of pipeline 'pl' all write main.default.t"),
+			}},
+		{name: "several writers not DELTA APPEND", files: map[string]string{"pl.yaml": writers("pl", "", appendOnly, "    mode: OVERWRITE\n")},
+			want: []W{
+				D("pl.yaml", 5, 5, CodeNotShared, "sinks of nodes ['a', 'b'] don't declare"),
+				D("pl.yaml", 9, 5, CodeNotShared, "sinks of nodes ['a', 'b'] don't declare"),
+				D("pl.yaml", 9, 5, CodeMultiWriterFormat, "DELTA table or file sinks in `APPEND` mode (this sink: DELTA, OVERWRITE)"),
+			}},
+		{name: "shared sink mode and format", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  sinks:
+  - table_name: t
+    mode: OVERWRITE
+    shared: true
+  - path: out/
+    format: PARQUET
+    mode: APPEND
+    shared: true
+`}, want: []W{
+			D("pl.yaml", 7, 11, CodeSharedMode, "Shared sinks only support `APPEND` mode (got `OVERWRITE`)"),
+			D("pl.yaml", 10, 13, CodeSharedFormat, "Shared sinks require a DELTA format (got PARQUET)"),
+		}},
+		{name: "writer column and where mixed", files: map[string]string{"pl.yaml": writers("pl", "", appendShared, where("feed = 'b'"))},
+			want: []W{
+				D("pl.yaml", 7, 13, CodeOwnershipKind, "identify their rows differently"),
+				D("pl.yaml", 13, 7, CodeOwnershipKind, "a writer column (pl.a) and `where` predicates (pl.b)"),
+			}},
+		{name: "different writer columns", files: map[string]string{"pl.yaml": writers("pl", "", appendShared, "    mode: APPEND\n    shared: {column: writer}\n")},
+			want: []W{
+				D("pl.yaml", 7, 13, CodeSharedColumn, "different `shared.column`: _laktory_writer (pl.a); writer (pl.b)"),
+				D("pl.yaml", 12, 22, CodeSharedColumn, "different `shared.column`"),
+			}},
+		{name: "same writer id", files: map[string]string{"pl.yaml": writers("pl", "",
+			"    mode: APPEND\n    shared: {writer_id: x}\n", "    mode: APPEND\n    shared: {writer_id: x}\n")},
+			want: []W{
+				D("pl.yaml", 7, 25, CodeSameWriterID, "pl.a and pl.b write main.default.t with the same `shared.writer_id` 'x'"),
+				D("pl.yaml", 12, 25, CodeSameWriterID, "same `shared.writer_id`"),
+			}},
+		{name: "same where", files: map[string]string{"pl.yaml": writers("pl", "", where("feed = 'x'"), where("FEED =  'x'"))},
+			want: []W{
+				D("pl.yaml", 8, 14, CodeSameWhere, "same `shared.where`"),
+				D("pl.yaml", 14, 14, CodeSameWhere, "same `shared.where`"),
+			}},
+		{name: "where syntax error", files: map[string]string{"pl.yaml": writers("pl", "", where("client_id = = 1"))},
+			want: []W{D("pl.yaml", 8, 26, CodeWhereSyntax, "not a valid SQL predicate: syntax error at or near \"=\"")}},
+		{name: "where syntax error in a block scalar", files: map[string]string{"pl.yaml": writers("pl", "",
+			"    mode: APPEND\n    shared:\n      where: |\n        client_id = 1\n        AND AND x\n")},
+			want: []W{D("pl.yaml", 10, 13, CodeWhereSyntax, "syntax error")}},
+		{name: "disjoint predicates", files: map[string]string{"pl.yaml": writers("pl", "",
+			where("client_id = 1"), where("client_id = 2"), where("client_id > 2 AND client_id <= 10"),
+			where("client_id NOT BETWEEN -10 AND 10"), where("'\"Client_ID\" IN (0, -5)'"))}},
+		{name: "overlapping predicates", files: map[string]string{"pl.yaml": writers("pl", "", where("client_id IN (1, 2)"), where("client_id = 2 OR client_id = 3"))},
+			want: []W{
+				D("pl.yaml", 8, 14, CodeWhereOverlap, "both would own the rows where client_id = 2"),
+				D("pl.yaml", 14, 14, CodeWhereOverlap, "pl.b (client_id = 2 OR client_id = 3) and pl.a (client_id IN (1, 2)) overlap"),
+			}},
+		{name: "predicates that cannot be proven", files: map[string]string{"pl.yaml": writers("pl", "", where("feed LIKE 'a%'"), where("feed = 'b'"))},
+			want: []W{
+				D("pl.yaml", 8, 14, CodeWhereUnproven, "cannot prove disjoint"),
+				D("pl.yaml", 14, 14, CodeWhereUnproven, "cannot prove disjoint"),
+			}},
+		{name: "predicates over different columns", files: map[string]string{"pl.yaml": writers("pl", "", where("client_id = 1"), where("region = 'eu'"))},
+			want: []W{
+				D("pl.yaml", 8, 14, CodeWhereUnproven, "both would match rows where client_id = 1 AND region = 'eu'"),
+				D("pl.yaml", 14, 14, CodeWhereUnproven, "constrain different columns"),
+			}},
+		{name: "across pipelines: overlap and a writer without shared", files: map[string]string{
+			"a.yaml": writers("pa", "", where("x >= 10")),
+			"b.yaml": writers("pb", "", where("x BETWEEN 0 AND 10")),
+			"c.yaml": writers("pc", "", appendOnly),
+		}, want: []W{
+			D("a.yaml", 8, 14, CodeWhereOverlap, "both would own the rows where x = 10"),
+			D("b.yaml", 8, 14, CodeWhereOverlap, "overlap"),
+			D("c.yaml", 5, 5, CodeSharedNotDeclared, "also written by pipelines ['pa', 'pb'], but this sink doesn't declare `shared`"),
+		}},
+		{name: "declarative pipeline and another writer", files: map[string]string{
+			"a.yaml": writers("pa", workspace.OrchestratorSparkDeclarative, "    mode: APPEND\n"),
+			"b.yaml": writers("pb", "", appendShared),
+		}, want: []W{
+			D("a.yaml", 7, 5, CodeDeclarativeOwner, "written by the declarative pipeline ['pa'] and by ['pb']"),
+			D("b.yaml", 5, 5, CodeDeclarativeOwner, "the engine owns the tables"),
+		}},
+		{name: "declarative: shared, node reads, writers", files: map[string]string{"pl.yaml": `
+name: pl
+orchestrator: {type: LAKEFLOW_DECLARATIVE_PIPELINE}
+nodes:
+- name: a
+  comment: Events
+  sources: [{path: x, format: JSONL, as_stream: true}]
+  expectations: [{name: e, expr: id > 0}]
+  sinks: [{table_name: events, mode: APPEND, shared: true}]
+- name: b
+  comment: Other events
+  sources: [{path: y, format: JSONL}]
+  sinks: [{table_name: events, mode: MERGE}]
+- name: r
+  sources: [{node_name: a}]
+  transformer:
+    nodes: [{expr: "SELECT * FROM {nodes.b}"}]
+  sinks: [{path: out/, format: DELTA, mode: APPEND}]
+`}, want: []W{
+			D("pl.yaml", 9, 54, CodeDeclarativeShared, "`shared` is not supported with LAKEFLOW_DECLARATIVE_PIPELINE"),
+			D("pl.yaml", 13, 11, CodeDeclarativeWriter, "but it MERGEs and the node reads no stream"),
+			D("pl.yaml", 13, 11, CodeTableProperties, "conflicting comment: \"Events\" (pl.a) and \"Other events\" (pl.b)"),
+			D("pl.yaml", 10, 3, CodeExpectationsDiffer, "declare different expectations"),
+			D("pl.yaml", 15, 25, CodeDeclarativeNodeRd, "reads node 'a' with node_name, but several nodes append to its table"),
+			D("pl.yaml", 17, 20, CodeDeclarativeNodeRd, "reads {nodes.b}"),
+			D("pl.yaml", 18, 11, CodeLDPSink, "is not supported with Lakeflow Declarative Pipeline orchestrator"),
+			D("pl.yaml", 13, 38, CodeLocalMerge, "local runs do not support MERGE yet"),
+		}},
+		{name: "flows", files: map[string]string{
+			"job.yaml": "name: job\nnodes:\n- name: a\n  flow: {once: true}\n",
+			"sdp.yaml": `
+name: sdp
+orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}
+nodes:
+- name: a
+  flow: {once: true, import_checkpoint: /c}
+  sources: [{path: x, format: JSONL, as_stream: true}]
+  sinks: [{table_name: t, mode: APPEND}]
+- name: b
+  flow: {name: same, kind: update}
+  sources: [{path: x, format: JSONL, as_stream: true}]
+  sinks: [{table_name: u, mode: APPEND}]
+- name: c
+  flow: {name: same}
+  sources: [{path: x, format: JSONL, as_stream: true}]
+  sinks: [{table_name: u, mode: APPEND}]
+- name: d
+  flow: {import_checkpoint: /c}
+  sinks: [{table_name: v, mode: APPEND}]
+`,
+		}, want: []W{
+			D("job.yaml", 4, 9, CodeFlowNotDeclarative, "`flow` options only apply to declarative orchestrators, and pipeline 'job' is without an orchestrator"),
+			D("sdp.yaml", 6, 16, CodeFlowOnceStream, "a once flow reads a batch"),
+			D("sdp.yaml", 6, 41, CodeFlowCheckpoint, "but a once flow reads a batch"),
+			D("sdp.yaml", 10, 28, CodeFlowUpdate, "update flows write to ForEach sinks only"),
+			D("sdp.yaml", 14, 16, CodeFlowName, "nodes 'b' and 'c' both write table u through a flow named 'same'"),
+			D("sdp.yaml", 18, 29, CodeFlowCheckpoint, "node 'd' reads no stream"),
+		}},
+		{name: "foreach sinks", files: map[string]string{"pl.yaml": `
+name: pl
+orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}
+nodes:
+- name: a
+  sources: [{table_name: t, as_stream: true}]
+  transformer:
+    nodes: [{func_name: select, func_args: [order_id, status]}]
+  sinks:
+  - foreach: {command: [cat], http: {url: "http://x/{order_id}"}}
+  - foreach: {name: none}
+  - foreach: {http: {url: "api.example.com/{order_id}/{state}"}}
+  - foreach: {http: {url: "https://api.example.com/{order_id}"}}
+`}, want: []W{
+			D("pl.yaml", 10, 14, CodeForEachWriter, "exactly one writer: `command` or `http`, not both"),
+			D("pl.yaml", 11, 14, CodeForEachWriter, "exactly one writer"),
+			D("pl.yaml", 12, 27, CodeForEachURL, "is not an http:// or https:// URL"),
+			D("pl.yaml", 12, 27, CodeForEachColumn, "{state} names no column of node 'a' (columns: order_id, status); did you mean {status}?"),
+		}},
+		{name: "streaming readers", files: map[string]string{
+			"w.yaml": writers("w", "", appendShared, appendShared),
+			"r.yaml": `
+name: r
+nodes:
+- name: whole
+  sources: [{table_name: t, as_stream: true, reader_kwargs: {skipChangeCommits: true}}]
+- name: batch
+  sources: [{table_name: t, reader_kwargs: {skipChangeCommits: true}}]
+`,
+		}, want: []W{
+			D("r.yaml", 5, 61, CodeSkipWholeTable, "streams the whole table main.default.t, written by several writers, with skipChangeCommits"),
+			D("r.yaml", 7, 44, CodeSkipNotStream, "only applies to streaming reads"),
+		}},
+		{name: "dag", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  depends_on: [c]
+  sources: [{node_name: feed_b}]
+- name: b
+  sources: [{name: main, node_name: a}]
+  transformer:
+    nodes: [{expr: "SELECT * FROM {sources.mian}"}]
+- name: c
+  sources: [{node_name: b}]
+- name: a
+`}, want: []W{
+			D("pl.yaml", 13, 9, CodeDuplicateNode, "Pipeline node 'a' is declared twice in pipeline 'pl'"),
+			D("pl.yaml", 6, 25, CodeUnknownNode, "Pipeline node data source 'feed_b' is not defined in pipeline 'pl'"),
+			D("pl.yaml", 4, 9, CodeCycle, "A circular dependency has been detected: a -> b -> c -> a"),
+			D("pl.yaml", 10, 20, CodeUnknownSource, "none of its sources is named 'mian'; did you mean 'main'?"),
+		}},
+		{name: "local runs", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  sources:
+  - path: x
+    format: AVRO
+  transformer:
+    nodes:
+    - func_name: pivot
+    - func_name: with_columns
+      func_kwargs: {ok: ROUND(x, 2), y: 'nw.col("x").round()'}
+    - func_name: filter
+      func_args: ["x > 1"]
+  sinks:
+  - path: out/
+    format: PARQUET
+    mode: MERGE
+  - table_name: v
+    table_type: VIEW
+    reset_mode: TRUNCATE
+  - table_name: cw
+    custom_writer: my.writer
+    mode: APPEND
+`}, want: []W{
+			D("pl.yaml", 7, 13, CodeLocalFormat, "local runs cannot read AVRO files"),
+			D("pl.yaml", 10, 18, CodeLocalStep, "transformer step #1 of node 'a' (func_name: pivot) cannot run locally"),
+			D("pl.yaml", 12, 41, CodeLocalStep, "has the Python expression nw.col(\"x\").round() as argument `y`"),
+			D("pl.yaml", 18, 11, CodeLocalMerge, "local runs do not support MERGE yet"),
+			D("pl.yaml", 17, 13, CodeMergeFormat, "Only 'DELTA' format is supported with 'MERGE' mode."),
+			D("pl.yaml", 21, 17, CodeTruncateView, "not supported by view"),
+			D("pl.yaml", 23, 20, CodeLocalFormat, "custom_writer my.writer"),
+			D("pl.yaml", 24, 11, CodeCustomWriterMode, "mutually exclusive"),
+		}},
+		{name: "polars backend", files: map[string]string{"pl.yaml": `
+name: pl
+dataframe_backend: POLARS
+nodes:
+- name: a
+  sources: [{table_name: src}]
+  sinks:
+  - table_name: t
+    mode: APPEND
+  - path: d/
+    format: DELTA
+  - path: p/
+    format: PARQUET
+    mode: APPEND
+`}, want: []W{
+			D("pl.yaml", 6, 13, CodePolars, "Unity Catalog data source does not support the Polars backend."),
+			D("pl.yaml", 8, 5, CodePolars, "Table data sink does not support the Polars backend."),
+			D("pl.yaml", 10, 5, CodePolars, "'mode' configuration required with Polars 'DELTA' format"),
+			D("pl.yaml", 14, 11, CodePolars, "Mode 'APPEND' is not supported for Polars DataFrame. Set to `None`"),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := workspacetest.Load(t, tt.files, workspace.Options{})
+			workspacetest.Expect(t, s, Check(s, Options{}), tt.want)
+		})
+	}
+}

@@ -1,0 +1,62 @@
+package validate
+
+import (
+	"testing"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+func TestRunParameters(t *testing.T) {
+	s := workspacetest.Load(t, map[string]string{
+		"pl.yaml":  writers("pl", "", appendShared, appendShared, "    mode: APPEND\n    shared: {where: x = 1}\n"),
+		"one.yaml": "name: one\nnodes:\n- name: w\n  sinks:\n  - table_name: solo\n    mode: APPEND\n    shared: {where: x = 1}\n",
+		"pl2.yaml": "name: pl2\nnodes:\n- name: z\n  sinks:\n  - table_name: t2\n    mode: APPEND\n    shared: true\n",
+		"pl3.yaml": "name: pl3\nnodes:\n- name: y\n  sinks:\n  - table_name: t2\n    mode: APPEND\n    shared: true\n",
+		"sdp.yaml": "name: sdp\norchestrator: {type: SPARK_DECLARATIVE_PIPELINE}\nnodes:\n- name: e\n",
+	}, workspace.Options{})
+	tests := []struct {
+		name          string
+		req           RunRequest
+		refresh, mode string
+		want          []W
+	}{
+		{name: "defaults", req: RunRequest{Selection: map[string][]string{"pl": nil}}, refresh: "INCREMENTAL"},
+		{name: "case-insensitive", req: RunRequest{Refresh: "full", ResetMode: "drop", Selection: map[string][]string{"one": nil}},
+			refresh: "FULL", mode: "DROP",
+			want: []W{D("one.yaml", 5, 5, CodeFullOverrideShared, "refresh=FULL with reset_mode=DROP on the shared table main.default.solo is rejected")}},
+		{name: "reset without override", req: RunRequest{Refresh: "reset", ResetMode: ""}, refresh: "RESET",
+			want: []W{D("sdp.yaml", 1, 7, CodeDeclarativeRefresh, "refresh='RESET' is not supported by declarative pipeline 'sdp'")}},
+		{name: "unknown refresh", req: RunRequest{Refresh: "partial"}, refresh: "PARTIAL",
+			want: []W{D("", 0, 0, CodeRefreshValue, "`refresh='partial'` is not supported")}},
+		{name: "unknown reset_mode", req: RunRequest{Refresh: "FULL", ResetMode: "DELETE_WHERE"}, refresh: "FULL", mode: "DELETE_WHERE",
+			want: []W{D("", 0, 0, CodeResetModeValue, "`reset_mode='DELETE_WHERE'` is not supported")}},
+		{name: "reset_mode without refresh", req: RunRequest{ResetMode: "DROP"}, refresh: "INCREMENTAL", mode: "DROP",
+			want: []W{D("", 0, 0, CodeResetWithoutRefr, "`reset_mode` requires `refresh` FULL or RESET")}},
+		{name: "full with override, several nodes", req: RunRequest{Refresh: "FULL", ResetMode: "DROP", Selection: map[string][]string{"pl": {"a"}}},
+			refresh: "FULL", mode: "DROP",
+			want: []W{D("pl.yaml", 5, 5, CodeFullOverrideShared, "would delete the rows of nodes ['b', 'c'] of pipeline 'pl'. Run with `refresh='RESET'`")}},
+		{name: "full with override, other pipelines", req: RunRequest{Refresh: "FULL", ResetMode: "TRUNCATE", Selection: map[string][]string{"pl2": nil}},
+			refresh: "FULL", mode: "TRUNCATE",
+			want: []W{D("pl2.yaml", 5, 5, CodeFullOverrideOthers, "would also delete the rows of the other writers (pipelines ['pl3'])")}},
+		{name: "reset with override warns about other pipelines", req: RunRequest{Refresh: "RESET", ResetMode: "DROP", Selection: map[string][]string{"pl3": nil}},
+			refresh: "RESET", mode: "DROP",
+			want: []W{D("pl3.yaml", 5, 5, CodeResetOtherWriters, "pipelines ['pl2'] also write it and need a FULL refresh")}},
+		{name: "declarative reset_mode", req: RunRequest{Refresh: "FULL", ResetMode: "TRUNCATE", Selection: map[string][]string{"sdp": nil}},
+			refresh: "FULL", mode: "TRUNCATE",
+			want: []W{D("sdp.yaml", 1, 7, CodeDeclarativeRefresh, "reset_mode must stay DROP")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rp, ds := RunParameters(s, tt.req)
+			if rp.Refresh != tt.refresh || rp.ResetMode != tt.mode {
+				t.Errorf("params %+v, want %s %s", rp, tt.refresh, tt.mode)
+			}
+			workspacetest.Expect(t, s, ds, tt.want)
+		})
+	}
+	// Without a snapshot, only the values are checked.
+	if rp, ds := RunParameters(nil, RunRequest{Refresh: "Reset", ResetMode: "truncate"}); rp.Refresh != "RESET" || rp.ResetMode != "TRUNCATE" || len(ds) != 0 {
+		t.Errorf("nil snapshot: %+v %v", rp, ds)
+	}
+}
