@@ -88,7 +88,9 @@ func writeRuns(ctx context.Context, s *Store, tag string, n int) error {
 		for j := range 3 {
 			key := fmt.Sprintf("%s.n%d", tag, j)
 			steps := []func() error{
-				func() error { return s.StartTask(ctx, id, TaskStart{Key: key, Pipeline: tag, Node: fmt.Sprint("n", j)}) },
+				func() error {
+					return s.StartTask(ctx, id, TaskStart{Key: key, Pipeline: tag, Node: fmt.Sprint("n", j)})
+				},
 				func() error {
 					return s.RecordOperation(ctx, id, Operation{Task: key, Table: "t", Operation: "WRITE", RowsAdded: int64(i + 1)})
 				},
@@ -134,12 +136,12 @@ func (c *fakeClock) Now() time.Time {
 }
 
 // Test-only options.
-func withOwner(o owner) Option                { return func(c *config) { c.self = o } }
-func withAlive(f func(owner) bool) Option     { return func(c *config) { c.alive = f } }
-func withMigrations(fsys fs.FS) Option        { return func(c *config) { c.migrations = fsys } }
-func testOwner() Option                       { return withOwner(owner{host: "test-host", pid: 4242}) }
-func alwaysAlive() Option                     { return withAlive(func(owner) bool { return true }) }
-func dbPath(t testing.TB) string              { return filepath.Join(t.TempDir(), ".laktory", "state.db") }
+func withOwner(o owner) Option            { return func(c *config) { c.self = o } }
+func withAlive(f func(owner) bool) Option { return func(c *config) { c.alive = f } }
+func withMigrations(fsys fs.FS) Option    { return func(c *config) { c.migrations = fsys } }
+func testOwner() Option                   { return withOwner(owner{host: "test-host", pid: 4242}) }
+func alwaysAlive() Option                 { return withAlive(func(owner) bool { return true }) }
+func dbPath(t testing.TB) string          { return filepath.Join(t.TempDir(), ".laktory", "state.db") }
 func mustNil(t testing.TB, err error, what string) {
 	t.Helper()
 	if err != nil {
