@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/spf13/cobra"
+)
+
+// workspaceFlags are the flags of commands that load a workspace.
+type workspaceFlags struct {
+	env  string
+	lake string
+}
+
+func (f *workspaceFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&f.env, "env", "e", "", "stack environment (default: the first one the stack declares)")
+	cmd.Flags().StringVar(&f.lake, "lake", "", "lake root (default: $LAKTORY_LAKE, else DIR/.laktory/lake)")
+}
+
+// loadWorkspace loads the workspace in dir; a missing or unreadable folder
+// is a usage error.
+func (a *app) loadWorkspace(dir string, f workspaceFlags) (*workspace.Snapshot, error) {
+	s, err := workspace.Load(a.ctx, dir, workspace.Options{Env: f.env, Lake: f.lake, Getenv: a.getenv})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return s, nil
+}
+
+// displayPath shows a file as the user named the workspace: DIR/rel for a
+// file inside it, the absolute path otherwise.
+func displayPath(s *workspace.Snapshot, dirArg, file string) string {
+	if file == "" {
+		return ""
+	}
+	rel := s.Rel(file)
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(dirArg, rel)
+}
+
+// diagJSON is the JSON form of a diagnostic.
+type diagJSON struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint"`
+}
+
+func init() {
+	registerCommand("validate", func(a *app) *cobra.Command {
+		var asJSON bool
+		var wf workspaceFlags
+		cmd := &cobra.Command{
+			Use:   "validate [DIR]",
+			Short: "Check the pipelines of a workspace (YAML, shared sinks, DAG, local runs)",
+			Long: `validate loads every pipeline YAML file of the workspace DIR (default: the
+current folder) and reports, file by file, what is wrong and how to fix it:
+YAML and schema errors (unknown keys, wrong types and values), shared-sink
+rules (writers of a table, ownership, overlapping where predicates),
+declarative pipelines, append flows and ForEach sinks, streaming readers,
+the node DAG, and what local runs cannot do yet.
+
+It exits with 1 when the workspace has errors (warnings and infos don't
+count), and prints every diagnostic as JSON with --json. Codes are stable
+(LK001...); the README lists them.`,
+			Example: `  laktory validate
+  laktory validate ./demo
+  laktory validate --env prod --json ./stack-workspace`,
+			Args: rangeArgs(0, 1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				dir := workspaceDir(args)
+				s, err := a.loadWorkspace(dir, wf)
+				if err != nil {
+					return err
+				}
+				ds := validate.Check(s, validate.Options{})
+				if asJSON {
+					out := struct {
+						Diagnostics []diagJSON `json:"diagnostics"`
+					}{Diagnostics: []diagJSON{}}
+					for _, d := range ds {
+						out.Diagnostics = append(out.Diagnostics, diagJSON{File: displayPath(s, dir, d.File), Line: d.Line, Col: d.Col,
+							Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Hint: d.Hint})
+					}
+					if err := a.printJSON(out); err != nil {
+						return err
+					}
+				} else {
+					printDiagnostics(a.stdout, s, dir, ds, a.color(a.stdout))
+				}
+				if workspace.HasErrors(ds) {
+					return errProblems
+				}
+				return nil
+			},
+		}
+		cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as JSON")
+		wf.register(cmd)
+		return cmd
+	})
+}
+
+// ANSI styles of the human output.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+type painter bool
+
+func (p painter) paint(style, s string) string {
+	if !p {
+		return s
+	}
+	return style + s + ansiReset
+}
+
+func severityStyle(sev workspace.Severity) string {
+	switch sev {
+	case workspace.SeverityError:
+		return ansiBold + ansiRed
+	case workspace.SeverityWarning:
+		return ansiBold + ansiYellow
+	}
+	return ansiBold + ansiCyan
+}
+
+// printDiagnostics prints diagnostics grouped by file: the position, the
+// severity, code and message, the source line with a caret under the
+// column, and the hint.
+func printDiagnostics(w io.Writer, s *workspace.Snapshot, dirArg string, ds []workspace.Diagnostic, color bool) {
+	p := painter(color)
+	counts := map[workspace.Severity]int{}
+	file := "\x00"
+	for _, d := range ds {
+		counts[d.Severity]++
+		if d.File != file {
+			if file != "\x00" {
+				fmt.Fprintln(w)
+			}
+			file = d.File
+			name := displayPath(s, dirArg, d.File)
+			if name == "" {
+				name = "(run parameters)"
+			}
+			fmt.Fprintln(w, p.paint(ansiBold, name))
+		}
+		fmt.Fprintf(w, "  %d:%d %s %s %s\n", d.Line, d.Col, p.paint(severityStyle(d.Severity), d.Severity.String()),
+			p.paint(ansiDim, d.Code), d.Message)
+		if line, ok := sourceLine(s.Content(d.File), d.Line); ok {
+			num := fmt.Sprint(d.Line)
+			gutter := strings.Repeat(" ", len(num))
+			fmt.Fprintf(w, "    %s %s %s\n", p.paint(ansiDim, num), p.paint(ansiDim, "|"), line)
+			fmt.Fprintf(w, "    %s %s %s%s\n", gutter, p.paint(ansiDim, "|"), caretPad(line, d.Col), p.paint(severityStyle(d.Severity), "^"))
+		}
+		if d.Hint != "" {
+			fmt.Fprintf(w, "    %s %s\n", p.paint(ansiCyan, "hint:"), d.Hint)
+		}
+	}
+	if len(ds) > 0 {
+		fmt.Fprintln(w)
+	}
+	if len(ds) == 0 {
+		fmt.Fprintf(w, "%s %d pipelines, %d tables: no problems\n", p.paint(ansiBold, "ok"), len(s.Pipelines), len(s.Tables))
+		return
+	}
+	fmt.Fprintf(w, "%s, %s, %s\n",
+		plural(counts[workspace.SeverityError], "error"), plural(counts[workspace.SeverityWarning], "warning"),
+		plural(counts[workspace.SeverityInfo], "info"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 || word == "info" {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// sourceLine returns line n (1-based) of content, without its newline.
+func sourceLine(content []byte, n int) (string, bool) {
+	if content == nil || n < 1 {
+		return "", false
+	}
+	lines := bytes.Split(content, []byte("\n"))
+	if n > len(lines) {
+		return "", false
+	}
+	return strings.TrimRight(string(lines[n-1]), "\r"), true
+}
+
+// caretPad returns the blanks before column col of line, keeping tabs so the
+// caret lines up.
+func caretPad(line string, col int) string {
+	var b strings.Builder
+	for i, r := range []rune(line) {
+		if i >= col-1 {
+			break
+		}
+		if r == '\t' {
+			b.WriteRune('\t')
+		} else {
+			b.WriteRune(' ')
+		}
+	}
+	for i := len([]rune(line)); i < col-1; i++ {
+		b.WriteRune(' ')
+	}
+	return b.String()
+}

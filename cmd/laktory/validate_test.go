@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/laktory/workbench/assets"
+)
+
+// writeDemo writes the demo workspace into a temporary folder.
+func writeDemo(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "demo")
+	if err := assets.WriteTree(assets.Demo(), dir, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+type validateOutput struct {
+	Diagnostics []map[string]any `json:"diagnostics"`
+}
+
+func TestValidateDemo(t *testing.T) {
+	dir := writeDemo(t)
+	code, out, stderr := runCLI(t, nil, "validate", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q, out %s", code, stderr, out)
+	}
+	if !strings.Contains(out, "LK151") || !strings.Contains(out, "0 errors, 0 warnings, 1 info") {
+		t.Fatalf("output:\n%s", out)
+	}
+
+	// Uncomment feed_c: exit 1 and the shared-sink error in JSON.
+	f := filepath.Join(dir, "pipelines", "pl-prices.yaml")
+	b, _ := os.ReadFile(f)
+	text := string(b)
+	i := strings.Index(text, "# - name: feed_c")
+	lines := strings.Split(text[i:], "\n")
+	for k, l := range lines {
+		lines[k] = strings.TrimPrefix(strings.TrimPrefix(l, "#"), " ")
+	}
+	os.WriteFile(f, []byte(text[:i]+strings.Join(lines, "\n")), 0o644)
+	code, out, _ = runCLI(t, nil, "validate", "--json", dir)
+	if code != ExitProblems {
+		t.Fatalf("exit %d, want %d", code, ExitProblems)
+	}
+	var res validateOutput
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		keys := make([]string, 0, len(d))
+		for k := range d {
+			keys = append(keys, k)
+		}
+		if len(keys) != 7 {
+			t.Errorf("diagnostic keys %v, want file line col severity code message hint", keys)
+		}
+		if d["code"] == "LK101" && d["severity"] == "error" && d["file"] == filepath.Join(dir, "pipelines", "pl-prices.yaml") &&
+			d["line"] == float64(strings.Count(text[:i], "\n")+7) && d["col"] == float64(5) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no LK101 at feed_c's sink in %s", out)
+	}
+}
+
+// TestValidateHuman: diagnostics grouped by file, with the line, a caret
+// under the column and the hint (golden file; -update rewrites it).
+func TestValidateHuman(t *testing.T) {
+	code, out, _ := runCLI(t, map[string]string{"NO_COLOR": "1"}, "validate", "testdata/ws_errors")
+	if code != ExitProblems {
+		t.Fatalf("exit %d", code)
+	}
+	golden.RequireEqual(t, out)
+}
+
+func TestValidateErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"missing folder", []string{"validate", filepath.Join(t.TempDir(), "nope")}, ExitUsage},
+		{"too many arguments", []string{"validate", "a", "b"}, ExitUsage},
+		{"unknown environment is a workspace error", []string{"validate", "--env", "prd", "testdata/ws_stack"}, ExitProblems},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if code, out, stderr := runCLI(t, nil, tt.args...); code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tt.code, out, stderr)
+			}
+		})
+	}
+}
+
+func TestValidateEmptyWorkspace(t *testing.T) {
+	code, out, _ := runCLI(t, nil, "validate", t.TempDir())
+	if code != ExitOK || !strings.Contains(out, "0 pipelines, 0 tables: no problems") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+}
