@@ -1,0 +1,133 @@
+package runner
+
+import (
+	"time"
+
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Request is what a user asks a run to do.
+type Request struct {
+	// Pipelines names the pipelines to run; empty means every pipeline (or,
+	// with Selectors, every pipeline that has a node they select).
+	Pipelines []string
+	// Selectors are Laktory's node selectors, applied within Pipelines:
+	// "name" (the node), "*name" (with its upstream), "name*" (with its
+	// downstream), "*name*" (both); a name may also be a tag or an
+	// execution_task_name. Empty selects every node of the pipelines.
+	Selectors []string
+	// Refresh is INCREMENTAL (default when empty), FULL or RESET.
+	Refresh string
+	// ResetMode overrides the sinks' reset_mode: "" (none), DROP or TRUNCATE.
+	ResetMode string
+	// Parallel bounds the tasks running at once; 0 means the number of cores.
+	Parallel int
+}
+
+// Plan is a validated run, ready to execute: its tasks in dependency order
+// and everything destructive it will do, so a user can confirm it first.
+type Plan struct {
+	Request Request
+	// Params are the normalized run parameters.
+	Params validate.RunParams
+	// Tasks are in topological order; a task runs when its DependsOn are done.
+	Tasks []*Task
+	// Effects lists what the run deletes or resets, before it does it.
+	Effects []Effect
+	// Warnings are reported before the run starts (e.g. writers of a dropped
+	// table in other pipelines that now need a FULL refresh).
+	Warnings []validate.Diagnostic
+}
+
+// Task is one node of one pipeline, executed as a unit.
+type Task struct {
+	// Key is "pipeline.node".
+	Key       string
+	Pipeline  string
+	Node      string
+	DependsOn []string
+}
+
+// EffectKind names a destructive effect of a run.
+type EffectKind string
+
+// Destructive effects a plan can announce.
+const (
+	// EffectDeleteRows deletes the rows a writer owns (FULL or RESET of a
+	// shared sink).
+	EffectDeleteRows EffectKind = "delete_rows"
+	// EffectDropTable removes the whole table (reset_mode DROP).
+	EffectDropTable EffectKind = "drop_table"
+	// EffectTruncateTable removes every row and keeps the table (TRUNCATE).
+	EffectTruncateTable EffectKind = "truncate_table"
+	// EffectResetCheckpoint deletes a streaming checkpoint, so its flow
+	// reprocesses all its data.
+	EffectResetCheckpoint EffectKind = "reset_checkpoint"
+)
+
+// Effect is one destructive thing a plan will do.
+type Effect struct {
+	Kind EffectKind
+	// Task is the key of the task that does it.
+	Task  string
+	Table workspace.TableID
+	// Writer is the writer id or the where predicate whose rows are deleted.
+	Writer string
+	// Predicate is the SQL delete predicate (EffectDeleteRows).
+	Predicate string
+	// Rows estimates the rows affected from the table's stats; -1 when
+	// unknown (no stats, or the table does not exist yet).
+	Rows int64
+	// Checkpoint is the folder reset (EffectResetCheckpoint).
+	Checkpoint string
+	// Description says it in one sentence for a confirmation prompt.
+	Description string
+}
+
+// EventKind names what an Event reports.
+type EventKind string
+
+// Events a run emits, in order for a given task.
+const (
+	EventRunStarted   EventKind = "run_started"
+	EventTaskStarted  EventKind = "task_started"
+	EventTaskProgress EventKind = "task_progress" // Phase and Rows so far
+	EventOperation    EventKind = "operation"     // a committed table operation
+	EventRetry        EventKind = "retry"         // a commit conflict, retried
+	EventDeleted      EventKind = "deleted"       // rows deleted for a writer
+	EventWarning      EventKind = "warning"       // Message
+	EventTaskFinished EventKind = "task_finished" // Status, Err
+	EventRunFinished  EventKind = "run_finished"  // Status, Err
+)
+
+// Event reports progress of a run. Events of one run carry increasing Seq.
+type Event struct {
+	RunID string
+	Seq   int64
+	At    time.Time
+	Kind  EventKind
+	// Task is the task key ("" for run-level events).
+	Task string
+	// Phase is the step of a task in progress: read, transform, check, write,
+	// commit.
+	Phase string
+	// Table, Operation and Version describe a table operation.
+	Table     string
+	Operation string
+	Version   int64
+	// Rows counts rows read or written so far (progress), rows added
+	// (operation) or deleted (deleted).
+	Rows int64
+	// Writer is the writer id or predicate of a deletion.
+	Writer string
+	// Attempt and Delay describe a retry.
+	Attempt int
+	Delay   time.Duration
+	// Status is set on task_finished and run_finished.
+	Status history.Status
+	// Message is a human sentence; Err the error text of a failure or retry.
+	Message string
+	Err     string
+}
