@@ -1,0 +1,536 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace"
+	"github.com/spf13/cobra"
+)
+
+// tableFlags locate a table and pick its version.
+type tableFlags struct {
+	dir       string
+	lake      string
+	version   int64
+	timestamp string
+}
+
+func (f *tableFlags) register(cmd *cobra.Command, timeTravel bool) {
+	cmd.Flags().StringVar(&f.dir, "dir", ".", "workspace folder, to resolve table names")
+	cmd.Flags().StringVar(&f.lake, "lake", "", "lake root (default: $LAKTORY_LAKE, else DIR/.laktory/lake)")
+	if timeTravel {
+		cmd.Flags().Int64Var(&f.version, "version", -1, "read this version of the table (time travel)")
+		cmd.Flags().StringVar(&f.timestamp, "timestamp", "", "read the version current at this time (RFC 3339, or YYYY-MM-DD[ HH:MM:SS] in UTC)")
+	}
+}
+
+// openTable resolves TABLE: an existing folder is a table path; anything
+// else is a workspace table name ([catalog.][schema.]table) under the lake.
+func (a *app) openTable(arg string, f tableFlags) (*delta.Table, string, error) {
+	path := arg
+	if _, err := os.Stat(arg); err != nil && !strings.ContainsAny(arg, `/\`) {
+		layout, err := workspace.NewLayout(f.dir, f.lake, a.getenv(workspace.LakeEnv))
+		if err != nil {
+			return nil, "", err
+		}
+		ref := workspace.ParseTableName(arg, "", "")
+		path = layout.TablePath(ref)
+		if _, err := os.Stat(path); err != nil {
+			return nil, "", fmt.Errorf("%w: no folder %s and no table %s in the lake (%s)", delta.ErrNotDeltaTable, arg, ref, path)
+		}
+	}
+	t, err := delta.Open(a.ctx, path)
+	if err != nil {
+		return nil, "", err
+	}
+	return t, path, nil
+}
+
+// snapshot loads the version the flags ask for.
+func (a *app) snapshot(t *delta.Table, f tableFlags) (*delta.Snapshot, error) {
+	var opts []delta.SnapshotOption
+	switch {
+	case f.version >= 0 && f.timestamp != "":
+		return nil, usagef("--version and --timestamp cannot be used together")
+	case f.version >= 0:
+		opts = append(opts, delta.AtVersion(f.version))
+	case f.timestamp != "":
+		ts, err := parseTimestampFlag(f.timestamp)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, delta.AtTimestamp(ts))
+	}
+	return t.Snapshot(a.ctx, opts...)
+}
+
+func parseTimestampFlag(s string) (time.Time, error) {
+	for _, l := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02"} {
+		if ts, err := time.Parse(l, s); err == nil {
+			return ts, nil
+		}
+	}
+	return time.Time{}, usagef("--timestamp %q: use RFC 3339 (2024-05-01T12:00:00Z) or YYYY-MM-DD[ HH:MM:SS] (UTC)", s)
+}
+
+// columnJSON describes one column in `table describe --json`.
+type columnJSON struct {
+	Name      string `json:"name"`
+	Type      string `json:"type"`
+	Nullable  bool   `json:"nullable"`
+	Partition bool   `json:"partition,omitempty"`
+}
+
+// describeJSON is the JSON form of `table describe`.
+type describeJSON struct {
+	Path              string            `json:"path"`
+	Version           int64             `json:"version"`
+	Timestamp         *time.Time        `json:"timestamp,omitempty"`
+	Operation         string            `json:"operation,omitempty"`
+	TableID           string            `json:"tableId"`
+	Protocol          delta.Protocol    `json:"protocol"`
+	Columns           []columnJSON      `json:"columns"`
+	Schema            *delta.StructType `json:"schema"`
+	PartitionColumns  []string          `json:"partitionColumns"`
+	Properties        map[string]string `json:"properties"`
+	Files             int               `json:"files"`
+	SizeBytes         int64             `json:"sizeBytes"`
+	Rows              int64             `json:"rows"`
+	RowsExact         bool              `json:"rowsExact"`
+	AppTransactions   map[string]int64  `json:"appTransactions"`
+	CheckpointVersion *int64            `json:"checkpointVersion,omitempty"`
+}
+
+func describeSnapshot(s *delta.Snapshot) describeJSON {
+	d := describeJSON{Path: s.Root(), Version: s.Version(), TableID: s.TableID(), Protocol: s.Protocol(),
+		Schema: s.Schema(), PartitionColumns: s.PartitionColumns(), Properties: s.Properties(),
+		Files: s.NumFiles(), SizeBytes: s.SizeInBytes(), AppTransactions: s.AppTransactions()}
+	if ts := s.Timestamp(); !ts.IsZero() {
+		d.Timestamp = &ts
+	}
+	if ci := s.CommitInfo(); ci != nil {
+		d.Operation = ci.Operation
+	}
+	d.Rows, d.RowsExact = s.NumRecords()
+	if cp := s.CheckpointVersion(); cp >= 0 {
+		d.CheckpointVersion = &cp
+	}
+	for _, f := range s.Schema().Fields {
+		d.Columns = append(d.Columns, columnJSON{Name: f.Name, Type: f.Type.TypeName(), Nullable: f.Nullable,
+			Partition: tableContainsFold(d.PartitionColumns, f.Name)})
+	}
+	return d
+}
+
+func tableContainsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func printDescribe(w io.Writer, d describeJSON) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "Table\t%s\n", d.Path)
+	version := fmt.Sprint(d.Version)
+	if d.Timestamp != nil {
+		version += "  (" + d.Timestamp.UTC().Format(time.RFC3339)
+		if d.Operation != "" {
+			version += ", " + d.Operation
+		}
+		version += ")"
+	}
+	fmt.Fprintf(tw, "Version\t%s\n", version)
+	fmt.Fprintf(tw, "Table id\t%s\n", d.TableID)
+	fmt.Fprintf(tw, "Protocol\treader %d%s, writer %d%s\n", d.Protocol.MinReaderVersion, tableFeatureList(d.Protocol.ReaderFeatures),
+		d.Protocol.MinWriterVersion, tableFeatureList(d.Protocol.WriterFeatures))
+	part := "not partitioned"
+	if len(d.PartitionColumns) > 0 {
+		part = strings.Join(d.PartitionColumns, ", ")
+	}
+	fmt.Fprintf(tw, "Partitioned by\t%s\n", part)
+	fmt.Fprintf(tw, "Files\t%d (%s)\n", d.Files, tableHumanBytes(d.SizeBytes))
+	rows := fmt.Sprint(d.Rows)
+	if !d.RowsExact {
+		rows = fmt.Sprintf("at least %d (some files have no stats)", d.Rows)
+	}
+	fmt.Fprintf(tw, "Rows\t%s\n", rows)
+	tw.Flush()
+	fmt.Fprintln(w, "\nColumns:")
+	var cols bytes.Buffer
+	tw = tabwriter.NewWriter(&cols, 0, 4, 2, ' ', 0)
+	for _, c := range d.Columns {
+		var notes []string
+		if !c.Nullable {
+			notes = append(notes, "not null")
+		}
+		if c.Partition {
+			notes = append(notes, "partition")
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Name, c.Type, strings.Join(notes, ", "))
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(cols.String(), "\n") {
+		fmt.Fprint(w, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n")))
+	}
+	if len(d.Properties) > 0 {
+		fmt.Fprintln(w, "\nProperties:")
+		for _, k := range tableSortedKeys(d.Properties) {
+			fmt.Fprintf(w, "  %s = %s\n", k, d.Properties[k])
+		}
+	}
+	if len(d.AppTransactions) > 0 {
+		fmt.Fprintln(w, "\nApplication transactions (txn):")
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, k := range tableSortedKeys(d.AppTransactions) {
+			fmt.Fprintf(tw, "  %s\tversion %d\n", k, d.AppTransactions[k])
+		}
+		tw.Flush()
+	}
+}
+
+func tableFeatureList(f []string) string {
+	if len(f) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(f, ", ") + "]"
+}
+
+func tableSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func tableHumanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// tableCompactMap renders operation parameters / metrics as k=v pairs.
+func tableCompactMap(m map[string]any, max int) string {
+	var parts []string
+	for _, k := range tableSortedKeys(m) {
+		v := m[k]
+		s, ok := v.(string)
+		if !ok {
+			b, _ := json.Marshal(v)
+			s = string(b)
+		}
+		parts = append(parts, k+"="+s)
+	}
+	return tableTruncate(strings.Join(parts, " "), max)
+}
+
+func tableTruncate(s string, max int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
+}
+
+func init() {
+	registerCommand("table", func(a *app) *cobra.Command {
+		cmd := &cobra.Command{
+			Use:   "table",
+			Short: "Inspect a Delta table: describe it, list its history, scan its rows",
+			Long: `table reads any Delta table: a folder (written by laktory, Spark, delta-rs...)
+or a workspace table name ([catalog.][schema.]table, resolved under the lake
+of the workspace given by --dir).`,
+			Example: `  laktory table describe ./lake/main/default/prices
+  laktory table log main.default.prices --dir ./demo
+  laktory table scan prices --dir ./demo --where "region = 'EU'" --limit 10`,
+			Args: cobra.ArbitraryArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usagef("unknown table command %q (use describe, log or scan)\nRun 'laktory table --help' for usage.", args[0])
+				}
+				return cmd.Help()
+			},
+		}
+		cmd.AddCommand(a.tableDescribeCommand(), a.tableLogCommand(), a.tableScanCommand())
+		return cmd
+	})
+}
+
+func (a *app) tableDescribeCommand() *cobra.Command {
+	var f tableFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "describe TABLE",
+		Short: "Show a table's version, schema, partitioning, files, rows and protocol",
+		Example: `  laktory table describe ./lake/main/default/prices
+  laktory table describe main.default.prices --dir ./demo --json
+  laktory table describe prices --version 3`,
+		Args: rangeArgs(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, _, err := a.openTable(args[0], f)
+			if err != nil {
+				return err
+			}
+			s, err := a.snapshot(t, f)
+			if err != nil {
+				return err
+			}
+			d := describeSnapshot(s)
+			if asJSON {
+				return a.printJSON(d)
+			}
+			printDescribe(a.stdout, d)
+			return nil
+		},
+	}
+	f.register(cmd, true)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+func (a *app) tableLogCommand() *cobra.Command {
+	var f tableFlags
+	var asJSON bool
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "log TABLE",
+		Short: "List a table's history (one line per version, newest first)",
+		Example: `  laktory table log ./lake/main/default/prices
+  laktory table log main.default.prices --dir ./demo --limit 5 --json`,
+		Args: rangeArgs(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, _, err := a.openTable(args[0], f)
+			if err != nil {
+				return err
+			}
+			h, err := t.History(a.ctx, limit)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if h == nil {
+					h = []delta.HistoryEntry{}
+				}
+				return a.printJSON(h)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "VERSION\tTIMESTAMP\tOPERATION\tPARAMETERS\tMETRICS")
+			for _, e := range h {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.Version, e.Timestamp.UTC().Format(time.RFC3339), e.Operation,
+					tableCompactMap(e.OperationParameters, 50), tableCompactMap(e.OperationMetrics, 60))
+			}
+			return tw.Flush()
+		},
+	}
+	f.register(cmd, false)
+	cmd.Flags().IntVar(&limit, "limit", 0, "show at most this many versions (0: all)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+func (a *app) tableScanCommand() *cobra.Command {
+	var f tableFlags
+	var limit int
+	var where, format, columns string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "scan TABLE",
+		Short: "Print a table's rows (optionally filtered, projected, at a past version)",
+		Long: `scan reads the rows of a table through DuckDB. --where takes a DuckDB SQL
+condition on the table's columns; files whose partition values or statistics
+rule it out are not read. --format jsonl prints one JSON object per row
+(timestamps in RFC 3339, decimals as strings); --json is the same.`,
+		Example: `  laktory table scan ./lake/main/default/prices --limit 10
+  laktory table scan main.default.prices --dir ./demo --where "writer = 'a' AND price > 10" --format csv
+  laktory table scan prices --timestamp 2024-05-01T12:00:00Z --columns id,price --json`,
+		Args: rangeArgs(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				format = "jsonl"
+			}
+			switch format {
+			case "table", "jsonl", "csv":
+			default:
+				return usagef("--format %q: use table, jsonl or csv", format)
+			}
+			if limit < 0 {
+				return usagef("--limit must be 0 (all rows) or more")
+			}
+			t, _, err := a.openTable(args[0], f)
+			if err != nil {
+				return err
+			}
+			s, err := a.snapshot(t, f)
+			if err != nil {
+				return err
+			}
+			opts := delta.ScanOptions{Where: where}
+			if columns != "" {
+				for _, c := range strings.Split(columns, ",") {
+					opts.Columns = append(opts.Columns, strings.TrimSpace(c))
+				}
+			}
+			db, err := delta.OpenDuckDB(a.ctx)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			rows, err := s.Query(a.ctx, db, opts, limit)
+			if err != nil {
+				if errors.Is(err, delta.ErrUnknownColumn) {
+					return usageError{err}
+				}
+				return err
+			}
+			defer rows.Close()
+			return writeTableRows(a.stdout, rows, format)
+		},
+	}
+	f.register(cmd, true)
+	cmd.Flags().IntVar(&limit, "limit", 20, "print at most this many rows (0: all)")
+	cmd.Flags().StringVar(&where, "where", "", "keep rows where this DuckDB SQL condition is true")
+	cmd.Flags().StringVar(&columns, "columns", "", "comma-separated columns to print (default: all)")
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, jsonl or csv")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "same as --format jsonl")
+	return cmd
+}
+
+// writeTableRows prints query rows in the given format.
+func writeTableRows(w io.Writer, rows *sql.Rows, format string) error {
+	cols, err := rows.ColumnTypes()
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name()
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var (
+		enc   *json.Encoder
+		cw    *csv.Writer
+		table [][]string
+	)
+	switch format {
+	case "jsonl":
+		enc = json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+	case "csv":
+		cw = csv.NewWriter(w)
+		if err := cw.Write(names); err != nil {
+			return err
+		}
+	default:
+		table = append(table, names)
+	}
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		n++
+		switch format {
+		case "jsonl":
+			obj := make(tableJSONRow, len(cols))
+			for i, c := range cols {
+				obj[i] = tableJSONField{names[i], delta.JSONValue(vals[i], c.DatabaseTypeName())}
+			}
+			if err := enc.Encode(obj); err != nil {
+				return err
+			}
+		case "csv":
+			rec := make([]string, len(cols))
+			for i, c := range cols {
+				rec[i] = delta.TextValue(vals[i], c.DatabaseTypeName(), true)
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		default:
+			rec := make([]string, len(cols))
+			for i, c := range cols {
+				rec[i] = tableTruncate(delta.TextValue(vals[i], c.DatabaseTypeName(), false), 40)
+			}
+			table = append(table, rec)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	switch format {
+	case "csv":
+		cw.Flush()
+		return cw.Error()
+	case "table":
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, rec := range table {
+			fmt.Fprintln(tw, strings.Join(rec, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if n == 1 {
+			fmt.Fprintln(w, "(1 row)")
+		} else {
+			fmt.Fprintf(w, "(%d rows)\n", n)
+		}
+	}
+	return nil
+}
+
+// tableJSONRow is a JSON object keeping the columns in order.
+type tableJSONRow []tableJSONField
+
+type tableJSONField struct {
+	name  string
+	value any
+}
+
+func (r tableJSONRow) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, f := range r {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.name)
+		v, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
