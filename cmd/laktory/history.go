@@ -1,0 +1,381 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
+	"github.com/spf13/cobra"
+)
+
+// historyList is the JSON form of `laktory history`.
+type historyList struct {
+	Dir      string        `json:"dir"`
+	Runs     []history.Run `json:"runs"`
+	HasOlder bool          `json:"has_older"` // more runs: --before the last id
+}
+
+func init() {
+	registerCommand("history", func(a *app) *cobra.Command {
+		var asJSON bool
+		var limit int
+		var runID, before int64
+		cmd := &cobra.Command{
+			Use:   "history [DIR]",
+			Short: "List past runs, or show one run's tasks, table operations, retries and deletions",
+			Long: `history reads the run history of the workspace DIR (default: the current
+folder), kept in DIR/.laktory/state.db by laktory run and the TUI.
+
+Without --run it lists the runs, newest first: id, start (UTC), duration,
+status, refresh, selection, rows written and deleted, and retries. With
+--run ID it shows that run: its tasks, every table operation (Delta version,
+rows added and deleted, files), commit retries (attempt, delay, error),
+rows deleted per writer, and messages. --json prints the same as JSON,
+events included.
+
+It only reads: listing a workspace that never ran creates nothing. It exits
+with 0 whatever the runs' outcome, and with 2 for an unknown run id.`,
+			Example: `  laktory history
+  laktory history ./demo --limit 50
+  laktory history ./demo --before 81      # the page after run 81
+  laktory history ./demo --run 42
+  laktory history ./demo --run 42 --json`,
+			Args: rangeArgs(0, 1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if limit < 1 || limit > history.MaxLimit {
+					return usagef("--limit must be between 1 and %d (got %d)", history.MaxLimit, limit)
+				}
+				showRun := cmd.Flags().Changed("run")
+				if showRun && runID < 1 {
+					return usagef("--run takes a run id, a positive number (got %d)", runID)
+				}
+				layout, err := workspace.NewLayout(workspaceDir(args), "", a.getenv(workspace.LakeEnv))
+				if err != nil {
+					return usageError{err}
+				}
+				if fi, err := os.Stat(layout.Dir); err != nil || !fi.IsDir() {
+					return usagef("%s is not a workspace folder", layout.Dir)
+				}
+				path := layout.StateDB()
+				if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+					// Listing must not create the database.
+					if showRun {
+						return fmt.Errorf("run %d is not in the history of %s: it has no runs yet (run `laktory run` first)",
+							runID, layout.Dir)
+					}
+					if asJSON {
+						return a.printJSON(historyList{Dir: layout.Dir, Runs: []history.Run{}})
+					}
+					fmt.Fprintf(a.stdout, "No runs yet in %s (run `laktory run` first)\n", layout.Dir)
+					return nil
+				}
+				s, err := history.Open(a.ctx, path)
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				p := painter(a.color(a.stdout))
+				if showRun {
+					d, err := s.RunDetail(a.ctx, runID)
+					if errors.Is(err, history.ErrNotFound) {
+						return fmt.Errorf("run %d is not in the history of %s (`laktory history` lists the runs)", runID, layout.Dir)
+					}
+					if err != nil {
+						return err
+					}
+					if asJSON {
+						return a.printJSON(d)
+					}
+					printRunDetail(a.stdout, d, p)
+					return nil
+				}
+				page, err := s.ListRuns(a.ctx, history.Page{Limit: limit, Before: before}, history.Filter{})
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return a.printJSON(historyList{Dir: layout.Dir, Runs: page.Runs, HasOlder: page.HasOlder})
+				}
+				if len(page.Runs) == 0 {
+					fmt.Fprintf(a.stdout, "No runs yet in %s (run `laktory run` first)\n", layout.Dir)
+					return nil
+				}
+				printRuns(a.stdout, page.Runs, p)
+				if page.HasOlder {
+					fmt.Fprintf(a.stdout, "\nOlder runs: laktory history %s --before %d\n",
+						workspaceDir(args), page.Runs[len(page.Runs)-1].ID)
+				}
+				return nil
+			},
+		}
+		cmd.Flags().Int64Var(&runID, "run", 0, "show the run with this id")
+		cmd.Flags().IntVar(&limit, "limit", history.DefaultLimit, "list at most this many runs")
+		cmd.Flags().Int64Var(&before, "before", 0, "list the runs older than this run id (the next page)")
+		cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+		return cmd
+	})
+}
+
+// printRuns prints runs as an aligned table.
+func printRuns(w io.Writer, runs []history.Run, p painter) {
+	t := textTable{header: []string{"RUN", "STARTED (UTC)", "DURATION", "STATUS", "REFRESH", "SELECTION",
+		"WRITTEN", "DELETED", "RETRIES"}, right: map[int]bool{0: true, 2: true, 6: true, 7: true, 8: true}}
+	for _, r := range runs {
+		t.rows = append(t.rows, []string{strconv.FormatInt(r.ID, 10), fmtClock(r.StartedAt), fmtDuration(r.Duration()),
+			string(r.Status), refreshText(r), cutLine(selectionText(r), 40), fmtCount(r.RowsWritten), fmtCount(r.RowsDeleted),
+			fmtCount(r.Retries)})
+	}
+	t.print(w, "", p, map[int]func(string) string{3: statusStyle})
+}
+
+// printRunDetail prints one run: a summary, then its tasks, operations,
+// retries, deletions and messages.
+func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
+	r := d.Run
+	took := "took " + fmtDuration(r.Duration())
+	if r.EndedAt.IsZero() {
+		took = "not finished"
+	}
+	fmt.Fprintf(w, "%s %s, %s, started %s UTC, %s\n", p.paint(ansiBold, fmt.Sprintf("Run %d", r.ID)),
+		p.paint(statusStyle(string(r.Status)), string(r.Status)), refreshText(r), fmtClock(r.StartedAt), took)
+	field := func(name, value string) { fmt.Fprintf(w, "  %-10s %s\n", name, value) }
+	ws := r.Workspace
+	if r.Env != "" {
+		ws += " (env " + r.Env + ")"
+	}
+	field("Workspace", ws)
+	field("Selection", fmt.Sprintf("%s, parallelism %d", selectionText(r), r.Parallelism))
+	field("Rows", fmt.Sprintf("read %s, written %s, deleted %s", fmtCount(r.RowsRead), fmtCount(r.RowsWritten), fmtCount(r.RowsDeleted)))
+	field("Counts", fmt.Sprintf("tasks %d (failed %d), retries %d, warnings %d, errors %d",
+		r.Tasks, r.TasksFailed, r.Retries, r.Warnings, r.Errors))
+	if r.Error != "" {
+		field("Error", p.paint(ansiRed, r.Error))
+	}
+	if !r.Status.Done() || r.Status == history.StatusInterrupted {
+		field("Process", fmt.Sprintf("pid %d on %s", r.PID, r.Host))
+	}
+
+	section := func(title string, t textTable, styles map[int]func(string) string) {
+		fmt.Fprintf(w, "\n%s\n", p.paint(ansiBold, title))
+		if len(t.rows) == 0 {
+			fmt.Fprintln(w, "  none")
+			return
+		}
+		t.print(w, "  ", p, styles)
+	}
+	tasks := textTable{header: []string{"TASK", "STATUS", "STARTED", "DURATION", "READ", "WRITTEN", "DELETED", "RETRIES", "ERROR"},
+		right: map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true}}
+	for _, t := range d.Tasks {
+		tasks.rows = append(tasks.rows, []string{t.Key, string(t.Status), fmtTimeOfDay(t.StartedAt), fmtDuration(t.Duration()),
+			fmtCount(t.RowsRead), fmtCount(t.RowsWritten), fmtCount(t.RowsDeleted), fmtCount(t.Retries), cutLine(t.Error, 60)})
+	}
+	section("Tasks", tasks, map[int]func(string) string{1: statusStyle})
+
+	ops := textTable{header: []string{"TASK", "TABLE", "VERSION", "OPERATION", "ADDED", "DELETED", "FILES +/-", "DURATION", "DETAIL"},
+		right: map[int]bool{2: true, 4: true, 5: true, 7: true}}
+	for _, o := range d.Operations {
+		version := "-"
+		if o.Version != nil {
+			version = strconv.FormatInt(*o.Version, 10)
+		}
+		ops.rows = append(ops.rows, []string{orDash(o.Task), o.Table, version, o.Operation, fmtCount(o.RowsAdded),
+			fmtCount(o.RowsDeleted), fmt.Sprintf("+%d -%d", o.FilesAdded, o.FilesRemoved), fmtDuration(o.Duration), cutLine(o.Detail, 50)})
+	}
+	section("Table operations", ops, nil)
+
+	retries := textTable{header: []string{"TASK", "TABLE", "ATTEMPT", "DELAY", "ERROR"}, right: map[int]bool{2: true, 3: true}}
+	for _, x := range d.Retries {
+		retries.rows = append(retries.rows, []string{orDash(x.Task), orDash(x.Table), strconv.Itoa(x.Attempt),
+			fmtDuration(x.Delay), cutLine(x.Error, 80)})
+	}
+	section("Retries", retries, nil)
+
+	dels := textTable{header: []string{"TASK", "TABLE", "WRITER", "ROWS DELETED", "VERSION"}, right: map[int]bool{3: true, 4: true}}
+	for _, x := range d.Deletions {
+		owner := x.Writer
+		if owner == "" {
+			owner = "where " + x.Predicate
+		}
+		version := "-"
+		if x.Version != nil {
+			version = strconv.FormatInt(*x.Version, 10)
+		}
+		dels.rows = append(dels.rows, []string{orDash(x.Task), x.Table, cutLine(owner, 60), fmtCount(x.Rows), version})
+	}
+	section("Deleted rows per writer", dels, nil)
+
+	msgs := textTable{header: []string{"SEVERITY", "TASK", "CODE", "MESSAGE"}}
+	for _, m := range d.Messages {
+		msgs.rows = append(msgs.rows, []string{string(m.Severity), orDash(m.Task), orDash(m.Code), cutLine(m.Text, 100)})
+	}
+	section("Messages", msgs, map[int]func(string) string{0: severityText})
+
+	switch n := len(d.Events); n {
+	case 0:
+	case 1:
+		fmt.Fprintln(w, "\nEvent log: 1 entry (--json shows it)")
+	default:
+		fmt.Fprintf(w, "\nEvent log: %d entries (--json shows them)\n", n)
+	}
+}
+
+// textTable is an aligned table of plain cells; styles colour cells after
+// padding, so colours never break the alignment.
+type textTable struct {
+	header []string
+	rows   [][]string
+	right  map[int]bool // right-aligned columns
+}
+
+func (t textTable) print(w io.Writer, indent string, p painter, styles map[int]func(string) string) {
+	width := make([]int, len(t.header))
+	for _, row := range append([][]string{t.header}, t.rows...) {
+		for i, c := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	line := func(row []string, header bool) {
+		var b strings.Builder
+		b.WriteString(indent)
+		for i, c := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			cell := c + pad
+			if t.right[i] {
+				cell = pad + c
+			}
+			if i == len(row)-1 {
+				cell = strings.TrimRight(cell, " ")
+			}
+			if cell == "" {
+				continue // an empty last cell: no trailing blanks
+			}
+			switch {
+			case header:
+				cell = p.paint(ansiDim, cell)
+			case styles[i] != nil && bool(p):
+				cell = styles[i](cell)
+			}
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(cell)
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	line(t.header, true)
+	for _, row := range t.rows {
+		line(row, false)
+	}
+}
+
+// statusStyle colours a (padded) status cell.
+func statusStyle(s string) string {
+	switch history.Status(strings.TrimSpace(s)) {
+	case history.StatusSucceeded:
+		return ansiGreen + s + ansiReset
+	case history.StatusFailed:
+		return ansiBold + ansiRed + s + ansiReset
+	case history.StatusCancelled, history.StatusInterrupted, history.StatusSkipped:
+		return ansiYellow + s + ansiReset
+	}
+	return ansiCyan + s + ansiReset
+}
+
+func severityText(s string) string {
+	switch history.Severity(strings.TrimSpace(s)) {
+	case history.SeverityError:
+		return ansiBold + ansiRed + s + ansiReset
+	case history.SeverityWarning:
+		return ansiBold + ansiYellow + s + ansiReset
+	}
+	return ansiCyan + s + ansiReset
+}
+
+// ansiGreen completes the ANSI styles of validate.go for succeeded runs.
+const ansiGreen = "\x1b[32m"
+
+func refreshText(r history.Run) string {
+	if r.ResetMode != "" {
+		return string(r.Refresh) + "+" + string(r.ResetMode)
+	}
+	return string(r.Refresh)
+}
+
+func selectionText(r history.Run) string {
+	sel := append(append([]string{}, r.Pipelines...), r.Selectors...)
+	if len(sel) == 0 {
+		return "all pipelines"
+	}
+	return strings.Join(sel, ", ")
+}
+
+func fmtClock(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+func fmtTimeOfDay(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("15:04:05")
+}
+
+// duration prints a duration the way a person reads it: 350ms, 12.3s, 4m05s,
+// 2h03m; "-" when unknown.
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "-"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// count prints n with thousands separators.
+func fmtCount(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// cut keeps the first line of s, at most n characters.
+func cutLine(s string, n int) string {
+	first, _, multi := strings.Cut(s, "\n")
+	if utf8.RuneCountInString(first) > n {
+		return string([]rune(first)[:n-1]) + "…"
+	}
+	if multi {
+		return first + " …"
+	}
+	return first
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
