@@ -31,7 +31,11 @@ const (
 type value struct {
 	kind valKind
 	num  *big.Rat // kindNum and kindBool (0/1)
-	str  string   // kindStr
+	// f is num as a float64 when exact (fexact): comparisons then skip
+	// big.Rat arithmetic.
+	f      float64
+	fexact bool
+	str    string // kindStr
 	// lit is the SQL literal, for witnesses (e.g. DATE '2024-01-01').
 	lit string
 }
@@ -40,7 +44,30 @@ func (a value) cmp(b value) int {
 	if a.kind == kindStr {
 		return strings.Compare(a.str, b.str)
 	}
+	if a.fexact && b.fexact {
+		switch {
+		case a.f < b.f:
+			return -1
+		case a.f > b.f:
+			return 1
+		}
+		return 0
+	}
 	return a.num.Cmp(b.num)
+}
+
+// key identifies the value (for indexing).
+func (a value) key() string {
+	if a.kind == kindStr {
+		return "s" + a.str
+	}
+	return string(rune('0'+a.kind)) + a.num.RatString()
+}
+
+// numValue builds a number constant.
+func numValue(r *big.Rat, kind valKind, lit string) value {
+	f, exact := r.Float64()
+	return value{kind: kind, num: r, f: f, fexact: exact, lit: lit}
 }
 
 type bound struct {
@@ -373,9 +400,9 @@ func column(e *sqlNode) (string, bool) {
 
 func boolValue(b bool) value {
 	if b {
-		return value{kind: kindBool, num: big.NewRat(1, 1), lit: "true"}
+		return numValue(big.NewRat(1, 1), kindBool, "true")
 	}
-	return value{kind: kindBool, num: new(big.Rat), lit: "false"}
+	return numValue(new(big.Rat), kindBool, "false")
 }
 
 // constant reads a literal: numbers, strings, booleans and typed strings
@@ -428,7 +455,7 @@ func constant(e *sqlNode) (value, error) {
 		if id == "DECIMAL" && e.Value.Type.TypeInfo != nil && e.Value.Type.TypeInfo.Scale > 0 {
 			r.Quo(r, new(big.Rat).SetFrac(big.NewInt(1).Exp(big.NewInt(10), big.NewInt(int64(e.Value.Type.TypeInfo.Scale)), nil), big.NewInt(1)))
 		}
-		return value{kind: kindNum, num: r, lit: ratText(r)}, nil
+		return numValue(r, kindNum, ratText(r)), nil
 	case "HUGEINT":
 		var h struct {
 			Upper int64  `json:"upper"`
@@ -440,7 +467,7 @@ func constant(e *sqlNode) (value, error) {
 		n := new(big.Int).Lsh(big.NewInt(h.Upper), 64)
 		n.Add(n, new(big.Int).SetUint64(h.Lower))
 		r := new(big.Rat).SetInt(n)
-		return value{kind: kindNum, num: r, lit: ratText(r)}, nil
+		return numValue(r, kindNum, ratText(r)), nil
 	}
 	return value{}, errUnsupported
 }
@@ -465,29 +492,63 @@ type overlap struct {
 	sameColumns bool
 }
 
-// prove compares two parsed predicates.
-func prove(a, b *sqlNode) (overlap, error) {
-	da, err := toDNF(a, false)
+// prove compares two parsed predicates (their DNF is computed once per
+// predicate text).
+func prove(a, b *predicate) (overlap, error) {
+	da, ca, err := a.normal()
 	if err != nil {
 		return overlap{}, err
 	}
-	db, err := toDNF(b, false)
+	db, cb, err := b.normal()
 	if err != nil {
 		return overlap{}, err
 	}
-	same := slices.Equal(columnsOf(da), columnsOf(db))
+	same := slices.Equal(ca, cb)
 	for _, x := range da {
 		for _, y := range db {
-			m, err := and(dnf{x}, dnf{y})
+			ok, err := conjOverlap(x, y)
 			if err != nil {
 				return overlap{}, err
 			}
-			if len(m) > 0 {
+			if ok {
+				m, err := and(dnf{x}, dnf{y})
+				if err != nil || len(m) == 0 {
+					return overlap{}, errUnsupported
+				}
 				return overlap{witness: witness(m[0]), sameColumns: same}, nil
 			}
 		}
 	}
 	return overlap{disjoint: true, sameColumns: same}, nil
+}
+
+// conjOverlap reports whether two conjunctions can hold together, without
+// building their intersection.
+func conjOverlap(x, y conj) (bool, error) {
+	for k, sx := range x {
+		sy, ok := y[k]
+		if !ok {
+			continue
+		}
+		if sx.kind != sy.kind {
+			return false, errUnsupported
+		}
+		if !setsIntersect(sx, sy) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func setsIntersect(a, b set) bool {
+	for _, x := range a.ivs {
+		for _, y := range b.ivs {
+			if !(interval{lo: maxLower(x.lo, y.lo), hi: minUpper(x.hi, y.hi)}).empty() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func columnsOf(d dnf) []string {

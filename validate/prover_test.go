@@ -47,7 +47,7 @@ func TestProve(t *testing.T) {
 				t.Fatalf("parse: %q %q", pa.err, pb.err)
 			}
 			for _, order := range [][2]*predicate{{pa, pb}, {pb, pa}} {
-				res, err := prove(order[0].expr, order[1].expr)
+				res, err := prove(order[0], order[1])
 				if tt.unsupported {
 					if !errors.Is(err, errUnsupported) {
 						t.Fatalf("want unsupported, got %+v %v", res, err)

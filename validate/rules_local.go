@@ -26,7 +26,12 @@ var pythonExpr = regexp.MustCompile(`(^|[^\w.])(nw|pl|F)\s*\.\s*[A-Za-z_]|^\s*(c
 
 // PythonExpr reports whether a method argument is a Python expression
 // (which local runs cannot evaluate) rather than SQL or a column name.
-func PythonExpr(s string) bool { return pythonExpr.MatchString(s) }
+func PythonExpr(s string) bool {
+	if !strings.Contains(s, "(") && !strings.Contains(s, "nw.") && !strings.Contains(s, "pl.") && !strings.Contains(s, "F.") {
+		return false
+	}
+	return pythonExpr.MatchString(s)
+}
 
 // local checks what local runs cannot do yet, and the sink and source
 // combinations Laktory itself rejects.

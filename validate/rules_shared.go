@@ -213,9 +213,38 @@ func (c *checker) whereSyntax(w *workspace.Writer) *predicate {
 }
 
 func (c *checker) whereWriters(t *workspace.Table, ws []*workspace.Writer) {
+	norm := make([]string, len(ws))
+	points := make([]pointSet, len(ws))
+	// value -> writers, per column, for predicates that are sets of values
+	// of one column (client_id = 23, region IN (...)): with one pipeline per
+	// client, most pairs are told apart without comparing them one by one.
+	index := map[string]map[string][]int{}
+	for i, w := range ws {
+		norm[i] = normalizeSQL(w.Where)
+		points[i] = pointsOf(parser.parse(w.Where))
+		if p := points[i]; p.ok {
+			if index[p.col] == nil {
+				index[p.col] = map[string][]int{}
+			}
+			for _, k := range p.keys {
+				index[p.col][k] = append(index[p.col][k], i)
+			}
+		}
+	}
+	shareValue := map[[2]int]bool{}
+	for _, byValue := range index {
+		for _, idx := range byValue {
+			for x, i := range idx {
+				for _, j := range idx[x+1:] {
+					shareValue[[2]int{min(i, j), max(i, j)}] = true
+				}
+			}
+		}
+	}
 	for i, a := range ws {
-		for _, b := range ws[i+1:] {
-			if normalizeSQL(a.Where) == normalizeSQL(b.Where) {
+		for j := i + 1; j < len(ws); j++ {
+			b := ws[j]
+			if norm[i] == norm[j] {
 				for _, w := range []*workspace.Writer{a, b} {
 					other := b
 					if w == b {
@@ -228,9 +257,37 @@ func (c *checker) whereWriters(t *workspace.Table, ws []*workspace.Writer) {
 				}
 				continue
 			}
+			if points[i].ok && points[j].ok && points[i].col == points[j].col && !shareValue[[2]int{i, j}] {
+				continue // disjoint sets of values of one column
+			}
 			c.proveDisjoint(t, a, b)
 		}
 	}
+}
+
+// pointSet is a predicate matching a set of values of one column.
+type pointSet struct {
+	ok   bool
+	col  string
+	keys []string
+}
+
+func pointsOf(p *predicate) pointSet {
+	d, cols, err := p.normal()
+	if err != nil || len(cols) != 1 || len(d) == 0 {
+		return pointSet{}
+	}
+	ps := pointSet{ok: true, col: cols[0]}
+	for _, c := range d {
+		s := c[ps.col]
+		for _, iv := range s.ivs {
+			if iv.lo.inf || iv.hi.inf || !iv.lo.incl || !iv.hi.incl || iv.lo.v.cmp(iv.hi.v) != 0 {
+				return pointSet{}
+			}
+			ps.keys = append(ps.keys, iv.lo.v.key())
+		}
+	}
+	return ps
 }
 
 func normalizeSQL(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
@@ -240,7 +297,7 @@ func (c *checker) proveDisjoint(t *workspace.Table, a, b *workspace.Writer) {
 	if pa.expr == nil || pb.expr == nil {
 		return // syntax errors are reported; nothing to prove
 	}
-	res, err := prove(pa.expr, pb.expr)
+	res, err := prove(pa, pb)
 	for _, pair := range [][2]*workspace.Writer{{a, b}, {b, a}} {
 		w, other := pair[0], pair[1]
 		switch {

@@ -52,6 +52,24 @@ type predicate struct {
 	// unavailable is set when DuckDB could not be started: predicates are
 	// then neither checked nor proven.
 	unavailable bool
+
+	once sync.Once
+	dnf  dnf      // the predicate in disjunctive normal form
+	cols []string // the columns it constrains, sorted
+	derr error    // errUnsupported when the prover cannot handle it
+}
+
+// normal returns the predicate in DNF, computed once.
+func (p *predicate) normal() (dnf, []string, error) {
+	p.once.Do(func() {
+		if p.expr == nil {
+			p.derr = errUnsupported
+			return
+		}
+		p.dnf, p.derr = toDNF(p.expr, false)
+		p.cols = columnsOf(p.dnf)
+	})
+	return p.dnf, p.cols, p.derr
 }
 
 // sqlParser parses predicates with an in-memory DuckDB, once per text.
