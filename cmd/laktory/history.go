@@ -41,8 +41,10 @@ rows added and deleted, files), commit retries (attempt, delay, error),
 rows deleted per writer, and messages. --json prints the same as JSON,
 events included.
 
-It only reads: listing a workspace that never ran creates nothing. It exits
-with 0 whatever the runs' outcome, and with 2 for an unknown run id.`,
+Listing a workspace that never ran creates nothing. Opening an existing
+history brings its schema up to date and marks the runs of processes that
+died as interrupted. It exits with 0 whatever the runs' outcome, and with 2
+for an unknown run id.`,
 			Example: `  laktory history
   laktory history ./demo --limit 50
   laktory history ./demo --before 81      # the page after run 81

@@ -28,6 +28,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -126,15 +127,12 @@ func (s *Store) open(ctx context.Context) error {
 
 // dsn builds a SQLite URI for path, so any character in the path is safe.
 func dsn(path string, params ...string) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	q := ""
-	for i, p := range params {
-		if i > 0 {
-			q += "&"
-		}
-		q += p
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // file:///C:/dir/state.db on Windows
 	}
-	return u.String() + "?" + q
+	u := url.URL{Scheme: "file", Path: p, RawQuery: strings.Join(params, "&")}
+	return u.String()
 }
 
 // Path is the database file.
