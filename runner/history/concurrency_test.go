@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,21 +14,26 @@ import (
 	"time"
 )
 
-// TestConcurrentWriters has a second process and several goroutines of this
-// one record runs into one new database at once, while readers page through
-// it: nothing may be lost and no error (such as "database is locked") may
-// escape.
+// TestConcurrentWriters has two other processes and several goroutines of
+// this one record runs into one new database at once, while readers page
+// through it: nothing may be lost and no error (such as "database is
+// locked") may escape.
 func TestConcurrentWriters(t *testing.T) {
 	ctx := context.Background()
 	path := dbPath(t)
-	const childRuns, goroutines, runsEach = 40, 4, 10
+	const children, childRuns, goroutines, runsEach = 2, 15, 4, 8
 
-	// Both processes open the new database at about the same time, so they
+	// The processes open the new database at about the same time, so they
 	// also race to create the schema.
-	child := helper(t, "write", path, "HISTORY_TEST_RUNS="+strconv.Itoa(childRuns))
-	var childErr bytes.Buffer
-	child.Stderr = &childErr
-	mustNil(t, child.Start(), "start helper process")
+	var procs []*exec.Cmd
+	var procErr []*bytes.Buffer
+	for c := range children {
+		child := helper(t, "write", path, "HISTORY_TEST_RUNS="+strconv.Itoa(childRuns), fmt.Sprintf("HISTORY_TEST_TAG=child%d", c))
+		procErr = append(procErr, &bytes.Buffer{})
+		child.Stderr = procErr[c]
+		mustNil(t, child.Start(), "start helper process")
+		procs = append(procs, child)
+	}
 	s, err := Open(ctx, path)
 	mustNil(t, err, "open")
 	defer s.Close()
@@ -57,8 +63,10 @@ func TestConcurrentWriters(t *testing.T) {
 		}
 	})
 	wg.Wait()
-	if err := child.Wait(); err != nil {
-		t.Errorf("helper process: %v: %s", err, childErr.String())
+	for c, child := range procs {
+		if err := child.Wait(); err != nil {
+			t.Errorf("helper process %d: %v: %s", c, err, procErr[c].String())
+		}
 	}
 	close(stop)
 	readers.Wait()
@@ -70,7 +78,10 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 
 	// Nothing lost: every run complete, counters exact, events numbered 1..6.
-	checks := map[string]int{"child": childRuns}
+	checks := map[string]int{}
+	for c := range children {
+		checks[fmt.Sprintf("child%d", c)] = childRuns
+	}
 	for g := range goroutines {
 		checks[fmt.Sprintf("g%d", g)] = runsEach
 	}

@@ -44,7 +44,7 @@ func helperProcess(mode, path string) int {
 			return fail(err)
 		}
 		defer s.Close()
-		if err := writeRuns(ctx, s, "child", n); err != nil {
+		if err := writeRuns(ctx, s, os.Getenv("HISTORY_TEST_TAG"), n); err != nil {
 			return fail(err)
 		}
 		return 0
