@@ -371,7 +371,7 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 		case SourceNode:
 			s.NodeName = o.required("node_name")
 		case SourceCustom:
-			if cr := o.raw("custom_reader"); cr.kind == vMap {
+			if cr := o.raw("custom_reader"); cr != nil && cr.kind == vMap {
 				if co := d.object(cr, "custom_reader"); co != nil {
 					co.check([]string{"func_name", "func_args", "func_kwargs"}, childModelKeys)
 					co.required("func_name")
@@ -753,7 +753,7 @@ func (d *decoder) expectation(n *vnode, i int) *Expectation {
 		o.check(expectationKeys, childModelKeys)
 		e.Located = o.loc
 		e.Name = o.required("name")
-		if x := o.raw("expr"); x.kind == vMap {
+		if x := o.raw("expr"); x != nil && x.kind == vMap {
 			if xo := d.object(x, "expectation expr"); xo != nil {
 				xo.check([]string{"value", "type"}, []string{"variables"})
 				e.Expr = xo.required("value")

@@ -360,9 +360,16 @@ func (l *loader) loadFiles(ctx context.Context, files []string) (map[string]*fil
 	return out, nil
 }
 
-// loadFile parses one workspace file.
-func (l *loader) loadFile(path string) *fileResult {
-	res := &fileResult{path: path}
+// loadFile parses one workspace file. A bug in the loader becomes a
+// diagnostic on the file instead of crashing the process.
+func (l *loader) loadFile(path string) (res *fileResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = &fileResult{path: path, diags: []Diagnostic{NewDiagnostic(Pos{File: path, Line: 1, Col: 1}, SeverityError, CodeReadFile,
+				fmt.Sprintf("internal error while loading this file: %v", r), "please report it with the file")}}
+		}
+	}()
+	res = &fileResult{path: path}
 	raw := l.cache.get(path)
 	switch {
 	case raw.err != nil:

@@ -159,7 +159,7 @@ func trimBOM(b []byte) []byte {
 
 // maxNodes bounds the nodes one file may expand to (aliases and includes),
 // so a "billion laughs" document cannot exhaust memory.
-const maxNodes = 1 << 20
+const maxNodes = 1 << 17
 
 // expander turns yaml.v3 nodes into vnodes, resolving Laktory's tags.
 type expander struct {
@@ -275,14 +275,15 @@ func (e *expander) mapping(n *yaml.Node, file string) *vnode {
 		}
 	}
 	v := &vnode{kind: vMap, file: file, line: n.Line, col: n.Column}
+	// A key set again (merge keys, duplicates) keeps its place and takes the
+	// new value, as a Python dict update does.
+	index := map[string]int{}
 	set := func(k, val *vnode) {
-		for i, old := range v.keys {
-			if old.value == k.value {
-				v.keys = slices.Delete(v.keys, i, i+1)
-				v.vals = slices.Delete(v.vals, i, i+1)
-				break
-			}
+		if i, ok := index[k.value]; ok {
+			v.keys[i], v.vals[i] = k, val
+			return
 		}
+		index[k.value] = len(v.keys)
 		v.keys = append(v.keys, k)
 		v.vals = append(v.vals, val)
 	}
@@ -474,19 +475,18 @@ func mergeInto(dst, src *vnode) *vnode {
 	}
 	out := &vnode{kind: vMap, file: dst.file, line: dst.line, col: dst.col,
 		keys: slices.Clone(dst.keys), vals: slices.Clone(dst.vals)}
+	index := make(map[string]int, len(out.keys))
+	for i, k := range out.keys {
+		index[k.value] = i
+	}
 	for i, k := range src.keys {
-		found := false
-		for j, dk := range out.keys {
-			if dk.value == k.value {
-				out.vals[j] = mergeInto(out.vals[j], src.vals[i])
-				found = true
-				break
-			}
+		if j, ok := index[k.value]; ok {
+			out.vals[j] = mergeInto(out.vals[j], src.vals[i])
+			continue
 		}
-		if !found {
-			out.keys = append(out.keys, k)
-			out.vals = append(out.vals, src.vals[i])
-		}
+		index[k.value] = len(out.keys)
+		out.keys = append(out.keys, k)
+		out.vals = append(out.vals, src.vals[i])
 	}
 	return out
 }
