@@ -103,3 +103,63 @@ func (e *LogFileError) Error() string {
 }
 
 func (e *LogFileError) Unwrap() error { return e.Err }
+
+// Sentinel errors of the write path (transactions, commits, deletes,
+// checkpoints, drop). The six conflict errors are what a lost commit race
+// can end in; IsRetryable reports them.
+var (
+	// ErrTableExists: Create found a table (a _delta_log with commits)
+	// already at the location.
+	ErrTableExists = errors.New("Delta table already exists")
+
+	// ErrConcurrentAppend: a concurrent commit added files that the
+	// transaction's read (a delete predicate, an overwrite) should have
+	// seen (Spark's DELTA_CONCURRENT_APPEND).
+	ErrConcurrentAppend = errors.New("DELTA_CONCURRENT_APPEND: files were added by a concurrent update")
+
+	// ErrConcurrentDeleteRead: a concurrent commit removed a file the
+	// transaction read (DELTA_CONCURRENT_DELETE_READ).
+	ErrConcurrentDeleteRead = errors.New("DELTA_CONCURRENT_DELETE_READ: a file the transaction read was deleted by a concurrent update")
+
+	// ErrConcurrentDeleteDelete: a concurrent commit removed a file the
+	// transaction also removes (DELTA_CONCURRENT_DELETE_DELETE).
+	ErrConcurrentDeleteDelete = errors.New("DELTA_CONCURRENT_DELETE_DELETE: a file the transaction deletes was deleted by a concurrent update")
+
+	// ErrMetadataChanged: a concurrent commit changed the table's metadata
+	// (schema, partitioning, properties) (DELTA_METADATA_CHANGED).
+	ErrMetadataChanged = errors.New("DELTA_METADATA_CHANGED: the table metadata was changed by a concurrent update")
+
+	// ErrProtocolChanged: a concurrent commit changed the table's protocol
+	// (DELTA_PROTOCOL_CHANGED).
+	ErrProtocolChanged = errors.New("DELTA_PROTOCOL_CHANGED: the table protocol was changed by a concurrent update")
+
+	// ErrConcurrentTransaction: a concurrent commit recorded a txn
+	// (idempotent write) for an application id this transaction uses
+	// (DELTA_CONCURRENT_TRANSACTION).
+	ErrConcurrentTransaction = errors.New("DELTA_CONCURRENT_TRANSACTION: a concurrent update wrote a txn for the same application id")
+
+	// ErrSchemaMismatch: data written to a table does not fit its schema
+	// (a new column without schema merging, a type that cannot be cast
+	// safely, a missing non-nullable column).
+	ErrSchemaMismatch = errors.New("data does not match the table schema")
+
+	// ErrConstraintViolation: written rows break a NOT NULL column, a
+	// column invariant or a CHECK constraint of the table.
+	ErrConstraintViolation = errors.New("table constraint violated")
+
+	// ErrInvalidPredicate: a delete predicate is empty, is not a single
+	// DuckDB SQL boolean expression, or names an unknown column.
+	ErrInvalidPredicate = errors.New("invalid predicate")
+
+	// ErrAppendOnly: the table has delta.appendOnly=true and the operation
+	// would remove data.
+	ErrAppendOnly = errors.New("table is append-only (delta.appendOnly=true)")
+
+	// ErrOutsideLakeRoot: Drop was asked to remove a folder that is not
+	// strictly inside the lake root.
+	ErrOutsideLakeRoot = errors.New("path is outside the lake root")
+
+	// ErrTransactionDone: the transaction was already committed or
+	// aborted.
+	ErrTransactionDone = errors.New("transaction already committed or aborted")
+)

@@ -1,0 +1,175 @@
+package delta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ConflictError is a lost commit race the transaction cannot be rebased
+// over: a winning commit changed something the transaction depends on.
+// It wraps one of ErrConcurrentAppend, ErrConcurrentDeleteRead,
+// ErrConcurrentDeleteDelete, ErrMetadataChanged, ErrProtocolChanged and
+// ErrConcurrentTransaction. Nothing of the transaction is visible: its
+// data files were deleted. Re-plan the operation on a new snapshot and try
+// again (IsRetryable).
+type ConflictError struct {
+	Table       string
+	ReadVersion int64
+	// WinningVersion is the concurrent commit the transaction conflicts
+	// with; WinningOperation its commitInfo.operation.
+	WinningVersion   int64
+	WinningOperation string
+	// Detail says what conflicts (a file, a predicate, an appId).
+	Detail string
+	Err    error
+}
+
+func (e *ConflictError) Error() string {
+	op := e.WinningOperation
+	if op == "" {
+		op = "unknown operation"
+	}
+	return fmt.Sprintf("table %s: commit conflicts with version %d (%s) committed after read version %d: %v: %s; re-read the table and retry",
+		e.Table, e.WinningVersion, op, e.ReadVersion, e.Err, e.Detail)
+}
+
+func (e *ConflictError) Unwrap() error { return e.Err }
+
+// conflictSentinels are the errors a conflicting commit fails with.
+var conflictSentinels = []error{
+	ErrConcurrentAppend, ErrConcurrentDeleteRead, ErrConcurrentDeleteDelete,
+	ErrMetadataChanged, ErrProtocolChanged, ErrConcurrentTransaction,
+}
+
+// IsRetryable reports whether err is a commit conflict (one of the six
+// conflict sentinels): the operation may succeed when re-planned on the
+// table's new snapshot and committed again (with back-off). Every other
+// error (bad input, unsupported table, I/O) is not retryable.
+func IsRetryable(err error) bool {
+	for _, s := range conflictSentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkConflict checks one winning commit against the transaction, in
+// Spark's order: protocol, metadata, concurrent appends matching what the
+// transaction read, files both removed, files the transaction read that
+// the winner removed, application transactions. nil means the
+// transaction can be rebased over the winner.
+func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
+	fail := func(sentinel error, format string, args ...any) error {
+		e := &ConflictError{Table: tx.root, ReadVersion: tx.ReadVersion(), WinningVersion: c.Version,
+			Detail: fmt.Sprintf(format, args...), Err: sentinel}
+		if c.Info != nil {
+			e.WinningOperation = c.Info.Operation
+		}
+		return e
+	}
+	var (
+		adds     []*Add
+		removes  []*Remove
+		hasMeta  bool
+		hasProto bool
+		txnApps  []string
+	)
+	for _, a := range c.Actions {
+		switch {
+		case a.Add != nil:
+			adds = append(adds, a.Add)
+		case a.Remove != nil:
+			removes = append(removes, a.Remove)
+		case a.MetaData != nil:
+			hasMeta = true
+		case a.Protocol != nil:
+			hasProto = true
+		case a.Txn != nil:
+			txnApps = append(txnApps, a.Txn.AppID)
+		}
+	}
+	if tx.creating {
+		return fail(ErrMetadataChanged, "the table was created by another writer first")
+	}
+	if hasProto {
+		return fail(ErrProtocolChanged, "the concurrent commit changed the protocol")
+	}
+	if hasMeta {
+		return fail(ErrMetadataChanged, "the concurrent commit changed the schema, partitioning or properties")
+	}
+
+	// Concurrent appends: adds the transaction's reads should have seen.
+	blind := c.Info != nil && c.Info.IsBlindAppend != nil && *c.Info.IsBlindAppend
+	checkAdds := adds
+	if blind && tx.isolationLevel() == isolationWriteSerializable && tx.metadata == nil {
+		checkAdds = nil // WriteSerializable ignores blind appends
+	}
+	if len(checkAdds) > 0 {
+		if tx.readWholeTable {
+			return fail(ErrConcurrentAppend, "file %s was added while this transaction replaces the whole table", checkAdds[0].Path)
+		}
+		for _, p := range tx.readPredicates {
+			match, err := tx.addsMayMatch(ctx, p, checkAdds)
+			if err != nil {
+				return err
+			}
+			if match != nil {
+				return fail(ErrConcurrentAppend, "file %s was added with rows that may match the predicate %s", match.Path, p.sql)
+			}
+		}
+	}
+
+	// Files removed by both.
+	for _, r := range removes {
+		if _, ok := tx.removes[r.Key()]; ok {
+			return fail(ErrConcurrentDeleteDelete, "file %s was removed by both", r.Path)
+		}
+	}
+	// Files the transaction read that the winner removed.
+	for _, r := range removes {
+		if tx.readFiles[r.Key()] {
+			return fail(ErrConcurrentDeleteRead, "file %s, read by this transaction, was removed", r.Path)
+		}
+	}
+	if tx.readWholeTable && len(removes) > 0 {
+		return fail(ErrConcurrentDeleteRead, "file %s was removed while this transaction replaces the whole table", removes[0].Path)
+	}
+
+	if tx.appTxn != nil {
+		for _, app := range txnApps {
+			if app == tx.appTxn.AppID {
+				return fail(ErrConcurrentTransaction, "application %q committed a txn concurrently", app)
+			}
+		}
+	}
+	return nil
+}
+
+// addsMayMatch returns the first added file that may hold a row matching
+// the read predicate p (nil when none can): exactly for predicates over
+// partition columns only (evaluated by DuckDB over the file's partition
+// values, when a Querier is available), from partition values and min/max
+// stats otherwise (files without stats may match).
+func (tx *Transaction) addsMayMatch(ctx context.Context, p *predicateInfo, adds []*Add) (*Add, error) {
+	s := tx.read
+	if p.partitionOnly && tx.q != nil {
+		matches, err := matchPartitions(ctx, tx.q, s, adds, p.sql)
+		if err != nil {
+			return nil, err
+		}
+		for i, m := range matches {
+			if m {
+				return adds[i], nil
+			}
+		}
+		return nil, nil
+	}
+	for _, a := range adds {
+		if p.parsed.mayMatch(&fileFacts{s: s, add: a}) {
+			return a, nil
+		}
+	}
+	return nil, nil
+}

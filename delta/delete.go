@@ -1,0 +1,188 @@
+package delta
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// DeleteMetrics describe what one Delete (or Truncate) did.
+type DeleteMetrics struct {
+	DeletedRows  int64 `json:"deletedRows"`
+	CopiedRows   int64 `json:"copiedRows"`
+	FilesRemoved int   `json:"filesRemoved"`
+	FilesAdded   int   `json:"filesAdded"`
+	BytesRemoved int64 `json:"bytesRemoved"`
+	BytesAdded   int64 `json:"bytesAdded"`
+	// PartitionOnly is true when whole files were removed without reading
+	// them (a predicate over partition columns only, or Truncate).
+	PartitionOnly bool          `json:"partitionOnly"`
+	ScanTime      time.Duration `json:"scanTime"`
+	RewriteTime   time.Duration `json:"rewriteTime"`
+}
+
+// deleteFileCol names the file column of delete scans.
+const deleteFileCol = "__laktory_delete_file"
+
+// Delete stages the deletion of the rows for which predicate (a DuckDB
+// SQL boolean expression over the table's columns, partition columns
+// included: =, IN, BETWEEN, LIKE, functions...) is TRUE:
+//
+//   - a predicate over partition columns only is evaluated by DuckDB on
+//     each file's partition values: matching files are removed whole,
+//     without reading them;
+//   - otherwise files are pruned by partition values and min/max stats,
+//     the remaining ones are scanned for matching rows, files whose rows
+//     all match are removed, and each file with some matching rows is
+//     rewritten keeping the rows where the predicate IS NOT TRUE (NULL
+//     keeps the row), in new files of the same commit.
+//
+// Nothing is staged when no row matches (a transaction with nothing else
+// then commits nothing). The predicate becomes a read predicate of the
+// transaction: a concurrent commit adding files that may hold matching
+// rows makes Commit fail with ErrConcurrentAppend. An empty or invalid
+// predicate fails with ErrInvalidPredicate; an append-only table with
+// ErrAppendOnly.
+func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) (DeleteMetrics, error) {
+	var m DeleteMetrics
+	if err := tx.usable(); err != nil {
+		return m, err
+	}
+	if tx.skipped {
+		return m, nil
+	}
+	if err := tx.checkRemovable("delete from"); err != nil {
+		return m, err
+	}
+	s := tx.view
+	info, err := analyzePredicate(ctx, q, s, predicate)
+	if err != nil {
+		return m, err
+	}
+	tx.q = q
+	tx.readPredicates = append(tx.readPredicates, info)
+	tx.kinds = append(tx.kinds, opDelete)
+	start := time.Now()
+	if info.partitionOnly {
+		m.PartitionOnly = true
+		matches, err := matchPartitions(ctx, q, s, s.files, info.sql)
+		if err != nil {
+			return m, err
+		}
+		var gone []*Add
+		for i, f := range s.files {
+			if matches[i] {
+				gone = append(gone, f)
+				tx.readFiles[f.Key()] = true
+			}
+		}
+		n, err := countFileRows(ctx, q, s, gone)
+		if err != nil {
+			return m, err
+		}
+		m.DeletedRows = n
+		m.ScanTime = time.Since(start)
+		tx.finishDelete(&m, gone, nil)
+		return m, nil
+	}
+
+	candidates := s.pruneFiles(s.files, info.sql)
+	for _, f := range candidates {
+		tx.readFiles[f.Key()] = true
+	}
+	if len(candidates) == 0 {
+		return m, nil
+	}
+	scan, err := s.ScanSQL(ctx, ScanOptions{Files: candidates, FileColumn: deleteFileCol})
+	if err != nil {
+		return m, err
+	}
+	rows, err := q.QueryContext(ctx, "SELECT "+deleteFileCol+", count(*) FILTER (WHERE ("+info.sql+"\n)), count(*) FROM ("+
+		scan+"\n) AS __d GROUP BY 1 HAVING count(*) FILTER (WHERE ("+info.sql+"\n)) > 0")
+	if err != nil {
+		return m, fmt.Errorf("delete from table %s: finding the files that hold rows matching %q: %w", tx.root, info.sql, err)
+	}
+	byPath := make(map[string]*Add, len(candidates))
+	for _, f := range candidates {
+		byPath[f.Path] = f
+	}
+	var whole, partial []*Add
+	for rows.Next() {
+		var path string
+		var matched, total int64
+		if err := rows.Scan(&path, &matched, &total); err != nil {
+			rows.Close()
+			return m, err
+		}
+		f := byPath[path]
+		if f == nil {
+			continue
+		}
+		m.DeletedRows += matched
+		if matched == total {
+			whole = append(whole, f)
+		} else {
+			partial = append(partial, f)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return m, err
+	}
+	m.ScanTime = time.Since(start)
+	var adds []*Add
+	if len(partial) > 0 {
+		rewriteStart := time.Now()
+		keep, err := s.ScanSQL(ctx, ScanOptions{Files: partial})
+		if err != nil {
+			return m, err
+		}
+		adds, err = tx.writeData(ctx, q, "SELECT * FROM ("+keep+"\n) AS __d WHERE ("+info.sql+"\n) IS NOT TRUE")
+		if err != nil {
+			return m, fmt.Errorf("delete from table %s: rewriting %d files: %w", tx.root, len(partial), err)
+		}
+		m.RewriteTime = time.Since(rewriteStart)
+	}
+	tx.finishDelete(&m, append(whole, partial...), adds)
+	return m, nil
+}
+
+// finishDelete stages the removes and adds of a delete and its metrics.
+func (tx *Transaction) finishDelete(m *DeleteMetrics, gone, adds []*Add) {
+	for _, f := range gone {
+		m.FilesRemoved++
+		m.BytesRemoved += f.Size
+	}
+	wm := writeMetrics(adds)
+	m.FilesAdded, m.BytesAdded, m.CopiedRows = wm.Files, wm.Bytes, wm.Rows
+	tx.metrics.DeletedRows += m.DeletedRows
+	tx.metrics.CopiedRows += m.CopiedRows
+	tx.removeFiles(gone)
+	tx.addFiles(adds)
+}
+
+// countRows counts the live rows of files: from stats, scanning only the
+// files without them.
+func countFileRows(ctx context.Context, q Querier, s *Snapshot, files []*Add) (int64, error) {
+	var n int64
+	var unknown []*Add
+	for _, f := range files {
+		if r, ok := f.NumRecords(); ok {
+			n += r
+		} else {
+			unknown = append(unknown, f)
+		}
+	}
+	if len(unknown) == 0 {
+		return n, nil
+	}
+	scan, err := s.ScanSQL(ctx, ScanOptions{Files: unknown})
+	if err != nil {
+		return 0, err
+	}
+	var c int64
+	if err := queryRow(ctx, q, "SELECT count(*) FROM ("+scan+"\n) AS __c", &c); err != nil {
+		return 0, fmt.Errorf("table %s: counting rows: %w", s.root, err)
+	}
+	return n + c, nil
+}

@@ -1,0 +1,727 @@
+package delta
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// This file holds the write transaction: what a commit will hold and how
+// it is committed (optimistic concurrency: put-if-absent of the next
+// version, conflict checks against the winners on a lost race, rebase).
+
+// DefaultTargetFileSize is the size at which data files of unpartitioned
+// tables are cut when neither WriteOptions.TargetFileSize nor the table
+// property delta.targetFileSize says otherwise.
+const DefaultTargetFileSize int64 = 128 << 20
+
+// DefaultCheckpointInterval is the number of commits between checkpoints
+// when delta.checkpointInterval is not set (as Spark).
+const DefaultCheckpointInterval = 10
+
+// maxCommitAttempts bounds how many times one commit is rebased over
+// winners that do not conflict with it.
+const maxCommitAttempts = 1000
+
+// EngineInfo is written to commitInfo.engineInfo unless
+// WriteOptions.EngineInfo says otherwise.
+const EngineInfo = "laktory-workbench"
+
+// WriteOptions tune a transaction.
+type WriteOptions struct {
+	// TargetFileSize is the size (bytes) at which the data files of an
+	// unpartitioned table are cut; 0 takes the table property
+	// delta.targetFileSize, else DefaultTargetFileSize. Partitioned tables
+	// get one file per partition per write (DuckDB cannot cut partitioned
+	// output by size).
+	TargetFileSize int64
+	// MergeSchema lets Append add the query's new columns to the table
+	// (as nullable columns, in a metaData action of the same commit).
+	// Without it, a new column fails with ErrSchemaMismatch.
+	MergeSchema bool
+	// OverwriteSchema lets Overwrite replace the table schema with the
+	// query's (partition columns and properties are kept).
+	OverwriteSchema bool
+	// EngineInfo goes to commitInfo.engineInfo (default EngineInfo).
+	EngineInfo string
+	// UserMetadata goes to commitInfo.userMetadata.
+	UserMetadata string
+}
+
+// TableDefinition describes a table to create.
+type TableDefinition struct {
+	// Schema is the table schema. BeginCreate accepts nil: the first
+	// Append then defines it from its query. Create requires it.
+	Schema *StructType
+	// PartitionColumns are columns of Schema, in partition order.
+	PartitionColumns []string
+	// Properties become metaData.configuration. Properties such as
+	// delta.enableDeletionVectors=true, delta.columnMapping.mode=name or
+	// delta.feature.<name>=supported raise the protocol to (3, 7) with
+	// just the features they need.
+	Properties map[string]string
+	// Name and Description are optional metaData fields.
+	Name, Description string
+}
+
+// Transaction is a write transaction on one table: it starts from a
+// snapshot (the read version), stages operations (Append, Delete,
+// Overwrite, Truncate, SetAppTransaction) that write their data files
+// right away, and publishes them all atomically with Commit, or removes
+// them with Abort. Operations apply in order: a Delete sees the rows of an
+// earlier Append of the same transaction.
+//
+// A Transaction is not safe for concurrent use. The Querier passed to an
+// operation must stay usable until Commit or Abort returns (conflict
+// checks may evaluate predicates with it).
+type Transaction struct {
+	root     string
+	read     *Snapshot // read snapshot; nil when creating the table
+	view     *Snapshot // the table as the staged operations leave it
+	opts     WriteOptions
+	creating bool
+	def      TableDefinition // the definition of a table being created
+	start    time.Time
+
+	protocol *Protocol // protocol action to write (create, upgrade)
+	metadata *Metadata // metaData action to write (create, schema change)
+	adds     []*Add    // data files written by this transaction
+	removes  map[FileKey]*Remove
+	appTxn   *Txn
+
+	readPredicates []*predicateInfo
+	readWholeTable bool
+	readFiles      map[FileKey]bool
+
+	kinds    []string // operations staged, in order
+	metrics  OperationMetrics
+	q        Querier // the last Querier an operation used
+	skipped  bool
+	done     bool
+	overwrit bool
+}
+
+// OperationMetrics are the totals of a transaction's operations.
+type OperationMetrics struct {
+	AddedFiles   int   `json:"addedFiles"`
+	AddedRows    int64 `json:"addedRows"`
+	AddedBytes   int64 `json:"addedBytes"`
+	RemovedFiles int   `json:"removedFiles"`
+	RemovedBytes int64 `json:"removedBytes"`
+	// DeletedRows are rows removed by Delete, Overwrite and Truncate
+	// (known only when the removed files have stats or were scanned).
+	DeletedRows int64 `json:"deletedRows"`
+	// CopiedRows are rows Delete rewrote into new files.
+	CopiedRows int64 `json:"copiedRows"`
+}
+
+// CommitResult tells what Commit did.
+type CommitResult struct {
+	// Version is the committed version; the read version when nothing
+	// was committed (Committed false).
+	Version     int64 `json:"version"`
+	ReadVersion int64 `json:"readVersion"`
+	// Committed is false when the transaction had nothing to commit (e.g.
+	// a delete that matched no row) or was Skipped.
+	Committed bool `json:"committed"`
+	// Skipped is true when SetAppTransaction found the table already
+	// holds this (appId, version): nothing was written.
+	Skipped bool `json:"skipped"`
+	// Operation is commitInfo.operation (WRITE, DELETE, ...).
+	Operation string `json:"operation"`
+	// Rebases counts lost races the commit survived because the winners
+	// did not conflict with it.
+	Rebases int              `json:"rebases"`
+	Metrics OperationMetrics `json:"metrics"`
+	// Checkpoint is the path of the checkpoint written after the commit
+	// ("" when none was due). CheckpointErr is a checkpoint that failed:
+	// the commit stands; the error is a warning.
+	Checkpoint    string `json:"checkpoint,omitempty"`
+	CheckpointErr error  `json:"-"`
+}
+
+// Begin starts a transaction on the table's latest version.
+func (t *Table) Begin(ctx context.Context, opts WriteOptions) (*Transaction, error) {
+	s, err := t.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.Begin(opts)
+}
+
+// Begin starts a transaction reading this snapshot: its version is the
+// read version conflicts are checked from. It fails with
+// ErrUnsupportedProtocol / ErrUnsupportedFeature when this package cannot
+// write the table.
+func (s *Snapshot) Begin(opts WriteOptions) (*Transaction, error) {
+	if err := checkWritableSnapshot(s); err != nil {
+		return nil, err
+	}
+	return &Transaction{
+		root: s.root, read: s, view: s, opts: opts, start: time.Now(),
+		removes: map[FileKey]*Remove{}, readFiles: map[FileKey]bool{},
+	}, nil
+}
+
+// BeginCreate starts a transaction that creates the table at root: its
+// commit is version 0 (protocol, metaData and any data the transaction
+// appends). def.Schema may be nil: the first Append defines it. It fails
+// with ErrTableExists when root already holds a table. Losing the race to
+// another creator fails the commit with a ConflictError wrapping
+// ErrMetadataChanged (retryable: re-plan on the new table).
+func BeginCreate(root string, def TableDefinition, opts WriteOptions) (*Transaction, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNoTable(abs); err != nil {
+		return nil, err
+	}
+	tx := &Transaction{root: abs, opts: opts, creating: true, start: time.Now(),
+		removes: map[FileKey]*Remove{}, readFiles: map[FileKey]bool{}}
+	schema := def.Schema
+	if schema == nil {
+		schema = &StructType{}
+	}
+	if err := tx.define(schema, def); err != nil {
+		return nil, err
+	}
+	tx.kinds = append(tx.kinds, opCreate)
+	return tx, nil
+}
+
+// checkNoTable fails with ErrTableExists when root has a log with commits.
+func checkNoTable(root string) error {
+	if _, err := listLog(context.Background(), root); err == nil {
+		return fmt.Errorf("%w at %s", ErrTableExists, root)
+	} else if !errors.Is(err, ErrNotDeltaTable) {
+		return err
+	}
+	return nil
+}
+
+// define sets the protocol and metadata of a table being created.
+func (tx *Transaction) define(schema *StructType, def TableDefinition) error {
+	props := map[string]string{}
+	for k, v := range def.Properties {
+		if !strings.HasPrefix(k, PropFeaturePrefix) {
+			props[k] = v
+		}
+	}
+	mode := ColumnMappingMode(props[PropColumnMappingMode])
+	mapping := mode == ColumnMappingName || mode == ColumnMappingID
+	tx.def = def
+	if len(schema.Fields) > 0 {
+		if err := validateSchema(schema, def.PartitionColumns, tx.root, mapping); err != nil {
+			return err
+		}
+	}
+	p, err := createProtocol(schema, def.Properties)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", tx.root, err)
+	}
+	if mapping {
+		schema = assignColumnMapping(schema, props)
+	}
+	created := time.Now().UnixMilli()
+	m := Metadata{ID: uuid.NewString(), Name: def.Name, Description: def.Description,
+		SchemaString: schema.String(), PartitionColumns: slices.Clone(def.PartitionColumns),
+		Configuration: props, CreatedTime: &created}
+	tx.protocol, tx.metadata = &p, &m
+	view, err := viewSnapshot(tx.root, -1, p, m, schema, nil)
+	if err != nil {
+		return err
+	}
+	tx.view = view
+	return nil
+}
+
+// viewSnapshot builds an in-memory snapshot (the state a transaction
+// stages).
+func viewSnapshot(root string, version int64, p Protocol, m Metadata, schema *StructType, files []*Add) (*Snapshot, error) {
+	s := &Snapshot{root: root, version: version, checkpointVersion: -1, protocol: p, metadata: m,
+		schema: schema, mapping: ColumnMappingNone, files: files, txns: map[string]Txn{}, domains: map[string]DomainMetadata{}}
+	if p.columnMappingEnabled() {
+		switch mode := ColumnMappingMode(m.Configuration[PropColumnMappingMode]); mode {
+		case ColumnMappingName, ColumnMappingID:
+			s.mapping = mode
+		}
+	}
+	return s, nil
+}
+
+// derive returns a copy of the view with other files (and, when not nil,
+// another protocol, metadata and schema).
+func (s *Snapshot) derive(p *Protocol, m *Metadata, schema *StructType, files []*Add) *Snapshot {
+	c := *s
+	if p != nil {
+		c.protocol = *p
+	}
+	if m != nil {
+		c.metadata = *m
+	}
+	if schema != nil {
+		c.schema = schema
+		if c.protocol.columnMappingEnabled() {
+			switch mode := ColumnMappingMode(c.metadata.Configuration[PropColumnMappingMode]); mode {
+			case ColumnMappingName, ColumnMappingID:
+				c.mapping = mode
+			default:
+				c.mapping = ColumnMappingNone
+			}
+		}
+	}
+	if files != nil {
+		c.files = files
+	}
+	return &c
+}
+
+// Root is the table folder.
+func (tx *Transaction) Root() string { return tx.root }
+
+// ReadVersion is the version the transaction read (-1 when creating).
+func (tx *Transaction) ReadVersion() int64 {
+	if tx.read == nil {
+		return -1
+	}
+	return tx.read.version
+}
+
+// Snapshot is the read snapshot (nil when creating the table).
+func (tx *Transaction) Snapshot() *Snapshot { return tx.read }
+
+// Schema is the table schema as the staged operations leave it.
+func (tx *Transaction) Schema() *StructType { return tx.view.schema }
+
+// Metrics are the totals of the operations staged so far.
+func (tx *Transaction) Metrics() OperationMetrics { return tx.metrics }
+
+// Skipped reports whether SetAppTransaction found the write already
+// committed: the other operations then do nothing and Commit commits
+// nothing.
+func (tx *Transaction) Skipped() bool { return tx.skipped }
+
+// SetAppTransaction makes the commit record txn(appID, version), the
+// idempotent-write marker of streaming writers. When the read snapshot
+// already holds a version >= version for appID, the write was committed
+// before: SetAppTransaction returns true, the transaction is skipped
+// (operations staged before are undone, later ones do nothing, Commit
+// reports Skipped). A concurrent commit recording a txn for the same
+// appID fails Commit with ErrConcurrentTransaction (retryable: re-plan
+// and call SetAppTransaction on the new snapshot).
+func (tx *Transaction) SetAppTransaction(appID string, version int64) (alreadyCommitted bool, err error) {
+	if err := tx.usable(); err != nil {
+		return false, err
+	}
+	if appID == "" {
+		return false, fmt.Errorf("table %s: SetAppTransaction needs an application id", tx.root)
+	}
+	if tx.read != nil {
+		if v, ok := tx.read.AppTransactionVersion(appID); ok && v >= version {
+			tx.skipped = true
+			tx.cleanupFiles()
+			return true, nil
+		}
+	}
+	now := time.Now().UnixMilli()
+	tx.appTxn = &Txn{AppID: appID, Version: version, LastUpdated: &now}
+	return false, nil
+}
+
+func (tx *Transaction) usable() error {
+	if tx.done {
+		return fmt.Errorf("%w (table %s)", ErrTransactionDone, tx.root)
+	}
+	return nil
+}
+
+// removeFiles stages the removal of live files of the view (files this
+// transaction wrote itself are deleted from disk instead).
+func (tx *Transaction) removeFiles(files []*Add) {
+	if len(files) == 0 {
+		return
+	}
+	gone := make(map[FileKey]bool, len(files))
+	now := time.Now().UnixMilli()
+	ext := true
+	for _, f := range files {
+		k := f.Key()
+		gone[k] = true
+		tx.metrics.RemovedFiles++
+		tx.metrics.RemovedBytes += f.Size
+		if i := slices.Index(tx.adds, f); i >= 0 {
+			tx.adds = slices.Delete(tx.adds, i, i+1)
+			tx.metrics.AddedFiles--
+			tx.metrics.AddedBytes -= f.Size
+			tx.metrics.RemovedFiles--
+			tx.metrics.RemovedBytes -= f.Size
+			if n, ok := f.NumRecords(); ok {
+				tx.metrics.AddedRows -= n
+			}
+			if p, err := resolveTablePath(tx.root, f.Path); err == nil {
+				os.Remove(p)
+			}
+			continue
+		}
+		size := f.Size
+		tx.removes[k] = &Remove{Path: f.Path, DeletionTimestamp: &now, DataChange: true,
+			ExtendedFileMetadata: &ext, PartitionValues: nonNilMap(f.PartitionValues), Size: &size,
+			DeletionVector: f.DeletionVector, BaseRowID: f.BaseRowID, DefaultRowCommitVersion: f.DefaultRowCommitVersion}
+	}
+	live := make([]*Add, 0, len(tx.view.files))
+	for _, f := range tx.view.files {
+		if !gone[f.Key()] {
+			live = append(live, f)
+		}
+	}
+	tx.view = tx.view.derive(nil, nil, nil, live)
+}
+
+// addFiles stages data files this transaction wrote.
+func (tx *Transaction) addFiles(adds []*Add) {
+	tx.adds = append(tx.adds, adds...)
+	live := make([]*Add, 0, len(tx.view.files)+len(adds))
+	live = append(live, tx.view.files...)
+	live = append(live, adds...)
+	tx.view = tx.view.derive(nil, nil, nil, live)
+	for _, a := range adds {
+		tx.metrics.AddedFiles++
+		tx.metrics.AddedBytes += a.Size
+		if n, ok := a.NumRecords(); ok {
+			tx.metrics.AddedRows += n
+		}
+	}
+}
+
+func nonNilMap(m map[string]*string) map[string]*string {
+	if m == nil {
+		return map[string]*string{}
+	}
+	return m
+}
+
+// Abort removes the data files the transaction wrote; nothing is
+// committed. Aborting a committed transaction is an error.
+func (tx *Transaction) Abort() error {
+	if tx.done {
+		return fmt.Errorf("%w (table %s)", ErrTransactionDone, tx.root)
+	}
+	tx.done = true
+	tx.cleanupFiles()
+	return nil
+}
+
+// cleanupFiles deletes the data files the transaction wrote.
+func (tx *Transaction) cleanupFiles() {
+	for _, a := range tx.adds {
+		if p, err := resolveTablePath(tx.root, a.Path); err == nil {
+			os.Remove(p)
+		}
+	}
+	tx.adds = nil
+}
+
+// Operation kinds a transaction stages.
+const (
+	opCreate    = "create"
+	opAppend    = "append"
+	opDelete    = "delete"
+	opOverwrite = "overwrite"
+	opTruncate  = "truncate"
+)
+
+// hasChanges reports whether the transaction has anything to commit.
+func (tx *Transaction) hasChanges() bool {
+	return tx.creating || tx.metadata != nil || tx.protocol != nil || len(tx.adds) > 0 ||
+		len(tx.removes) > 0 || tx.appTxn != nil
+}
+
+// isBlindAppend: only adds, and nothing read (Spark's definition).
+func (tx *Transaction) isBlindAppend() bool {
+	return len(tx.removes) == 0 && len(tx.readPredicates) == 0 && !tx.readWholeTable && len(tx.readFiles) == 0
+}
+
+// Commit publishes the staged operations as the next version of the
+// table (see the package documentation for the protocol). When another
+// writer committed first, the winning commits are checked for conflicts
+// (Serializable, or WriteSerializable when delta.isolationLevel says so):
+// a transaction they do not conflict with is rebased and committed at the
+// next free version; a conflicting one fails with a *ConflictError
+// wrapping ErrConcurrentAppend, ErrConcurrentDeleteRead,
+// ErrConcurrentDeleteDelete, ErrMetadataChanged, ErrProtocolChanged or
+// ErrConcurrentTransaction, after deleting the data files it wrote
+// (IsRetryable reports these). A transaction with nothing to commit, or
+// skipped by SetAppTransaction, commits nothing. After a commit whose
+// version is a multiple of delta.checkpointInterval (default 10), a
+// checkpoint is written; its failure is reported in
+// CommitResult.CheckpointErr and never fails the commit.
+func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
+	if err := tx.usable(); err != nil {
+		return nil, err
+	}
+	res := &CommitResult{Version: tx.ReadVersion(), ReadVersion: tx.ReadVersion(), Metrics: tx.metrics}
+	if tx.skipped || !tx.hasChanges() {
+		tx.done = true
+		tx.cleanupFiles()
+		res.Skipped = tx.skipped
+		return res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		tx.Abort()
+		return nil, err
+	}
+	info := tx.commitInfo()
+	res.Operation = info.Operation
+	if beforeCommitHook != nil {
+		beforeCommitHook(tx)
+	}
+	logDir := filepath.Join(tx.root, LogDirName)
+	if tx.creating {
+		if err := os.MkdirAll(logDir, 0o755); err != nil {
+			tx.Abort()
+			return nil, fmt.Errorf("create table %s: %w", tx.root, err)
+		}
+	}
+	version := tx.ReadVersion() + 1
+	checked := tx.ReadVersion() // winners checked up to this version
+	prevCommit := tx.readCommitInfo()
+	for attempt := 0; ; attempt++ {
+		data, err := tx.commitBytes(info, prevCommit)
+		if err != nil {
+			tx.Abort()
+			return nil, err
+		}
+		created, err := putCommitFile(logDir, version, data)
+		if err != nil {
+			tx.Abort()
+			return nil, fmt.Errorf("commit version %d of table %s: %w", version, tx.root, err)
+		}
+		if created {
+			break
+		}
+		// Another writer won this version: check every winner.
+		if attempt+1 >= maxCommitAttempts {
+			tx.Abort()
+			return nil, fmt.Errorf("commit to table %s: gave up after %d lost races", tx.root, attempt+1)
+		}
+		latest, err := latestVersion(ctx, tx.root)
+		if err != nil {
+			tx.Abort()
+			return nil, err
+		}
+		for w := checked + 1; w <= latest; w++ {
+			c, err := readCommit(ctx, tx.root, w)
+			if err != nil {
+				tx.Abort()
+				return nil, err
+			}
+			if err := tx.checkConflict(ctx, c); err != nil {
+				tx.Abort()
+				return nil, err
+			}
+			prevCommit = c.Info
+		}
+		checked = latest
+		version = latest + 1
+		res.Rebases++
+	}
+	tx.done = true
+	res.Version, res.Committed = version, true
+	res.Checkpoint, res.CheckpointErr = tx.maybeCheckpoint(ctx, version)
+	return res, nil
+}
+
+// beforeCommitHook, when set (by tests), runs after the data files are
+// written and before the commit file is: tests kill or pause writers
+// there.
+var beforeCommitHook func(tx *Transaction)
+
+// latestVersion lists the log and returns its newest commit version.
+func latestVersion(ctx context.Context, root string) (int64, error) {
+	l, err := listLog(ctx, root)
+	if err != nil {
+		return 0, err
+	}
+	if n := len(l.commits); n > 0 {
+		return l.commits[n-1], nil
+	}
+	return l.latest(), nil
+}
+
+// readCommitInfo is the commitInfo of the read version (for in-commit
+// timestamps).
+func (tx *Transaction) readCommitInfo() *CommitInfo {
+	if tx.read == nil {
+		return nil
+	}
+	return tx.read.CommitInfo()
+}
+
+// commitBytes marshals the commit: commitInfo first, then protocol,
+// metaData, txn, removes and adds.
+func (tx *Transaction) commitBytes(info CommitInfo, prev *CommitInfo) ([]byte, error) {
+	if tx.inCommitTimestamps() {
+		ts := time.Now().UnixMilli()
+		if prev != nil {
+			last := prev.Timestamp
+			if prev.InCommitTimestamp != nil {
+				last = *prev.InCommitTimestamp
+			}
+			ts = max(ts, last+1)
+		}
+		info.InCommitTimestamp = &ts
+		info.Timestamp = ts
+	}
+	actions := make([]Action, 0, 4+len(tx.removes)+len(tx.adds))
+	actions = append(actions, Action{CommitInfo: &info})
+	if tx.protocol != nil {
+		actions = append(actions, Action{Protocol: tx.protocol})
+	}
+	if tx.metadata != nil {
+		actions = append(actions, Action{MetaData: tx.metadata})
+	}
+	if tx.appTxn != nil {
+		actions = append(actions, Action{Txn: tx.appTxn})
+	}
+	keys := make([]FileKey, 0, len(tx.removes))
+	for k := range tx.removes {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b FileKey) int { return strings.Compare(a.Path+"\x00"+a.DVID, b.Path+"\x00"+b.DVID) })
+	for _, k := range keys {
+		actions = append(actions, Action{Remove: tx.removes[k]})
+	}
+	for _, a := range tx.adds {
+		actions = append(actions, Action{Add: a})
+	}
+	return MarshalCommit(actions)
+}
+
+// inCommitTimestamps reports whether commits must carry an in-commit
+// timestamp.
+func (tx *Transaction) inCommitTimestamps() bool {
+	p := tx.view.protocol
+	return p.MinWriterVersion >= 7 && p.HasWriterFeature(FeatureInCommitTimestamp) &&
+		strings.EqualFold(tx.view.metadata.Configuration[PropEnableInCommitTS], "true")
+}
+
+// isolationLevel is the table's isolation level for conflict checks.
+func (tx *Transaction) isolationLevel() string {
+	if strings.EqualFold(tx.view.metadata.Configuration[PropIsolationLevel], isolationWriteSerializable) {
+		return isolationWriteSerializable
+	}
+	return isolationSerializable
+}
+
+const (
+	isolationSerializable      = "Serializable"
+	isolationWriteSerializable = "WriteSerializable"
+)
+
+// commitInfo builds the commitInfo action: operation, parameters and
+// metrics named as Spark names them.
+func (tx *Transaction) commitInfo() CommitInfo {
+	m := tx.metrics
+	var op string
+	params := map[string]any{}
+	metrics := map[string]any{}
+	has := func(k string) bool { return slices.Contains(tx.kinds, k) }
+	predicates := make([]string, 0, len(tx.readPredicates))
+	for _, p := range tx.readPredicates {
+		predicates = append(predicates, p.sql)
+	}
+	predJSON, _ := json.Marshal(predicates)
+	partJSON, _ := json.Marshal(nonNil(tx.view.metadata.PartitionColumns))
+	itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
+	switch {
+	case tx.creating:
+		op = "CREATE TABLE"
+		if len(tx.adds) > 0 {
+			op = "CREATE TABLE AS SELECT"
+			metrics["numFiles"] = itoa(int64(m.AddedFiles))
+			metrics["numOutputRows"] = itoa(m.AddedRows)
+			metrics["numOutputBytes"] = itoa(m.AddedBytes)
+		}
+		props, _ := json.Marshal(tx.view.metadata.Configuration)
+		params["isManaged"] = "false"
+		params["description"] = nil
+		if tx.view.metadata.Description != "" {
+			params["description"] = tx.view.metadata.Description
+		}
+		params["partitionBy"] = string(partJSON)
+		params["properties"] = string(props)
+	case has(opTruncate) && len(tx.kinds) == 1:
+		op = "TRUNCATE"
+		metrics["numRemovedFiles"] = itoa(int64(m.RemovedFiles))
+		metrics["numRemovedBytes"] = itoa(m.RemovedBytes)
+	case has(opDelete) && !has(opAppend) && !has(opOverwrite) && !has(opTruncate):
+		op = "DELETE"
+		params["predicate"] = string(predJSON)
+		tx.deleteMetrics(metrics)
+	case has(opOverwrite) || has(opTruncate) || has(opDelete):
+		op = "WRITE"
+		params["mode"] = "Overwrite"
+		params["partitionBy"] = string(partJSON)
+		if len(predicates) > 0 && !has(opOverwrite) && !has(opTruncate) {
+			params["predicate"] = string(predJSON)
+		}
+		metrics["numFiles"] = itoa(int64(m.AddedFiles))
+		metrics["numOutputRows"] = itoa(m.AddedRows)
+		metrics["numOutputBytes"] = itoa(m.AddedBytes)
+		tx.deleteMetrics(metrics)
+	case tx.appTxn != nil:
+		op = "STREAMING UPDATE"
+		params["outputMode"] = "Append"
+		params["queryId"] = tx.appTxn.AppID
+		params["epochId"] = itoa(tx.appTxn.Version)
+		metrics["numAddedFiles"] = itoa(int64(m.AddedFiles))
+		metrics["numOutputRows"] = itoa(m.AddedRows)
+		metrics["numOutputBytes"] = itoa(m.AddedBytes)
+		metrics["numRemovedFiles"] = "0"
+	default:
+		op = "WRITE"
+		params["mode"] = "Append"
+		params["partitionBy"] = string(partJSON)
+		metrics["numFiles"] = itoa(int64(m.AddedFiles))
+		metrics["numOutputRows"] = itoa(m.AddedRows)
+		metrics["numOutputBytes"] = itoa(m.AddedBytes)
+	}
+	metrics["executionTimeMs"] = itoa(time.Since(tx.start).Milliseconds())
+	blind := tx.isBlindAppend()
+	engine := tx.opts.EngineInfo
+	if engine == "" {
+		engine = EngineInfo
+	}
+	info := CommitInfo{Timestamp: time.Now().UnixMilli(), Operation: op, OperationParameters: params,
+		IsolationLevel: tx.isolationLevel(), IsBlindAppend: &blind, OperationMetrics: metrics,
+		EngineInfo: engine, TxnID: uuid.NewString(), UserMetadata: tx.opts.UserMetadata}
+	if tx.read != nil {
+		rv := tx.read.version
+		info.ReadVersion = &rv
+	}
+	return info
+}
+
+func (tx *Transaction) deleteMetrics(metrics map[string]any) {
+	m := tx.metrics
+	itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
+	metrics["numRemovedFiles"] = itoa(int64(m.RemovedFiles))
+	metrics["numAddedFiles"] = itoa(int64(m.AddedFiles))
+	metrics["numDeletedRows"] = itoa(m.DeletedRows)
+	metrics["numCopiedRows"] = itoa(m.CopiedRows)
+	metrics["numRemovedBytes"] = itoa(m.RemovedBytes)
+	metrics["numAddedBytes"] = itoa(m.AddedBytes)
+	metrics["numAddedChangeFiles"] = "0"
+	metrics["numDeletionVectorsAdded"] = "0"
+	metrics["numDeletionVectorsRemoved"] = "0"
+}

@@ -1,0 +1,523 @@
+package delta
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/google/uuid"
+)
+
+// This file writes data files: a SELECT with the table's logical columns
+// goes through DuckDB's COPY ... (FORMAT parquet, RETURN_STATS), straight
+// into the table folder, and each file DuckDB reports becomes an add
+// action with Delta stats.
+//
+// Folder names of partitioned tables are DuckDB's PARTITION_BY names of
+// the partition values serialized as Delta serializes them: they are byte
+// for byte the Hive-style names delta-rs writes (it escapes the same
+// characters, e.g. "a b" -> "a%20b", "A/A" -> "A%2FA"; null is
+// __HIVE_DEFAULT_PARTITION__). Spark escapes fewer characters, but every
+// reader takes the path from the log, not from the folder name. File names
+// are part-<n>-<write id>-<uuid>-c000.snappy.parquet: unique, and the
+// write id finds the files of a failed write for clean-up.
+
+// statsStringPrefix is how many characters of a string min value stats
+// keep (Spark's default); a longer max value is left out, as a truncated
+// max would not be an upper bound.
+const statsStringPrefix = 32
+
+// defaultNumIndexedCols is Spark's delta.dataSkippingNumIndexedCols.
+const defaultNumIndexedCols = 32
+
+// writeData writes the rows of logicalSQL (a SELECT returning the view's
+// columns under their logical names and types, in schema order) as data
+// files of the table and returns their add actions.
+func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL string) ([]*Add, error) {
+	s := tx.view
+	physical, err := physicalSelect(s, logicalSQL)
+	if err != nil {
+		return nil, err
+	}
+	writeID := uuid.NewString()[:8]
+	opts := []string{"FORMAT parquet", "COMPRESSION snappy", "RETURN_STATS", "APPEND",
+		"FILENAME_PATTERN " + quoteString("part-{i}-"+writeID+"-{uuid}-c000.snappy")}
+	pfs := s.partitionFields()
+	if len(pfs) > 0 {
+		names := make([]string, len(pfs))
+		for i, pf := range pfs {
+			names[i] = quoteIdent(pf.PhysicalName(s.mapping))
+		}
+		opts = append(opts, "PARTITION_BY ("+strings.Join(names, ", ")+")")
+	} else {
+		opts = append(opts, "FILE_SIZE_BYTES "+strconv.FormatInt(tx.targetFileSize(), 10))
+	}
+	if s.mapping != ColumnMappingNone {
+		if ids := fieldIDsSQL(s); ids != "" {
+			opts = append(opts, "FIELD_IDS "+ids)
+		}
+	}
+	copySQL := "COPY (" + physical + ") TO " + quoteString(tx.root) + " (" + strings.Join(opts, ", ") + ")"
+	rows, err := q.QueryContext(ctx, copySQL)
+	if err != nil {
+		removeWriteFiles(tx.root, len(pfs), writeID)
+		return nil, fmt.Errorf("write data files to table %s: %w", tx.root, err)
+	}
+	defer rows.Close()
+	leaves := statsLeaves(s)
+	now := time.Now().UnixMilli()
+	var adds []*Add
+	fail := func(err error) ([]*Add, error) {
+		rows.Close()
+		removeWriteFiles(tx.root, len(pfs), writeID)
+		return nil, err
+	}
+	for rows.Next() {
+		var (
+			filename         string
+			count, size, ftr uint64
+			colStats, parts  any
+		)
+		if err := rows.Scan(&filename, &count, &size, &ftr, &colStats, &parts); err != nil {
+			return fail(fmt.Errorf("write data files to table %s: reading COPY statistics: %w", tx.root, err))
+		}
+		rel, err := filepath.Rel(tx.root, filename)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return fail(fmt.Errorf("write data files to table %s: DuckDB wrote %s outside the table", tx.root, filename))
+		}
+		if count == 0 {
+			os.Remove(filename) // DuckDB writes an empty file for an empty result
+			continue
+		}
+		pv := map[string]*string{}
+		pk, pvals := orderedMapEntries(parts)
+		for i, k := range pk {
+			name, _ := k.(string)
+			if v, ok := pvals[i].(string); ok {
+				pv[name] = &v
+			} else {
+				pv[name] = nil
+			}
+		}
+		for _, pf := range pfs { // every partition column is listed
+			if _, ok := pv[pf.PhysicalName(s.mapping)]; !ok {
+				pv[pf.PhysicalName(s.mapping)] = nil
+			}
+		}
+		stats, err := statsJSON(int64(count), leaves, colStats)
+		if err != nil {
+			return fail(fmt.Errorf("write data files to table %s: %w", tx.root, err))
+		}
+		adds = append(adds, &Add{Path: EncodeLogPath(filepath.ToSlash(rel)), PartitionValues: pv, Size: int64(size),
+			ModificationTime: now, DataChange: true, Stats: stats})
+	}
+	if err := rows.Err(); err != nil {
+		return fail(fmt.Errorf("write data files to table %s: %w", tx.root, err))
+	}
+	return adds, nil
+}
+
+// targetFileSize is the size unpartitioned data files are cut at.
+func (tx *Transaction) targetFileSize() int64 {
+	if tx.opts.TargetFileSize > 0 {
+		return tx.opts.TargetFileSize
+	}
+	if v, ok := tx.view.metadata.Configuration[PropTargetFileSize]; ok {
+		if n, err := parseByteSize(v); err == nil && n > 0 {
+			return n
+		}
+	}
+	return DefaultTargetFileSize
+}
+
+// parseByteSize parses "134217728", "128mb", "1gb", "512 KiB".
+func parseByteSize(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
+		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
+			t, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size", s)
+	}
+	return n * mult, nil
+}
+
+// removeWriteFiles deletes the files of a failed write (named with its
+// write id) from the table folder and its partition folders.
+func removeWriteFiles(root string, depth int, writeID string) {
+	marker := "-" + writeID + "-"
+	var walk func(dir string, d int)
+	walk = func(dir string, d int) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case e.IsDir() && d > 0 && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, "."):
+				walk(filepath.Join(dir, name), d-1)
+			case !e.IsDir() && strings.Contains(name, marker):
+				os.Remove(filepath.Join(dir, name))
+			}
+		}
+	}
+	walk(root, depth)
+}
+
+// physicalSelect wraps a logical SELECT into the one whose columns are
+// written: data columns under their physical names (nested struct fields
+// too, under column mapping) and partition columns as their serialized
+// partition values (VARCHAR, NULL for null and for the empty string).
+func physicalSelect(s *Snapshot, logicalSQL string) (string, error) {
+	var cols []string
+	var parts []string
+	for _, f := range s.schema.Fields {
+		src := "__l." + quoteIdent(f.Name)
+		phys := quoteIdent(f.PhysicalName(s.mapping))
+		if s.isPartitionColumn(f.Name) {
+			e, err := partitionValueSQL(src, f.Type)
+			if err != nil {
+				return "", fmt.Errorf("table %s, partition column %s: %w", s.root, f.Name, err)
+			}
+			parts = append(parts, e+" AS "+phys)
+			continue
+		}
+		cols = append(cols, physicalExpr(src, f.Type, s.mapping, 0)+" AS "+phys)
+	}
+	cols = append(cols, parts...)
+	return "SELECT " + strings.Join(cols, ", ") + " FROM (" + logicalSQL + "\n) AS __l", nil
+}
+
+// partitionValueSQL serializes a partition column as Delta's partition
+// value strings: dates YYYY-MM-DD, timestamps "YYYY-MM-DD
+// HH:MM:SS.ffffff" in UTC, booleans true/false, numbers as DuckDB prints
+// them; the empty string becomes NULL (as Spark does).
+func partitionValueSQL(expr string, dt DataType) (string, error) {
+	switch t := dt.(type) {
+	case DecimalType:
+		return "CAST(" + expr + " AS VARCHAR)", nil
+	case PrimitiveType:
+		switch t {
+		case StringType:
+			return "NULLIF(" + expr + ", '')", nil
+		case LongType, IntegerType, ShortType, ByteType, FloatType, DoubleType, BooleanType:
+			return "CAST(" + expr + " AS VARCHAR)", nil
+		case DateType:
+			return "strftime(" + expr + ", '%Y-%m-%d')", nil
+		case TimestampType:
+			return "strftime(timezone('UTC', " + expr + "), '%Y-%m-%d %H:%M:%S.%f')", nil
+		case TimestampNTZType:
+			return "strftime(" + expr + ", '%Y-%m-%d %H:%M:%S.%f')", nil
+		}
+	}
+	return "", fmt.Errorf("%w: type %s cannot be a partition column", ErrInvalidSchema, dt.TypeName())
+}
+
+// physicalExpr renames the nested struct fields of a logical value to
+// their physical names (column mapping); other values are returned as is.
+func physicalExpr(expr string, dt DataType, mode ColumnMappingMode, depth int) string {
+	if mode == ColumnMappingNone || !hasStruct(dt) {
+		return expr
+	}
+	switch t := dt.(type) {
+	case *StructType:
+		parts := make([]string, len(t.Fields))
+		for i, f := range t.Fields {
+			parts[i] = quoteIdent(f.PhysicalName(mode)) + " := " + physicalExpr(expr+"."+quoteIdent(f.Name), f.Type, mode, depth)
+		}
+		return "CASE WHEN " + expr + " IS NULL THEN NULL ELSE struct_pack(" + strings.Join(parts, ", ") + ") END"
+	case *ArrayType:
+		x := fmt.Sprintf("__w%d", depth)
+		return "list_transform(" + expr + ", " + x + " -> " + physicalExpr(x, t.ElementType, mode, depth+1) + ")"
+	case *MapType:
+		x := fmt.Sprintf("__w%d", depth)
+		return "map_from_entries(list_transform(map_entries(" + expr + "), " + x + " -> struct_pack(key := " +
+			physicalExpr(x+".key", t.KeyType, mode, depth+1) + ", value := " + physicalExpr(x+".value", t.ValueType, mode, depth+1) + ")))"
+	}
+	return expr
+}
+
+// fieldIDsSQL is the FIELD_IDS option of COPY: the column mapping ids of
+// the data columns and their nested struct fields.
+func fieldIDsSQL(s *Snapshot) string {
+	var entries []string
+	for _, f := range s.schema.Fields {
+		if s.isPartitionColumn(f.Name) {
+			continue
+		}
+		if e := fieldIDEntry(f.Type, f, s.mapping); e != "" {
+			entries = append(entries, quoteString(f.PhysicalName(s.mapping))+": "+e)
+		}
+	}
+	if len(entries) == 0 {
+		return ""
+	}
+	return "{" + strings.Join(entries, ", ") + "}"
+}
+
+// fieldIDEntry is the FIELD_IDS value of one field (f may be nil for list
+// elements and map keys/values, which have no id of their own).
+func fieldIDEntry(dt DataType, f *StructField, mode ColumnMappingMode) string {
+	id := int64(-1)
+	if f != nil {
+		if n, ok := f.ColumnMappingID(); ok {
+			id = n
+		}
+	}
+	var nested []string
+	switch t := dt.(type) {
+	case *StructType:
+		for _, c := range t.Fields {
+			if e := fieldIDEntry(c.Type, c, mode); e != "" {
+				nested = append(nested, quoteString(c.PhysicalName(mode))+": "+e)
+			}
+		}
+	case *ArrayType:
+		if e := fieldIDEntry(t.ElementType, nil, mode); e != "" {
+			nested = append(nested, "element: "+e)
+		}
+	case *MapType:
+		if e := fieldIDEntry(t.KeyType, nil, mode); e != "" {
+			nested = append(nested, "key: "+e)
+		}
+		if e := fieldIDEntry(t.ValueType, nil, mode); e != "" {
+			nested = append(nested, "value: "+e)
+		}
+	}
+	switch {
+	case len(nested) == 0 && id < 0:
+		return ""
+	case len(nested) == 0:
+		return strconv.FormatInt(id, 10)
+	case id >= 0:
+		nested = append([]string{"__duckdb_field_id: " + strconv.FormatInt(id, 10)}, nested...)
+	}
+	return "{" + strings.Join(nested, ", ") + "}"
+}
+
+// statLeaf is a leaf column that gets statistics.
+type statLeaf struct {
+	key  string   // DuckDB's column_statistics key: quoted physical path
+	path []string // physical names, outermost first
+	dt   DataType // nil: counted for indexing but no stats (arrays, maps)
+}
+
+// statsLeaves lists the leaf columns of the data files that get stats:
+// the first delta.dataSkippingNumIndexedCols (default 32, -1 for all)
+// leaves in schema order, or the columns of delta.dataSkippingStatsColumns
+// when it is set.
+func statsLeaves(s *Snapshot) []statLeaf {
+	var all []statLeaf
+	var walk func(dt DataType, path []string, logical string)
+	selected := statsColumnSet(s.metadata.Configuration[PropDataSkippingStatsCols])
+	walk = func(dt DataType, path []string, logical string) {
+		switch t := dt.(type) {
+		case *StructType:
+			for _, f := range t.Fields {
+				walk(f.Type, append(append([]string(nil), path...), f.PhysicalName(s.mapping)), logical+"."+strings.ToLower(f.Name))
+			}
+			return
+		case *ArrayType, *MapType:
+			all = append(all, statLeaf{})
+			return
+		}
+		if selected != nil && !selected[logical[1:]] && !selected[strings.SplitN(logical[1:], ".", 2)[0]] {
+			return
+		}
+		quoted := make([]string, len(path))
+		for i, p := range path {
+			quoted[i] = quoteIdent(p)
+		}
+		all = append(all, statLeaf{key: strings.Join(quoted, "."), path: path, dt: dt})
+	}
+	for _, f := range s.schema.Fields {
+		if s.isPartitionColumn(f.Name) {
+			continue
+		}
+		walk(f.Type, []string{f.PhysicalName(s.mapping)}, "."+strings.ToLower(f.Name))
+	}
+	n := defaultNumIndexedCols
+	if v, err := strconv.Atoi(strings.TrimSpace(s.metadata.Configuration[PropDataSkippingNumIndexed])); err == nil {
+		n = v
+	}
+	if selected == nil && n >= 0 && len(all) > n {
+		all = all[:n]
+	}
+	out := all[:0]
+	for _, l := range all {
+		if l.dt != nil {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// statsColumnSet parses delta.dataSkippingStatsColumns (comma-separated,
+// optionally backquoted, case-insensitive); nil when unset.
+func statsColumnSet(v string) map[string]bool {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, c := range strings.Split(v, ",") {
+		c = strings.ToLower(strings.ReplaceAll(strings.TrimSpace(c), "`", ""))
+		if c != "" {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// statsJSON builds the stats string of an add from DuckDB's
+// column_statistics: numRecords, then minValues, maxValues and nullCount
+// nested like the (physical) schema. Dates are YYYY-MM-DD, timestamps ISO
+// 8601 in milliseconds (UTC with a Z for timestamp; no zone for
+// timestamp_ntz; the max rounded up to the next millisecond so it stays an
+// upper bound), decimals exact numbers; booleans and binary get only
+// null counts, NaN bounds are left out.
+func statsJSON(numRecords int64, leaves []statLeaf, colStats any) (string, error) {
+	keys, vals := orderedMapEntries(colStats)
+	byKey := make(map[string]any, len(keys))
+	for i, k := range keys {
+		if ks, ok := k.(string); ok {
+			byKey[ks] = vals[i]
+		}
+	}
+	minV, maxV, nulls := map[string]any{}, map[string]any{}, map[string]any{}
+	for _, l := range leaves {
+		sk, sv := orderedMapEntries(byKey[l.key])
+		st := make(map[string]string, len(sk))
+		for i, k := range sk {
+			ks, _ := k.(string)
+			vs, _ := sv[i].(string)
+			st[ks] = vs
+		}
+		if nc, err := strconv.ParseInt(st["null_count"], 10, 64); err == nil {
+			setPath(nulls, l.path, nc)
+		}
+		if v, ok := statValueJSON(l.dt, st["min"], false); ok && st["min"] != "" {
+			setPath(minV, l.path, v)
+		}
+		if v, ok := statValueJSON(l.dt, st["max"], true); ok && st["max"] != "" {
+			setPath(maxV, l.path, v)
+		}
+	}
+	b, err := json.Marshal(struct {
+		NumRecords int64          `json:"numRecords"`
+		MinValues  map[string]any `json:"minValues"`
+		MaxValues  map[string]any `json:"maxValues"`
+		NullCount  map[string]any `json:"nullCount"`
+	}{numRecords, minV, maxV, nulls})
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// setPath sets m[path[0]][path[1]]... = v, creating nested maps.
+func setPath(m map[string]any, path []string, v any) {
+	for _, p := range path[:len(path)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[path[len(path)-1]] = v
+}
+
+// statValueJSON converts a DuckDB stats value (text) to its Delta stats
+// JSON value; ok is false when the value is left out.
+func statValueJSON(dt DataType, text string, isMax bool) (any, bool) {
+	if text == "" {
+		return nil, false
+	}
+	switch t := dt.(type) {
+	case DecimalType:
+		if _, err := strconv.ParseFloat(text, 64); err != nil {
+			return nil, false
+		}
+		return json.Number(text), true
+	case PrimitiveType:
+		switch t {
+		case LongType, IntegerType, ShortType, ByteType:
+			if _, err := strconv.ParseInt(text, 10, 64); err != nil {
+				return nil, false
+			}
+			return json.Number(text), true
+		case FloatType, DoubleType:
+			f, err := strconv.ParseFloat(text, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, false
+			}
+			return f, true
+		case StringType:
+			if utf8.RuneCountInString(text) <= statsStringPrefix {
+				return text, true
+			}
+			if isMax {
+				return nil, false
+			}
+			r := []rune(text)
+			return string(r[:statsStringPrefix]), true
+		case DateType:
+			if _, err := time.Parse("2006-01-02", text); err != nil {
+				return nil, false
+			}
+			return text, true
+		case TimestampType, TimestampNTZType:
+			ts, err := parseTimestamp(text, t == TimestampType)
+			if err != nil {
+				return nil, false
+			}
+			ms := ts.Truncate(time.Millisecond)
+			if isMax && !ms.Equal(ts) {
+				ms = ms.Add(time.Millisecond)
+			}
+			if t == TimestampType {
+				return ms.UTC().Format("2006-01-02T15:04:05.000Z"), true
+			}
+			return ms.Format("2006-01-02T15:04:05.000"), true
+		}
+	}
+	return nil, false
+}
+
+// orderedMapEntries returns the keys and values of a DuckDB MAP value as
+// the driver scans it (nil gives nothing).
+func orderedMapEntries(v any) ([]any, []any) {
+	switch m := v.(type) {
+	case duckdb.OrderedMap:
+		return m.Keys(), m.Values()
+	case *duckdb.OrderedMap:
+		return m.Keys(), m.Values()
+	case duckdb.Map:
+		return orderedMapEntries(map[any]any(m))
+	case map[any]any:
+		var ks, vs []any
+		for k, x := range m {
+			ks = append(ks, k)
+			vs = append(vs, x)
+		}
+		return ks, vs
+	}
+	return nil, nil
+}
