@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/spf13/cobra"
@@ -59,7 +60,7 @@ type diagJSON struct {
 
 func init() {
 	registerCommand("validate", func(a *app) *cobra.Command {
-		var asJSON bool
+		var asJSON, deep bool
 		var wf workspaceFlags
 		cmd := &cobra.Command{
 			Use:   "validate [DIR]",
@@ -71,11 +72,18 @@ rules (writers of a table, ownership, overlapping where predicates),
 declarative pipelines, append flows and ForEach sinks, streaming readers,
 the node DAG, and what local runs cannot do yet.
 
+With --deep it also reads the Delta tables that shared sinks write (in the
+lake) and checks them against their writers: a shared table written before
+it was shared (no writer column), rows of writer ids no writer declares any
+more (renamed or removed writers, with their row counts), and a writer
+column left over after a switch to where predicates.
+
 It exits with 1 when the workspace has errors (warnings and infos don't
 count), and prints every diagnostic as JSON with --json. Codes are stable
 (LK001...); the README lists them.`,
 			Example: `  laktory validate
   laktory validate ./demo
+  laktory validate --deep ./demo
   laktory validate --env prod --json ./stack-workspace`,
 			Args: rangeArgs(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -84,7 +92,13 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 				if err != nil {
 					return err
 				}
-				ds := validate.Check(s, validate.Options{})
+				var opts validate.Options
+				if deep {
+					if opts.Facts, err = runner.GatherFacts(a.ctx, s); err != nil {
+						return err
+					}
+				}
+				ds := validate.Check(s, opts)
 				if asJSON {
 					out := struct {
 						Diagnostics []diagJSON `json:"diagnostics"`
@@ -106,6 +120,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 			},
 		}
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as JSON")
+		cmd.Flags().BoolVar(&deep, "deep", false, "also check the Delta tables of shared sinks against their writers")
 		wf.register(cmd)
 		return cmd
 	})

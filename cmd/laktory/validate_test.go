@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/laktory/workbench/assets"
+	"github.com/laktory/workbench/delta"
 )
 
 // writeDemo writes the demo workspace into a temporary folder.
@@ -105,5 +107,43 @@ func TestValidateEmptyWorkspace(t *testing.T) {
 	code, out, _ := runCLI(t, nil, "validate", t.TempDir())
 	if code != ExitOK || !strings.Contains(out, "0 pipelines, 0 tables: no problems") {
 		t.Fatalf("exit %d: %s", code, out)
+	}
+}
+
+// TestValidateDeep: --deep reads the shared tables; a table written before
+// it was shared (no writer column) is an error only then.
+func TestValidateDeep(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "pl.yaml"), []byte(`name: pl
+nodes:
+- name: a
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+- name: b
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+`), 0o644)
+	ctx := context.Background()
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	root := filepath.Join(dir, ".laktory", "lake", "main", "default", "prices")
+	const rows = "SELECT 1 AS x"
+	schema, err := delta.QuerySchema(ctx, db, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := delta.Create(ctx, root, delta.TableDefinition{Schema: schema}, delta.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := delta.Append(ctx, db, root, rows, delta.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, nil, "validate", dir); code != ExitOK {
+		t.Fatalf("without --deep: exit %d\n%s", code, out)
+	}
+	code, out, _ := runCLI(t, nil, "validate", "--deep", dir)
+	if code != ExitProblems || !strings.Contains(out, "LK201") || !strings.Contains(out, "has no `_laktory_writer` column") {
+		t.Fatalf("--deep: exit %d\n%s", code, out)
 	}
 }

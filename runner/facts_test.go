@@ -1,0 +1,90 @@
+package runner_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+// createTable writes a Delta table at root holding the rows of query.
+func createTable(t *testing.T, db *sql.DB, root, query string) {
+	t.Helper()
+	ctx := context.Background()
+	schema, err := delta.QuerySchema(ctx, db, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := delta.Create(ctx, root, delta.TableDefinition{Schema: schema}, delta.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := delta.Append(ctx, db, root, query, delta.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGatherFacts(t *testing.T) {
+	dir := t.TempDir()
+	workspacetest.Write(t, dir, map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+- name: b
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+- name: d
+  sinks: [{table_name: legacy, mode: APPEND, shared: true}]
+- name: e
+  sinks: [{table_name: fresh, mode: APPEND, shared: true}]
+- name: w
+  sinks: [{table_name: orders, mode: APPEND, shared: {where: client_id = 1}}]
+- name: plain
+  sinks: [{table_name: plain, mode: APPEND}]
+`})
+	s := workspacetest.LoadDir(t, dir, workspace.Options{})
+	ctx := context.Background()
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	table := func(name string) string { return s.Layout.TablePath(workspace.ParseTableName(name, "", "")) }
+	createTable(t, db, table("prices"), `SELECT * FROM (VALUES ('pl.a', 1), ('pl.a', 2), ('pl.old', 3), ('pl.old', 4), ('pl.old', 5)) v(_laktory_writer, x)`)
+	createTable(t, db, table("legacy"), `SELECT 1 AS x`)
+	createTable(t, db, table("orders"), `SELECT 'pl.w' AS _laktory_writer, 1 AS client_id`)
+
+	facts, err := runner.GatherFacts(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := func(name string) workspace.TableID { return workspace.TableID(filepath.Clean(table(name))) }
+	want := map[workspace.TableID]validate.TableFacts{
+		id("prices"): {Exists: true, Columns: []string{"_laktory_writer", "x"}, WriterColumn: "_laktory_writer",
+			WriterRows: map[string]int64{"pl.a": 2, "pl.old": 3}},
+		id("legacy"): {Exists: true, Columns: []string{"x"}},
+		id("fresh"):  {},
+		id("orders"): {Exists: true, Columns: []string{"_laktory_writer", "client_id"}},
+	}
+	if !reflect.DeepEqual(facts, want) {
+		t.Fatalf("facts:\n%+v\nwant\n%+v", facts, want)
+	}
+
+	workspacetest.Expect(t, s, validate.Check(s, validate.Options{Facts: facts}), []workspacetest.Want{
+		workspacetest.D("pl.yaml", 5, 54, validate.CodeOrphanWriters, "'pl.old' (3 rows)"),
+		workspacetest.D("pl.yaml", 9, 54, validate.CodeLegacyTable, "has no `_laktory_writer` column"),
+		workspacetest.D("pl.yaml", 13, 62, validate.CodeOwnershipSwitch, "now own their rows with `where`"),
+	})
+
+	ctx2, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := runner.GatherFacts(ctx2, s); err == nil {
+		t.Fatal("cancelled context: want an error")
+	}
+}
