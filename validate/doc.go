@@ -1,2 +1,85 @@
-// Package validate runs pure rules over a workspace snapshot and returns diagnostics.
+// Package validate runs pure rules over a workspace snapshot and returns
+// diagnostics: Check(snap, opts) []Diagnostic. Rules never read files; the
+// `where` predicates of shared sinks are parsed by an in-memory DuckDB
+// (json_serialize_sql), once per predicate text, and proven disjoint by an
+// interval prover. Deep rules run over table facts passed in as data
+// (Options.Facts, gathered by runner.GatherFacts). RunParameters validates
+// the refresh and reset_mode of a run, for the runner and the CLI.
+//
+// # Diagnostic codes
+//
+// Codes are stable. LK0xx come from loading (package workspace), LK1xx from
+// the rules, LK2xx from the deep rules over table facts. The default
+// severity follows the code (LK004 is a warning for a file format PySpark
+// passes through).
+//
+//	LK001  error    the file is not valid YAML
+//	LK002  error    unknown key (with the closest allowed key)
+//	LK003  error    a value of the wrong type
+//	LK004  error    a value outside the allowed set (warning for a file format PySpark passes through)
+//	LK005  error    a required field is missing
+//	LK006  error    !use / !extend / !update target missing, of the wrong kind or circular
+//	LK007  error    a name Laktory renamed (pre-0.12 orchestrator types, dlt_template)
+//	LK008  error    a key declared twice in one mapping
+//	LK009  warning  ${vars.x} names no variable (pipeline, stack or environment)
+//	LK010  info     ${{ ... }} Python expressions are not evaluated
+//	LK011  error    --env names no environment of the stack
+//	LK012  error    a file cannot be read
+//	LK013  error    a source, sink or step whose kind cannot be told (e.g. path and table_name)
+//	LK014  error    two pipelines share a name
+//	LK015  error    keys that exclude each other (source and sources, where with writer_id)
+//	LK016  error    a value Laktory rejects for the backend (streaming with Polars)
+//	LK101  error    several nodes of a pipeline write a table and some sinks don't declare shared
+//	LK102  error    a table written by several nodes needs DELTA sinks in APPEND mode
+//	LK103  error    a shared sink is not in APPEND mode
+//	LK104  error    a shared sink is not DELTA
+//	LK105  error    writers of a table identify their rows differently (writer column and where)
+//	LK106  error    writers of a table use different shared.column
+//	LK107  error    writers of a table share a writer id
+//	LK108  error    writers of a table share a where predicate
+//	LK110  error    a where predicate is not valid SQL
+//	LK111  error    the where predicates of two writers overlap (a row both would own)
+//	LK112  warning  cannot prove that two where predicates are disjoint
+//	LK120  error    a table written by a declarative pipeline has other writers
+//	LK122  warning  a writer of a table written by several pipelines doesn't declare shared
+//	LK130  error    shared is not supported with declarative orchestrators
+//	LK131  error    reading a writer with node_name / {nodes.x} when several nodes append to its table (declarative)
+//	LK132  error    writers of a declarative table must be streaming, non-MERGE Delta sinks
+//	LK133  error    writers of a declarative table set conflicting table properties
+//	LK134  error    writers of a declarative table declare different expectations
+//	LK135  error    flow: options on a pipeline that is not declarative
+//	LK136  error    a once flow reads a stream
+//	LK137  error    import_checkpoint on a flow that cannot import one
+//	LK138  error    an update flow that does not write a ForEach sink
+//	LK139  error    two flows with one name write a target
+//	LK140  error    a foreach sink needs exactly one of command and http
+//	LK141  error    a foreach URL placeholder names no column of the node's output
+//	LK142  error    a foreach URL is not an http(s) URL
+//	LK150  warning  a whole-table reader of a shared table uses skipChangeCommits (duplicates)
+//	LK151  info     a node_name reader with skipChangeCommits needs a FULL refresh after its writer's
+//	LK152  warning  skipChangeCommits on a batch read has no effect
+//	LK160  error    unknown refresh value
+//	LK161  error    unknown reset_mode value
+//	LK162  error    reset_mode without refresh FULL or RESET
+//	LK163  error    refresh=FULL with a reset_mode override on a shared sink
+//	LK164  error    refresh=FULL with a reset_mode override on a table shared with other pipelines
+//	LK165  error    RESET or a reset_mode other than DROP on a declarative pipeline
+//	LK166  warning  a reset of a whole shared table: writers of other pipelines need a FULL refresh
+//	LK170  error    a node_name, depends_on or {nodes.x} names no node of the pipeline
+//	LK171  error    a node name declared twice in a pipeline
+//	LK172  error    the nodes of a pipeline form a cycle
+//	LK173  error    {sources.x} names no source of the node
+//	LK180  error    a transformer step that cannot run locally
+//	LK181  warning  MERGE sinks do not run locally yet
+//	LK182  warning  a source, sink or format that does not run locally
+//	LK183  error    a run selects a node local runs do not support yet (streaming read, declarative flow, ForEach, MERGE): nothing runs
+//	LK190  error    MERGE needs a DELTA sink
+//	LK191  error    reset_mode TRUNCATE on a view
+//	LK192  error    a sink or source Laktory rejects with the Polars backend
+//	LK193  error    custom_writer with mode or merge_cdc_options
+//	LK195  error    a sink Lakeflow Declarative Pipelines do not support
+//	LK201  error    a shared table without its writer column (deep)
+//	LK202  warning  rows of writer ids no current writer declares (deep)
+//	LK203  warning  a table keeps a writer column its writers no longer use (deep)
+//	LK204  warning  the facts of a table could not be read (deep)
 package validate
