@@ -39,7 +39,16 @@ type Plan struct {
 	// Warnings are reported before the run starts (e.g. writers of a dropped
 	// table in other pipelines that now need a FULL refresh).
 	Warnings []validate.Diagnostic
+	// Selection lists, per pipeline, the nodes the run executes (selectors
+	// expanded), in DAG order.
+	Selection map[string][]string
+
+	snap *workspace.Snapshot
 }
+
+// Destructive reports whether the plan deletes or resets anything (a
+// confirmation is due before Start).
+func (p *Plan) Destructive() bool { return len(p.Effects) > 0 }
 
 // Task is one node of one pipeline, executed as a unit.
 type Task struct {
@@ -48,6 +57,8 @@ type Task struct {
 	Pipeline  string
 	Node      string
 	DependsOn []string
+
+	plan *taskPlan
 }
 
 // EffectKind names a destructive effect of a run.

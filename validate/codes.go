@@ -69,6 +69,7 @@ const (
 	CodeLocalStep          = "LK180"
 	CodeLocalMerge         = "LK181"
 	CodeLocalFormat        = "LK182"
+	CodeLocalUnsupported   = "LK183"
 	CodeMergeFormat        = "LK190"
 	CodeTruncateView       = "LK191"
 	CodePolars             = "LK192"
@@ -142,6 +143,7 @@ var Codes = []CodeInfo{
 	{CodeLocalStep, Error, "a transformer step that cannot run locally"},
 	{CodeLocalMerge, Warning, "MERGE sinks do not run locally yet"},
 	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
+	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet (streaming read, declarative flow, ForEach, MERGE): nothing runs"},
 	{CodeMergeFormat, Error, "MERGE needs a DELTA sink"},
 	{CodeTruncateView, Error, "reset_mode TRUNCATE on a view"},
 	{CodePolars, Error, "a sink or source Laktory rejects with the Polars backend"},

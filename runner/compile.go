@@ -1,0 +1,455 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace"
+)
+
+// outputs gives a compiler the outputs of the nodes the run already
+// executed (in-memory tables of the run's DuckDB database).
+type outputs interface {
+	output(pipeline, node string) (table string, ok bool)
+}
+
+// compiler turns one node into a chain of DuckDB views on a session:
+// sources, then transformer steps, then expectations.
+type compiler struct {
+	s     *session
+	snap  *workspace.Snapshot
+	mem   outputs
+	p     *workspace.Pipeline
+	n     *workspace.Node
+	depth int
+
+	sources map[string]string // {sources.x} -> view
+	nodes   map[string]string // {nodes.x} -> view
+}
+
+func newCompiler(s *session, snap *workspace.Snapshot, mem outputs, p *workspace.Pipeline, n *workspace.Node) *compiler {
+	return &compiler{s: s, snap: snap, mem: mem, p: p, n: n, sources: map[string]string{}, nodes: map[string]string{}}
+}
+
+// where names the node in errors.
+func (c *compiler) where() string {
+	return fmt.Sprintf("node '%s' of pipeline '%s'", c.n.Name, c.p.Name)
+}
+
+// transform reads the sources and applies the transformer; it returns the
+// view of the node's rows before expectations.
+func (c *compiler) transform(ctx context.Context) (string, error) {
+	df := ""
+	for _, src := range c.n.Sources {
+		v, err := c.source(ctx, src)
+		if err != nil {
+			return "", err
+		}
+		if df == "" {
+			df = v
+		}
+		if src.Name != "" {
+			c.sources[src.Name] = v
+		}
+	}
+	for _, st := range c.n.Transformer {
+		v, err := c.step(ctx, st, df)
+		if err != nil {
+			return "", fmt.Errorf("%s, transformer step #%d: %w", c.where(), st.Index+1, err)
+		}
+		df = v
+	}
+	if df == "" {
+		return "", fmt.Errorf("%w: %s has no source and no transformer step producing rows", ErrSource, c.where())
+	}
+	return df, nil
+}
+
+// source reads one source into a view, with filter, selects, renames,
+// drops and drop_duplicates applied.
+func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, error) {
+	label := fmt.Sprintf("%s, source #%d", c.where(), src.Index+1)
+	var q string
+	var err error
+	switch src.Kind {
+	case workspace.SourceFile:
+		q, err = readFilesSQL(ctx, src.ResolvedPath, src.Format, readOptions{src: src})
+	case workspace.SourceTable:
+		q, err = tableSQL(ctx, string(src.Table), src.TableRef.String(), delta.ScanOptions{})
+	case workspace.SourceNode:
+		q, err = c.nodeSQL(ctx, src.NodeName)
+	default:
+		err = fmt.Errorf("%w: a %s source cannot be read locally", ErrSource, src.Kind)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", label, err)
+	}
+	q = postRead(q, src)
+	v, err := c.s.view(ctx, "src", q)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %v", ErrSource, label, err)
+	}
+	return v, nil
+}
+
+// postRead applies a source's filter, selects, renames, drops and
+// drop_duplicates, in Laktory's order.
+func postRead(q string, src *workspace.Source) string {
+	if src.Filter != "" {
+		q = fmt.Sprintf("SELECT * FROM (%s) WHERE (%s)", q, src.Filter)
+	}
+	if len(src.Selects) > 0 {
+		cols := make([]string, len(src.Selects))
+		for i, s := range src.Selects {
+			cols[i] = columnRef(s.From)
+			if s.To != s.From || !isIdent(s.From) {
+				cols[i] += " AS " + quoteIdent(s.To)
+			}
+		}
+		q = fmt.Sprintf("SELECT %s FROM (%s)", strings.Join(cols, ", "), q)
+	}
+	if len(src.Renames) > 0 {
+		rs := make([]string, len(src.Renames))
+		for i, r := range src.Renames {
+			rs[i] = quoteIdent(r.From) + " AS " + quoteIdent(r.To)
+		}
+		q = fmt.Sprintf("SELECT * RENAME (%s) FROM (%s)", strings.Join(rs, ", "), q)
+	}
+	if len(src.Drops) > 0 {
+		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM (%s)", identList(src.Drops), q)
+	}
+	switch {
+	case len(src.DropDuplicatesOn) > 0:
+		q = fmt.Sprintf("SELECT * FROM (%s) QUALIFY row_number() OVER (PARTITION BY %s) = 1", q, identList(src.DropDuplicatesOn))
+	case src.DropDuplicates:
+		q = fmt.Sprintf("SELECT DISTINCT * FROM (%s)", q)
+	}
+	return q
+}
+
+// tableSQL scans the Delta table at path.
+func tableSQL(ctx context.Context, path, label string, opts delta.ScanOptions) (string, error) {
+	s, err := loadTable(ctx, path)
+	if err != nil {
+		return "", fmt.Errorf("%w: table %s: %w", ErrSource, label, err)
+	}
+	if s == nil {
+		return "", fmt.Errorf("%w: table %s does not exist yet (no Delta table at %s): run the node that writes it first", ErrSource, label, path)
+	}
+	return s.ScanSQL(ctx, opts)
+}
+
+// nodeSQL reads the output of node name of the same pipeline: from memory
+// when the run executed it, else from its primary sink (for a shared sink,
+// that writer's rows without the writer column), else by executing it here
+// when it has no sink.
+func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
+	if t, ok := c.mem.output(c.p.Name, name); ok {
+		return "SELECT * FROM " + quoteIdent(t), nil
+	}
+	up := c.p.Node(name)
+	if up == nil {
+		return "", fmt.Errorf("%w: node '%s' is not defined in pipeline '%s'", ErrSource, name, c.p.Name)
+	}
+	if sk := up.PrimarySink(); sk != nil {
+		return sinkReadSQL(ctx, c.p, up, sk)
+	}
+	if c.depth > len(c.p.Nodes) {
+		return "", fmt.Errorf("%w: node '%s' reads itself through its upstream nodes (a cycle)", ErrSource, name)
+	}
+	sub := newCompiler(c.s, c.snap, c.mem, c.p, up)
+	sub.depth = c.depth + 1
+	v, err := sub.transform(ctx)
+	if err != nil {
+		return "", err
+	}
+	ex, err := sub.expectations(ctx, v)
+	if err != nil {
+		return "", err
+	}
+	return "SELECT * FROM " + quoteIdent(ex.out), nil
+}
+
+// sinkReadSQL reads what node n wrote to sink sk: a shared sink gives that
+// writer's rows only, without the writer column.
+func sinkReadSQL(ctx context.Context, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) (string, error) {
+	path := string(sk.Table)
+	if !sk.IsDelta() {
+		if !pathExists(path) {
+			return "", fmt.Errorf("%w: node '%s' has no output yet: %s does not exist (run node '%s' first, or select *%s to run it in this run)",
+				ErrSource, n.Name, path, n.Name, n.Name)
+		}
+		return readFilesSQL(ctx, path, sk.EffectiveFormat(), readOptions{})
+	}
+	s, err := loadTable(ctx, path)
+	if err != nil {
+		return "", fmt.Errorf("%w: output of node '%s' (%s): %w", ErrSource, n.Name, sk.Describe(), err)
+	}
+	if s == nil {
+		return "", fmt.Errorf("%w: node '%s' has no output yet: its sink %s does not exist (run node '%s' first, or select *%s to run it in this run)",
+			ErrSource, n.Name, sk.Describe(), n.Name, n.Name)
+	}
+	var opts delta.ScanOptions
+	if sh := sk.Shared; sh != nil {
+		if sh.UsesWriterColumn() {
+			col := sh.EffectiveColumn()
+			if s.Schema().Field(col) == nil {
+				return "", fmt.Errorf("%w: table %s has no `%s` column to tell node '%s''s rows from the other writers': run once with refresh=RESET and reset_mode=DROP",
+					ErrLegacyTable, sk.Describe(), col, n.Name)
+			}
+			for _, f := range s.Schema().FieldNames() {
+				if !strings.EqualFold(f, col) {
+					opts.Columns = append(opts.Columns, f)
+				}
+			}
+			opts.Where = quoteIdent(col) + " = " + quoteString(sh.EffectiveWriterID(p.Name, n.Name))
+		} else {
+			opts.Where = "(" + sh.Where + ")"
+		}
+	}
+	return s.ScanSQL(ctx, opts)
+}
+
+// readOptions are a file source's reader options.
+type readOptions struct {
+	src *workspace.Source // nil for a sink read back
+}
+
+// readFilesSQL reads files of a format with DuckDB: a file, a folder (every
+// file below it, hidden and _-prefixed ones excepted, as Spark does) or a
+// glob.
+func readFilesSQL(ctx context.Context, path, format string, o readOptions) (string, error) {
+	format = strings.ToUpper(format)
+	if format == "DELTA" {
+		return tableSQL(ctx, path, path, delta.ScanOptions{})
+	}
+	files, err := listFiles(path)
+	if err != nil {
+		return "", err
+	}
+	list := stringList(files)
+	var args []string
+	switch format {
+	case "CSV":
+		header := true
+		infer := true
+		if o.src != nil {
+			if o.src.HasHeader != nil {
+				header = *o.src.HasHeader
+			}
+			if o.src.InferSchema != nil {
+				infer = *o.src.InferSchema
+			}
+		}
+		args = append(args, "union_by_name = true")
+		if v, ok := readerOpt(o.src, "header"); ok {
+			header = truthy(v)
+		}
+		if v, ok := readerOpt(o.src, "inferSchema"); ok {
+			infer = truthy(v)
+		}
+		args = append(args, fmt.Sprintf("header = %t", header))
+		if !infer {
+			args = append(args, "all_varchar = true")
+		}
+		for _, k := range []string{"sep", "delimiter"} {
+			if v, ok := readerOpt(o.src, k); ok {
+				args = append(args, "delim = "+quoteString(fmt.Sprint(v)))
+			}
+		}
+		if v, ok := readerOpt(o.src, "quote"); ok {
+			args = append(args, "quote = "+quoteString(fmt.Sprint(v)))
+		}
+		if v, ok := readerOpt(o.src, "escape"); ok {
+			args = append(args, "escape = "+quoteString(fmt.Sprint(v)))
+		}
+		if v, ok := readerOpt(o.src, "nullValue"); ok {
+			args = append(args, "nullstr = "+quoteString(fmt.Sprint(v)))
+		}
+		if cols := schemaColumns(o.src); cols != "" {
+			args = append(args, "columns = "+cols, "auto_detect = false")
+		}
+		return fmt.Sprintf("SELECT * FROM read_csv(%s, %s)", list, strings.Join(args, ", ")), nil
+	case "JSON", "JSONL", "NDJSON":
+		f := "auto"
+		if format != "JSON" {
+			f = "newline_delimited"
+		}
+		args = append(args, "format = "+quoteString(f), "union_by_name = true")
+		if cols := schemaColumns(o.src); cols != "" {
+			args = append(args, "columns = "+cols)
+		}
+		return fmt.Sprintf("SELECT * FROM read_json(%s, %s)", list, strings.Join(args, ", ")), nil
+	case "PARQUET":
+		return fmt.Sprintf("SELECT * FROM read_parquet(%s, union_by_name = true)", list), nil
+	}
+	return "", fmt.Errorf("%w: local runs cannot read %s files (%s)", ErrSource, format, path)
+}
+
+func readerOpt(src *workspace.Source, key string) (any, bool) {
+	if src == nil {
+		return nil, false
+	}
+	return src.ReaderOption(key)
+}
+
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		return strings.EqualFold(x, "true")
+	}
+	return false
+}
+
+// schemaColumns is a source's declared schema as a DuckDB columns struct
+// ({'a': 'BIGINT', ...}), "" when it declares none.
+func schemaColumns(src *workspace.Source) string {
+	if src == nil || src.Schema == nil || len(src.Schema.Columns) == 0 {
+		return ""
+	}
+	parts := make([]string, len(src.Schema.Columns))
+	for i, c := range src.Schema.Columns {
+		parts[i] = quoteString(c.Name) + ": " + quoteString(duckTypeName(c.Type))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// listFiles returns the data files a path names: the file itself, a glob
+// as is, or every file below a folder (sorted), skipping names starting
+// with '.' or '_' (Spark's hidden files: _SUCCESS, _delta_log, .crc).
+func listFiles(path string) ([]string, error) {
+	if strings.ContainsAny(path, "*?[") {
+		return []string{path}, nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s does not exist", ErrSource, path)
+	}
+	if !fi.IsDir() {
+		return []string{path}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if p != path && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: list %s: %w", ErrSource, path, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w: no files in %s", ErrSource, path)
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// placeholder matches {df}, {sources.x} and {nodes.x}.
+var placeholder = regexp.MustCompile(`\{\s*(df|sources\.([^{}\s]+)|nodes\.([^{}\s]+))\s*\}`)
+
+// substitute replaces the placeholders of a SQL text with view names.
+func (c *compiler) substitute(ctx context.Context, text, df string) (string, error) {
+	var ferr error
+	out := placeholder.ReplaceAllStringFunc(text, func(m string) string {
+		if ferr != nil {
+			return m
+		}
+		v, err := c.resolveRef(ctx, m, df)
+		if err != nil {
+			ferr = err
+			return m
+		}
+		return quoteIdent(v)
+	})
+	return out, ferr
+}
+
+// resolveRef returns the view a placeholder ({df}, {sources.x}, {nodes.x})
+// names.
+func (c *compiler) resolveRef(ctx context.Context, ref, df string) (string, error) {
+	sm := placeholder.FindStringSubmatch(ref)
+	if sm == nil {
+		return "", fmt.Errorf("%w: %q is not {df}, {sources.x} or {nodes.x}", ErrStep, ref)
+	}
+	switch {
+	case sm[1] == "df":
+		if df == "" {
+			return "", fmt.Errorf("%w: {df} is used but the node has no source", ErrStep)
+		}
+		return df, nil
+	case sm[2] != "":
+		v, ok := c.sources[sm[2]]
+		if !ok {
+			return "", fmt.Errorf("%w: {sources.%s} names no source of the node (give a source `name: %s`)", ErrStep, sm[2], sm[2])
+		}
+		return v, nil
+	default:
+		name := sm[3]
+		if v, ok := c.nodes[name]; ok {
+			return v, nil
+		}
+		q, err := c.nodeSQL(ctx, name)
+		if err != nil {
+			return "", err
+		}
+		v, err := c.s.view(ctx, "node_"+name, q)
+		if err != nil {
+			return "", fmt.Errorf("%w: {nodes.%s}: %v", ErrSource, name, err)
+		}
+		c.nodes[name] = v
+		return v, nil
+	}
+}
+
+// step applies one transformer step to the view df.
+func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (string, error) {
+	if !st.IsSQL() {
+		q, err := c.funcSQL(ctx, st, df)
+		if err != nil {
+			return "", err
+		}
+		v, err := c.s.view(ctx, "step", q)
+		if err != nil {
+			return "", fmt.Errorf("%w: func_name %s: %v", ErrStep, st.FuncName, err)
+		}
+		return v, nil
+	}
+	text, err := c.substitute(ctx, st.Expr, df)
+	if err != nil {
+		return "", err
+	}
+	stmts := splitStatements(text)
+	if len(stmts) == 0 {
+		return "", fmt.Errorf("%w: the `expr` is empty", ErrStep)
+	}
+	for _, q := range stmts[:len(stmts)-1] {
+		if _, err := c.s.conn.ExecContext(ctx, q); err != nil {
+			return "", fmt.Errorf("%w: %v", ErrStep, err)
+		}
+	}
+	v, err := c.s.view(ctx, "step", stmts[len(stmts)-1])
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrStep, err)
+	}
+	return v, nil
+}

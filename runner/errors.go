@@ -1,0 +1,97 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Sentinel errors. Errors of this package wrap them with %w and a message
+// that says where (pipeline, node, table), what and how to fix it; test them
+// with errors.Is.
+var (
+	// ErrInvalidRun: the request was rejected before anything ran; the
+	// error is a *PlanError holding the diagnostics.
+	ErrInvalidRun = errors.New("invalid run")
+
+	// ErrLegacyTable: a shared table has no writer column (it was written
+	// before it was shared, or by writers owning rows with `where`).
+	ErrLegacyTable = errors.New("table has no writer column")
+
+	// ErrOwnership: a writer with a `where` predicate produced rows that do
+	// not match it; nothing was written.
+	ErrOwnership = errors.New("rows outside the writer's predicate")
+
+	// ErrExpectation: an expectation with action FAIL failed beyond its
+	// tolerance; nothing was written.
+	ErrExpectation = errors.New("expectation failed")
+
+	// ErrConflict: a commit kept conflicting with concurrent writers after
+	// every retry.
+	ErrConflict = errors.New("commit conflict")
+
+	// ErrSource: a source cannot be read (missing path, no files, a table
+	// or node output that does not exist yet).
+	ErrSource = errors.New("cannot read source")
+
+	// ErrStep: a transformer step cannot be compiled to SQL.
+	ErrStep = errors.New("invalid transformer step")
+
+	// ErrSink: a sink cannot be written.
+	ErrSink = errors.New("cannot write sink")
+
+	// ErrUpstream: a task was skipped because a task it depends on failed.
+	ErrUpstream = errors.New("upstream task failed")
+
+	// ErrTasksFailed: a run finished with failed tasks (Run.Wait).
+	ErrTasksFailed = errors.New("tasks failed")
+
+	// ErrUnsupported: the node uses a feature local runs do not support
+	// yet (reported before the run, see PlanError).
+	ErrUnsupported = errors.New("not supported by local runs yet")
+)
+
+// PlanError rejects a run before anything runs. Diagnostics holds the
+// problems (errors, and the warnings found with them), with the same codes
+// and messages as validation.
+type PlanError struct {
+	Diagnostics []validate.Diagnostic
+}
+
+func (e *PlanError) Error() string {
+	var b strings.Builder
+	n := 0
+	for _, d := range e.Diagnostics {
+		if d.Severity != workspace.SeverityError {
+			continue
+		}
+		if n > 0 {
+			b.WriteString("; ")
+		}
+		n++
+		if d.File != "" {
+			fmt.Fprintf(&b, "%s:%d: ", d.File, d.Line)
+		}
+		b.WriteString(d.Message)
+	}
+	if n == 0 {
+		return ErrInvalidRun.Error()
+	}
+	return fmt.Sprintf("%s: %s", ErrInvalidRun, b.String())
+}
+
+// Unwrap makes errors.Is(err, ErrInvalidRun) true, and ErrUnsupported when
+// the run uses a feature local runs do not support yet.
+func (e *PlanError) Unwrap() []error {
+	errs := []error{ErrInvalidRun}
+	for _, d := range e.Diagnostics {
+		if d.Code == validate.CodeLocalUnsupported && d.Severity == workspace.SeverityError {
+			errs = append(errs, ErrUnsupported)
+			break
+		}
+	}
+	return errs
+}

@@ -1,0 +1,173 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/laktory/workbench/workspace"
+)
+
+// expectResult is the node's output once expectations ran.
+type expectResult struct {
+	// out is the relation the regular sinks write (rows passing the DROP
+	// and QUARANTINE expectations), quarantine the rows failing a
+	// QUARANTINE one ("" without QUARANTINE expectations).
+	out, quarantine string
+	// rows counts the rows before expectations (-1 when not counted),
+	// kept the rows of out (-1 likewise).
+	rows, kept int64
+	// messages are the WARN failures and the DROP/QUARANTINE counts.
+	warnings []string
+	notes    []string
+	// materialized: out is a table (read it any number of times).
+	materialized bool
+}
+
+// expectations evaluates the node's expectations over view df. Without
+// expectations df is returned as is. Otherwise df is materialized once, so
+// every count, filter and write sees the same rows; a FAIL expectation
+// failing beyond its tolerance returns ErrExpectation.
+func (c *compiler) expectations(ctx context.Context, df string) (expectResult, error) {
+	res := expectResult{out: df, rows: -1, kept: -1}
+	if len(c.n.Expectations) == 0 {
+		return res, nil
+	}
+	tbl, total, err := c.s.table(ctx, "checked", "SELECT * FROM "+quoteIdent(df))
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", c.where(), err)
+	}
+	res.rows, res.materialized = total, true
+	var counts []string
+	var idx []int
+	for i, e := range c.n.Expectations {
+		if strings.EqualFold(e.Type, "AGGREGATE") {
+			continue
+		}
+		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NOT TRUE)", e.Expr))
+		idx = append(idx, i)
+	}
+	failures := make([]int64, len(c.n.Expectations))
+	if len(counts) > 0 {
+		dest := make([]any, len(counts))
+		for i := range dest {
+			dest[i] = &failures[idx[i]]
+		}
+		if err := c.s.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(counts, ", "), quoteIdent(tbl))).Scan(dest...); err != nil {
+			return res, fmt.Errorf("%w: %s: evaluate expectations: %v", ErrExpectation, c.where(), err)
+		}
+	}
+	var keep, quarantine []string
+	for i, e := range c.n.Expectations {
+		action := strings.ToUpper(e.Action)
+		if action == "" {
+			action = "WARN"
+		}
+		failed, what := false, ""
+		if strings.EqualFold(e.Type, "AGGREGATE") {
+			var ok *bool
+			if err := c.s.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT (%s) FROM %s", e.Expr, quoteIdent(tbl))).Scan(&ok); err != nil {
+				return res, fmt.Errorf("%w: %s: expectation '%s': %v", ErrExpectation, c.where(), e.Name, err)
+			}
+			failed, what = ok == nil || !*ok, "the aggregate is not true"
+		} else {
+			failed = beyondTolerance(e, failures[i], total)
+			what = fmt.Sprintf("%d of %d rows fail it", failures[i], total)
+		}
+		switch action {
+		case "DROP":
+			keep = append(keep, "("+e.Expr+") IS TRUE")
+			if failures[i] > 0 {
+				res.notes = append(res.notes, fmt.Sprintf("expectation '%s' (%s) dropped %d of %d rows", e.Name, e.Expr, failures[i], total))
+			}
+		case "QUARANTINE":
+			keep = append(keep, "("+e.Expr+") IS TRUE")
+			quarantine = append(quarantine, "("+e.Expr+") IS NOT TRUE")
+			if failures[i] > 0 {
+				res.notes = append(res.notes, fmt.Sprintf("expectation '%s' (%s) quarantined %d of %d rows", e.Name, e.Expr, failures[i], total))
+			}
+		case "FAIL":
+			if failed {
+				return res, fmt.Errorf("%w: %s: expectation '%s' (%s) with action FAIL: %s; nothing was written",
+					ErrExpectation, c.where(), e.Name, e.Expr, what)
+			}
+		default: // WARN
+			if failed {
+				res.warnings = append(res.warnings, fmt.Sprintf("%s: expectation '%s' (%s) failed: %s", c.where(), e.Name, e.Expr, what))
+			}
+		}
+	}
+	res.out = tbl
+	res.kept = total
+	if len(keep) > 0 {
+		v, err := c.s.view(ctx, "kept", fmt.Sprintf("SELECT * FROM %s WHERE %s", quoteIdent(tbl), strings.Join(keep, " AND ")))
+		if err != nil {
+			return res, err
+		}
+		res.out = v
+		if err := c.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(v)).Scan(&res.kept); err != nil {
+			return res, err
+		}
+	}
+	if len(quarantine) > 0 {
+		v, err := c.s.view(ctx, "quarantine", fmt.Sprintf("SELECT * FROM %s WHERE %s", quoteIdent(tbl), strings.Join(quarantine, " OR ")))
+		if err != nil {
+			return res, err
+		}
+		res.quarantine = v
+	}
+	return res, nil
+}
+
+// beyondTolerance reports whether failures exceed an expectation's
+// tolerance (abs rows, or rel fraction of total; default none tolerated).
+func beyondTolerance(e *workspace.Expectation, failures, total int64) bool {
+	switch {
+	case e.ToleranceAbs != nil:
+		return failures > *e.ToleranceAbs
+	case e.ToleranceRel != nil && total > 0:
+		return float64(failures)/float64(total) > *e.ToleranceRel
+	}
+	return failures > 0
+}
+
+var decimalType = regexp.MustCompile(`^(?i)decimal\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)$`)
+
+// duckTypeName maps a declared column type (Spark, Delta or narwhals
+// spelling) to a DuckDB type; unknown names pass through as DuckDB types.
+func duckTypeName(t string) string {
+	s := strings.TrimSpace(t)
+	if m := decimalType.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("DECIMAL(%s,%s)", m[1], m[2])
+	}
+	switch strings.ToLower(s) {
+	case "string", "str", "utf8", "varchar", "text":
+		return "VARCHAR"
+	case "byte", "tinyint", "int8":
+		return "TINYINT"
+	case "short", "smallint", "int16", "uint8":
+		return "SMALLINT"
+	case "int", "integer", "int32", "uint16":
+		return "INTEGER"
+	case "long", "bigint", "int64", "uint32":
+		return "BIGINT"
+	case "float", "float32", "real":
+		return "FLOAT"
+	case "double", "float64":
+		return "DOUBLE"
+	case "bool", "boolean":
+		return "BOOLEAN"
+	case "date":
+		return "DATE"
+	case "timestamp", "datetime":
+		return "TIMESTAMPTZ"
+	case "timestamp_ntz":
+		return "TIMESTAMP"
+	case "binary":
+		return "BLOB"
+	case "decimal":
+		return "DECIMAL(10,0)"
+	}
+	return s
+}

@@ -1,0 +1,433 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/workspace"
+)
+
+// stepArgs are a func_name step's arguments: positional and by name.
+type stepArgs struct {
+	pos []any
+	kw  map[string]any
+}
+
+func argsOf(st *workspace.Step) stepArgs {
+	a := stepArgs{kw: map[string]any{}}
+	for _, x := range st.FuncArgs {
+		if x.Name == "" {
+			a.pos = append(a.pos, x.Value)
+		} else {
+			a.kw[x.Name] = x.Value
+		}
+	}
+	for _, x := range st.FuncKwargs {
+		a.kw[x.Name] = x.Value
+	}
+	return a
+}
+
+// get returns the argument at position i or named one of names.
+func (a stepArgs) get(i int, names ...string) (any, bool) {
+	for _, n := range names {
+		if v, ok := a.kw[n]; ok {
+			return v, true
+		}
+	}
+	if i >= 0 && i < len(a.pos) {
+		return a.pos[i], true
+	}
+	return nil, false
+}
+
+// strings flattens the positional arguments from i (and the named ones)
+// into strings: func(a, b), func([a, b]) and func(names=[a, b]) alike.
+func (a stepArgs) strings(i int, names ...string) ([]string, error) {
+	var vals []any
+	for _, n := range names {
+		if v, ok := a.kw[n]; ok {
+			vals = append(vals, v)
+		}
+	}
+	if i < len(a.pos) {
+		vals = append(vals, a.pos[i:]...)
+	}
+	var out []string
+	var add func(v any) error
+	add = func(v any) error {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				if err := add(e); err != nil {
+					return err
+				}
+			}
+		case nil:
+		default:
+			return fmt.Errorf("%w: expected column names or SQL expressions, got %v", ErrStep, v)
+		}
+		return nil
+	}
+	for _, v := range vals {
+		if err := add(v); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// funcSQL maps a func_name step to a SELECT over df. The supported names
+// are validate.LocalFuncs; arguments are column names or SQL expressions.
+func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (string, error) {
+	a := argsOf(st)
+	from := quoteIdent(df)
+	name := strings.TrimPrefix(st.FuncName, "laktory.")
+	switch name {
+	case "select":
+		exprs, err := a.strings(0, "columns", "exprs")
+		if err != nil {
+			return "", err
+		}
+		cols := make([]string, 0, len(exprs))
+		for _, e := range exprs {
+			cols = append(cols, columnRef(e))
+		}
+		for _, k := range sortedKeys(a.kw) {
+			if k == "columns" || k == "exprs" {
+				continue
+			}
+			cols = append(cols, exprOf(a.kw[k])+" AS "+quoteIdent(k))
+		}
+		if len(cols) == 0 {
+			return "", fmt.Errorf("%w: select needs columns", ErrStep)
+		}
+		return fmt.Sprintf("SELECT %s FROM %s", strings.Join(cols, ", "), from), nil
+	case "drop":
+		cols, err := a.strings(0, "columns", "cols")
+		if err != nil {
+			return "", err
+		}
+		if len(cols) == 0 {
+			return "", fmt.Errorf("%w: drop needs columns", ErrStep)
+		}
+		return fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", identList(cols), from), nil
+	case "rename":
+		m, ok := a.get(0, "mapping", "columns")
+		mp, isMap := m.(map[string]any)
+		if !ok {
+			mp, isMap = map[string]any{}, true
+			for k, v := range a.kw {
+				mp[k] = v
+			}
+		}
+		if !isMap || len(mp) == 0 {
+			return "", fmt.Errorf("%w: rename needs a mapping {old: new}", ErrStep)
+		}
+		var rs []string
+		for _, k := range sortedKeys(mp) {
+			rs = append(rs, quoteIdent(k)+" AS "+quoteIdent(fmt.Sprint(mp[k])))
+		}
+		return fmt.Sprintf("SELECT * RENAME (%s) FROM %s", strings.Join(rs, ", "), from), nil
+	case "filter", "where":
+		preds, err := a.strings(0, "predicate", "condition", "predicates")
+		if err != nil {
+			return "", err
+		}
+		if len(preds) == 0 {
+			return "", fmt.Errorf("%w: filter needs a SQL predicate", ErrStep)
+		}
+		for i, p := range preds {
+			preds[i] = "(" + p + ")"
+		}
+		return fmt.Sprintf("SELECT * FROM %s WHERE %s", from, strings.Join(preds, " AND ")), nil
+	case "with_columns", "with_column":
+		return c.withColumns(ctx, a, df)
+	case "unique", "drop_duplicates", "distinct":
+		subset, err := a.strings(0, "subset")
+		if err != nil {
+			return "", err
+		}
+		if len(subset) == 0 {
+			return "SELECT DISTINCT * FROM " + from, nil
+		}
+		keep, _ := a.get(-1, "keep")
+		if fmt.Sprint(keep) == "none" {
+			return fmt.Sprintf("SELECT * FROM %s QUALIFY count(*) OVER (PARTITION BY %s) = 1", from, identList(subset)), nil
+		}
+		return fmt.Sprintf("SELECT * FROM %s QUALIFY row_number() OVER (PARTITION BY %s) = 1", from, identList(subset)), nil
+	case "join":
+		return c.join(ctx, a, df)
+	case "union", "union_by_name", "concat":
+		others, err := a.strings(0, "other", "others", "items")
+		if err != nil {
+			return "", err
+		}
+		if len(others) == 0 {
+			return "", fmt.Errorf("%w: union needs another DataFrame: other: \"{nodes.x}\" or \"{sources.x}\"", ErrStep)
+		}
+		parts := []string{"SELECT * FROM " + from}
+		for _, o := range others {
+			v, err := c.resolveRef(ctx, o, df)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, "SELECT * FROM "+quoteIdent(v))
+		}
+		return strings.Join(parts, " UNION ALL BY NAME "), nil
+	case "sort", "order_by", "orderBy":
+		by, err := a.strings(0, "by", "cols")
+		if err != nil {
+			return "", err
+		}
+		if len(by) == 0 {
+			return "", fmt.Errorf("%w: sort needs columns", ErrStep)
+		}
+		desc, _ := a.get(-1, "descending")
+		nullsLast, _ := a.get(-1, "nulls_last")
+		terms := make([]string, len(by))
+		for i, b := range by {
+			terms[i] = columnRef(b)
+			d := desc
+			if l, ok := desc.([]any); ok && i < len(l) {
+				d = l[i]
+			}
+			if truthy(d) {
+				terms[i] += " DESC"
+			} else {
+				terms[i] += " ASC"
+			}
+			if truthy(nullsLast) {
+				terms[i] += " NULLS LAST"
+			} else {
+				terms[i] += " NULLS FIRST"
+			}
+		}
+		return fmt.Sprintf("SELECT * FROM %s ORDER BY %s", from, strings.Join(terms, ", ")), nil
+	case "limit", "head":
+		v, ok := a.get(0, "n", "num")
+		n, isInt := v.(int64)
+		if !ok {
+			n, isInt = 5, true
+		}
+		if !isInt || n < 0 {
+			return "", fmt.Errorf("%w: limit needs a number of rows, got %v", ErrStep, v)
+		}
+		return fmt.Sprintf("SELECT * FROM %s LIMIT %d", from, n), nil
+	case "groupby_and_agg":
+		return groupByAgg(a, from)
+	}
+	return "", fmt.Errorf("%w: func_name %s does not run locally (write it as an `expr:` SQL step)", ErrStep, st.FuncName)
+}
+
+// exprOf is a named argument as a SQL expression: a string as written,
+// other values as literals.
+func exprOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return "NULL"
+	case bool:
+		return fmt.Sprintf("%t", x)
+	case int64, float64:
+		return fmt.Sprint(x)
+	}
+	return quoteString(fmt.Sprint(v))
+}
+
+func (c *compiler) withColumns(ctx context.Context, a stepArgs, df string) (string, error) {
+	named := map[string]string{}
+	for _, k := range sortedKeys(a.kw) {
+		named[k] = exprOf(a.kw[k])
+	}
+	// with_column(name, expr) (Spark's withColumn).
+	if len(a.pos) == 2 {
+		if n, ok := a.pos[0].(string); ok && isIdent(n) {
+			named[n] = exprOf(a.pos[1])
+		}
+	} else {
+		for _, p := range a.pos {
+			if m, ok := p.(map[string]any); ok {
+				for k, v := range m {
+					named[k] = exprOf(v)
+				}
+			}
+		}
+	}
+	if len(named) == 0 {
+		return "", fmt.Errorf("%w: with_columns needs name: SQL expression pairs", ErrStep)
+	}
+	cols, err := c.s.columns(ctx, quoteIdent(df))
+	if err != nil {
+		return "", err
+	}
+	existing := columnNames(cols)
+	var replace, add []string
+	for _, k := range sortedKeys(named) {
+		e := "(" + named[k] + ") AS " + quoteIdent(k)
+		if slices.Contains(existing, k) {
+			replace = append(replace, e)
+		} else {
+			add = append(add, e)
+		}
+	}
+	sel := "*"
+	if len(replace) > 0 {
+		sel += " REPLACE (" + strings.Join(replace, ", ") + ")"
+	}
+	if len(add) > 0 {
+		sel += ", " + strings.Join(add, ", ")
+	}
+	return fmt.Sprintf("SELECT %s FROM %s", sel, quoteIdent(df)), nil
+}
+
+// join maps narwhals' join(other, on, how, left_on, right_on, suffix).
+func (c *compiler) join(ctx context.Context, a stepArgs, df string) (string, error) {
+	o, ok := a.get(0, "other")
+	other, isStr := o.(string)
+	if !ok || !isStr {
+		return "", fmt.Errorf("%w: join needs other: \"{nodes.x}\" or \"{sources.x}\"", ErrStep)
+	}
+	rv, err := c.resolveRef(ctx, other, df)
+	if err != nil {
+		return "", err
+	}
+	on, err := a.strings(-1, "on")
+	if err != nil {
+		return "", err
+	}
+	if len(on) == 0 && len(a.pos) > 1 {
+		if on, err = a.strings(1); err != nil {
+			return "", err
+		}
+	}
+	leftOn, err := a.strings(-1, "left_on")
+	if err != nil {
+		return "", err
+	}
+	rightOn, err := a.strings(-1, "right_on")
+	if err != nil {
+		return "", err
+	}
+	how := "inner"
+	if h, ok := a.get(-1, "how"); ok {
+		how = strings.ToLower(fmt.Sprint(h))
+	}
+	suffix := "_right"
+	if s, ok := a.get(-1, "suffix"); ok {
+		suffix = fmt.Sprint(s)
+	}
+	if len(on) > 0 {
+		leftOn, rightOn = on, on
+	}
+	if len(leftOn) != len(rightOn) || (len(leftOn) == 0 && how != "cross") {
+		return "", fmt.Errorf("%w: join needs `on`, or `left_on` and `right_on` of the same length", ErrStep)
+	}
+	kind, ok := map[string]string{"inner": "INNER JOIN", "left": "LEFT JOIN", "right": "RIGHT JOIN", "full": "FULL JOIN",
+		"outer": "FULL JOIN", "semi": "SEMI JOIN", "anti": "ANTI JOIN", "cross": "CROSS JOIN"}[how]
+	if !ok {
+		return "", fmt.Errorf("%w: join how=%q is not one of inner, left, right, full, semi, anti, cross", ErrStep, how)
+	}
+	lcols, err := c.s.columns(ctx, quoteIdent(df))
+	if err != nil {
+		return "", err
+	}
+	rcols, err := c.s.columns(ctx, quoteIdent(rv))
+	if err != nil {
+		return "", err
+	}
+	cond := make([]string, len(leftOn))
+	for i := range leftOn {
+		cond[i] = "l." + quoteIdent(leftOn[i]) + " = r." + quoteIdent(rightOn[i])
+	}
+	// Output: the left columns (the join keys coalesced for full joins),
+	// then the right columns that are not join keys (suffixed on clashes).
+	var sel []string
+	lnames := columnNames(lcols)
+	for _, lc := range lnames {
+		if i := slices.Index(leftOn, lc); i >= 0 && (how == "full" || how == "outer" || how == "right") && on != nil {
+			sel = append(sel, fmt.Sprintf("coalesce(l.%s, r.%s) AS %s", quoteIdent(lc), quoteIdent(rightOn[i]), quoteIdent(lc)))
+			continue
+		}
+		sel = append(sel, "l."+quoteIdent(lc))
+	}
+	if how != "semi" && how != "anti" {
+		for _, rc := range columnNames(rcols) {
+			if slices.Contains(rightOn, rc) && how != "cross" {
+				continue
+			}
+			alias := rc
+			if slices.Contains(lnames, rc) {
+				alias = rc + suffix
+			}
+			sel = append(sel, "r."+quoteIdent(rc)+" AS "+quoteIdent(alias))
+		}
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s AS l %s %s AS r", strings.Join(sel, ", "), quoteIdent(df), kind, quoteIdent(rv))
+	if how != "cross" {
+		q += " ON " + strings.Join(cond, " AND ")
+	}
+	return q, nil
+}
+
+// groupByAgg maps laktory.groupby_and_agg(groupby_columns, agg_expressions
+// [{name, expr}], groupby_window {time_column, window_duration}) with SQL
+// aggregate expressions.
+func groupByAgg(a stepArgs, from string) (string, error) {
+	groups, err := a.strings(-1, "groupby_columns")
+	if err != nil {
+		return "", err
+	}
+	aggs, _ := a.get(-1, "agg_expressions")
+	list, ok := aggs.([]any)
+	if !ok || len(list) == 0 {
+		return "", fmt.Errorf("%w: laktory.groupby_and_agg needs agg_expressions: [{name, expr}] with SQL aggregates (e.g. expr: avg(price))", ErrStep)
+	}
+	var sel, by []string
+	if w, ok := a.get(-1, "groupby_window"); ok && w != nil {
+		wm, ok := w.(map[string]any)
+		tc, _ := wm["time_column"].(string)
+		dur, _ := wm["window_duration"].(string)
+		if !ok || tc == "" || dur == "" {
+			return "", fmt.Errorf("%w: groupby_window needs time_column and window_duration", ErrStep)
+		}
+		if s, ok := wm["slide_duration"]; ok && s != nil && fmt.Sprint(s) != dur {
+			return "", fmt.Errorf("%w: sliding windows (slide_duration) do not run locally; use a tumbling window", ErrStep)
+		}
+		start := fmt.Sprintf("time_bucket(INTERVAL %s, %s)", quoteString(dur), quoteIdent(tc))
+		sel = append(sel, fmt.Sprintf("{'start': %s, 'end': %s + INTERVAL %s} AS \"window\"", start, start, quoteString(dur)))
+		by = append(by, start)
+	}
+	for _, g := range groups {
+		sel = append(sel, columnRef(g))
+		by = append(by, columnRef(g))
+	}
+	for _, it := range list {
+		m, ok := it.(map[string]any)
+		name, _ := m["name"].(string)
+		expr, _ := m["expr"].(string)
+		if !ok || name == "" || expr == "" {
+			return "", fmt.Errorf("%w: each agg_expressions item needs name and expr (a SQL aggregate), got %v", ErrStep, it)
+		}
+		sel = append(sel, "("+expr+") AS "+quoteIdent(name))
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s", strings.Join(sel, ", "), from)
+	if len(by) > 0 {
+		q += " GROUP BY " + strings.Join(by, ", ")
+	}
+	return q, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// ResetModeEnv names the environment variable with the default reset_mode
+// of sinks that declare none (Laktory's LAKTORY_RESET_MODE setting).
+const ResetModeEnv = "LAKTORY_RESET_MODE"
+
+// CheckpointDir is the streaming checkpoint folder of sink sk of node n:
+// the sink's checkpoint_path (relative paths resolve against the pipeline
+// file's folder), else DIR/.laktory/checkpoints/<pipeline>/<node>/<sink>,
+// where <sink> is "table-<catalog.schema.table>" for a table sink,
+// "path-<folder name>-<hash>" for a file sink and "foreach-<name>" for a
+// ForEach sink. Streaming writers keep their offsets there; a refresh that
+// resets the sink deletes it.
+func CheckpointDir(l workspace.Layout, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) string {
+	if sk.CheckpointPath != "" {
+		return workspace.ResolvePath(p.File, sk.CheckpointPath)
+	}
+	return filepath.Join(l.CheckpointsDir(), safeSegment(p.Name), safeSegment(n.Name), sinkSegment(n, sk))
+}
+
+func sinkSegment(n *workspace.Node, sk *workspace.Sink) string {
+	switch {
+	case sk.Kind == workspace.SinkForEach && sk.ForEach != nil:
+		name := sk.ForEach.Name
+		if name == "" {
+			name = n.Name
+		}
+		return "foreach-" + safeSegment(name)
+	case sk.TableRef != nil:
+		return "table-" + safeSegment(sk.TableRef.String())
+	case sk.PipelineViewName != "":
+		return "view-" + safeSegment(sk.PipelineViewName)
+	case sk.ResolvedPath != "":
+		h := sha1.Sum([]byte(sk.ResolvedPath))
+		return fmt.Sprintf("path-%s-%s", safeSegment(filepath.Base(sk.ResolvedPath)), hex.EncodeToString(h[:4]))
+	}
+	return fmt.Sprintf("sink-%d", sk.Index)
+}
+
+// safeSegment makes a name safe as one path segment.
+func safeSegment(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+	if s == "" || s == "." || s == ".." {
+		return "_" + s
+	}
+	return s
+}
+
+// resetMode resolves how a non-shared sink is reset: the run's override,
+// else the sink's, the node's, the pipeline's reset_mode, then
+// LAKTORY_RESET_MODE, else DROP. Files other than Delta are always
+// dropped. source names where the mode comes from, for messages.
+func resetMode(override string, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink, getenv func(string) string) (mode, source string) {
+	if !sk.IsDelta() {
+		return "DROP", "file sink"
+	}
+	switch {
+	case override != "":
+		return override, "run override"
+	case sk.ResetMode != "":
+		return strings.ToUpper(sk.ResetMode), "Sink " + sk.Describe()
+	case n.ResetMode != "":
+		return strings.ToUpper(n.ResetMode), fmt.Sprintf("Node '%s'", n.Name)
+	case p.ResetMode != "":
+		return strings.ToUpper(p.ResetMode), fmt.Sprintf("Pipeline '%s'", p.Name)
+	}
+	if getenv != nil {
+		if v := strings.ToUpper(strings.TrimSpace(getenv(ResetModeEnv))); v == "DROP" || v == "TRUNCATE" {
+			return v, ResetModeEnv
+		}
+	}
+	return "DROP", "default"
+}
+
+// isReset reports whether a run resets sinks (FULL or RESET).
+func isReset(rp validate.RunParams) bool {
+	return rp.Refresh == validate.RefreshFull || rp.Refresh == validate.RefreshReset
+}

@@ -1,0 +1,462 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// resetKind is what a refresh does to a sink before (or instead of)
+// writing.
+type resetKind int
+
+const (
+	resetNone       resetKind = iota
+	resetDeleteOwn            // shared sink: delete the writer's rows
+	resetDrop                 // drop the sink (its folder)
+	resetTruncate             // remove every row, keep the table
+	resetTableDrop            // shared table: DROP the whole table, once per run
+	resetTableTrunc           // shared table: TRUNCATE the whole table, once per run
+)
+
+// sinkPlan is what a task does with one sink.
+type sinkPlan struct {
+	sink   *workspace.Sink
+	writer *workspace.Writer // nil for a sink that writes no table
+	table  *workspace.Table  // nil likewise
+	reset  resetKind
+	// checkpoints are the folders the reset deletes (existing ones only).
+	checkpoints []string
+}
+
+// taskPlan is the executable part of a Task.
+type taskPlan struct {
+	pipeline *workspace.Pipeline
+	node     *workspace.Node
+	sinks    []*sinkPlan
+	// process is false for a RESET: the sinks are reset, nothing is read.
+	process bool
+	// keepOutput: a downstream task of the run reads this node's output
+	// from memory.
+	keepOutput bool
+}
+
+// Plan validates a request against a workspace snapshot and returns what
+// the run will do, without doing anything: the tasks in dependency order
+// and every destructive effect (rows deleted per writer with their
+// estimated count, whole tables dropped or truncated, checkpoints reset).
+//
+// An invalid request is rejected with a *PlanError (errors.Is
+// ErrInvalidRun) carrying the diagnostics, with the codes and messages of
+// validation: unknown pipelines or selectors, bad refresh/reset_mode
+// combinations (validate.RunParameters), workspace errors in the selected
+// pipelines' files, and nodes using features local runs do not support yet.
+func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request) (*Plan, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: no workspace snapshot", ErrInvalidRun)
+	}
+	sel, ds := selectNodes(snap, req)
+	if workspace.HasErrors(ds) {
+		return nil, &PlanError{Diagnostics: ds}
+	}
+	params, pds := validate.RunParameters(snap, validate.RunRequest{Refresh: req.Refresh, ResetMode: req.ResetMode, Selection: sel.validateSelection()})
+	ds = append(ds, pds...)
+	if workspace.HasErrors(ds) {
+		return nil, &PlanError{Diagnostics: ds}
+	}
+	ds = append(ds, r.workspaceProblems(snap, sel)...)
+	for _, p := range sel.pipelines {
+		for _, name := range sel.nodes[p.Name] {
+			for _, n := range nodesExecuted(p, p.Node(name), sel.nodes[p.Name]) {
+				ds = append(ds, unsupported(p, n)...)
+			}
+		}
+	}
+	ds = workspace.SortDiagnostics(ds)
+	if workspace.HasErrors(ds) {
+		return nil, &PlanError{Diagnostics: ds}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	plan := &Plan{Request: req, Params: params, Selection: sel.validateSelection(), snap: snap}
+	for _, d := range ds {
+		if d.Severity == workspace.SeverityWarning {
+			plan.Warnings = append(plan.Warnings, d)
+		}
+	}
+	r.buildTasks(plan, sel)
+	deep, err := r.planEffects(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	plan.Warnings = workspace.SortDiagnostics(append(plan.Warnings, deep...))
+	return plan, nil
+}
+
+// nodesExecuted returns n and the upstream nodes a task of n executes
+// itself: nodes without sinks it reads that the run does not select
+// (Laktory executes them when a downstream node reads them).
+func nodesExecuted(p *workspace.Pipeline, n *workspace.Node, selected []string) []*workspace.Node {
+	out := []*workspace.Node{n}
+	seen := map[string]bool{n.Name: true}
+	for i := 0; i < len(out); i++ {
+		if p.DAG == nil {
+			break
+		}
+		for _, up := range p.DAG.Upstream(out[i].Name) {
+			u := p.Node(up)
+			if u == nil || seen[up] || slices.Contains(selected, up) || u.PrimarySink() != nil {
+				continue
+			}
+			seen[up] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// workspaceProblems returns the validation errors found in the files of the
+// selected pipelines (problems elsewhere do not block the run).
+func (r *Runner) workspaceProblems(snap *workspace.Snapshot, sel selection) []validate.Diagnostic {
+	files := map[string]bool{}
+	for _, p := range sel.pipelines {
+		files[p.File] = true
+		for _, f := range snap.Deps(p.File) {
+			files[f] = true
+		}
+	}
+	var out []validate.Diagnostic
+	for _, d := range validate.Check(snap, validate.Options{}) {
+		if d.Severity == workspace.SeverityError && (d.File == "" || files[d.File]) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// buildTasks makes one task per selected node, in DAG order, pipelines by
+// name. A task depends on the tasks of the nodes it reads or depends on.
+func (r *Runner) buildTasks(plan *Plan, sel selection) {
+	process := plan.Params.Refresh != validate.RefreshReset
+	for _, p := range sel.pipelines {
+		nodes := sel.nodes[p.Name]
+		for _, name := range nodes {
+			n := p.Node(name)
+			t := &Task{Key: p.Name + "." + name, Pipeline: p.Name, Node: name,
+				plan: &taskPlan{pipeline: p, node: n, process: process}}
+			if p.DAG != nil {
+				for _, up := range p.DAG.Upstream(name) {
+					if slices.Contains(nodes, up) {
+						t.DependsOn = append(t.DependsOn, p.Name+"."+up)
+					}
+				}
+			}
+			for _, sk := range n.Sinks {
+				sp := &sinkPlan{sink: sk}
+				if sk.Table != "" {
+					sp.table = plan.snap.Table(sk.Table)
+					if sp.table != nil {
+						for _, w := range sp.table.Writers {
+							if w.Pipeline == p.Name && w.Node == n.Name && w.Sink == sk.Index {
+								sp.writer = w
+							}
+						}
+					}
+				}
+				t.plan.sinks = append(t.plan.sinks, sp)
+			}
+			plan.Tasks = append(plan.Tasks, t)
+		}
+	}
+	byKey := map[string]*Task{}
+	for _, t := range plan.Tasks {
+		byKey[t.Key] = t
+	}
+	for _, t := range plan.Tasks {
+		for _, d := range t.DependsOn {
+			if up := byKey[d]; up != nil && process {
+				up.plan.keepOutput = true
+			}
+		}
+	}
+}
+
+// planEffects decides how each sink is reset and lists the destructive
+// effects with their row counts. It returns the deep warnings (orphan
+// writer ids, ownership switches) of the tables the run writes.
+func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagnostic, error) {
+	rp := plan.Params
+	snap := plan.snap
+	tables := map[workspace.TableID]*delta.Snapshot{}
+	load := func(id workspace.TableID) (*delta.Snapshot, error) {
+		if s, ok := tables[id]; ok {
+			return s, nil
+		}
+		s, err := loadTable(ctx, string(id))
+		if err != nil {
+			return nil, err
+		}
+		tables[id] = s
+		return s, nil
+	}
+	wholeDone := map[workspace.TableID]bool{}
+	for _, t := range plan.Tasks {
+		tp := t.plan
+		for _, sp := range tp.sinks {
+			sk := sp.sink
+			if sk.Table == "" {
+				continue
+			}
+			if _, err := load(sk.Table); err != nil && isReset(rp) {
+				return nil, fmt.Errorf("plan %s: read table %s: %w", t.Key, sk.Describe(), err)
+			}
+			if !isReset(rp) {
+				continue
+			}
+			ts := tables[sk.Table]
+			label := tableLabel(sp)
+			switch {
+			case sk.Shared != nil && rp.ResetMode == "":
+				sp.reset = resetDeleteOwn
+				e := Effect{Kind: EffectDeleteRows, Task: t.Key, Table: sk.Table, Rows: -1}
+				e.Writer, e.Predicate = ownerPredicate(sp.writer)
+				if ts != nil {
+					n, err := r.countRows(ctx, ts, e.Predicate)
+					if err != nil {
+						return nil, fmt.Errorf("plan %s: %w", t.Key, err)
+					}
+					e.Rows = n
+				} else {
+					e.Rows = 0
+				}
+				e.Description = fmt.Sprintf("delete the rows of %s from %s (%s)", ownerLabel(sp.writer), label, rowsText(e.Rows))
+				plan.Effects = append(plan.Effects, e)
+				sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
+			case sk.Shared != nil:
+				sp.reset = resetTableDrop
+				kind := EffectDropTable
+				if rp.ResetMode == "TRUNCATE" {
+					sp.reset, kind = resetTableTrunc, EffectTruncateTable
+				}
+				if !wholeDone[sk.Table] {
+					wholeDone[sk.Table] = true
+					plan.Effects = append(plan.Effects, wholeTableEffect(kind, t.Key, sk.Table, label, ts, "every writer's rows"))
+				}
+				// The checkpoints of all the table's writers in the
+				// pipeline, run or not.
+				for _, w := range sp.table.Writers {
+					if w.Pipeline != tp.pipeline.Name {
+						continue
+					}
+					wn := tp.pipeline.Node(w.Node)
+					if wn == nil || w.Sink >= len(wn.Sinks) {
+						continue
+					}
+					for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, wn, wn.Sinks[w.Sink])) {
+						if !slices.Contains(sp.checkpoints, cp) && !effectHasCheckpoint(plan.Effects, cp) {
+							sp.checkpoints = append(sp.checkpoints, cp)
+						}
+					}
+				}
+			default:
+				mode, from := resetMode(rp.ResetMode, tp.pipeline, tp.node, sk, r.cfg.Getenv)
+				sp.reset = resetDrop
+				kind := EffectDropTable
+				if mode == "TRUNCATE" {
+					sp.reset, kind = resetTruncate, EffectTruncateTable
+				}
+				what := "the whole table"
+				if len(sp.table.Writers) > 1 {
+					what = fmt.Sprintf("the rows of every writer of it (%s)", strings.Join(writerNames(sp.table.Writers), ", "))
+				}
+				e := wholeTableEffect(kind, t.Key, sk.Table, label, ts, what)
+				e.Description += fmt.Sprintf(" [reset_mode %s from %s]", mode, from)
+				if !sk.IsDelta() {
+					e.Rows = -1
+					if !pathExists(string(sk.Table)) {
+						e.Rows = 0
+					}
+				}
+				plan.Effects = append(plan.Effects, e)
+				sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
+			}
+			for _, cp := range sp.checkpoints {
+				plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Table: sk.Table, Rows: -1, Checkpoint: cp,
+					Description: fmt.Sprintf("reset the streaming checkpoint %s: its flow reprocesses all its data", snap.Rel(cp))})
+			}
+		}
+	}
+	return r.deepWarnings(ctx, plan, tables)
+}
+
+// deepWarnings runs validation's deep rules on the tables the run writes
+// and keeps their warnings (the errors, such as a legacy table, fail the
+// task that writes it, with the fix).
+func (r *Runner) deepWarnings(ctx context.Context, plan *Plan, loaded map[workspace.TableID]*delta.Snapshot) ([]validate.Diagnostic, error) {
+	facts := map[workspace.TableID]validate.TableFacts{}
+	for _, t := range plan.Tasks {
+		for _, sp := range t.plan.sinks {
+			if sp.table == nil || !sp.sink.IsDelta() || !sp.table.Shared() {
+				continue
+			}
+			if _, done := facts[sp.table.ID]; done {
+				continue
+			}
+			s, ok := loaded[sp.table.ID]
+			if !ok {
+				var err error
+				if s, err = loadTable(ctx, string(sp.table.ID)); err != nil {
+					facts[sp.table.ID] = validate.TableFacts{Err: err.Error()}
+					continue
+				}
+			}
+			f, err := r.tableFacts(ctx, s, sp.table)
+			if err != nil {
+				f = validate.TableFacts{Err: err.Error()}
+			}
+			facts[sp.table.ID] = f
+		}
+	}
+	if len(facts) == 0 {
+		return nil, nil
+	}
+	var out []validate.Diagnostic
+	for _, d := range validate.Check(plan.snap, validate.Options{Facts: facts}) {
+		switch d.Code {
+		case validate.CodeOrphanWriters, validate.CodeOwnershipSwitch, validate.CodeFactsUnreadable:
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// tableFacts reads what validation's deep rules need of a table.
+func (r *Runner) tableFacts(ctx context.Context, s *delta.Snapshot, t *workspace.Table) (validate.TableFacts, error) {
+	if s == nil {
+		return validate.TableFacts{}, nil
+	}
+	f := validate.TableFacts{Exists: true, Columns: s.Schema().FieldNames()}
+	col := ""
+	for _, w := range t.Writers {
+		if w.Ownership == workspace.OwnerColumn {
+			col = w.Column
+			break
+		}
+	}
+	if col == "" || s.Schema().Field(col) == nil {
+		return f, nil
+	}
+	q, err := s.ScanSQL(ctx, delta.ScanOptions{Columns: []string{col}})
+	if err != nil {
+		return f, err
+	}
+	rows, err := r.db.QueryContext(ctx, fmt.Sprintf("SELECT %s::VARCHAR, count(*) FROM (%s) GROUP BY ALL", quoteIdent(col), q))
+	if err != nil {
+		return f, err
+	}
+	defer rows.Close()
+	f.WriterColumn, f.WriterRows = col, map[string]int64{}
+	for rows.Next() {
+		var id *string
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return f, err
+		}
+		if id != nil {
+			f.WriterRows[*id] = n
+		}
+	}
+	return f, rows.Err()
+}
+
+// ownerPredicate returns the writer (its id or where predicate) and the
+// SQL predicate selecting its rows.
+func ownerPredicate(w *workspace.Writer) (writer, predicate string) {
+	if w == nil {
+		return "", ""
+	}
+	switch w.Ownership {
+	case workspace.OwnerColumn:
+		return w.WriterID, quoteIdent(w.Column) + " = " + quoteString(w.WriterID)
+	case workspace.OwnerWhere:
+		return w.Where, "(" + w.Where + ")"
+	}
+	return "", ""
+}
+
+func ownerLabel(w *workspace.Writer) string {
+	if w == nil {
+		return "the writer"
+	}
+	if w.Ownership == workspace.OwnerWhere {
+		return fmt.Sprintf("writer %s.%s (where %s)", w.Pipeline, w.Node, w.Where)
+	}
+	return fmt.Sprintf("writer '%s'", w.WriterID)
+}
+
+func wholeTableEffect(kind EffectKind, task string, id workspace.TableID, label string, ts *delta.Snapshot, what string) Effect {
+	e := Effect{Kind: kind, Task: task, Table: id, Rows: 0}
+	if ts != nil {
+		e.Rows = -1
+		if n, ok := ts.NumRecords(); ok {
+			e.Rows = n
+		}
+	}
+	verb := "drop"
+	if kind == EffectTruncateTable {
+		verb = "truncate"
+	}
+	e.Description = fmt.Sprintf("%s %s: %s (%s)", verb, label, what, rowsText(e.Rows))
+	return e
+}
+
+func tableLabel(sp *sinkPlan) string {
+	if sp.table != nil {
+		return sp.table.Label()
+	}
+	return sp.sink.Describe()
+}
+
+func rowsText(n int64) string {
+	switch {
+	case n < 0:
+		return "row count unknown"
+	case n == 1:
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}
+
+func writerNames(ws []*workspace.Writer) []string {
+	seen := map[string]bool{}
+	for _, w := range ws {
+		seen[w.Pipeline+"."+w.Node] = true
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+func existing(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if pathExists(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func effectHasCheckpoint(es []Effect, cp string) bool {
+	for _, e := range es {
+		if e.Kind == EffectResetCheckpoint && e.Checkpoint == cp {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,394 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Summary is what a run did, once it is over: per task and in total, rows
+// written and deleted (per writer), commit retries and warnings.
+type Summary struct {
+	RunID     int64          `json:"run_id"`
+	Status    history.Status `json:"status"`
+	StartedAt time.Time      `json:"started_at"`
+	EndedAt   time.Time      `json:"ended_at"`
+	Tasks     []TaskSummary  `json:"tasks"`
+	// RowsRead counts the rows the tasks' nodes produced (see
+	// TaskSummary.RowsRead); RowsWritten and RowsDeleted the rows the
+	// table operations added and removed.
+	RowsRead    int64 `json:"rows_read"`
+	RowsWritten int64 `json:"rows_written"`
+	RowsDeleted int64 `json:"rows_deleted"`
+	// Deletions are the rows deleted from shared tables, per writer.
+	Deletions []history.Deletion `json:"deletions"`
+	Retries   int                `json:"retries"`
+	Warnings  []string           `json:"warnings"`
+	// Err says why the run failed or was cancelled ("" when it succeeded).
+	Err string `json:"error,omitempty"`
+}
+
+// Failed counts the tasks that failed.
+func (s Summary) Failed() int {
+	n := 0
+	for _, t := range s.Tasks {
+		if t.Status == history.StatusFailed {
+			n++
+		}
+	}
+	return n
+}
+
+// TaskSummary is what one task did.
+type TaskSummary struct {
+	Key       string         `json:"key"`
+	Pipeline  string         `json:"pipeline"`
+	Node      string         `json:"node"`
+	Status    history.Status `json:"status"`
+	StartedAt time.Time      `json:"started_at,omitzero"`
+	EndedAt   time.Time      `json:"ended_at,omitzero"`
+	// RowsRead counts the rows the node produced from its sources (after
+	// its transformer, before expectations); -1 when the node only reset
+	// its sinks.
+	RowsRead    int64               `json:"rows_read"`
+	RowsWritten int64               `json:"rows_written"`
+	RowsDeleted int64               `json:"rows_deleted"`
+	Retries     []history.Retry     `json:"retries"`
+	Operations  []history.Operation `json:"operations"`
+	Deletions   []history.Deletion  `json:"deletions"`
+	Warnings    []string            `json:"warnings"`
+	Err         string              `json:"error,omitempty"`
+}
+
+// Run is a run in progress. Read its Events until the channel closes (or
+// never call Events), Cancel it, and Wait for its Summary.
+type Run struct {
+	// ID is the run's id in the history (`laktory history --run ID`).
+	ID   int64
+	Plan *Plan
+
+	r        *Runner
+	store    *history.Store
+	ctx      context.Context
+	cancel   context.CancelFunc
+	done     chan struct{}
+	summary  Summary
+	err      error
+	parallel int
+
+	evMu     sync.Mutex
+	evCond   *sync.Cond
+	evBuf    []Event
+	evClosed bool
+	evOut    chan Event
+	evOnce   sync.Once
+	seq      int64
+
+	memMu sync.Mutex
+	mem   map[string]string // "pipeline.node" -> table holding its output
+
+	resetMu sync.Mutex
+	resets  map[workspace.TableID]*tableReset
+
+	histMu  sync.Mutex
+	histErr error
+}
+
+// tableReset is a whole-table DROP/TRUNCATE done once per run.
+type tableReset struct {
+	once sync.Once
+	by   string
+	err  error
+	op   *history.Operation
+}
+
+// Start starts executing a plan and returns at once. The run is recorded
+// in the workspace's history; its events stream on Events. Cancelling ctx
+// (or calling Cancel) stops it: running tasks abort before their commit,
+// so no partial commit is visible, and tasks not started are cancelled.
+func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
+	if plan == nil || plan.snap == nil {
+		return nil, fmt.Errorf("%w: start needs a plan from Runner.Plan", ErrInvalidRun)
+	}
+	store, err := r.store(ctx, plan.snap.Layout.StateDB())
+	if err != nil {
+		return nil, fmt.Errorf("run history: %w", err)
+	}
+	parallel := plan.Request.Parallel
+	if parallel <= 0 {
+		parallel = r.cfg.Parallel
+	}
+	id, err := store.StartRun(ctx, history.RunStart{Workspace: plan.snap.Dir, Env: plan.snap.Env,
+		Refresh: history.Refresh(plan.Params.Refresh), ResetMode: history.ResetMode(plan.Params.ResetMode),
+		Pipelines: plan.Request.Pipelines, Selectors: plan.Request.Selectors, Parallelism: parallel})
+	if err != nil {
+		return nil, fmt.Errorf("run history: %w", err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
+		parallel: parallel, mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
+	run.evCond = sync.NewCond(&run.evMu)
+	run.summary = Summary{RunID: id, StartedAt: r.cfg.Now(), Deletions: []history.Deletion{}, Warnings: []string{}}
+	for _, t := range plan.Tasks {
+		run.record(func(c context.Context) error {
+			return store.StartTask(c, id, history.TaskStart{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, Status: history.StatusQueued})
+		})
+	}
+	go run.execute()
+	return run, nil
+}
+
+// Events streams the run's events in order; the channel is closed when the
+// run is over. Events are queued without bound, so a slow reader never
+// slows the run. Every call returns the same channel.
+func (run *Run) Events() <-chan Event {
+	run.evOnce.Do(func() {
+		run.evOut = make(chan Event)
+		go run.forward()
+	})
+	return run.evOut
+}
+
+func (run *Run) forward() {
+	for {
+		run.evMu.Lock()
+		for len(run.evBuf) == 0 && !run.evClosed {
+			run.evCond.Wait()
+		}
+		if len(run.evBuf) == 0 {
+			run.evMu.Unlock()
+			close(run.evOut)
+			return
+		}
+		e := run.evBuf[0]
+		run.evBuf = run.evBuf[1:]
+		run.evMu.Unlock()
+		run.evOut <- e
+	}
+}
+
+// Cancel stops the run (see Start). It returns at once; Wait for the end.
+func (run *Run) Cancel() { run.cancel() }
+
+// Done is closed when the run is over.
+func (run *Run) Done() <-chan struct{} { return run.done }
+
+// Wait waits for the end of the run and returns its summary. The error is
+// nil when every task succeeded; it wraps ErrTasksFailed when some failed,
+// and is context.Canceled when the run was cancelled.
+func (run *Run) Wait() (Summary, error) {
+	<-run.done
+	return run.summary, run.err
+}
+
+// emit sends an event and appends it to the history's event log.
+func (run *Run) emit(e Event) {
+	run.evMu.Lock()
+	run.seq++
+	e.RunID, e.Seq, e.At = strconv.FormatInt(run.ID, 10), run.seq, run.r.cfg.Now()
+	run.evBuf = append(run.evBuf, e)
+	run.evCond.Signal()
+	run.evMu.Unlock()
+	payload, _ := json.Marshal(e)
+	run.record(func(c context.Context) error {
+		_, err := run.store.AppendEvent(c, run.ID, history.Event{Kind: string(e.Kind), Task: e.Task, Payload: payload})
+		return err
+	})
+}
+
+// record writes to the history. A failure does not fail the run: the
+// first one becomes a warning.
+func (run *Run) record(f func(context.Context) error) {
+	if err := f(context.WithoutCancel(run.ctxOrBackground())); err != nil {
+		run.histMu.Lock()
+		first := run.histErr == nil
+		if first {
+			run.histErr = err
+		}
+		run.histMu.Unlock()
+		if first {
+			msg := "the run history could not be recorded: " + err.Error()
+			run.evMu.Lock()
+			run.summary.Warnings = append(run.summary.Warnings, msg)
+			run.evMu.Unlock()
+		}
+	}
+}
+
+func (run *Run) ctxOrBackground() context.Context {
+	if run.ctx != nil {
+		return run.ctx
+	}
+	return context.Background()
+}
+
+// output implements outputs: the in-memory output of a node this run
+// executed.
+func (run *Run) output(pipeline, node string) (string, bool) {
+	run.memMu.Lock()
+	defer run.memMu.Unlock()
+	t, ok := run.mem[pipeline+"."+node]
+	return t, ok
+}
+
+func (run *Run) setOutput(key, table string) {
+	run.memMu.Lock()
+	defer run.memMu.Unlock()
+	run.mem[key] = table
+}
+
+// taskDone is a finished task, as the scheduler sees it.
+type taskDone struct {
+	key string
+	sum TaskSummary
+}
+
+// execute runs the tasks as the DAG allows, at most run.parallel at once.
+func (run *Run) execute() {
+	defer close(run.done)
+	plan := run.Plan
+	run.emit(Event{Kind: EventRunStarted, Message: fmt.Sprintf("%d tasks, refresh %s%s, parallel %d",
+		len(plan.Tasks), plan.Params.Refresh, resetSuffix(plan.Params.ResetMode), run.parallel)})
+	for _, w := range plan.Warnings {
+		run.warn("", w.Code, w.Message)
+	}
+	status := map[string]history.Status{}
+	started := map[string]bool{}
+	results := make(chan taskDone)
+	running := 0
+	sums := map[string]TaskSummary{}
+	finish := func(t *Task, st history.Status, err error) {
+		s := TaskSummary{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, Status: st, RowsRead: -1}
+		if err != nil {
+			s.Err = err.Error()
+		}
+		status[t.Key], sums[t.Key] = st, s
+		run.record(func(c context.Context) error {
+			return run.store.FinishTask(c, run.ID, t.Key, history.TaskEnd{Status: st, Error: s.Err})
+		})
+		run.emit(Event{Kind: EventTaskFinished, Task: t.Key, Status: st, Err: s.Err})
+	}
+	for {
+		progress := false
+		for _, t := range plan.Tasks {
+			if started[t.Key] || status[t.Key] != "" {
+				continue
+			}
+			if run.ctx.Err() != nil {
+				started[t.Key] = true
+				finish(t, history.StatusCancelled, context.Cause(run.ctx))
+				progress = true
+				continue
+			}
+			ready, blocked := true, ""
+			for _, d := range t.DependsOn {
+				switch status[d] {
+				case history.StatusSucceeded:
+				case "":
+					ready = false
+				default:
+					blocked = d
+				}
+			}
+			if blocked != "" {
+				started[t.Key] = true
+				finish(t, history.StatusSkipped, fmt.Errorf("%w: %s did not succeed", ErrUpstream, blocked))
+				progress = true
+				continue
+			}
+			if !ready || running >= run.parallel {
+				continue
+			}
+			started[t.Key] = true
+			running++
+			progress = true
+			go func(t *Task) {
+				results <- taskDone{key: t.Key, sum: run.runTask(run.ctx, t)}
+			}(t)
+		}
+		if running == 0 && !progress {
+			break
+		}
+		if running > 0 && !progress {
+			d := <-results
+			running--
+			status[d.key], sums[d.key] = d.sum.Status, d.sum
+		}
+	}
+	run.finishRun(sums)
+}
+
+func resetSuffix(mode string) string {
+	if mode == "" {
+		return ""
+	}
+	return " with reset_mode " + mode
+}
+
+// finishRun drops the run's in-memory outputs, totals the summary and
+// records the end.
+func (run *Run) finishRun(sums map[string]TaskSummary) {
+	run.memMu.Lock()
+	for _, t := range run.mem {
+		run.r.db.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+quoteIdent(t)) //nolint:errcheck // best effort: in-memory
+	}
+	run.mem = map[string]string{}
+	run.memMu.Unlock()
+
+	s := &run.summary
+	failed := 0
+	for _, t := range run.Plan.Tasks {
+		ts := sums[t.Key]
+		s.Tasks = append(s.Tasks, ts)
+		if ts.RowsRead > 0 {
+			s.RowsRead += ts.RowsRead
+		}
+		s.RowsWritten += ts.RowsWritten
+		s.RowsDeleted += ts.RowsDeleted
+		s.Retries += len(ts.Retries)
+		s.Deletions = append(s.Deletions, ts.Deletions...)
+		if ts.Status == history.StatusFailed {
+			failed++
+		}
+	}
+	s.EndedAt = run.r.cfg.Now()
+	switch {
+	case run.ctx.Err() != nil:
+		s.Status = history.StatusCancelled
+		run.err = context.Canceled
+		s.Err = "cancelled"
+	case failed > 0:
+		s.Status = history.StatusFailed
+		run.err = fmt.Errorf("%w: %d of %d tasks failed", ErrTasksFailed, failed, len(run.Plan.Tasks))
+		s.Err = run.err.Error()
+	default:
+		s.Status = history.StatusSucceeded
+	}
+	run.record(func(c context.Context) error {
+		return run.store.FinishRun(c, run.ID, history.RunEnd{Status: s.Status, Error: s.Err})
+	})
+	run.emit(Event{Kind: EventRunFinished, Status: s.Status, Err: s.Err,
+		Message: fmt.Sprintf("%d rows written, %d deleted, %d retries", s.RowsWritten, s.RowsDeleted, s.Retries)})
+	run.cancel()
+	run.evMu.Lock()
+	run.evClosed = true
+	run.evCond.Broadcast()
+	run.evMu.Unlock()
+}
+
+// warn emits and records a warning.
+func (run *Run) warn(task, code, msg string) {
+	run.evMu.Lock()
+	run.summary.Warnings = append(run.summary.Warnings, msg)
+	run.evMu.Unlock()
+	run.record(func(c context.Context) error {
+		return run.store.RecordMessage(c, run.ID, history.Message{Task: task, Severity: history.SeverityWarning, Code: code, Text: msg})
+	})
+	run.emit(Event{Kind: EventWarning, Task: task, Message: msg})
+}

@@ -1,0 +1,107 @@
+package runner
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/history"
+)
+
+// Config configures a Runner.
+type Config struct {
+	// History is the run history runs record into. nil opens the
+	// workspace's DIR/.laktory/state.db on the first Start and keeps it
+	// open until Close.
+	History *history.Store
+	// Parallel is the default bound on tasks running at once when a
+	// Request leaves it 0; 0 means the number of cores.
+	Parallel int
+	// Retry is the commit-conflict retry policy; zero fields take the
+	// defaults of DefaultRetry.
+	Retry RetryPolicy
+	// Getenv reads the environment (LAKTORY_RESET_MODE); nil means
+	// os.Getenv.
+	Getenv func(string) string
+	// Now is the clock of events (default time.Now).
+	Now func() time.Time
+
+	// hooks for tests.
+	beforeCommit func(task string, attempt int)
+}
+
+// Runner plans and executes runs of workspaces. It owns one DuckDB
+// database shared by its runs (each task uses its own connection). It is
+// safe for concurrent use; Close it when done.
+type Runner struct {
+	cfg Config
+	db  *sql.DB
+
+	mu     sync.Mutex
+	stores map[string]*history.Store // opened by the runner, by path
+	closed bool
+}
+
+// New returns a Runner. It opens the DuckDB database runs use.
+func New(cfg Config) (*Runner, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = runtime.NumCPU()
+	}
+	cfg.Retry = cfg.Retry.withDefaults()
+	db, err := delta.OpenDuckDB(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("runner: %w", err)
+	}
+	return &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}, nil
+}
+
+// Close releases the DuckDB database and the run histories the runner
+// opened. Runs still going are not waited for: cancel and Wait them first.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	var errs []error
+	for _, s := range r.stores {
+		errs = append(errs, s.Close())
+	}
+	errs = append(errs, r.db.Close())
+	return errors.Join(errs...)
+}
+
+// store returns the history to record a run of the workspace whose state
+// database is path.
+func (r *Runner) store(ctx context.Context, path string) (*history.Store, error) {
+	if r.cfg.History != nil {
+		return r.cfg.History, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, errors.New("runner: closed")
+	}
+	if s, ok := r.stores[path]; ok {
+		return s, nil
+	}
+	s, err := history.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	r.stores[path] = s
+	return s, nil
+}

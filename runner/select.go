@@ -1,0 +1,170 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// selection is the nodes a run executes, per pipeline, in DAG order.
+type selection struct {
+	pipelines []*workspace.Pipeline // sorted by name
+	nodes     map[string][]string   // pipeline -> selected node names, DAG order
+}
+
+// selector is one parsed node selector: "name", "*name", "name*", "*name*".
+type selector struct {
+	raw        string
+	name       string
+	upstream   bool
+	downstream bool
+}
+
+func parseSelector(s string) selector {
+	s = strings.TrimSpace(s)
+	sel := selector{raw: s}
+	if strings.HasPrefix(s, "*") {
+		sel.upstream, s = true, s[1:]
+	}
+	if strings.HasSuffix(s, "*") {
+		sel.downstream, s = true, s[:len(s)-1]
+	}
+	sel.name = s
+	return sel
+}
+
+// matches reports whether a node is named by the selector's name: its name,
+// its execution task name, or one of its tags (Laktory's selects).
+func (s selector) matches(n *workspace.Node) bool {
+	return n.Name == s.name || n.ExecutionTaskName == s.name || n.TaskName() == s.name || slices.Contains(n.Tags, s.name)
+}
+
+// selectNodes resolves a request's pipelines and selectors into the nodes
+// to run. Unknown pipelines and selectors that match no node are errors,
+// with Laktory's message.
+func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.Diagnostic) {
+	var ds []validate.Diagnostic
+	add := func(code, msg, hint string) {
+		ds = append(ds, workspace.NewDiagnostic(workspace.Pos{}, workspace.SeverityError, code, msg, hint))
+	}
+	names := make([]string, 0, len(snap.Pipelines))
+	for _, p := range snap.Pipelines {
+		names = append(names, p.Name)
+	}
+	var candidates []*workspace.Pipeline
+	if len(req.Pipelines) == 0 {
+		candidates = snap.Pipelines
+	} else {
+		for _, name := range req.Pipelines {
+			p := snap.Pipeline(name)
+			if p == nil {
+				msg := fmt.Sprintf("pipeline '%s' is not in the workspace", name)
+				if s := workspace.Suggest(name, names); s != "" {
+					msg += fmt.Sprintf("; did you mean '%s'?", s)
+				}
+				add(validate.CodeUnknownNode, msg, "pipelines of the workspace: "+strings.Join(names, ", "))
+				continue
+			}
+			if !slices.Contains(candidates, p) {
+				candidates = append(candidates, p)
+			}
+		}
+	}
+	sel := selection{nodes: map[string][]string{}}
+	var sels []selector
+	for _, raw := range req.Selectors {
+		if s := parseSelector(raw); s.name != "" {
+			sels = append(sels, s)
+		}
+	}
+	matched := make([]bool, len(sels))
+	for _, p := range candidates {
+		picked := map[string]bool{}
+		if len(sels) == 0 {
+			for _, n := range p.Nodes {
+				picked[n.Name] = true
+			}
+		}
+		for i, s := range sels {
+			for _, n := range p.Nodes {
+				if !s.matches(n) {
+					continue
+				}
+				matched[i] = true
+				picked[n.Name] = true
+				if p.DAG == nil {
+					continue
+				}
+				if s.upstream {
+					walk(n.Name, p.DAG.Upstream, picked)
+				}
+				if s.downstream {
+					walk(n.Name, p.DAG.Downstream, picked)
+				}
+			}
+		}
+		if len(picked) == 0 {
+			continue
+		}
+		order := dagOrder(p)
+		var nodes []string
+		for _, name := range order {
+			if picked[name] {
+				nodes = append(nodes, name)
+			}
+		}
+		sel.pipelines = append(sel.pipelines, p)
+		sel.nodes[p.Name] = nodes
+	}
+	for i, s := range sels {
+		if matched[i] {
+			continue
+		}
+		where := "the workspace"
+		if len(req.Pipelines) > 0 {
+			where = "pipelines " + strings.Join(req.Pipelines, ", ")
+		}
+		add(validate.CodeUnknownNode, fmt.Sprintf("Invalid node, execution_task_name, or tag: %s", s.raw),
+			fmt.Sprintf("no node of %s has that name, task name or tag; use name, *name (with upstream), name* (with downstream) or *name*", where))
+	}
+	slices.SortFunc(sel.pipelines, func(a, b *workspace.Pipeline) int { return strings.Compare(a.Name, b.Name) })
+	return sel, ds
+}
+
+// walk adds every node reachable from name through next to picked.
+func walk(name string, next func(string) []string, picked map[string]bool) {
+	for _, m := range next(name) {
+		if !picked[m] {
+			picked[m] = true
+			walk(m, next, picked)
+		}
+	}
+}
+
+// validateSelection maps a selection to validate's form.
+func (s selection) validateSelection() map[string][]string {
+	out := make(map[string][]string, len(s.nodes))
+	for p, ns := range s.nodes {
+		out[p] = slices.Clone(ns)
+	}
+	return out
+}
+
+// dagOrder is the execution order of a pipeline's nodes: the DAG's order,
+// else (a cycle, reported by validation) declaration order.
+func dagOrder(p *workspace.Pipeline) []string {
+	if p.DAG != nil && p.DAG.Order != nil {
+		return p.DAG.Order
+	}
+	if p.DAG != nil {
+		return p.DAG.Nodes
+	}
+	out := make([]string, 0, len(p.Nodes))
+	for _, n := range p.Nodes {
+		out = append(out, n.Name)
+	}
+	return out
+}

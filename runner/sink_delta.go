@@ -1,0 +1,375 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
+)
+
+// isRetryable reports whether a commit failed on a conflict with a
+// concurrent writer (the failed attempt wrote nothing).
+func isRetryable(err error) bool { return delta.IsRetryable(err) }
+
+// writeOptions are the write options of a sink: new columns are merged
+// into the table (writers adding different columns), and OVERWRITE may
+// replace the schema.
+func writeOptions(sk *workspace.Sink) delta.WriteOptions {
+	return delta.WriteOptions{MergeSchema: true, OverwriteSchema: sinkMode(sk) == workspace.ModeOverwrite}
+}
+
+// sinkQuery is the SELECT a Delta sink writes: for a writer-column shared
+// sink, the writer id comes first.
+func (x *taskExec) sinkQuery(ctx context.Context, sp *sinkPlan, rel string) (string, error) {
+	w := sp.writer
+	if w == nil || w.Ownership != workspace.OwnerColumn {
+		return "SELECT * FROM " + quoteIdent(rel), nil
+	}
+	cols, err := x.s.columns(ctx, quoteIdent(rel))
+	if err != nil {
+		return "", err
+	}
+	star := "*"
+	for _, c := range cols {
+		if strings.EqualFold(c.Name, w.Column) {
+			star = "* EXCLUDE (" + quoteIdent(c.Name) + ")"
+		}
+	}
+	return fmt.Sprintf("SELECT %s::VARCHAR AS %s, %s FROM %s", quoteString(w.WriterID), quoteIdent(w.Column), star, quoteIdent(rel)), nil
+}
+
+// checkWhere fails when rows of rel fall outside the writer's `where`
+// predicate: a FULL refresh of the writer would never delete them.
+func (x *taskExec) checkWhere(ctx context.Context, sp *sinkPlan, rel string) error {
+	w := sp.writer
+	var bad int64
+	q := fmt.Sprintf("SELECT count(*) FILTER (WHERE (%s) IS NOT TRUE) FROM %s", w.Where, quoteIdent(rel))
+	if err := x.s.conn.QueryRowContext(ctx, q).Scan(&bad); err != nil {
+		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
+	}
+	if bad == 0 {
+		return nil
+	}
+	example := x.exampleRow(ctx, fmt.Sprintf("SELECT * FROM %s WHERE (%s) IS NOT TRUE LIMIT 1", quoteIdent(rel), w.Where))
+	return fmt.Errorf("%w: node '%s' of pipeline '%s' produced %d rows that do not match its `shared.where: %s` (e.g. %s); a FULL refresh of the writer would never delete them, so nothing was written to %s. Fix the transformer (or the predicate) so every row the writer writes matches it",
+		ErrOwnership, w.Node, w.Pipeline, bad, w.Where, example, tableLabel(sp))
+}
+
+// exampleRow renders the first row of a query as {col: value, ...}.
+func (x *taskExec) exampleRow(ctx context.Context, q string) string {
+	rows, err := x.s.conn.QueryContext(ctx, q)
+	if err != nil {
+		return "a row"
+	}
+	defer rows.Close()
+	types, _ := rows.ColumnTypes()
+	if !rows.Next() {
+		return "a row"
+	}
+	vals := make([]any, len(types))
+	ptrs := make([]any, len(types))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if rows.Scan(ptrs...) != nil {
+		return "a row"
+	}
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = t.Name() + ": " + delta.TextValue(vals[i], t.DatabaseTypeName(), false)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// tableDefinition is how a sink creates its table: the declared schema
+// (writer column first for a writer-column shared sink; nil lets the
+// first append define it) and the partitionBy columns.
+func tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) {
+	sk := sp.sink
+	def := delta.TableDefinition{PartitionColumns: sk.PartitionBy()}
+	if sk.Metadata != nil {
+		def.Description = sk.Metadata.Comment
+		def.Properties = sk.Metadata.Properties
+	}
+	if sk.Schema == nil || len(sk.Schema.Columns) == 0 {
+		return def, nil
+	}
+	st := &delta.StructType{}
+	if w := sp.writer; w != nil && w.Ownership == workspace.OwnerColumn {
+		st.Fields = append(st.Fields, &delta.StructField{Name: w.Column, Type: delta.PrimitiveType("string"), Nullable: true})
+	}
+	for _, c := range sk.Schema.Columns {
+		if w := sp.writer; w != nil && strings.EqualFold(c.Name, w.Column) {
+			continue
+		}
+		dt, err := delta.ParseDuckDBType(duckTypeName(c.Type))
+		if err != nil {
+			return def, fmt.Errorf("%w: sink %s: column %s has the type %q, which is not a known type: %w", ErrSink, sk.Describe(), c.Name, c.Type, err)
+		}
+		st.Fields = append(st.Fields, &delta.StructField{Name: c.Name, Type: dt, Nullable: c.Nullable})
+	}
+	def.Schema = st
+	return def, nil
+}
+
+// writeDelta writes rel to a Delta sink: creating the table when needed,
+// appending or overwriting, and for a FULL refresh of a shared sink
+// deleting the writer's rows in the same commit. Conflicts are retried on
+// a fresh snapshot.
+func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, materialized bool) (int64, error) {
+	sk := sp.sink
+	path, label, mode := string(sk.Table), tableLabel(sp), sinkMode(sk)
+	if sp.writer != nil && sp.writer.Ownership == workspace.OwnerWhere {
+		if err := x.checkWhere(ctx, sp, rel); err != nil {
+			return 0, err
+		}
+	}
+	query, err := x.sinkQuery(ctx, sp, rel)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
+	}
+	def, err := tableDefinition(sp)
+	if err != nil {
+		return 0, err
+	}
+	deleteOwn := sp.reset == resetDeleteOwn
+	_, pred := ownerPredicate(sp.writer)
+	var written int64
+	err = x.withRetries(ctx, label, func(attempt int) error {
+		start := time.Now()
+		snap, err := loadTable(ctx, path)
+		if err != nil {
+			return err
+		}
+		var tx *delta.Transaction
+		if snap == nil {
+			if err := os.MkdirAll(path, 0o755); err != nil {
+				return err
+			}
+			if tx, err = delta.BeginCreate(path, def, writeOptions(sk)); err != nil {
+				return err
+			}
+		} else {
+			if err := x.checkLegacy(sp, snap); err != nil {
+				return err
+			}
+			switch mode {
+			case modeError:
+				return fmt.Errorf("%w: node '%s': table %s already exists and the sink's mode is %s (use APPEND or OVERWRITE)", ErrSink, x.tp.node.Name, label, sk.Mode)
+			case modeIgnore:
+				x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write", Message: fmt.Sprintf("table %s exists and the sink's mode is IGNORE: not written", label)})
+				return nil
+			}
+			if tx, err = snap.Begin(writeOptions(sk)); err != nil {
+				return err
+			}
+			if deleteOwn {
+				if _, err := tx.Delete(ctx, x.s.conn, pred); err != nil {
+					tx.Abort()
+					return err
+				}
+			}
+		}
+		if mode == workspace.ModeOverwrite && snap != nil {
+			_, err = tx.Overwrite(ctx, x.s.conn, query)
+		} else {
+			_, err = tx.Append(ctx, x.s.conn, query)
+		}
+		if err != nil {
+			tx.Abort()
+			return err
+		}
+		x.progress("commit", tx.Metrics().AddedRows)
+		if h := x.run.r.cfg.beforeCommit; h != nil {
+			h(x.t.Key, attempt)
+		}
+		res, err := tx.Commit(ctx)
+		if err != nil {
+			return err
+		}
+		written = res.Metrics.AddedRows
+		detail := mode
+		if deleteOwn {
+			detail += ", delete " + pred
+		}
+		x.commitOperation(sp, res, detail, time.Since(start))
+		if deleteOwn {
+			x.deletion(sp, res.Metrics.DeletedRows, committedVersion(res))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, x.writeError(sp, err)
+	}
+	return written, nil
+}
+
+// checkLegacy fails the write of a writer-column shared sink to a table
+// that has no writer column.
+func (x *taskExec) checkLegacy(sp *sinkPlan, snap *delta.Snapshot) error {
+	w := sp.writer
+	if w == nil || w.Ownership != workspace.OwnerColumn || snap.Schema().Field(w.Column) != nil {
+		return nil
+	}
+	return fmt.Errorf("%w: table %s has no `%s` column: it was written before it was shared (or by writers owning rows with `where`), so node '%s' of pipeline '%s' cannot write its rows with their writer id. Run once with refresh=RESET and reset_mode=DROP (laktory run --refresh RESET --reset-mode DROP), then a normal run",
+		ErrLegacyTable, tableLabel(sp), w.Column, w.Node, w.Pipeline)
+}
+
+// writeError names the node and table of a failed write.
+func (x *taskExec) writeError(sp *sinkPlan, err error) error {
+	if errorsIsAny(err, ErrLegacyTable, ErrOwnership, ErrSink, ErrConflict) {
+		return err
+	}
+	return fmt.Errorf("%w: node '%s' of pipeline '%s', table %s: %w", ErrSink, x.tp.node.Name, x.tp.pipeline.Name, tableLabel(sp), err)
+}
+
+func committedVersion(res *delta.CommitResult) *int64 {
+	if res == nil || !res.Committed {
+		return nil
+	}
+	v := res.Version
+	return &v
+}
+
+// commitOperation records a Delta commit.
+func (x *taskExec) commitOperation(sp *sinkPlan, res *delta.CommitResult, detail string, d time.Duration) {
+	if res == nil || !res.Committed {
+		return
+	}
+	x.operation(history.Operation{Table: tableLabel(sp), Path: string(sp.sink.Table), Version: committedVersion(res),
+		Operation: res.Operation, Detail: detail, RowsAdded: res.Metrics.AddedRows, RowsDeleted: res.Metrics.DeletedRows,
+		FilesAdded: int64(res.Metrics.AddedFiles), FilesRemoved: int64(res.Metrics.RemovedFiles), Duration: d})
+}
+
+// resetDelta resets a Delta sink as planned: delete the writer's rows
+// (RESET of a shared sink), truncate or drop the table, or reset the
+// whole shared table once per run.
+func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
+	label := tableLabel(sp)
+	switch sp.reset {
+	case resetDeleteOwn:
+		_, pred := ownerPredicate(sp.writer)
+		return x.commitReset(ctx, sp, "DELETE "+pred, func(tx *delta.Transaction) error {
+			_, err := tx.Delete(ctx, x.s.conn, pred)
+			return err
+		}, true)
+	case resetTruncate:
+		return x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
+	case resetDrop:
+		return x.dropTable(ctx, sp)
+	case resetTableDrop, resetTableTrunc:
+		return x.resetWholeTable(ctx, sp)
+	}
+	return fmt.Errorf("%w: %s: unknown reset", ErrSink, label)
+}
+
+// commitReset commits one reset operation with retries; a table that does
+// not exist has nothing to reset.
+func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail string, op func(*delta.Transaction) error, isDelete bool) error {
+	path, label := string(sp.sink.Table), tableLabel(sp)
+	err := x.withRetries(ctx, label, func(attempt int) error {
+		start := time.Now()
+		snap, err := loadTable(ctx, path)
+		if err != nil || snap == nil {
+			if isDelete && err == nil {
+				x.deletion(sp, 0, nil)
+			}
+			return err
+		}
+		tx, err := snap.Begin(delta.WriteOptions{})
+		if err != nil {
+			return err
+		}
+		if err := op(tx); err != nil {
+			tx.Abort()
+			return err
+		}
+		if h := x.run.r.cfg.beforeCommit; h != nil {
+			h(x.t.Key, attempt)
+		}
+		res, err := tx.Commit(ctx)
+		if err != nil {
+			return err
+		}
+		x.commitOperation(sp, res, detail, time.Since(start))
+		if isDelete {
+			x.deletion(sp, res.Metrics.DeletedRows, committedVersion(res))
+		}
+		return nil
+	})
+	if err != nil {
+		return x.writeError(sp, err)
+	}
+	return nil
+}
+
+// dropTable removes a Delta table's folder.
+func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
+	path := string(sp.sink.Table)
+	snap, err := loadTable(ctx, path)
+	if err != nil {
+		return x.writeError(sp, err)
+	}
+	if snap == nil && !pathExists(path) {
+		return nil
+	}
+	var rows int64
+	if snap != nil {
+		rows, _ = snap.NumRecords()
+	}
+	start := time.Now()
+	root := x.run.Plan.snap.Layout.Lake
+	if sp.sink.Kind != workspace.SinkTable {
+		if err := x.checkRemovable(path); err != nil {
+			return err
+		}
+		root = filepath.Dir(path)
+	}
+	if err := delta.Drop(ctx, path, root); err != nil {
+		return x.writeError(sp, err)
+	}
+	x.operation(history.Operation{Table: tableLabel(sp), Path: path, Operation: "DROP", Detail: "reset", RowsDeleted: rows, Duration: time.Since(start)})
+	return nil
+}
+
+func truncate(ctx context.Context) func(*delta.Transaction) error {
+	return func(tx *delta.Transaction) error {
+		_, err := tx.Truncate(ctx)
+		return err
+	}
+}
+
+// resetWholeTable drops or truncates a shared table once per run, from the
+// first of its writers' tasks that gets there.
+func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
+	x.run.resetMu.Lock()
+	tr, ok := x.run.resets[sp.sink.Table]
+	if !ok {
+		tr = &tableReset{}
+		x.run.resets[sp.sink.Table] = tr
+	}
+	x.run.resetMu.Unlock()
+	first := false
+	tr.once.Do(func() {
+		first = true
+		tr.by = x.t.Key
+		if sp.reset == resetTableDrop {
+			tr.err = x.dropTable(ctx, sp)
+		} else {
+			tr.err = x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
+		}
+	})
+	if !first {
+		if tr.err != nil {
+			return fmt.Errorf("%w: table %s was to be reset by task %s, which failed: %w", ErrSink, tableLabel(sp), tr.by, tr.err)
+		}
+		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "reset", Message: fmt.Sprintf("table %s already reset by task %s", tableLabel(sp), tr.by)})
+	}
+	return tr.err
+}

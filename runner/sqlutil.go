@@ -1,0 +1,110 @@
+package runner
+
+import (
+	"strings"
+)
+
+// quoteIdent quotes a DuckDB identifier.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// quoteString quotes a DuckDB string literal.
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// identList quotes and joins column names.
+func identList(cols []string) string {
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = quoteIdent(c)
+	}
+	return strings.Join(q, ", ")
+}
+
+// stringList quotes and joins strings as a DuckDB list literal.
+func stringList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = quoteString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// isIdent reports whether s is a bare column name (letters, digits and
+// underscores, not starting with a digit) rather than an expression.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// columnRef is a column name quoted, or an expression kept as written.
+func columnRef(s string) string {
+	if isIdent(s) {
+		return quoteIdent(s)
+	}
+	return s
+}
+
+// splitStatements splits SQL on semicolons outside quotes and comments,
+// dropping empty statements.
+func splitStatements(sql string) []string {
+	var out []string
+	var cur strings.Builder
+	flush := func() {
+		if s := strings.TrimSpace(cur.String()); s != "" {
+			out = append(out, s)
+		}
+		cur.Reset()
+	}
+	for i := 0; i < len(sql); i++ {
+		c := sql[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j := i + 1
+			for j < len(sql) {
+				if sql[j] == c {
+					if j+1 < len(sql) && sql[j+1] == c { // doubled quote
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			if j >= len(sql) {
+				j = len(sql) - 1
+			}
+			cur.WriteString(sql[i : j+1])
+			i = j
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			j := strings.IndexByte(sql[i:], '\n')
+			if j < 0 {
+				j = len(sql) - i
+			}
+			cur.WriteString(sql[i : i+j])
+			i += j - 1
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			j := strings.Index(sql[i+2:], "*/")
+			end := len(sql)
+			if j >= 0 {
+				end = i + 2 + j + 2
+			}
+			cur.WriteString(sql[i:end])
+			i = end - 1
+		case c == ';':
+			flush()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return out
+}

@@ -1,0 +1,271 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
+)
+
+// taskExec is one task being executed.
+type taskExec struct {
+	run *Run
+	t   *Task
+	tp  *taskPlan
+	sum *TaskSummary
+	s   *session
+}
+
+// runTask executes a task and records its start, operations and end.
+func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
+	sum := TaskSummary{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, StartedAt: run.r.cfg.Now(), RowsRead: -1,
+		Retries: []history.Retry{}, Operations: []history.Operation{}, Deletions: []history.Deletion{}, Warnings: []string{}}
+	run.record(func(c context.Context) error {
+		return run.store.StartTask(c, run.ID, history.TaskStart{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node})
+	})
+	run.emit(Event{Kind: EventTaskStarted, Task: t.Key})
+	x := &taskExec{run: run, t: t, tp: t.plan, sum: &sum}
+	err := x.execute(ctx)
+	sum.EndedAt = run.r.cfg.Now()
+	switch {
+	case err == nil:
+		sum.Status = history.StatusSucceeded
+	case ctx.Err() != nil:
+		sum.Status = history.StatusCancelled
+		sum.Err = "cancelled before its commit: nothing of this task is visible"
+		if len(sum.Operations) > 0 {
+			sum.Err = "cancelled: its commits before the cancel stand, nothing after"
+		}
+	default:
+		sum.Status = history.StatusFailed
+		sum.Err = err.Error()
+	}
+	rowsRead := max(sum.RowsRead, 0)
+	run.record(func(c context.Context) error {
+		return run.store.FinishTask(c, run.ID, t.Key, history.TaskEnd{Status: sum.Status, RowsRead: rowsRead, Error: sum.Err})
+	})
+	run.emit(Event{Kind: EventTaskFinished, Task: t.Key, Status: sum.Status, Err: sum.Err, Rows: sum.RowsWritten,
+		Message: fmt.Sprintf("%d rows written, %d deleted in %s", sum.RowsWritten, sum.RowsDeleted, sum.EndedAt.Sub(sum.StartedAt).Round(time.Millisecond))})
+	return sum
+}
+
+func (x *taskExec) progress(phase string, rows int64) {
+	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: phase, Rows: rows})
+}
+
+func (x *taskExec) warn(msg string) {
+	x.sum.Warnings = append(x.sum.Warnings, msg)
+	x.run.warn(x.t.Key, "", msg)
+}
+
+// execute resets the sinks as planned, then (unless the run is a RESET)
+// reads, transforms, checks and writes the node.
+func (x *taskExec) execute(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if x.tp.process || len(x.tp.sinks) > 0 {
+		s, err := newSession(ctx, x.run.r.db)
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		x.s = s
+	}
+	for _, sp := range x.tp.sinks {
+		if sp.reset == resetNone || (sp.reset == resetDeleteOwn && x.tp.process) {
+			continue // a FULL refresh deletes a writer's rows in the commit of its new rows
+		}
+		x.progress("reset", 0)
+		if err := x.resetSink(ctx, sp); err != nil {
+			return err
+		}
+	}
+	for _, sp := range x.tp.sinks {
+		for _, cp := range sp.checkpoints {
+			if err := os.RemoveAll(cp); err != nil {
+				return fmt.Errorf("reset checkpoint %s: %w", cp, err)
+			}
+			x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: string(sp.sink.Table), Operation: "RESET CHECKPOINT", Version: -1,
+				Message: "reset the streaming checkpoint " + cp})
+		}
+	}
+	if !x.tp.process {
+		return nil
+	}
+	p, n := x.tp.pipeline, x.tp.node
+	x.progress("read", 0)
+	c := newCompiler(x.s, x.run.Plan.snap, x.run, p, n)
+	df, err := c.transform(ctx)
+	if err != nil {
+		return err
+	}
+	x.progress("check", 0)
+	ex, err := c.expectations(ctx, df)
+	if err != nil {
+		return err
+	}
+	for _, w := range ex.warnings {
+		x.warn(w)
+	}
+	for _, note := range ex.notes {
+		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "check", Message: note})
+	}
+	if err := x.prepareOutput(ctx, &ex); err != nil {
+		return err
+	}
+	x.sum.RowsRead = ex.rows
+	x.progress("write", ex.kept)
+	for _, sp := range x.tp.sinks {
+		rel := ex.out
+		if sp.sink.IsQuarantine {
+			if ex.quarantine == "" {
+				continue // no QUARANTINE expectation: nothing to quarantine
+			}
+			rel = ex.quarantine
+		}
+		rows, err := x.writeSink(ctx, sp, rel, ex.materialized)
+		if err != nil {
+			return err
+		}
+		if x.sum.RowsRead < 0 && !sp.sink.IsQuarantine {
+			x.sum.RowsRead = rows
+		}
+	}
+	if x.sum.RowsRead < 0 && ex.rows < 0 {
+		var n int64
+		if err := x.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(ex.out)).Scan(&n); err == nil {
+			x.sum.RowsRead = n
+		}
+	}
+	return nil
+}
+
+// prepareOutput materializes the node's output when it is read more than
+// once (several sinks, a where check, a retried delete+append, or a
+// downstream task reading it from memory), so every reader sees the same
+// rows and the sources are read once. A node kept for downstream tasks
+// gets a table of the run's database, visible to their connections.
+func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult) error {
+	uses := 0
+	for _, sp := range x.tp.sinks {
+		if sp.sink.IsQuarantine {
+			continue
+		}
+		uses++
+		if sp.writer != nil && (sp.writer.Ownership == workspace.OwnerWhere || sp.reset == resetDeleteOwn) {
+			uses++
+		}
+	}
+	if x.tp.keepOutput {
+		name := fmt.Sprintf("lk_run%d_%s", x.run.ID, strings.NewReplacer(".", "_", "-", "_", " ", "_").Replace(x.t.Key))
+		if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE memory.main.%s AS SELECT * FROM %s", quoteIdent(name), quoteIdent(ex.out))); err != nil {
+			return fmt.Errorf("keep the output of %s for downstream nodes: %w", x.t.Key, err)
+		}
+		x.run.setOutput(x.t.Key, name)
+		ex.out, ex.materialized = name, true
+		if ex.kept < 0 {
+			if err := x.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(name)).Scan(&ex.kept); err != nil {
+				return err
+			}
+		}
+		if ex.rows < 0 {
+			ex.rows = ex.kept
+		}
+		return nil
+	}
+	if ex.materialized || uses <= 1 {
+		return nil
+	}
+	tbl, n, err := x.s.table(ctx, "out", "SELECT * FROM "+quoteIdent(ex.out))
+	if err != nil {
+		return fmt.Errorf("node '%s' of pipeline '%s': %w", x.tp.node.Name, x.tp.pipeline.Name, err)
+	}
+	ex.out, ex.materialized, ex.kept = tbl, true, n
+	if ex.rows < 0 {
+		ex.rows = n
+	}
+	return nil
+}
+
+// operation records a committed table operation.
+func (x *taskExec) operation(op history.Operation) {
+	op.Task = x.t.Key
+	x.sum.Operations = append(x.sum.Operations, op)
+	x.sum.RowsWritten += op.RowsAdded
+	x.sum.RowsDeleted += op.RowsDeleted
+	x.run.record(func(c context.Context) error { return x.run.store.RecordOperation(c, x.run.ID, op) })
+	v := int64(-1)
+	if op.Version != nil {
+		v = *op.Version
+	}
+	x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: op.Table, Operation: op.Operation, Version: v, Rows: op.RowsAdded,
+		Message: operationText(op)})
+}
+
+func operationText(op history.Operation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", op.Operation, op.Table)
+	if op.Version != nil {
+		fmt.Fprintf(&b, " v%d", *op.Version)
+	}
+	if op.RowsAdded > 0 || op.RowsDeleted == 0 {
+		fmt.Fprintf(&b, ": +%d rows", op.RowsAdded)
+	}
+	if op.RowsDeleted > 0 {
+		fmt.Fprintf(&b, ", -%d rows", op.RowsDeleted)
+	}
+	return b.String()
+}
+
+// deletion records the rows deleted for a writer of a shared table.
+func (x *taskExec) deletion(sp *sinkPlan, rows int64, version *int64) {
+	w := sp.writer
+	d := history.Deletion{Task: x.t.Key, Table: tableLabel(sp), Rows: rows, Version: version}
+	writer := ""
+	if w != nil && w.Ownership == workspace.OwnerWhere {
+		d.Predicate, writer = w.Where, "where "+w.Where
+	} else if w != nil {
+		d.Writer, writer = w.WriterID, w.WriterID
+		_, d.Predicate = ownerPredicate(w)
+	}
+	x.sum.Deletions = append(x.sum.Deletions, d)
+	x.run.record(func(c context.Context) error { return x.run.store.RecordDeletion(c, x.run.ID, d) })
+	x.run.emit(Event{Kind: EventDeleted, Task: x.t.Key, Table: d.Table, Writer: writer, Rows: rows,
+		Message: fmt.Sprintf("Deleted %d rows of %s from %s", rows, ownerLabel(w), d.Table)})
+}
+
+// retried records a commit retry.
+func (x *taskExec) retried(table string, attempt int, delay time.Duration, err error) {
+	r := history.Retry{Task: x.t.Key, Table: table, Attempt: attempt, Delay: delay, Error: err.Error()}
+	x.sum.Retries = append(x.sum.Retries, r)
+	x.run.record(func(c context.Context) error { return x.run.store.RecordRetry(c, x.run.ID, r) })
+	x.run.emit(Event{Kind: EventRetry, Task: x.t.Key, Table: table, Attempt: attempt, Delay: delay, Err: err.Error(),
+		Message: fmt.Sprintf("commit to %s conflicted with a concurrent writer; retry %d of %d in %s", table, attempt, x.run.r.cfg.Retry.MaxRetries, delay.Round(time.Millisecond))})
+}
+
+// withRetries runs op (one attempt: plan on a fresh snapshot, commit)
+// with the runner's retry policy.
+func (x *taskExec) withRetries(ctx context.Context, table string, op func(attempt int) error) error {
+	return x.run.r.cfg.Retry.retry(ctx, func(attempt int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return op(attempt)
+	}, isRetryable, func(attempt int, d time.Duration, err error) { x.retried(table, attempt, d, err) })
+}
+
+// errorsIsAny reports whether err is any of targets.
+func errorsIsAny(err error, targets ...error) bool {
+	for _, t := range targets {
+		if errors.Is(err, t) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,72 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// localModes are the sink modes local runs write ("" is APPEND for Delta
+// sinks, OVERWRITE for other file formats).
+var localModes = []string{"", workspace.ModeAppend, workspace.ModeOverwrite, modeError, modeErrorIfExists, modeIgnore}
+
+// Spark's other batch save modes.
+const (
+	modeError         = "ERROR"
+	modeErrorIfExists = "ERRORIFEXISTS"
+	modeIgnore        = "IGNORE"
+)
+
+// unsupported is THE place that lists what local runs cannot execute yet.
+// A run that selects (or must execute, as an upstream node without sinks)
+// such a node is rejected before anything runs, with one diagnostic per
+// feature naming the node. Lifting a restriction means deleting its case
+// here and implementing it in the task.
+func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
+	var ds []validate.Diagnostic
+	add := func(at workspace.Pos, feature, hint string) {
+		ds = append(ds, workspace.NewDiagnostic(at, workspace.SeverityError, validate.CodeLocalUnsupported,
+			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which local runs do not support yet", n.Name, p.Name, feature), hint))
+	}
+	const pick = "leave this node out of the run (--select the batch nodes), or run it on Databricks/Spark"
+	if p.Declarative() {
+		add(n.At("name"), fmt.Sprintf("a declarative orchestrator (%s: append flows into engine-owned tables)", p.Orchestrator), pick)
+	}
+	for _, s := range n.Sources {
+		label := fmt.Sprintf("source #%d", s.Index+1)
+		switch {
+		case s.AsStream:
+			add(s.At("as_stream"), fmt.Sprintf("a streaming read (as_stream: true, %s)", label), pick+"; or remove `as_stream` to read it in batch")
+		case s.Kind == workspace.SourceDataFrame || s.Kind == workspace.SourceCustom:
+			add(s.Pos, fmt.Sprintf("a %s source (%s), which only exists in Python", strings.ToLower(string(s.Kind)), label),
+				"read a file (path + format), a table (table_name) or a node (node_name)")
+		case s.Kind == workspace.SourceFile && !slices.Contains(validate.LocalSourceFormats, strings.ToUpper(s.Format)):
+			add(s.At("format"), fmt.Sprintf("the source format %q (%s)", s.Format, label), "local runs read "+strings.Join(validate.LocalSourceFormats, ", "))
+		}
+	}
+	for _, sk := range n.Sinks {
+		label := "sink " + sk.Describe()
+		switch {
+		case sk.Kind == workspace.SinkForEach:
+			add(sk.Pos, fmt.Sprintf("a ForEach sink (%s)", label), pick)
+		case sk.Kind == workspace.SinkPipelineView:
+			add(sk.Pos, fmt.Sprintf("a pipeline view sink (%s)", label), pick)
+		case sk.AsStream != nil && *sk.AsStream:
+			add(sk.At("as_stream"), fmt.Sprintf("a streaming write (as_stream: true, %s)", label), pick)
+		case sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil:
+			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), "write with mode APPEND or OVERWRITE locally, or run it on Databricks/Spark")
+		case sk.IsView():
+			add(sk.At("table_type"), fmt.Sprintf("a VIEW sink (%s)", label), "write a table (table_type: TABLE) locally, or run it on Databricks/Spark")
+		case sk.CustomWriter != "":
+			add(sk.At("custom_writer"), fmt.Sprintf("the Python custom_writer %s (%s)", sk.CustomWriter, label), "write to a DELTA, PARQUET, CSV or JSON sink")
+		case !slices.Contains(validate.LocalSinkFormats, sk.EffectiveFormat()):
+			add(sk.At("format"), fmt.Sprintf("the sink format %q (%s)", sk.EffectiveFormat(), label), "local runs write "+strings.Join(validate.LocalSinkFormats, ", "))
+		case !slices.Contains(localModes, sk.Mode):
+			add(sk.At("mode"), fmt.Sprintf("the sink mode %s (%s)", sk.Mode, label), "use mode APPEND or OVERWRITE")
+		}
+	}
+	return ds
+}
