@@ -89,3 +89,26 @@ func BenchmarkCheck(b *testing.B) {
 		Check(s, Options{})
 	}
 }
+
+// BenchmarkLoadValidateCold is BenchmarkLoadValidate with the predicate
+// cache emptied before each iteration: the first validation of a process
+// (200 where predicates parsed by DuckDB).
+func BenchmarkLoadValidateCold(b *testing.B) {
+	dir := b.TempDir()
+	workspacetest.Generate(b, dir, benchPipelines, benchNodes)
+	ctx := context.Background()
+	parser.parse("x = 1") // start DuckDB once, as a long-lived process has
+	b.ReportAllocs()
+	for b.Loop() {
+		parser.mu.Lock()
+		clear(parser.cache)
+		parser.mu.Unlock()
+		s, err := workspace.Load(ctx, dir, workspace.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ds := Check(s, Options{}); workspace.HasErrors(ds) {
+			b.Fatal(ds[0])
+		}
+	}
+}

@@ -22,6 +22,13 @@ type Options struct {
 func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c := &checker{snap: snap, opts: opts}
 	c.diags = append(c.diags, snap.Diagnostics...)
+	var wheres []string
+	for _, w := range snap.Writers {
+		if w.Ownership == workspace.OwnerWhere {
+			wheres = append(wheres, w.Where)
+		}
+	}
+	parser.parseAll(wheres)
 	c.dag()
 	c.shared()
 	c.declarative()

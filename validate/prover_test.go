@@ -87,3 +87,22 @@ func TestParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestParseAll: predicates parsed in one batch give the same results as
+// one by one.
+func TestParseAll(t *testing.T) {
+	batch := []string{"batch_a = 1", "batch_b = = 2", "batch_a = 1", "`batch_c` IN (1, 2)"}
+	parser.parseAll(batch)
+	for _, w := range batch {
+		parser.mu.Lock()
+		got, ok := parser.cache[w]
+		parser.mu.Unlock()
+		if !ok {
+			t.Fatalf("%q not parsed by the batch", w)
+		}
+		want := (&sqlParser{cache: map[string]*predicate{}}).parse(w)
+		if (got.expr == nil) != (want.expr == nil) || got.err != want.err || got.errOffset != want.errOffset {
+			t.Errorf("%q: batch %+v, single %+v", w, got, want)
+		}
+	}
+}

@@ -117,11 +117,56 @@ func (p *sqlParser) parse(where string) *predicate {
 	return r
 }
 
+// parseAll parses the predicates not parsed yet in one DuckDB query (a
+// validation of many writers pays one round trip, not one per predicate).
+func (p *sqlParser) parseAll(wheres []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var todo []string
+	byQuery := map[string]string{}
+	for _, w := range wheres {
+		if _, ok := p.cache[w]; ok {
+			continue
+		}
+		q := predPrefix + sparkIdentifiers(w) + predSuffix
+		if _, dup := byQuery[q]; !dup {
+			byQuery[q] = w
+			todo = append(todo, q)
+		}
+	}
+	if len(todo) < 2 {
+		return // parse handles one predicate as well
+	}
+	p.once.Do(p.open)
+	if p.err != nil {
+		return
+	}
+	rows, err := p.db.Query("SELECT x, json_serialize_sql(x)::VARCHAR FROM unnest(?::VARCHAR[]) t(x)", todo)
+	if err != nil {
+		return // parse falls back to one query per predicate
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var q, out string
+		if rows.Scan(&q, &out) != nil {
+			return
+		}
+		if w, ok := byQuery[q]; ok {
+			p.cache[w] = decodeParse(w, out)
+		}
+	}
+}
+
 func (p *sqlParser) parseLocked(where string) *predicate {
 	var out string
 	if err := p.stmt.QueryRow(predPrefix + sparkIdentifiers(where) + predSuffix).Scan(&out); err != nil {
 		return &predicate{err: err.Error(), errOffset: -1}
 	}
+	return decodeParse(where, out)
+}
+
+// decodeParse reads DuckDB's json_serialize_sql output for where.
+func decodeParse(where, out string) *predicate {
 	var res struct {
 		Error        bool   `json:"error"`
 		ErrorMessage string `json:"error_message"`
