@@ -206,9 +206,11 @@ func physicalSelect(s *Snapshot, logicalSQL string) (string, error) {
 }
 
 // partitionValueSQL serializes a partition column as Delta's partition
-// value strings: dates YYYY-MM-DD, timestamps "YYYY-MM-DD
-// HH:MM:SS.ffffff" in UTC, booleans true/false, numbers as DuckDB prints
-// them; the empty string becomes NULL (as Spark does).
+// value strings: dates YYYY-MM-DD, timestamps ISO 8601 in UTC
+// ("2024-01-02T03:04:05.678901Z", unambiguous for every reader),
+// timestamp_ntz "2024-01-02 03:04:05.678901" (delta-rs refuses the ISO
+// form there), booleans true/false, numbers as DuckDB prints them; the
+// empty string becomes NULL (as Spark does).
 func partitionValueSQL(expr string, dt DataType) (string, error) {
 	switch t := dt.(type) {
 	case DecimalType:
@@ -222,7 +224,7 @@ func partitionValueSQL(expr string, dt DataType) (string, error) {
 		case DateType:
 			return "strftime(" + expr + ", '%Y-%m-%d')", nil
 		case TimestampType:
-			return "strftime(timezone('UTC', " + expr + "), '%Y-%m-%d %H:%M:%S.%f')", nil
+			return "strftime(timezone('UTC', " + expr + "), '%Y-%m-%dT%H:%M:%S.%fZ')", nil
 		case TimestampNTZType:
 			return "strftime(" + expr + ", '%Y-%m-%d %H:%M:%S.%f')", nil
 		}
