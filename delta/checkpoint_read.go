@@ -8,98 +8,140 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 )
 
-// Checkpoint rows as parquet-go reads them. Every column is optional: a
-// checkpoint written by an older writer may lack some of them, and those
-// read as zero values.
-type (
-	cpDeletionVector struct {
-		StorageType    *string `parquet:"storageType,optional"`
-		PathOrInlineDv *string `parquet:"pathOrInlineDv,optional"`
-		Offset         *int32  `parquet:"offset,optional"`
-		SizeInBytes    *int32  `parquet:"sizeInBytes,optional"`
-		Cardinality    *int64  `parquet:"cardinality,optional"`
-		MaxRowIndex    *int64  `parquet:"maxRowIndex,optional"`
+// Checkpoint parquet files (classic, multi-part, V2 and sidecars) hold one
+// action per row: a nullable struct column per action type. They are read
+// column by column: every leaf column this package needs is decoded into
+// its values with their repetition and definition levels, and the rows are
+// rebuilt from them. Columns a writer left out read as absent.
+
+// cpLeaf is one decoded leaf column of a row group.
+type cpLeaf struct {
+	vals     []parquet.Value
+	maxDef   int
+	rowStart []int // repeated columns: index of each row's first value (+ end)
+}
+
+// present reports whether row r (non-repeated column) has a value.
+func (c *cpLeaf) present(r int) bool {
+	return c != nil && c.vals[r].DefinitionLevel() == c.maxDef
+}
+
+// defined reports whether row r reaches definition level d (its parent
+// structs are non-null down to that level).
+func (c *cpLeaf) defined(r, d int) bool {
+	return c != nil && c.vals[r].DefinitionLevel() >= d
+}
+
+func (c *cpLeaf) str(r int) string {
+	if !c.present(r) {
+		return ""
 	}
-	cpAdd struct {
-		Path                    *string            `parquet:"path,optional"`
-		PartitionValues         map[string]*string `parquet:"partitionValues,optional"`
-		Size                    *int64             `parquet:"size,optional"`
-		ModificationTime        *int64             `parquet:"modificationTime,optional"`
-		DataChange              *bool              `parquet:"dataChange,optional"`
-		Tags                    map[string]*string `parquet:"tags,optional"`
-		DeletionVector          *cpDeletionVector  `parquet:"deletionVector,optional"`
-		BaseRowID               *int64             `parquet:"baseRowId,optional"`
-		DefaultRowCommitVersion *int64             `parquet:"defaultRowCommitVersion,optional"`
-		Stats                   *string            `parquet:"stats,optional"`
-		ClusteringProvider      *string            `parquet:"clusteringProvider,optional"`
+	return string(c.vals[r].ByteArray())
+}
+
+func (c *cpLeaf) strPtr(r int) *string {
+	if !c.present(r) {
+		return nil
 	}
-	cpRemove struct {
-		Path                    *string            `parquet:"path,optional"`
-		DeletionTimestamp       *int64             `parquet:"deletionTimestamp,optional"`
-		DataChange              *bool              `parquet:"dataChange,optional"`
-		ExtendedFileMetadata    *bool              `parquet:"extendedFileMetadata,optional"`
-		PartitionValues         map[string]*string `parquet:"partitionValues,optional"`
-		Size                    *int64             `parquet:"size,optional"`
-		DeletionVector          *cpDeletionVector  `parquet:"deletionVector,optional"`
-		BaseRowID               *int64             `parquet:"baseRowId,optional"`
-		DefaultRowCommitVersion *int64             `parquet:"defaultRowCommitVersion,optional"`
+	s := string(c.vals[r].ByteArray())
+	return &s
+}
+
+func (c *cpLeaf) i64(r int) *int64 {
+	if !c.present(r) {
+		return nil
 	}
-	cpTxn struct {
-		AppID       *string `parquet:"appId,optional"`
-		Version     *int64  `parquet:"version,optional"`
-		LastUpdated *int64  `parquet:"lastUpdated,optional"`
+	v := c.vals[r]
+	n := v.Int64()
+	if v.Kind() == parquet.Int32 {
+		n = int64(v.Int32())
 	}
-	cpFormat struct {
-		Provider *string            `parquet:"provider,optional"`
-		Options  map[string]*string `parquet:"options,optional"`
+	return &n
+}
+
+func (c *cpLeaf) i32(r int) *int32 {
+	n := c.i64(r)
+	if n == nil {
+		return nil
 	}
-	cpMetadata struct {
-		ID               *string            `parquet:"id,optional"`
-		Name             *string            `parquet:"name,optional"`
-		Description      *string            `parquet:"description,optional"`
-		Format           *cpFormat          `parquet:"format,optional"`
-		SchemaString     *string            `parquet:"schemaString,optional"`
-		PartitionColumns []string           `parquet:"partitionColumns,optional,list"`
-		Configuration    map[string]*string `parquet:"configuration,optional"`
-		CreatedTime      *int64             `parquet:"createdTime,optional"`
+	x := int32(*n)
+	return &x
+}
+
+func (c *cpLeaf) boolean(r int) *bool {
+	if !c.present(r) {
+		return nil
 	}
-	cpProtocol struct {
-		MinReaderVersion *int32   `parquet:"minReaderVersion,optional"`
-		MinWriterVersion *int32   `parquet:"minWriterVersion,optional"`
-		ReaderFeatures   []string `parquet:"readerFeatures,optional,list"`
-		WriterFeatures   []string `parquet:"writerFeatures,optional,list"`
+	b := c.vals[r].Boolean()
+	return &b
+}
+
+// strMap rebuilds row r of a map<string,string> from its key and value
+// leaves (nil when the map is null).
+func strMapAt(keys, vals *cpLeaf, r int) map[string]*string {
+	if keys == nil {
+		return nil
 	}
-	cpDomainMetadata struct {
-		Domain        *string `parquet:"domain,optional"`
-		Configuration *string `parquet:"configuration,optional"`
-		Removed       *bool   `parquet:"removed,optional"`
+	from, to := keys.rowStart[r], keys.rowStart[r+1]
+	if to-from == 1 && keys.vals[from].DefinitionLevel() < keys.maxDef {
+		// One placeholder value: a null or empty map.
+		if keys.vals[from].DefinitionLevel() >= keys.maxDef-1 {
+			return map[string]*string{}
+		}
+		return nil
 	}
-	cpCheckpointMetadata struct {
-		Version *int64             `parquet:"version,optional"`
-		Tags    map[string]*string `parquet:"tags,optional"`
+	m := make(map[string]*string, to-from)
+	for i := from; i < to; i++ {
+		if keys.vals[i].DefinitionLevel() < keys.maxDef {
+			continue
+		}
+		var v *string
+		if vals != nil && i < len(vals.vals) && vals.vals[i].DefinitionLevel() == vals.maxDef {
+			s := string(vals.vals[i].ByteArray())
+			v = &s
+		}
+		m[string(keys.vals[i].ByteArray())] = v
 	}
-	cpSidecar struct {
-		Path             *string            `parquet:"path,optional"`
-		SizeInBytes      *int64             `parquet:"sizeInBytes,optional"`
-		ModificationTime *int64             `parquet:"modificationTime,optional"`
-		Tags             map[string]*string `parquet:"tags,optional"`
+	return m
+}
+
+func plainMap(m map[string]*string) map[string]string {
+	if m == nil {
+		return nil
 	}
-	cpRow struct {
-		Txn                *cpTxn                `parquet:"txn,optional"`
-		Add                *cpAdd                `parquet:"add,optional"`
-		Remove             *cpRemove             `parquet:"remove,optional"`
-		MetaData           *cpMetadata           `parquet:"metaData,optional"`
-		Protocol           *cpProtocol           `parquet:"protocol,optional"`
-		DomainMetadata     *cpDomainMetadata     `parquet:"domainMetadata,optional"`
-		CheckpointMetadata *cpCheckpointMetadata `parquet:"checkpointMetadata,optional"`
-		Sidecar            *cpSidecar            `parquet:"sidecar,optional"`
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = str(v)
 	}
-)
+	return out
+}
+
+// strListAt rebuilds row r of a list<string> (nil when null).
+func strListAt(c *cpLeaf, r int) []string {
+	if c == nil {
+		return nil
+	}
+	from, to := c.rowStart[r], c.rowStart[r+1]
+	if to-from == 1 && c.vals[from].DefinitionLevel() < c.maxDef {
+		if c.vals[from].DefinitionLevel() >= c.maxDef-2 {
+			return []string{}
+		}
+		return nil
+	}
+	out := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		if c.vals[i].DefinitionLevel() == c.maxDef {
+			out = append(out, string(c.vals[i].ByteArray()))
+		}
+	}
+	return out
+}
 
 func str(p *string) string {
 	if p == nil {
@@ -117,73 +159,176 @@ func i64(p *int64) int64 {
 
 func boolean(p *bool) bool { return p != nil && *p }
 
-func strMap(m map[string]*string) map[string]string {
-	if m == nil {
-		return nil
+// cpLeafName normalizes a leaf path: the repeated group of a map
+// (key_value, map) or list (list, bag, array) is dropped, so
+// add.partitionValues.key_value.key reads as add.partitionValues.key.
+func cpLeafName(path []string) string {
+	n := len(path)
+	if n >= 3 {
+		switch path[n-1] {
+		case "key", "value", "element", "array_element", "item":
+			switch path[n-2] {
+			case "key_value", "map", "list", "bag", "array":
+				path = append(append([]string(nil), path[:n-2]...), path[n-1])
+			}
+		}
 	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = str(v)
-	}
-	return out
+	return strings.Join(path, ".")
 }
 
-func (dv *cpDeletionVector) action() *DeletionVector {
-	if dv == nil || dv.StorageType == nil {
-		return nil
-	}
-	d := &DeletionVector{StorageType: *dv.StorageType, PathOrInlineDv: str(dv.PathOrInlineDv),
-		Offset: dv.Offset, Cardinality: i64(dv.Cardinality), MaxRowIndex: dv.MaxRowIndex}
-	if dv.SizeInBytes != nil {
-		d.SizeInBytes = *dv.SizeInBytes
-	}
-	return d
+// cpRowGroup gives the decoded leaves of one row group by name.
+type cpRowGroup struct {
+	rg      parquet.RowGroup
+	schema  *parquet.Schema
+	columns map[string][]string // normalized name -> real path
+	cache   map[string]*cpLeaf
+	err     error
 }
 
-// action converts a checkpoint row to the Action it holds (IsEmpty when
-// the row holds nothing this package knows).
-func (r *cpRow) action() Action {
+// leaf decodes (once) the named leaf column; nil when the file lacks it.
+func (g *cpRowGroup) leaf(name string) *cpLeaf {
+	if c, ok := g.cache[name]; ok {
+		return c
+	}
+	path, ok := g.columns[name]
+	if !ok || g.err != nil {
+		g.cache[name] = nil
+		return nil
+	}
+	lc, _ := g.schema.Lookup(path...)
+	c := &cpLeaf{maxDef: lc.MaxDefinitionLevel}
+	chunk := g.rg.ColumnChunks()[lc.ColumnIndex]
+	c.vals = make([]parquet.Value, 0, max(chunk.NumValues(), g.rg.NumRows()))
+	pages := chunk.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			g.err = err
+			return nil
+		}
+		vr := p.Values()
+		for {
+			if len(c.vals) == cap(c.vals) {
+				c.vals = slices.Grow(c.vals, 1024)
+			}
+			n, err := vr.ReadValues(c.vals[len(c.vals):cap(c.vals)])
+			c.vals = c.vals[:len(c.vals)+n]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				g.err = err
+				return nil
+			}
+		}
+	}
+	if lc.MaxRepetitionLevel > 0 {
+		c.rowStart = make([]int, 0, g.rg.NumRows()+1)
+		for i, v := range c.vals {
+			if v.RepetitionLevel() == 0 {
+				c.rowStart = append(c.rowStart, i)
+			}
+		}
+		c.rowStart = append(c.rowStart, len(c.vals))
+	}
+	if int64(len(c.vals)) < g.rg.NumRows() || (c.rowStart != nil && int64(len(c.rowStart)-1) != g.rg.NumRows()) {
+		g.err = fmt.Errorf("column %s has %d values for %d rows", name, len(c.vals), g.rg.NumRows())
+		return nil
+	}
+	g.cache[name] = c
+	return c
+}
+
+func (g *cpRowGroup) dv(prefix string, r int) *DeletionVector {
+	st := g.leaf(prefix + ".deletionVector.storageType")
+	if !st.present(r) {
+		return nil
+	}
+	return &DeletionVector{StorageType: st.str(r),
+		PathOrInlineDv: g.leaf(prefix + ".deletionVector.pathOrInlineDv").str(r),
+		Offset:         g.leaf(prefix + ".deletionVector.offset").i32(r),
+		SizeInBytes:    derefI32(g.leaf(prefix + ".deletionVector.sizeInBytes").i32(r)),
+		Cardinality:    i64(g.leaf(prefix + ".deletionVector.cardinality").i64(r)),
+		MaxRowIndex:    g.leaf(prefix + ".deletionVector.maxRowIndex").i64(r)}
+}
+
+func derefI32(p *int32) int32 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// action rebuilds the action of row r (IsEmpty when the row holds nothing
+// this package knows).
+func (g *cpRowGroup) action(r int) Action {
 	var a Action
-	switch {
-	case r.Add != nil && r.Add.Path != nil:
-		x := r.Add
-		a.Add = &Add{Path: *x.Path, PartitionValues: x.PartitionValues, Size: i64(x.Size),
-			ModificationTime: i64(x.ModificationTime), DataChange: boolean(x.DataChange),
-			Stats: str(x.Stats), Tags: strMap(x.Tags), DeletionVector: x.DeletionVector.action(),
-			BaseRowID: x.BaseRowID, DefaultRowCommitVersion: x.DefaultRowCommitVersion,
-			ClusteringProvider: str(x.ClusteringProvider)}
-	case r.Remove != nil && r.Remove.Path != nil:
-		x := r.Remove
-		a.Remove = &Remove{Path: *x.Path, DeletionTimestamp: x.DeletionTimestamp,
-			DataChange: boolean(x.DataChange), ExtendedFileMetadata: x.ExtendedFileMetadata,
-			PartitionValues: x.PartitionValues, Size: x.Size, DeletionVector: x.DeletionVector.action(),
-			BaseRowID: x.BaseRowID, DefaultRowCommitVersion: x.DefaultRowCommitVersion}
-	case r.Txn != nil && r.Txn.AppID != nil:
-		a.Txn = &Txn{AppID: *r.Txn.AppID, Version: i64(r.Txn.Version), LastUpdated: r.Txn.LastUpdated}
-	case r.MetaData != nil && r.MetaData.ID != nil:
-		x := r.MetaData
-		m := &Metadata{ID: *x.ID, Name: str(x.Name), Description: str(x.Description),
-			SchemaString: str(x.SchemaString), PartitionColumns: x.PartitionColumns,
-			Configuration: strMap(x.Configuration), CreatedTime: x.CreatedTime}
-		if x.Format != nil {
-			m.Format = Format{Provider: str(x.Format.Provider), Options: strMap(x.Format.Options)}
-		}
+	if p := g.leaf("add.path"); p.present(r) {
+		a.Add = &Add{Path: p.str(r),
+			PartitionValues:         strMapAt(g.leaf("add.partitionValues.key"), g.leaf("add.partitionValues.value"), r),
+			Size:                    i64(g.leaf("add.size").i64(r)),
+			ModificationTime:        i64(g.leaf("add.modificationTime").i64(r)),
+			DataChange:              boolean(g.leaf("add.dataChange").boolean(r)),
+			Stats:                   g.leaf("add.stats").str(r),
+			Tags:                    plainMap(strMapAt(g.leaf("add.tags.key"), g.leaf("add.tags.value"), r)),
+			DeletionVector:          g.dv("add", r),
+			BaseRowID:               g.leaf("add.baseRowId").i64(r),
+			DefaultRowCommitVersion: g.leaf("add.defaultRowCommitVersion").i64(r),
+			ClusteringProvider:      g.leaf("add.clusteringProvider").str(r)}
+		return a
+	}
+	if p := g.leaf("remove.path"); p.present(r) {
+		a.Remove = &Remove{Path: p.str(r),
+			DeletionTimestamp:       g.leaf("remove.deletionTimestamp").i64(r),
+			DataChange:              boolean(g.leaf("remove.dataChange").boolean(r)),
+			ExtendedFileMetadata:    g.leaf("remove.extendedFileMetadata").boolean(r),
+			PartitionValues:         strMapAt(g.leaf("remove.partitionValues.key"), g.leaf("remove.partitionValues.value"), r),
+			Size:                    g.leaf("remove.size").i64(r),
+			DeletionVector:          g.dv("remove", r),
+			BaseRowID:               g.leaf("remove.baseRowId").i64(r),
+			DefaultRowCommitVersion: g.leaf("remove.defaultRowCommitVersion").i64(r)}
+		return a
+	}
+	if p := g.leaf("txn.appId"); p.present(r) {
+		a.Txn = &Txn{AppID: p.str(r), Version: i64(g.leaf("txn.version").i64(r)), LastUpdated: g.leaf("txn.lastUpdated").i64(r)}
+		return a
+	}
+	if p := g.leaf("metaData.id"); p.present(r) {
+		m := &Metadata{ID: p.str(r), Name: g.leaf("metaData.name").str(r), Description: g.leaf("metaData.description").str(r),
+			SchemaString:     g.leaf("metaData.schemaString").str(r),
+			PartitionColumns: strListAt(g.leaf("metaData.partitionColumns.element"), r),
+			Configuration:    plainMap(strMapAt(g.leaf("metaData.configuration.key"), g.leaf("metaData.configuration.value"), r)),
+			CreatedTime:      g.leaf("metaData.createdTime").i64(r),
+			Format: Format{Provider: g.leaf("metaData.format.provider").str(r),
+				Options: plainMap(strMapAt(g.leaf("metaData.format.options.key"), g.leaf("metaData.format.options.value"), r))}}
 		a.MetaData = m
-	case r.Protocol != nil && r.Protocol.MinReaderVersion != nil:
-		x := r.Protocol
-		p := &Protocol{MinReaderVersion: int(*x.MinReaderVersion), ReaderFeatures: x.ReaderFeatures, WriterFeatures: x.WriterFeatures}
-		if x.MinWriterVersion != nil {
-			p.MinWriterVersion = int(*x.MinWriterVersion)
-		}
-		a.Protocol = p
-	case r.DomainMetadata != nil && r.DomainMetadata.Domain != nil:
-		x := r.DomainMetadata
-		a.DomainMetadata = &DomainMetadata{Domain: *x.Domain, Configuration: str(x.Configuration), Removed: boolean(x.Removed)}
-	case r.CheckpointMetadata != nil && r.CheckpointMetadata.Version != nil:
-		a.CheckpointMetadata = &CheckpointMetadata{Version: *r.CheckpointMetadata.Version, Tags: strMap(r.CheckpointMetadata.Tags)}
-	case r.Sidecar != nil && r.Sidecar.Path != nil:
-		x := r.Sidecar
-		a.Sidecar = &Sidecar{Path: *x.Path, SizeInBytes: i64(x.SizeInBytes), ModificationTime: i64(x.ModificationTime), Tags: strMap(x.Tags)}
+		return a
+	}
+	if p := g.leaf("protocol.minReaderVersion"); p.present(r) {
+		a.Protocol = &Protocol{MinReaderVersion: int(i64(p.i64(r))),
+			MinWriterVersion: int(i64(g.leaf("protocol.minWriterVersion").i64(r))),
+			ReaderFeatures:   strListAt(g.leaf("protocol.readerFeatures.element"), r),
+			WriterFeatures:   strListAt(g.leaf("protocol.writerFeatures.element"), r)}
+		return a
+	}
+	if p := g.leaf("domainMetadata.domain"); p.present(r) {
+		a.DomainMetadata = &DomainMetadata{Domain: p.str(r), Configuration: g.leaf("domainMetadata.configuration").str(r),
+			Removed: boolean(g.leaf("domainMetadata.removed").boolean(r))}
+		return a
+	}
+	if p := g.leaf("checkpointMetadata.version"); p.present(r) {
+		a.CheckpointMetadata = &CheckpointMetadata{Version: i64(p.i64(r)),
+			Tags: plainMap(strMapAt(g.leaf("checkpointMetadata.tags.key"), g.leaf("checkpointMetadata.tags.value"), r))}
+		return a
+	}
+	if p := g.leaf("sidecar.path"); p.present(r) {
+		a.Sidecar = &Sidecar{Path: p.str(r), SizeInBytes: i64(g.leaf("sidecar.sizeInBytes").i64(r)),
+			ModificationTime: i64(g.leaf("sidecar.modificationTime").i64(r)),
+			Tags:             plainMap(strMapAt(g.leaf("sidecar.tags.key"), g.leaf("sidecar.tags.value"), r))}
 	}
 	return a
 }
@@ -206,30 +351,30 @@ func readParquetActions(path string, fn func(Action) error) (err error) {
 			err = fmt.Errorf("%w: unreadable parquet: %v", ErrCorruptLog, r)
 		}
 	}()
-	pf, err := parquet.OpenFile(f, st.Size())
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("%w: unreadable parquet: %v", ErrCorruptLog, err)
 	}
-	r := parquet.NewGenericReader[cpRow](pf)
-	defer r.Close()
-	buf := make([]cpRow, 1024)
-	for {
-		clear(buf)
-		n, rerr := r.Read(buf)
-		for i := 0; i < n; i++ {
-			if a := buf[i].action(); !a.IsEmpty() {
+	columns := map[string][]string{}
+	for _, p := range pf.Schema().Columns() {
+		columns[cpLeafName(p)] = p
+	}
+	for _, rg := range pf.RowGroups() {
+		g := &cpRowGroup{rg: rg, schema: pf.Schema(), columns: columns, cache: map[string]*cpLeaf{}}
+		n := int(rg.NumRows())
+		for r := 0; r < n; r++ {
+			a := g.action(r)
+			if g.err != nil {
+				return fmt.Errorf("%w: unreadable parquet: %v", ErrCorruptLog, g.err)
+			}
+			if !a.IsEmpty() {
 				if err := fn(a); err != nil {
 					return err
 				}
 			}
 		}
-		if rerr == io.EOF {
-			return nil
-		}
-		if rerr != nil {
-			return fmt.Errorf("%w: unreadable parquet: %v", ErrCorruptLog, rerr)
-		}
 	}
+	return nil
 }
 
 // readCheckpoint reads a complete checkpoint (classic, multi-part or V2

@@ -85,6 +85,93 @@ func mustSnapshot(t testing.TB, root string, opts ...SnapshotOption) *Snapshot {
 	return s
 }
 
+// Checkpoint rows as tests write them with parquet-go (the column layout
+// of Spark's checkpoints; every column optional).
+type (
+	cpDeletionVector struct {
+		StorageType    *string `parquet:"storageType,optional"`
+		PathOrInlineDv *string `parquet:"pathOrInlineDv,optional"`
+		Offset         *int32  `parquet:"offset,optional"`
+		SizeInBytes    *int32  `parquet:"sizeInBytes,optional"`
+		Cardinality    *int64  `parquet:"cardinality,optional"`
+		MaxRowIndex    *int64  `parquet:"maxRowIndex,optional"`
+	}
+	cpAdd struct {
+		Path                    *string            `parquet:"path,optional"`
+		PartitionValues         map[string]*string `parquet:"partitionValues,optional"`
+		Size                    *int64             `parquet:"size,optional"`
+		ModificationTime        *int64             `parquet:"modificationTime,optional"`
+		DataChange              *bool              `parquet:"dataChange,optional"`
+		Tags                    map[string]*string `parquet:"tags,optional"`
+		DeletionVector          *cpDeletionVector  `parquet:"deletionVector,optional"`
+		BaseRowID               *int64             `parquet:"baseRowId,optional"`
+		DefaultRowCommitVersion *int64             `parquet:"defaultRowCommitVersion,optional"`
+		Stats                   *string            `parquet:"stats,optional"`
+		ClusteringProvider      *string            `parquet:"clusteringProvider,optional"`
+	}
+	cpRemove struct {
+		Path                    *string            `parquet:"path,optional"`
+		DeletionTimestamp       *int64             `parquet:"deletionTimestamp,optional"`
+		DataChange              *bool              `parquet:"dataChange,optional"`
+		ExtendedFileMetadata    *bool              `parquet:"extendedFileMetadata,optional"`
+		PartitionValues         map[string]*string `parquet:"partitionValues,optional"`
+		Size                    *int64             `parquet:"size,optional"`
+		DeletionVector          *cpDeletionVector  `parquet:"deletionVector,optional"`
+		BaseRowID               *int64             `parquet:"baseRowId,optional"`
+		DefaultRowCommitVersion *int64             `parquet:"defaultRowCommitVersion,optional"`
+	}
+	cpTxn struct {
+		AppID       *string `parquet:"appId,optional"`
+		Version     *int64  `parquet:"version,optional"`
+		LastUpdated *int64  `parquet:"lastUpdated,optional"`
+	}
+	cpFormat struct {
+		Provider *string            `parquet:"provider,optional"`
+		Options  map[string]*string `parquet:"options,optional"`
+	}
+	cpMetadata struct {
+		ID               *string            `parquet:"id,optional"`
+		Name             *string            `parquet:"name,optional"`
+		Description      *string            `parquet:"description,optional"`
+		Format           *cpFormat          `parquet:"format,optional"`
+		SchemaString     *string            `parquet:"schemaString,optional"`
+		PartitionColumns []string           `parquet:"partitionColumns,optional,list"`
+		Configuration    map[string]*string `parquet:"configuration,optional"`
+		CreatedTime      *int64             `parquet:"createdTime,optional"`
+	}
+	cpProtocol struct {
+		MinReaderVersion *int32   `parquet:"minReaderVersion,optional"`
+		MinWriterVersion *int32   `parquet:"minWriterVersion,optional"`
+		ReaderFeatures   []string `parquet:"readerFeatures,optional,list"`
+		WriterFeatures   []string `parquet:"writerFeatures,optional,list"`
+	}
+	cpDomainMetadata struct {
+		Domain        *string `parquet:"domain,optional"`
+		Configuration *string `parquet:"configuration,optional"`
+		Removed       *bool   `parquet:"removed,optional"`
+	}
+	cpCheckpointMetadata struct {
+		Version *int64             `parquet:"version,optional"`
+		Tags    map[string]*string `parquet:"tags,optional"`
+	}
+	cpSidecar struct {
+		Path             *string            `parquet:"path,optional"`
+		SizeInBytes      *int64             `parquet:"sizeInBytes,optional"`
+		ModificationTime *int64             `parquet:"modificationTime,optional"`
+		Tags             map[string]*string `parquet:"tags,optional"`
+	}
+	cpRow struct {
+		Txn                *cpTxn                `parquet:"txn,optional"`
+		Add                *cpAdd                `parquet:"add,optional"`
+		Remove             *cpRemove             `parquet:"remove,optional"`
+		MetaData           *cpMetadata           `parquet:"metaData,optional"`
+		Protocol           *cpProtocol           `parquet:"protocol,optional"`
+		DomainMetadata     *cpDomainMetadata     `parquet:"domainMetadata,optional"`
+		CheckpointMetadata *cpCheckpointMetadata `parquet:"checkpointMetadata,optional"`
+		Sidecar            *cpSidecar            `parquet:"sidecar,optional"`
+	}
+)
+
 // checkpointRow converts an action to a checkpoint parquet row (the
 // inverse of cpRow.action).
 func checkpointRow(a Action) cpRow {

@@ -30,11 +30,12 @@ type ScanOptions struct {
 	FileColumn string
 }
 
-// Names of the helper columns and CTEs of scan SQL.
+// Names of the helper columns and CTE of scan SQL.
 const (
-	scanFileCol  = "__laktory_file"
-	scanFilesCTE = "__laktory_files"
-	scanDVCTE    = "__laktory_dv"
+	scanPartCol   = "__laktory_p"    // + partition column index
+	scanPathCol   = "__laktory_path" // the log path, for ScanOptions.FileColumn
+	scanNoDataCol = "__laktory_none" // placeholder when a table has no data column
+	scanDVCTE     = "__laktory_dv"
 )
 
 // scanFile is a file of a scan, resolved on disk.
@@ -212,15 +213,20 @@ func bitmapRanges(rows []uint64) [][2]uint64 {
 
 // buildScanSQL writes the scan query. Shape:
 //
-//	WITH __laktory_files(file, path, p0, ...) AS (VALUES ...),   -- when rows need per-file values
-//	     __laktory_dv(f, r) AS (...)                             -- when files have deletion vectors
+//	WITH __laktory_dv(f, r) AS (...)  -- (file index, deleted row) when files have deletion vectors
 //	SELECT <projection> FROM (
 //	  SELECT <data columns as logical>, <partition columns>[, path] FROM (
-//	    SELECT <typed NULLs for every data column> WHERE false   -- schema: missing columns -> NULL
-//	    UNION ALL BY NAME SELECT * FROM read_parquet([files without DV], ...)
-//	    UNION ALL BY NAME SELECT d.* FROM read_parquet([files with DV], ...) d ANTI JOIN __laktory_dv ...
-//	  ) d [JOIN __laktory_files f ON d.__laktory_file = f.file]
+//	    SELECT <typed NULLs for every column> WHERE false     -- schema: missing columns -> NULL
+//	    UNION ALL BY NAME SELECT *, [<values>][file_index + 1] AS __laktory_p0, ...
+//	                      FROM read_parquet([files without DV], ...)
+//	    UNION ALL BY NAME SELECT d.*, ... FROM read_parquet([files with DV], file_row_number = true) d
+//	                      ANTI JOIN __laktory_dv x ON d.file_index = x.f AND d.file_row_number = x.r
+//	  ) d
 //	) WHERE <where>
+//
+// Per-file values (partition values, paths) are constant lists indexed by
+// read_parquet's file_index, so rows need no join; a value shared by every
+// file is a plain literal.
 func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts ScanOptions) (string, error) {
 	pfs := s.partitionFields()
 	var dataFields []*StructField
@@ -229,23 +235,17 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 			dataFields = append(dataFields, f)
 		}
 	}
-
-	// Partition values constant over the scanned files become literals;
-	// others (and the file path column) come from a per-file VALUES join.
 	constant := make([]bool, len(pfs))
 	for i := range pfs {
 		constant[i] = true
 		for _, f := range files[min(1, len(files)):] {
-			if c, ok := compareValues(f.parts[i], files[0].parts[i]); (f.parts[i] == nil) != (files[0].parts[i] == nil) || (f.parts[i] != nil && (!ok || c != 0)) {
+			if !sameValue(f.parts[i], files[0].parts[i]) {
 				constant[i] = false
 				break
 			}
 		}
 	}
-	needJoin := opts.FileColumn != "" && len(files) > 1
-	for _, c := range constant {
-		needJoin = needJoin || !c
-	}
+	pathConstant := len(files) <= 1
 	var plain, withDV []scanFile
 	for _, f := range files {
 		if f.deleted != nil {
@@ -256,45 +256,15 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 	}
 
 	var b strings.Builder
-	var ctes []string
-	if needJoin {
-		var v strings.Builder
-		v.WriteString(scanFilesCTE + "(file, path")
-		for i := range pfs {
-			fmt.Fprintf(&v, ", p%d", i)
-		}
-		v.WriteString(") AS (VALUES ")
-		for j, f := range files {
-			if j > 0 {
-				v.WriteString(", ")
-			}
-			v.WriteString("(" + quoteString(f.abs) + ", " + quoteString(f.add.Path))
-			for i, pf := range pfs {
-				lit, err := sqlLiteral(pf.Type, f.parts[i])
-				if err != nil {
-					return "", err
-				}
-				v.WriteString(", " + lit)
-			}
-			v.WriteString(")")
-		}
-		v.WriteString(")")
-		ctes = append(ctes, v.String())
-	}
 	if len(withDV) > 0 {
-		var v strings.Builder
-		v.WriteString(scanDVCTE + "(f, r) AS (SELECT f, unnest(r) FROM (VALUES ")
+		b.WriteString("WITH " + scanDVCTE + "(f, r) AS (SELECT f, unnest(r) FROM (VALUES ")
 		for j, f := range withDV {
 			if j > 0 {
-				v.WriteString(", ")
+				b.WriteString(", ")
 			}
-			v.WriteString("(" + quoteString(f.abs) + ", " + rangesSQL(f.deleted) + ")")
+			fmt.Fprintf(&b, "(%d, %s)", j, rangesSQL(f.deleted))
 		}
-		v.WriteString(") AS v(f, r))")
-		ctes = append(ctes, v.String())
-	}
-	if len(ctes) > 0 {
-		b.WriteString("WITH " + strings.Join(ctes, ",\n") + "\n")
+		b.WriteString(") AS v(f, r))\n")
 	}
 
 	// Outer projection.
@@ -320,7 +290,7 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		mid = append(mid, e+" AS "+quoteIdent(f.Name))
 	}
 	for i, pf := range pfs {
-		var e string
+		e := fmt.Sprintf("d.%s%d", scanPartCol, i)
 		if constant[i] {
 			var v value
 			if len(files) > 0 {
@@ -331,18 +301,16 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 				return "", err
 			}
 			e = lit
-		} else {
-			e = fmt.Sprintf("f.p%d", i)
 		}
 		mid = append(mid, e+" AS "+quoteIdent(pf.Name))
 	}
 	if opts.FileColumn != "" {
-		e := "CAST(NULL AS VARCHAR)"
-		switch {
-		case needJoin:
-			e = "f.path"
-		case len(files) == 1:
-			e = quoteString(files[0].add.Path)
+		e := "d." + scanPathCol
+		if pathConstant {
+			e = "CAST(NULL AS VARCHAR)"
+			if len(files) == 1 {
+				e = quoteString(files[0].add.Path)
+			}
 		}
 		mid = append(mid, e+" AS "+quoteIdent(opts.FileColumn))
 	}
@@ -358,49 +326,111 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		}
 		typed = append(typed, "CAST(NULL AS "+t+") AS "+quoteIdent(f.PhysicalName(s.mapping)))
 	}
-	if needJoin {
-		typed = append(typed, "CAST(NULL AS VARCHAR) AS "+scanFileCol)
+	for i, pf := range pfs {
+		if !constant[i] {
+			t, err := DuckDBType(pf.Type)
+			if err != nil {
+				return "", err
+			}
+			typed = append(typed, fmt.Sprintf("CAST(NULL AS %s) AS %s%d", t, scanPartCol, i))
+		}
+	}
+	if opts.FileColumn != "" && !pathConstant {
+		typed = append(typed, "CAST(NULL AS VARCHAR) AS "+scanPathCol)
 	}
 	if len(typed) == 0 {
-		typed = append(typed, "NULL AS "+scanFileCol)
+		typed = append(typed, "NULL AS "+scanNoDataCol)
 	}
 	b.WriteString("SELECT " + strings.Join(typed, ", ") + " WHERE false")
-	if len(plain) > 0 {
-		b.WriteString("\n    UNION ALL BY NAME SELECT * FROM " + readParquetSQL(plain, needJoin, false))
+	for bi, branch := range [][]scanFile{plain, withDV} {
+		if len(branch) == 0 {
+			continue
+		}
+		dv := bi == 1
+		var extra []string
+		for i, pf := range pfs {
+			if constant[i] {
+				continue
+			}
+			lits := make([]string, len(branch))
+			for j, f := range branch {
+				lit, err := sqlLiteral(pf.Type, f.parts[i])
+				if err != nil {
+					return "", err
+				}
+				lits[j] = lit
+			}
+			extra = append(extra, fmt.Sprintf("[%s][d.file_index::BIGINT + 1] AS %s%d", strings.Join(lits, ", "), scanPartCol, i))
+		}
+		if opts.FileColumn != "" && !pathConstant {
+			paths := make([]string, len(branch))
+			for j, f := range branch {
+				paths[j] = quoteString(f.add.Path)
+			}
+			extra = append(extra, "["+strings.Join(paths, ", ")+"][d.file_index::BIGINT + 1] AS "+scanPathCol)
+		}
+		sel := "d.*"
+		if dv {
+			sel = "d.* EXCLUDE (file_row_number)"
+		}
+		if len(extra) > 0 {
+			sel += ", " + strings.Join(extra, ", ")
+		}
+		b.WriteString("\n    UNION ALL BY NAME SELECT " + sel + " FROM " + readParquetSQL(branch, dv) + " AS d")
+		if dv {
+			b.WriteString(" ANTI JOIN " + scanDVCTE + " AS x ON d.file_index::BIGINT = x.f AND d.file_row_number = x.r")
+		}
 	}
-	if len(withDV) > 0 {
-		b.WriteString("\n    UNION ALL BY NAME SELECT d.* EXCLUDE (file_row_number) FROM " + readParquetSQL(withDV, true, true) +
-			" AS d ANTI JOIN " + scanDVCTE + " AS x ON d." + scanFileCol + " = x.f AND d.file_row_number = x.r")
-	}
-	b.WriteString("\n  ) AS d")
-	if needJoin {
-		b.WriteString(" JOIN " + scanFilesCTE + " AS f ON d." + scanFileCol + " = f.file")
-	}
-	b.WriteString("\n) AS t")
+	b.WriteString("\n  ) AS d\n) AS t")
 	if w := strings.TrimSpace(opts.Where); w != "" {
 		b.WriteString("\nWHERE (" + w + "\n)")
 	}
 	return b.String(), nil
 }
 
+// sameValue reports whether two partition values are equal (NULLs equal).
+func sameValue(a, b value) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	c, ok := compareValues(a, b)
+	return ok && c == 0
+}
+
 // readParquetSQL is a read_parquet call over files.
-func readParquetSQL(files []scanFile, fileName, rowNumber bool) string {
+func readParquetSQL(files []scanFile, rowNumber bool) string {
 	var b strings.Builder
 	b.WriteString("read_parquet([")
 	for i, f := range files {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(quoteString(f.abs))
+		b.WriteString(quoteString(duckDBLiteralPath(f.abs)))
 	}
 	b.WriteString("], union_by_name = true, hive_partitioning = false")
-	if fileName {
-		b.WriteString(", filename = '" + scanFileCol + "'")
-	}
 	if rowNumber {
 		b.WriteString(", file_row_number = true")
 	}
 	b.WriteString(")")
+	return b.String()
+}
+
+// duckDBLiteralPath escapes the glob characters of a path (*, ?, [) as
+// one-character classes, so that DuckDB reads exactly that file and not
+// every file the path would match as a pattern.
+func duckDBLiteralPath(p string) string {
+	if !strings.ContainsAny(p, "*?[") {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range p {
+		switch r {
+		case '*', '?', '[':
+			b.WriteString("[" + string(r) + "]")
+		default:
+			b.WriteRune(r)
+		}
+	}
 	return b.String()
 }
 

@@ -297,6 +297,24 @@ func TestScanFileColumnAndFiles(t *testing.T) {
 	}
 }
 
+// TestScanGlobCharacters: paths holding DuckDB glob characters read
+// exactly the listed file, never the others the pattern would match.
+func TestScanGlobCharacters(t *testing.T) {
+	db := openTestDB(t)
+	root := newBasicTable(t)
+	writeParquet(t, db, root, "part=a*b/f?1[x].parquet", "SELECT 1::BIGINT AS id")
+	writeParquet(t, db, root, "part=aXb/fZ1x.parquet", "SELECT 2::BIGINT AS id") // matches as a pattern, not listed
+	writeParquet(t, db, root, "part=a*b/fQ1x.parquet", "SELECT 3::BIGINT AS id") // idem
+	writeParquet(t, db, root, "part=c/plain.parquet", "SELECT 4::BIGINT AS id")
+	writeCommit(t, root, 1, addAction(EncodeLogPath("part=a*b/f?1[x].parquet"), map[string]*string{"part": ptr("a*b")}, 1),
+		addAction("part=c/plain.parquet", map[string]*string{"part": ptr("c")}, 1))
+	got := scanStrings(t, db, mustSnapshot(t, root), ScanOptions{FileColumn: "f"})
+	want := []string{`"1" | "a*b" | "part=a%2Ab/f%3F1%5Bx%5D.parquet"`, `"4" | "c" | "part=c/plain.parquet"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
 func TestScanRejectsEscapingPaths(t *testing.T) {
 	for _, p := range []string{"../outside.parquet", "/etc/passwd", "a/../../x.parquet"} {
 		root := newBasicTable(t)

@@ -1,11 +1,11 @@
 package delta
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -126,21 +126,20 @@ func newSnapshot(root string, version, cpVersion int64, st *replayState, last *C
 	for _, a := range st.files {
 		s.files = append(s.files, a)
 	}
-	sort.Slice(s.files, func(i, j int) bool {
-		a, b := s.files[i], s.files[j]
-		if a.ModificationTime != b.ModificationTime {
-			return a.ModificationTime < b.ModificationTime
+	slices.SortFunc(s.files, func(a, b *Add) int {
+		if c := cmp.Compare(a.ModificationTime, b.ModificationTime); c != 0 {
+			return c
 		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
 		}
-		return a.DeletionVector.UniqueID() < b.DeletionVector.UniqueID()
+		return strings.Compare(a.DeletionVector.UniqueID(), b.DeletionVector.UniqueID())
 	})
 	s.tombstones = make([]*Remove, 0, len(st.tombstones))
 	for _, r := range st.tombstones {
 		s.tombstones = append(s.tombstones, r)
 	}
-	sort.Slice(s.tombstones, func(i, j int) bool { return s.tombstones[i].Path < s.tombstones[j].Path })
+	slices.SortFunc(s.tombstones, func(a, b *Remove) int { return strings.Compare(a.Path, b.Path) })
 	return s, nil
 }
 

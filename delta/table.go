@@ -24,24 +24,31 @@ type Table struct {
 // ErrNotDeltaTable when root does not exist or has no _delta_log holding a
 // commit or checkpoint.
 func Open(ctx context.Context, root string) (*Table, error) {
+	t, _, err := openListed(ctx, root)
+	return t, err
+}
+
+// openListed is Open, also returning the listing it made.
+func openListed(ctx context.Context, root string) (*Table, *logListing, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s does not exist", ErrNotDeltaTable, abs)
+			return nil, nil, fmt.Errorf("%w: %s does not exist", ErrNotDeltaTable, abs)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("%w: %s is a file, not a folder", ErrNotDeltaTable, abs)
+		return nil, nil, fmt.Errorf("%w: %s is a file, not a folder", ErrNotDeltaTable, abs)
 	}
-	if _, err := listLog(ctx, abs); err != nil {
-		return nil, err
+	l, err := listLog(ctx, abs)
+	if err != nil {
+		return nil, nil, err
 	}
-	return &Table{root: abs}, nil
+	return &Table{root: abs}, l, nil
 }
 
 // Root is the table's absolute folder.
@@ -83,11 +90,11 @@ func AtTimestamp(ts time.Time) SnapshotOption {
 
 // LoadSnapshot is Open followed by Snapshot.
 func LoadSnapshot(ctx context.Context, root string, opts ...SnapshotOption) (*Snapshot, error) {
-	t, err := Open(ctx, root)
+	t, l, err := openListed(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	return t.Snapshot(ctx, opts...)
+	return t.snapshot(ctx, l, opts)
 }
 
 // Snapshot replays the log into the table's state at the latest version,
@@ -101,14 +108,20 @@ func LoadSnapshot(ctx context.Context, root string, opts ...SnapshotOption) (*Sn
 // ErrUnsupportedFeature, ErrCorruptLog, ErrVersionNotFound or
 // ErrMissingCheckpointPart.
 func (t *Table) Snapshot(ctx context.Context, opts ...SnapshotOption) (*Snapshot, error) {
-	var cfg snapshotConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
 	l, err := listLog(ctx, t.root)
 	if err != nil {
 		return nil, err
 	}
+	return t.snapshot(ctx, l, opts)
+}
+
+// snapshot is Snapshot over a listing already made.
+func (t *Table) snapshot(ctx context.Context, l *logListing, opts []SnapshotOption) (*Snapshot, error) {
+	var cfg snapshotConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	var err error
 	target := l.latest()
 	switch {
 	case cfg.version != nil:

@@ -1,0 +1,211 @@
+package delta
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeLongLog writes a table of `commits` commits: version 0 creates it,
+// every later commit adds one file (with stats, partitioned by day) and
+// every fifth also removes an older one, as a table fed by small appends
+// and regular deletes looks. With checkpointEvery > 0 the newest multiple
+// of it gets a real classic checkpoint (the only one a reader opens) plus
+// _last_checkpoint, and every older multiple gets a placeholder file of
+// the same name, so the log folder lists as many files as a real one.
+func writeLongLog(b *testing.B, root string, commits, checkpointEvery int) {
+	b.Helper()
+	st := newReplayState()
+	lastCP := -1
+	if checkpointEvery > 0 {
+		lastCP = (commits - 1) / checkpointEvery * checkpointEvery
+	}
+	for v := 0; v < commits; v++ {
+		actions := []Action{{CommitInfo: &CommitInfo{Timestamp: int64(1_700_000_000_000 + v), Operation: "WRITE",
+			OperationParameters: map[string]any{"mode": "Append"}, OperationMetrics: map[string]any{"numFiles": "1", "numOutputRows": "100"}}}}
+		if v == 0 {
+			actions = append(actions, protocolAction(1, 2), metadataAction(testSchemaString, []string{"part"}, nil))
+		} else {
+			day := fmt.Sprintf("2024-01-%02d", v%28+1)
+			actions = append(actions, Action{Add: &Add{Path: fmt.Sprintf("part=%s/part-%05d-0a1b2c3d.c000.snappy.parquet", day, v),
+				PartitionValues: map[string]*string{"part": ptr(day)}, Size: 4096, ModificationTime: int64(1_700_000_000_000 + v), DataChange: true,
+				Stats: fmt.Sprintf(`{"numRecords":100,"minValues":{"id":%d},"maxValues":{"id":%d},"nullCount":{"id":0}}`, v*100, v*100+99)}})
+			if v%5 == 0 {
+				old := v - 3
+				actions = append(actions, Action{Remove: &Remove{Path: fmt.Sprintf("part=2024-01-%02d/part-%05d-0a1b2c3d.c000.snappy.parquet", old%28+1, old),
+					DataChange: true, DeletionTimestamp: ptr(int64(1_700_000_000_000 + v))}})
+			}
+		}
+		writeCommit(b, root, int64(v), actions...)
+		for _, a := range actions {
+			st.apply(a)
+		}
+		if checkpointEvery > 0 && v > 0 && v%checkpointEvery == 0 {
+			name := filepath.Join(root, LogDirName, CheckpointFileName(int64(v)))
+			if v < lastCP {
+				if err := os.WriteFile(name, nil, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				continue
+			}
+			cp := []Action{{Protocol: st.protocol}, {MetaData: st.metadata}}
+			for _, f := range st.files {
+				cp = append(cp, Action{Add: f})
+			}
+			for _, r := range st.tombstones {
+				cp = append(cp, Action{Remove: r})
+			}
+			writeParquetActions(b, name, cp)
+			lc, _ := json.Marshal(LastCheckpoint{Version: int64(v), Size: int64(len(cp))})
+			writeLogFile(b, root, LastCheckpointFileName, lc)
+		}
+	}
+}
+
+// BenchmarkSnapshotLoad loads the latest snapshot of a 10,000-commit
+// table, with a checkpoint every 10 commits and without any.
+func BenchmarkSnapshotLoad(b *testing.B) {
+	for _, tc := range []struct {
+		name           string
+		commits, every int
+	}{
+		{"10000_commits_checkpoint_every_10", 10_000, 10},
+		{"10000_commits_no_checkpoint", 10_000, 0},
+		{"1000_commits_checkpoint_every_10", 1_000, 10},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			root := b.TempDir()
+			writeLongLog(b, root, tc.commits, tc.every)
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s, err := LoadSnapshot(ctx, root)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if s.Version() != int64(tc.commits-1) || s.NumFiles() == 0 {
+					b.Fatalf("version %d, %d files", s.Version(), s.NumFiles())
+				}
+			}
+		})
+	}
+}
+
+// scanBenchTable writes a table of `files` parquet files of `rows` rows
+// each (5 columns), partitioned by writer when partitioned is true, and
+// returns the snapshot and the data file paths.
+func scanBenchTable(b *testing.B, db *sql.DB, files, rows int, partitioned bool) (*Snapshot, []string) {
+	b.Helper()
+	root := b.TempDir()
+	schema := `{"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}},` +
+		`{"name":"price","type":"double","nullable":true,"metadata":{}},{"name":"name","type":"string","nullable":true,"metadata":{}},` +
+		`{"name":"ts","type":"timestamp","nullable":true,"metadata":{}},{"name":"writer","type":"string","nullable":true,"metadata":{}}]}`
+	var parts []string
+	if partitioned {
+		parts = []string{"writer"}
+	}
+	actions := []Action{protocolAction(1, 2), metadataAction(schema, parts, nil)}
+	var paths []string
+	for i := 0; i < files; i++ {
+		writer := fmt.Sprintf("w%d", i%4)
+		rel := fmt.Sprintf("part-%05d.parquet", i)
+		cols := fmt.Sprintf("'%s' AS writer, ", writer)
+		pv := map[string]*string{}
+		if partitioned {
+			rel = "writer=" + writer + "/" + rel
+			cols = ""
+			pv["writer"] = &writer
+		}
+		q := fmt.Sprintf("SELECT %s(range + %d)::BIGINT AS id, random() * 100 AS price, 'name-' || (range %% 1000)::VARCHAR AS name, "+
+			"TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(range) AS ts FROM range(%d)", cols, i*rows, rows)
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if _, err := db.Exec("COPY (" + q + ") TO " + quoteString(p) + " (FORMAT parquet)"); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, p)
+		actions = append(actions, Action{Add: &Add{Path: rel, PartitionValues: pv, Size: 1, DataChange: true, Stats: fmt.Sprintf(`{"numRecords":%d}`, rows)}})
+	}
+	writeCommit(b, root, 0, actions...)
+	s, err := LoadSnapshot(context.Background(), root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, paths
+}
+
+const scanAggregate = "SELECT count(*), sum(id), sum(price), max(name), max(ts), max(writer) FROM "
+
+// BenchmarkFullScan compares a full scan of a Delta table (every column
+// aggregated) with DuckDB's own read_parquet over the same files.
+func BenchmarkFullScan(b *testing.B) {
+	ctx := context.Background()
+	db, err := OpenDuckDB(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for _, partitioned := range []bool{false, true} {
+		s, paths := scanBenchTable(b, db, 8, 500_000, partitioned)
+		name := "unpartitioned"
+		if partitioned {
+			name = "partitioned"
+		}
+		quoted := make([]string, len(paths))
+		for i, p := range paths {
+			quoted[i] = quoteString(p)
+		}
+		raw := "read_parquet([" + strings.Join(quoted, ", ") + "], hive_partitioning = " + fmt.Sprint(partitioned) + ")"
+		run := func(b *testing.B, query func() (string, error)) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				q, err := query()
+				if err != nil {
+					b.Fatal(err)
+				}
+				var n int64
+				var a, c, d, e, f any
+				if err := db.QueryRowContext(ctx, q).Scan(&n, &a, &c, &d, &e, &f); err != nil {
+					b.Fatal(err)
+				}
+				if n != 4_000_000 {
+					b.Fatalf("%d rows", n)
+				}
+			}
+			b.ReportMetric(float64(4_000_000*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+		}
+		b.Run(name+"/delta_scan", func(b *testing.B) {
+			run(b, func() (string, error) {
+				q, err := s.ScanSQL(ctx, ScanOptions{})
+				return scanAggregate + "(" + q + ")", err
+			})
+		})
+		b.Run(name+"/duckdb_read_parquet", func(b *testing.B) {
+			run(b, func() (string, error) { return scanAggregate + raw, nil })
+		})
+	}
+}
+
+// BenchmarkScanSQL measures planning a scan (pruning, SQL text) over many
+// files, without running it.
+func BenchmarkScanSQL(b *testing.B) {
+	root := b.TempDir()
+	writeLongLog(b, root, 2_000, 0)
+	s, err := LoadSnapshot(context.Background(), root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Pruned to one partition: the plan must not touch the other files.
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if n := len(s.PruneFiles("part = '2024-01-07' AND id > 1000")); n == 0 {
+			b.Fatal("no files")
+		}
+	}
+}
