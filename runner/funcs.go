@@ -52,7 +52,7 @@ func (a stepArgs) strings(i int, names ...string) ([]string, error) {
 			vals = append(vals, v)
 		}
 	}
-	if i < len(a.pos) {
+	if i >= 0 && i < len(a.pos) {
 		vals = append(vals, a.pos[i:]...)
 	}
 	var out []string

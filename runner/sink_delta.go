@@ -89,23 +89,40 @@ func (x *taskExec) exampleRow(ctx context.Context, q string) string {
 
 // tableDefinition is how a sink creates its table: the declared schema
 // (writer column first for a writer-column shared sink; nil lets the
-// first append define it) and the partitionBy columns.
-func tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) {
+// first append define it) and the partitionBy columns. A sink declaring
+// neither takes them from another writer of the table that does, so the
+// table gets its full schema whichever writer creates it.
+func (x *taskExec) tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) {
 	sk := sp.sink
-	def := delta.TableDefinition{PartitionColumns: sk.PartitionBy()}
+	schema, parts := sk.Schema, sk.PartitionBy()
+	if sp.table != nil {
+		for _, w := range sp.table.Writers {
+			o := x.run.Plan.snap.Sink(w)
+			if o == nil {
+				continue
+			}
+			if (schema == nil || len(schema.Columns) == 0) && o.Schema != nil {
+				schema = o.Schema
+			}
+			if len(parts) == 0 {
+				parts = o.PartitionBy()
+			}
+		}
+	}
+	def := delta.TableDefinition{PartitionColumns: parts}
 	if sk.Metadata != nil {
 		def.Description = sk.Metadata.Comment
 		def.Properties = sk.Metadata.Properties
 	}
-	if sk.Schema == nil || len(sk.Schema.Columns) == 0 {
+	if schema == nil || len(schema.Columns) == 0 {
 		return def, nil
 	}
 	st := &delta.StructType{}
 	if w := sp.writer; w != nil && w.Ownership == workspace.OwnerColumn {
 		st.Fields = append(st.Fields, &delta.StructField{Name: w.Column, Type: delta.PrimitiveType("string"), Nullable: true})
 	}
-	for _, c := range sk.Schema.Columns {
-		if w := sp.writer; w != nil && strings.EqualFold(c.Name, w.Column) {
+	for _, c := range schema.Columns {
+		if w := sp.writer; w != nil && w.Ownership == workspace.OwnerColumn && strings.EqualFold(c.Name, w.Column) {
 			continue
 		}
 		dt, err := delta.ParseDuckDBType(duckTypeName(c.Type))
@@ -134,7 +151,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, mat
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
-	def, err := tableDefinition(sp)
+	def, err := x.tableDefinition(sp)
 	if err != nil {
 		return 0, err
 	}

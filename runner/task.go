@@ -30,7 +30,7 @@ func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
 	})
 	run.emit(Event{Kind: EventTaskStarted, Task: t.Key})
 	x := &taskExec{run: run, t: t, tp: t.plan, sum: &sum}
-	err := x.execute(ctx)
+	err := x.safeExecute(ctx)
 	sum.EndedAt = run.r.cfg.Now()
 	switch {
 	case err == nil:
@@ -52,6 +52,17 @@ func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
 	run.emit(Event{Kind: EventTaskFinished, Task: t.Key, Status: sum.Status, Err: sum.Err, Rows: sum.RowsWritten,
 		Message: fmt.Sprintf("%d rows written, %d deleted in %s", sum.RowsWritten, sum.RowsDeleted, sum.EndedAt.Sub(sum.StartedAt).Round(time.Millisecond))})
 	return sum
+}
+
+// safeExecute turns a panic of the task into its failure, so one broken
+// node never takes the run (or the TUI) down.
+func (x *taskExec) safeExecute(ctx context.Context) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in node '%s' of pipeline '%s' (please report it): %v", x.tp.node.Name, x.tp.pipeline.Name, p)
+		}
+	}()
+	return x.execute(ctx)
 }
 
 func (x *taskExec) progress(phase string, rows int64) {

@@ -1,0 +1,325 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestNodeSourceMemoryAndSink: a node_name source returns the same rows
+// whether the upstream output is read from memory (same run) or from its
+// shared sink (a later run): that writer's rows only, without the writer
+// column.
+func TestNodeSourceMemoryAndSink(t *testing.T) {
+	for _, own := range ownerships {
+		t.Run(own.name, func(t *testing.T) {
+			files := scenarioFiles(own)
+			files["pipelines/pl.yaml"] += `- name: gold
+  sources:
+  - node_name: a
+  transformer:
+    nodes:
+    - expr: SELECT *, (SELECT count(*) FROM {nodes.a}) AS n_ref FROM {df}
+  sinks:
+  - table_name: gold
+    mode: OVERWRITE
+`
+			w := newWS(t, files)
+			r := testRunner(t)
+			snap := w.load()
+			o := mustRun(t, r, snap, Request{})
+			if deps := o.plan.Tasks[3].DependsOn; o.plan.Tasks[3].Key != "pl.gold" || !slices.Equal(deps, []string{"pl.a"}) {
+				t.Fatalf("gold depends on %v", deps)
+			}
+			path := w.table("gold")
+			memory := query(t, r, path, "SELECT * FROM t ORDER BY ALL")
+			cols := columns(t, path)
+			mustRun(t, r, snap, Request{Selectors: []string{"gold"}})
+			fromSink := query(t, r, path, "SELECT * FROM t ORDER BY ALL")
+			if !slices.Equal(cols, columns(t, path)) || fmt.Sprint(memory) != fmt.Sprint(fromSink) {
+				t.Fatalf("memory %v %v\nsink   %v %v", cols, memory, columns(t, path), fromSink)
+			}
+			if slices.Contains(cols, "_laktory_writer") || len(memory) != 3 || memory[0][len(cols)-1] != "3" {
+				t.Fatalf("gold %v %v: want a's 3 rows without the writer column", cols, memory)
+			}
+		})
+	}
+}
+
+func TestSourcesAndTransformer(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: csv
+  sources:
+  - path: ../data/prices.csv
+    format: CSV
+    filter: price > 1
+    selects: [symbol, price]
+    renames: {price: close}
+  sinks:
+  - path: ../out/csv_delta
+    format: DELTA
+    mode: OVERWRITE
+- name: json
+  sources:
+  - path: ../data/meta.json
+    format: JSON
+    drops: [junk]
+    drop_duplicates: true
+  sinks:
+  - path: ../out/meta.parquet
+    format: PARQUET
+- name: joined
+  depends_on: [csv, json]
+  sources:
+  - path: ../out/csv_delta
+    format: DELTA
+  - name: meta
+    path: ../out/meta.parquet
+    format: PARQUET
+  transformer:
+    nodes:
+    - expr: SELECT d.*, m.name FROM {df} d JOIN {sources.meta} m USING (symbol)
+    - func_name: with_columns
+      func_kwargs:
+        close: round(close * 2, 1)
+        flag: close > 5
+    - func_name: filter
+      func_args: ["symbol <> 'ZZZ'"]
+    - func_name: rename
+      func_args: [{name: label}]
+    - func_name: select
+      func_args: [symbol, label, close, flag]
+    - func_name: sort
+      func_kwargs: {by: [close], descending: true}
+  sinks:
+  - table_name: joined
+    mode: OVERWRITE
+- name: agg
+  sources:
+  - node_name: joined
+  transformer:
+    nodes:
+    - func_name: laktory.groupby_and_agg
+      func_kwargs:
+        groupby_columns: [flag]
+        agg_expressions:
+        - {name: n, expr: count(*)}
+        - {name: top, expr: max(close)}
+    - func_name: union
+      func_kwargs: {other: "{df}"}
+    - func_name: unique
+    - func_name: drop
+      func_args: [top]
+    - func_name: join
+      func_kwargs:
+        other: "{nodes.joined}"
+        on: [flag]
+        how: inner
+    - func_name: limit
+      func_args: [100]
+  sinks:
+  - path: ../out/agg
+    format: JSON
+    mode: APPEND
+`,
+		"data/prices.csv": "symbol,price,extra\nAAA,10.5,x\nBBB,0.5,y\nCCC,2,z\nZZZ,3,w\n",
+		"data/meta.json":  `[{"symbol": "AAA", "name": "Alpha", "junk": 1}, {"symbol": "CCC", "name": "Gamma", "junk": 1}, {"symbol": "CCC", "name": "Gamma", "junk": 1}, {"symbol": "ZZZ", "name": "Zed", "junk": 2}]`,
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	if got := query(t, r, filepath.Join(w.dir, "out/csv_delta"), "SELECT * FROM t ORDER BY ALL"); fmt.Sprint(got) != "[[AAA 10.5] [CCC 2] [ZZZ 3]]" {
+		t.Fatalf("csv source with filter/selects/renames: %v", got)
+	}
+	if cols := columns(t, filepath.Join(w.dir, "out/csv_delta")); !slices.Equal(cols, []string{"symbol", "close"}) {
+		t.Fatalf("csv columns %v", cols)
+	}
+	meta := sqlRows(t, r, "SELECT * FROM read_parquet("+quoteString(filepath.Join(w.dir, "out/meta.parquet"))+") ORDER BY ALL")
+	if fmt.Sprint(meta) != "[[AAA Alpha] [CCC Gamma] [ZZZ Zed]]" {
+		t.Fatalf("json source with drops/drop_duplicates written to one parquet file: %v", meta)
+	}
+	joined := w.table("joined")
+	if got := query(t, r, joined, "SELECT * FROM t ORDER BY close DESC"); fmt.Sprint(got) != "[[AAA Alpha 21 true] [CCC Gamma 4 false]]" {
+		t.Fatalf("joined: %v", got)
+	}
+	agg := sqlRows(t, r, "SELECT flag, n, symbol, label, close FROM read_json("+quoteString(filepath.Join(w.dir, "out/agg/*.json"))+") ORDER BY ALL")
+	if fmt.Sprint(agg) != "[[false 1 CCC Gamma 4] [true 1 AAA Alpha 21]]" {
+		t.Fatalf("agg: %v", agg)
+	}
+}
+
+func TestFileSinks(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - path: ../out/parts
+    format: PARQUET
+    mode: APPEND
+    writer_methods:
+    - name: partitionBy
+      args: [c]
+  - path: ../out/csv
+    format: CSV
+    mode: OVERWRITE
+  - path: ../out/one.json
+    format: JSON
+`,
+		"data/a/1.jsonl": jsonl("a", 0, 3, `, "c": 1`) + jsonl("b", 0, 2, `, "c": 2`),
+	})
+	r := testRunner(t)
+	snap := w.load()
+	mustRun(t, r, snap, Request{})
+	o := mustRun(t, r, snap, Request{})
+	parts := filepath.Join(w.dir, "out/parts")
+	got := sqlRows(t, r, "SELECT c, count(*) FROM read_parquet("+quoteString(parts+"/*/*.parquet")+", hive_partitioning = true) GROUP BY c ORDER BY c")
+	if fmt.Sprint(got) != "[[1 6] [2 4]]" {
+		t.Fatalf("partitioned parquet appended twice: %v", got)
+	}
+	if !exists(filepath.Join(parts, "c=1")) {
+		t.Fatal("partitionBy c: no c=1 folder")
+	}
+	if got := sqlRows(t, r, "SELECT count(*) FROM read_csv("+quoteString(filepath.Join(w.dir, "out/csv/*.csv"))+")"); got[0][0] != "5" {
+		t.Fatalf("csv overwritten: %v rows", got)
+	}
+	if got := sqlRows(t, r, "SELECT count(*) FROM read_json("+quoteString(filepath.Join(w.dir, "out/one.json"))+")"); got[0][0] != "5" {
+		t.Fatalf("one json file replaced: %v rows", got)
+	}
+	if ops := taskSum(t, o.sum, "pl.a").Operations; len(ops) != 3 || ops[0].RowsAdded != 5 {
+		t.Fatalf("operations %+v", ops)
+	}
+	// FULL drops the file sinks and writes them again.
+	o = mustRun(t, r, snap, Request{Refresh: "FULL"})
+	got = sqlRows(t, r, "SELECT count(*) FROM read_parquet("+quoteString(parts+"/*/*.parquet")+")")
+	if got[0][0] != "5" || len(o.plan.Effects) != 3 {
+		t.Fatalf("after FULL: %v rows, effects %+v", got, o.plan.Effects)
+	}
+}
+
+func TestDeclaredSchemaAndPartitioning(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: wide
+    mode: APPEND
+    shared: true
+    schema:
+      columns:
+        k: string
+        v: long
+        extra: double
+    writer_methods:
+    - name: partitionBy
+      args: [_laktory_writer]
+- name: b
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT k, 1.5 AS extra FROM {df}
+  sinks:
+  - table_name: wide
+    mode: APPEND
+    shared: true
+    writer_methods:
+    - name: partitionBy
+      args: [_laktory_writer]
+`,
+		"data/a/1.jsonl": jsonl("a", 0, 2, ""),
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{Parallel: 2})
+	path := w.table("wide")
+	if cols := columns(t, path); !slices.Equal(cols, []string{"_laktory_writer", "k", "v", "extra"}) {
+		t.Fatalf("columns %v: the declared schema, writer column first", cols)
+	}
+	got := query(t, r, path, "SELECT _laktory_writer, count(v), count(extra) FROM t GROUP BY ALL ORDER BY 1")
+	if fmt.Sprint(got) != "[[pl.a 2 0] [pl.b 0 2]]" {
+		t.Fatalf("rows %v", got)
+	}
+	if !exists(filepath.Join(path, "_laktory_writer=pl.a")) {
+		t.Fatal("not partitioned by the writer column")
+	}
+}
+
+func TestExpectations(t *testing.T) {
+	pipeline := func(exp string) string {
+		return `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  expectations:
+` + exp + `
+  sinks:
+  - table_name: good
+    mode: APPEND
+  - table_name: bad
+    mode: APPEND
+    is_quarantine: true
+`
+	}
+	cases := []struct {
+		name       string
+		exp        string
+		good, bad  int // -1: no table
+		fail       string
+		warning    string
+		noteSubstr string
+	}{
+		{name: "warn", exp: "  - {name: small, expr: v < 3, action: WARN}", good: 5, bad: -1, warning: "2 of 5 rows fail it"},
+		{name: "warn within tolerance", exp: "  - {name: small, expr: v < 3, action: WARN, tolerance: {abs: 2}}", good: 5, bad: -1},
+		{name: "drop", exp: "  - {name: small, expr: v < 3, action: DROP}", good: 3, bad: -1, noteSubstr: "dropped 2 of 5 rows"},
+		{name: "quarantine", exp: "  - {name: small, expr: v < 3, action: QUARANTINE}\n  - {name: notnull, expr: k IS NOT NULL, action: DROP}", good: 3, bad: 2, noteSubstr: "quarantined 2 of 5"},
+		{name: "fail", exp: "  - {name: small, expr: v < 3, action: FAIL}", good: -1, bad: -1, fail: "expectation 'small' (v < 3) with action FAIL: 2 of 5 rows fail it"},
+		{name: "fail within relative tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {rel: 0.5}}", good: 5, bad: -1},
+		{name: "aggregate", exp: "  - {name: enough, expr: count(*) > 10, type: AGGREGATE, action: FAIL}", good: -1, bad: -1, fail: "the aggregate is not true"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWS(t, map[string]string{"pipelines/pl.yaml": pipeline(tc.exp), "data/a/1.jsonl": jsonl("a", 0, 5, "")})
+			r := testRunner(t)
+			o := run(t, r, w.load(), Request{})
+			ts := taskSum(t, o.sum, "pl.a")
+			if tc.fail != "" {
+				if !errors.Is(o.err, ErrTasksFailed) || !strings.Contains(ts.Err, tc.fail) {
+					t.Fatalf("want failure %q, got %v / %q", tc.fail, o.err, ts.Err)
+				}
+			} else if o.err != nil {
+				t.Fatalf("run: %v (%s)", o.err, ts.Err)
+			}
+			for name, want := range map[string]int{"good": tc.good, "bad": tc.bad} {
+				p := w.table(name)
+				n := -1
+				if exists(p) {
+					n = count(t, r, p, "")
+				}
+				if n != want {
+					t.Fatalf("%s has %d rows, want %d", name, n, want)
+				}
+			}
+			warned := strings.Join(ts.Warnings, "\n")
+			if (tc.warning == "") != (warned == "") || !strings.Contains(warned, tc.warning) {
+				t.Fatalf("warnings %q, want %q", warned, tc.warning)
+			}
+			if tc.noteSubstr != "" && !slices.ContainsFunc(o.events, func(e Event) bool { return strings.Contains(e.Message, tc.noteSubstr) }) {
+				t.Fatalf("no event says %q", tc.noteSubstr)
+			}
+		})
+	}
+}
