@@ -640,7 +640,7 @@ func (tx *Transaction) commitInfo() CommitInfo {
 	for _, p := range tx.readPredicates {
 		predicates = append(predicates, p.sql)
 	}
-	predJSON, _ := json.Marshal(predicates)
+	predJSON := jsonNoEscape(predicates)
 	partJSON, _ := json.Marshal(nonNil(tx.view.metadata.PartitionColumns))
 	itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
 	switch {
@@ -666,14 +666,14 @@ func (tx *Transaction) commitInfo() CommitInfo {
 		metrics["numRemovedBytes"] = itoa(m.RemovedBytes)
 	case has(opDelete) && !has(opAppend) && !has(opOverwrite) && !has(opTruncate):
 		op = "DELETE"
-		params["predicate"] = string(predJSON)
+		params["predicate"] = predJSON
 		tx.deleteMetrics(metrics)
 	case has(opOverwrite) || has(opTruncate) || has(opDelete):
 		op = "WRITE"
 		params["mode"] = "Overwrite"
 		params["partitionBy"] = string(partJSON)
 		if len(predicates) > 0 && !has(opOverwrite) && !has(opTruncate) {
-			params["predicate"] = string(predJSON)
+			params["predicate"] = predJSON
 		}
 		metrics["numFiles"] = itoa(int64(m.AddedFiles))
 		metrics["numOutputRows"] = itoa(m.AddedRows)
@@ -724,4 +724,16 @@ func (tx *Transaction) deleteMetrics(metrics map[string]any) {
 	metrics["numAddedChangeFiles"] = "0"
 	metrics["numDeletionVectorsAdded"] = "0"
 	metrics["numDeletionVectorsRemoved"] = "0"
+}
+
+// jsonNoEscape marshals v without escaping <, > and & (Spark writes
+// predicates as they are).
+func jsonNoEscape(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
