@@ -169,7 +169,7 @@ func TestAppendStatsAndLayout(t *testing.T) {
 	checks := []struct{ got, want string }{
 		{js(stats.MinValues["id"]), "1"}, {js(stats.MaxValues["id"]), "4"},
 		{js(stats.MinValues["s"]), js(strings.Repeat("a", 32))}, // truncated min
-		{js(stats.MaxValues["s"]), "null"},                     // a truncated max is no bound: left out
+		{js(stats.MaxValues["s"]), "null"},                      // a truncated max is no bound: left out
 		{js(stats.MinValues["ts"]), `"2024-01-01T00:00:01.000Z"`},
 		{js(stats.MaxValues["ts"]), `"2024-01-01T00:00:04.001Z"`}, // rounded up to stay a bound
 		{js(stats.MinValues["ntz"]), `"2024-01-02T10:00:00.123"`},
