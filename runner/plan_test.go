@@ -1,0 +1,251 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+const dagPipeline = `name: pl
+nodes:
+- name: raw
+  tags: [bronze]
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: raw
+    mode: APPEND
+- name: clean
+  execution_task_name: cleaning
+  sources:
+  - node_name: raw
+  sinks:
+  - table_name: clean
+    mode: APPEND
+- name: gold
+  tags: [gold]
+  sources:
+  - node_name: clean
+  sinks:
+  - table_name: gold
+    mode: APPEND
+- name: side
+  tags: [bronze]
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: side
+    mode: APPEND
+`
+
+func TestSelectors(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/pl.yaml": dagPipeline, "pipelines/other.yaml": strings.ReplaceAll(strings.Replace(dagPipeline, "name: pl", "name: other", 1), "table_name: ", "table_name: o_"),
+		"data/a/1.jsonl": jsonl("a", 0, 1, "")})
+	r := testRunner(t)
+	snap := w.load()
+	cases := []struct {
+		req  Request
+		want string
+	}{
+		{Request{Pipelines: []string{"pl"}}, "pl.raw pl.side pl.clean pl.gold"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"clean"}}, "pl.clean"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"*clean"}}, "pl.raw pl.clean"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"clean*"}}, "pl.clean pl.gold"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"*clean*"}}, "pl.raw pl.clean pl.gold"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"bronze"}}, "pl.raw pl.side"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"cleaning", "gold"}}, "pl.clean pl.gold"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"node-side"}}, "pl.side"},
+		{Request{Selectors: []string{"gold"}}, "other.gold pl.gold"},
+		{Request{}, "other.raw other.side other.clean other.gold pl.raw pl.side pl.clean pl.gold"},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprint(tc.req.Pipelines, tc.req.Selectors), func(t *testing.T) {
+			plan, err := r.Plan(t.Context(), snap, tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for _, tk := range plan.Tasks {
+				keys = append(keys, tk.Key)
+			}
+			if got := strings.Join(keys, " "); got != tc.want {
+				t.Fatalf("tasks %q, want %q", got, tc.want)
+			}
+		})
+	}
+	plan, _ := r.Plan(t.Context(), snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"*gold"}})
+	if deps := plan.Tasks[2].DependsOn; plan.Tasks[2].Key != "pl.gold" || !slices.Equal(deps, []string{"pl.clean"}) {
+		t.Fatalf("gold depends on %v", deps)
+	}
+	pe := planErr(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"gould"}})
+	if !hasDiag(pe, validate.CodeUnknownNode, "Invalid node, execution_task_name, or tag: gould") {
+		t.Fatalf("unknown selector: %v", pe)
+	}
+	pe = planErr(t, r, snap, Request{Pipelines: []string{"pll"}})
+	if !hasDiag(pe, validate.CodeUnknownNode, "did you mean 'pl'") {
+		t.Fatalf("unknown pipeline: %v", pe)
+	}
+}
+
+func TestRunParametersRejected(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/pl.yaml": dagPipeline, "data/a/1.jsonl": jsonl("a", 0, 1, "")})
+	r := testRunner(t)
+	snap := w.load()
+	cases := []struct {
+		req  Request
+		code string
+	}{
+		{Request{Refresh: "SOMETIMES"}, validate.CodeRefreshValue},
+		{Request{Refresh: "FULL", ResetMode: "SHRED"}, validate.CodeResetModeValue},
+		{Request{ResetMode: "DROP"}, validate.CodeResetWithoutRefr},
+	}
+	for _, tc := range cases {
+		pe := planErr(t, r, snap, tc.req)
+		if !hasDiag(pe, tc.code, "") {
+			t.Fatalf("%+v: %v, want %s", tc.req, pe, tc.code)
+		}
+		// The run parameters' own message, as validation gives it.
+		_, ds := validate.RunParameters(snap, validate.RunRequest{Refresh: tc.req.Refresh, ResetMode: tc.req.ResetMode})
+		if len(ds) == 0 || !hasDiag(pe, tc.code, ds[0].Message) {
+			t.Fatalf("%+v: message differs from validation's %v", tc.req, ds)
+		}
+	}
+}
+
+// TestUnsupportedRejectedBeforeRunning: streaming reads, declarative
+// orchestrators, ForEach and MERGE sinks are rejected before anything
+// runs, naming the node and the feature.
+func TestUnsupportedRejectedBeforeRunning(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: ok
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: ok
+    mode: APPEND
+- name: streamer
+  sources:
+  - path: ../data/a/
+    format: JSONL
+    as_stream: true
+  sinks:
+  - table_name: s
+    mode: APPEND
+- name: merger
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: m
+    mode: MERGE
+    merge_cdc_options: {primary_keys: [k]}
+- name: outbox
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - foreach: {command: [cat]}
+`,
+		"pipelines/decl.yaml": `name: decl
+orchestrator:
+  type: SPARK_DECLARATIVE_PIPELINE
+nodes:
+- name: flow1
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: d
+    mode: APPEND
+`,
+		"data/a/1.jsonl": jsonl("a", 0, 1, ""),
+	})
+	r := testRunner(t)
+	snap := w.load()
+	pe := planErr(t, r, snap, Request{})
+	if !errors.Is(pe, ErrUnsupported) {
+		t.Fatal("want ErrUnsupported")
+	}
+	for _, want := range []string{
+		"node 'streamer' of pipeline 'pl' uses a streaming read (as_stream: true, source #1)",
+		"node 'merger' of pipeline 'pl' uses a MERGE sink",
+		"node 'outbox' of pipeline 'pl' uses a ForEach sink",
+		"node 'flow1' of pipeline 'decl' uses a declarative orchestrator (SPARK_DECLARATIVE_PIPELINE",
+	} {
+		if !hasDiag(pe, validate.CodeLocalUnsupported, want) {
+			t.Errorf("missing %q in %v", want, pe)
+		}
+	}
+	for _, d := range pe.Diagnostics {
+		if d.Code == validate.CodeLocalUnsupported && (d.File == "" || d.Line == 0) {
+			t.Errorf("%v has no position", d)
+		}
+	}
+	if exists(filepath.Join(w.dir, ".laktory")) {
+		t.Fatal("a rejected plan must not touch the workspace")
+	}
+	// The batch nodes alone run.
+	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"ok"}})
+}
+
+// TestWorkspaceErrorsReject: errors in the selected pipelines' files
+// reject the run; errors elsewhere do not.
+func TestWorkspaceErrorsReject(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml":  dagPipeline,
+		"pipelines/bad.yaml": "name: bad\nnodes:\n- name: x\n  sourcez: []\n",
+		"data/a/1.jsonl":     jsonl("a", 0, 1, ""),
+	})
+	r := testRunner(t)
+	snap := w.load()
+	pe := planErr(t, r, snap, Request{Pipelines: []string{"bad"}})
+	if !hasDiag(pe, workspace.CodeUnknownKey, "sourcez") {
+		t.Fatalf("%v", pe)
+	}
+	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}})
+}
+
+// TestDemoWorkspace: the demo needs streaming and declarative flows
+// everywhere: every node is rejected cleanly before anything runs, each
+// naming its feature.
+func TestDemoWorkspace(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	r := testRunner(t)
+	pe := planErr(t, r, snap, Request{})
+	nodes := 0
+	for _, p := range snap.Pipelines {
+		for _, n := range p.Nodes {
+			nodes++
+			if !hasDiag(pe, validate.CodeLocalUnsupported, fmt.Sprintf("node '%s' of pipeline '%s'", n.Name, p.Name)) {
+				t.Errorf("node %s.%s is not named in %v", p.Name, n.Name, pe)
+			}
+		}
+	}
+	for _, d := range pe.Diagnostics {
+		if d.Severity == workspace.SeverityError && d.Code != validate.CodeLocalUnsupported {
+			t.Errorf("unexpected error %v", d)
+		}
+	}
+	if nodes == 0 || exists(filepath.Join(dir, ".laktory")) {
+		t.Fatalf("%d nodes; the rejected run must not create .laktory", nodes)
+	}
+	// Its shared tables plan fine on their own once streaming is lifted:
+	// selecting a streaming writer still says what is missing.
+	pe = planErr(t, r, snap, Request{Pipelines: []string{"pl-prices"}, Refresh: "FULL", Selectors: []string{"feed_a"}})
+	if !hasDiag(pe, validate.CodeLocalUnsupported, "streaming read") {
+		t.Fatalf("%v", pe)
+	}
+}
