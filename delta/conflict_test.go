@@ -1,0 +1,269 @@
+package delta
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// conflictEnv is a table with writer a's rows (ids 0..9) and writer b's
+// rows (ids 10..19) in separate files, and the DuckDB to write with.
+type conflictEnv struct {
+	t    *testing.T
+	db   *sql.DB
+	root string
+}
+
+func newConflictEnv(t *testing.T, partitioned bool, props map[string]string) *conflictEnv {
+	e := &conflictEnv{t: t, db: writeTestDB(t), root: filepath.Join(t.TempDir(), "t")}
+	var parts []string
+	if partitioned {
+		parts = []string{"writer"}
+	}
+	mustCreate(t, e.db, e.root, e.rows("a", 0, 0), parts, props)
+	mustAppend(t, e.db, e.root, e.rows("a", 0, 10))
+	mustAppend(t, e.db, e.root, e.rows("b", 10, 20))
+	return e
+}
+
+func (e *conflictEnv) rows(writer string, from, to int) string {
+	return rangeQuery(from, to, fmt.Sprintf("'%s' AS writer, (i %% 5)::INTEGER AS v", writer))
+}
+
+// Operations: each stages something on a transaction.
+type txOp func(e *conflictEnv, tx *Transaction) error
+
+func appendOp(writer string, from int) txOp {
+	return func(e *conflictEnv, tx *Transaction) error {
+		_, err := tx.Append(context.Background(), e.db, e.rows(writer, from, from+5))
+		return err
+	}
+}
+
+func deleteOp(pred string) txOp {
+	return func(e *conflictEnv, tx *Transaction) error {
+		_, err := tx.Delete(context.Background(), e.db, pred)
+		return err
+	}
+}
+
+func ops(list ...txOp) txOp {
+	return func(e *conflictEnv, tx *Transaction) error {
+		for _, o := range list {
+			if err := o(e, tx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func refreshOp(writer string, from int) txOp {
+	return ops(deleteOp("writer = '"+writer+"'"), appendOp(writer, from))
+}
+
+func truncateOp(e *conflictEnv, tx *Transaction) error {
+	_, err := tx.Truncate(context.Background())
+	return err
+}
+
+func txnOp(app string, version int64) txOp {
+	return func(e *conflictEnv, tx *Transaction) error {
+		_, err := tx.SetAppTransaction(app, version)
+		return err
+	}
+}
+
+func mergeOp(col, typ string) txOp {
+	return func(e *conflictEnv, tx *Transaction) error {
+		tx.opts.MergeSchema = true
+		_, err := tx.Append(context.Background(), e.db, "SELECT 100::BIGINT AS id, 'c' AS writer, CAST(NULL AS "+typ+") AS "+col)
+		return err
+	}
+}
+
+// TestConflictMatrix runs, per conflict rule, a losing transaction that
+// read the table before a winning commit, and checks whether the loser
+// rebases and commits or fails with the rule's sentinel, leaving nothing
+// behind.
+func TestConflictMatrix(t *testing.T) {
+	tests := []struct {
+		name        string
+		partitioned bool
+		props       map[string]string
+		loser       txOp
+		winner      txOp
+		want        error
+	}{
+		{name: "blind append vs blind append", loser: appendOp("a", 100), winner: appendOp("b", 200)},
+		{name: "blind append vs delete", loser: appendOp("a", 100), winner: deleteOp("writer = 'a'")},
+		{name: "blind append vs truncate", loser: appendOp("a", 100), winner: truncateOp},
+		{name: "delete of a vs append of b (stats)", loser: deleteOp("writer = 'a'"), winner: appendOp("b", 200)},
+		{name: "delete of a vs append of a (stats)", loser: deleteOp("writer = 'a'"), winner: appendOp("a", 200), want: ErrConcurrentAppend},
+		{name: "refresh of a vs refresh of b", loser: refreshOp("a", 100), winner: refreshOp("b", 200)},
+		{name: "unpartitioned delete vs non-blind append", loser: deleteOp("id % 2 = 0"), winner: refreshOp("b", 200), want: ErrConcurrentAppend},
+		{name: "unpartitioned delete vs blind append", loser: deleteOp("id % 2 = 0"), winner: appendOp("b", 200), want: ErrConcurrentAppend},
+		{name: "WriteSerializable delete vs blind append", props: map[string]string{PropIsolationLevel: "WriteSerializable"},
+			loser: deleteOp("id % 2 = 0"), winner: appendOp("b", 200)},
+		{name: "WriteSerializable delete vs non-blind append", props: map[string]string{PropIsolationLevel: "WriteSerializable"},
+			loser: deleteOp("id % 2 = 0"), winner: refreshOp("b", 200), want: ErrConcurrentAppend},
+		{name: "partitioned delete of a vs append into b", partitioned: true, loser: deleteOp("writer = 'a'"), winner: appendOp("b", 200)},
+		{name: "partitioned delete of a vs append into a", partitioned: true, loser: deleteOp("writer = 'a'"), winner: appendOp("a", 200), want: ErrConcurrentAppend},
+		{name: "partitioned LIKE delete vs append into b", partitioned: true, loser: deleteOp("writer LIKE 'a%'"), winner: appendOp("b", 200)},
+		{name: "partitioned refresh of a vs refresh of b", partitioned: true, loser: refreshOp("a", 100), winner: refreshOp("b", 200)},
+		{name: "partitioned data delete vs append into b", partitioned: true, loser: deleteOp("id % 2 = 0"), winner: appendOp("b", 200), want: ErrConcurrentAppend},
+		{name: "delete vs delete of the same file", loser: deleteOp("id < 5"), winner: deleteOp("writer = 'a'"), want: ErrConcurrentDeleteDelete},
+		{name: "delete vs a rewrite of the file it reads", loser: deleteOp("writer = 'a'"), winner: deleteOp("id = 3"), want: ErrConcurrentAppend},
+		{name: "read file deleted concurrently", loser: ops(deleteOp("writer = 'a' AND id % 100 = 99"), appendOp("c", 300)),
+			winner: deleteOp("writer = 'a'"), want: ErrConcurrentDeleteRead},
+		{name: "truncate vs blind append", loser: truncateOp, winner: appendOp("b", 200), want: ErrConcurrentAppend},
+		{name: "truncate vs delete", loser: truncateOp, winner: deleteOp("writer = 'b'"), want: ErrConcurrentDeleteDelete},
+		{name: "blind append vs schema change", loser: appendOp("a", 100), winner: mergeOp("extra", "VARCHAR"), want: ErrMetadataChanged},
+		{name: "blind append vs protocol change", loser: appendOp("a", 100), winner: mergeOp("at", "TIMESTAMP"), want: ErrProtocolChanged},
+		{name: "same application id", loser: ops(txnOp("app", 1), appendOp("a", 100)), winner: ops(txnOp("app", 1), appendOp("b", 200)), want: ErrConcurrentTransaction},
+		{name: "other application id", loser: ops(txnOp("app", 1), appendOp("a", 100)), winner: ops(txnOp("other", 1), appendOp("b", 200))},
+	}
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newConflictEnv(t, tt.partitioned, tt.props)
+			read := mustSnapshot(t, e.root)
+			loser, err := read.Begin(WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.loser(e, loser); err != nil {
+				t.Fatal(err)
+			}
+			winner, err := mustSnapshot(t, e.root).Begin(WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.winner(e, winner); err != nil {
+				t.Fatal(err)
+			}
+			wres, err := winner.Commit(ctx)
+			if err != nil || !wres.Committed {
+				t.Fatalf("winner: %+v, %v", wres, err)
+			}
+			res, err := loser.Commit(ctx)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("loser: %v", err)
+				}
+				if res.Version != wres.Version+1 || res.Rebases != 1 || res.ReadVersion != read.Version() {
+					t.Fatalf("loser %+v (winner %d)", res, wres.Version)
+				}
+				if rv := commitInfoOf(t, e.root, res.Version).ReadVersion; rv == nil || *rv != read.Version() {
+					t.Fatalf("readVersion %v", rv)
+				}
+			} else {
+				var ce *ConflictError
+				if !errors.Is(err, tt.want) || !errors.As(err, &ce) || !IsRetryable(err) {
+					t.Fatalf("loser: err = %v, want %v", err, tt.want)
+				}
+				if ce.WinningVersion != wres.Version || ce.ReadVersion != read.Version() {
+					t.Fatalf("conflict %+v", ce)
+				}
+				if v := mustSnapshot(t, e.root).Version(); v != wres.Version {
+					t.Fatalf("version %d after the conflict", v)
+				}
+			}
+			assertNoOrphans(t, e.root)
+		})
+	}
+}
+
+// assertNoOrphans checks that every data file on disk is named by an add
+// action of some commit (a failed transaction leaves none behind).
+func assertNoOrphans(t *testing.T, root string) {
+	t.Helper()
+	known := map[string]bool{}
+	s := mustSnapshot(t, root)
+	for v := int64(0); v <= s.Version(); v++ {
+		for _, a := range readCommitActions(t, root, v) {
+			if a.Add != nil {
+				p, _ := a.Add.DecodedPath()
+				known[p] = true
+			}
+		}
+	}
+	for _, f := range dataFiles(t, root) {
+		if !known[f] {
+			t.Errorf("orphaned data file %s", f)
+		}
+	}
+}
+
+func TestCreateRace(t *testing.T) {
+	ctx := context.Background()
+	db := writeTestDB(t)
+	root := filepath.Join(t.TempDir(), "t")
+	var txs []*Transaction
+	for i := 0; i < 2; i++ {
+		tx, err := BeginCreate(root, TableDefinition{}, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Append(ctx, db, rangeQuery(i*10, i*10+10, "")); err != nil {
+			t.Fatal(err)
+		}
+		txs = append(txs, tx)
+	}
+	if _, err := txs[0].Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err := txs[1].Commit(ctx)
+	if !errors.Is(err, ErrMetadataChanged) || !IsRetryable(err) {
+		t.Fatalf("second creator: %v", err)
+	}
+	if got := tableRows(t, db, root, "id"); len(got) != 10 {
+		t.Fatalf("%d rows", len(got))
+	}
+	assertNoOrphans(t, root)
+	if _, err := BeginCreate(root, TableDefinition{}, WriteOptions{}); !errors.Is(err, ErrTableExists) {
+		t.Fatalf("create on a table: %v", err)
+	}
+}
+
+func TestIsRetryable(t *testing.T) {
+	for _, err := range conflictSentinels {
+		if !IsRetryable(fmt.Errorf("wrapped: %w", &ConflictError{Err: err})) {
+			t.Errorf("%v is not retryable", err)
+		}
+	}
+	for _, err := range []error{ErrSchemaMismatch, ErrInvalidPredicate, ErrTableExists, ErrUnsupportedFeature, os.ErrPermission, nil} {
+		if IsRetryable(err) {
+			t.Errorf("%v is retryable", err)
+		}
+	}
+}
+
+func TestPutCommitFile(t *testing.T) {
+	dir := t.TempDir()
+	ok, err := putCommitFile(dir, 3, []byte("first\n"))
+	if err != nil || !ok {
+		t.Fatalf("%v, %v", ok, err)
+	}
+	ok, err = putCommitFile(dir, 3, []byte("second\n"))
+	if err != nil || ok {
+		t.Fatalf("second put: %v, %v", ok, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, CommitFileName(3)))
+	if string(b) != "first\n" {
+		t.Fatalf("commit replaced: %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{CommitFileName(3)}) {
+		t.Fatalf("temporary files left: %v", names)
+	}
+}
