@@ -149,7 +149,7 @@ func (r *Runner) buildTasks(plan *Plan, sel selection) {
 		nodes := sel.nodes[p.Name]
 		for _, name := range nodes {
 			n := p.Node(name)
-			t := &Task{Key: p.Name + "." + name, Pipeline: p.Name, Node: name,
+			t := &Task{Key: p.Name + "." + name, Pipeline: p.Name, Node: name, DependsOn: []string{},
 				plan: &taskPlan{pipeline: p, node: n, process: process}}
 			if p.DAG != nil {
 				for _, up := range p.DAG.Upstream(name) {

@@ -12,36 +12,36 @@ import (
 type Request struct {
 	// Pipelines names the pipelines to run; empty means every pipeline (or,
 	// with Selectors, every pipeline that has a node they select).
-	Pipelines []string
+	Pipelines []string `json:"pipelines"`
 	// Selectors are Laktory's node selectors, applied within Pipelines:
 	// "name" (the node), "*name" (with its upstream), "name*" (with its
 	// downstream), "*name*" (both); a name may also be a tag or an
 	// execution_task_name. Empty selects every node of the pipelines.
-	Selectors []string
+	Selectors []string `json:"selectors"`
 	// Refresh is INCREMENTAL (default when empty), FULL or RESET.
-	Refresh string
+	Refresh string `json:"refresh,omitempty"`
 	// ResetMode overrides the sinks' reset_mode: "" (none), DROP or TRUNCATE.
-	ResetMode string
+	ResetMode string `json:"reset_mode,omitempty"`
 	// Parallel bounds the tasks running at once; 0 means the number of cores.
-	Parallel int
+	Parallel int `json:"parallel,omitempty"`
 }
 
 // Plan is a validated run, ready to execute: its tasks in dependency order
 // and everything destructive it will do, so a user can confirm it first.
 type Plan struct {
-	Request Request
+	Request Request `json:"request"`
 	// Params are the normalized run parameters.
-	Params validate.RunParams
+	Params validate.RunParams `json:"params"`
 	// Tasks are in topological order; a task runs when its DependsOn are done.
-	Tasks []*Task
+	Tasks []*Task `json:"tasks"`
 	// Effects lists what the run deletes or resets, before it does it.
-	Effects []Effect
+	Effects []Effect `json:"effects"`
 	// Warnings are reported before the run starts (e.g. writers of a dropped
 	// table in other pipelines that now need a FULL refresh).
-	Warnings []validate.Diagnostic
+	Warnings []validate.Diagnostic `json:"warnings"`
 	// Selection lists, per pipeline, the nodes the run executes (selectors
 	// expanded), in DAG order.
-	Selection map[string][]string
+	Selection map[string][]string `json:"selection"`
 
 	snap *workspace.Snapshot
 }
@@ -53,10 +53,10 @@ func (p *Plan) Destructive() bool { return len(p.Effects) > 0 }
 // Task is one node of one pipeline, executed as a unit.
 type Task struct {
 	// Key is "pipeline.node".
-	Key       string
-	Pipeline  string
-	Node      string
-	DependsOn []string
+	Key       string   `json:"key"`
+	Pipeline  string   `json:"pipeline"`
+	Node      string   `json:"node"`
+	DependsOn []string `json:"depends_on"`
 
 	plan *taskPlan
 }
@@ -80,21 +80,21 @@ const (
 
 // Effect is one destructive thing a plan will do.
 type Effect struct {
-	Kind EffectKind
+	Kind EffectKind `json:"kind"`
 	// Task is the key of the task that does it.
-	Task  string
-	Table workspace.TableID
+	Task  string            `json:"task"`
+	Table workspace.TableID `json:"table"`
 	// Writer is the writer id or the where predicate whose rows are deleted.
-	Writer string
+	Writer string `json:"writer,omitempty"`
 	// Predicate is the SQL delete predicate (EffectDeleteRows).
-	Predicate string
+	Predicate string `json:"predicate,omitempty"`
 	// Rows estimates the rows affected from the table's stats; -1 when
 	// unknown (no stats, or the table does not exist yet).
-	Rows int64
+	Rows int64 `json:"rows"`
 	// Checkpoint is the folder reset (EffectResetCheckpoint).
-	Checkpoint string
+	Checkpoint string `json:"checkpoint,omitempty"`
 	// Description says it in one sentence for a confirmation prompt.
-	Description string
+	Description string `json:"description"`
 }
 
 // EventKind names what an Event reports.
@@ -115,30 +115,30 @@ const (
 
 // Event reports progress of a run. Events of one run carry increasing Seq.
 type Event struct {
-	RunID string
-	Seq   int64
-	At    time.Time
-	Kind  EventKind
+	RunID string    `json:"run_id"`
+	Seq   int64     `json:"seq"`
+	At    time.Time `json:"at"`
+	Kind  EventKind `json:"kind"`
 	// Task is the task key ("" for run-level events).
-	Task string
+	Task string `json:"task,omitempty"`
 	// Phase is the step of a task in progress: read, transform, check, write,
 	// commit.
-	Phase string
+	Phase string `json:"phase,omitempty"`
 	// Table, Operation and Version describe a table operation.
-	Table     string
-	Operation string
-	Version   int64
+	Table     string `json:"table,omitempty"`
+	Operation string `json:"operation,omitempty"`
+	Version   int64  `json:"version"`
 	// Rows counts rows read or written so far (progress), rows added
 	// (operation) or deleted (deleted).
-	Rows int64
+	Rows int64 `json:"rows,omitempty"`
 	// Writer is the writer id or predicate of a deletion.
-	Writer string
+	Writer string `json:"writer,omitempty"`
 	// Attempt and Delay describe a retry.
-	Attempt int
-	Delay   time.Duration
+	Attempt int           `json:"attempt,omitempty"`
+	Delay   time.Duration `json:"delay_ns,omitempty"`
 	// Status is set on task_finished and run_finished.
-	Status history.Status
+	Status history.Status `json:"status,omitempty"`
 	// Message is a human sentence; Err the error text of a failure or retry.
-	Message string
-	Err     string
+	Message string `json:"message,omitempty"`
+	Err     string `json:"error,omitempty"`
 }

@@ -1,0 +1,427 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
+)
+
+// runResult is the JSON form of `laktory run --json`.
+type runResult struct {
+	RunID   int64           `json:"run_id,omitempty"`
+	Plan    *runner.Plan    `json:"plan,omitempty"`
+	Summary *runner.Summary `json:"summary,omitempty"`
+	// Diagnostics explain a run rejected before it started.
+	Diagnostics []diagJSON `json:"diagnostics,omitempty"`
+	// Declined is true when the user did not confirm a destructive run.
+	Declined bool `json:"declined,omitempty"`
+}
+
+type runFlags struct {
+	workspaceFlags
+	pipelines []string
+	selectors []string
+	refresh   string
+	resetMode string
+	parallel  int
+	yes       bool
+	asJSON    bool
+}
+
+func init() {
+	registerCommand("run", func(a *app) *cobra.Command {
+		var f runFlags
+		cmd := &cobra.Command{
+			Use:   "run [DIR]",
+			Short: "Run pipelines of a workspace locally against the Delta tables of its lake",
+			Long: `run executes the selected nodes of the workspace DIR (default: the current
+folder) against the local lake (DIR/.laktory/lake, --lake or $LAKTORY_LAKE):
+one task per node, in parallel as the node graph allows, and records the run
+in DIR/.laktory/state.db (see laktory history).
+
+--refresh INCREMENTAL (default) processes new data. FULL resets each sink and
+reprocesses: a regular sink is reset with its reset_mode (default DROP); a
+shared sink loses only its writer's rows (reset_mode does not apply). RESET
+only resets. --reset-mode DROP|TRUNCATE overrides the reset: with RESET it
+drops or truncates a whole shared table (and resets the checkpoints of all
+its writers in the pipeline); FULL with an override is rejected on shared
+sinks. Invalid combinations are rejected before anything runs.
+
+Before a destructive run (FULL or RESET) the effects are listed: whose rows
+are deleted and how many, which tables are dropped or truncated, which
+checkpoints reset. On a terminal you confirm them (--yes skips the
+question); otherwise the run proceeds after printing them.
+
+Commits that conflict with concurrent writers are retried up to 5 times with
+increasing delays. Ctrl-C cancels: a commit in progress is abandoned and
+nothing of it is visible. The summary lists the rows written, the rows
+deleted per writer, retries and warnings. The exit code is 1 when a task
+failed (or the run was cancelled or rejected), 2 for bad usage.
+
+Not yet supported locally (the run is rejected, naming the node): streaming
+reads (as_stream), declarative orchestrators, ForEach and MERGE sinks.`,
+			Example: `  laktory run
+  laktory run ./demo --pipeline pl-prices --select feed_a --refresh FULL
+  laktory run --select '*gold' --parallel 2
+  laktory run --pipeline pl-client-acme --refresh RESET --reset-mode DROP --yes
+  laktory run --json > run.json`,
+			Args: rangeArgs(0, 1),
+			RunE: func(cmd *cobra.Command, args []string) error { return a.run(workspaceDir(args), f) },
+		}
+		fl := cmd.Flags()
+		fl.StringArrayVarP(&f.pipelines, "pipeline", "p", nil, "pipeline to run (repeatable; default: every pipeline)")
+		fl.StringArrayVarP(&f.selectors, "select", "s", nil, "node selector: name, *name (with upstream), name* (with downstream), a tag or a task name (repeatable)")
+		fl.StringVarP(&f.refresh, "refresh", "r", "", "INCREMENTAL (default), FULL or RESET")
+		fl.StringVar(&f.resetMode, "reset-mode", "", "override the sinks' reset_mode: DROP or TRUNCATE (with FULL or RESET)")
+		fl.IntVar(&f.parallel, "parallel", 0, "tasks running at once (default: the number of cores)")
+		fl.BoolVarP(&f.yes, "yes", "y", false, "do not ask for confirmation before a destructive run")
+		fl.BoolVar(&f.asJSON, "json", false, "print the plan and the summary as JSON")
+		f.workspaceFlags.register(cmd)
+		return cmd
+	})
+}
+
+func (a *app) run(dir string, f runFlags) error {
+	if f.parallel < 0 {
+		return usagef("--parallel must be 0 (the number of cores) or more (got %d)", f.parallel)
+	}
+	snap, err := a.loadWorkspace(dir, f.workspaceFlags)
+	if err != nil {
+		return err
+	}
+	r, err := runner.New(runner.Config{Getenv: a.getenv})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	req := runner.Request{Pipelines: f.pipelines, Selectors: f.selectors, Refresh: f.refresh, ResetMode: f.resetMode, Parallel: f.parallel}
+	plan, err := r.Plan(a.ctx, snap, req)
+	if err != nil {
+		return a.planRejected(snap, dir, err, f.asJSON)
+	}
+	out := a.stdout
+	if f.asJSON {
+		out = a.stderr // the JSON document alone goes to stdout
+	}
+	color := a.color(out)
+	printPlan(out, snap, plan, color)
+	if plan.Destructive() && !f.yes && a.interactive() {
+		if !a.confirm(out) {
+			fmt.Fprintln(out, "Not confirmed: nothing was changed.")
+			if f.asJSON {
+				return a.printJSON(runResult{Plan: plan, Declined: true})
+			}
+			return nil
+		}
+	}
+	run, err := r.Start(a.ctx, plan)
+	if err != nil {
+		return err
+	}
+	var prog progress
+	switch {
+	case f.asJSON:
+		prog = &quietProgress{}
+	case a.color(out) && isTerminal(out):
+		prog = newLiveProgress(out, plan)
+	default:
+		prog = &lineProgress{w: out}
+	}
+	fmt.Fprintf(out, "Run %d started (laktory history --run %d)\n", run.ID, run.ID)
+	for e := range run.Events() {
+		prog.event(e)
+	}
+	prog.done()
+	sum, _ := run.Wait()
+	if f.asJSON {
+		if err := a.printJSON(runResult{RunID: run.ID, Plan: plan, Summary: &sum}); err != nil {
+			return err
+		}
+	} else {
+		printSummary(out, sum, color)
+	}
+	if sum.Status != history.StatusSucceeded {
+		return errProblems
+	}
+	return nil
+}
+
+// planRejected reports a run rejected before it started: diagnostics
+// located in the workspace are problems (exit 1), bad flag values and
+// unknown names are usage errors (exit 2).
+func (a *app) planRejected(snap *workspace.Snapshot, dir string, err error, asJSON bool) error {
+	var pe *runner.PlanError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	located := false
+	for _, d := range pe.Diagnostics {
+		located = located || (d.Severity == workspace.SeverityError && d.File != "")
+	}
+	if asJSON {
+		res := runResult{Diagnostics: []diagJSON{}}
+		for _, d := range pe.Diagnostics {
+			res.Diagnostics = append(res.Diagnostics, diagJSON{File: displayPath(snap, dir, d.File), Line: d.Line, Col: d.Col,
+				Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Hint: d.Hint})
+		}
+		if err := a.printJSON(res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(a.stderr, "The run was rejected before anything ran:")
+		printDiagnostics(a.stderr, snap, dir, pe.Diagnostics, a.color(a.stderr))
+	}
+	if located {
+		return errProblems
+	}
+	if asJSON {
+		return usageError{errors.New("run rejected (see the diagnostics)")}
+	}
+	return usageError{errors.New("run rejected")}
+}
+
+// interactive reports whether a user can answer a question: stdin and
+// stdout are terminals.
+func (a *app) interactive() bool { return isTerminal(a.stdin) && isTerminal(a.stdout) }
+
+func isTerminal(x any) bool {
+	f, ok := x.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// confirm asks whether to go on with a destructive run.
+func (a *app) confirm(w io.Writer) bool {
+	fmt.Fprint(w, "Proceed? [y/N] ")
+	line, _ := bufio.NewReader(a.stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
+}
+
+// printPlan prints what the run will do: tasks, destructive effects and
+// warnings.
+func printPlan(w io.Writer, snap *workspace.Snapshot, plan *runner.Plan, color bool) {
+	p := painter(color)
+	mode := ""
+	if plan.Params.ResetMode != "" {
+		mode = ", reset_mode " + plan.Params.ResetMode
+	}
+	fmt.Fprintf(w, "%s %s: refresh %s%s\n", p.paint(ansiBold, "Plan"), plural(len(plan.Tasks), "task"), plan.Params.Refresh, mode)
+	names := make([]string, 0, len(plan.Selection))
+	for pl := range plan.Selection {
+		names = append(names, pl)
+	}
+	sort.Strings(names)
+	for _, pl := range names {
+		fmt.Fprintf(w, "  %s: %s\n", pl, strings.Join(plan.Selection[pl], ", "))
+	}
+	if len(plan.Effects) > 0 {
+		fmt.Fprintln(w, p.paint(ansiBold+ansiYellow, "This run will:"))
+		for _, e := range plan.Effects {
+			fmt.Fprintf(w, "  - %s  %s\n", e.Description, p.paint(ansiDim, "["+e.Task+"]"))
+		}
+	}
+	for _, d := range plan.Warnings {
+		fmt.Fprintf(w, "%s %s %s\n", p.paint(severityStyle(d.Severity), d.Severity.String()+":"), d.Message, p.paint(ansiDim, d.Code))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "  %s %s\n", p.paint(ansiCyan, "hint:"), d.Hint)
+		}
+	}
+}
+
+// progress shows a run's events as they come.
+type progress interface {
+	event(e runner.Event)
+	done()
+}
+
+type quietProgress struct{}
+
+func (quietProgress) event(runner.Event) {}
+func (quietProgress) done()              {}
+
+// lineProgress prints one plain line per notable event (not a terminal).
+type lineProgress struct{ w io.Writer }
+
+func (l *lineProgress) event(e runner.Event) {
+	if s := eventLine(e); s != "" {
+		fmt.Fprintln(l.w, s)
+	}
+}
+
+func (l *lineProgress) done() {}
+
+// eventLine is the plain text of an event ("" for those not shown).
+func eventLine(e runner.Event) string {
+	switch e.Kind {
+	case runner.EventTaskStarted:
+		return e.Task + ": started"
+	case runner.EventTaskProgress:
+		if e.Message != "" {
+			return e.Task + ": " + e.Message
+		}
+		return ""
+	case runner.EventOperation, runner.EventDeleted:
+		return e.Task + ": " + e.Message
+	case runner.EventRetry:
+		return fmt.Sprintf("%s: %s: %s", e.Task, e.Message, e.Err)
+	case runner.EventWarning:
+		if e.Task != "" {
+			return e.Task + ": warning: " + e.Message
+		}
+		return "warning: " + e.Message
+	case runner.EventTaskFinished:
+		s := fmt.Sprintf("%s: %s", e.Task, e.Status)
+		if e.Err != "" {
+			s += ": " + e.Err
+		} else if e.Message != "" {
+			s += ": " + e.Message
+		}
+		return s
+	}
+	return ""
+}
+
+// liveProgress redraws one line per task below the log of notable events.
+type liveProgress struct {
+	w     io.Writer
+	order []string
+	state map[string]string
+	lines int
+	spin  int
+}
+
+func newLiveProgress(w io.Writer, plan *runner.Plan) *liveProgress {
+	l := &liveProgress{w: w, state: map[string]string{}}
+	for _, t := range plan.Tasks {
+		l.order = append(l.order, t.Key)
+		l.state[t.Key] = ansiDim + "· queued" + ansiReset
+	}
+	return l
+}
+
+func (l *liveProgress) event(e runner.Event) {
+	if l.lines > 0 {
+		fmt.Fprintf(l.w, "\x1b[%dA\x1b[J", l.lines)
+	}
+	l.spin++
+	spinner := string(`|/-\`[l.spin%4])
+	switch e.Kind {
+	case runner.EventTaskStarted:
+		l.state[e.Task] = ansiCyan + spinner + " started" + ansiReset
+	case runner.EventTaskProgress:
+		s := ansiCyan + spinner + " " + e.Phase + ansiReset
+		if e.Rows > 0 {
+			s += fmt.Sprintf(" %d rows", e.Rows)
+		}
+		l.state[e.Task] = s
+	case runner.EventRetry, runner.EventWarning, runner.EventDeleted, runner.EventOperation:
+		fmt.Fprintln(l.w, eventLine(e))
+	case runner.EventTaskFinished:
+		switch e.Status {
+		case history.StatusSucceeded:
+			l.state[e.Task] = ansiBold + "✓ " + ansiReset + e.Message
+		case history.StatusFailed:
+			l.state[e.Task] = ansiBold + ansiRed + "✗ failed" + ansiReset
+			fmt.Fprintln(l.w, eventLine(e))
+		default:
+			l.state[e.Task] = ansiYellow + string(e.Status) + ansiReset
+		}
+	}
+	width := 0
+	for _, k := range l.order {
+		width = max(width, len(k))
+	}
+	for _, k := range l.order {
+		fmt.Fprintf(l.w, "  %-*s  %s\n", width, k, l.state[k])
+	}
+	l.lines = len(l.order)
+}
+
+func (l *liveProgress) done() {}
+
+// printSummary prints the end of a run: per task, deletions per writer,
+// retries and warnings.
+func printSummary(w io.Writer, s runner.Summary, color bool) {
+	p := painter(color)
+	style := ansiBold
+	switch s.Status {
+	case history.StatusFailed:
+		style += ansiRed
+	case history.StatusCancelled:
+		style += ansiYellow
+	}
+	fmt.Fprintf(w, "\n%s in %s: %s, %d rows written, %d rows deleted, %s, %s\n",
+		p.paint(style, fmt.Sprintf("Run %d %s", s.RunID, s.Status)), s.EndedAt.Sub(s.StartedAt).Round(time.Millisecond),
+		plural(len(s.Tasks), "task"), s.RowsWritten, s.RowsDeleted, countOf(s.Retries, "retry", "retries"), plural(len(s.Warnings), "warning"))
+	width := len("TASK")
+	for _, t := range s.Tasks {
+		width = max(width, len(t.Key))
+	}
+	fmt.Fprintf(w, "  %-*s  %-9s  %8s  %8s  %7s  %s\n", width, "TASK", "STATUS", "WRITTEN", "DELETED", "RETRIES", "TIME")
+	for _, t := range s.Tasks {
+		d := ""
+		if !t.StartedAt.IsZero() && !t.EndedAt.IsZero() {
+			d = t.EndedAt.Sub(t.StartedAt).Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(w, "  %-*s  %-9s  %8d  %8d  %7d  %s\n", width, t.Key, t.Status, t.RowsWritten, t.RowsDeleted, len(t.Retries), d)
+	}
+	if len(s.Deletions) > 0 {
+		fmt.Fprintln(w, p.paint(ansiBold, "Rows deleted per writer:"))
+		for _, d := range s.Deletions {
+			who := "writer '" + d.Writer + "'"
+			if d.Writer == "" {
+				who = "where " + d.Predicate
+			}
+			fmt.Fprintf(w, "  %s  %s: %d rows  %s\n", d.Table, who, d.Rows, p.paint(ansiDim, "["+d.Task+"]"))
+		}
+	}
+	var retries []string
+	for _, t := range s.Tasks {
+		for _, r := range t.Retries {
+			retries = append(retries, fmt.Sprintf("  %s  attempt %d after %s: %s", t.Key, r.Attempt, r.Delay.Round(time.Millisecond), r.Error))
+		}
+	}
+	if len(retries) > 0 {
+		fmt.Fprintln(w, p.paint(ansiBold, "Commit retries:"))
+		fmt.Fprintln(w, strings.Join(retries, "\n"))
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintln(w, p.paint(ansiBold+ansiYellow, "Warnings:"))
+		for _, m := range s.Warnings {
+			fmt.Fprintln(w, "  "+m)
+		}
+	}
+	var failed []string
+	for _, t := range s.Tasks {
+		if t.Err != "" && t.Status != history.StatusSucceeded {
+			failed = append(failed, fmt.Sprintf("  %s (%s): %s", t.Key, t.Status, t.Err))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintln(w, p.paint(ansiBold+ansiRed, "Failures:"))
+		fmt.Fprintln(w, strings.Join(failed, "\n"))
+	}
+}
+
+// countOf is "n thing" or "n things" with an irregular plural.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

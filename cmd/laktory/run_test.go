@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+// sharedWorkspace writes a workspace with two writers of the shared table
+// prices (a: 3 rows, b: 2 rows per run).
+func sharedWorkspace(t *testing.T, extra map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/a.jsonl
+    format: JSONL
+  sinks:
+  - table_name: prices
+    mode: APPEND
+    shared: true
+- name: b
+  sources:
+  - path: ../data/b.jsonl
+    format: JSONL
+  sinks:
+  - table_name: prices
+    mode: APPEND
+    shared: true
+`,
+		"data/a.jsonl": "{\"k\": 1}\n{\"k\": 2}\n{\"k\": 3}\n",
+		"data/b.jsonl": "{\"k\": 4}\n{\"k\": 5}\n",
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	workspacetest.Write(t, dir, files)
+	return dir
+}
+
+var durations = regexp.MustCompile(`\b\d+(\.\d+)?(ms|µs|s)\b`)
+
+// TestRunHuman: a FULL refresh of one writer prints its effects first (not
+// a terminal: no question), the progress lines and the summary (golden
+// file; -update rewrites it; durations scrubbed).
+func TestRunHuman(t *testing.T) {
+	dir := sharedWorkspace(t, nil)
+	if code, out, errs := runCLI(t, nil, "run", dir, "--parallel", "1"); code != ExitOK || !strings.Contains(out, "Run 1 succeeded") {
+		t.Fatalf("first run: code %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, nil, "run", dir, "--select", "a", "--refresh", "full")
+	if code != ExitOK {
+		t.Fatalf("code %d\n%s%s", code, out, errs)
+	}
+	out = strings.ReplaceAll(out, dir, "DIR")
+	golden.RequireEqual(t, []byte(durations.ReplaceAllString(out, "<t>")))
+}
+
+func TestRunJSON(t *testing.T) {
+	dir := sharedWorkspace(t, nil)
+	// The table does not exist yet: truncating it resets nothing.
+	code, out, errs := runCLI(t, nil, "run", dir, "--json", "--refresh", "RESET", "--reset-mode", "TRUNCATE", "--select", "b")
+	if code != ExitOK {
+		t.Fatalf("code %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, nil, "run", dir, "--json")
+	if code != ExitOK {
+		t.Fatalf("code %d\n%s%s", code, out, errs)
+	}
+	var res runResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+	}
+	if res.RunID != 2 || res.Summary == nil || res.Summary.Status != history.StatusSucceeded || res.Summary.RowsWritten != 5 ||
+		len(res.Plan.Tasks) != 2 || len(res.Summary.Tasks) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	if !strings.Contains(errs, "Plan 2 tasks") {
+		t.Fatalf("the plan goes to stderr with --json: %q", errs)
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	tests := []struct {
+		name   string
+		extra  map[string]string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{name: "bad refresh", args: []string{"--refresh", "sometimes"}, code: ExitUsage, stderr: "`refresh='sometimes'` is not supported"},
+		{name: "unknown selector", args: []string{"--select", "zzz"}, code: ExitUsage, stderr: "Invalid node, execution_task_name, or tag: zzz"},
+		{name: "full with override on a shared sink", args: []string{"--refresh", "FULL", "--reset-mode", "DROP"}, code: ExitProblems,
+			stderr: "Run with `refresh='RESET'`"},
+		{name: "negative parallel", args: []string{"--parallel", "-1"}, code: ExitUsage, stderr: "--parallel"},
+		{name: "failed task", extra: map[string]string{"data/b.jsonl": "not json\n"}, code: ExitProblems,
+			stdout: "Failures:\n  pl.b (failed)"},
+		{name: "streaming node", extra: map[string]string{"pipelines/st.yaml": "name: st\nnodes:\n- name: s\n  sources:\n  - path: ../data/a.jsonl\n    format: JSONL\n    as_stream: true\n  sinks:\n  - table_name: s\n    mode: APPEND\n"},
+			args: []string{"--pipeline", "st"}, code: ExitProblems, stderr: "node 's' of pipeline 'st' uses a streaming read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := sharedWorkspace(t, tt.extra)
+			code, out, errs := runCLI(t, nil, append([]string{"run", dir}, tt.args...)...)
+			if code != tt.code || !strings.Contains(out, tt.stdout) || !strings.Contains(errs, tt.stderr) {
+				t.Fatalf("code %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errs)
+			}
+		})
+	}
+}
+
+// TestRunThenHistory: the run is in the history laktory history reads.
+func TestRunThenHistory(t *testing.T) {
+	dir := sharedWorkspace(t, nil)
+	runCLI(t, nil, "run", dir)
+	code, out, _ := runCLI(t, nil, "run", dir, "--select", "b", "--refresh", "RESET")
+	if code != ExitOK || !strings.Contains(out, "Rows deleted per writer:\n  main.default.prices  writer 'pl.b': 2 rows") {
+		t.Fatalf("code %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, nil, "history", dir, "--run", "2")
+	if code != ExitOK || !strings.Contains(out, "pl.b") || !strings.Contains(out, "2") {
+		t.Fatalf("history: code %d\n%s", code, out)
+	}
+}
