@@ -3,6 +3,7 @@ package delta
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -130,21 +131,43 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 		return m, err
 	}
 	m.ScanTime = time.Since(start)
-	var adds []*Add
-	if len(partial) > 0 {
-		rewriteStart := time.Now()
-		keep, err := s.ScanSQL(ctx, ScanOptions{Files: partial})
-		if err != nil {
-			return m, err
-		}
-		adds, err = tx.writeData(ctx, q, "SELECT * FROM ("+keep+"\n) AS __d WHERE ("+info.sql+"\n) IS NOT TRUE")
-		if err != nil {
-			return m, fmt.Errorf("delete from table %s: rewriting %d files: %w", tx.root, len(partial), err)
-		}
-		m.RewriteTime = time.Since(rewriteStart)
+	rewriteStart := time.Now()
+	adds, err := tx.rewriteFiles(ctx, q, s, partial, info.sql)
+	if err != nil {
+		return m, err
 	}
+	m.RewriteTime = time.Since(rewriteStart)
 	tx.finishDelete(&m, append(whole, partial...), adds)
 	return m, nil
+}
+
+// rewriteFiles writes, for each file, its rows for which pred IS NOT
+// TRUE into new files. Each file is rewritten on its own, so the new files
+// keep the old ones' locality (a file holding one writer's rows is
+// replaced by files holding only that writer's rows), which keeps stats
+// pruning and conflict checks precise for later operations.
+func (tx *Transaction) rewriteFiles(ctx context.Context, q Querier, s *Snapshot, files []*Add, pred string) ([]*Add, error) {
+	var adds []*Add
+	fail := func(err error) ([]*Add, error) {
+		for _, a := range adds {
+			if p, perr := resolveTablePath(tx.root, a.Path); perr == nil {
+				os.Remove(p)
+			}
+		}
+		return nil, err
+	}
+	for _, f := range files {
+		keep, err := s.ScanSQL(ctx, ScanOptions{Files: []*Add{f}})
+		if err != nil {
+			return fail(err)
+		}
+		written, err := tx.writeData(ctx, q, "SELECT * FROM ("+keep+"\n) AS __d WHERE ("+pred+"\n) IS NOT TRUE")
+		if err != nil {
+			return fail(fmt.Errorf("delete from table %s: rewriting %s: %w", tx.root, f.Path, err))
+		}
+		adds = append(adds, written...)
+	}
+	return adds, nil
 }
 
 // finishDelete stages the removes and adds of a delete and its metrics.
