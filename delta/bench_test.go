@@ -209,3 +209,64 @@ func BenchmarkScanSQL(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExternalTables loads and reads the tables under
+// $LAKTORY_BENCH_TABLES (one folder per table), for the side-by-side
+// comparison with delta-rs (scripts/bench/read_vs_deltars.sh): load/<table>
+// replays the log to the live file list, scan/<table> (tables named
+// data_*) loads the table and runs scanAggregate over every row.
+func BenchmarkExternalTables(b *testing.B) {
+	dir := os.Getenv("LAKTORY_BENCH_TABLES")
+	if dir == "" {
+		b.Skip("LAKTORY_BENCH_TABLES not set (see scripts/bench/read_vs_deltars.sh)")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := OpenDuckDB(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	for _, e := range entries {
+		root := filepath.Join(dir, e.Name())
+		b.Run("load/"+e.Name(), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s, err := LoadSnapshot(ctx, root)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = s.Files()
+			}
+		})
+		if !strings.HasPrefix(e.Name(), "data_") {
+			continue
+		}
+		b.Run("scan/"+e.Name(), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s, err := LoadSnapshot(ctx, root)
+				if err != nil {
+					b.Fatal(err)
+				}
+				q, err := s.ScanSQL(ctx, ScanOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var n int64
+				var a, c, d, e, f any
+				if err := conn.QueryRowContext(ctx, scanAggregate+"("+q+")").Scan(&n, &a, &c, &d, &e, &f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
