@@ -76,6 +76,7 @@ func BenchmarkSnapshotLoad(b *testing.B) {
 	}{
 		{"10000_commits_checkpoint_every_10", 10_000, 10},
 		{"10000_commits_no_checkpoint", 10_000, 0},
+		{"10000_commits_checkpoint_every_1000", 10_000, 1000},
 		{"1000_commits_checkpoint_every_10", 1_000, 10},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

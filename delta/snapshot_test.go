@@ -212,6 +212,26 @@ func TestCheckpointMissingParts(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	t.Run("corrupt checkpoint falls back to another checkpoint of the version", func(t *testing.T) {
+		root := setup(t)
+		writeLogFile(t, root, CheckpointFileName(3), []byte("PAR1 this is not parquet"))
+		s := mustSnapshot(t, root)
+		if s.CheckpointVersion() != 3 || s.NumFiles() != 3 {
+			t.Fatalf("checkpoint %d, %d files", s.CheckpointVersion(), s.NumFiles())
+		}
+	})
+	t.Run("corrupt checkpoint without commits to fall back on", func(t *testing.T) {
+		root := setup(t)
+		for _, n := range []string{"00000000000000000003.checkpoint.0000000001.0000000002.parquet", "00000000000000000003.checkpoint.0000000002.0000000002.parquet",
+			CommitFileName(0), CommitFileName(1), CommitFileName(2)} {
+			os.Remove(filepath.Join(root, LogDirName, n))
+		}
+		writeLogFile(t, root, CheckpointFileName(3), []byte("PAR1 this is not parquet PAR1"))
+		_, err := LoadSnapshot(context.Background(), root)
+		if !errors.Is(err, ErrCorruptLog) || !strings.Contains(err.Error(), CheckpointFileName(3)) || !strings.Contains(err.Error(), "version 3") {
+			t.Fatalf("err = %v", err)
+		}
+	})
 	t.Run("V2 checkpoint with a missing sidecar", func(t *testing.T) {
 		root := setup(t)
 		for v := int64(0); v < 3; v++ {
