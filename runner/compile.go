@@ -248,7 +248,9 @@ func readFilesSQL(ctx context.Context, path, format string, o readOptions) (stri
 				infer = *o.src.InferSchema
 			}
 		}
-		args = append(args, "union_by_name = true")
+		if len(files) > 1 {
+			args = append(args, "union_by_name = true")
+		}
 		if v, ok := readerOpt(o.src, "header"); ok {
 			header = truthy(v)
 		}
@@ -282,7 +284,10 @@ func readFilesSQL(ctx context.Context, path, format string, o readOptions) (stri
 		if format != "JSON" {
 			f = "newline_delimited"
 		}
-		args = append(args, "format = "+quoteString(f), "union_by_name = true")
+		args = append(args, "format = "+quoteString(f))
+		if len(files) > 1 {
+			args = append(args, "union_by_name = true")
+		}
 		if cols := schemaColumns(o.src); cols != "" {
 			args = append(args, "columns = "+cols)
 		}

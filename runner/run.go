@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/laktory/workbench/runner/history"
@@ -81,6 +82,7 @@ type Run struct {
 	summary  Summary
 	err      error
 	parallel int
+	seqNo    int64 // unique among the runs of this process
 
 	evMu     sync.Mutex
 	evCond   *sync.Cond
@@ -99,6 +101,8 @@ type Run struct {
 	histMu  sync.Mutex
 	histErr error
 }
+
+var runSeq atomic.Int64
 
 // tableReset is a whole-table DROP/TRUNCATE done once per run.
 type tableReset struct {
@@ -132,7 +136,7 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
-		parallel: parallel, mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
+		parallel: parallel, seqNo: runSeq.Add(1), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
 	run.evCond = sync.NewCond(&run.evMu)
 	run.summary = Summary{RunID: id, StartedAt: r.cfg.Now(), Deletions: []history.Deletion{}, Warnings: []string{}}
 	for _, t := range plan.Tasks {

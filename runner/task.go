@@ -174,7 +174,7 @@ func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult) error {
 		}
 	}
 	if x.tp.keepOutput {
-		name := fmt.Sprintf("lk_run%d_%s", x.run.ID, strings.NewReplacer(".", "_", "-", "_", " ", "_").Replace(x.t.Key))
+		name := fmt.Sprintf("lk_run%d_%d_%s", x.run.ID, x.run.seqNo, strings.NewReplacer(".", "_", "-", "_", " ", "_").Replace(x.t.Key))
 		if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE memory.main.%s AS SELECT * FROM %s", quoteIdent(name), quoteIdent(ex.out))); err != nil {
 			return fmt.Errorf("keep the output of %s for downstream nodes: %w", x.t.Key, err)
 		}
