@@ -32,6 +32,8 @@ type compiler struct {
 
 	sources map[string]string // {sources.x} -> view
 	nodes   map[string]string // {nodes.x} -> view
+	// override reads a source differently (a micro-batch of a stream).
+	override func(ctx context.Context, src *workspace.Source) (string, bool, error)
 }
 
 func newCompiler(s *session, snap *workspace.Snapshot, mem outputs, p *workspace.Pipeline, n *workspace.Node) *compiler {
@@ -78,12 +80,17 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	label := fmt.Sprintf("%s, source #%d", c.where(), src.Index+1)
 	var q string
 	var err error
-	switch src.Kind {
-	case workspace.SourceFile:
+	ok := false
+	if c.override != nil {
+		q, ok, err = c.override(ctx, src)
+	}
+	switch {
+	case err != nil || ok:
+	case src.Kind == workspace.SourceFile:
 		q, err = readFilesSQL(ctx, src.ResolvedPath, src.Format, readOptions{src: src})
-	case workspace.SourceTable:
+	case src.Kind == workspace.SourceTable:
 		q, err = tableSQL(ctx, string(src.Table), src.TableRef.String(), delta.ScanOptions{})
-	case workspace.SourceNode:
+	case src.Kind == workspace.SourceNode:
 		q, err = c.nodeSQL(ctx, src.NodeName)
 	default:
 		err = fmt.Errorf("%w: a %s source cannot be read locally", ErrSource, src.Kind)

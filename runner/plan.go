@@ -294,14 +294,15 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 			}
 		}
 	}
-	return r.deepWarnings(ctx, plan, tables)
+	return r.deepWarnings(ctx, plan), nil
 }
 
-// deepWarnings runs validation's deep rules on the tables the run writes
-// and keeps their warnings (the errors, such as a legacy table, fail the
-// task that writes it, with the fix).
-func (r *Runner) deepWarnings(ctx context.Context, plan *Plan, loaded map[workspace.TableID]*delta.Snapshot) ([]validate.Diagnostic, error) {
+// deepWarnings runs validation's deep rules on the shared tables the run
+// writes and keeps their warnings (the errors, such as a legacy table,
+// fail the task that writes it, with the fix).
+func (r *Runner) deepWarnings(ctx context.Context, plan *Plan) []validate.Diagnostic {
 	facts := map[workspace.TableID]validate.TableFacts{}
+	db := r.db
 	for _, t := range plan.Tasks {
 		for _, sp := range t.plan.sinks {
 			if sp.table == nil || !sp.sink.IsDelta() || !sp.table.Shared() {
@@ -310,15 +311,14 @@ func (r *Runner) deepWarnings(ctx context.Context, plan *Plan, loaded map[worksp
 			if _, done := facts[sp.table.ID]; done {
 				continue
 			}
-			s, ok := loaded[sp.table.ID]
-			if !ok {
-				var err error
-				if s, err = loadTable(ctx, string(sp.table.ID)); err != nil {
-					facts[sp.table.ID] = validate.TableFacts{Err: err.Error()}
-					continue
+			column := ""
+			for _, w := range sp.table.Writers {
+				if w.Ownership == workspace.OwnerColumn {
+					column = w.Column
+					break
 				}
 			}
-			f, err := r.tableFacts(ctx, s, sp.table)
+			f, err := tableFacts(ctx, &db, sp.table.Path, column)
 			if err != nil {
 				f = validate.TableFacts{Err: err.Error()}
 			}
@@ -326,7 +326,7 @@ func (r *Runner) deepWarnings(ctx context.Context, plan *Plan, loaded map[worksp
 		}
 	}
 	if len(facts) == 0 {
-		return nil, nil
+		return nil
 	}
 	var out []validate.Diagnostic
 	for _, d := range validate.Check(plan.snap, validate.Options{Facts: facts}) {
@@ -335,46 +335,7 @@ func (r *Runner) deepWarnings(ctx context.Context, plan *Plan, loaded map[worksp
 			out = append(out, d)
 		}
 	}
-	return out, nil
-}
-
-// tableFacts reads what validation's deep rules need of a table.
-func (r *Runner) tableFacts(ctx context.Context, s *delta.Snapshot, t *workspace.Table) (validate.TableFacts, error) {
-	if s == nil {
-		return validate.TableFacts{}, nil
-	}
-	f := validate.TableFacts{Exists: true, Columns: s.Schema().FieldNames()}
-	col := ""
-	for _, w := range t.Writers {
-		if w.Ownership == workspace.OwnerColumn {
-			col = w.Column
-			break
-		}
-	}
-	if col == "" || s.Schema().Field(col) == nil {
-		return f, nil
-	}
-	q, err := s.ScanSQL(ctx, delta.ScanOptions{Columns: []string{col}})
-	if err != nil {
-		return f, err
-	}
-	rows, err := r.db.QueryContext(ctx, fmt.Sprintf("SELECT %s::VARCHAR, count(*) FROM (%s) GROUP BY ALL", quoteIdent(col), q))
-	if err != nil {
-		return f, err
-	}
-	defer rows.Close()
-	f.WriterColumn, f.WriterRows = col, map[string]int64{}
-	for rows.Next() {
-		var id *string
-		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return f, err
-		}
-		if id != nil {
-			f.WriterRows[*id] = n
-		}
-	}
-	return f, rows.Err()
+	return out
 }
 
 // ownerPredicate returns the writer (its id or where predicate) and the

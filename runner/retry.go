@@ -76,7 +76,7 @@ func (p RetryPolicy) retry(ctx context.Context, op func(attempt int) error, retr
 			return ctx.Err()
 		}
 		if attempt >= p.MaxRetries {
-			return fmt.Errorf("%w: gave up after %d attempts (%d retries), the last one failed with: %w",
+			return fmt.Errorf("%w: gave up after %d attempts (%d retries): concurrent writers kept committing changes this operation depends on; nothing of it is visible. Run it again when they are done, or partition the table by its writer column so that writers touch different files. The last conflict: %w",
 				ErrConflict, attempt+1, attempt, err)
 		}
 		d := p.Delay(attempt + 1)

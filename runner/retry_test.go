@@ -12,6 +12,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
 )
 
 var errTestConflict = errors.New("test conflict")
@@ -251,5 +252,66 @@ func TestCancelBeforeCommit(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no events")
+	}
+}
+
+// TestMicroBatchExactlyOnce: the processing step a streaming loop reuses:
+// a micro-batch reads what its sources hook returns, and its Delta commit
+// carries txn(appId, version), so replaying a committed batch writes
+// nothing.
+func TestMicroBatchExactlyOnce(t *testing.T) {
+	w := newWS(t, scenarioFiles(ownerships[0]))
+	r := testRunner(t)
+	snap := w.load()
+	plan, err := r.Plan(t.Context(), snap, Request{Selectors: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	store, err := r.store(ctx, snap.Layout.StateDB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := store.StartRun(ctx, history.RunStart{Workspace: snap.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: ctx, cancel: func() {}, seqNo: runSeq.Add(1),
+		mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
+	run.evCond = sync.NewCond(&run.evMu)
+	task := plan.Tasks[0]
+	if err := store.StartTask(ctx, id, history.TaskStart{Key: task.Key, Pipeline: task.Pipeline, Node: task.Node}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSession(ctx, r.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	x := &taskExec{run: run, t: task, tp: task.plan, sum: &TaskSummary{RowsRead: -1}, s: s}
+	batch := func(version int64, rows int) microBatch {
+		return microBatch{appID: "pl.a", version: version, sources: func(_ context.Context, src *workspace.Source) (string, bool, error) {
+			return fmt.Sprintf("SELECT 'm' || i AS k, i::BIGINT AS v, 1::BIGINT AS c FROM range(%d) r(i)", rows), true, nil
+		}}
+	}
+	path := w.table("prices")
+	for _, step := range []struct {
+		version int64
+		rows    int
+		want    int
+	}{{0, 2, 2}, {0, 2, 2}, {1, 3, 5}, {1, 3, 5}} {
+		if err := x.process(ctx, batch(step.version, step.rows)); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, r, path, "_laktory_writer = 'pl.a'"); n != step.want {
+			t.Fatalf("after batch %d: %d rows, want %d", step.version, n, step.want)
+		}
+	}
+	s2, err := delta.LoadSnapshot(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := s2.AppTransactionVersion("pl.a/table-main.default.prices"); !ok || v != 1 {
+		t.Fatalf("txn version %d, %v", v, ok)
 	}
 }

@@ -263,7 +263,8 @@ nodes:
 	if o.err != nil || exists(path) {
 		t.Fatalf("RESET+DROP: %v, table exists=%v", o.err, exists(path))
 	}
-	if ws := eventKinds(o.events, EventWarning); len(ws) != 1 || !strings.Contains(ws[0].Message, "need a FULL refresh") {
+	if ws := eventKinds(o.events, EventWarning); len(ws) != 2 || !strings.Contains(ws[0].Message, "need a FULL refresh") ||
+		!strings.Contains(ws[1].Message, "its writers in other pipelines (pl2.orders) need a FULL refresh") {
 		t.Fatalf("warning events %+v", ws)
 	}
 	// pl2 resumes incrementally: only its new data would come back; here

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,7 +140,7 @@ func (x *taskExec) tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) 
 // appending or overwriting, and for a FULL refresh of a shared sink
 // deleting the writer's rows in the same commit. Conflicts are retried on
 // a fresh snapshot.
-func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, materialized bool) (int64, error) {
+func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b microBatch) (int64, error) {
 	sk := sp.sink
 	path, label, mode := string(sk.Table), tableLabel(sp), sinkMode(sk)
 	if sp.writer != nil && sp.writer.Ownership == workspace.OwnerWhere {
@@ -191,6 +192,20 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, mat
 					tx.Abort()
 					return err
 				}
+			}
+		}
+		if b.appID != "" {
+			appID := b.appID + "/" + sinkSegment(x.tp.node, sk)
+			done, err := tx.SetAppTransaction(appID, b.version)
+			if err != nil {
+				tx.Abort()
+				return err
+			}
+			if done {
+				tx.Abort()
+				x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write",
+					Message: fmt.Sprintf("batch %d of %s is already in %s: skipped", b.version, appID, label)})
+				return nil
 			}
 		}
 		if mode == workspace.ModeOverwrite && snap != nil {
@@ -376,10 +391,15 @@ func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
 	tr.once.Do(func() {
 		first = true
 		tr.by = x.t.Key
+		verb := "dropped"
 		if sp.reset == resetTableDrop {
 			tr.err = x.dropTable(ctx, sp)
 		} else {
+			verb = "truncated"
 			tr.err = x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
+		}
+		if tr.err == nil {
+			x.warnOtherWriters(sp, verb)
 		}
 	})
 	if !first {
@@ -389,4 +409,25 @@ func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
 		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "reset", Message: fmt.Sprintf("table %s already reset by task %s", tableLabel(sp), tr.by)})
 	}
 	return tr.err
+}
+
+// warnOtherWriters names the writers of a reset shared table in other
+// pipelines: resuming from their checkpoints they would skip the data they
+// already wrote, so they need a FULL refresh.
+func (x *taskExec) warnOtherWriters(sp *sinkPlan, verb string) {
+	if sp.table == nil {
+		return
+	}
+	var others []string
+	for _, w := range sp.table.Writers {
+		if w.Pipeline != x.tp.pipeline.Name {
+			if name := w.Pipeline + "." + w.Node; !slices.Contains(others, name) {
+				others = append(others, name)
+			}
+		}
+	}
+	if len(others) > 0 {
+		x.warn(fmt.Sprintf("table %s was %s: its writers in other pipelines (%s) need a FULL refresh, or the table misses their rows",
+			tableLabel(sp), verb, strings.Join(others, ", ")))
+	}
 }

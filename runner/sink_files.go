@@ -18,9 +18,9 @@ import (
 
 // writeSink writes the rows of relation rel to a sink and returns the
 // number of rows written.
-func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, materialized bool) (int64, error) {
+func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b microBatch) (int64, error) {
 	if sp.sink.IsDelta() {
-		return x.writeDelta(ctx, sp, rel, materialized)
+		return x.writeDelta(ctx, sp, rel, b)
 	}
 	return x.writeFiles(ctx, sp, rel)
 }

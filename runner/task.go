@@ -74,23 +74,50 @@ func (x *taskExec) warn(msg string) {
 	x.run.warn(x.t.Key, "", msg)
 }
 
+// microBatch is one unit of processing of a task. A batch run processes
+// one zero microBatch. A streaming flow processes one per trigger: its
+// sources read only the new data (sources), and its Delta commits carry
+// txn(appID, version), so a batch committed before a crash is skipped when
+// it is replayed (exactly-once sinks).
+type microBatch struct {
+	// appID identifies the flow; "" for a batch run. Each Delta sink
+	// commits with the application id appID + "/" + the sink's checkpoint
+	// segment.
+	appID   string
+	version int64
+	// sources, when set, returns the SQL reading a source for this batch
+	// (ok false: read it as a batch source).
+	sources func(ctx context.Context, src *workspace.Source) (query string, ok bool, err error)
+}
+
 // execute resets the sinks as planned, then (unless the run is a RESET)
-// reads, transforms, checks and writes the node.
+// processes the node once.
 func (x *taskExec) execute(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if x.tp.process || len(x.tp.sinks) > 0 {
-		s, err := newSession(ctx, x.run.r.db)
-		if err != nil {
-			return err
-		}
-		defer s.close()
-		x.s = s
+	s, err := newSession(ctx, x.run.r.db)
+	if err != nil {
+		return err
 	}
+	defer s.close()
+	x.s = s
+	if err := x.reset(ctx); err != nil {
+		return err
+	}
+	if !x.tp.process {
+		return nil
+	}
+	return x.process(ctx, microBatch{})
+}
+
+// reset resets the sinks as planned: DROP, TRUNCATE, a writer's rows
+// (RESET only: a FULL refresh deletes them in the commit of its new rows)
+// and the streaming checkpoints.
+func (x *taskExec) reset(ctx context.Context) error {
 	for _, sp := range x.tp.sinks {
 		if sp.reset == resetNone || (sp.reset == resetDeleteOwn && x.tp.process) {
-			continue // a FULL refresh deletes a writer's rows in the commit of its new rows
+			continue
 		}
 		x.progress("reset", 0)
 		if err := x.resetSink(ctx, sp); err != nil {
@@ -106,12 +133,15 @@ func (x *taskExec) execute(ctx context.Context) error {
 				Message: "reset the streaming checkpoint " + cp})
 		}
 	}
-	if !x.tp.process {
-		return nil
-	}
+	return nil
+}
+
+// process reads, transforms, checks and writes the node once.
+func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	p, n := x.tp.pipeline, x.tp.node
 	x.progress("read", 0)
 	c := newCompiler(x.s, x.run.Plan.snap, x.run, p, n)
+	c.override = b.sources
 	df, err := c.transform(ctx)
 	if err != nil {
 		return err
@@ -140,7 +170,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 			}
 			rel = ex.quarantine
 		}
-		rows, err := x.writeSink(ctx, sp, rel, ex.materialized)
+		rows, err := x.writeSink(ctx, sp, rel, b)
 		if err != nil {
 			return err
 		}
