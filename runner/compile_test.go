@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/laktory/workbench/delta"
 )
 
 // TestNodeSourceMemoryAndSink: a node_name source returns the same rows
@@ -149,6 +151,16 @@ nodes:
 	agg := sqlRows(t, r, "SELECT flag, n, symbol, label, close FROM read_json("+quoteString(filepath.Join(w.dir, "out/agg/*.json"))+") ORDER BY ALL")
 	if fmt.Sprint(agg) != "[[false 1 CCC Gamma 4] [true 1 AAA Alpha 21]]" {
 		t.Fatalf("agg: %v", agg)
+	}
+	// A FULL refresh drops the Delta path sink (outside the lake) and
+	// writes it again.
+	o := mustRun(t, r, w.load(), Request{Refresh: "FULL", Selectors: []string{"csv"}})
+	ops := taskSum(t, o.sum, "pl.csv").Operations
+	if len(ops) != 2 || ops[0].Operation != "DROP" || ops[0].RowsDeleted != 3 || ops[1].RowsAdded != 3 {
+		t.Fatalf("operations %+v", ops)
+	}
+	if s, err := delta.LoadSnapshot(t.Context(), filepath.Join(w.dir, "out/csv_delta")); err != nil || s.Version() != 0 {
+		t.Fatalf("the dropped table must be created again: %v", err)
 	}
 }
 
