@@ -20,6 +20,20 @@
 // (schemaString) is a *StructType; DuckDBType and ParseDuckDBType map Delta
 // types to DuckDB types and back.
 //
+// Reading rows goes through DuckDB (OpenDuckDB gives a configured
+// in-memory database to share). s.ScanSQL(ctx, ScanOptions{...}) returns one
+// SELECT over read_parquet of the live files: partition values typed from
+// the log, column mapping and deletion vectors applied, columns missing from
+// older files as NULL, a projection, and a WHERE whose simple conditions
+// also skip files by partition values and min/max stats. It references no
+// temporary object: wrap it, create a view on it (CreateView), or run it for
+// Go rows (Query; JSONValue and TextValue render the values).
+//
+// Table facts: Snapshot (schema, properties, files, NumRecords,
+// AppTransactionVersion...), Table.History (commitInfo per version), and
+// Snapshot.ChangesSince plus VersionChange.StreamFiles for streaming
+// readers, with the rules of Spark's Delta source.
+//
 // Errors wrap the sentinels of errors.go (test them with errors.Is); their
 // messages name the table, the version and the file.
 package delta
