@@ -167,7 +167,7 @@ func Build(snap *workspace.Snapshot, state func(*workspace.Writer) State) *Graph
 		m.Writers = append(m.Writers, w)
 		st := state(w)
 		c := &m.Cells[li]
-		kind, owner := ownership(w)
+		kind, owner := Ownership(w)
 		switch {
 		case c.Kind == KindNone:
 			*c = Cell{Kind: kind, Owner: owner, State: st, Writers: 1}
@@ -222,8 +222,8 @@ func shortTableName(name string) string {
 	return strings.TrimPrefix(name, workspace.DefaultCatalog+"."+workspace.DefaultSchema+".")
 }
 
-// ownership is the kind and text of a writer's mark.
-func ownership(w *workspace.Writer) (Kind, string) {
+// Ownership is the kind and text of a writer's mark.
+func Ownership(w *workspace.Writer) (Kind, string) {
 	switch {
 	case w.Ownership == workspace.OwnerColumn:
 		return KindColumn, w.WriterID

@@ -1,0 +1,1018 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/tui/lanes"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Pane names the focusable panes.
+type Pane int
+
+// Panes.
+const (
+	PaneTree Pane = iota // the workspace tree
+	PaneMain             // the active tab
+)
+
+// Tab names the tabs of the main pane.
+type Tab int
+
+// Tabs, in order.
+const (
+	TabGraph Tab = iota
+	TabProblems
+	TabRuns
+	TabTable
+)
+
+var tabNames = [...]string{"Graph", "Problems", "Runs", "Table"}
+
+func (t Tab) String() string { return tabNames[t] }
+
+// Model is the workbench, a tea.Model.
+type Model struct {
+	deps   Deps
+	ctx    context.Context
+	c      *common
+	w, h   int
+	lay    screenLayout
+	focus  Pane
+	tab    Tab
+	ws     *wsView
+	stats  map[workspace.TableID]TableStats
+	seq    struct{ val, stats, table, hist, last, run int }
+	tree   treePane
+	graph  graphPane
+	probs  problemsPane
+	runs   runsPane
+	table  tablePane
+	dialog *dialog
+	help   help.Model
+	helpOn bool
+	status string
+	errOn  bool
+	last   map[string]history.Status // last task statuses from the history
+	tabX   [len(tabNames)][2]int     // tab label columns, for clicks
+	frame  string
+}
+
+// New builds the workbench over a loaded workspace.
+func New(d Deps) Model {
+	if d.Context == nil {
+		d.Context = context.Background()
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Tick == 0 {
+		d.Tick = time.Second
+	}
+	pal := DefaultPalette()
+	if d.NoColor {
+		pal = NoColorPalette()
+	}
+	keys := DefaultKeyMap()
+	c := &common{st: NewStyles(pal), keys: &keys, now: d.Now}
+	diags := d.Diagnostics
+	if diags == nil && d.Snapshot != nil {
+		diags = validate.Check(d.Snapshot, validate.Options{})
+	}
+	m := Model{deps: d, ctx: d.Context, c: c, focus: PaneMain, tab: TabGraph, last: map[string]history.Status{},
+		tree: newTreePane(c), graph: newGraphPane(c), probs: newProblemsPane(c), runs: newRunsPane(c, d.History != nil),
+		table: newTablePane(c), help: help.New()}
+	m.help.Styles = c.st.Help
+	m.setWorkspace(newWSView(d.Snapshot, diags, nil))
+	m.syncFocus()
+	m.table.setTable(m.graph.selectedTable())
+	return m
+}
+
+// Focused returns the focused pane.
+func (m Model) Focused() Pane { return m.focus }
+
+// ActiveTab returns the tab shown in the main pane.
+func (m Model) ActiveTab() Tab { return m.tab }
+
+// Diagnostics returns the diagnostics shown.
+func (m Model) Diagnostics() []workspace.Diagnostic { return m.ws.diags }
+
+// Snapshot returns the workspace shown.
+func (m Model) Snapshot() *workspace.Snapshot { return m.ws.snap }
+
+// Init starts the watcher, and reads the tables and the run history.
+func (m Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if m.deps.Events != nil {
+		cmds = append(cmds, waitWatch(m.deps.Events))
+	}
+	if m.deps.Lake != nil {
+		cmds = append(cmds, statsCmd(m.ctx, m.deps.Lake, m.seq.stats, m.ws.snap))
+	}
+	if m.deps.History != nil {
+		m.runs.loading = true
+		cmds = append(cmds, historyCmd(m.ctx, m.deps.History, m.seq.hist, 0), lastTasksCmd(m.ctx, m.deps.History, m.seq.last))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update handles a message; it never does I/O (commands do).
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.compose()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.KeyMsg:
+		return m.key(msg)
+	case tea.MouseMsg:
+		return m.mouse(msg)
+	case snapshotMsg:
+		var cmds []tea.Cmd
+		if msg.ev.Err != nil {
+			m.setStatus("watching the workspace: "+msg.ev.Err.Error(), true)
+		}
+		if msg.ev.Snapshot != nil {
+			m.seq.val++
+			cmds = append(cmds, validateCmd(m.seq.val, msg.ev.Snapshot, factsOf(m.stats)))
+		}
+		return tea.Batch(append(cmds, waitWatch(m.deps.Events))...)
+	case watchClosedMsg:
+		return nil
+	case validatedMsg:
+		if msg.seq != m.seq.val {
+			return nil // a newer validation is on its way
+		}
+		newTables := !sameTables(m.ws.snap, msg.snap)
+		m.setWorkspace(newWSView(msg.snap, msg.diags, m.stats))
+		if newTables {
+			return m.reloadTables()
+		}
+	case statsMsg:
+		if msg.seq != m.seq.stats {
+			return nil
+		}
+		if msg.err != nil {
+			m.setStatus("reading the tables: "+msg.err.Error(), true)
+			return nil
+		}
+		m.stats = msg.stats
+		ws := *m.ws
+		ws.stats = msg.stats
+		m.ws = &ws
+		m.graph.setStats(m.ws)
+		m.table.setWorkspace(m.ws)
+		m.seq.val++ // the deep rules read the facts
+		return validateCmd(m.seq.val, m.ws.snap, factsOf(m.stats))
+	case tableMsg:
+		if msg.seq == m.seq.table {
+			m.table.setInfo(msg.id, msg.info, msg.err)
+		}
+	case historyMsg:
+		if msg.seq == m.seq.hist {
+			m.runs.setPage(msg.before, msg.page, msg.err)
+		}
+	case detailMsg:
+		m.runs.setDetail(msg.id, msg.detail, msg.err)
+	case lastTasksMsg:
+		if msg.seq == m.seq.last && msg.err == nil {
+			m.last = map[string]history.Status{}
+			for _, t := range msg.tasks {
+				m.last[t.Key] = t.Status
+			}
+			m.updateRunMarks()
+		}
+	case planMsg:
+		return m.planned(msg)
+	case startedMsg:
+		return m.started(msg)
+	case runEventMsg:
+		lr := m.runs.live
+		if lr == nil || msg.token != lr.token {
+			return nil
+		}
+		lr.apply(msg.ev)
+		m.runs.render()
+		m.updateRunMarks()
+		return waitRunEvent(msg.token, lr.handle.Events())
+	case runClosedMsg:
+		lr := m.runs.live
+		if lr == nil || msg.token != lr.token {
+			return nil
+		}
+		lr.close(m.c.now())
+		m.runs.render()
+		m.updateRunMarks()
+		m.setStatus(fmt.Sprintf("run %s: %s", lr.target, lr.status), lr.status != history.StatusSucceeded)
+		return tea.Batch(m.reloadHistory(), m.reloadTables())
+	case tickMsg:
+		if lr := m.runs.live; lr != nil && msg.token == lr.token && !lr.done() {
+			m.runs.render()
+			return tickCmd(m.deps.Tick, msg.token)
+		}
+	case editorMsg:
+		if msg.err != nil {
+			m.setStatus("editor: "+msg.err.Error(), true)
+		}
+	}
+	return nil
+}
+
+// sameTables reports whether two snapshots have the same tables.
+func sameTables(a, b *workspace.Snapshot) bool {
+	if a == nil || b == nil || len(a.Tables) != len(b.Tables) {
+		return a == b
+	}
+	for i := range a.Tables {
+		if a.Tables[i].ID != b.Tables[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Model) setWorkspace(ws *wsView) {
+	m.ws = ws
+	m.tree.setWorkspace(ws)
+	m.graph.setWorkspace(ws)
+	m.probs.setWorkspace(ws)
+	m.table.setWorkspace(ws)
+}
+
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.errOn = s, isErr
+}
+
+// reloadTables re-reads the tables' stats and the shown table.
+func (m *Model) reloadTables() tea.Cmd {
+	if m.deps.Lake == nil {
+		return nil
+	}
+	m.seq.stats++
+	cmds := []tea.Cmd{statsCmd(m.ctx, m.deps.Lake, m.seq.stats, m.ws.snap)}
+	if m.tab == TabTable && m.table.id != "" {
+		cmds = append(cmds, m.loadTable())
+	}
+	return tea.Batch(cmds...)
+}
+
+// loadTable reads the table of the Table tab.
+func (m *Model) loadTable() tea.Cmd {
+	if m.deps.Lake == nil || m.table.id == "" {
+		return nil
+	}
+	m.seq.table++
+	m.table.setLoading(true)
+	return tableCmd(m.ctx, m.deps.Lake, m.seq.table, m.ws.snap, m.table.id)
+}
+
+// reloadHistory re-reads the newest runs and the last task statuses.
+func (m *Model) reloadHistory() tea.Cmd {
+	if m.deps.History == nil {
+		return nil
+	}
+	m.seq.hist++
+	m.seq.last++
+	m.runs.loading = true
+	return tea.Batch(historyCmd(m.ctx, m.deps.History, m.seq.hist, 0), lastTasksCmd(m.ctx, m.deps.History, m.seq.last))
+}
+
+// updateRunMarks gives the tree the status of each node: the run in
+// progress first, else the history's last.
+func (m *Model) updateRunMarks() {
+	marks := make(map[string]history.Status, len(m.last))
+	for k, s := range m.last {
+		marks[k] = s
+	}
+	if lr := m.runs.live; lr != nil {
+		for _, t := range lr.tasks {
+			if t.status != history.StatusQueued || !lr.done() {
+				marks[t.key] = t.status
+			}
+		}
+	}
+	m.tree.setRuns(marks)
+}
+
+func (m *Model) resize(w, h int) {
+	m.w, m.h = w, h
+	m.lay = computeLayout(w, h)
+	if m.lay.TooSmall {
+		return
+	}
+	m.help.Width = m.lay.Main.W
+	m.tree.SetSize(m.lay.Tree.W, m.lay.Tree.H)
+	mw, mh := m.lay.Main.W, m.lay.Main.H
+	m.graph.SetSize(mw, mh)
+	m.probs.SetSize(mw, mh)
+	m.runs.SetSize(mw, mh)
+	m.table.SetSize(mw, mh)
+}
+
+func (m *Model) syncFocus() {
+	m.tree.setFocused(m.focus == PaneTree)
+	main := m.focus == PaneMain
+	m.graph.setFocused(main && m.tab == TabGraph)
+	m.probs.setFocused(main && m.tab == TabProblems)
+	m.runs.setFocused(main && m.tab == TabRuns)
+	m.table.setFocused(main && m.tab == TabTable)
+}
+
+func (m *Model) setTab(t Tab) tea.Cmd {
+	m.tab = t
+	m.syncFocus()
+	if t == TabTable && m.table.id != "" && m.table.info == nil && !m.table.loading {
+		return m.loadTable()
+	}
+	return nil
+}
+
+// key handles a key press: the dialog, the help, global keys, then the
+// focused pane.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys
+	m.status = ""
+	if msg.String() == "ctrl+c" {
+		return m.quit()
+	}
+	if m.dialog != nil {
+		return m.dialogKey(msg)
+	}
+	if m.helpOn {
+		if key.Matches(msg, k.Help, k.Back) {
+			m.helpOn = false
+		} else if key.Matches(msg, k.Quit) {
+			return m.requestQuit()
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.requestQuit()
+	case key.Matches(msg, k.Help):
+		m.helpOn = true
+		return nil
+	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
+		m.focus = 1 - m.focus
+		m.syncFocus()
+		return nil
+	case key.Matches(msg, k.Graph):
+		return m.setTab(TabGraph)
+	case key.Matches(msg, k.Problems):
+		return m.setTab(TabProblems)
+	case key.Matches(msg, k.Runs):
+		return m.setTab(TabRuns)
+	case key.Matches(msg, k.Table):
+		return m.setTab(TabTable)
+	case key.Matches(msg, k.NextTab):
+		return m.setTab((m.tab + 1) % Tab(len(tabNames)))
+	case key.Matches(msg, k.PrevTab):
+		return m.setTab((m.tab + Tab(len(tabNames)) - 1) % Tab(len(tabNames)))
+	case key.Matches(msg, k.Run):
+		return m.runKey(validate.RefreshIncremental)
+	case key.Matches(msg, k.Full):
+		return m.runKey(validate.RefreshFull)
+	case key.Matches(msg, k.Reset):
+		return m.runKey(validate.RefreshReset)
+	case key.Matches(msg, k.Cancel):
+		return m.cancelRun()
+	case key.Matches(msg, k.Reload):
+		return tea.Batch(m.reloadTables(), m.reloadHistory())
+	case key.Matches(msg, k.Edit):
+		return m.editSelection()
+	}
+	if m.focus == PaneTree {
+		m.tree, _ = m.tree.Update(msg)
+		return m.treeMoved()
+	}
+	switch m.tab {
+	case TabGraph:
+		if key.Matches(msg, k.Enter) {
+			if r, ok := m.graph.selectedRow(); ok && r.Kind == lanes.RowSingle {
+				return m.setTab(TabTable)
+			}
+		}
+		m.graph, _ = m.graph.Update(msg)
+		return m.graphMoved()
+	case TabProblems:
+		if key.Matches(msg, k.OpenProblem) {
+			if d, ok := m.probs.selected(); ok {
+				return m.openEditor(d.File, d.Line)
+			}
+			return nil
+		}
+		m.probs, _ = m.probs.Update(msg)
+	case TabRuns:
+		if !m.runs.inDetail() && key.Matches(msg, k.OpenRun) {
+			if run, ok := m.runs.selectedRun(); ok && m.deps.History != nil {
+				m.runs.detailID, m.runs.detail = run.ID, nil
+				m.runs.render()
+				return detailCmd(m.ctx, m.deps.History, run.ID)
+			}
+			return nil
+		}
+		m.runs, _ = m.runs.Update(msg)
+		if before := m.runs.nextBefore(); before > 0 && m.deps.History != nil {
+			m.runs.loading = true
+			return historyCmd(m.ctx, m.deps.History, m.seq.hist, before)
+		}
+	case TabTable:
+		m.table, _ = m.table.Update(msg)
+	}
+	return nil
+}
+
+// treeMoved follows the tree's cursor in the graph and the Table tab.
+func (m *Model) treeMoved() tea.Cmd {
+	it, ok := m.tree.selected()
+	if !ok || it.kind == itemPipeline {
+		return nil
+	}
+	m.graph.selectNode(it.key.Pipeline, it.key.Node, it.table)
+	if it.table != "" {
+		return m.showTable(it.table)
+	}
+	return nil
+}
+
+// graphMoved follows the graph's lane in the Table tab.
+func (m *Model) graphMoved() tea.Cmd {
+	return m.showTable(m.graph.selectedTable())
+}
+
+func (m *Model) showTable(id workspace.TableID) tea.Cmd {
+	if !m.table.setTable(id) || m.tab != TabTable {
+		return nil
+	}
+	return m.loadTable()
+}
+
+func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
+	if m.lay.TooSmall || m.dialog != nil || m.helpOn {
+		return nil
+	}
+	ev := tea.MouseEvent(msg)
+	var keyMsg tea.KeyMsg
+	switch {
+	case ev.Button == tea.MouseButtonWheelUp:
+		keyMsg = tea.KeyMsg{Type: tea.KeyUp}
+	case ev.Button == tea.MouseButtonWheelDown:
+		keyMsg = tea.KeyMsg{Type: tea.KeyDown}
+	case ev.Button == tea.MouseButtonLeft && ev.Action == tea.MouseActionPress:
+		switch {
+		case m.lay.Tabs.contains(ev.X, ev.Y):
+			for i, r := range m.tabX {
+				if ev.X >= r[0] && ev.X < r[1] {
+					m.focus = PaneMain
+					return m.setTab(Tab(i))
+				}
+			}
+		case m.lay.Tree.contains(ev.X, ev.Y):
+			m.focus = PaneTree
+			m.syncFocus()
+			m.tree.clickLine(ev.Y - m.lay.Tree.Y)
+			return m.treeMoved()
+		case m.lay.Main.contains(ev.X, ev.Y):
+			m.focus = PaneMain
+			m.syncFocus()
+		}
+		return nil
+	default:
+		return nil
+	}
+	if m.lay.Tree.contains(ev.X, ev.Y) {
+		m.focus = PaneTree
+	} else if m.lay.Main.contains(ev.X, ev.Y) {
+		m.focus = PaneMain
+	}
+	m.syncFocus()
+	return m.key(keyMsg)
+}
+
+// requestQuit quits, after a confirmation when a run is in progress.
+func (m *Model) requestQuit() tea.Cmd {
+	if lr := m.runs.live; lr != nil && !lr.done() {
+		m.dialog = &dialog{kind: dlgQuit, title: "A run is in progress",
+			body: []string{"Quitting cancels " + lr.target + ": its running tasks stop before their commit."}}
+		return nil
+	}
+	return tea.Quit
+}
+
+func (m *Model) quit() tea.Cmd {
+	if lr := m.runs.live; lr != nil && !lr.done() {
+		return tea.Sequence(cancelCmd(lr.handle), tea.Quit)
+	}
+	return tea.Quit
+}
+
+func (m *Model) cancelRun() tea.Cmd {
+	lr := m.runs.live
+	if lr == nil || lr.done() {
+		m.setStatus("no run in progress", false)
+		return nil
+	}
+	lr.cancelling = true
+	m.runs.render()
+	m.setStatus("cancelling "+lr.target+"…", false)
+	return cancelCmd(lr.handle)
+}
+
+// editSelection opens the file of the selection at its line.
+func (m *Model) editSelection() tea.Cmd {
+	var pos workspace.Pos
+	switch {
+	case m.focus == PaneMain && m.tab == TabProblems:
+		if d, ok := m.probs.selected(); ok {
+			pos = d.Pos()
+		}
+	case m.focus == PaneMain && m.tab == TabGraph:
+		if ms := m.graph.selectedMembers(); len(ms) > 0 && len(ms[0].Writers) > 0 {
+			pos = ms[0].Writers[0].Pos
+		}
+	default:
+		if it, ok := m.tree.selected(); ok {
+			pos = it.pos
+		}
+	}
+	return m.openEditor(pos.File, pos.Line)
+}
+
+func (m *Model) openEditor(file string, line int) tea.Cmd {
+	if file == "" {
+		m.setStatus("this problem is not in a file", false)
+		return nil
+	}
+	c, err := editorCommand(m.deps.Editor, file, line)
+	if err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	return tea.ExecProcess(c, func(err error) tea.Msg { return editorMsg{err: err} })
+}
+
+// --- runs -----------------------------------------------------------------
+
+// target resolves what the run keys apply to: the tree's item, the graph's
+// row, or the writer of the Table tab's table.
+func (m *Model) target() (runTarget, error) {
+	if m.focus == PaneMain && m.tab == TabGraph {
+		return m.graphTarget()
+	}
+	if m.focus == PaneMain && m.tab == TabTable {
+		t := m.ws.table(m.table.id)
+		if t == nil {
+			return runTarget{}, ErrNoTable
+		}
+		nodes := map[string]bool{}
+		for _, w := range t.Writers {
+			nodes[w.Pipeline+"."+w.Node] = true
+		}
+		if len(nodes) == 1 {
+			w := t.Writers[0]
+			return nodeTarget(w.Pipeline, w.Node, "writer "+w.Pipeline+"."+w.Node+" of "+tableLabel(t)), nil
+		}
+		if ms := m.graph.selectedMembers(); len(ms) == 1 && m.graph.selectedTable() == t.ID {
+			if nodes[ms[0].Label] {
+				return nodeTarget(ms[0].Pipeline, ms[0].Node, "writer "+ms[0].Label+" of "+tableLabel(t)), nil
+			}
+		}
+		return runTarget{}, fmt.Errorf("%s has %d writers: pick one in the tree or the graph", tableLabel(t), len(nodes))
+	}
+	it, ok := m.tree.selected()
+	if !ok {
+		return runTarget{}, errors.New("nothing selected")
+	}
+	switch it.kind {
+	case itemPipeline:
+		pl := it.key.Pipeline
+		return runTarget{desc: "pipeline " + pl, pipelines: []string{pl}, selection: map[string][]string{pl: nil}}, nil
+	case itemSink:
+		desc := "node " + it.key.Pipeline + "." + it.key.Node
+		if t := m.ws.table(it.table); t != nil {
+			desc = "writer " + it.key.Pipeline + "." + it.key.Node + " of " + tableLabel(t)
+		}
+		return nodeTarget(it.key.Pipeline, it.key.Node, desc), nil
+	}
+	return nodeTarget(it.key.Pipeline, it.key.Node, "node "+it.key.Pipeline+"."+it.key.Node), nil
+}
+
+func nodeTarget(pl, node, desc string) runTarget {
+	return runTarget{desc: desc, pipelines: []string{pl}, selectors: []string{node}, selection: map[string][]string{pl: {node}}}
+}
+
+// graphTarget runs the graph's row: one writer, or a group of writers that
+// one request can name (one node name in several pipelines, or several
+// nodes of one pipeline).
+func (m *Model) graphTarget() (runTarget, error) {
+	ms := m.graph.selectedMembers()
+	switch len(ms) {
+	case 0:
+		return runTarget{}, errors.New("no writer selected")
+	case 1:
+		desc := "writer " + ms[0].Label
+		if t := m.ws.table(m.graph.selectedTable()); t != nil {
+			for _, w := range ms[0].Writers {
+				if w.Table == t.ID {
+					desc += " of " + tableLabel(t)
+					break
+				}
+			}
+		}
+		return nodeTarget(ms[0].Pipeline, ms[0].Node, desc), nil
+	}
+	var pls, nodes []string
+	sel := map[string][]string{}
+	for _, mb := range ms {
+		if !slices.Contains(pls, mb.Pipeline) {
+			pls = append(pls, mb.Pipeline)
+		}
+		if !slices.Contains(nodes, mb.Node) {
+			nodes = append(nodes, mb.Node)
+		}
+		sel[mb.Pipeline] = append(sel[mb.Pipeline], mb.Node)
+	}
+	if len(pls) > 1 && len(nodes) > 1 {
+		return runTarget{}, errors.New("this group mixes pipelines and nodes: expand it (space) and pick one writer")
+	}
+	return runTarget{desc: fmt.Sprintf("%d writers %s", len(ms), m.graph.ws.graph.Groups[m.graph.rows[m.graph.sel.Row].Group].Label),
+		pipelines: pls, selectors: nodes, selection: sel}, nil
+}
+
+// runKey starts the run flow of r, f or R.
+func (m *Model) runKey(refresh string) tea.Cmd {
+	if m.deps.Runner == nil {
+		m.setStatus(ErrNoRunner.Error(), true)
+		return nil
+	}
+	if lr := m.runs.live; lr != nil && !lr.done() {
+		m.setStatus("a run is in progress: x cancels it", true)
+		return nil
+	}
+	t, err := m.target()
+	if err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	if refresh == validate.RefreshReset {
+		m.dialog = newResetPicker(t)
+		return nil
+	}
+	return m.plan(t, refresh, "")
+}
+
+// plan checks the run parameters (pure), then asks the runner for a plan.
+func (m *Model) plan(t runTarget, refresh, resetMode string) tea.Cmd {
+	snap := m.ws.snap
+	title := runTitle(refresh, resetMode, t.desc)
+	params, ds := validate.RunParameters(snap, validate.RunRequest{Refresh: refresh, ResetMode: resetMode, Selection: t.selection})
+	if workspace.HasErrors(ds) {
+		m.dialog = &dialog{kind: dlgMessage, title: "Cannot run " + title, body: diagLines(ds, snap, m.c.st)}
+		return nil
+	}
+	m.seq.run++
+	m.dialog = &dialog{kind: dlgPlanning, title: title, token: m.seq.run, target: t, refresh: params.Refresh,
+		body: []string{"Planning " + title + "…"}}
+	req := runner.Request{Pipelines: t.pipelines, Selectors: t.selectors, Refresh: params.Refresh, ResetMode: params.ResetMode,
+		Parallel: m.deps.Parallel}
+	return planCmd(m.ctx, m.deps.Runner, m.seq.run, snap, req)
+}
+
+// runTitle names a run: "FULL refresh of node pl.a", "RESET (DROP) of ...".
+func runTitle(refresh, resetMode, desc string) string {
+	switch strings.ToUpper(refresh) {
+	case validate.RefreshFull:
+		return "FULL refresh of " + desc
+	case validate.RefreshReset:
+		mode := resetMode
+		if mode == "" {
+			mode = "as declared"
+		}
+		return "RESET (" + mode + ") of " + desc
+	}
+	return "incremental run of " + desc
+}
+
+// planned shows a plan to confirm, or starts it when it deletes nothing.
+func (m *Model) planned(msg planMsg) tea.Cmd {
+	d := m.dialog
+	if d == nil || d.kind != dlgPlanning || d.token != msg.token {
+		return nil // cancelled meanwhile
+	}
+	if msg.err != nil {
+		body := []string{msg.err.Error()}
+		m.dialog = &dialog{kind: dlgMessage, title: "Cannot run " + d.title, body: body}
+		return nil
+	}
+	d.plan = msg.plan
+	if d.refresh == validate.RefreshIncremental && len(msg.plan.Effects) == 0 {
+		return m.start(d)
+	}
+	d.kind = dlgConfirm
+	d.body = confirmBody(msg.plan, m.ws.snap, m.c.st)
+	return nil
+}
+
+func (m *Model) start(d *dialog) tea.Cmd {
+	m.dialog = nil
+	m.setStatus("starting "+d.title+"…", false)
+	m.seq.run++
+	m.runs.live = newLiveRun(m.seq.run, d.title, d.plan, nil, m.c.now())
+	m.runs.closeDetail()
+	m.focus = PaneMain
+	m.setTab(TabRuns)
+	return startCmd(m.ctx, m.deps.Runner, m.seq.run, d.plan)
+}
+
+func (m *Model) started(msg startedMsg) tea.Cmd {
+	lr := m.runs.live
+	if lr == nil || lr.token != msg.token {
+		if msg.err == nil && msg.handle != nil {
+			msg.handle.Cancel() // not ours any more
+		}
+		return nil
+	}
+	if msg.err != nil {
+		lr.status, lr.err, lr.ended = history.StatusFailed, msg.err.Error(), m.c.now()
+		m.runs.render()
+		m.setStatus("cannot start the run: "+msg.err.Error(), true)
+		return nil
+	}
+	lr.handle = msg.handle
+	m.runs.render()
+	m.updateRunMarks()
+	return tea.Batch(waitRunEvent(lr.token, lr.handle.Events()), tickCmd(m.deps.Tick, lr.token))
+}
+
+func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys
+	d := m.dialog
+	switch d.kind {
+	case dlgResetMode:
+		switch {
+		case key.Matches(msg, k.Up):
+			d.cursor = max(d.cursor-1, 0)
+		case key.Matches(msg, k.Down):
+			d.cursor = min(d.cursor+1, len(d.options)-1)
+		case key.Matches(msg, k.Enter):
+			return m.plan(d.target, validate.RefreshReset, d.values[d.cursor])
+		case key.Matches(msg, k.Back), key.Matches(msg, k.No):
+			m.dialog = nil
+		}
+	case dlgConfirm:
+		switch {
+		case key.Matches(msg, k.Yes):
+			return m.start(d)
+		case key.Matches(msg, k.No), key.Matches(msg, k.Back):
+			m.dialog = nil
+			m.setStatus("run cancelled: nothing was changed", false)
+		}
+	case dlgQuit:
+		switch {
+		case key.Matches(msg, k.Yes):
+			m.dialog = nil
+			return m.quit()
+		case key.Matches(msg, k.No), key.Matches(msg, k.Back):
+			m.dialog = nil
+		}
+	default: // planning, message
+		if key.Matches(msg, k.Back, k.Enter, k.No) {
+			m.dialog = nil
+		}
+	}
+	return nil
+}
+
+// --- view -----------------------------------------------------------------
+
+// View returns the frame composed by the last Update.
+func (m Model) View() string {
+	if m.frame == "" && m.w == 0 {
+		return "laktory: starting…"
+	}
+	return m.frame
+}
+
+// runningTasks counts the tasks running now.
+func (m *Model) runningTasks() int {
+	if lr := m.runs.live; lr != nil {
+		return lr.running()
+	}
+	return 0
+}
+
+// focusedHelp is the focused pane's key map.
+func (m *Model) focusedHelp() help.KeyMap {
+	if m.focus == PaneTree {
+		return m.tree
+	}
+	switch m.tab {
+	case TabProblems:
+		return m.probs
+	case TabRuns:
+		return m.runs
+	case TabTable:
+		return m.table
+	}
+	return m.graph
+}
+
+// compose renders the frame from the panes' cached lines.
+func (m *Model) compose() {
+	if m.w == 0 {
+		return
+	}
+	if m.lay.TooSmall {
+		m.frame = fmt.Sprintf("laktory needs a terminal of at least %dx%d (this one is %dx%d)", minWidth, minHeight, m.w, m.h)
+		return
+	}
+	st := m.c.st
+	var main []string
+	switch m.tab {
+	case TabGraph:
+		main = m.graph.View()
+	case TabProblems:
+		main = m.probs.View()
+	case TabRuns:
+		main = m.runs.View()
+	case TabTable:
+		main = m.table.View()
+	}
+	if m.helpOn {
+		main = m.helpLines()
+	}
+	if m.dialog != nil {
+		main = overlay(main, m.dialog.render(st, m.lay.Main.W), m.lay.Main.W)
+	}
+	tree := m.tree.View()
+	sep := st.Separator.Render("│")
+	var b strings.Builder
+	b.WriteString(m.header())
+	b.WriteByte('\n')
+	for i := 0; i < m.lay.Tree.H; i++ {
+		if i < len(tree) {
+			b.WriteString(tree[i])
+		}
+		b.WriteString(sep)
+		switch {
+		case i == 0:
+			b.WriteString(m.tabBar())
+		case i-1 < len(main):
+			b.WriteString(main[i-1])
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.footer())
+	m.frame = b.String()
+}
+
+func (m *Model) header() string {
+	st := m.c.st
+	name := "(no workspace)"
+	env := ""
+	if s := m.ws.snap; s != nil {
+		name = filepath.Base(s.Dir)
+		if s.Env != "" {
+			env = st.Dim.Render(" env ") + s.Env
+		}
+	}
+	left := " " + st.AppName.Render("laktory") + st.Dim.Render(" workspace ") + st.Bold.Render(name) + env
+	c := m.ws.ix.counts
+	var right string
+	if c[0]+c[1]+c[2] == 0 {
+		right = st.OK.Render("✓ no problems")
+	} else {
+		right = st.Error.Render(fmt.Sprintf("✗ %d", c[0])) + " " + st.Warning.Render(fmt.Sprintf("! %d", c[1])) + " " +
+			st.Info.Render(fmt.Sprintf("i %d", c[2]))
+	}
+	if n := m.runningTasks(); n > 0 {
+		right += "  " + st.Running.Render(fmt.Sprintf("▶ %d running", n))
+	} else {
+		right += "  " + st.Dim.Render("0 running")
+	}
+	return rightAlign(left, right+" ", m.w)
+}
+
+func (m *Model) tabBar() string {
+	st := m.c.st
+	var b strings.Builder
+	x := m.lay.Tabs.X
+	b.WriteString(" ")
+	x++
+	for i, name := range tabNames {
+		label := fmt.Sprintf("%d %s", i+1, name)
+		if Tab(i) == TabProblems && len(m.ws.diags) > 0 {
+			label += fmt.Sprintf(" (%d)", len(m.ws.diags))
+		}
+		if Tab(i) == TabRuns && m.runningTasks() > 0 {
+			label += " ▶"
+		}
+		w := ansi.StringWidth(label)
+		m.tabX[i] = [2]int{x, x + w}
+		if Tab(i) == m.tab {
+			if m.focus == PaneMain {
+				b.WriteString(st.TabActive.Render("[" + label + "]"))
+			} else {
+				b.WriteString(st.Bold.Render("[" + label + "]"))
+			}
+		} else {
+			b.WriteString(st.Tab.Render(" " + label + " "))
+		}
+		b.WriteString(" ")
+		x += w + 3
+	}
+	return fitLine(b.String(), m.lay.Tabs.W)
+}
+
+func (m *Model) footer() string {
+	st := m.c.st
+	if m.status != "" {
+		s := st.Status
+		if m.errOn {
+			s = st.StatusErr
+		}
+		return fitLine(" "+s.Render(m.status), m.w)
+	}
+	k := m.c.keys
+	bindings := append(m.focusedHelp().ShortHelp(), k.NextPane, k.Help, k.Quit)
+	m.help.Width = m.w - 1
+	return fitLine(" "+m.help.ShortHelpView(bindings), m.w)
+}
+
+// helpLines lists every key, by group, and the marks.
+func (m *Model) helpLines() []string {
+	st := m.c.st
+	k := m.c.keys
+	groups := []struct {
+		title    string
+		bindings []key.Binding
+	}{
+		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End}},
+		{"Panes and tabs", []key.Binding{k.NextPane, k.PrevPane, k.Graph, k.Problems, k.Runs, k.Table, k.NextTab, k.PrevTab}},
+		{"Runs", []key.Binding{k.Run, k.Full, k.Reset, k.Cancel}},
+		{"This pane", flatten(m.focusedHelp().FullHelp())},
+		{"Other", []key.Binding{k.Edit, k.Reload, k.Help, k.Quit}},
+	}
+	const colW = 30
+	cols := max(m.lay.Main.W/colW, 1)
+	lines := []string{st.Accent.Render("Keys") + st.Dim.Render("  (? or esc closes)")}
+	for i := 0; i < len(groups); i += cols {
+		var blocks [][]string
+		height := 0
+		for _, g := range groups[i:min(i+cols, len(groups))] {
+			b := []string{st.Bold.Render(g.title)}
+			for _, kb := range g.bindings {
+				if kb.Enabled() {
+					b = append(b, fitLine(st.Help.FullKey.Render(kb.Help().Key), 11)+st.Help.FullDesc.Render(kb.Help().Desc))
+				}
+			}
+			blocks = append(blocks, b)
+			height = max(height, len(b))
+		}
+		for row := range height {
+			var line strings.Builder
+			for _, b := range blocks {
+				cell := ""
+				if row < len(b) {
+					cell = b[row]
+				}
+				line.WriteString(fitLine(cell, colW))
+			}
+			lines = append(lines, line.String())
+		}
+		lines = append(lines, "")
+	}
+	lines = append(lines,
+		st.Accent.Render("Marks"),
+		" "+stateMark(st, lanes.Error, false)+" error  "+stateMark(st, lanes.Warning, false)+" warning  "+stateMark(st, lanes.Info, false)+" info",
+		" "+runMark(st, history.StatusRunning)+" running  "+runMark(st, history.StatusSucceeded)+" last run succeeded  "+
+			runMark(st, history.StatusFailed)+" failed  "+runMark(st, history.StatusCancelled)+" cancelled/skipped",
+		" "+lanes.Legend(&st.Lanes))
+	return fitLines(lines, m.lay.Main.W, m.lay.Main.H)
+}
+
+func flatten(groups [][]key.Binding) []key.Binding {
+	var out []key.Binding
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Runner plans and starts refreshes. The runner package implements it
+// (through a small adapter, as its Start returns its own run type).
+type Runner interface {
+	// Plan validates a request against a snapshot and returns what the run
+	// will do, destructive effects included; an invalid request is an error.
+	Plan(ctx context.Context, snap *workspace.Snapshot, req runner.Request) (*runner.Plan, error)
+	// Start executes a plan in the background.
+	Start(ctx context.Context, plan *runner.Plan) (RunHandle, error)
+}
+
+// RunHandle is a run in progress.
+type RunHandle interface {
+	// Events delivers the run's events in order and is closed when the run
+	// has ended.
+	Events() <-chan runner.Event
+	// Cancel asks the run to stop; Events still delivers its last events.
+	Cancel()
+}
+
+// History reads the run history. *history.Store implements it.
+type History interface {
+	ListRuns(ctx context.Context, p history.Page, f history.Filter) (history.RunPage, error)
+	RunDetail(ctx context.Context, id int64) (history.RunDetail, error)
+	// LastTasks returns the latest task of each node ("" = all pipelines).
+	LastTasks(ctx context.Context, pipeline string) ([]history.Task, error)
+}
+
+// Lake reads the tables of a workspace. DeltaLake implements it.
+type Lake interface {
+	// Stats reads what the graph and the deep validation rules need of
+	// every table the workspace writes. A table that cannot be read has
+	// its Facts.Err set; the error is for failures of the whole call.
+	Stats(ctx context.Context, snap *workspace.Snapshot) (map[workspace.TableID]TableStats, error)
+	// Table reads one table for the Table tab.
+	Table(ctx context.Context, snap *workspace.Snapshot, id workspace.TableID) (*TableInfo, error)
+}
+
+// TableStats is what is known of a table on disk.
+type TableStats struct {
+	// Facts feed validate.Check's deep rules (and list the rows per
+	// writer id of a writer column).
+	Facts validate.TableFacts
+	// Version is the table's latest version (-1 when it does not exist).
+	Version int64
+	// Rows is the number of rows from the log's stats; RowsExact is false
+	// when some file has no stats (Rows is then a lower bound).
+	Rows      int64
+	RowsExact bool
+	// PredicateRows counts the rows matching each `where` predicate of the
+	// table's writers; PredicateErr says why a predicate could not be
+	// counted.
+	PredicateRows map[string]int64
+	PredicateErr  map[string]string
+}
+
+// TableInfo is one table as the Table tab shows it.
+type TableInfo struct {
+	ID        workspace.TableID
+	Stats     TableStats
+	Timestamp time.Time
+	Files     int
+	SizeBytes int64
+	// History is the table's commits, newest first (at most HistoryLimit).
+	History    []delta.HistoryEntry
+	Columns    []ColumnInfo
+	Partitions []string
+	Properties map[string]string
+	Preview    Preview
+}
+
+// ColumnInfo is one column of a table's schema.
+type ColumnInfo struct {
+	Name      string
+	Type      string
+	Nullable  bool
+	Partition bool
+}
+
+// Preview is the first rows of a table, as text.
+type Preview struct {
+	Columns []string
+	Rows    [][]string
+	// More is true when the table has more rows than shown.
+	More bool
+	// Err says why the rows could not be read.
+	Err string
+}
+
+// Deps is what the workbench works on. Only Snapshot is required.
+type Deps struct {
+	// Context bounds every command; cancel it to stop the watcher and the
+	// reads when the program ends (default: context.Background()).
+	Context context.Context
+	// Snapshot is the workspace as loaded.
+	Snapshot *workspace.Snapshot
+	// Diagnostics are the snapshot's validated diagnostics; nil runs
+	// validate.Check once in New.
+	Diagnostics []workspace.Diagnostic
+	// Events are the watcher's reloads (workspace.Watch); nil: no live
+	// validation.
+	Events <-chan workspace.Event
+	// Runner starts refreshes; nil: the run keys say runs need the runner.
+	Runner Runner
+	// History lists past runs; nil: no history.
+	History History
+	// Lake reads tables; nil: no table facts, no Table tab data.
+	Lake Lake
+	// Editor is the command that opens files ($EDITOR); "" disables it.
+	Editor string
+	// NoColor draws without colours (NO_COLOR): reverse video and marks
+	// carry the meaning.
+	NoColor bool
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Tick is how often the elapsed times of a run in progress are
+	// redrawn (default 1s; negative: never, for tests).
+	Tick time.Duration
+	// Parallel is the parallelism of the runs started (0: the runner's
+	// default).
+	Parallel int
+}

@@ -1,0 +1,184 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+type dialogKind int
+
+const (
+	dlgResetMode dialogKind = iota // pick the reset mode of a RESET
+	dlgPlanning                    // waiting for the plan
+	dlgConfirm                     // a plan to confirm
+	dlgMessage                     // an explanation to dismiss
+	dlgQuit                        // quit while a run is in progress
+)
+
+// runTarget is what a run key applies to.
+type runTarget struct {
+	desc      string
+	pipelines []string
+	selectors []string
+	// selection lists, per pipeline, the nodes to run (none: all).
+	selection map[string][]string
+}
+
+// dialog is the modal box over the main pane.
+type dialog struct {
+	kind    dialogKind
+	title   string
+	body    []string
+	options []string // dlgResetMode: the choices, values their reset modes
+	values  []string
+	cursor  int
+	token   int
+	target  runTarget
+	refresh string
+	plan    *runner.Plan
+}
+
+// resetModes are the choices of the reset-mode picker.
+var resetModes = []struct{ label, value string }{
+	{"DROP      drop the whole table, then recreate it", "DROP"},
+	{"TRUNCATE  empty the whole table, keep its schema", "TRUNCATE"},
+	{"as declared  each sink's own reset_mode", ""},
+}
+
+func newResetPicker(t runTarget) *dialog {
+	d := &dialog{kind: dlgResetMode, title: "RESET " + t.desc, target: t, refresh: validate.RefreshReset,
+		body: []string{"A RESET empties or drops the whole table of every sink of the selection " +
+			"(the rows of all its writers) and resets the checkpoints of its writers in the pipeline; " +
+			"writers in other pipelines then need a FULL refresh.", "", "Reset mode:"}}
+	for _, m := range resetModes {
+		d.options = append(d.options, m.label)
+		d.values = append(d.values, m.value)
+	}
+	return d
+}
+
+// confirmBody says what a plan will do: its tasks, what it deletes and
+// resets, and its warnings.
+func confirmBody(plan *runner.Plan, snap *workspace.Snapshot, st *Styles) []string {
+	keys := make([]string, 0, len(plan.Tasks))
+	for _, t := range plan.Tasks {
+		keys = append(keys, t.Key)
+	}
+	lines := []string{fmt.Sprintf("%s: %s", plural(int64(len(keys)), "task"), strings.Join(keys, ", ")), ""}
+	if len(plan.Effects) == 0 {
+		lines = append(lines, st.OK.Render("Nothing is deleted or reset."))
+	} else {
+		lines = append(lines, st.Warning.Render("This will:"))
+		for _, e := range plan.Effects {
+			lines = append(lines, " "+effectLine(e, snap, st))
+		}
+	}
+	if len(plan.Warnings) > 0 {
+		lines = append(lines, "", st.Warning.Render("Warnings:"))
+		for _, d := range plan.Warnings {
+			lines = append(lines, " "+severityMark(st, d.Severity)+" "+d.Message)
+		}
+	}
+	return lines
+}
+
+// effectLine says one destructive effect in words.
+func effectLine(e runner.Effect, snap *workspace.Snapshot, st *Styles) string {
+	table := string(e.Table)
+	if t := snap.Table(e.Table); t != nil {
+		table = tableLabel(t)
+	}
+	rows := "an unknown number of rows"
+	if e.Rows >= 0 {
+		rows = plural(e.Rows, "row")
+	}
+	switch e.Kind {
+	case runner.EffectDeleteRows:
+		s := fmt.Sprintf("✂ delete %s of %s from %s", rows, e.Writer, table)
+		if e.Predicate != "" {
+			s += st.Dim.Render("  (WHERE " + e.Predicate + ")")
+		}
+		return s
+	case runner.EffectDropTable:
+		return fmt.Sprintf("✂ drop the whole table %s (%s, every writer's)", table, rows)
+	case runner.EffectTruncateTable:
+		return fmt.Sprintf("✂ empty the whole table %s (%s, every writer's)", table, rows)
+	case runner.EffectResetCheckpoint:
+		cp := e.Checkpoint
+		if snap != nil {
+			cp = snap.Rel(cp)
+		}
+		return fmt.Sprintf("↺ reset the checkpoint of %s (%s)", e.Task, cp)
+	}
+	if e.Description != "" {
+		return "• " + e.Description
+	}
+	return fmt.Sprintf("• %s on %s", e.Kind, table)
+}
+
+// diagLines lists diagnostics for a dialog.
+func diagLines(ds []workspace.Diagnostic, snap *workspace.Snapshot, st *Styles) []string {
+	var lines []string
+	for _, d := range ds {
+		where := ""
+		if d.File != "" {
+			where = fmt.Sprintf("%s:%d ", snap.Rel(d.File), d.Line)
+		}
+		lines = append(lines, " "+severityMark(st, d.Severity)+" "+st.Dim.Render(where+d.Code)+" "+d.Message)
+		if d.Hint != "" {
+			lines = append(lines, "   "+st.Info.Render("hint: "+d.Hint))
+		}
+	}
+	return lines
+}
+
+// render draws the dialog as a box at most w wide.
+func (d *dialog) render(st *Styles, w int) []string {
+	inner := max(min(w-6, 90), 20)
+	var lines []string
+	wrap := func(s string) {
+		lines = append(lines, strings.Split(ansi.Wrap(s, inner, " "), "\n")...)
+	}
+	lines = append(lines, st.DialogHead.Render(ansi.Truncate(d.title, inner, "…")), "")
+	for _, b := range d.body {
+		wrap(b)
+	}
+	for i, o := range d.options {
+		cur := "  "
+		if i == d.cursor {
+			cur = "› "
+		}
+		line := cur + o
+		if i == d.cursor {
+			line = st.Selected.Render(fitLine(line, inner))
+		}
+		lines = append(lines, line)
+	}
+	lines = append(lines, "")
+	switch d.kind {
+	case dlgResetMode:
+		lines = append(lines, st.Dim.Render("↑/↓ choose · enter plan the run · esc cancel"))
+	case dlgPlanning:
+		lines = append(lines, st.Dim.Render("planning… · esc cancel"))
+	case dlgConfirm:
+		lines = append(lines, st.Bold.Render("y")+st.Dim.Render(" run · ")+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
+	case dlgQuit:
+		lines = append(lines, st.Bold.Render("y")+st.Dim.Render(" cancel the run and quit · ")+st.Bold.Render("n/esc")+st.Dim.Render(" stay"))
+	default:
+		lines = append(lines, st.Dim.Render("enter/esc close"))
+	}
+	width := 0
+	for _, l := range lines {
+		width = max(width, ansi.StringWidth(l))
+	}
+	for i := range lines {
+		lines[i] = fitLine(lines[i], width)
+	}
+	box := st.DialogBox.Render(strings.Join(lines, "\n"))
+	return strings.Split(box, "\n")
+}

@@ -1,0 +1,265 @@
+package tui
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace"
+)
+
+// DeltaLake reads the workspace's Delta tables from the local filesystem,
+// scanning through one DuckDB database opened on first use. It is safe for
+// concurrent use; Close it when done.
+type DeltaLake struct {
+	// PreviewRows is how many rows Table previews (default 50).
+	PreviewRows int
+	// HistoryLimit is how many versions Table lists (default 50).
+	HistoryLimit int
+
+	mu sync.Mutex
+	db *sql.DB
+}
+
+// NewDeltaLake returns a lake reader.
+func NewDeltaLake() *DeltaLake { return &DeltaLake{PreviewRows: 50, HistoryLimit: 50} }
+
+// Close releases the DuckDB database.
+func (l *DeltaLake) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.db == nil {
+		return nil
+	}
+	err := l.db.Close()
+	l.db = nil
+	return err
+}
+
+func (l *DeltaLake) duck(ctx context.Context) (*sql.DB, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.db != nil {
+		return l.db, nil
+	}
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l.db = db
+	return db, nil
+}
+
+// Stats implements Lake: for every table the workspace writes, its
+// version, row count, columns, rows per writer id and per where predicate.
+func (l *DeltaLake) Stats(ctx context.Context, snap *workspace.Snapshot) (map[workspace.TableID]TableStats, error) {
+	out := map[workspace.TableID]TableStats{}
+	if snap == nil {
+		return out, nil
+	}
+	for _, t := range snap.Tables {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(t.Writers) == 0 {
+			continue
+		}
+		_, s, st := l.open(ctx, t)
+		if s != nil {
+			l.count(ctx, t, s, &st)
+		}
+		out[t.ID] = st
+	}
+	return out, nil
+}
+
+// open reads a table's latest snapshot; a folder that does not exist (or
+// is empty) is a table not written yet.
+func (l *DeltaLake) open(ctx context.Context, t *workspace.Table) (*delta.Table, *delta.Snapshot, TableStats) {
+	st := TableStats{Version: -1}
+	entries, err := os.ReadDir(t.Path)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil, nil, st
+	}
+	tbl, err := delta.Open(ctx, t.Path)
+	if err != nil {
+		st.Facts.Err = err.Error()
+		return nil, nil, st
+	}
+	s, err := tbl.Snapshot(ctx)
+	if err != nil {
+		st.Facts.Err = err.Error()
+		return tbl, nil, st
+	}
+	st.Facts.Exists = true
+	st.Facts.Columns = s.Schema().FieldNames()
+	st.Version = s.Version()
+	st.Rows, st.RowsExact = s.NumRecords()
+	return tbl, s, st
+}
+
+// count fills the rows per writer id (writer column) and per predicate.
+func (l *DeltaLake) count(ctx context.Context, t *workspace.Table, s *delta.Snapshot, st *TableStats) {
+	var column string
+	var preds []string
+	for _, w := range t.Writers {
+		switch w.Ownership {
+		case workspace.OwnerColumn:
+			if column == "" {
+				column = w.Column
+			}
+		case workspace.OwnerWhere:
+			if !slices.Contains(preds, w.Where) {
+				preds = append(preds, w.Where)
+			}
+		}
+	}
+	if column == "" && len(preds) == 0 {
+		return
+	}
+	db, err := l.duck(ctx)
+	if err != nil {
+		st.Facts.Err = err.Error()
+		return
+	}
+	if column != "" && slices.Contains(st.Facts.Columns, column) {
+		rows, err := l.writerRows(ctx, db, s, column)
+		if err != nil {
+			st.Facts.Err = err.Error()
+		} else {
+			st.Facts.WriterColumn, st.Facts.WriterRows = column, rows
+		}
+	}
+	if len(preds) > 0 {
+		st.PredicateRows, st.PredicateErr = map[string]int64{}, map[string]string{}
+		for _, p := range preds {
+			n, err := l.predicateRows(ctx, db, s, p)
+			if err != nil {
+				st.PredicateErr[p] = firstLine(err.Error())
+				continue
+			}
+			st.PredicateRows[p] = n
+		}
+	}
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func (l *DeltaLake) writerRows(ctx context.Context, db *sql.DB, s *delta.Snapshot, column string) (map[string]int64, error) {
+	scan, err := s.ScanSQL(ctx, delta.ScanOptions{Columns: []string{column}})
+	if err != nil {
+		return nil, err
+	}
+	q := fmt.Sprintf("SELECT CAST(%s AS VARCHAR), count(*) FROM (%s) GROUP BY 1", quoteIdent(column), scan)
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("count rows per %s: %w", column, err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id sql.NullString
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id.String] += n // NULL counts as ""
+	}
+	return out, rows.Err()
+}
+
+func (l *DeltaLake) predicateRows(ctx context.Context, db *sql.DB, s *delta.Snapshot, pred string) (int64, error) {
+	scan, err := s.ScanSQL(ctx, delta.ScanOptions{Where: pred})
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM ("+scan+")").Scan(&n); err != nil {
+		return 0, fmt.Errorf("count rows where %s: %w", pred, err)
+	}
+	return n, nil
+}
+
+// Table implements Lake: the table's stats, schema, partitioning, history
+// and a preview of its first rows.
+func (l *DeltaLake) Table(ctx context.Context, snap *workspace.Snapshot, id workspace.TableID) (*TableInfo, error) {
+	t := snap.Table(id)
+	if t == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoTable, id)
+	}
+	tbl, s, st := l.open(ctx, t)
+	info := &TableInfo{ID: id, Stats: st}
+	if s == nil {
+		return info, nil
+	}
+	l.count(ctx, t, s, &info.Stats)
+	info.Timestamp, info.Files, info.SizeBytes = s.Timestamp(), s.NumFiles(), s.SizeInBytes()
+	info.Partitions = s.PartitionColumns()
+	info.Properties = s.Properties()
+	for _, f := range s.Schema().Fields {
+		info.Columns = append(info.Columns, ColumnInfo{Name: f.Name, Type: f.Type.TypeName(), Nullable: f.Nullable,
+			Partition: slices.ContainsFunc(info.Partitions, func(p string) bool { return strings.EqualFold(p, f.Name) })})
+	}
+	h, err := tbl.History(ctx, l.HistoryLimit)
+	if err != nil {
+		return nil, err
+	}
+	info.History = h
+	info.Preview = l.preview(ctx, s)
+	return info, nil
+}
+
+func (l *DeltaLake) preview(ctx context.Context, s *delta.Snapshot) Preview {
+	var p Preview
+	db, err := l.duck(ctx)
+	if err != nil {
+		p.Err = err.Error()
+		return p
+	}
+	limit := max(l.PreviewRows, 1)
+	rows, err := s.Query(ctx, db, delta.ScanOptions{}, limit+1)
+	if err != nil {
+		p.Err = firstLine(err.Error())
+		return p
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		p.Err = err.Error()
+		return p
+	}
+	for _, c := range types {
+		p.Columns = append(p.Columns, c.Name())
+	}
+	vals := make([]any, len(types))
+	ptrs := make([]any, len(types))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if len(p.Rows) == limit {
+			p.More = true
+			break
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			p.Err = err.Error()
+			return p
+		}
+		row := make([]string, len(vals))
+		for i, v := range vals {
+			row[i] = delta.TextValue(v, types[i].DatabaseTypeName(), false)
+		}
+		p.Rows = append(p.Rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		p.Err = err.Error()
+	}
+	return p
+}

@@ -1,0 +1,166 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Messages: every result of a command carries the sequence number (or run
+// token) of the request it answers, so a result overtaken by a newer
+// request is dropped.
+type (
+	snapshotMsg    struct{ ev workspace.Event }
+	watchClosedMsg struct{}
+	validatedMsg   struct {
+		seq   int
+		snap  *workspace.Snapshot
+		diags []workspace.Diagnostic
+	}
+	statsMsg struct {
+		seq   int
+		stats map[workspace.TableID]TableStats
+		err   error
+	}
+	tableMsg struct {
+		seq  int
+		id   workspace.TableID
+		info *TableInfo
+		err  error
+	}
+	historyMsg struct {
+		seq    int
+		before int64
+		page   history.RunPage
+		err    error
+	}
+	detailMsg struct {
+		id     int64
+		detail history.RunDetail
+		err    error
+	}
+	lastTasksMsg struct {
+		seq   int
+		tasks []history.Task
+		err   error
+	}
+	planMsg struct {
+		token int
+		plan  *runner.Plan
+		err   error
+	}
+	startedMsg struct {
+		token  int
+		handle RunHandle
+		err    error
+	}
+	runEventMsg struct {
+		token int
+		ev    runner.Event
+	}
+	runClosedMsg struct{ token int }
+	editorMsg    struct{ err error }
+	tickMsg      struct{ token int }
+)
+
+// historyPageSize is how many runs one history query reads.
+const historyPageSize = 50
+
+// waitWatch waits for the watcher's next reload (re-armed after each).
+func waitWatch(ch <-chan workspace.Event) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return watchClosedMsg{}
+		}
+		return snapshotMsg{ev}
+	}
+}
+
+// validateCmd runs the rules over a snapshot (with the known table facts)
+// off the UI goroutine.
+func validateCmd(seq int, snap *workspace.Snapshot, facts map[workspace.TableID]validate.TableFacts) tea.Cmd {
+	return func() tea.Msg {
+		return validatedMsg{seq: seq, snap: snap, diags: validate.Check(snap, validate.Options{Facts: facts})}
+	}
+}
+
+func statsCmd(ctx context.Context, lake Lake, seq int, snap *workspace.Snapshot) tea.Cmd {
+	return func() tea.Msg {
+		st, err := lake.Stats(ctx, snap)
+		return statsMsg{seq: seq, stats: st, err: err}
+	}
+}
+
+func tableCmd(ctx context.Context, lake Lake, seq int, snap *workspace.Snapshot, id workspace.TableID) tea.Cmd {
+	return func() tea.Msg {
+		info, err := lake.Table(ctx, snap, id)
+		return tableMsg{seq: seq, id: id, info: info, err: err}
+	}
+}
+
+func historyCmd(ctx context.Context, h History, seq int, before int64) tea.Cmd {
+	return func() tea.Msg {
+		page, err := h.ListRuns(ctx, history.Page{Limit: historyPageSize, Before: before}, history.Filter{})
+		return historyMsg{seq: seq, before: before, page: page, err: err}
+	}
+}
+
+func detailCmd(ctx context.Context, h History, id int64) tea.Cmd {
+	return func() tea.Msg {
+		d, err := h.RunDetail(ctx, id)
+		return detailMsg{id: id, detail: d, err: err}
+	}
+}
+
+func lastTasksCmd(ctx context.Context, h History, seq int) tea.Cmd {
+	return func() tea.Msg {
+		ts, err := h.LastTasks(ctx, "")
+		return lastTasksMsg{seq: seq, tasks: ts, err: err}
+	}
+}
+
+func planCmd(ctx context.Context, r Runner, token int, snap *workspace.Snapshot, req runner.Request) tea.Cmd {
+	return func() tea.Msg {
+		p, err := r.Plan(ctx, snap, req)
+		return planMsg{token: token, plan: p, err: err}
+	}
+}
+
+func startCmd(ctx context.Context, r Runner, token int, plan *runner.Plan) tea.Cmd {
+	return func() tea.Msg {
+		h, err := r.Start(ctx, plan)
+		return startedMsg{token: token, handle: h, err: err}
+	}
+}
+
+// waitRunEvent reads the next event of a run (re-armed after each).
+func waitRunEvent(token int, ch <-chan runner.Event) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return runClosedMsg{token: token}
+		}
+		return runEventMsg{token: token, ev: ev}
+	}
+}
+
+func cancelCmd(h RunHandle) tea.Cmd {
+	return func() tea.Msg {
+		h.Cancel()
+		return nil
+	}
+}
+
+// tickCmd refreshes the elapsed times of a run in progress.
+func tickCmd(every time.Duration, token int) tea.Cmd {
+	if every < 0 {
+		return nil
+	}
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{token: token} })
+}

@@ -1,0 +1,315 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/tui/lanes"
+	"github.com/laktory/workbench/workspace"
+)
+
+// tablePane shows the selected table: version, partitioning, rows per
+// writer, schema, version history and a scrollable preview of its rows.
+type tablePane struct {
+	c       *common
+	ws      *wsView
+	id      workspace.TableID
+	info    *TableInfo
+	err     string
+	loading bool
+	offset  int // first line shown
+	col     int // first preview column shown
+	w, h    int
+	focused bool
+	lines   []string
+	view    []string
+}
+
+func newTablePane(c *common) tablePane { return tablePane{c: c} }
+
+// SetSize sets the pane's size.
+func (t *tablePane) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.render()
+}
+
+func (t *tablePane) setFocused(f bool) {
+	t.focused = f
+	t.render()
+}
+
+func (t *tablePane) setWorkspace(ws *wsView) {
+	t.ws = ws
+	t.render()
+}
+
+// setTable selects the table to show; it reports whether it changed (and
+// its data must be read).
+func (t *tablePane) setTable(id workspace.TableID) bool {
+	if id == t.id {
+		return false
+	}
+	t.id, t.info, t.err, t.offset, t.col = id, nil, "", 0, 0
+	t.render()
+	return true
+}
+
+// setLoading marks the table's data as being read.
+func (t *tablePane) setLoading(on bool) {
+	t.loading = on
+	t.render()
+}
+
+// setInfo shows the data read for table id.
+func (t *tablePane) setInfo(id workspace.TableID, info *TableInfo, err error) {
+	if id != t.id {
+		return
+	}
+	t.loading = false
+	t.info, t.err = info, ""
+	if err != nil {
+		t.err = err.Error()
+	}
+	t.render()
+}
+
+// Update scrolls the pane and the preview's columns.
+func (t tablePane) Update(msg tea.Msg) (tablePane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return t, nil
+	}
+	k := t.c.keys
+	page := max(t.h-2, 1)
+	switch {
+	case key.Matches(km, k.Up):
+		t.offset--
+	case key.Matches(km, k.Down):
+		t.offset++
+	case key.Matches(km, k.PageUp):
+		t.offset -= page
+	case key.Matches(km, k.PageDown):
+		t.offset += page
+	case key.Matches(km, k.Home):
+		t.offset = 0
+	case key.Matches(km, k.End):
+		t.offset = len(t.lines)
+	case key.Matches(km, k.Left):
+		t.col--
+	case key.Matches(km, k.Right):
+		t.col++
+	default:
+		return t, nil
+	}
+	t.render()
+	return t, nil
+}
+
+// View returns the pane's lines.
+func (t tablePane) View() []string { return t.view }
+
+// ShortHelp implements help.KeyMap.
+func (t tablePane) ShortHelp() []key.Binding {
+	k := t.c.keys
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Reload}
+}
+
+// FullHelp implements help.KeyMap.
+func (t tablePane) FullHelp() [][]key.Binding {
+	k := t.c.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Left, k.Right, k.Reload}}
+}
+
+func (t *tablePane) render() {
+	if t.w <= 0 || t.h <= 0 {
+		t.view = nil
+		return
+	}
+	t.lines = t.content()
+	t.offset = min(max(t.offset, 0), max(len(t.lines)-t.h, 0))
+	end := min(t.offset+t.h, len(t.lines))
+	t.view = fitLines(t.lines[t.offset:end], t.w, t.h)
+}
+
+func (t *tablePane) content() []string {
+	st := t.c.st
+	tb := t.ws.table(t.id)
+	if tb == nil {
+		return []string{st.Dim.Render("Select a table: a sink in the tree, or a lane of the graph.")}
+	}
+	lines := []string{st.Bold.Render(tableLabel(tb)) + st.Dim.Render("  "+tb.Label())}
+	switch {
+	case t.err != "":
+		return append(lines, st.StatusErr.Render("cannot read the table: "+t.err))
+	case t.info == nil && t.loading:
+		return append(lines, st.Dim.Render("reading…"))
+	case t.info == nil:
+		return append(lines, st.Dim.Render("not read yet (ctrl+r reads it)"))
+	}
+	info := t.info
+	if info.Stats.Facts.Err != "" {
+		return append(lines, st.Warning.Render("unreadable: "+info.Stats.Facts.Err))
+	}
+	if !info.Stats.Facts.Exists {
+		return append(lines, st.Dim.Render("not written yet: run a writer of the table (r) to create it"))
+	}
+	rows := num(info.Stats.Rows) + " rows"
+	if !info.Stats.RowsExact {
+		rows = "at least " + rows
+	}
+	lines = append(lines, fmt.Sprintf("version %d · %s UTC · %s · %s · %s", info.Stats.Version, stamp(info.Timestamp),
+		plural(int64(info.Files), "file"), humanBytes(info.SizeBytes), rows))
+	part := "not partitioned"
+	if len(info.Partitions) > 0 {
+		part = "partitioned by " + strings.Join(info.Partitions, ", ")
+	}
+	if t.loading {
+		part += st.Dim.Render("  (refreshing…)")
+	}
+	lines = append(lines, part)
+
+	writers, orphans := tableWriters(tb, info.Stats, true)
+	lines = append(lines, "", st.Accent.Render("Rows per writer"))
+	w := min(t.w, 90)
+	for _, wr := range writers {
+		k, _ := lanes.Ownership(wr.w)
+		n := st.Dim.Render("–")
+		switch {
+		case wr.err != "":
+			n = st.Warning.Render("? " + wr.err)
+		case wr.known:
+			n = num(wr.rows)
+		}
+		lines = append(lines, rightAlign("  "+lanes.Glyph(k)+" "+wr.w.Pipeline+"."+wr.w.Node+"  "+st.Dim.Render(wr.owner), n, w))
+	}
+	for _, o := range orphans {
+		lines = append(lines, rightAlign("  "+st.Warning.Render("? "+o.id)+st.Dim.Render("  no writer declares it"), num(o.rows), w))
+	}
+
+	lines = append(lines, "", st.Accent.Render(fmt.Sprintf("Schema (%d columns)", len(info.Columns))))
+	nameW := 4
+	for _, c := range info.Columns {
+		nameW = max(nameW, min(ansi.StringWidth(c.Name), 32))
+	}
+	for _, c := range info.Columns {
+		var notes []string
+		if !c.Nullable {
+			notes = append(notes, "not null")
+		}
+		if c.Partition {
+			notes = append(notes, "partition")
+		}
+		lines = append(lines, fmt.Sprintf("  %-*s  %-16s %s", nameW, ansi.Truncate(c.Name, 32, "…"), c.Type, st.Dim.Render(strings.Join(notes, ", "))))
+	}
+
+	lines = append(lines, "", st.Accent.Render(fmt.Sprintf("History (%d versions shown)", len(info.History))))
+	for _, h := range info.History {
+		lines = append(lines, fmt.Sprintf("  v%-4d %s  %-14s %s", h.Version, stamp(h.Timestamp), h.Operation, st.Dim.Render(historyDetail(h))))
+	}
+
+	lines = append(lines, "")
+	return append(lines, t.previewLines(info.Preview)...)
+}
+
+// historyDetail sums up a commit's parameters and metrics.
+func historyDetail(h delta.HistoryEntry) string {
+	var parts []string
+	for _, k := range []string{"mode", "predicate"} {
+		if v, ok := h.OperationParameters[k]; ok {
+			parts = append(parts, k+"="+compact(v))
+		}
+	}
+	keys := make([]string, 0, len(h.OperationMetrics))
+	for k := range h.OperationMetrics {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if strings.HasPrefix(k, "num") {
+			parts = append(parts, strings.TrimPrefix(k, "num")+"="+compact(h.OperationMetrics[k]))
+		}
+	}
+	if h.Engine != "" {
+		parts = append(parts, h.Engine)
+	}
+	return strings.Join(parts, " ")
+}
+
+func compact(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+const previewColWidth = 24
+
+// previewLines draws the preview as a table, from column t.col on.
+func (t *tablePane) previewLines(p Preview) []string {
+	st := t.c.st
+	if p.Err != "" {
+		return []string{st.Accent.Render("Preview"), st.Warning.Render("  cannot read rows: " + p.Err)}
+	}
+	n := len(p.Columns)
+	if n == 0 {
+		return []string{st.Accent.Render("Preview"), st.Dim.Render("  no columns")}
+	}
+	t.col = min(max(t.col, 0), n-1)
+	widths := make([]int, n)
+	for i, c := range p.Columns {
+		widths[i] = min(ansi.StringWidth(c), previewColWidth)
+		for _, r := range p.Rows {
+			if i < len(r) {
+				widths[i] = min(max(widths[i], ansi.StringWidth(r[i])), previewColWidth)
+			}
+		}
+	}
+	last := t.col
+	used := 2
+	for last < n && used+widths[last]+3 <= t.w {
+		used += widths[last] + 3
+		last++
+	}
+	last = max(last, t.col+1)
+	more := ""
+	if p.More {
+		more = ", more in the table"
+	}
+	title := st.Accent.Render(fmt.Sprintf("Preview (%s%s)", plural(int64(len(p.Rows)), "row"), more)) +
+		st.Dim.Render(fmt.Sprintf("  columns %d-%d of %d, ←/→ to scroll", t.col+1, last, n))
+	row := func(vals []string, style func(string) string) string {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i := t.col; i < last; i++ {
+			v := ""
+			if i < len(vals) {
+				v = vals[i]
+			}
+			v = ansi.Truncate(strings.ReplaceAll(v, "\n", "⏎"), widths[i], "…")
+			b.WriteString(style(v))
+			b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(v)))
+			if i < last-1 {
+				b.WriteString(st.Dim.Render(" │ "))
+			}
+		}
+		return b.String()
+	}
+	lines := []string{title, row(p.Columns, func(s string) string { return st.Bold.Render(s) })}
+	for _, r := range p.Rows {
+		lines = append(lines, row(r, func(s string) string { return s }))
+	}
+	if len(p.Rows) == 0 {
+		lines = append(lines, st.Dim.Render("  the table is empty"))
+	}
+	return lines
+}
