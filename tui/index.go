@@ -14,8 +14,8 @@ type objKey struct {
 	Sink           int
 }
 
-func pipelineKey(pl string) objKey      { return objKey{Pipeline: pl, Sink: -1} }
-func nodeKey(pl, node string) objKey    { return objKey{Pipeline: pl, Node: node, Sink: -1} }
+func pipelineKey(pl string) objKey       { return objKey{Pipeline: pl, Sink: -1} }
+func nodeKey(pl, node string) objKey     { return objKey{Pipeline: pl, Node: node, Sink: -1} }
 func sinkKey(pl, n string, i int) objKey { return objKey{Pipeline: pl, Node: n, Sink: i} }
 
 // span is the lines [from, to] of an object in a file.
