@@ -1,0 +1,556 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/tui/lanes"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+	"github.com/muesli/termenv"
+)
+
+// drawLayout draws the rectangles of a layout as ASCII, one letter per
+// region.
+func drawLayout(l screenLayout, w, h int) string {
+	if l.TooSmall {
+		return "too small\n"
+	}
+	grid := make([][]byte, h)
+	for i := range grid {
+		grid[i] = []byte(strings.Repeat(".", w))
+	}
+	for _, r := range []struct {
+		c byte
+		r rect
+	}{{'H', l.Header}, {'T', l.Tree}, {'|', l.Sep}, {'B', l.Tabs}, {'M', l.Main}, {'F', l.Footer}} {
+		for y := r.r.Y; y < r.r.Y+r.r.H; y++ {
+			for x := r.r.X; x < r.r.X+r.r.W; x++ {
+				grid[y][x] = r.c
+			}
+		}
+	}
+	var b strings.Builder
+	for _, row := range grid {
+		b.Write(row)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestLayout(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 16}, {59, 30}, {120, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			l := computeLayout(sz.w, sz.h)
+			golden.RequireEqual(t, drawLayout(l, sz.w, sz.h))
+		})
+	}
+}
+
+func TestEditorArgs(t *testing.T) {
+	tests := []struct {
+		name   string
+		editor string
+		line   int
+		want   []string
+	}{
+		{"vim", "vim", 12, []string{"vim", "+12", "/ws/a.yaml"}},
+		{"nvim with path", "/usr/bin/nvim", 3, []string{"/usr/bin/nvim", "+3", "/ws/a.yaml"}},
+		{"nano", "nano", 7, []string{"nano", "+7", "/ws/a.yaml"}},
+		{"emacs -nw", "emacs -nw", 2, []string{"emacs", "-nw", "+2", "/ws/a.yaml"}},
+		{"micro", "micro", 5, []string{"micro", "+5", "/ws/a.yaml"}},
+		{"helix", "hx", 9, []string{"hx", "+9", "/ws/a.yaml"}},
+		{"vs code waits", "code -w", 12, []string{"code", "-w", "--goto", "/ws/a.yaml:12"}},
+		{"sublime", "subl", 4, []string{"subl", "/ws/a.yaml:4"}},
+		{"unknown editor", "ed", 4, []string{"ed", "/ws/a.yaml"}},
+		{"no line", "vim", 0, []string{"vim", "/ws/a.yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := editorArgs(tt.editor, "/ws/a.yaml", tt.line)
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Fatalf("editorArgs(%q) = %q, %v; want %q", tt.editor, got, err, tt.want)
+			}
+		})
+	}
+	if _, err := editorArgs("  ", "/ws/a.yaml", 1); !errors.Is(err, ErrNoEditor) {
+		t.Fatalf("blank editor: %v, want ErrNoEditor", err)
+	}
+}
+
+const twoNodes = `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ./in
+    format: JSONL
+  sinks:
+  - table_name: t1
+    mode: APPEND
+  - table_name: t2
+    mode: APPEND
+  tags: [x]
+- name: b
+  sources:
+  - node_name: a
+  sinks:
+  - table_name: t3
+    mode: APPEND
+`
+
+func TestIndexPlacesDiagnostics(t *testing.T) {
+	s := workspacetest.Load(t, map[string]string{"pl.yaml": twoNodes}, workspace.Options{})
+	file := s.Pipelines[0].File
+	d := func(line int, sev workspace.Severity) workspace.Diagnostic {
+		return workspace.Diagnostic{File: file, Line: line, Col: 1, Severity: sev, Code: "LK999", Message: fmt.Sprint(line)}
+	}
+	ix := buildIndex(s, []workspace.Diagnostic{d(1, validate.Info), d(9, validate.Error), d(11, validate.Warning), d(12, validate.Warning), d(17, validate.Error)})
+	tests := []struct {
+		name string
+		key  objKey
+		want lanes.State
+	}{
+		{"pipeline: the worst", pipelineKey("pl"), lanes.Error},
+		{"node a: first sink's error", nodeKey("pl", "a"), lanes.Error},
+		{"sink 0 of a", sinkKey("pl", "a", 0), lanes.Error},
+		{"sink 1 of a ends before tags", sinkKey("pl", "a", 1), lanes.Warning},
+		{"node b", nodeKey("pl", "b"), lanes.Error},
+		{"sink of b", sinkKey("pl", "b", 0), lanes.Error},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ix.of(tt.key); got != tt.want {
+				t.Fatalf("state of %+v = %d, want %d", tt.key, got, tt.want)
+			}
+		})
+	}
+	if n := len(ix.diags[sinkKey("pl", "a", 1)]); n != 1 {
+		t.Fatalf("sink 1 of a holds %d diagnostics, want 1 (line 12 is the node's tags)", n)
+	}
+	if ix.counts != [3]int{2, 2, 1} {
+		t.Fatalf("counts %v", ix.counts)
+	}
+}
+
+func TestTreeFoldsAndFollows(t *testing.T) {
+	m, _, _ := demoApp(t, 100, 30)
+	m = run(t, m, keys("tab"))
+	if m.Focused() != PaneTree {
+		t.Fatalf("focus %v, want the tree", m.Focused())
+	}
+	n := len(m.tree.vis)
+	m = run(t, m, keys("space")) // fold pl-client-acme
+	if got := len(m.tree.vis); got != n-2 {
+		t.Fatalf("folding a pipeline of one node and one sink: %d visible items, want %d", got, n-2)
+	}
+	m = run(t, m, keys("right"))
+	if len(m.tree.vis) != n {
+		t.Fatalf("unfolding: %d visible, want %d", len(m.tree.vis), n)
+	}
+	// Down to feed_b's sink: the graph follows to its row and lane.
+	for {
+		it, _ := m.tree.selected()
+		if it.kind == itemSink && it.key.Node == "feed_b" {
+			break
+		}
+		m = run(t, m, keys("down"))
+	}
+	r, _ := m.graph.selectedRow()
+	if r.Label != "pl-prices.feed_b" || tableLabel(m.ws.table(m.graph.selectedTable())) != "prices" {
+		t.Fatalf("graph selection %q / %s, want feed_b's row and the prices lane", r.Label, m.graph.selectedTable())
+	}
+	if m.table.id != m.graph.selectedTable() {
+		t.Fatalf("Table tab shows %s, want the selected sink's table", m.table.id)
+	}
+	m = run(t, m, keys("left")) // to the node
+	if it, _ := m.tree.selected(); it.kind != itemNode {
+		t.Fatalf("left on a sink selects %v, want its node", it.kind)
+	}
+}
+
+func TestGraphCollapseToggle(t *testing.T) {
+	files := map[string]string{}
+	for i := range 4 {
+		files[fmt.Sprintf("pl-c%d.yaml", i)] = fmt.Sprintf(`name: pl-c%d
+nodes:
+- name: orders
+  sources:
+  - path: ./in
+    format: JSONL
+  sinks:
+  - table_name: all_orders
+    mode: APPEND
+    shared:
+      where: client_id = %d
+`, i, i)
+	}
+	s := workspacetest.Load(t, files, workspace.Options{})
+	m := app(t, s, Deps{})
+	m = run(t, m, size(100, 30))
+	if len(m.graph.rows) != 1 || m.graph.rows[0].Kind != lanes.RowCollapsed || m.graph.rows[0].N != 4 {
+		t.Fatalf("rows %+v, want one collapsed row of 4 writers", m.graph.rows)
+	}
+	if !strings.Contains(m.View(), "pl-c*.orders ×4") {
+		t.Fatalf("collapsed row not drawn:\n%s", m.View())
+	}
+	// The group is one request: the same node in 4 pipelines.
+	tg, err := m.graphTarget()
+	if err != nil || len(tg.pipelines) != 4 || !slices.Equal(tg.selectors, []string{"orders"}) {
+		t.Fatalf("group target %+v, %v", tg, err)
+	}
+	m = run(t, m, keys("space"))
+	if len(m.graph.rows) != 4 {
+		t.Fatalf("expanded: %d rows, want 4", len(m.graph.rows))
+	}
+	m = run(t, m, keys("down"))
+	m = run(t, m, keys("space"))
+	if len(m.graph.rows) != 1 {
+		t.Fatalf("collapsed again from a member: %d rows, want 1", len(m.graph.rows))
+	}
+}
+
+// pressF runs a FULL refresh of feed_a from the graph up to the
+// confirmation.
+func pressF(t *testing.T) (Model, *fakeRunner, *workspace.Snapshot) {
+	t.Helper()
+	m, s, r := demoApp(t, 120, 40)
+	m = selectLane(t, selectRow(t, m, "pl-prices.feed_a"), "prices")
+	m = run(t, m, keys("f"))
+	return m, r, s
+}
+
+func TestFullRefreshConfirmsWhatItDeletes(t *testing.T) {
+	m, r, _ := pressF(t)
+	if len(r.plans) != 1 {
+		t.Fatalf("planned %d times, want 1", len(r.plans))
+	}
+	req := r.plans[0]
+	if req.Refresh != validate.RefreshFull || !slices.Equal(req.Pipelines, []string{"pl-prices"}) || !slices.Equal(req.Selectors, []string{"feed_a"}) {
+		t.Fatalf("request %+v, want FULL of pl-prices [feed_a]", req)
+	}
+	if m.dialog == nil || m.dialog.kind != dlgConfirm {
+		t.Fatalf("no confirmation before a FULL refresh")
+	}
+	v := dialogText(m)
+	for _, want := range []string{"FULL refresh of writer pl-prices.feed_a of prices", "delete 620 rows of pl-prices.feed_a from prices",
+		"WHERE _laktory_writer = 'pl-prices.feed_a'"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("confirmation lacks %q:\n%s", want, v)
+		}
+	}
+	if len(r.started) != 0 {
+		t.Fatal("started before the confirmation")
+	}
+	m = run(t, m, keys("n"))
+	if m.dialog != nil || len(r.started) != 0 || !strings.Contains(m.View(), "nothing was changed") {
+		t.Fatalf("n must cancel without running")
+	}
+	m = run(t, m, keys("f"))
+	m = run(t, m, keys("y"))
+	if len(r.started) != 1 || m.ActiveTab() != TabRuns || m.runs.live == nil {
+		t.Fatalf("y must start the run and show it (started %d, tab %v)", len(r.started), m.ActiveTab())
+	}
+}
+
+func TestRunProgressAndSummary(t *testing.T) {
+	m, _, s := pressF(t)
+	m = run(t, m, keys("y"))
+	token := m.runs.live.token
+	evs := runEvents(s)
+	m = step(t, m, runEventMsg{token: token, ev: evs[0]}, runEventMsg{token: token, ev: evs[1]}, runEventMsg{token: token, ev: evs[2]})
+	if m.runningTasks() != 1 || !strings.Contains(m.View(), "▶ 1 running") {
+		t.Fatalf("header must count the running task:\n%s", m.View())
+	}
+	m = step(t, m, runEventMsg{token: token, ev: evs[3]})
+	if !strings.Contains(m.View(), "retry 1 on prices in 200ms: concurrent append") {
+		t.Fatalf("the retry must show as it happens:\n%s", m.View())
+	}
+	for _, ev := range evs[4:] {
+		m = step(t, m, runEventMsg{token: token, ev: ev})
+	}
+	// A stale event (an older run) changes nothing.
+	m = step(t, m, runEventMsg{token: token - 1, ev: runner.Event{Kind: runner.EventDeleted, Rows: 99, Writer: "x"}})
+	next, cmd := m.Update(runClosedMsg{token: token})
+	m = next.(Model)
+	if cmd == nil {
+		t.Fatal("the end of a run must re-read the history and the tables")
+	}
+	v := m.View()
+	for _, want := range []string{"Summary: succeeded in 1.1s", "640 rows written", "620 rows deleted", "1 retry",
+		"deleted 620 rows of pl-prices.feed_a from prices"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("view lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "99 rows") {
+		t.Fatal("a stale event was applied")
+	}
+	if m.runningTasks() != 0 {
+		t.Fatalf("%d tasks still running after the end", m.runningTasks())
+	}
+}
+
+func TestResetPicker(t *testing.T) {
+	m, s, r := demoApp(t, 120, 40)
+	m = selectLane(t, selectRow(t, m, "pl-prices.feed_a"), "prices")
+	m = run(t, m, keys("R"))
+	if m.dialog == nil || m.dialog.kind != dlgResetMode {
+		t.Fatal("R must ask for the reset mode")
+	}
+	m = run(t, m, keys("down")) // TRUNCATE
+	m = run(t, m, keys("enter"))
+	if len(r.plans) != 1 || r.plans[0].Refresh != validate.RefreshReset || r.plans[0].ResetMode != "TRUNCATE" {
+		t.Fatalf("plans %+v, want RESET TRUNCATE", r.plans)
+	}
+	v := dialogText(m)
+	for _, want := range []string{"RESET (TRUNCATE) of writer pl-prices.feed_a", "empty the whole table prices (1,212 rows, every writer's)",
+		"reset the checkpoint of pl-prices.feed_b (.laktory/checkpoints/pl-prices/feed_b/0)"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("confirmation lacks %q:\n%s", want, v)
+		}
+	}
+	_ = s
+	m = run(t, m, keys("esc"))
+	if m.dialog != nil || len(r.started) != 0 {
+		t.Fatal("esc must cancel")
+	}
+}
+
+// dialogText is the title and body of the open dialog, without styles.
+func dialogText(m Model) string {
+	if m.dialog == nil {
+		return ""
+	}
+	return ansi.Strip(m.dialog.title + "\n" + strings.Join(m.dialog.body, "\n"))
+}
+
+func TestRunKeysNeedTheRunner(t *testing.T) {
+	s := demo(t)
+	m := run(t, app(t, s, Deps{}), size(100, 30))
+	for _, k := range []string{"r", "f", "R"} {
+		m = run(t, m, keys(k))
+		if m.dialog != nil || !strings.Contains(m.View(), "runs need the runner") {
+			t.Fatalf("%s without a runner:\n%s", k, m.View())
+		}
+	}
+}
+
+func TestRunParametersCheckedBeforePlanning(t *testing.T) {
+	m, _, r := demoApp(t, 120, 40)
+	m = selectRow(t, m, "pl-events.events_live")
+	m = run(t, m, keys("R"))
+	m = run(t, m, keys("down")) // TRUNCATE: declarative pipelines only reset with DROP
+	m = run(t, m, keys("enter"))
+	if len(r.plans) != 0 {
+		t.Fatal("an invalid run must not reach the runner")
+	}
+	if m.dialog == nil || m.dialog.kind != dlgMessage || !strings.Contains(m.View(), validate.CodeDeclarativeRefresh) {
+		t.Fatalf("want the diagnostic of the invalid run:\n%s", m.View())
+	}
+}
+
+func TestPlanErrorShown(t *testing.T) {
+	m, _, r := demoApp(t, 120, 40)
+	r.plan = func(runner.Request) (*runner.Plan, error) {
+		return nil, errors.New("invalid run: source ../data/landing/feed_a/ has no files")
+	}
+	m = selectRow(t, m, "pl-prices.feed_a")
+	m = run(t, m, keys("r"))
+	if m.dialog == nil || m.dialog.kind != dlgMessage || !strings.Contains(m.View(), "has no files") {
+		t.Fatalf("plan error not shown:\n%s", m.View())
+	}
+}
+
+func TestIncrementalRunWithoutEffectsStartsAtOnce(t *testing.T) {
+	m, _, r := demoApp(t, 120, 40)
+	m = selectRow(t, m, "pl-prices.gld_prices_a")
+	m = run(t, m, keys("r"))
+	if m.dialog != nil || len(r.started) != 1 {
+		t.Fatalf("an incremental run that deletes nothing starts without asking (dialog %v, started %d)", m.dialog, len(r.started))
+	}
+}
+
+func TestCancelRun(t *testing.T) {
+	m, r, _ := pressF(t)
+	m = run(t, m, keys("y"))
+	m = run(t, m, keys("x"))
+	h := r.started[0]
+	h.mu.Lock()
+	cancelled := h.cancelled
+	h.mu.Unlock()
+	if !cancelled || !strings.Contains(m.View(), "cancelling") {
+		t.Fatalf("x must cancel the run (cancelled %v):\n%s", cancelled, m.View())
+	}
+	// q asks first while the run is going.
+	m = run(t, m, keys("q"))
+	if m.dialog == nil || m.dialog.kind != dlgQuit {
+		t.Fatal("q during a run must ask")
+	}
+	_, cmd := m.Update(keys("n"))
+	if cmd != nil {
+		t.Fatal("n must stay")
+	}
+}
+
+func TestStaleResultsDropped(t *testing.T) {
+	m, s, _ := demoApp(t, 120, 40)
+	prices := tableID(t, s, "prices")
+	m = run(t, selectLane(t, m, "prices"), keys("4"))
+	seq := m.seq.table
+	m = step(t, m, tableMsg{seq: seq - 1, id: prices, info: &TableInfo{ID: prices, Stats: TableStats{Version: 99,
+		Facts: validate.TableFacts{Exists: true}}}})
+	if strings.Contains(m.View(), "version 99") {
+		t.Fatal("a stale table read was shown")
+	}
+	diags := len(m.Diagnostics())
+	m = step(t, m, validatedMsg{seq: m.seq.val - 1, snap: s, diags: nil})
+	if len(m.Diagnostics()) != diags {
+		t.Fatal("a stale validation replaced the newer one")
+	}
+	m = step(t, m, historyMsg{seq: m.seq.hist - 1, page: history.RunPage{Runs: []history.Run{{ID: 77}}}})
+	if len(m.runs.runs) == 1 && m.runs.runs[0].ID == 77 {
+		t.Fatal("a stale history page was shown")
+	}
+}
+
+func TestBrokenWorkspacesNeverCrash(t *testing.T) {
+	broken := []string{
+		"name: [",
+		"nodes: 3",
+		"name: x\nnodes:\n- 5\n- name: \n- {}",
+		"",
+		"\t\tname: tab",
+		"name: p\nnodes:\n- name: a\n  sinks:\n  - table_name: t\n    mode: APPEND\n    shared: {where: 'x ='}\n- name: a\n  sinks:\n  - table_name: t\n",
+		"\x00\x01\x02binary",
+		"name: p\nnodes:\n- name: a\n  sources:\n  - node_name: a\n  sinks:\n  - table_name: " + strings.Repeat("t", 500),
+		"name: p\nnodes:\n- name: a\n  sinks:\n  - !use missing.yaml\n",
+	}
+	for i, content := range broken {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": content, "ok.yaml": twoNodes}, workspace.Options{})
+			m := app(t, s, Deps{History: &fakeHistory{}, Lake: &fakeLake{}, Runner: &fakeRunner{plan: fullPlan(t, demo(t))}})
+			for _, sz := range [][2]int{{80, 24}, {160, 48}, {30, 10}} {
+				m = run(t, m, size(sz[0], sz[1]))
+				for _, k := range []string{"1", "down", "right", "space", "2", "down", "3", "4", "tab", "down", "space", "tab", "?", "esc"} {
+					m = run(t, m, keys(k))
+					_ = m.View()
+				}
+			}
+		})
+	}
+}
+
+func TestHistoryPaging(t *testing.T) {
+	s := demo(t)
+	h := &fakeHistory{}
+	for i := 120; i >= 1; i-- {
+		h.runs = append(h.runs, history.Run{ID: int64(i), Status: history.StatusSucceeded, StartedAt: clock, Refresh: history.RefreshIncremental})
+	}
+	m := app(t, s, Deps{History: h})
+	m = run(t, m, size(120, 40))
+	for _, msg := range execCmd(m.Init()) {
+		m = run(t, m, msg)
+	}
+	m = run(t, m, keys("3"))
+	if len(m.runs.runs) != historyPageSize || !m.runs.hasOlder {
+		t.Fatalf("first page: %d runs, hasOlder %v", len(m.runs.runs), m.runs.hasOlder)
+	}
+	for range 119 {
+		m = run(t, m, keys("down"))
+	}
+	if len(m.runs.runs) != 120 || m.runs.hasOlder {
+		t.Fatalf("after scrolling down: %d runs loaded (hasOlder %v), want all 120 in pages", len(m.runs.runs), m.runs.hasOlder)
+	}
+	if r, _ := m.runs.selectedRun(); r.ID != 1 {
+		t.Fatalf("cursor on run %d, want the oldest", r.ID)
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m, _, _ := demoApp(t, 120, 40)
+	x := m.tabX[TabProblems][0]
+	m = run(t, m, tea.MouseMsg{X: x + 1, Y: m.lay.Tabs.Y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if m.ActiveTab() != TabProblems {
+		t.Fatalf("click on the Problems tab: tab %v", m.ActiveTab())
+	}
+	m = run(t, m, tea.MouseMsg{X: 2, Y: m.lay.Tree.Y + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if m.Focused() != PaneTree || m.tree.cursor != 2 {
+		t.Fatalf("click in the tree: focus %v cursor %d", m.Focused(), m.tree.cursor)
+	}
+	m = run(t, m, tea.MouseMsg{X: 2, Y: m.lay.Tree.Y + 3, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if m.tree.cursor != 3 {
+		t.Fatalf("wheel down in the tree: cursor %d", m.tree.cursor)
+	}
+}
+
+func TestResizeSafe(t *testing.T) {
+	m, _, _ := demoApp(t, 80, 24)
+	for _, sz := range [][2]int{{10, 5}, {59, 15}, {60, 16}, {300, 100}, {80, 24}, {0, 0}} {
+		m = run(t, m, size(sz[0], sz[1]))
+		v := m.View()
+		if sz[0] < minWidth || sz[1] < minHeight {
+			if sz[0] > 0 && !strings.Contains(v, "needs a terminal of at least") {
+				t.Fatalf("%v: %q", sz, v)
+			}
+			continue
+		}
+		if n := strings.Count(v, "\n") + 1; n != sz[1] {
+			t.Fatalf("%v: %d lines", sz, n)
+		}
+	}
+}
+
+func TestNoColor(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	s := demo(t)
+	colour := run(t, app(t, s, Deps{}), size(100, 30)).View()
+	plain := run(t, app(t, s, Deps{NoColor: true}), size(100, 30)).View()
+	if !strings.Contains(colour, "\x1b[38;2;") {
+		t.Fatal("the default palette draws no colour")
+	}
+	if strings.Contains(plain, "\x1b[38;") || strings.Contains(plain, "\x1b[48;") {
+		t.Fatalf("NO_COLOR still draws colours")
+	}
+	if !strings.Contains(plain, "\x1b[1") || !strings.Contains(plain, "✗") && !strings.Contains(plain, "i 1") {
+		t.Fatalf("NO_COLOR keeps bold and the marks")
+	}
+}
+
+func TestEditKeyWithoutEditor(t *testing.T) {
+	m, _, _ := demoApp(t, 120, 40)
+	m = run(t, m, keys("2"))
+	m = run(t, m, keys("enter"))
+	if !strings.Contains(m.View(), "set $EDITOR") {
+		t.Fatalf("enter without $EDITOR must say how to set it:\n%s", m.View())
+	}
+	m.deps.Editor = "vim"
+	_, cmd := m.Update(keys("enter"))
+	if cmd == nil {
+		t.Fatal("enter with $EDITOR must open it")
+	}
+}
+
+func TestLiveRunMarksInTree(t *testing.T) {
+	m, r, s := pressF(t)
+	m = run(t, m, keys("y"))
+	_ = r
+	token := m.runs.live.token
+	evs := runEvents(s)
+	m = step(t, m, runEventMsg{token: token, ev: evs[1]})
+	if m.tree.runs["pl-prices.feed_a"] != history.StatusRunning || m.tree.pipelineRun("pl-prices") != history.StatusRunning {
+		t.Fatalf("tree marks %v", m.tree.runs)
+	}
+	_ = time.Second
+}
