@@ -719,6 +719,10 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		body := []string{msg.err.Error()}
+		var pe *runner.PlanError
+		if errors.As(msg.err, &pe) && len(pe.Diagnostics) > 0 {
+			body = diagLines(pe.Diagnostics, m.ws.snap, m.c.st)
+		}
 		m.dialog = &dialog{kind: dlgMessage, title: "Cannot run " + d.title, body: body}
 		return nil
 	}

@@ -370,6 +370,20 @@ func TestPlanErrorShown(t *testing.T) {
 	if m.dialog == nil || m.dialog.kind != dlgMessage || !strings.Contains(m.View(), "has no files") {
 		t.Fatalf("plan error not shown:\n%s", m.View())
 	}
+	m = run(t, m, keys("esc"))
+	// A rejected plan lists its diagnostics, with where and how to fix.
+	r.plan = func(runner.Request) (*runner.Plan, error) {
+		return nil, &runner.PlanError{Diagnostics: []workspace.Diagnostic{{File: m.ws.snap.Pipelines[0].File, Line: 16, Col: 5,
+			Severity: workspace.SeverityError, Code: validate.CodeLocalUnsupported, Message: "node 'feed_a' uses a streaming read",
+			Hint: "remove `as_stream`"}}}
+	}
+	m = run(t, m, keys("r"))
+	got := dialogText(m)
+	for _, want := range []string{"pl-client-acme.yaml:16 " + validate.CodeLocalUnsupported, "uses a streaming read", "hint: remove `as_stream`"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("plan error lacks %q:\n%s", want, got)
+		}
+	}
 }
 
 func TestIncrementalRunWithoutEffectsStartsAtOnce(t *testing.T) {

@@ -44,7 +44,8 @@ type Lake interface {
 	// every table the workspace writes. A table that cannot be read has
 	// its Facts.Err set; the error is for failures of the whole call.
 	Stats(ctx context.Context, snap *workspace.Snapshot) (map[workspace.TableID]TableStats, error)
-	// Table reads one table for the Table tab.
+	// Table reads one table for the Table tab (its rows per writer come
+	// from Stats).
 	Table(ctx context.Context, snap *workspace.Snapshot, id workspace.TableID) (*TableInfo, error)
 }
 
@@ -68,7 +69,9 @@ type TableStats struct {
 
 // TableInfo is one table as the Table tab shows it.
 type TableInfo struct {
-	ID        workspace.TableID
+	ID workspace.TableID
+	// Stats holds the table's existence, version and row count (its facts
+	// hold no rows per writer: those come from Lake.Stats).
 	Stats     TableStats
 	Timestamp time.Time
 	Files     int
@@ -98,6 +101,12 @@ type Preview struct {
 	// Err says why the rows could not be read.
 	Err string
 }
+
+// WatchDebounce is the quiet period the workbench asks of the watcher
+// (workspace.WatchOptions): short, so a save is validated and shown well
+// within 100 ms, yet long enough to see an editor's write-then-rename as one
+// change.
+const WatchDebounce = 40 * time.Millisecond
 
 // Deps is what the workbench works on. Only Snapshot is required.
 type Deps struct {

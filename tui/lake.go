@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -57,12 +59,18 @@ func (l *DeltaLake) duck(ctx context.Context) (*sql.DB, error) {
 	return db, nil
 }
 
-// Stats implements Lake: for every table the workspace writes, its
-// version, row count, columns, rows per writer id and per where predicate.
+// Stats implements Lake: the deep-validation facts of runner.GatherFacts
+// (columns and rows per writer id of shared tables), and for every table
+// the workspace writes, its version, row count and rows per where
+// predicate.
 func (l *DeltaLake) Stats(ctx context.Context, snap *workspace.Snapshot) (map[workspace.TableID]TableStats, error) {
 	out := map[workspace.TableID]TableStats{}
 	if snap == nil {
 		return out, nil
+	}
+	facts, err := runner.GatherFacts(ctx, snap)
+	if err != nil {
+		return nil, err
 	}
 	for _, t := range snap.Tables {
 		if err := ctx.Err(); err != nil {
@@ -72,8 +80,11 @@ func (l *DeltaLake) Stats(ctx context.Context, snap *workspace.Snapshot) (map[wo
 			continue
 		}
 		_, s, st := l.open(ctx, t)
+		if f, ok := facts[t.ID]; ok {
+			st.Facts = f
+		}
 		if s != nil {
-			l.count(ctx, t, s, &st)
+			l.countPredicates(ctx, t, s, &st)
 		}
 		out[t.ID] = st
 	}
@@ -81,11 +92,10 @@ func (l *DeltaLake) Stats(ctx context.Context, snap *workspace.Snapshot) (map[wo
 }
 
 // open reads a table's latest snapshot; a folder that does not exist (or
-// is empty) is a table not written yet.
+// holds nothing) is a table not written yet.
 func (l *DeltaLake) open(ctx context.Context, t *workspace.Table) (*delta.Table, *delta.Snapshot, TableStats) {
 	st := TableStats{Version: -1}
-	entries, err := os.ReadDir(t.Path)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+	if emptyOrMissing(t.Path) {
 		return nil, nil, st
 	}
 	tbl, err := delta.Open(ctx, t.Path)
@@ -105,74 +115,51 @@ func (l *DeltaLake) open(ctx context.Context, t *workspace.Table) (*delta.Table,
 	return tbl, s, st
 }
 
-// count fills the rows per writer id (writer column) and per predicate.
-func (l *DeltaLake) count(ctx context.Context, t *workspace.Table, s *delta.Snapshot, st *TableStats) {
-	var column string
-	var preds []string
-	for _, w := range t.Writers {
-		switch w.Ownership {
-		case workspace.OwnerColumn:
-			if column == "" {
-				column = w.Column
-			}
-		case workspace.OwnerWhere:
-			if !slices.Contains(preds, w.Where) {
-				preds = append(preds, w.Where)
-			}
+// emptyOrMissing reports whether a table folder holds nothing yet.
+func emptyOrMissing(path string) bool {
+	entries, err := os.ReadDir(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	for _, e := range entries {
+		if e.Name() != delta.LogDirName {
+			return false
+		}
+		if logs, _ := os.ReadDir(filepath.Join(path, e.Name())); len(logs) > 0 {
+			return false
 		}
 	}
-	if column == "" && len(preds) == 0 {
-		return
-	}
-	db, err := l.duck(ctx)
-	if err != nil {
-		st.Facts.Err = err.Error()
-		return
-	}
-	if column != "" && slices.Contains(st.Facts.Columns, column) {
-		rows, err := l.writerRows(ctx, db, s, column)
-		if err != nil {
-			st.Facts.Err = err.Error()
-		} else {
-			st.Facts.WriterColumn, st.Facts.WriterRows = column, rows
-		}
-	}
-	if len(preds) > 0 {
-		st.PredicateRows, st.PredicateErr = map[string]int64{}, map[string]string{}
-		for _, p := range preds {
-			n, err := l.predicateRows(ctx, db, s, p)
-			if err != nil {
-				st.PredicateErr[p] = firstLine(err.Error())
-				continue
-			}
-			st.PredicateRows[p] = n
-		}
-	}
+	return err == nil
 }
 
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-func (l *DeltaLake) writerRows(ctx context.Context, db *sql.DB, s *delta.Snapshot, column string) (map[string]int64, error) {
-	scan, err := s.ScanSQL(ctx, delta.ScanOptions{Columns: []string{column}})
-	if err != nil {
-		return nil, err
-	}
-	q := fmt.Sprintf("SELECT CAST(%s AS VARCHAR), count(*) FROM (%s) GROUP BY 1", quoteIdent(column), scan)
-	rows, err := db.QueryContext(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("count rows per %s: %w", column, err)
-	}
-	defer rows.Close()
-	out := map[string]int64{}
-	for rows.Next() {
-		var id sql.NullString
-		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, err
+// countPredicates counts the rows matching each where predicate of the
+// table's writers.
+func (l *DeltaLake) countPredicates(ctx context.Context, t *workspace.Table, s *delta.Snapshot, st *TableStats) {
+	var preds []string
+	for _, w := range t.Writers {
+		if w.Ownership == workspace.OwnerWhere && !slices.Contains(preds, w.Where) {
+			preds = append(preds, w.Where)
 		}
-		out[id.String] += n // NULL counts as ""
 	}
-	return out, rows.Err()
+	if len(preds) == 0 {
+		return
+	}
+	st.PredicateRows, st.PredicateErr = map[string]int64{}, map[string]string{}
+	db, err := l.duck(ctx)
+	if err != nil {
+		for _, p := range preds {
+			st.PredicateErr[p] = err.Error()
+		}
+		return
+	}
+	for _, p := range preds {
+		n, err := l.predicateRows(ctx, db, s, p)
+		if err != nil {
+			st.PredicateErr[p] = firstLine(err.Error())
+			continue
+		}
+		st.PredicateRows[p] = n
+	}
 }
 
 func (l *DeltaLake) predicateRows(ctx context.Context, db *sql.DB, s *delta.Snapshot, pred string) (int64, error) {
@@ -187,8 +174,9 @@ func (l *DeltaLake) predicateRows(ctx context.Context, db *sql.DB, s *delta.Snap
 	return n, nil
 }
 
-// Table implements Lake: the table's stats, schema, partitioning, history
-// and a preview of its first rows.
+// Table implements Lake: the table's version, schema, partitioning,
+// history and a preview of its first rows (its rows per writer come from
+// Stats).
 func (l *DeltaLake) Table(ctx context.Context, snap *workspace.Snapshot, id workspace.TableID) (*TableInfo, error) {
 	t := snap.Table(id)
 	if t == nil {
@@ -199,7 +187,6 @@ func (l *DeltaLake) Table(ctx context.Context, snap *workspace.Snapshot, id work
 	if s == nil {
 		return info, nil
 	}
-	l.count(ctx, t, s, &info.Stats)
 	info.Timestamp, info.Files, info.SizeBytes = s.Timestamp(), s.NumFiles(), s.SizeInBytes()
 	info.Partitions = s.PartitionColumns()
 	info.Properties = s.Properties()

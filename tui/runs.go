@@ -245,8 +245,10 @@ func (r *runsPane) setPage(before int64, page history.RunPage, err error) {
 	}
 	r.histErr = ""
 	if before == 0 {
+		// The newest page: a cursor on the newest run stays on top (on a
+		// run just finished), else it stays on its run.
 		var cur int64
-		if r.cursor < len(r.runs) {
+		if r.cursor > 0 && r.cursor < len(r.runs) {
 			cur = r.runs[r.cursor].ID
 		}
 		r.runs = append([]history.Run(nil), page.Runs...)

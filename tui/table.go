@@ -174,7 +174,8 @@ func (t *tablePane) content() []string {
 	}
 	lines = append(lines, part)
 
-	writers, orphans := tableWriters(tb, info.Stats, true)
+	stats, have := t.ws.stats[t.id]
+	writers, orphans := tableWriters(tb, stats, have)
 	lines = append(lines, "", st.Accent.Render("Rows per writer"))
 	w := min(t.w, 90)
 	for _, wr := range writers {

@@ -1,0 +1,245 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+// waitFor waits until the program's output (from now on) holds every one
+// of ss.
+func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, s := range ss {
+			if !bytes.Contains(b, []byte(s)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func finalModel(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+}
+
+// TestFlowLiveValidation opens the demo with the real watcher, breaks a
+// pipeline file, waits for the problem, fixes the file and waits for the
+// problem to go.
+func TestFlowLiveValidation(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events, err := workspace.Watch(ctx, snap, workspace.WatchOptions{Debounce: WatchDebounce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Deps{Context: ctx, Snapshot: snap, Events: events, Now: fixedNow, Tick: -1})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))
+	waitFor(t, tm, "prices")
+	tm.Send(keys("2"))
+	waitFor(t, tm, "[2 Problems (1)]")
+
+	file := filepath.Join(dir, "pipelines", "pl-prices.yaml")
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(good), "    mode: APPEND\n", "    mode: APPEND\n    bogus_key: [\n", 1)
+	saved := time.Now()
+	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tm, workspace.CodeYAMLSyntax)
+	t.Logf("save -> problem shown: %s", time.Since(saved))
+
+	saved = time.Now()
+	if err := os.WriteFile(file, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tm, "✗ 0 ! 0 i 1")
+	t.Logf("fix -> problem gone: %s", time.Since(saved))
+	final := finalModel(t, tm)
+	for _, d := range final.Diagnostics() {
+		if d.Severity == workspace.SeverityError {
+			t.Fatalf("an error is left after the fix: %v", d)
+		}
+	}
+	if final.Snapshot().Generation < 2 {
+		t.Fatalf("snapshot generation %d: the watcher's reloads were not applied", final.Snapshot().Generation)
+	}
+}
+
+// runDemo runs a request on the workspace in dir with the real runner and
+// waits for it.
+func runDemo(t *testing.T, r *runner.Runner, dir string, req runner.Request) runner.Summary {
+	t.Helper()
+	ctx := context.Background()
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	plan, err := r.Plan(ctx, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := r.Start(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range run.Events() {
+	}
+	sum, err := run.Wait()
+	if err != nil {
+		t.Fatalf("run %+v: %v (%+v)", req, err, sum)
+	}
+	return sum
+}
+
+func newRunner(t *testing.T) *runner.Runner {
+	t.Helper()
+	r, err := runner.New(runner.Config{Getenv: func(string) string { return "" }, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// batchDemo is the demo with pl-prices reading in batch: local runs do not
+// stream yet.
+func batchDemo(t *testing.T) string {
+	t.Helper()
+	dir := workspacetest.Demo(t)
+	file := filepath.Join(dir, "pipelines", "pl-prices.yaml")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.ReplaceAll(b, []byte("    as_stream: true\n"), nil)
+	b = bytes.ReplaceAll(b, []byte("    reader_kwargs:\n      skipChangeCommits: true\n"), nil)
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writerRows reads the rows per writer id of the prices table.
+func pricesRows(t *testing.T, dir string) map[string]int64 {
+	t.Helper()
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	facts, err := runner.GatherFacts(context.Background(), snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := facts[tableID(t, snap, "prices")]
+	if !f.Exists {
+		t.Fatalf("prices does not exist: %+v", f)
+	}
+	return f.WriterRows
+}
+
+// TestFlowFullRefresh runs, through the workbench and the real runner, a
+// FULL refresh of feed_a: feed_b's rows are untouched, and the deletion of
+// feed_a's rows shows in the run's details.
+func TestFlowFullRefresh(t *testing.T) {
+	dir := batchDemo(t)
+	r := newRunner(t)
+	runDemo(t, r, dir, runner.Request{Pipelines: []string{"pl-prices"}})
+	before := pricesRows(t, dir)
+	if before["pl-prices.feed_a"] == 0 || before["pl-prices.feed_b"] == 0 {
+		t.Fatalf("setup: rows per writer %v", before)
+	}
+
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	lake := NewDeltaLake()
+	defer lake.Close()
+	hist := NewHistoryFile(snap.Layout.StateDB())
+	defer hist.Close()
+	m := New(Deps{Snapshot: snap, Runner: LocalRunner{r}, History: hist, Lake: lake, Tick: -1})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 44))
+	waitFor(t, tm, "all_orders")
+	for range 4 {
+		tm.Send(keys("down"))
+	}
+	waitFor(t, tm, "▸-pl-prices.feed_a")
+	tm.Send(keys("f"))
+	waitFor(t, tm, "of pl-prices.feed_a from prices")
+	tm.Send(keys("y"))
+	waitFor(t, tm, "Summary: succeeded", "pl-prices [feed_a]") // and the run in the history list
+	tm.Send(keys("enter"))
+	waitFor(t, tm, "Deleted rows per writer (1)")
+	final := finalModel(t, tm)
+
+	d := final.runs.detail
+	if d == nil || len(d.Deletions) != 1 {
+		t.Fatalf("run detail: %+v", d)
+	}
+	del := d.Deletions[0]
+	if del.Writer != "pl-prices.feed_a" || del.Rows != before["pl-prices.feed_a"] {
+		t.Fatalf("deletion %+v, want the %d rows of pl-prices.feed_a", del, before["pl-prices.feed_a"])
+	}
+	after := pricesRows(t, dir)
+	if after["pl-prices.feed_b"] != before["pl-prices.feed_b"] {
+		t.Fatalf("feed_b's rows changed: %d -> %d", before["pl-prices.feed_b"], after["pl-prices.feed_b"])
+	}
+	if after["pl-prices.feed_a"] != before["pl-prices.feed_a"] {
+		t.Fatalf("feed_a reprocessed its files: %d rows, want %d", after["pl-prices.feed_a"], before["pl-prices.feed_a"])
+	}
+}
+
+// TestFlowEditor opens the problem's file in $EDITOR (a script named vi
+// that records its arguments) and comes back to the workbench.
+func TestFlowEditor(t *testing.T) {
+	bin := t.TempDir()
+	record := filepath.Join(bin, "args")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > " + record + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "vi"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := demo(t)
+	m := app(t, s, Deps{Editor: filepath.Join(bin, "vi")})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))
+	waitFor(t, tm, "all_orders")
+	tm.Send(keys("2"))
+	waitFor(t, tm, "LK151")
+	tm.Send(keys("enter"))
+	var got []byte
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(record); err == nil && len(b) > 0 {
+			got = b
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	d := s.Pipeline("pl-prices")
+	want := "+59\n" + d.File + "\n"
+	if string(got) != want {
+		t.Fatalf("editor arguments %q, want %q", got, want)
+	}
+	tm.Send(keys("3")) // the workbench is back and takes keys
+	waitFor(t, tm, "[3 Runs]")
+	if final := finalModel(t, tm); final.ActiveTab() != TabRuns {
+		t.Fatalf("tab %v after the editor", final.ActiveTab())
+	}
+}
+
+var (
+	_ = tea.Quit
+	_ = validate.RefreshFull
+)
