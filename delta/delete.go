@@ -56,7 +56,7 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 		return m, err
 	}
 	s := tx.view
-	info, err := analyzePredicate(ctx, q, s, predicate)
+	info, matches, err := analyzePredicate(ctx, q, s, predicate, s.files)
 	if err != nil {
 		return m, err
 	}
@@ -66,10 +66,6 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 	start := time.Now()
 	if info.partitionOnly {
 		m.PartitionOnly = true
-		matches, err := matchPartitions(ctx, q, s, s.files, info.sql)
-		if err != nil {
-			return m, err
-		}
 		var gone []*Add
 		for i, f := range s.files {
 			if matches[i] {

@@ -22,30 +22,80 @@ type predicateInfo struct {
 }
 
 // analyzePredicate checks that pred is one DuckDB SQL boolean expression
-// over the columns of s (binding it against an empty relation with the
-// table's columns and types) and finds the columns it references, with
-// DuckDB's own parser (json_serialize_sql). Problems wrap
+// over the columns of s, finds the columns it references with DuckDB's own
+// parser (json_serialize_sql), and evaluates it over the partition values
+// of files (the data columns as NULL), all in one query. The returned
+// matches tell, per file, whether pred is TRUE for its partition values;
+// they are meaningful when the predicate is partition-only. Problems wrap
 // ErrInvalidPredicate and quote DuckDB's message.
-func analyzePredicate(ctx context.Context, q Querier, s *Snapshot, pred string) (*predicateInfo, error) {
+func analyzePredicate(ctx context.Context, q Querier, s *Snapshot, pred string, files []*Add) (*predicateInfo, []bool, error) {
 	pred = strings.TrimSpace(pred)
 	if pred == "" {
-		return nil, fmt.Errorf("%w: table %s: the predicate is empty (to remove every row, truncate the table)", ErrInvalidPredicate, s.root)
+		return nil, nil, fmt.Errorf("%w: table %s: the predicate is empty (to remove every row, truncate the table)", ErrInvalidPredicate, s.root)
 	}
-	empty, err := emptyRelationSQL(s)
+	values, tupleOf, nTuples, err := partitionValuesSQL(s, files)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rows, err := q.QueryContext(ctx, "SELECT count(*) FROM ("+empty+") AS t WHERE ("+pred+"\n)")
+	var nulls []string
+	for _, f := range s.schema.Fields {
+		if s.isPartitionColumn(f.Name) {
+			continue
+		}
+		t, err := DuckDBType(f.Type)
+		if err != nil {
+			return nil, nil, fmt.Errorf("table %s, column %s: %w", s.root, f.Name, err)
+		}
+		nulls = append(nulls, "CAST(NULL AS "+t+") AS "+quoteIdent(f.Name))
+	}
+	rel := values
+	if len(nulls) > 0 {
+		rel = "(SELECT * FROM " + values + ", (SELECT " + strings.Join(nulls, ", ") + ") AS __n)"
+	}
+	// One round trip (a scalar subquery would cost twice as much to
+	// plan): the tree in the row with index -1, then the indexes of the
+	// tuples the predicate is TRUE for.
+	query := "SELECT -1 AS __laktory_i, CAST(json_serialize_sql(" + quoteString("SELECT * FROM t WHERE "+pred) + ") AS VARCHAR) " +
+		"UNION ALL SELECT __laktory_i, NULL FROM " + rel + " AS t WHERE (" + pred + "\n)"
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
-		return nil, fmt.Errorf("%w: table %s: %q is not a boolean SQL expression over the table's columns (%s): %v",
+		return nil, nil, fmt.Errorf("%w: table %s: %q is not a boolean SQL expression over the table's columns (%s): %v",
 			ErrInvalidPredicate, s.root, pred, strings.Join(s.schema.FieldNames(), ", "), err)
 	}
-	rows.Close()
-
+	defer rows.Close()
 	var tree string
-	if err := queryRow(ctx, q, "SELECT CAST(json_serialize_sql("+quoteString("SELECT * FROM t WHERE "+pred)+") AS VARCHAR)", &tree); err != nil {
-		return nil, fmt.Errorf("%w: table %s: predicate %q: %v", ErrInvalidPredicate, s.root, pred, err)
+	hit := make([]bool, nTuples)
+	for rows.Next() {
+		var i int
+		var t *string
+		if err := rows.Scan(&i, &t); err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case i == -1 && t != nil:
+			tree = *t
+		case i >= 0 && i < nTuples:
+			hit[i] = true
+		}
 	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("%w: table %s: evaluating %q: %v", ErrInvalidPredicate, s.root, pred, err)
+	}
+	info, err := parsePredicateTree(s, pred, tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	matches := make([]bool, len(files))
+	for i, t := range tupleOf {
+		matches[i] = hit[t]
+	}
+	return info, matches, nil
+}
+
+// parsePredicateTree reads json_serialize_sql's tree of "SELECT * FROM t
+// WHERE pred": one statement with only a WHERE clause, and the table
+// columns it references.
+func parsePredicateTree(s *Snapshot, pred, tree string) (*predicateInfo, error) {
 	var doc struct {
 		Error      bool             `json:"error"`
 		ErrMessage string           `json:"error_message"`
@@ -123,23 +173,6 @@ func emptyList(v any) bool {
 	return v == nil || ok && len(l) == 0
 }
 
-// emptyRelationSQL is a SELECT with no row and the table's logical columns
-// and types, to bind expressions against.
-func emptyRelationSQL(s *Snapshot) (string, error) {
-	cols := make([]string, 0, len(s.schema.Fields))
-	for _, f := range s.schema.Fields {
-		t, err := DuckDBType(f.Type)
-		if err != nil {
-			return "", fmt.Errorf("table %s, column %s: %w", s.root, f.Name, err)
-		}
-		cols = append(cols, "CAST(NULL AS "+t+") AS "+quoteIdent(f.Name))
-	}
-	if len(cols) == 0 {
-		cols = append(cols, "NULL AS __laktory_none")
-	}
-	return "SELECT " + strings.Join(cols, ", ") + " WHERE false", nil
-}
-
 // queryRow runs a query returning one row and scans it.
 func queryRow(ctx context.Context, q Querier, query string, dest ...any) error {
 	rows, err := q.QueryContext(ctx, query)
@@ -159,16 +192,14 @@ func queryRow(ctx context.Context, q Querier, query string, dest ...any) error {
 	return rows.Close()
 }
 
-// matchPartitions evaluates pred (over partition columns only) with
-// DuckDB for each file's partition values, once per distinct tuple of
-// values, and reports which files it is TRUE for.
-func matchPartitions(ctx context.Context, q Querier, s *Snapshot, files []*Add, pred string) ([]bool, error) {
-	out := make([]bool, len(files))
-	if len(files) == 0 {
-		return out, nil
-	}
+// partitionValuesSQL is a VALUES relation with one row per distinct tuple
+// of the files' partition values: __laktory_i (the tuple's index), then
+// the partition columns under their logical names and types. tupleOf maps
+// each file to its tuple. Without files it holds one row of NULLs (index
+// -2).
+func partitionValuesSQL(s *Snapshot, files []*Add) (sql string, tupleOf []int, nTuples int, err error) {
 	pfs := s.partitionFields()
-	tupleOf := make([]int, len(files))
+	tupleOf = make([]int, len(files))
 	tuples := map[string]int{}
 	var rowsSQL []string
 	for i, f := range files {
@@ -181,11 +212,11 @@ func matchPartitions(ctx context.Context, q Querier, s *Snapshot, files []*Add, 
 			}
 			v, err := parsePartitionValue(pf.Type, raw)
 			if err != nil {
-				return nil, fmt.Errorf("%w: table %s, file %s, column %s: %v", ErrInvalidPartitionValue, s.root, f.Path, pf.Name, err)
+				return "", nil, 0, fmt.Errorf("%w: table %s, file %s, column %s: %v", ErrInvalidPartitionValue, s.root, f.Path, pf.Name, err)
 			}
 			lit, err := sqlLiteral(pf.Type, v)
 			if err != nil {
-				return nil, err
+				return "", nil, 0, err
 			}
 			lits[j] = lit
 			key.WriteString(lit)
@@ -203,14 +234,38 @@ func matchPartitions(ctx context.Context, q Querier, s *Snapshot, files []*Add, 
 	for _, pf := range pfs {
 		names = append(names, quoteIdent(pf.Name))
 	}
-	query := "SELECT __laktory_i FROM (VALUES " + strings.Join(rowsSQL, ", ") + ") AS t(" + strings.Join(names, ", ") +
-		") WHERE (" + pred + "\n)"
-	rows, err := q.QueryContext(ctx, query)
+	if len(rowsSQL) == 0 {
+		row := []string{"-2"}
+		for _, pf := range pfs {
+			lit, err := sqlLiteral(pf.Type, nil)
+			if err != nil {
+				return "", nil, 0, err
+			}
+			row = append(row, lit)
+		}
+		rowsSQL = append(rowsSQL, "("+strings.Join(row, ", ")+")")
+	}
+	return "(VALUES " + strings.Join(rowsSQL, ", ") + ") AS __v(" + strings.Join(names, ", ") + ")", tupleOf, len(tuples), nil
+}
+
+// matchPartitions evaluates pred (over partition columns only) with
+// DuckDB for each file's partition values, once per distinct tuple of
+// values, and reports which files it is TRUE for.
+func matchPartitions(ctx context.Context, q Querier, s *Snapshot, files []*Add, pred string) ([]bool, error) {
+	out := make([]bool, len(files))
+	if len(files) == 0 {
+		return out, nil
+	}
+	values, tupleOf, nTuples, err := partitionValuesSQL(s, files)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, "SELECT __laktory_i FROM "+values+" WHERE ("+pred+"\n)")
 	if err != nil {
 		return nil, fmt.Errorf("%w: table %s: evaluating %q over partition values: %v", ErrInvalidPredicate, s.root, pred, err)
 	}
 	defer rows.Close()
-	hit := make([]bool, len(tuples))
+	hit := make([]bool, nTuples)
 	for rows.Next() {
 		var i int
 		if err := rows.Scan(&i); err != nil {

@@ -58,7 +58,9 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 		}
 		opts = append(opts, "PARTITION_BY ("+strings.Join(names, ", ")+")")
 	} else {
-		opts = append(opts, "FILE_SIZE_BYTES "+strconv.FormatInt(tx.targetFileSize(), 10))
+		// One file per DuckDB thread (cut at the target size): the
+		// threads encode and write in parallel.
+		opts = append(opts, "PER_THREAD_OUTPUT", "FILE_SIZE_BYTES "+strconv.FormatInt(tx.targetFileSize(), 10))
 	}
 	if s.mapping != ColumnMappingNone {
 		if ids := fieldIDsSQL(s); ids != "" {

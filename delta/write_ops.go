@@ -71,11 +71,13 @@ func Truncate(ctx context.Context, root string, opts WriteOptions) (*CommitResul
 }
 
 func oneShot(ctx context.Context, root string, opts WriteOptions, op func(*Transaction) error) (*CommitResult, error) {
-	t, err := Open(ctx, root)
+	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := t.Begin(ctx, opts)
+	// Snapshot lists the log once and fails with ErrNotDeltaTable when
+	// there is none.
+	tx, err := (&Table{root: abs}).Begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,221 @@
+package delta
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Write-path benchmarks. The self-contained ones generate their data with
+// DuckDB; BenchmarkWriteVsDeltaRS runs the same operations on the data and
+// tables scripts/bench/write_vs_deltars.sh prepares, for the side-by-side
+// comparison with delta-rs.
+
+// benchSourceSQL generates n rows: 10 writers interleaved (w0..w9),
+// timestamps, doubles, integers and short strings (the columns the
+// side-by-side script generates with polars).
+func benchSourceSQL(n int) string {
+	return fmt.Sprintf(`SELECT i::BIGINT AS id, 'w' || (i %% 10) AS writer,
+  TIMESTAMPTZ '2024-01-01 00:00:00+00' + i * INTERVAL 1 SECOND AS ts, i * 0.01 AS value,
+  (i %% 100)::INTEGER AS qty, 'note-' || (i %% 1000) AS note FROM range(%d) t(i)`, n)
+}
+
+// loadBenchSource makes the DuckDB table "source" (in memory) hold the
+// rows to write: from a parquet file, or generated.
+func loadBenchSource(b *testing.B, db *sql.DB, parquetPath string, n int) {
+	b.Helper()
+	q := benchSourceSQL(n)
+	if parquetPath != "" {
+		q = "SELECT * FROM read_parquet(" + quoteString(parquetPath) + ")"
+	}
+	if _, err := db.Exec("CREATE OR REPLACE TABLE source AS " + q); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// benchAppend creates a table and appends every row of source, per
+// iteration.
+func benchAppend(b *testing.B, db *sql.DB) {
+	ctx := context.Background()
+	var rows int64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		root := filepath.Join(b.TempDir(), "t")
+		b.StartTimer()
+		tx, err := BeginCreate(root, TableDefinition{}, WriteOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := tx.Append(ctx, db, "SELECT * FROM source")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Commit(ctx); err != nil {
+			b.Fatal(err)
+		}
+		rows = m.Rows
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// benchDelete deletes writer w3's rows from a fresh copy of the table at
+// base, per iteration.
+func benchDelete(b *testing.B, db *sql.DB, base string) {
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		root := filepath.Join(b.TempDir(), "t")
+		if err := os.CopyFS(root, os.DirFS(base)); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := Delete(ctx, db, root, "writer = 'w3'", WriteOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Metrics.DeletedRows == 0 {
+			b.Fatal("nothing deleted")
+		}
+	}
+}
+
+// benchSmallAppends appends 100 batches of 1000 rows one after the other
+// (100 commits) to a table created beforehand, per iteration.
+func benchSmallAppends(b *testing.B, db *sql.DB) {
+	ctx := context.Background()
+	if _, err := db.Exec("CREATE OR REPLACE TABLE small AS SELECT *, (row_number() OVER () - 1) // 1000 AS __batch FROM (SELECT * FROM source LIMIT 101000)"); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		root := filepath.Join(b.TempDir(), "t")
+		tx, err := BeginCreate(root, TableDefinition{}, WriteOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Append(ctx, db, "SELECT * EXCLUDE (__batch) FROM small WHERE __batch = 0"); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Commit(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		for k := 1; k <= 100; k++ {
+			if _, err := Append(ctx, db, root, fmt.Sprintf("SELECT * EXCLUDE (__batch) FROM small WHERE __batch = %d", k), WriteOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// writeBenchBase writes the source rows as a table (partitioned by writer
+// or not) for the delete benchmarks.
+func writeBenchBase(b *testing.B, db *sql.DB, partitioned bool) string {
+	b.Helper()
+	root := filepath.Join(b.TempDir(), "base")
+	def := TableDefinition{}
+	if partitioned {
+		def.PartitionColumns = []string{"writer"}
+	}
+	tx, err := BeginCreate(root, def, WriteOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tx.Append(context.Background(), db, "SELECT * FROM source"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tx.Commit(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return root
+}
+
+func benchDB(b *testing.B) *sql.DB {
+	db, err := OpenDuckDB(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+// BenchmarkAppend writes 1M rows into a new table.
+func BenchmarkAppend(b *testing.B) {
+	db := benchDB(b)
+	loadBenchSource(b, db, "", 1_000_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	benchAppend(b, db)
+}
+
+// BenchmarkDeleteWriter deletes one writer's rows (of 10) from a 1M-row
+// table: unpartitioned (scan + rewrite) and partitioned by writer
+// (partition-only: files removed without reading them).
+func BenchmarkDeleteWriter(b *testing.B) {
+	db := benchDB(b)
+	loadBenchSource(b, db, "", 1_000_000)
+	for _, partitioned := range []bool{false, true} {
+		name := "unpartitioned"
+		if partitioned {
+			name = "partitioned"
+		}
+		b.Run(name, func(b *testing.B) {
+			base := writeBenchBase(b, db, partitioned)
+			b.ReportAllocs()
+			b.ResetTimer()
+			benchDelete(b, db, base)
+		})
+	}
+}
+
+// BenchmarkSmallAppends appends 100 batches of 1000 rows (100 commits,
+// with the checkpoints they trigger).
+func BenchmarkSmallAppends(b *testing.B) {
+	db := benchDB(b)
+	loadBenchSource(b, db, "", 200_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	benchSmallAppends(b, db)
+}
+
+// BenchmarkCommit measures a commit alone: an append of one row (write,
+// put-if-absent, fsyncs) on a table of 50 commits.
+func BenchmarkCommit(b *testing.B) {
+	ctx := context.Background()
+	db := benchDB(b)
+	root := filepath.Join(b.TempDir(), "t")
+	tx, _ := BeginCreate(root, TableDefinition{}, WriteOptions{})
+	tx.Append(ctx, db, "SELECT 1::BIGINT AS id")
+	if _, err := tx.Commit(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		Append(ctx, db, root, "SELECT 1::BIGINT AS id", WriteOptions{})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Append(ctx, db, root, "SELECT 1::BIGINT AS id", WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteVsDeltaRS runs the side-by-side operations on the data
+// in $LAKTORY_BENCH_WRITE_DIR (see scripts/bench/write_vs_deltars.sh):
+// source.parquet (5M rows) and the tables delta-rs wrote from it.
+func BenchmarkWriteVsDeltaRS(b *testing.B) {
+	dir := os.Getenv("LAKTORY_BENCH_WRITE_DIR")
+	if dir == "" {
+		b.Skip("LAKTORY_BENCH_WRITE_DIR not set (see scripts/bench/write_vs_deltars.sh)")
+	}
+	db := benchDB(b)
+	loadBenchSource(b, db, filepath.Join(dir, "source.parquet"), 0)
+	b.Run("append_5M", func(b *testing.B) { benchAppend(b, db) })
+	b.Run("delete_unpartitioned", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_unpartitioned")) })
+	b.Run("delete_partitioned", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_partitioned")) })
+	b.Run("small_appends_100", func(b *testing.B) { benchSmallAppends(b, db) })
+}

@@ -1,0 +1,138 @@
+"""Side-by-side write benchmark: delta-rs versus laktory's delta package.
+
+Used by scripts/bench/write_vs_deltars.sh; three modes:
+
+  generate DIR          write DIR/source.parquet (ROWS rows, default 5M) and,
+                        with delta-rs, the tables the deletes start from:
+                        DIR/base_unpartitioned, DIR/base_partitioned (by writer)
+  time DIR              time delta-rs on each operation (JSON on stdout)
+  report DELTARS OURS   print our time / delta-rs' time per operation
+
+Operations (setup such as reading the source or copying a table is not
+timed, on either side):
+  append_5M             create a table from the ROWS source rows, held in
+                        memory (delta-rs: write_deltalake of an Arrow table;
+                        ours: Append of a DuckDB in-memory table)
+  delete_unpartitioned  delete writer w3's rows (1 in 10) from a copy of
+                        base_unpartitioned (DeltaTable.delete / delta.Delete)
+  delete_partitioned    the same on a copy of base_partitioned
+  small_appends_100     100 appends of 1000 rows each, one after the other,
+                        to a table created beforehand
+"""
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+RUNS = int(os.environ.get("RUNS", "3"))
+ROWS = int(os.environ.get("ROWS", "5000000"))
+
+
+def generate(root):
+    import polars as pl
+    import pyarrow.parquet as pq
+    from deltalake import write_deltalake
+
+    df = pl.select(id=pl.int_range(0, ROWS, dtype=pl.Int64)).with_columns(
+        writer=pl.format("w{}", pl.col("id") % 10),
+        ts=pl.datetime(2024, 1, 1, time_zone="UTC") + pl.duration(seconds=pl.col("id")),
+        value=pl.col("id").cast(pl.Float64) * 0.01,
+        qty=(pl.col("id") % 100).cast(pl.Int32),
+        note=pl.format("note-{}", pl.col("id") % 1000),
+    )
+    table = df.to_arrow()
+    table = table.cast(table.schema)  # string_view -> string for older readers
+    pq.write_table(table, os.path.join(root, "source.parquet"))
+    write_deltalake(os.path.join(root, "base_unpartitioned"), table)
+    write_deltalake(os.path.join(root, "base_partitioned"), table, partition_by=["writer"])
+    print("generated %d rows in %s" % (ROWS, root), file=sys.stderr)
+
+
+def timed(setup, fn, runs=RUNS):
+    times = []
+    for _ in range(runs):
+        state = setup()
+        t0 = time.perf_counter()
+        fn(state)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def time_deltars(root):
+    import pyarrow.parquet as pq
+    from deltalake import DeltaTable, write_deltalake
+
+    source = pq.read_table(os.path.join(root, "source.parquet"))
+    scratch = tempfile.mkdtemp(dir=root)
+    counter = [0]
+
+    def fresh():
+        counter[0] += 1
+        return os.path.join(scratch, "t%d" % counter[0])
+
+    def copy_of(base):
+        def setup():
+            path = fresh()
+            shutil.copytree(os.path.join(root, base), path)
+            return path
+        return setup
+
+    out = {}
+    out["append_5M"] = timed(fresh, lambda p: write_deltalake(p, source))
+    out["delete_unpartitioned"] = timed(copy_of("base_unpartitioned"), lambda p: DeltaTable(p).delete("writer = 'w3'"))
+    out["delete_partitioned"] = timed(copy_of("base_partitioned"), lambda p: DeltaTable(p).delete("writer = 'w3'"))
+
+    small = [source.slice(k * 1000, 1000) for k in range(101)]
+
+    def small_setup():
+        path = fresh()
+        write_deltalake(path, small[0])
+        return path
+
+    def small_appends(path):
+        for k in range(1, 101):
+            write_deltalake(path, small[k], mode="append")
+
+    out["small_appends_100"] = timed(small_setup, small_appends)
+    shutil.rmtree(scratch, ignore_errors=True)
+    json.dump(out, sys.stdout)
+
+
+def report(deltars_file, ours_file):
+    with open(deltars_file) as f:
+        theirs = json.load(f)
+    ours = {}
+    pat = re.compile(r"^BenchmarkWriteVsDeltaRS/(\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op")
+    with open(ours_file) as f:
+        for line in f:
+            m = pat.match(line.strip())
+            if m:
+                ours.setdefault(m.group(1), []).append(float(m.group(3)) / 1e9)
+    print("%-24s %12s %12s %8s %9s" % ("operation", "ours", "delta-rs", "ratio", "speed-up"))
+    for key in ("append_5M", "delete_unpartitioned", "delete_partitioned", "small_appends_100"):
+        if key not in ours or key not in theirs:
+            continue
+        o = statistics.median(ours[key])
+        t = theirs[key]
+        print("%-24s %10.1fms %10.1fms %8.2f %8.1fx" % (key, o * 1000, t * 1000, o / t, t / o))
+    print("ratio = our time / delta-rs time (goal: at most 0.67, i.e. 1.5x faster)")
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "generate":
+        generate(sys.argv[2])
+    elif mode == "time":
+        time_deltars(sys.argv[2])
+    elif mode == "report":
+        report(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit("unknown mode " + mode)
+    # polars and deltalake may abort while tearing their thread pools down
+    # at interpreter exit: leave at once.
+    sys.stdout.flush()
+    os._exit(0)
