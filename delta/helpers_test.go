@@ -2,11 +2,11 @@ package delta
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -260,28 +260,17 @@ func writeParquetActions(t testing.TB, path string, actions []Action) {
 	}
 }
 
-// writeClassicCheckpoint writes the classic checkpoint of version v holding
-// the state of snapshot s (built by replay), plus _last_checkpoint.
+// writeClassicCheckpoint writes the classic checkpoint of snapshot s, plus
+// _last_checkpoint, with the production checkpoint writer.
 func writeClassicCheckpoint(t testing.TB, s *Snapshot) {
 	t.Helper()
-	actions := snapshotActions(s)
-	writeParquetActions(t, filepath.Join(s.Root(), LogDirName, CheckpointFileName(s.Version())), actions)
-	lc, _ := json.Marshal(LastCheckpoint{Version: s.Version(), Size: int64(len(actions))})
-	writeLogFile(t, s.Root(), LastCheckpointFileName, lc)
+	if _, err := WriteCheckpoint(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
 }
 
-// snapshotActions lists the actions a checkpoint of s holds.
+// snapshotActions lists the actions a checkpoint of s holds (for tests
+// that split them into multi-part checkpoints or sidecars).
 func snapshotActions(s *Snapshot) []Action {
-	p, m := s.Protocol(), s.Metadata()
-	actions := []Action{{Protocol: &p}, {MetaData: &m}}
-	for app, v := range s.AppTransactions() {
-		actions = append(actions, Action{Txn: &Txn{AppID: app, Version: v}})
-	}
-	for _, f := range s.Files() {
-		actions = append(actions, Action{Add: f})
-	}
-	for _, r := range s.Tombstones() {
-		actions = append(actions, Action{Remove: r})
-	}
-	return actions
+	return checkpointActions(s, time.Now())
 }
