@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,15 +68,42 @@ func BenchmarkPlan(b *testing.B) {
 	}
 }
 
-// BenchmarkJSONToSharedDelta: a node reading 5M JSON lines rows,
-// transforming them with SQL and appending them to a shared Delta table
-// (writer column first). Reports rows/s. LAKTORY_BENCH_ROWS overrides the
-// row count.
-func BenchmarkJSONToSharedDelta(b *testing.B) {
+// benchTransform is the SQL step of the throughput benchmarks.
+const benchTransform = `SELECT upper(symbol) AS symbol, CAST(ts AS TIMESTAMPTZ) AS ts,
+               round(price * 1.1, 2) AS price, qty, price * qty AS notional
+        FROM {df} WHERE qty > 0`
+
+// benchRows is the row count of the throughput benchmarks (5M;
+// LAKTORY_BENCH_ROWS overrides it).
+func benchRows() int {
 	rows := 5_000_000
 	if s := os.Getenv("LAKTORY_BENCH_ROWS"); s != "" {
 		fmt.Sscan(s, &rows)
 	}
+	return rows
+}
+
+// benchJSON writes rows JSON lines rows (symbol, ts, price, qty) to
+// dir/data/feed.jsonl.
+func benchJSON(b *testing.B, r *Runner, dir string, rows int) string {
+	b.Helper()
+	src := filepath.Join(dir, "data", "feed.jsonl")
+	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	gen := fmt.Sprintf(`COPY (SELECT 'sym' || (i %% 500) AS symbol, TIMESTAMP '2026-01-01' + INTERVAL (i) SECOND AS ts,
+		(i %% 1000) / 10.0 AS price, 1 + i %% 7 AS qty FROM range(%d) r(i)) TO %s (FORMAT json)`, rows, quoteString(src))
+	if _, err := r.db.ExecContext(context.Background(), gen); err != nil {
+		b.Fatal(err)
+	}
+	return src
+}
+
+// BenchmarkJSONToSharedDelta: a node reading 5M JSON lines rows,
+// transforming them with SQL and appending them to a shared Delta table
+// (writer column first), run history included. Reports rows/s.
+func BenchmarkJSONToSharedDelta(b *testing.B) {
+	rows := benchRows()
 	dir := b.TempDir()
 	workspacetest.Write(b, dir, map[string]string{
 		"pipelines/pl.yaml": `name: pl
@@ -87,9 +115,7 @@ nodes:
   transformer:
     nodes:
     - expr: |
-        SELECT upper(symbol) AS symbol, CAST(ts AS TIMESTAMPTZ) AS ts,
-               round(price * 1.1, 2) AS price, qty, price * qty AS notional
-        FROM {df} WHERE qty > 0
+        ` + benchTransform + `
   sinks:
   - table_name: prices
     mode: APPEND
@@ -97,15 +123,7 @@ nodes:
 `,
 	})
 	r := testRunner(b)
-	src := filepath.Join(dir, "data", "feed.jsonl")
-	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	gen := fmt.Sprintf(`COPY (SELECT 'sym' || (i %% 500) AS symbol, TIMESTAMP '2026-01-01' + INTERVAL (i) SECOND AS ts,
-		(i %% 1000) / 10.0 AS price, 1 + i %% 7 AS qty FROM range(%d) r(i)) TO %s (FORMAT json)`, rows, quoteString(src))
-	if _, err := r.db.ExecContext(context.Background(), gen); err != nil {
-		b.Fatal(err)
-	}
+	benchJSON(b, r, dir, rows)
 	snap := workspacetest.LoadDir(b, dir, workspace.Options{})
 	plan, err := r.Plan(context.Background(), snap, Request{})
 	if err != nil {
@@ -125,6 +143,32 @@ nodes:
 		sum, err := rn.Wait()
 		if err != nil || sum.RowsWritten != int64(rows) {
 			b.Fatalf("run: %v, %d rows written", err, sum.RowsWritten)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/time.Since(began).Seconds(), "rows/s")
+}
+
+// BenchmarkJSONToParquetFloor is the floor of BenchmarkJSONToSharedDelta:
+// the same read, transform and parquet write (snappy, stats returned) as
+// one DuckDB COPY, with no Delta log and no runner. Compare the two on the
+// same machine at the same time.
+func BenchmarkJSONToParquetFloor(b *testing.B) {
+	rows := benchRows()
+	dir := b.TempDir()
+	r := testRunner(b)
+	src := benchJSON(b, r, dir, rows)
+	q := fmt.Sprintf(`COPY (SELECT 'pl.feed' AS _laktory_writer, * FROM (%s)) TO %s (FORMAT parquet, COMPRESSION snappy, RETURN_STATS, FILE_SIZE_BYTES 134217728, OVERWRITE true)`,
+		strings.ReplaceAll(benchTransform, "{df}", fmt.Sprintf("read_json([%s], format = 'newline_delimited')", quoteString(src))),
+		quoteString(filepath.Join(dir, "out")))
+	if _, err := r.db.ExecContext(context.Background(), q); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	began := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.db.ExecContext(context.Background(), q); err != nil {
+			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/time.Since(began).Seconds(), "rows/s")
