@@ -480,6 +480,11 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 		tx.Abort()
 		return nil, err
 	}
+	if tx.creating && len(tx.view.schema.Fields) == 0 {
+		tx.Abort()
+		return nil, fmt.Errorf("%w: table %s: nothing defines the schema of the new table; give TableDefinition.Schema or append a query before committing",
+			ErrInvalidSchema, tx.root)
+	}
 	info := tx.commitInfo()
 	res.Operation = info.Operation
 	if beforeCommitHook != nil {

@@ -25,6 +25,8 @@ type interopReport struct {
 	Columns         map[string]string `json:"columns"`
 	PartitionValues []string          `json:"partition_values"`
 	Files           int               `json:"files"`
+	DeltaRSReader   string            `json:"deltars_reader"`
+	Polars          string            `json:"polars"`
 }
 
 // checkWithPython makes delta-rs and polars read the table (at version,
@@ -303,6 +305,59 @@ func TestInteropTheyWriteWeRead(t *testing.T) {
 			rep := checkWithPython(t, root, expected, -1)
 			if rep.Version != res.Version {
 				t.Errorf("delta-rs sees version %d, committed %d", rep.Version, res.Version)
+			}
+		})
+	}
+}
+
+// TestInteropTableFeatures writes tables whose properties raise the
+// protocol (column mapping by name with names Spark refuses otherwise,
+// deletion vectors enabled, in-commit timestamps) and has delta-rs and
+// polars read them after an append, a schema merge and a delete.
+func TestInteropTableFeatures(t *testing.T) {
+	interopPython(t)
+	ctx := context.Background()
+	db := writeTestDB(t)
+	for _, tc := range []struct {
+		name   string
+		props  map[string]string
+		polars string // "ok", or the start of why polars refuses the table
+	}{
+		{"column mapping", map[string]string{PropColumnMappingMode: "name"}, "unsupported: delta table requires reader features ['columnMapping']"},
+		{"deletion vectors", map[string]string{PropEnableDeletionVectors: "true"}, "ok"},
+		{"in-commit timestamps", map[string]string{PropEnableInCommitTS: "true"}, "ok"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			root := filepath.Join(dir, "table")
+			first := `SELECT i::BIGINT AS id, 'w' || (i % 3) AS "writer", {'x': i::INTEGER} AS st FROM range(30) t(i)`
+			second := `SELECT i::BIGINT AS id, 'w' || (i % 3) AS "writer", {'x': i::INTEGER} AS st, 'n' || i AS note FROM range(30, 40) t(i)`
+			if tc.props[PropColumnMappingMode] != "" {
+				first = strings.ReplaceAll(first, `"writer"`, `"the writer"`)
+				second = strings.ReplaceAll(second, `"writer"`, `"the writer"`)
+			}
+			tx, err := BeginCreate(root, TableDefinition{Properties: tc.props}, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Append(ctx, db, first); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Append(ctx, db, root, second, WriteOptions{MergeSchema: true}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Delete(ctx, db, root, "id % 4 = 0", WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			expected := filepath.Join(dir, "expected.parquet")
+			copyToParquet(t, db, "SELECT * FROM ("+first+" UNION ALL BY NAME "+second+") WHERE id % 4 <> 0", expected)
+			assertSameRows(t, db, mustSnapshot(t, root), expected)
+			rep := checkWithPython(t, root, expected, -1)
+			if !strings.HasPrefix(rep.Polars, tc.polars) {
+				t.Errorf("polars: %s, want %s", rep.Polars, tc.polars)
 			}
 		})
 	}

@@ -416,3 +416,27 @@ func jsonNumberPrefix(row string, n *int) (int, error) {
 	head, _, _ := strings.Cut(row, "|")
 	return 0, json.Unmarshal([]byte(head), n)
 }
+
+func TestInCommitTimestamps(t *testing.T) {
+	db := writeTestDB(t)
+	root := filepath.Join(t.TempDir(), "t")
+	mustCreate(t, db, root, rangeQuery(0, 0, ""), nil, map[string]string{PropEnableInCommitTS: "true"})
+	for i := 0; i < 3; i++ {
+		mustAppend(t, db, root, rangeQuery(i, i+1, ""))
+	}
+	var last int64
+	for v := int64(1); v <= 3; v++ {
+		actions := readCommitActions(t, root, v)
+		ci := actions[0].CommitInfo
+		if ci == nil || ci.InCommitTimestamp == nil {
+			t.Fatalf("version %d: commitInfo is not first or has no inCommitTimestamp: %+v", v, actions[0])
+		}
+		if *ci.InCommitTimestamp <= last {
+			t.Fatalf("version %d: in-commit timestamp %d not after %d", v, *ci.InCommitTimestamp, last)
+		}
+		last = *ci.InCommitTimestamp
+	}
+	if s := mustSnapshot(t, root); s.Timestamp().UnixMilli() != last {
+		t.Fatalf("snapshot time %v, want %d", s.Timestamp(), last)
+	}
+}

@@ -285,6 +285,22 @@ func TestAppendSchema(t *testing.T) {
 			t.Fatalf("files %v", files)
 		}
 	})
+	t.Run("create with neither schema nor append fails", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "t")
+		tx, err := BeginCreate(root, TableDefinition{}, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Append(ctx, db, `SELECT 1 AS "bad name"`); !errors.Is(err, ErrInvalidSchema) {
+			t.Fatalf("append: %v", err)
+		}
+		if _, err := tx.Commit(ctx); !errors.Is(err, ErrInvalidSchema) {
+			t.Fatalf("commit: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(root, LogDirName, CommitFileName(0))); !os.IsNotExist(err) {
+			t.Fatalf("a table was created: %v", err)
+		}
+	})
 	t.Run("create from the first append's query", func(t *testing.T) {
 		root := filepath.Join(t.TempDir(), "t")
 		tx, err := BeginCreate(root, TableDefinition{PartitionColumns: []string{"writer"}}, WriteOptions{})
