@@ -34,6 +34,24 @@
 // Snapshot.ChangesSince plus VersionChange.StreamFiles for streaming
 // readers, with the rules of Spark's Delta source.
 //
+// Writing: Create, Append, Overwrite, Delete and Truncate are one-shot
+// operations on a table folder, and Drop removes a table inside a lake root.
+// A *Transaction (Snapshot.Begin, Table.Begin, BeginCreate) composes
+// operations into one commit, e.g. the full refresh of one writer of a
+// shared table:
+//
+//	tx, err := snap.Begin(delta.WriteOptions{})
+//	_, err = tx.Delete(ctx, conn, "writer = 'a'")
+//	_, err = tx.Append(ctx, conn, "SELECT 'a' AS writer, * FROM staged")
+//	res, err := tx.Commit(ctx)
+//	if delta.IsRetryable(err) { /* back off, re-plan on a new snapshot, retry */ }
+//
+// DuckDB writes the data files (COPY ... RETURN_STATS, with Delta stats);
+// a commit is put-if-absent (a temporary file os.Link-ed to the version's
+// name); a lost race is checked against the winning commits with Spark's
+// rules (Serializable) and rebased when they do not conflict; a classic
+// checkpoint follows every delta.checkpointInterval (10) commits.
+//
 // Errors wrap the sentinels of errors.go (test them with errors.Is); their
 // messages name the table, the version and the file.
 package delta
