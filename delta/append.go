@@ -3,7 +3,6 @@ package delta
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -321,14 +320,4 @@ func (tx *Transaction) checkRemovable(op string) error {
 			ErrUnsupportedFeature, op, tx.root, PropEnableChangeDataFeed)
 	}
 	return nil
-}
-
-// errorsIsAny reports whether err wraps any of targets.
-func errorsIsAny(err error, targets ...error) bool {
-	for _, t := range targets {
-		if errors.Is(err, t) {
-			return true
-		}
-	}
-	return false
 }

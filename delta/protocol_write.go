@@ -44,10 +44,9 @@ const (
 
 // Field metadata keys the write path looks at.
 const (
-	metaInvariants       = "delta.invariants"
-	metaGenerationExpr   = "delta.generationExpression"
-	metaIdentityStart    = "delta.identity.start"
-	metaIdentityAllowsEx = "delta.identity.allowExplicitInsert"
+	metaInvariants     = "delta.invariants"
+	metaGenerationExpr = "delta.generationExpression"
+	metaIdentityStart  = "delta.identity.start"
 )
 
 // MaxWriterVersion is the highest minWriterVersion this package writes.

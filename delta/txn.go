@@ -102,12 +102,11 @@ type Transaction struct {
 	readWholeTable bool
 	readFiles      map[FileKey]bool
 
-	kinds    []string // operations staged, in order
-	metrics  OperationMetrics
-	q        Querier // the last Querier an operation used
-	skipped  bool
-	done     bool
-	overwrit bool
+	kinds   []string // operations staged, in order
+	metrics OperationMetrics
+	q       Querier // the last Querier an operation used
+	skipped bool
+	done    bool
 }
 
 // OperationMetrics are the totals of a transaction's operations.
