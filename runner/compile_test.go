@@ -20,11 +20,14 @@ func TestNodeSourceMemoryAndSink(t *testing.T) {
 		t.Run(own.name, func(t *testing.T) {
 			files := scenarioFiles(own)
 			files["pipelines/pl.yaml"] += `- name: gold
+  depends_on: [b]
   sources:
   - node_name: a
+  - name: all
+    table_name: prices
   transformer:
     nodes:
-    - expr: SELECT *, (SELECT count(*) FROM {nodes.a}) AS n_ref FROM {df}
+    - expr: SELECT *, (SELECT count(*) FROM {nodes.a}) AS n_ref, (SELECT count(*) FROM {sources.all}) AS n_all FROM {df}
   sinks:
   - table_name: gold
     mode: OVERWRITE
@@ -33,7 +36,7 @@ func TestNodeSourceMemoryAndSink(t *testing.T) {
 			r := testRunner(t)
 			snap := w.load()
 			o := mustRun(t, r, snap, Request{})
-			if deps := o.plan.Tasks[3].DependsOn; o.plan.Tasks[3].Key != "pl.gold" || !slices.Equal(deps, []string{"pl.a"}) {
+			if deps := o.plan.Tasks[3].DependsOn; o.plan.Tasks[3].Key != "pl.gold" || !slices.Equal(deps, []string{"pl.a", "pl.b"}) {
 				t.Fatalf("gold depends on %v", deps)
 			}
 			path := w.table("gold")
@@ -44,8 +47,11 @@ func TestNodeSourceMemoryAndSink(t *testing.T) {
 			if !slices.Equal(cols, columns(t, path)) || fmt.Sprint(memory) != fmt.Sprint(fromSink) {
 				t.Fatalf("memory %v %v\nsink   %v %v", cols, memory, columns(t, path), fromSink)
 			}
-			if slices.Contains(cols, "_laktory_writer") || len(memory) != 3 || memory[0][len(cols)-1] != "3" {
+			if slices.Contains(cols, "_laktory_writer") || len(memory) != 3 || memory[0][len(cols)-2] != "3" {
 				t.Fatalf("gold %v %v: want a's 3 rows without the writer column", cols, memory)
+			}
+			if memory[0][len(cols)-1] != "5" {
+				t.Fatalf("gold %v %v: the table_name source reads every writer's rows (5)", cols, memory)
 			}
 		})
 	}
@@ -333,5 +339,43 @@ nodes:
 				t.Fatalf("no event says %q", tc.noteSubstr)
 			}
 		})
+	}
+}
+
+// TestUpstreamWithoutSink: a node reading an upstream node that has no
+// sink executes it itself when the run does not select it, and reads its
+// output from memory when it does.
+func TestUpstreamWithoutSink(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: mid
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT k, v * 10 AS v FROM {df}
+  expectations:
+  - {name: big, expr: v >= 10, action: DROP}
+- name: leaf
+  sources:
+  - node_name: mid
+  sinks:
+  - table_name: leaf
+    mode: OVERWRITE
+`,
+		"data/a/1.jsonl": jsonl("a", 0, 4, ""),
+	})
+	r := testRunner(t)
+	snap := w.load()
+	for _, sel := range [][]string{{"leaf"}, {"*leaf"}} {
+		o := mustRun(t, r, snap, Request{Selectors: sel})
+		if got := query(t, r, w.table("leaf"), "SELECT sum(v), count(*) FROM t"); fmt.Sprint(got) != "[[60 3]]" {
+			t.Fatalf("select %v: %v", sel, got)
+		}
+		if len(o.plan.Tasks) != 1+strings.Count(sel[0], "*") {
+			t.Fatalf("select %v: tasks %v", sel, o.plan.Tasks)
+		}
 	}
 }

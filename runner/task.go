@@ -66,7 +66,7 @@ func (x *taskExec) safeExecute(ctx context.Context) (err error) {
 }
 
 func (x *taskExec) progress(phase string, rows int64) {
-	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: phase, Rows: rows})
+	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: phase, Rows: max(rows, 0)})
 }
 
 func (x *taskExec) warn(msg string) {
