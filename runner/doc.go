@@ -1,2 +1,41 @@
-// Package runner plans and executes refreshes of a workspace against the local lake, emits events, and keeps the run history in SQLite.
+// Package runner plans and executes refreshes of a workspace against the
+// local lake, emits events, and keeps the run history in SQLite.
+//
+// A run is planned, then started:
+//
+//	r, err := runner.New(runner.Config{})
+//	plan, err := r.Plan(ctx, snap, runner.Request{Pipelines: []string{"pl-prices"},
+//		Selectors: []string{"feed_a"}, Refresh: "FULL"})
+//	// plan.Effects: what will be deleted or reset, to confirm first
+//	run, err := r.Start(ctx, plan)
+//	for e := range run.Events() { ... }     // live progress
+//	sum, err := run.Wait()                  // Summary; err wraps ErrTasksFailed
+//
+// Plan rejects invalid requests before anything runs, with a *PlanError
+// carrying validation's diagnostics: unknown pipelines or selectors, bad
+// refresh/reset_mode combinations (validate.RunParameters), errors in the
+// selected pipelines' files, and nodes using what local runs do not
+// support yet (one check, in unsupported.go: streaming reads, declarative
+// orchestrators, ForEach and MERGE sinks).
+//
+// Each selected node is a task; tasks run in parallel as the node DAG
+// allows (Request.Parallel). A task resets its sinks as the refresh asks
+// (FULL, RESET, reset_mode), then reads its sources into DuckDB views (one
+// connection per task, one database per Runner: rows never pass through
+// Go), applies its transformer (SQL `expr` steps with {df}, {sources.x},
+// {nodes.x}, and the func_name steps of validate.LocalFuncs mapped to SQL)
+// and expectations, and writes its sinks: Delta tables (through package
+// delta) and PARQUET/CSV/JSON files.
+//
+// Shared sinks: a writer-column sink writes its writer id as the table's
+// first column; a `where` sink must write only rows matching its predicate
+// (checked before anything is written). A FULL refresh of a shared sink
+// deletes the writer's rows and appends its new ones in one commit. Commits
+// that conflict with concurrent writers are retried (RetryPolicy) on a
+// fresh snapshot; each retry is an event and a history record. Cancelling
+// a run abandons commits in progress: nothing of them is visible.
+//
+// Everything a run does is recorded in the workspace's history
+// (runner/history): the run, its tasks, every table operation, retries,
+// rows deleted per writer, warnings and the event log.
 package runner
