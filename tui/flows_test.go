@@ -170,7 +170,7 @@ func TestFlowFullRefresh(t *testing.T) {
 	defer lake.Close()
 	hist := NewHistoryFile(snap.Layout.StateDB())
 	defer hist.Close()
-	m := New(Deps{Snapshot: snap, Runner: LocalRunner{r}, History: hist, Lake: lake, Tick: -1})
+	m := New(Deps{Snapshot: snap, Runner: &LocalRunner{R: r}, History: hist, Lake: lake, Tick: -1})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 44))
 	waitFor(t, tm, "all_orders")
 	for range 4 {

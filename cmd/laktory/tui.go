@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/laktory/workbench/assets"
+	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/tui"
+	"github.com/laktory/workbench/workspace"
+	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+)
+
+// tuiFlags are the flags of laktory tui.
+type tuiFlags struct {
+	workspaceFlags
+	demo  bool
+	mouse bool
+}
+
+func init() {
+	registerCommand("tui", func(a *app) *cobra.Command {
+		var f tuiFlags
+		cmd := &cobra.Command{
+			Use:   "tui [DIR]",
+			Short: "Open the workbench: live validation, the writer -> table graph, runs and tables",
+			Long: `tui opens the workbench on the workspace DIR (default: the current folder),
+to keep open beside the editor.
+
+The left pane is the workspace tree (pipelines > nodes > sinks) with each
+object's validation mark and the status of its last run. The tabs show:
+
+  1 Graph     one column per table, one row per writing node; shared tables
+              first; each mark shows how the writer owns its rows (writer id
+              or where predicate), coloured by validation; the selected
+              table's writers with their rows, orphan writer ids, readers
+  2 Problems  the diagnostics by file, re-validated on every save; enter
+              opens $EDITOR at the line
+  3 Runs      the run in progress (tasks, retries, deletions, summary) and
+              the past runs, with their details
+  4 Table     the selected table's versions, schema, partitioning, rows per
+              writer and first rows
+
+r runs the selection incrementally, f runs a FULL refresh (a writer of a
+shared table deletes only its own rows), R resets whole tables (DROP or
+TRUNCATE); destructive runs say what they delete and ask first; x cancels.
+? lists every key. --demo writes a fresh copy of the demo workspace to a new
+temporary folder and opens it. NO_COLOR turns colours off; --mouse enables
+the mouse (clicks on tabs and the tree, the wheel scrolls).`,
+			Example: `  laktory tui
+  laktory tui ./demo --env dev
+  laktory tui --demo
+  EDITOR=vim laktory tui --mouse .`,
+			Args: rangeArgs(0, 1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if f.demo && len(args) > 0 {
+					return usagef("--demo opens a fresh copy of the demo workspace: it takes no DIR (use laktory init --demo DIR to keep one)")
+				}
+				return a.tui(workspaceDir(args), f)
+			},
+		}
+		cmd.Flags().BoolVar(&f.demo, "demo", false, "open a fresh copy of the demo workspace, written to a new temporary folder")
+		cmd.Flags().BoolVar(&f.mouse, "mouse", false, "enable the mouse")
+		f.workspaceFlags.register(cmd)
+		return cmd
+	})
+}
+
+// writeDemo writes the demo workspace to a new temporary folder.
+func (a *app) writeDemo() (string, error) {
+	dir, err := os.MkdirTemp(a.getenv("TMPDIR"), "laktory-demo-")
+	if err != nil {
+		return "", fmt.Errorf("demo workspace: %w", err)
+	}
+	if err := assets.WriteTree(assets.Demo(), dir, false); err != nil {
+		return "", fmt.Errorf("demo workspace: %w", err)
+	}
+	return dir, nil
+}
+
+// tui wires the workbench: the workspace and its watcher, the runner, the
+// run history and the lake reader, then runs the program until it quits.
+func (a *app) tui(dir string, f tuiFlags) error {
+	if _, isFile := a.stdout.(*os.File); isFile && !isTerminal(a.stdout) {
+		return usagef("laktory tui needs a terminal, and its output is not one: use laktory validate, graph, run or history in scripts")
+	}
+	if f.demo {
+		var err error
+		if dir, err = a.writeDemo(); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stderr, "Wrote the demo workspace to %s\n", dir)
+	}
+	snap, err := a.loadWorkspace(dir, f.workspaceFlags)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(a.ctx)
+	defer cancel()
+	events, err := workspace.Watch(ctx, snap, workspace.WatchOptions{Debounce: tui.WatchDebounce})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "laktory: live validation is off: %v\n", err)
+		events = nil
+	}
+	r, err := runner.New(runner.Config{Getenv: a.getenv})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	lake := tui.NewDeltaLake()
+	defer lake.Close()
+	hist := tui.NewHistoryFile(snap.Layout.StateDB())
+	defer hist.Close()
+
+	noColor := a.getenv("NO_COLOR") != ""
+	if noColor {
+		// termenv turns NO_COLOR into no styling at all; keep bold and
+		// reverse video, the palette has no colours.
+		lipgloss.SetColorProfile(termenv.NewOutput(os.Stdout).ColorProfile())
+	}
+	editor := a.getenv("EDITOR")
+	if editor == "" {
+		editor = a.getenv("VISUAL")
+	}
+	local := &tui.LocalRunner{R: r}
+	m := tui.New(tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, History: hist, Lake: lake,
+		Editor: editor, NoColor: noColor})
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithAltScreen()}
+	if f.mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	_, err = tea.NewProgram(m, opts...).Run()
+	cancel() // stops a run still going, before its next commit
+	local.Wait()
+	if err != nil && a.ctx.Err() == nil {
+		return fmt.Errorf("workbench: %w", err)
+	}
+	if f.demo {
+		fmt.Fprintf(a.stdout, "The demo workspace is in %s (laktory tui %s opens it again)\n", dir, dir)
+	}
+	return nil
+}

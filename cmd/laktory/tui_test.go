@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTUIDemo opens the workbench on --demo in-process, with "q" as the
+// only input: the demo is written to a new folder under $TMPDIR, the
+// program quits with 0 and says where the demo is.
+func TestTUIDemo(t *testing.T) {
+	tmp := t.TempDir()
+	env := map[string]string{"TMPDIR": tmp}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"tui", "--demo"}, strings.NewReader("q"), &out, &errb,
+		func(k string) string { return env[k] })
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	m := regexp.MustCompile(`Wrote the demo workspace to (\S+)`).FindStringSubmatch(errb.String())
+	if m == nil || !strings.HasPrefix(m[1], tmp) {
+		t.Fatalf("stderr %q does not say where the demo was written (under %s)", errb.String(), tmp)
+	}
+	if _, err := os.Stat(filepath.Join(m[1], "pipelines", "pl-prices.yaml")); err != nil {
+		t.Fatalf("demo not written: %v", err)
+	}
+	if !strings.Contains(out.String(), "The demo workspace is in "+m[1]) {
+		t.Fatalf("the demo's folder is not repeated after the workbench closes: %q", out.String())
+	}
+}
+
+func TestTUIUsageErrors(t *testing.T) {
+	notTTY, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer notTTY.Close()
+	tests := []struct {
+		name   string
+		args   []string
+		stdout *os.File
+		want   string
+	}{
+		{"demo takes no DIR", []string{"tui", "--demo", "x"}, nil, "takes no DIR"},
+		{"missing folder", []string{"tui", filepath.Join(t.TempDir(), "nope")}, nil, "nope"},
+		{"not a terminal", []string{"tui", "."}, notTTY, "needs a terminal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			var stdout io.Writer = &out
+			if tt.stdout != nil {
+				stdout = tt.stdout
+			}
+			code := Main(context.Background(), tt.args, strings.NewReader("q"), stdout, &errb, func(string) string { return "" })
+			if code != ExitUsage || !strings.Contains(errb.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, errb.String(), ExitUsage, tt.want)
+			}
+		})
+	}
+}
+
+// TestTUISmokeTmux runs the built binary in a real terminal (tmux): it
+// opens the demo, draws the graph, takes keys (tabs, the tree, help, a run
+// the runner rejects), quits with q and exits 0 with the terminal
+// restored. It is skipped without tmux unless LAKTORY_REQUIRE_TMUX=1.
+func TestTUISmokeTmux(t *testing.T) {
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		if os.Getenv("LAKTORY_REQUIRE_TMUX") == "1" {
+			t.Fatal("tmux is required (LAKTORY_REQUIRE_TMUX=1) but not installed")
+		}
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "laktory")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	sock := filepath.Join(dir, "tmux.sock")
+	tmux := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmuxPath, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	defer exec.Command(tmuxPath, "-S", sock, "kill-server").Run()
+	shell := fmt.Sprintf("env TMPDIR=%s TERM=xterm-256color %s tui --demo; echo laktory-exit=$?; sleep 600", dir, bin)
+	tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "smoke", shell)
+	screen := func() string { return tmux("capture-pane", "-p", "-t", "smoke") }
+	wait := func(what string) string {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		var s string
+		for time.Now().Before(deadline) {
+			if s = screen(); strings.Contains(s, what) {
+				return s
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("%q never showed; screen:\n%s", what, s)
+		return ""
+	}
+	keys := func(k ...string) { tmux(append([]string{"send-keys", "-t", "smoke"}, k...)...) }
+
+	wait("all_orders") // the graph
+	wait("pl-prices.feed_a")
+	if got := strings.TrimSpace(tmux("display", "-p", "-t", "smoke", "#{alternate_on}")); got != "1" {
+		t.Fatalf("the workbench does not use the alternate screen (alternate_on=%s)", got)
+	}
+	keys("2")
+	wait("LK151")
+	keys("3")
+	wait("Past runs")
+	keys("4")
+	wait("not written yet")
+	keys("1", "Tab", "j", "j", "Tab")
+	keys("?")
+	wait("Panes and tabs")
+	keys("?") // (Escape then a key would read as alt+key)
+	keys("r") // the runner rejects streaming reads: a clear message, nothing runs
+	wait("Cannot run")
+	keys("Enter")
+	keys("q")
+	s := wait("laktory-exit=")
+	if !strings.Contains(s, "laktory-exit=0") {
+		t.Fatalf("exit status not 0:\n%s", s)
+	}
+	if !strings.Contains(s, "Wrote the demo workspace to") || !strings.Contains(s, "The demo workspace is in") {
+		t.Fatalf("the demo's folder is not shown on the restored screen:\n%s", s)
+	}
+	if got := strings.TrimSpace(tmux("display", "-p", "-t", "smoke", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}")); got != "0 1 0" {
+		t.Fatalf("terminal not restored: alternate_on cursor_flag mouse_any_flag = %q", got)
+	}
+}
