@@ -19,8 +19,10 @@ if [ -z "${LAKTORY_PYTHON:-}" ]; then
   fi
   export LAKTORY_PYTHON="$PWD/.venv/bin/python"
 fi
-# Interop tests fail (instead of skipping) when Python is missing.
+# Interop tests fail (instead of skipping) when Python is missing, and the
+# terminal smoke test fails when tmux is missing.
 export LAKTORY_REQUIRE_INTEROP=1
+export LAKTORY_REQUIRE_TMUX=1
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.venv/*'))
