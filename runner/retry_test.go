@@ -315,3 +315,42 @@ func TestMicroBatchExactlyOnce(t *testing.T) {
 		t.Fatalf("txn version %d, %v", v, ok)
 	}
 }
+
+// TestCreateRace: two writers creating a shared table at once: the one
+// that finds the table created meanwhile retries and appends.
+func TestCreateRace(t *testing.T) {
+	var other *Runner
+	var once sync.Once
+	var path string
+	r := testRunner(t, func(c *Config) {
+		c.beforeCommit = func(task string, attempt int) {
+			once.Do(func() {
+				q := "SELECT 'pl.b' AS _laktory_writer, 'x' AS k, 1::BIGINT AS v, 2::BIGINT AS c"
+				ctx := context.Background()
+				schema, err := delta.QuerySchema(ctx, other.db, q)
+				if err == nil {
+					_, err = delta.Create(ctx, path, delta.TableDefinition{Schema: schema}, delta.WriteOptions{})
+				}
+				if err == nil {
+					_, err = delta.Append(ctx, other.db, path, q, delta.WriteOptions{})
+				}
+				if err != nil {
+					t.Errorf("concurrent create: %v", err)
+				}
+			})
+		}
+	})
+	other = testRunner(t)
+	w := newWS(t, scenarioFiles(ownerships[0]))
+	path = w.table("prices")
+	// The concurrent create happens between a's read of the lake and its
+	// commit (before BeginCreate, it fails with ErrTableExists: retried
+	// too).
+	o := mustRun(t, r, w.load(), Request{Selectors: []string{"a"}})
+	if got := writerCounts(t, r, path, "_laktory_writer"); got != "pl.a=3 pl.b=1" || o.sum.Retries != 1 {
+		t.Fatalf("rows %s, %d retries", got, o.sum.Retries)
+	}
+	if !isRetryable(fmt.Errorf("create: %w", delta.ErrTableExists)) {
+		t.Fatal("ErrTableExists must be retried")
+	}
+}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,8 +16,12 @@ import (
 )
 
 // isRetryable reports whether a commit failed on a conflict with a
-// concurrent writer (the failed attempt wrote nothing).
-func isRetryable(err error) bool { return delta.IsRetryable(err) }
+// concurrent writer (the failed attempt wrote nothing). Creating a table
+// another writer created since the attempt read the lake is one too: the
+// next attempt appends to it.
+func isRetryable(err error) bool {
+	return delta.IsRetryable(err) || errors.Is(err, delta.ErrTableExists)
+}
 
 // writeOptions are the write options of a sink: new columns are merged
 // into the table (writers adding different columns), and OVERWRITE may
