@@ -435,3 +435,40 @@ nodes:
 		t.Fatal("nothing may be written")
 	}
 }
+
+// TestFailedCreateLeavesNothing: a first write that fails leaves no folder
+// behind, and a FULL refresh after it works.
+func TestFailedCreateLeavesNothing(t *testing.T) {
+	files := map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT *, CAST(k AS INTEGER) AS broken FROM {df}
+  sinks:
+  - table_name: t
+    mode: APPEND
+`,
+		"data/a/1.jsonl": jsonl("a", 0, 2, ""),
+	}
+	w := newWS(t, files)
+	r := testRunner(t)
+	if o := run(t, r, w.load(), Request{}); o.err == nil {
+		t.Fatal("the cast must fail")
+	}
+	if exists(w.table("t")) {
+		t.Fatal("a failed create leaves its folder behind")
+	}
+	if err := os.MkdirAll(filepath.Join(w.table("t"), "_delta_log"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.write(map[string]string{"pipelines/pl.yaml": strings.Replace(files["pipelines/pl.yaml"], "CAST(k AS INTEGER)", "k", 1)})
+	mustRun(t, r, w.load(), Request{Refresh: "FULL"})
+	if n := count(t, r, w.table("t"), ""); n != 2 {
+		t.Fatalf("%d rows", n)
+	}
+}

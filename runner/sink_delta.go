@@ -242,6 +242,9 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		return nil
 	})
 	if err != nil {
+		if emptyOrMissing(path) {
+			os.RemoveAll(path) // the folder of a create that failed
+		}
 		return 0, x.writeError(sp, err)
 	}
 	return written, nil
@@ -353,8 +356,8 @@ func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 	if err != nil {
 		return x.writeError(sp, err)
 	}
-	if snap == nil && !pathExists(path) {
-		return nil
+	if snap == nil && emptyOrMissing(path) {
+		return os.RemoveAll(path) // nothing written yet (e.g. a failed create)
 	}
 	var rows int64
 	if snap != nil {
