@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace"
 )
 
 // TestNodeSourceMemoryAndSink: a node_name source returns the same rows
@@ -377,5 +378,38 @@ nodes:
 		if len(o.plan.Tasks) != 1+strings.Count(sel[0], "*") {
 			t.Fatalf("select %v: tasks %v", sel, o.plan.Tasks)
 		}
+	}
+}
+
+// TestSinkQueryWriterColumn: the writer column comes first and replaces a
+// column of the same name (any case) the node's output carries.
+func TestSinkQueryWriterColumn(t *testing.T) {
+	r := testRunner(t)
+	s, err := newSession(t.Context(), r.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	v, err := s.view(t.Context(), "out", `SELECT 1 AS a, 'old' AS "_Laktory_Writer", 2 AS b`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &sinkPlan{writer: &workspace.Writer{Ownership: workspace.OwnerColumn, Column: "_laktory_writer", WriterID: "pl.n"}}
+	cols, err := s.columns(t.Context(), "("+sinkQuery(sp, v)+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := columnNames(cols); !slices.Equal(got, []string{"_laktory_writer", "a", "b"}) {
+		t.Fatalf("columns %v", got)
+	}
+	rows, err := s.conn.QueryContext(t.Context(), sinkQuery(sp, v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var id string
+	var a, b int
+	if !rows.Next() || rows.Scan(&id, &a, &b) != nil || id != "pl.n" || a != 1 || b != 2 {
+		t.Fatalf("row %q %d %d", id, a, b)
 	}
 }

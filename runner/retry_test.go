@@ -279,6 +279,9 @@ func TestMicroBatchExactlyOnce(t *testing.T) {
 	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: ctx, cancel: func() {}, seqNo: runSeq.Add(1),
 		mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
 	run.evCond = sync.NewCond(&run.evMu)
+	run.hist, run.histDone = make(chan func(context.Context) error, 64), make(chan struct{})
+	go run.recordLoop()
+	defer func() { close(run.hist); <-run.histDone }()
 	task := plan.Tasks[0]
 	if err := store.StartTask(ctx, id, history.TaskStart{Key: task.Key, Pipeline: task.Pipeline, Node: task.Node}); err != nil {
 		t.Fatal(err)

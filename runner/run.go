@@ -98,8 +98,10 @@ type Run struct {
 	resetMu sync.Mutex
 	resets  map[workspace.TableID]*tableReset
 
-	histMu  sync.Mutex
-	histErr error
+	hist     chan func(context.Context) error
+	histDone chan struct{}
+	histMu   sync.Mutex
+	histErr  error
 }
 
 var runSeq atomic.Int64
@@ -138,6 +140,8 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
 		parallel: parallel, seqNo: runSeq.Add(1), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
 	run.evCond = sync.NewCond(&run.evMu)
+	run.hist, run.histDone = make(chan func(context.Context) error, 1024), make(chan struct{})
+	go run.recordLoop()
 	run.summary = Summary{RunID: id, StartedAt: r.cfg.Now(), Deletions: []history.Deletion{}, Warnings: []string{}}
 	for _, t := range plan.Tasks {
 		run.record(func(c context.Context) error {
@@ -193,22 +197,48 @@ func (run *Run) Wait() (Summary, error) {
 
 // emit sends an event and appends it to the history's event log.
 func (run *Run) emit(e Event) {
+	run.publish(run.logEvent(e))
+}
+
+// logEvent numbers an event and queues it for the history's event log.
+func (run *Run) logEvent(e Event) Event {
 	run.evMu.Lock()
 	run.seq++
 	e.RunID, e.Seq, e.At = strconv.FormatInt(run.ID, 10), run.seq, run.r.cfg.Now()
-	run.evBuf = append(run.evBuf, e)
-	run.evCond.Signal()
 	run.evMu.Unlock()
 	payload, _ := json.Marshal(e)
 	run.record(func(c context.Context) error {
 		_, err := run.store.AppendEvent(c, run.ID, history.Event{Kind: string(e.Kind), Task: e.Task, Payload: payload})
 		return err
 	})
+	return e
 }
 
-// record writes to the history. A failure does not fail the run: the
-// first one becomes a warning.
+// publish hands an event to Events.
+func (run *Run) publish(e Event) {
+	run.evMu.Lock()
+	run.evBuf = append(run.evBuf, e)
+	run.evCond.Signal()
+	run.evMu.Unlock()
+}
+
+// record queues a write to the history. The writes are done in order by
+// one goroutine, off the tasks' path, and are all done before the run
+// delivers run_finished. A failure does not fail the run: the first one
+// becomes a warning.
 func (run *Run) record(f func(context.Context) error) {
+	run.hist <- f
+}
+
+// recordLoop does the queued history writes until the queue is closed.
+func (run *Run) recordLoop() {
+	defer close(run.histDone)
+	for f := range run.hist {
+		run.write(f)
+	}
+}
+
+func (run *Run) write(f func(context.Context) error) {
 	if err := f(context.WithoutCancel(run.ctxOrBackground())); err != nil {
 		run.histMu.Lock()
 		first := run.histErr == nil
@@ -374,11 +404,15 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 	default:
 		s.Status = history.StatusSucceeded
 	}
+	// The history is complete before run_finished is delivered.
+	last := run.logEvent(Event{Kind: EventRunFinished, Status: s.Status, Err: s.Err,
+		Message: fmt.Sprintf("%d rows written, %d deleted, %d retries", s.RowsWritten, s.RowsDeleted, s.Retries)})
 	run.record(func(c context.Context) error {
 		return run.store.FinishRun(c, run.ID, history.RunEnd{Status: s.Status, Error: s.Err})
 	})
-	run.emit(Event{Kind: EventRunFinished, Status: s.Status, Err: s.Err,
-		Message: fmt.Sprintf("%d rows written, %d deleted, %d retries", s.RowsWritten, s.RowsDeleted, s.Retries)})
+	close(run.hist)
+	<-run.histDone
+	run.publish(last)
 	run.cancel()
 	run.evMu.Lock()
 	run.evClosed = true

@@ -31,23 +31,14 @@ func writeOptions(sk *workspace.Sink) delta.WriteOptions {
 }
 
 // sinkQuery is the SELECT a Delta sink writes: for a writer-column shared
-// sink, the writer id comes first.
-func (x *taskExec) sinkQuery(ctx context.Context, sp *sinkPlan, rel string) (string, error) {
+// sink, the writer id comes first (replacing a column of that name).
+func sinkQuery(sp *sinkPlan, rel string) string {
 	w := sp.writer
 	if w == nil || w.Ownership != workspace.OwnerColumn {
-		return "SELECT * FROM " + quoteIdent(rel), nil
+		return "SELECT * FROM " + quoteIdent(rel)
 	}
-	cols, err := x.s.columns(ctx, quoteIdent(rel))
-	if err != nil {
-		return "", err
-	}
-	star := "*"
-	for _, c := range cols {
-		if strings.EqualFold(c.Name, w.Column) {
-			star = "* EXCLUDE (" + quoteIdent(c.Name) + ")"
-		}
-	}
-	return fmt.Sprintf("SELECT %s::VARCHAR AS %s, %s FROM %s", quoteString(w.WriterID), quoteIdent(w.Column), star, quoteIdent(rel)), nil
+	return fmt.Sprintf("SELECT %s::VARCHAR AS %s, COLUMNS(c -> lower(c) <> %s) FROM %s",
+		quoteString(w.WriterID), quoteIdent(w.Column), quoteString(strings.ToLower(w.Column)), quoteIdent(rel))
 }
 
 // checkWhere fails when rows of rel fall outside the writer's `where`
@@ -153,10 +144,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 			return 0, err
 		}
 	}
-	query, err := x.sinkQuery(ctx, sp, rel)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
-	}
+	query := sinkQuery(sp, rel)
 	def, err := x.tableDefinition(sp)
 	if err != nil {
 		return 0, err
