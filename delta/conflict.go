@@ -149,11 +149,21 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 
 // addsMayMatch returns the first added file that may hold a row matching
 // the read predicate p (nil when none can): exactly for predicates over
-// partition columns only (evaluated by DuckDB over the file's partition
-// values, when a Querier is available), from partition values and min/max
-// stats otherwise (files without stats may match).
+// partition columns only (evaluated in Go, or by DuckDB over the files'
+// partition values when a Querier is available), from partition values and
+// min/max stats otherwise (files without stats may match).
 func (tx *Transaction) addsMayMatch(ctx context.Context, p *predicateInfo, adds []*Add) (*Add, error) {
 	s := tx.read
+	if p.goEval {
+		if matches, ok := evalPartitions(s, p.parsed, adds); ok {
+			for i, m := range matches {
+				if m {
+					return adds[i], nil
+				}
+			}
+			return nil, nil
+		}
+	}
 	if p.partitionOnly && tx.q != nil {
 		matches, err := matchPartitions(ctx, tx.q, s, adds, p.sql)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -56,7 +57,7 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 		return m, err
 	}
 	s := tx.view
-	info, matches, err := analyzePredicate(ctx, q, s, predicate, s.files)
+	info, matches, err := tx.planDelete(ctx, q, s, predicate)
 	if err != nil {
 		return m, err
 	}
@@ -164,6 +165,19 @@ func (tx *Transaction) rewriteFiles(ctx context.Context, q Querier, s *Snapshot,
 		adds = append(adds, written...)
 	}
 	return adds, nil
+}
+
+// planDelete checks and analyses the predicate. A simple predicate over
+// partition columns is evaluated in Go on the files' partition values;
+// any other goes through DuckDB (analyzePredicate). matches tells, per
+// live file of s, whether a partition-only predicate is TRUE for it.
+func (tx *Transaction) planDelete(ctx context.Context, q Querier, s *Snapshot, predicate string) (*predicateInfo, []bool, error) {
+	if gp := goPartitionPredicate(s, predicate); gp != nil {
+		if matches, ok := evalPartitions(s, gp, s.files); ok {
+			return &predicateInfo{sql: strings.TrimSpace(predicate), parsed: gp, partitionOnly: true, goEval: true}, matches, nil
+		}
+	}
+	return analyzePredicate(ctx, q, s, predicate, s.files)
 }
 
 // finishDelete stages the removes and adds of a delete and its metrics.

@@ -11,14 +11,14 @@ import (
 // predicateInfo is a delete (read) predicate, checked and analysed.
 type predicateInfo struct {
 	sql string
-	// columns are the table columns the predicate references (logical
-	// names as the schema spells them).
-	columns []string
 	// partitionOnly: every referenced column is a partition column (and
 	// no subquery): the predicate's value is constant over a file.
 	partitionOnly bool
 	// parsed is the pruning form (partition values and min/max stats).
 	parsed predicate
+	// goEval: a partition-only predicate Go evaluates exactly (see
+	// evalPartition).
+	goEval bool
 }
 
 // analyzePredicate checks that pred is one DuckDB SQL boolean expression
@@ -145,7 +145,6 @@ func parsePredicateTree(s *Snapshot, pred, tree string) (*predicateInfo, error) 
 			info.partitionOnly = false // a name DuckDB resolved otherwise
 			continue
 		}
-		info.columns = append(info.columns, f.Name)
 		if !s.isPartitionColumn(f.Name) {
 			info.partitionOnly = false
 		}
@@ -280,4 +279,148 @@ func matchPartitions(ctx context.Context, q Querier, s *Snapshot, files []*Add, 
 		out[i] = hit[t]
 	}
 	return out, nil
+}
+
+// Partition predicates evaluated in Go. A predicate the pruning parser of
+// predicate.go understands in full (comparisons, IN, BETWEEN, IS [NOT]
+// NULL of a partition column with a literal, under AND, OR and NOT) is
+// evaluated exactly on each file's partition values without asking DuckDB;
+// anything else goes through analyzePredicate.
+
+// goPartitionPredicate returns the parsed predicate when every one of its
+// atoms compares a partition column of s with a literal, and nil
+// otherwise.
+func goPartitionPredicate(s *Snapshot, pred string) predicate {
+	p := parsePredicate(pred)
+	if _, all := p.(truePred); all {
+		return nil
+	}
+	if !partitionAtoms(s, p) {
+		return nil
+	}
+	return p
+}
+
+func partitionAtoms(s *Snapshot, p predicate) bool {
+	isPart := func(col string) bool {
+		f := s.schema.Field(col)
+		return f != nil && s.isPartitionColumn(f.Name)
+	}
+	switch x := p.(type) {
+	case andPred:
+		for _, c := range x {
+			if !partitionAtoms(s, c) {
+				return false
+			}
+		}
+		return true
+	case orPred:
+		for _, c := range x {
+			if !partitionAtoms(s, c) {
+				return false
+			}
+		}
+		return true
+	case cmpPred:
+		return isPart(x.col)
+	case inPred:
+		return isPart(x.col)
+	case betweenPred:
+		return isPart(x.col)
+	case nullPred:
+		return isPart(x.col)
+	}
+	return false
+}
+
+// evalPartition evaluates a partition predicate on one file's exact
+// partition values: whether it is TRUE, and whether Go could judge it
+// (false for a literal that does not convert to the column's type, NaN,
+// ...; the caller then asks DuckDB).
+func evalPartition(p predicate, ff *fileFacts) (match, known bool) {
+	switch x := p.(type) {
+	case andPred:
+		res := true
+		for _, c := range x {
+			m, k := evalPartition(c, ff)
+			if !k {
+				return false, false
+			}
+			res = res && m
+		}
+		return res, true
+	case orPred:
+		res := false
+		for _, c := range x {
+			m, k := evalPartition(c, ff)
+			if !k {
+				return false, false
+			}
+			res = res || m
+		}
+		return res, true
+	case cmpPred:
+		dt, r := ff.column(x.col)
+		if !r.known || !r.exact {
+			return false, false
+		}
+		lit, ok := x.lit.coerce(dt)
+		if !ok {
+			return false, false
+		}
+		if r.v == nil {
+			return false, true // NULL compared with anything is not TRUE
+		}
+		c, ok := compareValues(r.v, lit)
+		if !ok {
+			return false, false
+		}
+		return cmpHolds(c, x.op), true
+	case inPred:
+		if x.not {
+			for _, l := range x.lits {
+				if l.kind == "null" {
+					return false, true // x NOT IN (..., NULL) is never TRUE
+				}
+			}
+			and := make(andPred, len(x.lits))
+			for i, l := range x.lits {
+				and[i] = cmpPred{col: x.col, op: "!=", lit: l}
+			}
+			return evalPartition(and, ff)
+		}
+		or := make(orPred, 0, len(x.lits))
+		for _, l := range x.lits {
+			if l.kind != "null" { // x = NULL is never TRUE
+				or = append(or, cmpPred{col: x.col, op: "=", lit: l})
+			}
+		}
+		return evalPartition(or, ff)
+	case betweenPred:
+		if x.not {
+			return evalPartition(orPred{cmpPred{x.col, "<", x.lo}, cmpPred{x.col, ">", x.hi}}, ff)
+		}
+		return evalPartition(andPred{cmpPred{x.col, ">=", x.lo}, cmpPred{x.col, "<=", x.hi}}, ff)
+	case nullPred:
+		_, r := ff.column(x.col)
+		if !r.known || !r.exact {
+			return false, false
+		}
+		return (r.v == nil) != x.not, true
+	}
+	return false, false
+}
+
+// evalPartitions evaluates a Go partition predicate on every file; ok is
+// false when some file cannot be judged in Go.
+func evalPartitions(s *Snapshot, p predicate, files []*Add) (matches []bool, ok bool) {
+	matches = make([]bool, len(files))
+	for i, f := range files {
+		m, known := evalPartition(p, &fileFacts{s: s, add: f})
+		if !known {
+			return nil, false
+		}
+		matches[i] = m
+	}
+	return matches, true
 }

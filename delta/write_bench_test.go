@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -44,6 +45,7 @@ func benchAppend(b *testing.B, db *sql.DB) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		root := filepath.Join(b.TempDir(), "t")
+		syscall.Sync()
 		b.StartTimer()
 		tx, err := BeginCreate(root, TableDefinition{}, WriteOptions{})
 		if err != nil {
@@ -71,6 +73,7 @@ func benchDelete(b *testing.B, db *sql.DB, base string) {
 		if err := os.CopyFS(root, os.DirFS(base)); err != nil {
 			b.Fatal(err)
 		}
+		syscall.Sync() // start clean: no dirty pages of the copy (on both sides)
 		b.StartTimer()
 		res, err := Delete(ctx, db, root, "writer = 'w3'", WriteOptions{})
 		if err != nil {
@@ -102,6 +105,7 @@ func benchSmallAppends(b *testing.B, db *sql.DB) {
 		if _, err := tx.Commit(ctx); err != nil {
 			b.Fatal(err)
 		}
+		syscall.Sync()
 		b.StartTimer()
 		for k := 1; k <= 100; k++ {
 			if _, err := Append(ctx, db, root, fmt.Sprintf("SELECT * EXCLUDE (__batch) FROM small WHERE __batch = %d", k), WriteOptions{}); err != nil {

@@ -73,7 +73,7 @@ failed (or the run was cancelled or rejected), 2 for bad usage.
 Not yet supported locally (the run is rejected, naming the node): streaming
 reads (as_stream), declarative orchestrators, ForEach and MERGE sinks.`,
 			Example: `  laktory run
-  laktory run ./demo --pipeline pl-prices --select feed_a --refresh FULL
+  laktory run ./my-workspace --pipeline pl-prices --select feed_a --refresh FULL
   laktory run --select '*gold' --parallel 2
   laktory run --pipeline pl-client-acme --refresh RESET --reset-mode DROP --yes
   laktory run --json > run.json`,

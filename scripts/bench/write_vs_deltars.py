@@ -5,11 +5,15 @@ Used by scripts/bench/write_vs_deltars.sh; three modes:
   generate DIR          write DIR/source.parquet (ROWS rows, default 5M) and,
                         with delta-rs, the tables the deletes start from:
                         DIR/base_unpartitioned, DIR/base_partitioned (by writer)
-  time DIR              time delta-rs on each operation (JSON on stdout)
-  report DELTARS OURS   print our time / delta-rs' time per operation
+  time DIR              time delta-rs on each operation (median of RUNS;
+                        one JSON line on stdout)
+  report DELTARS OURS   print our time / delta-rs' time per operation, each
+                        the median over the JSON lines of DELTARS and over
+                        the benchmark lines of OURS
 
 Operations (setup such as reading the source or copying a table is not
-timed, on either side):
+timed, on either side, and is followed by a sync so that each operation
+starts without dirty pages to flush):
   append_5M             create a table from the ROWS source rows, held in
                         memory (delta-rs: write_deltalake of an Arrow table;
                         ours: Append of a DuckDB in-memory table)
@@ -56,6 +60,7 @@ def timed(setup, fn, runs=RUNS):
     times = []
     for _ in range(runs):
         state = setup()
+        os.sync()  # start clean: no dirty pages of the setup (on both sides)
         t0 = time.perf_counter()
         fn(state)
         times.append(time.perf_counter() - t0)
@@ -100,11 +105,17 @@ def time_deltars(root):
     out["small_appends_100"] = timed(small_setup, small_appends)
     shutil.rmtree(scratch, ignore_errors=True)
     json.dump(out, sys.stdout)
+    print()
 
 
 def report(deltars_file, ours_file):
+    samples = {}
     with open(deltars_file) as f:
-        theirs = json.load(f)
+        for line in f:
+            if line.strip():
+                for k, v in json.loads(line).items():
+                    samples.setdefault(k, []).append(v)
+    theirs = {k: statistics.median(v) for k, v in samples.items()}
     ours = {}
     pat = re.compile(r"^BenchmarkWriteVsDeltaRS/(\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op")
     with open(ours_file) as f:
