@@ -434,6 +434,10 @@ nodes:
 	if exists(w.table("orders")) {
 		t.Fatal("nothing may be written")
 	}
+	d := detail(t, w, o.sum.RunID)
+	if d.Run.Errors != 1 || d.Run.TasksFailed != 1 || len(d.Messages) != 1 || d.Messages[0].Text != ts.Err {
+		t.Fatalf("history: %+v", d)
+	}
 }
 
 // TestFailedCreateLeavesNothing: a first write that fails leaves no folder

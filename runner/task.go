@@ -44,6 +44,9 @@ func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
 	default:
 		sum.Status = history.StatusFailed
 		sum.Err = err.Error()
+		run.record(func(c context.Context) error {
+			return run.store.RecordMessage(c, run.ID, history.Message{Task: t.Key, Severity: history.SeverityError, Text: sum.Err})
+		})
 	}
 	rowsRead := max(sum.RowsRead, 0)
 	run.record(func(c context.Context) error {
