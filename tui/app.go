@@ -561,12 +561,12 @@ func (m *Model) openEditor(file string, line int) tea.Cmd {
 		m.setStatus("this problem is not in a file", false)
 		return nil
 	}
-	c, err := editorCommand(m.deps.Editor, file, line)
+	args, err := editorArgs(m.deps.Editor, file, line)
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editorMsg{err: err} })
+	return tea.Exec(&editorProcess{args: args}, func(err error) tea.Msg { return editorMsg{err: err} })
 }
 
 // --- runs -----------------------------------------------------------------

@@ -568,3 +568,15 @@ func TestLiveRunMarksInTree(t *testing.T) {
 	}
 	_ = time.Second
 }
+
+func TestEditorFailureKeepsTheWorkbench(t *testing.T) {
+	m, _, _ := demoApp(t, 120, 40)
+	m = step(t, m, editorMsg{err: errors.New("vim: exit status 1")})
+	if !strings.Contains(m.View(), "editor: vim: exit status 1") {
+		t.Fatalf("an editor failure must show:\n%s", m.View())
+	}
+	m = run(t, m, keys("2"))
+	if m.ActiveTab() != TabProblems {
+		t.Fatal("the workbench must go on after an editor failure")
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -32,11 +33,29 @@ func editorArgs(editor, file string, line int) ([]string, error) {
 	return append(args, file), nil
 }
 
-// editorCommand builds the process that opens file at line.
-func editorCommand(editor, file string, line int) (*exec.Cmd, error) {
-	args, err := editorArgs(editor, file, line)
-	if err != nil {
-		return nil, err
+// editorProcess runs the editor when the program hands it the terminal:
+// the command (and its PATH lookup) is only built then, not in Update.
+type editorProcess struct {
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// SetStdin implements tea.ExecCommand.
+func (p *editorProcess) SetStdin(r io.Reader) { p.stdin = r }
+
+// SetStdout implements tea.ExecCommand.
+func (p *editorProcess) SetStdout(w io.Writer) { p.stdout = w }
+
+// SetStderr implements tea.ExecCommand.
+func (p *editorProcess) SetStderr(w io.Writer) { p.stderr = w }
+
+// Run implements tea.ExecCommand.
+func (p *editorProcess) Run() error {
+	c := exec.Command(p.args[0], p.args[1:]...)
+	c.Stdin, c.Stdout, c.Stderr = p.stdin, p.stdout, p.stderr
+	if err := c.Run(); err != nil {
+		return fmt.Errorf("%s: %w", strings.Join(p.args, " "), err)
 	}
-	return exec.Command(args[0], args[1:]...), nil
+	return nil
 }
