@@ -298,15 +298,16 @@ func eventLine(e runner.Event) string {
 
 // liveProgress redraws one line per task below the log of notable events.
 type liveProgress struct {
-	w     io.Writer
-	order []string
-	state map[string]string
-	lines int
-	spin  int
+	w        io.Writer
+	order    []string
+	state    map[string]string
+	finished map[string]bool
+	lines    int
+	spin     int
 }
 
 func newLiveProgress(w io.Writer, plan *runner.Plan) *liveProgress {
-	l := &liveProgress{w: w, state: map[string]string{}}
+	l := &liveProgress{w: w, state: map[string]string{}, finished: map[string]bool{}}
 	for _, t := range plan.Tasks {
 		l.order = append(l.order, t.Key)
 		l.state[t.Key] = ansiDim + "· queued" + ansiReset
@@ -342,15 +343,35 @@ func (l *liveProgress) event(e runner.Event) {
 			l.state[e.Task] = ansiYellow + string(e.Status) + ansiReset
 		}
 	}
+	if e.Kind == runner.EventTaskFinished {
+		l.finished[e.Task] = true
+	}
+	shown := l.order
+	if len(l.order) > maxLiveTasks {
+		// Many tasks: the unfinished ones (first maxLiveTasks), then a count.
+		shown = nil
+		for _, k := range l.order {
+			if !l.finished[k] && len(shown) < maxLiveTasks {
+				shown = append(shown, k)
+			}
+		}
+	}
 	width := 0
-	for _, k := range l.order {
+	for _, k := range shown {
 		width = max(width, len(k))
 	}
-	for _, k := range l.order {
+	for _, k := range shown {
 		fmt.Fprintf(l.w, "  %-*s  %s\n", width, k, l.state[k])
 	}
-	l.lines = len(l.order)
+	l.lines = len(shown)
+	if len(shown) < len(l.order) {
+		fmt.Fprintf(l.w, "  %d of %d tasks done\n", len(l.finished), len(l.order))
+		l.lines++
+	}
 }
+
+// maxLiveTasks bounds the task lines the live progress redraws.
+const maxLiveTasks = 12
 
 func (l *liveProgress) done() {}
 

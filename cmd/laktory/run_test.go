@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
@@ -130,5 +132,25 @@ func TestRunThenHistory(t *testing.T) {
 	code, out, _ = runCLI(t, nil, "history", dir, "--run", "2")
 	if code != ExitOK || !strings.Contains(out, "pl.b") || !strings.Contains(out, "2") {
 		t.Fatalf("history: code %d\n%s", code, out)
+	}
+}
+
+// TestLiveProgress: the live view redraws one line per unfinished task
+// (at most maxLiveTasks, then a count) below the notable events.
+func TestLiveProgress(t *testing.T) {
+	plan := &runner.Plan{}
+	for i := 0; i < maxLiveTasks+3; i++ {
+		plan.Tasks = append(plan.Tasks, &runner.Task{Key: fmt.Sprintf("pl.n%02d", i)})
+	}
+	var b strings.Builder
+	l := newLiveProgress(&b, plan)
+	l.event(runner.Event{Kind: runner.EventTaskStarted, Task: "pl.n00"})
+	l.event(runner.Event{Kind: runner.EventRetry, Task: "pl.n00", Message: "retry 1 of 5", Err: "conflict"})
+	l.event(runner.Event{Kind: runner.EventTaskFinished, Task: "pl.n00", Status: history.StatusSucceeded, Message: "3 rows written"})
+	out := b.String()
+	last := out[strings.LastIndex(out, "\x1b[J")+len("\x1b[J"):]
+	if !strings.Contains(out, "pl.n00: retry 1 of 5: conflict\n") || strings.Contains(last, "pl.n00") ||
+		strings.Count(last, "\n") != maxLiveTasks+1 || !strings.Contains(last, "1 of 15 tasks done") {
+		t.Fatalf("live output:\n%q", out)
 	}
 }
