@@ -277,6 +277,12 @@ func (run *Run) setOutput(key, table string) {
 	run.mem[key] = table
 }
 
+// newTaskSummary is the summary of a task that has not run yet.
+func newTaskSummary(t *Task) TaskSummary {
+	return TaskSummary{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, RowsRead: -1,
+		Retries: []history.Retry{}, Operations: []history.Operation{}, Deletions: []history.Deletion{}, Warnings: []string{}}
+}
+
 // taskDone is a finished task, as the scheduler sees it.
 type taskDone struct {
 	key string
@@ -298,7 +304,8 @@ func (run *Run) execute() {
 	running := 0
 	sums := map[string]TaskSummary{}
 	finish := func(t *Task, st history.Status, err error) {
-		s := TaskSummary{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, Status: st, RowsRead: -1}
+		s := newTaskSummary(t)
+		s.Status = st
 		if err != nil {
 			s.Err = err.Error()
 		}

@@ -23,8 +23,8 @@ type taskExec struct {
 
 // runTask executes a task and records its start, operations and end.
 func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
-	sum := TaskSummary{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, StartedAt: run.r.cfg.Now(), RowsRead: -1,
-		Retries: []history.Retry{}, Operations: []history.Operation{}, Deletions: []history.Deletion{}, Warnings: []string{}}
+	sum := newTaskSummary(t)
+	sum.StartedAt = run.r.cfg.Now()
 	run.record(func(c context.Context) error {
 		return run.store.StartTask(c, run.ID, history.TaskStart{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node})
 	})
