@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -302,7 +301,7 @@ func TestRunProgressAndSummary(t *testing.T) {
 }
 
 func TestResetPicker(t *testing.T) {
-	m, s, r := demoApp(t, 120, 40)
+	m, _, r := demoApp(t, 120, 40)
 	m = selectLane(t, selectRow(t, m, "pl-prices.feed_a"), "prices")
 	m = run(t, m, keys("R"))
 	if m.dialog == nil || m.dialog.kind != dlgResetMode {
@@ -320,7 +319,6 @@ func TestResetPicker(t *testing.T) {
 			t.Fatalf("confirmation lacks %q:\n%s", want, v)
 		}
 	}
-	_ = s
 	m = run(t, m, keys("esc"))
 	if m.dialog != nil || len(r.started) != 0 {
 		t.Fatal("esc must cancel")
@@ -557,16 +555,14 @@ func TestEditKeyWithoutEditor(t *testing.T) {
 }
 
 func TestLiveRunMarksInTree(t *testing.T) {
-	m, r, s := pressF(t)
+	m, _, s := pressF(t)
 	m = run(t, m, keys("y"))
-	_ = r
 	token := m.runs.live.token
 	evs := runEvents(s)
 	m = step(t, m, runEventMsg{token: token, ev: evs[1]})
 	if m.tree.runs["pl-prices.feed_a"] != history.StatusRunning || m.tree.pipelineRun("pl-prices") != history.StatusRunning {
 		t.Fatalf("tree marks %v", m.tree.runs)
 	}
-	_ = time.Second
 }
 
 func TestEditorFailureKeepsTheWorkbench(t *testing.T) {
@@ -578,5 +574,23 @@ func TestEditorFailureKeepsTheWorkbench(t *testing.T) {
 	m = run(t, m, keys("2"))
 	if m.ActiveTab() != TabProblems {
 		t.Fatal("the workbench must go on after an editor failure")
+	}
+}
+
+func TestTablePreviewScrolls(t *testing.T) {
+	m, _, _ := demoApp(t, 80, 24)
+	m = run(t, selectLane(t, m, "prices"), keys("4"))
+	if strings.Contains(m.View(), "AAPL") {
+		t.Fatal("the preview fits at 80x24: the test needs a taller table")
+	}
+	m = run(t, m, keys("G"))
+	v := m.View()
+	if !strings.Contains(v, "AAPL") || !strings.Contains(v, "columns 1-") {
+		t.Fatalf("scrolled to the bottom, the preview shows:\n%s", v)
+	}
+	m = run(t, m, keys("right"))
+	v = m.View()
+	if !strings.Contains(v, "columns 2-") || strings.Contains(v, "pl-prices.feed_a │") {
+		t.Fatalf("→ scrolls the preview's columns:\n%s", v)
 	}
 }

@@ -9,10 +9,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/laktory/workbench/runner"
-	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
@@ -238,8 +236,3 @@ func TestFlowEditor(t *testing.T) {
 		t.Fatalf("tab %v after the editor", final.ActiveTab())
 	}
 }
-
-var (
-	_ = tea.Quit
-	_ = validate.RefreshFull
-)

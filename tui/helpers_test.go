@@ -193,12 +193,10 @@ func demoLake(t testing.TB, s *workspace.Snapshot) *fakeLake {
 		WriterRows: map[string]int64{"pl-prices.feed_a": 620, "pl-prices.feed_b": 580, "pl-prices.feed_old": 12}}}
 	ordersStats := TableStats{Version: 2, Rows: 40, RowsExact: true, Facts: validate.TableFacts{Exists: true,
 		Columns: []string{"client_id", "client", "order_id"}}, PredicateRows: map[string]int64{"client_id = 1": 24, "client_id = 2": 16}}
-	v := func(n int64) *int64 { return &n }
-	_ = v
 	return &fakeLake{
 		stats: map[workspace.TableID]TableStats{prices: pricesStats, orders: ordersStats},
 		infos: map[workspace.TableID]*TableInfo{prices: {ID: prices, Stats: pricesStats, Timestamp: clock.Add(-time.Hour),
-			Files: 4, SizeBytes: 12_800, Partitions: []string{"_laktory_writer"},
+			Files: 4, SizeBytes: 12_800, Partitions: []string{"_laktory_writer"}, Properties: map[string]string{"delta.appendOnly": "false"},
 			Columns: []ColumnInfo{{"_laktory_writer", "string", false, true}, {"symbol", "string", true, false},
 				{"ts", "timestamp", true, false}, {"price", "double", true, false}},
 			History: []delta.HistoryEntry{

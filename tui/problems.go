@@ -116,13 +116,13 @@ func (p *problemsPane) render() {
 		p.view = nil
 		return
 	}
+	if p.ws == nil {
+		p.view = fitLines(nil, p.w, p.h)
+		return
+	}
 	st := p.c.st
 	p.lines, p.first, p.last = p.lines[:0], p.first[:0], p.last[:0]
-	var ds []workspace.Diagnostic
-	if p.ws != nil {
-		ds = p.ws.diags
-	}
-	ix := p.ws.ix
+	ds, ix := p.ws.diags, p.ws.ix
 	summary := st.OK.Render("✓ no problems")
 	if len(ds) > 0 {
 		summary = fmt.Sprintf("%s  %s  %s", st.Error.Render(fmt.Sprintf("✗ %d", ix.counts[0])),

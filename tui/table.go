@@ -209,6 +209,13 @@ func (t *tablePane) content() []string {
 		lines = append(lines, fmt.Sprintf("  %-*s  %-16s %s", nameW, ansi.Truncate(c.Name, 32, "…"), c.Type, st.Dim.Render(strings.Join(notes, ", "))))
 	}
 
+	if len(info.Properties) > 0 {
+		lines = append(lines, "", st.Accent.Render("Properties"))
+		for _, k := range sortedKeys(info.Properties) {
+			lines = append(lines, "  "+k+" = "+info.Properties[k])
+		}
+	}
+
 	lines = append(lines, "", st.Accent.Render(fmt.Sprintf("History (%d versions shown)", len(info.History))))
 	for _, h := range info.History {
 		lines = append(lines, fmt.Sprintf("  v%-4d %s  %-14s %s", h.Version, stamp(h.Timestamp), h.Operation, st.Dim.Render(historyDetail(h))))

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
-	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -153,5 +152,3 @@ func TestScrub(t *testing.T) {
 		})
 	}
 }
-
-var _ = validate.RefreshFull
