@@ -594,3 +594,66 @@ func TestTablePreviewScrolls(t *testing.T) {
 		t.Fatalf("→ scrolls the preview's columns:\n%s", v)
 	}
 }
+
+// A problem in a file a pipeline includes (!use) marks that pipeline.
+func TestIndexIncludedFile(t *testing.T) {
+	s := workspacetest.Load(t, map[string]string{
+		"pl.yaml":      "name: pl\nnodes:\n- !use nodes/a.yaml\n",
+		"nodes/a.yaml": "name: a\nsources:\n- path: ./in\n  format: JSONL\nsinks:\n- table_name: t\n  mode: APPEND\n  bogus: 1\n",
+	}, workspace.Options{})
+	ds := validate.Check(s, validate.Options{})
+	var inc *workspace.Diagnostic
+	for i, d := range ds {
+		if strings.HasSuffix(d.File, "a.yaml") && d.Severity == workspace.SeverityError {
+			inc = &ds[i]
+		}
+	}
+	if inc == nil {
+		t.Fatalf("no error in the included file: %v", ds)
+	}
+	m := run(t, app(t, s, Deps{Diagnostics: ds}), size(100, 30))
+	for _, k := range []objKey{pipelineKey("pl"), nodeKey("pl", "a"), sinkKey("pl", "a", 0)} {
+		if st := m.ws.ix.of(k); st != lanes.Error {
+			t.Fatalf("state of %+v: %d, want the included file's error", k, st)
+		}
+	}
+	m = run(t, m, keys("2"))
+	if !strings.Contains(m.View(), "nodes/a.yaml") {
+		t.Fatalf("Problems lists the included file:\n%s", m.View())
+	}
+}
+
+// In a stack file, a pipeline's last node ends where the next pipeline
+// starts.
+func TestIndexStackFile(t *testing.T) {
+	stack := `name: st
+resources:
+  pipelines:
+    pl-a:
+      name: pl-a
+      nodes:
+      - name: a
+        sinks:
+        - table_name: ta
+          mode: APPEND
+    pl-b:
+      name: pl-b
+      nodes:
+      - name: b
+        sinks:
+        - table_name: tb
+          mode: APPEND
+`
+	s := workspacetest.Load(t, map[string]string{"stack.yaml": stack}, workspace.Options{})
+	if len(s.Pipelines) != 2 {
+		t.Fatalf("pipelines: %d", len(s.Pipelines))
+	}
+	file := s.Pipelines[0].File
+	ix := buildIndex(s, []workspace.Diagnostic{{File: file, Line: 16, Severity: workspace.SeverityError, Code: "LK999"}})
+	if ix.of(nodeKey("pl-a", "a")) != lanes.OK || ix.of(pipelineKey("pl-a")) != lanes.OK {
+		t.Fatal("a problem of pl-b marks pl-a")
+	}
+	if ix.of(sinkKey("pl-b", "b", 0)) != lanes.Error || ix.of(pipelineKey("pl-b")) != lanes.Error {
+		t.Fatal("the problem does not mark pl-b's sink")
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/laktory/workbench/tui/lanes"
 	"github.com/laktory/workbench/workspace"
@@ -56,7 +57,9 @@ func buildIndex(snap *workspace.Snapshot, ds []workspace.Diagnostic) *index {
 	byFile := map[string][]span{}
 	included := map[string][]string{} // included file -> pipelines
 	for _, p := range snap.Pipelines {
-		byFile[p.File] = append(byFile[p.File], pipelineSpans(p)...)
+		for f, spans := range pipelineSpans(p) {
+			byFile[f] = append(byFile[f], spans...)
+		}
 		for _, dep := range snap.Deps(p.File) {
 			if !slices.Contains(included[dep], p.Name) {
 				included[dep] = append(included[dep], p.Name)
@@ -72,8 +75,9 @@ func buildIndex(snap *workspace.Snapshot, ds []workspace.Diagnostic) *index {
 			}
 		}
 		slices.Sort(starts)
+		ends := map[string]int{} // pipeline -> last line in this file
 		for i := range spans {
-			if spans[i].key.Node != "" || spans[i].to != math.MaxInt {
+			if spans[i].key.Node != "" {
 				continue
 			}
 			for _, st := range starts {
@@ -82,21 +86,33 @@ func buildIndex(snap *workspace.Snapshot, ds []workspace.Diagnostic) *index {
 					break
 				}
 			}
+			ends[spans[i].key.Pipeline] = spans[i].to
+		}
+		for i := range spans { // a pipeline's last node ends with it
+			if end, ok := ends[spans[i].key.Pipeline]; ok && spans[i].key.Node != "" {
+				spans[i].to = min(spans[i].to, end)
+			}
 		}
 		byFile[f] = spans
 	}
 	for _, d := range ds {
-		hit := false
+		keys := map[objKey]bool{}
 		for _, s := range byFile[d.File] {
 			if d.Line >= s.from && d.Line <= s.to {
-				ix.add(s.key, d)
-				hit = true
+				keys[s.key] = true
+				keys[pipelineKey(s.key.Pipeline)] = true // parents too (a node in an included file)
+				if s.key.Node != "" {
+					keys[nodeKey(s.key.Pipeline, s.key.Node)] = true
+				}
 			}
 		}
-		if !hit {
+		if len(keys) == 0 {
 			for _, pl := range included[d.File] {
-				ix.add(pipelineKey(pl), d)
+				keys[pipelineKey(pl)] = true
 			}
+		}
+		for k := range keys {
+			ix.add(k, d)
 		}
 	}
 	return ix
@@ -108,36 +124,40 @@ func (ix *index) add(k objKey, d workspace.Diagnostic) {
 }
 
 // pipelineSpans returns the spans of a pipeline, its nodes and sinks. A
-// node ends where the next one starts; a sink where the next sink starts,
-// or for the last one at the first field of its node declared after it.
-func pipelineSpans(p *workspace.Pipeline) []span {
-	out := []span{{key: pipelineKey(p.Name), from: p.Pos.Line, to: math.MaxInt}}
+// node ends where the next node of its file starts; a sink where the next
+// sink starts, or for the last one at the first field of its node declared
+// after it. Nodes included from another file (!use) get spans in that file.
+func pipelineSpans(p *workspace.Pipeline) map[string][]span {
+	out := map[string][]span{p.File: {{key: pipelineKey(p.Name), from: p.Pos.Line, to: math.MaxInt}}}
 	nodes := slices.Clone(p.Nodes)
-	slices.SortStableFunc(nodes, func(a, b *workspace.Node) int { return a.Pos.Line - b.Pos.Line })
-	for i, n := range nodes {
-		if n.Pos.File != p.File {
-			continue // a node included from another file
+	slices.SortStableFunc(nodes, func(a, b *workspace.Node) int {
+		if a.Pos.File != b.Pos.File {
+			return strings.Compare(a.Pos.File, b.Pos.File)
 		}
+		return a.Pos.Line - b.Pos.Line
+	})
+	for i, n := range nodes {
+		file := n.Pos.File
 		end := math.MaxInt
-		if i+1 < len(nodes) {
+		if i+1 < len(nodes) && nodes[i+1].Pos.File == file {
 			end = nodes[i+1].Pos.Line - 1
 		}
-		out = append(out, span{key: nodeKey(p.Name, n.Name), from: n.Pos.Line, to: end})
+		out[file] = append(out[file], span{key: nodeKey(p.Name, n.Name), from: n.Pos.Line, to: end})
 		for j, s := range n.Sinks {
-			if s.Pos.File != p.File {
+			if s.Pos.File != file {
 				continue
 			}
 			send := end
-			if j+1 < len(n.Sinks) {
+			if j+1 < len(n.Sinks) && n.Sinks[j+1].Pos.File == file {
 				send = n.Sinks[j+1].Pos.Line - 1
 			} else {
 				for f, pos := range n.Fields {
-					if f != "sinks" && pos.File == p.File && pos.Line > s.Pos.Line && pos.Line-1 < send {
+					if f != "sinks" && pos.File == file && pos.Line > s.Pos.Line && pos.Line-1 < send {
 						send = pos.Line - 1
 					}
 				}
 			}
-			out = append(out, span{key: sinkKey(p.Name, n.Name, s.Index), from: s.Pos.Line, to: send})
+			out[file] = append(out[file], span{key: sinkKey(p.Name, n.Name, s.Index), from: s.Pos.Line, to: send})
 		}
 	}
 	return out
