@@ -657,3 +657,13 @@ resources:
 		t.Fatal("the problem does not mark pl-b's sink")
 	}
 }
+
+func TestHeaderShowsEnv(t *testing.T) {
+	stack := "name: st\nresources:\n  pipelines:\n    pl-a:\n      name: pl-a\n      nodes:\n      - name: a\n        sinks:\n        - table_name: t\n          mode: APPEND\nenvironments:\n  dev: {}\n  prod: {}\n"
+	s := workspacetest.Load(t, map[string]string{"stack.yaml": stack}, workspace.Options{Env: "prod"})
+	m := run(t, app(t, s, Deps{}), size(100, 30))
+	header := strings.SplitN(m.View(), "\n", 2)[0]
+	if !strings.Contains(header, "env prod") || !strings.Contains(header, "0 running") {
+		t.Fatalf("header %q", header)
+	}
+}
