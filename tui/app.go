@@ -763,7 +763,11 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 	lr.handle = msg.handle
 	m.runs.render()
 	m.updateRunMarks()
-	return tea.Batch(waitRunEvent(lr.token, lr.handle.Events()), tickCmd(m.deps.Tick, lr.token))
+	cmds := []tea.Cmd{waitRunEvent(lr.token, lr.handle.Events()), tickCmd(m.deps.Tick, lr.token)}
+	if lr.cancelling { // x was pressed while it started
+		cmds = append(cmds, cancelCmd(lr.handle))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {

@@ -667,3 +667,22 @@ func TestHeaderShowsEnv(t *testing.T) {
 		t.Fatalf("header %q", header)
 	}
 }
+
+func TestCancelBeforeTheRunStarted(t *testing.T) {
+	m, r, _ := pressF(t)
+	next, startCmd := m.Update(keys("y"))
+	m = next.(Model)
+	m = step(t, m, keys("x")) // before the runner answered
+	for _, msg := range execCmd(startCmd) {
+		m = step(t, m, msg)
+	}
+	next, cmd := m.Update(startedMsg{token: m.runs.live.token, handle: r.started[0]})
+	m = next.(Model)
+	execCmd(cmd)
+	h := r.started[0]
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.cancelled {
+		t.Fatal("x pressed while the run started must cancel it once started")
+	}
+}

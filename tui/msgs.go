@@ -151,6 +151,9 @@ func waitRunEvent(token int, ch <-chan runner.Event) tea.Cmd {
 }
 
 func cancelCmd(h RunHandle) tea.Cmd {
+	if h == nil {
+		return nil // not started yet: started() cancels it
+	}
 	return func() tea.Msg {
 		h.Cancel()
 		return nil
