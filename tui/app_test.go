@@ -686,3 +686,39 @@ func TestCancelBeforeTheRunStarted(t *testing.T) {
 		t.Fatal("x pressed while the run started must cancel it once started")
 	}
 }
+
+func TestCoalescedKeys(t *testing.T) {
+	m, _, _ := demoApp(t, 120, 40)
+	m = step(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjl")})
+	if m.graph.sel.Row != 2 || m.graph.sel.Lane != 1 {
+		t.Fatalf("keys typed fast (jjl) moved to row %d lane %d, want 2 and 1", m.graph.sel.Row, m.graph.sel.Lane)
+	}
+}
+
+func TestDeletePhrases(t *testing.T) {
+	s := demo(t)
+	st := NewStyles(NoColorPalette())
+	orders, prices := tableID(t, s, "all_orders"), tableID(t, s, "prices")
+	tests := []struct {
+		name string
+		e    runner.Effect
+		want string
+	}{
+		{"writer id", runner.Effect{Kind: runner.EffectDeleteRows, Table: prices, Writer: "pl-prices.feed_a", Rows: 3},
+			"✂ delete 3 rows of pl-prices.feed_a from prices"},
+		{"predicate", runner.Effect{Kind: runner.EffectDeleteRows, Table: orders, Writer: "client_id = 1", Predicate: "(client_id = 1)", Rows: 80},
+			"✂ delete 80 rows where client_id = 1 from all_orders"},
+		{"unknown count", runner.Effect{Kind: runner.EffectDropTable, Table: prices, Rows: -1},
+			"✂ drop the whole table prices (an unknown number of rows, every writer's)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ansi.Strip(effectLine(tt.e, s, st)); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := ownerPhrase("where client_id = 2"); got != "where client_id = 2" {
+		t.Fatalf("ownerPhrase of a predicate: %q", got)
+	}
+}

@@ -99,6 +99,9 @@ func effectLine(e runner.Effect, snap *workspace.Snapshot, st *Styles) string {
 	}
 	switch e.Kind {
 	case runner.EffectDeleteRows:
+		if isPredicate(snap, e) {
+			return fmt.Sprintf("✂ delete %s where %s from %s", rows, e.Writer, table)
+		}
 		s := fmt.Sprintf("✂ delete %s of %s from %s", rows, e.Writer, table)
 		if e.Predicate != "" {
 			s += st.Dim.Render("  (WHERE " + e.Predicate + ")")
@@ -119,6 +122,21 @@ func effectLine(e runner.Effect, snap *workspace.Snapshot, st *Styles) string {
 		return "• " + e.Description
 	}
 	return fmt.Sprintf("• %s on %s", e.Kind, table)
+}
+
+// isPredicate reports whether a deletion's writer is a where predicate of
+// the table's writers (rather than a writer id).
+func isPredicate(snap *workspace.Snapshot, e runner.Effect) bool {
+	t := snap.Table(e.Table)
+	if t == nil {
+		return false
+	}
+	for _, w := range t.Writers {
+		if w.Ownership == workspace.OwnerWhere && w.Where == e.Writer {
+			return true
+		}
+	}
+	return false
 }
 
 // diagLines lists diagnostics for a dialog.

@@ -116,7 +116,7 @@ func (lr *liveRun) apply(ev runner.Event) {
 		if ts != nil {
 			ts.deleted += ev.Rows
 		}
-		lr.addLog(fmt.Sprintf("✂ %sdeleted %s of %s from %s", taskPrefix(ev.Task), plural(ev.Rows, "row"), ev.Writer, shortName(ev.Table)))
+		lr.addLog(fmt.Sprintf("✂ %sdeleted %s %s from %s", taskPrefix(ev.Task), plural(ev.Rows, "row"), ownerPhrase(ev.Writer), shortName(ev.Table)))
 	case runner.EventWarning:
 		lr.warnings++
 		lr.addLog("! " + taskPrefix(ev.Task) + firstLine(ev.Message))
@@ -166,6 +166,15 @@ func (lr *liveRun) running() int {
 		}
 	}
 	return n
+}
+
+// ownerPhrase names the rows of a writer: "of pl.a" for a writer id,
+// "where client_id = 1" for a predicate.
+func ownerPhrase(writer string) string {
+	if strings.HasPrefix(writer, "where ") {
+		return writer
+	}
+	return "of " + writer
 }
 
 func taskPrefix(task string) string {
@@ -614,15 +623,15 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 	}
 	section("Deleted rows per writer", len(d.Deletions))
 	for _, del := range d.Deletions {
-		who := del.Writer
-		if who == "" {
+		who := ownerPhrase(del.Writer)
+		if del.Writer == "" {
 			who = "where " + del.Predicate
 		}
 		v := ""
 		if del.Version != nil {
 			v = fmt.Sprintf(" (v%d)", *del.Version)
 		}
-		add("  %s: %s of %s%s", shortName(del.Table), plural(del.Rows, "row"), who, v)
+		add("  %s: %s %s%s", shortName(del.Table), plural(del.Rows, "row"), who, v)
 	}
 	if len(d.Messages) > 0 {
 		section("Messages", len(d.Messages))
