@@ -56,15 +56,19 @@ def generate(root):
     print("generated %d rows in %s" % (ROWS, root), file=sys.stderr)
 
 
-def timed(setup, fn, runs=RUNS):
-    times = []
+def timed(out, key, setup, fn, runs=RUNS):
+    """Times fn: elapsed seconds in out[key], process CPU seconds (all
+    threads) in out[key + "/cpu"], medians over runs."""
+    times, cpu = [], []
     for _ in range(runs):
         state = setup()
         os.sync()  # start clean: no dirty pages of the setup (on both sides)
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         fn(state)
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        cpu.append(time.process_time() - c0)
+    out[key] = statistics.median(times)
+    out[key + "/cpu"] = statistics.median(cpu)
 
 
 def time_deltars(root):
@@ -87,9 +91,9 @@ def time_deltars(root):
         return setup
 
     out = {}
-    out["append_5M"] = timed(fresh, lambda p: write_deltalake(p, source))
-    out["delete_unpartitioned"] = timed(copy_of("base_unpartitioned"), lambda p: DeltaTable(p).delete("writer = 'w3'"))
-    out["delete_partitioned"] = timed(copy_of("base_partitioned"), lambda p: DeltaTable(p).delete("writer = 'w3'"))
+    timed(out, "append_5M", fresh, lambda p: write_deltalake(p, source))
+    timed(out, "delete_unpartitioned", copy_of("base_unpartitioned"), lambda p: DeltaTable(p).delete("writer = 'w3'"))
+    timed(out, "delete_partitioned", copy_of("base_partitioned"), lambda p: DeltaTable(p).delete("writer = 'w3'"))
 
     small = [source.slice(k * 1000, 1000) for k in range(101)]
 
@@ -102,7 +106,7 @@ def time_deltars(root):
         for k in range(1, 101):
             write_deltalake(path, small[k], mode="append")
 
-    out["small_appends_100"] = timed(small_setup, small_appends)
+    timed(out, "small_appends_100", small_setup, small_appends)
     shutil.rmtree(scratch, ignore_errors=True)
     json.dump(out, sys.stdout)
     print()
@@ -116,21 +120,28 @@ def report(deltars_file, ours_file):
                 for k, v in json.loads(line).items():
                     samples.setdefault(k, []).append(v)
     theirs = {k: statistics.median(v) for k, v in samples.items()}
-    ours = {}
+    ours, ours_cpu = {}, {}
     pat = re.compile(r"^BenchmarkWriteVsDeltaRS/(\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op")
+    cpu_pat = re.compile(r"([\d.]+) cpu-ms/op")
     with open(ours_file) as f:
         for line in f:
             m = pat.match(line.strip())
             if m:
                 ours.setdefault(m.group(1), []).append(float(m.group(3)) / 1e9)
-    print("%-24s %12s %12s %8s %9s" % ("operation", "ours", "delta-rs", "ratio", "speed-up"))
+                c = cpu_pat.search(line)
+                if c:
+                    ours_cpu.setdefault(m.group(1), []).append(float(c.group(1)) / 1e3)
+    print("%-22s %10s %10s %6s %7s | %10s %10s %6s" % (
+        "operation", "ours", "delta-rs", "ratio", "speedup", "ours cpu", "their cpu", "ratio"))
     for key in ("append_5M", "delete_unpartitioned", "delete_partitioned", "small_appends_100"):
         if key not in ours or key not in theirs:
             continue
-        o = statistics.median(ours[key])
-        t = theirs[key]
-        print("%-24s %10.1fms %10.1fms %8.2f %8.1fx" % (key, o * 1000, t * 1000, o / t, t / o))
-    print("ratio = our time / delta-rs time (goal: at most 0.67, i.e. 1.5x faster)")
+        o, t = statistics.median(ours[key]), theirs[key]
+        oc, tc = statistics.median(ours_cpu.get(key, [0])), theirs.get(key + "/cpu", 0)
+        print("%-22s %8.1fms %8.1fms %6.2f %6.1fx | %8.1fms %8.1fms %6.2f" % (
+            key, o * 1000, t * 1000, o / t, t / o, oc * 1000, tc * 1000, oc / tc if tc else 0))
+    print("ratio = ours / delta-rs (goal for the elapsed time: at most 0.67, i.e. 1.5x faster);")
+    print("cpu = process CPU time (all threads) during the operation")
 
 
 if __name__ == "__main__":
