@@ -157,7 +157,7 @@ func BenchmarkJSONToParquetFloor(b *testing.B) {
 	dir := b.TempDir()
 	r := testRunner(b)
 	src := benchJSON(b, r, dir, rows)
-	q := fmt.Sprintf(`COPY (SELECT 'pl.feed' AS _laktory_writer, * FROM (%s)) TO %s (FORMAT parquet, COMPRESSION snappy, RETURN_STATS, FILE_SIZE_BYTES 134217728, OVERWRITE true)`,
+	q := fmt.Sprintf(`COPY (SELECT 'pl.feed' AS _laktory_writer, * FROM (%s)) TO %s (FORMAT parquet, COMPRESSION snappy, RETURN_STATS, PER_THREAD_OUTPUT, FILE_SIZE_BYTES 134217728, OVERWRITE true)`,
 		strings.ReplaceAll(benchTransform, "{df}", fmt.Sprintf("read_json([%s], format = 'newline_delimited')", quoteString(src))),
 		quoteString(filepath.Join(dir, "out")))
 	if _, err := r.db.ExecContext(context.Background(), q); err != nil {
