@@ -194,33 +194,33 @@ func (r *Runner) buildTasks(plan *Plan, sel selection) {
 func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagnostic, error) {
 	rp := plan.Params
 	snap := plan.snap
+	if !isReset(rp) {
+		return r.deepWarnings(ctx, plan), nil
+	}
 	tables := map[workspace.TableID]*delta.Snapshot{}
 	load := func(id workspace.TableID) (*delta.Snapshot, error) {
 		if s, ok := tables[id]; ok {
 			return s, nil
 		}
 		s, err := loadTable(ctx, string(id))
-		if err != nil {
-			return nil, err
+		if err == nil {
+			tables[id] = s
 		}
-		tables[id] = s
-		return s, nil
+		return s, err
 	}
 	wholeDone := map[workspace.TableID]bool{}
 	for _, t := range plan.Tasks {
 		tp := t.plan
 		for _, sp := range tp.sinks {
 			sk := sp.sink
-			if sk.Table == "" {
+			if sk.Table == "" || sp.table == nil {
 				continue
 			}
-			if _, err := load(sk.Table); err != nil && isReset(rp) {
-				return nil, fmt.Errorf("plan %s: read table %s: %w", t.Key, sk.Describe(), err)
+			var ts *delta.Snapshot
+			var readErr error
+			if sk.IsDelta() {
+				ts, readErr = load(sk.Table)
 			}
-			if !isReset(rp) {
-				continue
-			}
-			ts := tables[sk.Table]
 			label := tableLabel(sp)
 			switch {
 			case sk.Shared != nil && rp.ResetMode == "":
@@ -228,6 +228,7 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 				e := Effect{Kind: EffectDeleteRows, Task: t.Key, Table: sk.Table, Rows: -1}
 				e.Writer, e.Predicate = ownerPredicate(sp.writer)
 				switch {
+				case readErr != nil:
 				case ts == nil:
 					e.Rows = 0
 				case sp.writer != nil && sp.writer.Ownership == workspace.OwnerColumn && ts.Schema().Field(sp.writer.Column) == nil:
@@ -287,6 +288,14 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 				}
 				plan.Effects = append(plan.Effects, e)
 				sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
+			}
+			if readErr != nil {
+				for i := range plan.Effects {
+					if e := &plan.Effects[i]; e.Task == t.Key && e.Table == sk.Table && e.Rows <= 0 {
+						e.Rows = -1
+						e.Description += " (the table cannot be read: " + readErr.Error() + ")"
+					}
+				}
 			}
 			for _, cp := range sp.checkpoints {
 				plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Table: sk.Table, Rows: -1, Checkpoint: cp,

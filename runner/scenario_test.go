@@ -476,3 +476,27 @@ nodes:
 		t.Fatalf("%d rows", n)
 	}
 }
+
+// TestDropCorruptTable: RESET with DROP removes a table whose log cannot
+// be read (the plan says so), so the next run starts over.
+func TestDropCorruptTable(t *testing.T) {
+	w := newWS(t, scenarioFiles(ownerships[0]))
+	r := testRunner(t)
+	snap := w.load()
+	mustRun(t, r, snap, Request{Selectors: []string{"c"}})
+	solo := w.table("solo")
+	if err := os.WriteFile(filepath.Join(solo, "_delta_log", "00000000000000000000.json"), []byte("not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := mustRun(t, r, snap, Request{Refresh: "RESET", ResetMode: "DROP", Selectors: []string{"c"}})
+	if len(o.plan.Effects) != 1 || o.plan.Effects[0].Rows != -1 || !strings.Contains(o.plan.Effects[0].Description, "cannot be read") {
+		t.Fatalf("effects %+v", o.plan.Effects)
+	}
+	if exists(solo) {
+		t.Fatal("the corrupt table was not dropped")
+	}
+	mustRun(t, r, snap, Request{Selectors: []string{"c"}})
+	if n := count(t, r, solo, ""); n != 3 {
+		t.Fatalf("%d rows", n)
+	}
+}

@@ -340,11 +340,8 @@ func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail string,
 // dropTable removes a Delta table's folder.
 func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 	path := string(sp.sink.Table)
-	snap, err := loadTable(ctx, path)
-	if err != nil {
-		return x.writeError(sp, err)
-	}
-	if snap == nil && emptyOrMissing(path) {
+	snap, err := loadTable(ctx, path) // a table that cannot be read is dropped all the same
+	if err == nil && snap == nil && emptyOrMissing(path) {
 		return os.RemoveAll(path) // nothing written yet (e.g. a failed create)
 	}
 	var rows int64
