@@ -21,7 +21,7 @@ import (
 // request is what the test server received.
 type request struct {
 	method, uri, body, remote string
-	header                   http.Header
+	header                    http.Header
 }
 
 // apiServer is a loopback HTTP server recording requests and counting new
