@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"unicode/utf8"
 )
 
 // Row is one row handed to a writer: a compact JSON object whose members
@@ -25,7 +26,7 @@ type Row struct {
 // ParseRow checks that b is one JSON object and returns it as a Row (not a
 // copy: b must not change while the Row is used). The error wraps ErrRow.
 func ParseRow(b []byte) (Row, error) {
-	b = bytes.TrimSpace(b)
+	b = trimSpace(b)
 	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
 		return Row{}, fmt.Errorf("%w: not a JSON object: %s", ErrRow, snippet(b, 120))
 	}
@@ -152,9 +153,10 @@ func keyEqual(k []byte, name string) bool {
 	return keyString(k) == name
 }
 
-// keyString returns a member name without its quotes, unescaped.
+// keyString returns a member name without its quotes, unescaped (invalid
+// UTF-8 replaced, as encoding/json does).
 func keyString(k []byte) string {
-	if bytes.IndexByte(k, '\\') < 0 {
+	if bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k) {
 		return string(k)
 	}
 	var s string
@@ -164,6 +166,15 @@ func keyString(k []byte) string {
 		return string(k)
 	}
 	return s
+}
+
+// trimSpace trims JSON whitespace.
+func trimSpace(b []byte) []byte {
+	i, j := skipSpace(b, 0), len(b)
+	for j > i && (b[j-1] == ' ' || b[j-1] == '\t' || b[j-1] == '\n' || b[j-1] == '\r') {
+		j--
+	}
+	return b[i:j]
 }
 
 func skipSpace(b []byte, i int) int {

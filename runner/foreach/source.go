@@ -2,7 +2,6 @@ package foreach
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -46,7 +45,7 @@ type lines struct {
 func (l *lines) Next() ([]byte, error) {
 	for l.sc.Scan() {
 		l.n++
-		if b := bytes.TrimSpace(l.sc.Bytes()); len(b) > 0 {
+		if b := trimSpace(l.sc.Bytes()); len(b) > 0 {
 			return b, nil
 		}
 	}
