@@ -241,6 +241,13 @@ func readFilesSQL(ctx context.Context, path, format string, o readOptions) (stri
 	if err != nil {
 		return "", err
 	}
+	return fileListSQL(files, format, o)
+}
+
+// fileListSQL reads the given files of a format (CSV, JSON, JSONL,
+// PARQUET) with DuckDB.
+func fileListSQL(files []string, format string, o readOptions) (string, error) {
+	format = strings.ToUpper(format)
 	list := stringList(files)
 	var args []string
 	switch format {
@@ -302,7 +309,7 @@ func readFilesSQL(ctx context.Context, path, format string, o readOptions) (stri
 	case "PARQUET":
 		return fmt.Sprintf("SELECT * FROM read_parquet(%s, union_by_name = true)", list), nil
 	}
-	return "", fmt.Errorf("%w: local runs cannot read %s files (%s)", ErrSource, format, path)
+	return "", fmt.Errorf("%w: local runs cannot read %s files (%s)", ErrSource, format, strings.Join(files, ", "))
 }
 
 func readerOpt(src *workspace.Source, key string) (any, bool) {

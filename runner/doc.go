@@ -30,10 +30,29 @@
 // Shared sinks: a writer-column sink writes its writer id as the table's
 // first column; a `where` sink must write only rows matching its predicate
 // (checked before anything is written). A FULL refresh of a shared sink
-// deletes the writer's rows and appends its new ones in one commit. Commits
+// deletes the writer's rows in one commit, then appends its new ones in
+// another (as Laktory does: streaming readers see the delete apart from
+// the new rows). Commits
 // that conflict with concurrent writers are retried (RetryPolicy) on a
 // fresh snapshot; each retry is an event and a history record. Cancelling
 // a run abandons commits in progress: nothing of them is visible.
+//
+// Streaming (as_stream: true): a node reading a stream has one flow per
+// sink, each with a checkpoint in Spark Structured Streaming's layout
+// (CheckpointDir: offsets/N, commits/N, metadata, sources/). A run
+// processes what is available when it starts (trigger availableNow), in
+// micro-batches: file sources each new file once (maxFilesPerTrigger),
+// Delta sources the snapshot then the commits after it with Spark's
+// offsets (reservoirVersion, index) and rules (skipChangeCommits,
+// ignoreDeletes, ignoreChanges, startingVersion; DELTA_SOURCE_IGNORE_DELETE
+// otherwise). A Delta sink commits each batch with txn(appId = the flow id,
+// version = the batch id): exactly once across crashes. ForEach sinks hand
+// each batch to runner/foreach (at least once).
+//
+// Declarative orchestrators: the nodes writing one table append through
+// their own flows (FlowName), remembered per table in the history; `flow:`
+// options once, import_checkpoint and kind: update are run as Lakeflow
+// does, and a full refresh clears each table once and resets every flow.
 //
 // Everything a run does is recorded in the workspace's history
 // (runner/history): the run, its tasks, every table operation, retries,

@@ -49,6 +49,19 @@ var (
 	// ErrTasksFailed: a run finished with failed tasks (Run.Wait).
 	ErrTasksFailed = errors.New("tasks failed")
 
+	// ErrCheckpoint: a streaming checkpoint cannot be read or written (or
+	// one to import is not a Structured Streaming checkpoint).
+	ErrCheckpoint = errors.New("streaming checkpoint")
+
+	// ErrStream: a streaming read cannot go on (its source table was
+	// replaced, or a commit deleted or changed rows the reader does not
+	// tolerate); the message says which refresh or option fixes it.
+	ErrStream = errors.New("streaming read stopped")
+
+	// ErrFlow: a declarative flow cannot run as declared (e.g. importing
+	// a checkpoint into a table that already exists).
+	ErrFlow = errors.New("flow cannot run")
+
 	// ErrUnsupported: the node uses a feature local runs do not support
 	// yet (reported before the run, see PlanError).
 	ErrUnsupported = errors.New("not supported by local runs yet")

@@ -20,11 +20,16 @@ const ResetModeEnv = "LAKTORY_RESET_MODE"
 // file's folder), else DIR/.laktory/checkpoints/<pipeline>/<node>/<sink>,
 // where <sink> is "table-<catalog.schema.table>" for a table sink,
 // "path-<folder name>-<hash>" for a file sink and "foreach-<name>" for a
-// ForEach sink. Streaming writers keep their offsets there; a refresh that
-// resets the sink deletes it.
+// ForEach sink. In a declarative pipeline a flow is identified by its name,
+// so the folder is DIR/.laktory/checkpoints/<pipeline>/_flows/<sink>/<flow>
+// (see FlowName). Streaming writers keep their offsets there; a refresh
+// that resets the sink deletes it.
 func CheckpointDir(l workspace.Layout, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) string {
 	if sk.CheckpointPath != "" {
 		return workspace.ResolvePath(p.File, sk.CheckpointPath)
+	}
+	if p.Declarative() {
+		return filepath.Join(l.CheckpointsDir(), safeSegment(p.Name), "_flows", sinkSegment(n, sk), safeSegment(FlowName(p, n, sk)))
 	}
 	return filepath.Join(l.CheckpointsDir(), safeSegment(p.Name), safeSegment(n.Name), sinkSegment(n, sk))
 }

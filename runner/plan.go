@@ -45,6 +45,10 @@ type taskPlan struct {
 	// keepOutput: a downstream task of the run reads this node's output
 	// from memory.
 	keepOutput bool
+	// flows are the node's flows when it reads a stream (or is a one-time
+	// flow): each writes one sink through its checkpoint. A node without
+	// flows is processed once, as a batch.
+	flows []*flowPlan
 }
 
 // Plan validates a request against a workspace snapshot and returns what
@@ -96,6 +100,8 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if err != nil {
 		return nil, err
 	}
+	deep = append(deep, r.flowWarnings(ctx, plan)...)
+	deep = append(deep, refreshedWriterWarnings(plan)...)
 	plan.Warnings = workspace.SortDiagnostics(append(plan.Warnings, deep...))
 	return plan, nil
 }
@@ -172,6 +178,16 @@ func (r *Runner) buildTasks(plan *Plan, sel selection) {
 				}
 				t.plan.sinks = append(t.plan.sinks, sp)
 			}
+			t.plan.flows = nodeFlows(plan.snap, p, n, t.plan.sinks)
+			if p.Declarative() {
+				// The engine orders flows by the tables they read: a node
+				// reading a table of the pipeline runs after its writers.
+				for _, up := range tableWriters(plan.snap, p, n) {
+					if key := p.Name + "." + up; slices.Contains(nodes, up) && !slices.Contains(t.DependsOn, key) {
+						t.DependsOn = append(t.DependsOn, key)
+					}
+				}
+			}
 			plan.Tasks = append(plan.Tasks, t)
 		}
 	}
@@ -213,6 +229,25 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 		tp := t.plan
 		for _, sp := range tp.sinks {
 			sk := sp.sink
+			if sk.Kind == workspace.SinkForEach {
+				// A full refresh resets every flow into the ForEach sink; its
+				// destination is not cleaned.
+				for _, o := range targetWriters(tp.pipeline, tp.node, sk) {
+					for _, os := range o.Sinks {
+						if targetKey(o, os) != targetKey(tp.node, sk) {
+							continue
+						}
+						for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, o, os)) {
+							if !slices.Contains(sp.checkpoints, cp) && !effectHasCheckpoint(plan.Effects, cp) {
+								sp.checkpoints = append(sp.checkpoints, cp)
+								plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Rows: -1, Checkpoint: cp,
+									Description: fmt.Sprintf("reset the checkpoint %s of a flow into %s: it sends all its data again (the destination is not cleaned)", snap.Rel(cp), sk.Describe())})
+							}
+						}
+					}
+				}
+				continue
+			}
 			if sk.Table == "" || sp.table == nil {
 				continue
 			}
@@ -241,7 +276,10 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 				e.Description = fmt.Sprintf("delete the rows of %s from %s (%s)", ownerLabel(sp.writer), label, rowsText(e.Rows))
 				plan.Effects = append(plan.Effects, e)
 				sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
-			case sk.Shared != nil:
+			case sk.Shared != nil || tp.pipeline.Declarative():
+				// The whole table once per run (reset_mode override of a
+				// shared table; any reset of a declarative pipeline's
+				// table: the engine clears it once and resets every flow).
 				sp.reset = resetTableDrop
 				kind := EffectDropTable
 				if rp.ResetMode == "TRUNCATE" {
@@ -249,7 +287,11 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 				}
 				if !wholeDone[sk.Table] {
 					wholeDone[sk.Table] = true
-					plan.Effects = append(plan.Effects, wholeTableEffect(kind, t.Key, sk.Table, label, ts, "every writer's rows"))
+					what := "every writer's rows"
+					if tp.pipeline.Declarative() {
+						what = "the rows of every flow (" + strings.Join(flowNames(tp.pipeline, sp.table), ", ") + ")"
+					}
+					plan.Effects = append(plan.Effects, wholeTableEffect(kind, t.Key, sk.Table, label, ts, what))
 				}
 				// The checkpoints of all the table's writers in the
 				// pipeline, run or not.
@@ -403,6 +445,37 @@ func rowsText(n int64) string {
 		return "1 row"
 	}
 	return fmt.Sprintf("%d rows", n)
+}
+
+// flowNames lists the flows of pipeline p into table t.
+func flowNames(p *workspace.Pipeline, t *workspace.Table) []string {
+	var out []string
+	for _, w := range t.Writers {
+		if n := p.Node(w.Node); w.Pipeline == p.Name && n != nil && w.Sink < len(n.Sinks) {
+			if name := FlowName(p, n, n.Sinks[w.Sink]); !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// tableWriters returns the nodes of p (other than n) writing a table that n
+// reads with a table or path source.
+func tableWriters(snap *workspace.Snapshot, p *workspace.Pipeline, n *workspace.Node) []string {
+	var out []string
+	for _, src := range n.Sources {
+		t := snap.Table(src.Table)
+		if src.Table == "" || t == nil {
+			continue
+		}
+		for _, w := range t.Writers {
+			if w.Pipeline == p.Name && w.Node != n.Name && !slices.Contains(out, w.Node) {
+				out = append(out, w.Node)
+			}
+		}
+	}
+	return out
 }
 
 func writerNames(ws []*workspace.Writer) []string {

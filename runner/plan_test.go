@@ -121,9 +121,9 @@ func TestRunParametersRejected(t *testing.T) {
 	}
 }
 
-// TestUnsupportedRejectedBeforeRunning: streaming reads, declarative
-// orchestrators, ForEach and MERGE sinks are rejected before anything
-// runs, naming the node and the feature.
+// TestUnsupportedRejectedBeforeRunning: MERGE sinks are rejected before
+// anything runs, naming the node and the feature; streaming reads and
+// declarative orchestrators are not.
 func TestUnsupportedRejectedBeforeRunning(t *testing.T) {
 	w := newWS(t, map[string]string{
 		"pipelines/pl.yaml": `name: pl
@@ -179,13 +179,15 @@ nodes:
 		t.Fatal("want ErrUnsupported")
 	}
 	for _, want := range []string{
-		"node 'streamer' of pipeline 'pl' uses a streaming read (as_stream: true, source #1)",
 		"node 'merger' of pipeline 'pl' uses a MERGE sink",
-		"node 'outbox' of pipeline 'pl' uses a ForEach sink",
-		"node 'flow1' of pipeline 'decl' uses a declarative orchestrator (SPARK_DECLARATIVE_PIPELINE",
 	} {
 		if !hasDiag(pe, validate.CodeLocalUnsupported, want) {
 			t.Errorf("missing %q in %v", want, pe)
+		}
+	}
+	for _, lifted := range []string{"node 'streamer'", "node 'flow1'", "node 'outbox'"} {
+		if hasDiag(pe, validate.CodeLocalUnsupported, lifted) {
+			t.Errorf("%s is supported now: %v", lifted, pe)
 		}
 	}
 	for _, d := range pe.Diagnostics {
@@ -196,8 +198,9 @@ nodes:
 	if exists(filepath.Join(w.dir, ".laktory")) {
 		t.Fatal("a rejected plan must not touch the workspace")
 	}
-	// The batch nodes alone run.
-	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"ok"}})
+	// The other nodes run.
+	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"ok", "streamer"}})
+	mustRun(t, r, snap, Request{Pipelines: []string{"decl"}})
 }
 
 // TestWorkspaceErrorsReject: errors in the selected pipelines' files
@@ -215,39 +218,6 @@ func TestWorkspaceErrorsReject(t *testing.T) {
 		t.Fatalf("%v", pe)
 	}
 	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}})
-}
-
-// TestDemoWorkspace: the demo needs streaming and declarative flows
-// everywhere: every node is rejected cleanly before anything runs, each
-// naming its feature.
-func TestDemoWorkspace(t *testing.T) {
-	dir := workspacetest.Demo(t)
-	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
-	r := testRunner(t)
-	pe := planErr(t, r, snap, Request{})
-	nodes := 0
-	for _, p := range snap.Pipelines {
-		for _, n := range p.Nodes {
-			nodes++
-			if !hasDiag(pe, validate.CodeLocalUnsupported, fmt.Sprintf("node '%s' of pipeline '%s'", n.Name, p.Name)) {
-				t.Errorf("node %s.%s is not named in %v", p.Name, n.Name, pe)
-			}
-		}
-	}
-	for _, d := range pe.Diagnostics {
-		if d.Severity == workspace.SeverityError && d.Code != validate.CodeLocalUnsupported {
-			t.Errorf("unexpected error %v", d)
-		}
-	}
-	if nodes == 0 || exists(filepath.Join(dir, ".laktory")) {
-		t.Fatalf("%d nodes; the rejected run must not create .laktory", nodes)
-	}
-	// Its shared tables plan fine on their own once streaming is lifted:
-	// selecting a streaming writer still says what is missing.
-	pe = planErr(t, r, snap, Request{Pipelines: []string{"pl-prices"}, Refresh: "FULL", Selectors: []string{"feed_a"}})
-	if !hasDiag(pe, validate.CodeLocalUnsupported, "streaming read") {
-		t.Fatalf("%v", pe)
-	}
 }
 
 func TestResetModeResolution(t *testing.T) {

@@ -98,6 +98,13 @@ type Run struct {
 	resetMu sync.Mutex
 	resets  map[workspace.TableID]*tableReset
 
+	// created are the tables this run created; defined the ForEach sinks
+	// whose definition the event log has.
+	created sync.Map
+	defined sync.Map
+	// sinks are the ForEach sinks of the run, by pipeline and name.
+	sinks sync.Map
+
 	hist     chan func(context.Context) error
 	histDone chan struct{}
 	histMu   sync.Mutex
@@ -260,6 +267,12 @@ func (run *Run) ctxOrBackground() context.Context {
 		return run.ctx
 	}
 	return context.Background()
+}
+
+// createdByRun reports whether this run created the table.
+func (run *Run) createdByRun(id workspace.TableID) bool {
+	_, ok := run.created.Load(id)
+	return ok
 }
 
 // output implements outputs: the in-memory output of a node this run

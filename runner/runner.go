@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
 )
 
@@ -31,9 +32,16 @@ type Config struct {
 	Getenv func(string) string
 	// Now is the clock of events (default time.Now).
 	Now func() time.Time
+	// ForEach are ForEach sinks written in Go (foreach.New, foreach.Func),
+	// by name: a `foreach:` sink of that name hands its rows to them
+	// instead of the command or HTTP writer its YAML declares.
+	ForEach map[string]*foreach.Sink
 
 	// hooks for tests.
 	beforeCommit func(task string, attempt int)
+	// afterStep is called after each step of a micro-batch (stepOffsets,
+	// stepSink, stepCommit).
+	afterStep func(task, flow, step string, batch int64)
 }
 
 // Runner plans and executes runs of workspaces. It owns one DuckDB

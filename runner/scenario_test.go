@@ -193,17 +193,20 @@ func TestRefreshTable(t *testing.T) {
 	}
 }
 
-// TestFullRefreshOneCommit: a FULL refresh of a shared writer deletes its
-// rows and appends the new ones in one commit.
-func TestFullRefreshOneCommit(t *testing.T) {
+// TestFullRefreshDeleteThenAppend: a FULL refresh of a shared writer
+// deletes its rows in one commit, then appends the new ones in another, as
+// Laktory does (purge, then write): a streaming reader of the table sees
+// the delete (and skips it with skipChangeCommits) apart from the new rows.
+func TestFullRefreshDeleteThenAppend(t *testing.T) {
 	w := newWS(t, scenarioFiles(ownerships[0]))
 	r := testRunner(t)
 	snap := w.load()
 	mustRun(t, r, snap, Request{Selectors: []string{"a", "b"}})
 	o := mustRun(t, r, snap, Request{Refresh: "FULL", Selectors: []string{"a"}})
 	ops := taskSum(t, o.sum, "pl.a").Operations
-	if len(ops) != 1 || ops[0].RowsAdded != 3 || ops[0].RowsDeleted != 3 || ops[0].Version == nil || *ops[0].Version != 2 {
-		t.Fatalf("operations %+v: want one commit adding 3 and deleting 3 rows at version 2", ops)
+	if len(ops) != 2 || ops[0].Operation != "DELETE" || ops[0].RowsDeleted != 3 || ops[0].RowsAdded != 0 || *ops[0].Version != 2 ||
+		ops[1].RowsAdded != 3 || ops[1].RowsDeleted != 0 || *ops[1].Version != 3 {
+		t.Fatalf("operations %+v: want a commit deleting 3 rows at version 2, then one adding 3 at version 3", ops)
 	}
 	if !strings.Contains(eventKinds(o.events, EventDeleted)[0].Message, "Deleted 3 rows") {
 		t.Fatalf("deleted event %+v", eventKinds(o.events, EventDeleted))

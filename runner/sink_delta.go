@@ -133,9 +133,12 @@ func (x *taskExec) tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) 
 }
 
 // writeDelta writes rel to a Delta sink: creating the table when needed,
-// appending or overwriting, and for a FULL refresh of a shared sink
-// deleting the writer's rows in the same commit. Conflicts are retried on
-// a fresh snapshot.
+// appending or overwriting (a FULL refresh of a shared sink deleted the
+// writer's rows in a commit of its own before, as Laktory does, so
+// streaming readers see a delete, then an append). A micro-batch of a
+// flow commits with txn(appId = the flow id, version = the batch id) and is
+// skipped when the table already has it. Conflicts are retried on a fresh
+// snapshot.
 func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b microBatch) (int64, error) {
 	sk := sp.sink
 	path, label, mode := string(sk.Table), tableLabel(sp), sinkMode(sk)
@@ -149,8 +152,6 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 	if err != nil {
 		return 0, err
 	}
-	deleteOwn := sp.reset == resetDeleteOwn
-	_, pred := ownerPredicate(sp.writer)
 	var written int64
 	err = x.withRetries(ctx, label, func(attempt int) error {
 		start := time.Now()
@@ -166,6 +167,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 			if tx, err = delta.BeginCreate(path, def, writeOptions(sk)); err != nil {
 				return err
 			}
+			x.run.created.Store(sk.Table, true)
 		} else {
 			if err := x.checkLegacy(sp, snap); err != nil {
 				return err
@@ -180,15 +182,9 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 			if tx, err = snap.Begin(writeOptions(sk)); err != nil {
 				return err
 			}
-			if deleteOwn {
-				if _, err := tx.Delete(ctx, x.s.conn, pred); err != nil {
-					tx.Abort()
-					return err
-				}
-			}
 		}
 		if b.appID != "" {
-			appID := b.appID + "/" + sinkSegment(x.tp.node, sk)
+			appID := b.appID
 			done, err := tx.SetAppTransaction(appID, b.version)
 			if err != nil {
 				tx.Abort()
@@ -220,13 +216,10 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		}
 		written = res.Metrics.AddedRows
 		detail := mode
-		if deleteOwn {
-			detail += ", delete " + pred
+		if b.appID != "" {
+			detail += fmt.Sprintf(", batch %d of flow %s", b.version, b.flowName())
 		}
 		x.commitOperation(sp, res, detail, time.Since(start))
-		if deleteOwn {
-			x.deletion(sp, res.Metrics.DeletedRows, committedVersion(res))
-		}
 		return nil
 	})
 	if err != nil {
@@ -393,6 +386,11 @@ func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
 		}
 		if tr.err == nil {
 			x.warnOtherWriters(sp, verb)
+			if x.tp.pipeline.Declarative() {
+				// Every flow of the table starts over: forget them.
+				label := tableLabel(sp)
+				x.run.record(func(c context.Context) error { return x.run.store.ForgetFlows(c, label) })
+			}
 		}
 	})
 	if !first {

@@ -19,6 +19,9 @@ import (
 // writeSink writes the rows of relation rel to a sink and returns the
 // number of rows written.
 func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b microBatch) (int64, error) {
+	if sp.sink.Kind == workspace.SinkForEach {
+		return x.writeForEach(ctx, sp, rel, b)
+	}
 	if sp.sink.IsDelta() {
 		return x.writeDelta(ctx, sp, rel, b)
 	}

@@ -91,6 +91,20 @@ type microBatch struct {
 	// sources, when set, returns the SQL reading a source for this batch
 	// (ok false: read it as a batch source).
 	sources func(ctx context.Context, src *workspace.Source) (query string, ok bool, err error)
+	// sinks, when set, are the sinks this batch writes (a flow writes one
+	// sink); nil writes every sink of the node.
+	sinks []*sinkPlan
+	// flow and cp are the flow and checkpoint of a streaming batch.
+	flow *flowPlan
+	cp   *checkpoint
+}
+
+// flowName names the batch's flow in messages.
+func (b microBatch) flowName() string {
+	if b.flow != nil {
+		return b.flow.name
+	}
+	return b.appID
 }
 
 // execute resets the sinks as planned, then (unless the run is a RESET)
@@ -111,7 +125,16 @@ func (x *taskExec) execute(ctx context.Context) error {
 	if !x.tp.process {
 		return nil
 	}
-	return x.process(ctx, microBatch{})
+	if len(x.tp.flows) == 0 {
+		return x.process(ctx, microBatch{})
+	}
+	for _, f := range x.tp.flows {
+		if err := x.runFlow(ctx, f); err != nil {
+			return err
+		}
+		x.recordFlow(f)
+	}
+	return nil
 }
 
 // reset resets the sinks as planned: DROP, TRUNCATE, a writer's rows
@@ -119,7 +142,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 // and the streaming checkpoints.
 func (x *taskExec) reset(ctx context.Context) error {
 	for _, sp := range x.tp.sinks {
-		if sp.reset == resetNone || (sp.reset == resetDeleteOwn && x.tp.process) {
+		if sp.reset == resetNone {
 			continue
 		}
 		x.progress("reset", 0)
@@ -128,6 +151,10 @@ func (x *taskExec) reset(ctx context.Context) error {
 		}
 	}
 	for _, sp := range x.tp.sinks {
+		if sp.sink.Kind == workspace.SinkForEach && isReset(x.run.Plan.Params) {
+			x.warn(fmt.Sprintf("%s: the checkpoints of the flows writing it were reset, so they send all their data again; the data the sink wrote was not cleaned up (the pipeline does not track it): remove it yourself for a clean start",
+				sp.sink.Describe()))
+		}
 		for _, cp := range sp.checkpoints {
 			if err := os.RemoveAll(cp); err != nil {
 				return fmt.Errorf("reset checkpoint %s: %w", cp, err)
@@ -160,12 +187,16 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	for _, note := range ex.notes {
 		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "check", Message: note})
 	}
-	if err := x.prepareOutput(ctx, &ex); err != nil {
+	sinks := x.tp.sinks
+	if b.sinks != nil {
+		sinks = b.sinks
+	}
+	if err := x.prepareOutput(ctx, &ex, sinks); err != nil {
 		return err
 	}
 	x.sum.RowsRead = ex.rows
 	x.progress("write", ex.kept)
-	for _, sp := range x.tp.sinks {
+	for _, sp := range sinks {
 		rel := ex.out
 		if sp.sink.IsQuarantine {
 			if ex.quarantine == "" {
@@ -195,18 +226,18 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 // downstream task reading it from memory), so every reader sees the same
 // rows and the sources are read once. A node kept for downstream tasks
 // gets a table of the run's database, visible to their connections.
-func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult) error {
+func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult, sinks []*sinkPlan) error {
 	uses := 0
-	for _, sp := range x.tp.sinks {
+	for _, sp := range sinks {
 		if sp.sink.IsQuarantine {
 			continue
 		}
 		uses++
-		if sp.writer != nil && (sp.writer.Ownership == workspace.OwnerWhere || sp.reset == resetDeleteOwn) {
+		if sp.writer != nil && sp.writer.Ownership == workspace.OwnerWhere {
 			uses++
 		}
 	}
-	if x.tp.keepOutput {
+	if x.tp.keepOutput && len(x.tp.flows) == 0 {
 		name := fmt.Sprintf("lk_run%d_%d_%s", x.run.ID, x.run.seqNo, strings.NewReplacer(".", "_", "-", "_", " ", "_").Replace(x.t.Key))
 		if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE memory.main.%s AS SELECT * FROM %s", quoteIdent(name), quoteIdent(ex.out))); err != nil {
 			return fmt.Errorf("keep the output of %s for downstream nodes: %w", x.t.Key, err)

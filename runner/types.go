@@ -111,6 +111,12 @@ const (
 	EventWarning      EventKind = "warning"       // Message
 	EventTaskFinished EventKind = "task_finished" // Status, Err
 	EventRunFinished  EventKind = "run_finished"  // Status, Err
+	// EventFlowProgress reports a flow's micro-batch: Flow, Batch, Rows,
+	// Status COMPLETED or FAILED (then Err).
+	EventFlowProgress EventKind = "flow_progress"
+	// EventSinkDefinition reports a sink a flow writes that has no table
+	// (a ForEach sink: Format "foreach").
+	EventSinkDefinition EventKind = "sink_definition"
 )
 
 // Event reports progress of a run. Events of one run carry increasing Seq.
@@ -136,8 +142,16 @@ type Event struct {
 	// Attempt and Delay describe a retry.
 	Attempt int           `json:"attempt,omitempty"`
 	Delay   time.Duration `json:"delay_ns,omitempty"`
-	// Status is set on task_finished and run_finished.
+	// Status is set on task_finished and run_finished (and flow_progress:
+	// COMPLETED or FAILED).
 	Status history.Status `json:"status,omitempty"`
+	// Flow and Batch name a flow and its micro-batch (flow_progress,
+	// sink_definition).
+	Flow  string `json:"flow,omitempty"`
+	Batch int64  `json:"batch,omitempty"`
+	// Sink and Format describe a sink definition.
+	Sink   string `json:"sink,omitempty"`
+	Format string `json:"format,omitempty"`
 	// Message is a human sentence; Err the error text of a failure or retry.
 	Message string `json:"message,omitempty"`
 	Err     string `json:"error,omitempty"`

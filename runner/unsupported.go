@@ -32,14 +32,9 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which local runs do not support yet", n.Name, p.Name, feature), hint))
 	}
 	const pick = "leave this node out of the run (--select the batch nodes), or run it on Databricks/Spark"
-	if p.Declarative() {
-		add(n.At("name"), fmt.Sprintf("a declarative orchestrator (%s: append flows into engine-owned tables)", p.Orchestrator), pick)
-	}
 	for _, s := range n.Sources {
 		label := fmt.Sprintf("source #%d", s.Index+1)
 		switch {
-		case s.AsStream:
-			add(s.At("as_stream"), fmt.Sprintf("a streaming read (as_stream: true, %s)", label), pick+"; or remove `as_stream` to read it in batch")
 		case s.Kind == workspace.SourceDataFrame || s.Kind == workspace.SourceCustom:
 			add(s.Pos, fmt.Sprintf("a %s source (%s), which only exists in Python", strings.ToLower(string(s.Kind)), label),
 				"read a file (path + format), a table (table_name) or a node (node_name)")
@@ -51,11 +46,14 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 		label := "sink " + sk.Describe()
 		switch {
 		case sk.Kind == workspace.SinkForEach:
-			add(sk.Pos, fmt.Sprintf("a ForEach sink (%s)", label), pick)
+			// Handed to runner/foreach.
 		case sk.Kind == workspace.SinkPipelineView:
 			add(sk.Pos, fmt.Sprintf("a pipeline view sink (%s)", label), pick)
-		case sk.AsStream != nil && *sk.AsStream:
-			add(sk.At("as_stream"), fmt.Sprintf("a streaming write (as_stream: true, %s)", label), pick)
+		case sk.AsStream != nil && *sk.AsStream && !n.Streaming():
+			add(sk.At("as_stream"), fmt.Sprintf("a streaming write of a batch read (as_stream: true, %s)", label),
+				"read a stream (`as_stream: true` on a source), or remove `as_stream` from the sink")
+		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend:
+			add(sk.At("mode"), fmt.Sprintf("the streaming write mode %s (%s)", sk.Mode, label), "streaming flows append: use mode APPEND")
 		case sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil:
 			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), "write with mode APPEND or OVERWRITE locally, or run it on Databricks/Spark")
 		case sk.IsView():

@@ -1,0 +1,443 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// A checkpoint is a folder in Spark Structured Streaming's layout, so a
+// checkpoint written here can be imported by a Spark flow and a Spark
+// checkpoint imported here (import_checkpoint):
+//
+//	metadata        {"id":"<query id>"}
+//	offsets/<N>     v1, the batch metadata, then one offset per streaming
+//	                source ("-" for none): the end of micro-batch N,
+//	                written before the batch is processed
+//	commits/<N>     v1 and {"nextBatchWatermarkMs":0}: batch N is done
+//	sources/<i>/<N> the files a file source admitted in its batch N
+//	                (Spark's FileStreamSource log; <N>.compact holds every
+//	                entry up to N)
+//	state/<N>/      the state of an update flow after batch N (ours)
+//
+// The query id is the flow id: Delta sinks commit each batch with
+// txn(appId = id, version = N), and a reset checkpoint gets a new id.
+type checkpoint struct {
+	dir string
+	id  string
+}
+
+// checkpointVersion is the version line of every log file.
+const checkpointVersion = "v1"
+
+// voidOffset stands for a source without an offset in an offsets file.
+const voidOffset = "-"
+
+// openCheckpoint opens the checkpoint in dir, creating it (with a new
+// query id) when it does not exist.
+func openCheckpoint(dir string) (*checkpoint, error) {
+	cp := &checkpoint{dir: dir}
+	b, err := os.ReadFile(filepath.Join(dir, "metadata"))
+	switch {
+	case err == nil:
+		var m struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(bytes.TrimSpace(b), &m); err != nil || m.ID == "" {
+			return nil, fmt.Errorf("%w: checkpoint %s: its metadata file is not {\"id\": ...}: delete the folder (or run a FULL refresh) to start over", ErrCheckpoint, dir)
+		}
+		cp.id = m.ID
+		return cp, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
+	}
+	cp.id = uuid.NewString()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
+	}
+	meta, _ := json.Marshal(map[string]string{"id": cp.id})
+	if err := writeFileAtomic(filepath.Join(dir, "metadata"), append(meta, '\n')); err != nil {
+		return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
+	}
+	return cp, nil
+}
+
+// batches lists the batch ids of a log folder (offsets, commits), sorted.
+func batches(dir string) ([]int64, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, e := range entries {
+		if n, err := strconv.ParseInt(e.Name(), 10, 64); err == nil && n >= 0 && !e.IsDir() {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// last returns the newest batch id of a log folder, -1 when none.
+func (cp *checkpoint) last(log string) (int64, error) {
+	bs, err := batches(filepath.Join(cp.dir, log))
+	if err != nil {
+		return -1, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.dir, err)
+	}
+	if len(bs) == 0 {
+		return -1, nil
+	}
+	return bs[len(bs)-1], nil
+}
+
+// lastCommitted is the newest batch with a commit marker, -1 when none.
+func (cp *checkpoint) lastCommitted() (int64, error) { return cp.last("commits") }
+
+// lastOffsets is the newest batch with offsets, -1 when none.
+func (cp *checkpoint) lastOffsets() (int64, error) { return cp.last("offsets") }
+
+// offsetSeq is the content of an offsets file: the end offset of each
+// streaming source (nil for "-"), and the batch metadata.
+type offsetSeq struct {
+	Offsets  []json.RawMessage
+	Metadata offsetMetadata
+}
+
+// offsetMetadata is Spark's OffsetSeqMetadata.
+type offsetMetadata struct {
+	BatchWatermarkMs int64             `json:"batchWatermarkMs"`
+	BatchTimestampMs int64             `json:"batchTimestampMs"`
+	Conf             map[string]string `json:"conf,omitempty"`
+}
+
+// readOffsets reads offsets/<n>.
+func (cp *checkpoint) readOffsets(n int64) (offsetSeq, error) {
+	path := filepath.Join(cp.dir, "offsets", strconv.FormatInt(n, 10))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return offsetSeq{}, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	seq, err := parseOffsets(b)
+	if err != nil {
+		return offsetSeq{}, fmt.Errorf("%w: %s: %w", ErrCheckpoint, path, err)
+	}
+	return seq, nil
+}
+
+// parseOffsets parses an offsets file: "v1", the metadata JSON, then one
+// offset per source, each a JSON value (possibly spread over lines) or "-".
+func parseOffsets(b []byte) (offsetSeq, error) {
+	var seq offsetSeq
+	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "v") {
+		return seq, errors.New("not an offsets file (no version line)")
+	}
+	if v, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(lines[0]), "v")); err != nil || v < 1 || v > 1 {
+		return seq, fmt.Errorf("offsets log version %q is not supported (v1 is)", strings.TrimSpace(lines[0]))
+	}
+	var pending strings.Builder
+	first := true
+	for _, line := range lines[1:] {
+		t := strings.TrimSpace(line)
+		if pending.Len() == 0 {
+			if t == "" {
+				continue
+			}
+			if t == voidOffset && !first {
+				seq.Offsets = append(seq.Offsets, nil)
+				continue
+			}
+		}
+		pending.WriteString(line)
+		pending.WriteByte('\n')
+		raw := []byte(pending.String())
+		if !json.Valid(raw) {
+			continue
+		}
+		pending.Reset()
+		if first {
+			first = false
+			if err := json.Unmarshal(raw, &seq.Metadata); err != nil {
+				return seq, fmt.Errorf("batch metadata: %w", err)
+			}
+			continue
+		}
+		var c bytes.Buffer
+		if err := json.Compact(&c, raw); err != nil {
+			return seq, err
+		}
+		seq.Offsets = append(seq.Offsets, json.RawMessage(c.Bytes()))
+	}
+	if pending.Len() > 0 {
+		return seq, fmt.Errorf("an offset is not valid JSON: %q", strings.TrimSpace(pending.String()))
+	}
+	if first {
+		return seq, errors.New("no batch metadata")
+	}
+	return seq, nil
+}
+
+// writeOffsets writes offsets/<n> (the write-ahead log of batch n).
+func (cp *checkpoint) writeOffsets(n int64, seq offsetSeq) error {
+	var b bytes.Buffer
+	b.WriteString(checkpointVersion)
+	meta, err := json.Marshal(seq.Metadata)
+	if err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	b.Write(meta)
+	for _, o := range seq.Offsets {
+		b.WriteByte('\n')
+		if o == nil {
+			b.WriteString(voidOffset)
+		} else {
+			b.Write(o)
+		}
+	}
+	return cp.writeLog("offsets", n, b.Bytes())
+}
+
+// writeCommit writes commits/<n>: batch n is done.
+func (cp *checkpoint) writeCommit(n int64) error {
+	return cp.writeLog("commits", n, []byte(checkpointVersion+"\n"+`{"nextBatchWatermarkMs":0}`))
+}
+
+func (cp *checkpoint) writeLog(log string, n int64, b []byte) error {
+	dir := filepath.Join(cp.dir, log)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, strconv.FormatInt(n, 10)), b); err != nil {
+		return fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.dir, err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes a file through a temporary file renamed into
+// place, so readers see all of it or nothing.
+func writeFileAtomic(path string, b []byte) error {
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+uuid.NewString()+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// stateDir is the folder of an update flow's state after batch n.
+func (cp *checkpoint) stateDir(n int64) string {
+	return filepath.Join(cp.dir, "state", strconv.FormatInt(n, 10))
+}
+
+// pruneState removes the states older than batch keep.
+func (cp *checkpoint) pruneState(keep int64) {
+	entries, _ := os.ReadDir(filepath.Join(cp.dir, "state"))
+	for _, e := range entries {
+		if n, err := strconv.ParseInt(e.Name(), 10, 64); err == nil && n < keep && e.IsDir() {
+			os.RemoveAll(filepath.Join(cp.dir, "state", e.Name()))
+		}
+	}
+}
+
+// fileEntry is an entry of a file source's log (Spark's FileEntry).
+type fileEntry struct {
+	Path      string `json:"path"`
+	Timestamp int64  `json:"timestamp"`
+	BatchID   int64  `json:"batchId"`
+}
+
+// fileSourceCompactInterval is Spark's default
+// spark.sql.streaming.fileSource.log.compactInterval.
+const fileSourceCompactInterval = 10
+
+// sourceLogDir is the log folder of streaming source i.
+func (cp *checkpoint) sourceLogDir(i int) string {
+	return filepath.Join(cp.dir, "sources", strconv.Itoa(i))
+}
+
+// readFileSourceLog returns the entries of file source i's log up to its
+// batch upTo (inclusive), starting after batch after (-1: from the start).
+// It reads compacted files (<N>.compact) as Spark writes them.
+func (cp *checkpoint) readFileSourceLog(i int, after, upTo int64) ([]fileEntry, error) {
+	dir := cp.sourceLogDir(i)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	files := map[int64]string{}
+	var ids []int64
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".compact")
+		n, err := strconv.ParseInt(name, 10, 64)
+		if err != nil || e.IsDir() {
+			continue
+		}
+		if _, dup := files[n]; dup && !strings.HasSuffix(e.Name(), ".compact") {
+			continue // prefer the compacted file of a batch
+		}
+		if _, dup := files[n]; !dup {
+			ids = append(ids, n)
+		}
+		files[n] = filepath.Join(dir, e.Name())
+	}
+	slices.Sort(ids)
+	// Start from the newest compacted file at or before upTo that covers
+	// batch after+1: it holds every entry up to its batch.
+	start := 0
+	for k, n := range ids {
+		if n <= upTo && strings.HasSuffix(files[n], ".compact") {
+			start = k
+		}
+	}
+	var out []fileEntry
+	for _, n := range ids[start:] {
+		if n > upTo {
+			break
+		}
+		es, err := readFileEntries(files[n])
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			if e.BatchID > after && e.BatchID <= upTo {
+				out = append(out, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+func readFileEntries(path string) ([]fileEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var out []fileEntry
+	line := 0
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if line == 1 {
+			if !strings.HasPrefix(t, "v") {
+				return nil, fmt.Errorf("%w: %s is not a file source log (no version line)", ErrCheckpoint, path)
+			}
+			continue
+		}
+		if t == "" {
+			continue
+		}
+		var e fileEntry
+		if err := json.Unmarshal([]byte(t), &e); err != nil {
+			return nil, fmt.Errorf("%w: %s, line %d: %w", ErrCheckpoint, path, line, err)
+		}
+		out = append(out, e)
+	}
+	return out, sc.Err()
+}
+
+// writeFileSourceLog writes file source i's batch n: the files it
+// admitted. Every compactInterval batches the file is a compacted one
+// holding every entry so far, as Spark writes it.
+func (cp *checkpoint) writeFileSourceLog(i int, n int64, files []fileEntry) error {
+	dir := cp.sourceLogDir(i)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	name := strconv.FormatInt(n, 10)
+	entries := files
+	if (n+1)%fileSourceCompactInterval == 0 {
+		prev, err := cp.readFileSourceLog(i, -1, n-1)
+		if err != nil {
+			return err
+		}
+		entries = append(prev, files...)
+		name += ".compact"
+	}
+	var b bytes.Buffer
+	b.WriteString(checkpointVersion)
+	for _, e := range entries {
+		line, _ := json.Marshal(e)
+		b.WriteByte('\n')
+		b.Write(line)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, name), b.Bytes()); err != nil {
+		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	return nil
+}
+
+// fileURI is a local path as Spark writes it in a file source log.
+func fileURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+// uriPath is the local path of a file source log entry: a file: URI or a
+// plain path.
+func uriPath(s string) string {
+	if u, err := url.Parse(s); err == nil && u.Scheme == "file" {
+		return filepath.Clean(filepath.FromSlash(u.Path))
+	}
+	return filepath.Clean(s)
+}
+
+// copyDir copies a folder tree (an imported checkpoint).
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if strings.HasSuffix(d.Name(), ".crc") {
+			return nil // Hadoop checksum files
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
+// batchTimestamp is the batch metadata of a new batch.
+func batchMetadata(now time.Time) offsetMetadata {
+	return offsetMetadata{BatchTimestampMs: now.UnixMilli(), Conf: map[string]string{"spark.sql.shuffle.partitions": "1"}}
+}

@@ -1,0 +1,327 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// FlowName is the name of the flow through which node n writes sink sk.
+// In a declarative pipeline it is the append flow: flow.name when set, else
+// the table's name for the only node writing a table, else
+// {target}__{node} (several nodes appending to one table, and every flow
+// into a sink: a ForEach sink or a Delta sink by path). Elsewhere it is
+// "<pipeline>.<node>/<sink>". A flow is identified by its name: a new name
+// is a new flow, which starts from scratch.
+func FlowName(p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) string {
+	if !p.Declarative() {
+		return fmt.Sprintf("%s.%s/%s", p.Name, n.Name, sinkSegment(n, sk))
+	}
+	if n.Flow != nil && n.Flow.Name != "" {
+		return n.Flow.Name
+	}
+	if sk.Kind == workspace.SinkTable && sk.TableRef != nil && len(targetWriters(p, n, sk)) == 1 {
+		return sk.TableRef.Table
+	}
+	return n.FlowName(sk)
+}
+
+// targetWriters returns the nodes of p writing the target of sink sk of n
+// (the same table, or the same ForEach sink).
+func targetWriters(p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) []*workspace.Node {
+	key := targetKey(n, sk)
+	var out []*workspace.Node
+	for _, o := range p.Nodes {
+		for _, s := range o.Sinks {
+			if targetKey(o, s) == key && key != "" && !slices.Contains(out, o) {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// targetKey identifies what a sink writes: its table, or its ForEach sink.
+func targetKey(n *workspace.Node, sk *workspace.Sink) string {
+	if sk.Kind == workspace.SinkForEach && sk.ForEach != nil {
+		return "foreach:" + foreachName(n, sk)
+	}
+	return string(sk.Table)
+}
+
+// foreachName is a ForEach sink's name: its own, else the node's.
+func foreachName(n *workspace.Node, sk *workspace.Sink) string {
+	if sk.ForEach != nil && sk.ForEach.Name != "" {
+		return sk.ForEach.Name
+	}
+	return n.Name
+}
+
+// flowTarget names a flow's target in the flows remembered per table: the
+// table's name (or path), or foreach:<name>.
+func flowTarget(snap *workspace.Snapshot, n *workspace.Node, sk *workspace.Sink) string {
+	if sk.Kind == workspace.SinkForEach {
+		return targetKey(n, sk)
+	}
+	if t := snap.Table(sk.Table); t != nil {
+		return t.Label()
+	}
+	return string(sk.Table)
+}
+
+// nodeFlows returns the flows of a node that reads a stream or is a
+// one-time flow of a declarative pipeline: one per sink. Other nodes have
+// none (they are processed once, as a batch).
+func nodeFlows(snap *workspace.Snapshot, p *workspace.Pipeline, n *workspace.Node, sinks []*sinkPlan) []*flowPlan {
+	once := p.Declarative() && n.Flow != nil && n.Flow.Once
+	if !n.Streaming() && !once {
+		return nil
+	}
+	var out []*flowPlan
+	for _, sp := range sinks {
+		sk := sp.sink
+		f := &flowPlan{name: FlowName(p, n, sk), dir: CheckpointDir(snap.Layout, p, n, sk), sink: sp, once: once,
+			update: n.Flow != nil && n.Flow.Kind == workspace.FlowUpdate}
+		if p.Declarative() {
+			f.target = flowTarget(snap, n, sk)
+			if n.Flow != nil && n.Flow.ImportCheckpoint != "" && !once {
+				f.importFrom = workspace.ResolvePath(p.File, n.Flow.ImportCheckpoint)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// importMarker is the file that records a flow's import, next to its
+// checkpoint: a full refresh deletes the checkpoint, not the marker, so the
+// checkpoint is never imported twice under one flow name.
+func importMarker(dir string) string { return filepath.Clean(dir) + ".imported.json" }
+
+// importCheckpoint clones the flow's import_checkpoint into its own
+// checkpoint on its first update, so it resumes from that checkpoint's last
+// committed offsets. Later updates, and updates after a full refresh,
+// ignore it; importing into a table that already exists is an error.
+func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
+	note := func(msg string) {
+		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "read", Message: "flow " + f.name + ": " + msg})
+	}
+	if b, err := os.ReadFile(importMarker(f.dir)); err == nil {
+		var m struct {
+			From string `json:"imported_from"`
+		}
+		json.Unmarshal(b, &m) //nolint:errcheck // informative only
+		if filepath.Clean(m.From) != filepath.Clean(f.importFrom) {
+			x.warn(fmt.Sprintf("flow %s already imported the checkpoint %s: import_checkpoint %s is ignored; to import another checkpoint, give the flow a name the target has not used (flow.name)",
+				f.name, m.From, f.importFrom))
+		}
+		return nil
+	}
+	if pathExists(filepath.Join(f.dir, "metadata")) {
+		note("import_checkpoint is ignored: the flow already has its checkpoint (a flow name used before skips the import)")
+		return nil
+	}
+	if !pathExists(filepath.Join(f.importFrom, "offsets")) && !pathExists(filepath.Join(f.importFrom, "commits")) {
+		return fmt.Errorf("%w: import_checkpoint %s of flow %s is not a Structured Streaming checkpoint (no offsets/ or commits/ folder): set it to the checkpointLocation of the query",
+			ErrCheckpoint, f.importFrom, f.name)
+	}
+	if sp := f.sink; sp.sink.Kind != workspace.SinkForEach && sp.sink.Table != "" {
+		if exists, err := x.existingTable(ctx, f); err != nil {
+			return err
+		} else if exists {
+			return fmt.Errorf("%w: flow %s imports the checkpoint %s into %s, which already exists: importing a checkpoint into an existing table is not supported. Target a new table that the pipeline creates, or a sink",
+				ErrFlow, f.name, f.importFrom, tableLabel(sp))
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(f.dir), 0o755); err != nil {
+		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	tmp := f.dir + ".importing"
+	os.RemoveAll(tmp)
+	if err := copyDir(f.importFrom, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
+	}
+	if !pathExists(filepath.Join(tmp, "metadata")) {
+		// A checkpoint without a query id still needs one (the flow id).
+		os.RemoveAll(filepath.Join(tmp, "metadata"))
+	}
+	if err := os.Rename(tmp, f.dir); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
+	}
+	m, _ := json.Marshal(map[string]string{"flow": f.name, "imported_from": f.importFrom, "imported_at": x.run.r.cfg.Now().UTC().Format(time.RFC3339)})
+	if err := writeFileAtomic(importMarker(f.dir), m); err != nil {
+		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	cp, err := openCheckpoint(f.dir)
+	if err != nil {
+		return err
+	}
+	last, _ := cp.lastCommitted()
+	note(fmt.Sprintf("imported the checkpoint %s: resuming after its batch %d", f.importFrom, last))
+	return nil
+}
+
+// existingTable reports whether the flow's target table exists and was not
+// created by its pipeline (no flow of the pipeline remembered for it, and
+// not created by this run).
+func (x *taskExec) existingTable(ctx context.Context, f *flowPlan) (bool, error) {
+	sp := f.sink
+	snap, err := loadTable(ctx, string(sp.sink.Table))
+	if err != nil || snap == nil {
+		return false, err
+	}
+	if x.run.createdByRun(sp.sink.Table) {
+		return false, nil
+	}
+	flows, err := x.run.store.ListFlows(ctx, f.target)
+	if err != nil {
+		return false, err
+	}
+	for _, fl := range flows {
+		if fl.Pipeline == x.tp.pipeline.Name {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// sinkDefinition records a ForEach sink's definition in the event log,
+// once per run and sink.
+func (x *taskExec) sinkDefinition(f *flowPlan) {
+	sk := f.sink.sink
+	name := foreachName(x.tp.node, sk)
+	key := x.tp.pipeline.Name + "/foreach:" + name
+	if _, dup := x.run.defined.LoadOrStore(key, true); dup {
+		return
+	}
+	writer := "command"
+	if sk.ForEach != nil && sk.ForEach.HTTP != nil {
+		writer = "http " + sk.ForEach.HTTP.Method + " " + sk.ForEach.HTTP.URL
+	} else if sk.ForEach != nil {
+		writer = "command " + strings.Join(sk.ForEach.Command, " ")
+	}
+	x.run.emit(Event{Kind: EventSinkDefinition, Task: x.t.Key, Flow: f.name, Sink: name, Format: "foreach",
+		Message: fmt.Sprintf("ForEach sink %s (format foreach, %s)", name, writer)})
+}
+
+// recordFlow remembers a declarative flow once it ran.
+func (x *taskExec) recordFlow(f *flowPlan) {
+	if f.target == "" {
+		return
+	}
+	fl := history.Flow{Table: f.target, Pipeline: x.tp.pipeline.Name, Name: f.name}
+	x.run.record(func(c context.Context) error { return x.run.store.RecordFlows(c, x.run.ID, []history.Flow{fl}) })
+}
+
+// flowWarnings warns, before a run, about flows of declarative pipelines
+// that will start from scratch on a table that already has other flows: a
+// node was renamed or the table gained a writer, and the new flow
+// reprocesses all its data. A full refresh of the table is advised.
+func (r *Runner) flowWarnings(ctx context.Context, plan *Plan) []validate.Diagnostic {
+	snap := plan.snap
+	if r.cfg.History == nil && !pathExists(snap.Layout.StateDB()) {
+		return nil // no run yet: no flow remembered
+	}
+	var store *history.Store
+	var out []validate.Diagnostic
+	done := map[string]bool{}
+	for _, t := range plan.Tasks {
+		tp := t.plan
+		for _, f := range tp.flows {
+			if f.target == "" || done[f.target+"\x00"+f.name] || pathExists(filepath.Join(f.dir, "metadata")) {
+				continue
+			}
+			done[f.target+"\x00"+f.name] = true
+			if plan.Params.Refresh == validate.RefreshFull {
+				continue // the table is cleared and every flow reset anyway
+			}
+			if store == nil {
+				s, err := r.store(ctx, snap.Layout.StateDB())
+				if err != nil {
+					return out
+				}
+				store = s
+			}
+			known, err := store.ListFlows(ctx, f.target)
+			if err != nil || len(known) == 0 {
+				continue
+			}
+			var names []string
+			seen := false
+			for _, k := range known {
+				if k.Pipeline != tp.pipeline.Name {
+					continue
+				}
+				names = append(names, k.Name)
+				seen = seen || k.Name == f.name
+			}
+			if seen || len(names) == 0 {
+				continue
+			}
+			at := tp.node.Pos
+			if tp.node.Flow != nil {
+				at = tp.node.Flow.At("name")
+			}
+			out = append(out, workspace.NewDiagnostic(at, workspace.SeverityWarning, validate.CodeFlowName,
+				fmt.Sprintf("flow %s of %s is new (%s had the flows %s): a flow is identified by its name, so it starts from scratch and reprocesses all of its data, which %s may already hold",
+					f.name, f.target, f.target, strings.Join(names, ", "), f.target),
+				fmt.Sprintf("run a full refresh of the table once (laktory run --pipeline %s --refresh FULL), or keep the old name with `flow: {name: ...}`", tp.pipeline.Name)))
+		}
+	}
+	return out
+}
+
+// refreshedWriterWarnings warns, before a FULL or RESET run, about the
+// streaming readers of the tables it deletes rows from that the run does
+// not refresh as well: the default reader stops on the deletes
+// (DELTA_SOURCE_IGNORE_DELETE) and a skipChangeCommits reader of the
+// refreshed writer reads its rows again; both need a FULL refresh.
+func refreshedWriterWarnings(plan *Plan) []validate.Diagnostic {
+	if !isReset(plan.Params) {
+		return nil
+	}
+	snap := plan.snap
+	inRun := map[string]bool{}
+	for _, t := range plan.Tasks {
+		inRun[t.Key] = true
+	}
+	var out []validate.Diagnostic
+	warned := map[string]bool{}
+	for _, t := range plan.Tasks {
+		for _, sp := range t.plan.sinks {
+			if sp.reset == resetNone || sp.table == nil {
+				continue
+			}
+			for _, rd := range snap.Readers {
+				key := rd.Pipeline + "." + rd.Node
+				if !rd.AsStream || rd.Table != sp.table.ID || inRun[key] || warned[key+"\x00"+t.Key] {
+					continue
+				}
+				own := rd.Kind != workspace.ReadNode && rd.Kind != workspace.ReadNodeRef || (rd.Pipeline == t.Pipeline && rd.FromNode == t.Node)
+				if rd.SkipChangeCommits && !own {
+					continue // the other writer's deletes are skipped, its rows filtered out
+				}
+				warned[key+"\x00"+t.Key] = true
+				what := fmt.Sprintf("stops on its next run with DELTA_SOURCE_IGNORE_DELETE (the deleted rows of %s)", t.Node)
+				if rd.SkipChangeCommits {
+					what = fmt.Sprintf("reads the rows %s writes again (skipChangeCommits skips the delete, not the new rows): they would be duplicated", t.Node)
+				}
+				out = append(out, workspace.NewDiagnostic(rd.Pos, workspace.SeverityWarning, validate.CodeSkipNodeReader,
+					fmt.Sprintf("node '%s' of pipeline '%s' streams %s and is not refreshed by this run: it %s", rd.Node, rd.Pipeline, sp.table.Label(), what),
+					fmt.Sprintf("after this run, run a FULL refresh of it (laktory run --pipeline %s --select %s --refresh FULL), or select it in this run", rd.Pipeline, rd.Node)))
+			}
+		}
+	}
+	return out
+}

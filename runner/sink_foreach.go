@@ -1,0 +1,157 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/laktory/workbench/runner/foreach"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
+)
+
+// foreachRowsPerPartition is the number of rows above which a micro-batch
+// handed to a ForEach sink is split into more partitions (at most the
+// runner's parallelism). The split depends only on the rows, so a replayed
+// batch has the same (partition, epoch) ids for the same rows.
+const foreachRowsPerPartition = 50_000
+
+// foreachSink returns the engine of a ForEach sink: the Go sink the
+// program registered under its name (Config.ForEach), else the writer its
+// YAML declares. One per run and sink, shared by the flows writing it.
+func (x *taskExec) foreachSink(sk *workspace.Sink) (*foreach.Sink, error) {
+	p, n := x.tp.pipeline, x.tp.node
+	name := foreachName(n, sk)
+	if s, ok := x.run.r.cfg.ForEach[name]; ok && s != nil {
+		return s, nil
+	}
+	key := p.Name + "/foreach:" + name
+	if s, ok := x.run.sinks.Load(key); ok {
+		return s.(*foreach.Sink), nil
+	}
+	s, err := foreach.FromSpec(sk.ForEach, n.Name, foreach.Options{Dir: filepath.Dir(p.File), Parallelism: x.run.r.cfg.Parallel})
+	if err != nil {
+		return nil, fmt.Errorf("%w: node '%s' of pipeline '%s': %w", ErrSink, n.Name, p.Name, err)
+	}
+	actual, _ := x.run.sinks.LoadOrStore(key, s)
+	return actual.(*foreach.Sink), nil
+}
+
+// writeForEach hands the rows of rel to a ForEach sink: one writer per
+// partition, with the micro-batch id as epoch id (0 for a batch node) and
+// the flow's name. An update flow sends only the rows of its aggregation
+// that changed since the previous batch. Any error fails the flow; the rows
+// processed are reported as a FOREACH operation of the sink.
+func (x *taskExec) writeForEach(ctx context.Context, sp *sinkPlan, rel string, b microBatch) (int64, error) {
+	sk := sp.sink
+	sink, err := x.foreachSink(sk)
+	if err != nil {
+		return 0, err
+	}
+	if b.flow == nil {
+		x.sinkDefinition(&flowPlan{name: FlowName(x.tp.pipeline, x.tp.node, sk), sink: sp})
+	}
+	start := time.Now()
+	cols, err := x.s.columns(ctx, quoteIdent(rel))
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s: %w", ErrSink, sk.Describe(), err)
+	}
+	fcols := make([]foreach.Column, len(cols))
+	for i, c := range cols {
+		fcols[i] = foreach.Column{Name: c.Name, Type: c.Type}
+	}
+	src := "SELECT * FROM " + quoteIdent(rel)
+	if b.flow != nil && b.flow.update {
+		if src, err = x.updatedRows(ctx, rel, b); err != nil {
+			return 0, err
+		}
+	}
+	// The batch's rows as JSON, in a table of the run's database that
+	// the partitions' queries read at once.
+	tbl := fmt.Sprintf("lk_foreach_%d_%d_%d", x.run.seqNo, x.s.n, time.Now().UnixNano())
+	x.s.n++
+	full := "memory.main." + quoteIdent(tbl)
+	if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT %s AS j FROM (%s)", full, foreach.RowJSON(fcols), src)); err != nil {
+		return 0, fmt.Errorf("%w: %s: %w", ErrSink, sk.Describe(), err)
+	}
+	defer x.s.conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+full) //nolint:errcheck // best effort
+	var rows int64
+	if err := x.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+full).Scan(&rows); err != nil {
+		return 0, err
+	}
+	nparts := max(1, min(int((rows+foreachRowsPerPartition-1)/foreachRowsPerPartition), x.run.r.cfg.Parallel))
+	parts := make([]foreach.Partition, nparts)
+	for i := range parts {
+		q := "SELECT j FROM " + full
+		if nparts > 1 {
+			q += fmt.Sprintf(" WHERE hash(j) %% %d = %d", nparts, i)
+		}
+		parts[i] = foreach.Partition{ID: int64(i), Open: foreach.Query(x.run.r.db, q)}
+	}
+	flow := FlowName(x.tp.pipeline, x.tp.node, sk)
+	if b.flow != nil {
+		flow = b.flow.name
+	}
+	x.progress("write", rows)
+	res, err := sink.Write(ctx, foreach.Batch{Flow: flow, EpochID: b.version}, parts)
+	detail := fmt.Sprintf("epoch %d of flow %s, %d partitions", b.version, flow, nparts)
+	if b.flow != nil && b.flow.update {
+		detail += ", changed keys only"
+	}
+	if res.Rows > 0 || err == nil {
+		x.operation(history.Operation{Table: sk.Describe(), Operation: "FOREACH", Detail: detail, RowsAdded: res.Rows, Duration: time.Since(start)})
+	}
+	if err != nil {
+		var pe *foreach.PartitionError
+		if errors.As(err, &pe) {
+			return res.Rows, fmt.Errorf("%w: node '%s' of pipeline '%s': %s processed %d of %d rows of batch %d, then failed: %w",
+				ErrSink, x.tp.node.Name, x.tp.pipeline.Name, sk.Describe(), res.Rows, rows, b.version, err)
+		}
+		return res.Rows, fmt.Errorf("%w: node '%s' of pipeline '%s', %s: %w", ErrSink, x.tp.node.Name, x.tp.pipeline.Name, sk.Describe(), err)
+	}
+	return res.Rows, nil
+}
+
+// updatedRows is the SQL of an update flow's rows to send: those of the
+// aggregation (rel, computed over all the input so far) that are new or
+// changed since the previous batch's output. The output is kept in the
+// checkpoint's state of this batch.
+func (x *taskExec) updatedRows(ctx context.Context, rel string, b microBatch) (string, error) {
+	dir := b.cp.stateDir(b.version)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	out := filepath.Join(dir, "output.parquet")
+	if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("COPY (SELECT * FROM %s) TO %s (FORMAT parquet)", quoteIdent(rel), quoteString(out))); err != nil {
+		return "", fmt.Errorf("%w: keep the state of flow %s: %w", ErrCheckpoint, b.flow.name, err)
+	}
+	q := "SELECT * FROM read_parquet(" + quoteString(out) + ")"
+	prev := filepath.Join(b.cp.stateDir(b.version-1), "output.parquet")
+	if b.version > 0 && pathExists(prev) {
+		q += " EXCEPT SELECT * FROM read_parquet(" + quoteString(prev) + ")"
+	}
+	return q, nil
+}
+
+// updateInput is the SQL of an update flow's input from streaming source
+// i: everything read so far (the previous batch's state) and this batch's
+// rows, kept in this batch's state.
+func (x *taskExec) updateInput(ctx context.Context, b microBatch, i int, batchSQL string) (string, error) {
+	dir := b.cp.stateDir(b.version)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	name := fmt.Sprintf("input_%d.parquet", i)
+	q := batchSQL
+	if prev := filepath.Join(b.cp.stateDir(b.version-1), name); b.version > 0 && pathExists(prev) {
+		q = fmt.Sprintf("SELECT * FROM read_parquet(%s) UNION ALL BY NAME SELECT * FROM (%s)", quoteString(prev), batchSQL)
+	}
+	path := filepath.Join(dir, name)
+	if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", q, quoteString(path))); err != nil {
+		return "", fmt.Errorf("%w: keep the input of flow %s: %w", ErrCheckpoint, b.flow.name, err)
+	}
+	return "SELECT * FROM read_parquet(" + quoteString(path) + ")", nil
+}

@@ -1,0 +1,349 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace"
+)
+
+// flowPlan is a flow of a task: the node writing one sink through its own
+// checkpoint. A node reading a stream has one flow per sink; so has a
+// one-time flow (flow: {once: true}) of a declarative pipeline.
+type flowPlan struct {
+	// name is the flow's name: the append flow of a declarative
+	// pipeline, else "<pipeline>.<node>/<sink>".
+	name string
+	// dir is the checkpoint folder.
+	dir  string
+	sink *sinkPlan
+	// once: a batch read that runs one time (until its checkpoint is
+	// reset by a full refresh).
+	once bool
+	// update: an update flow (flow: {kind: update}) sends the rows of its
+	// aggregation whose value changed since the previous batch.
+	update bool
+	// importFrom is the checkpoint to import on the flow's first update
+	// (import_checkpoint), resolved.
+	importFrom string
+	// target names what the flow writes, for the flows remembered per
+	// table (declarative pipelines only, "" otherwise).
+	target string
+}
+
+// Steps of a micro-batch, for the crash tests' hook.
+const (
+	stepOffsets = "offsets" // offsets/N written, nothing processed
+	stepSink    = "sink"    // the sinks written (a Delta commit made)
+	stepCommit  = "commit"  // commits/N written
+)
+
+// afterStep calls the test hook.
+func (x *taskExec) afterStep(step string, f *flowPlan, batch int64) {
+	if h := x.run.r.cfg.afterStep; h != nil {
+		h(x.t.Key, f.name, step, batch)
+	}
+}
+
+// runFlow processes what the flow's sources hold when it starts, in
+// micro-batches (Spark's trigger availableNow). Each batch writes its end
+// offsets first (offsets/N), then its sinks (a Delta sink commits with
+// txn(appId = the checkpoint's id, version = N), so a replayed batch that
+// already committed is skipped), then its commit marker (commits/N). A
+// batch whose offsets were written but not committed (a crash) is
+// replayed first, with the same offsets.
+func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
+	if f.importFrom != "" {
+		if err := x.importCheckpoint(ctx, f); err != nil {
+			return err
+		}
+	}
+	if f.sink.sink.Kind == workspace.SinkForEach {
+		x.sinkDefinition(f)
+	}
+	cp, err := openCheckpoint(f.dir)
+	if err != nil {
+		return err
+	}
+	if f.once {
+		return x.runOnce(ctx, f, cp)
+	}
+	srcs, streamed, err := x.streamSources(cp)
+	if err != nil {
+		return err
+	}
+	last, err := cp.lastCommitted()
+	if err != nil {
+		return err
+	}
+	pending, err := cp.lastOffsets()
+	if err != nil {
+		return err
+	}
+	var ends []json.RawMessage
+	if last >= 0 {
+		seq, err := cp.readOffsets(last)
+		if err != nil {
+			return err
+		}
+		ends = seq.Offsets
+	}
+	at := func(os []json.RawMessage, i int) json.RawMessage {
+		if i < len(os) {
+			return os[i]
+		}
+		return nil
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch := last + 1
+		var seq offsetSeq
+		starts := make([]json.RawMessage, len(srcs))
+		if pending >= batch {
+			// Replay the batch a crash interrupted, with its offsets.
+			batch = pending
+			if seq, err = cp.readOffsets(batch); err != nil {
+				return err
+			}
+			for i, s := range srcs {
+				starts[i] = at(ends, i)
+				if starts[i] == nil && at(seq.Offsets, i) != nil {
+					if v, ok := seq.Metadata.Conf[startOffsetConf(i)]; ok {
+						starts[i] = json.RawMessage(v)
+					} else if starts[i], err = s.start(at(seq.Offsets, i)); err != nil {
+						return err
+					}
+				}
+			}
+			x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "read",
+				Message: fmt.Sprintf("flow %s: replaying batch %d, interrupted before its commit", f.name, batch)})
+		} else {
+			seq = offsetSeq{Metadata: batchMetadata(x.run.r.cfg.Now()), Offsets: make([]json.RawMessage, len(srcs))}
+			any := false
+			for i, s := range srcs {
+				from := at(ends, i)
+				to, ok, err := s.next(ctx, from)
+				if err != nil {
+					return x.flowError(f, batch, err)
+				}
+				seq.Offsets[i] = to
+				starts[i] = from
+				if ok && from == nil {
+					if starts[i], err = s.start(to); err != nil {
+						return err
+					}
+					if starts[i] != nil {
+						seq.Metadata.Conf[startOffsetConf(i)] = string(starts[i])
+					}
+				}
+				any = any || ok
+			}
+			if !any {
+				break
+			}
+			if err := cp.writeOffsets(batch, seq); err != nil {
+				return err
+			}
+			x.afterStep(stepOffsets, f, batch)
+		}
+		start := time.Now()
+		b := microBatch{appID: cp.id, version: batch, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp,
+			sources: func(ctx context.Context, src *workspace.Source) (string, bool, error) {
+				i := streamed[src]
+				if i < 0 || !src.AsStream {
+					return "", false, nil
+				}
+				q, err := srcs[i].read(ctx, starts[i], seq.Offsets[i])
+				if err == nil && f.update {
+					q, err = x.updateInput(ctx, microBatch{version: batch, flow: f, cp: cp}, i, q)
+				}
+				return q, err == nil, err
+			}}
+		rows, err := x.processBatch(ctx, b)
+		if err != nil {
+			return x.flowError(f, batch, err)
+		}
+		x.afterStep(stepSink, f, batch)
+		if err := cp.writeCommit(batch); err != nil {
+			return err
+		}
+		x.afterStep(stepCommit, f, batch)
+		if f.update {
+			cp.pruneState(batch)
+		}
+		x.flowProgress(f, batch, rows, time.Since(start))
+		last, ends, pending = batch, seq.Offsets, batch
+	}
+	return nil
+}
+
+// startOffsetConf is the key of the batch metadata's conf that keeps
+// where source i began, in the first batch of a checkpoint (Spark ignores
+// keys it does not know).
+func startOffsetConf(i int) string { return "laktory.startOffset." + strconv.Itoa(i) }
+
+// emptyOf turns a read of nothing into an empty relation with the
+// source's columns.
+func emptyOf(q string) string {
+	if q == "" {
+		return q
+	}
+	return "SELECT * FROM (" + q + ") WHERE false"
+}
+
+// runOnce runs a one-time flow: a batch read, once. Its checkpoint
+// records it (offsets/0 and commits/0); a full refresh resets it and the
+// flow runs again.
+func (x *taskExec) runOnce(ctx context.Context, f *flowPlan, cp *checkpoint) error {
+	last, err := cp.lastCommitted()
+	if err != nil {
+		return err
+	}
+	if last >= 0 {
+		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "read",
+			Message: fmt.Sprintf("flow %s is a one-time flow and already ran: it runs again after a full refresh", f.name)})
+		x.sum.RowsRead = max(x.sum.RowsRead, 0)
+		return nil
+	}
+	if pending, err := cp.lastOffsets(); err != nil {
+		return err
+	} else if pending < 0 {
+		if err := cp.writeOffsets(0, offsetSeq{Metadata: batchMetadata(x.run.r.cfg.Now())}); err != nil {
+			return err
+		}
+		x.afterStep(stepOffsets, f, 0)
+	}
+	start := time.Now()
+	rows, err := x.processBatch(ctx, microBatch{appID: cp.id, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
+	if err != nil {
+		return x.flowError(f, 0, err)
+	}
+	x.afterStep(stepSink, f, 0)
+	if err := cp.writeCommit(0); err != nil {
+		return err
+	}
+	x.afterStep(stepCommit, f, 0)
+	x.flowProgress(f, 0, rows, time.Since(start))
+	return nil
+}
+
+// processBatch processes one micro-batch and adds its rows to the task's
+// count.
+func (x *taskExec) processBatch(ctx context.Context, b microBatch) (int64, error) {
+	before := max(x.sum.RowsRead, 0)
+	x.sum.RowsRead = -1
+	err := x.process(ctx, b)
+	rows := max(x.sum.RowsRead, 0)
+	x.sum.RowsRead = before + rows
+	return rows, err
+}
+
+// streamSources builds the node's streaming sources, in order (the index
+// of each in the checkpoint's offsets), and maps every source to its
+// index (-1 for a batch source).
+func (x *taskExec) streamSources(cp *checkpoint) ([]streamSource, map[*workspace.Source]int, error) {
+	p, n := x.tp.pipeline, x.tp.node
+	var out []streamSource
+	idx := map[*workspace.Source]int{}
+	for _, src := range n.Sources {
+		idx[src] = -1
+		if !src.AsStream {
+			continue
+		}
+		s, err := x.streamSource(p, n, src, cp, len(out))
+		if err != nil {
+			return nil, nil, fmt.Errorf("node '%s' of pipeline '%s', source #%d: %w", n.Name, p.Name, src.Index+1, err)
+		}
+		idx[src] = len(out)
+		out = append(out, s)
+	}
+	return out, idx, nil
+}
+
+func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *workspace.Source, cp *checkpoint, i int) (streamSource, error) {
+	limit, err := maxFiles(src)
+	if err != nil {
+		return nil, err
+	}
+	newDelta := func(path, label string) (*deltaStream, error) {
+		d := &deltaStream{path: path, label: label, reader: n.Name, pipeline: p.Name, limit: limit, startingVersion: -1,
+			warn: x.warn}
+		opt := func(k string) bool { v, ok := src.ReaderOption(k); return ok && truthy(v) }
+		d.opts = delta.StreamOptions{IgnoreDeletes: opt("ignoreDeletes"), IgnoreChanges: opt("ignoreChanges"), SkipChangeCommits: opt("skipChangeCommits")}
+		if v, ok := src.ReaderOption("startingVersion"); ok {
+			sv := strings.TrimSpace(fmt.Sprint(v))
+			if strings.EqualFold(sv, "latest") {
+				d.startingVersion = -2
+			} else if d.startingVersion, err = strconv.ParseInt(sv, 10, 64); err != nil || d.startingVersion < 0 {
+				return nil, fmt.Errorf("%w: reader_kwargs startingVersion must be a table version (0, 1, ...) or latest (got %v)", ErrSource, v)
+			}
+		}
+		return d, nil
+	}
+	switch src.Kind {
+	case workspace.SourceTable:
+		return newDelta(string(src.Table), "table "+src.TableRef.String())
+	case workspace.SourceFile:
+		if strings.EqualFold(src.Format, "DELTA") || (src.Table != "" && isDeltaTable(src.ResolvedPath)) {
+			return newDelta(src.ResolvedPath, "table "+src.Path)
+		}
+		return &fileStream{cp: cp, index: i, path: src.ResolvedPath, format: src.Format, opts: readOptions{src: src}, limit: limit}, nil
+	case workspace.SourceNode:
+		up := p.Node(src.NodeName)
+		if up == nil {
+			return nil, fmt.Errorf("%w: node '%s' is not defined in pipeline '%s'", ErrSource, src.NodeName, p.Name)
+		}
+		sk := up.PrimarySink()
+		switch {
+		case sk == nil || sk.Kind == workspace.SinkForEach || sk.Kind == workspace.SinkPipelineView:
+			return nil, fmt.Errorf("%w: node '%s' streams node '%s', which writes no table: a stream reads what the node wrote (give '%s' a table sink, or read its sources)",
+				ErrSource, n.Name, up.Name, up.Name)
+		case !sk.IsDelta():
+			return &fileStream{cp: cp, index: i, path: sk.ResolvedPath, format: sk.EffectiveFormat(), limit: limit}, nil
+		}
+		d, err := newDelta(string(sk.Table), sk.Describe())
+		if err != nil {
+			return nil, err
+		}
+		if sh := sk.Shared; sh != nil {
+			if sh.UsesWriterColumn() {
+				d.dropColumn = sh.EffectiveColumn()
+				d.where = quoteIdent(d.dropColumn) + " = " + quoteString(sh.EffectiveWriterID(p.Name, up.Name))
+			} else {
+				d.where = "(" + sh.Where + ")"
+			}
+			d.label = fmt.Sprintf("%s (the rows of node '%s')", sk.Describe(), up.Name)
+		}
+		return d, nil
+	}
+	return nil, fmt.Errorf("%w: a %s source cannot be read as a stream locally", ErrSource, src.Kind)
+}
+
+// isDeltaTable reports whether path holds a Delta log.
+func isDeltaTable(path string) bool {
+	_, err := os.Stat(path + string(os.PathSeparator) + delta.LogDirName)
+	return err == nil
+}
+
+// flowError names the flow and batch of a failure, records it in the
+// event log and returns it.
+func (x *taskExec) flowError(f *flowPlan, batch int64, err error) error {
+	x.run.emit(Event{Kind: EventFlowProgress, Task: x.t.Key, Flow: f.name, Batch: batch, Status: "FAILED", Err: err.Error(),
+		Message: fmt.Sprintf("flow %s failed in batch %d: %v", f.name, batch, err)})
+	return err
+}
+
+// flowProgress reports a completed micro-batch.
+func (x *taskExec) flowProgress(f *flowPlan, batch, rows int64, d time.Duration) {
+	msg := fmt.Sprintf("flow %s: batch %d, %d rows in %s", f.name, batch, rows, d.Round(time.Millisecond))
+	x.run.emit(Event{Kind: EventFlowProgress, Task: x.t.Key, Flow: f.name, Batch: batch, Rows: rows, Status: "COMPLETED", Message: msg})
+	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "batch", Rows: rows, Message: msg})
+}

@@ -1,0 +1,496 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace"
+)
+
+// defaultMaxFilesPerTrigger is Spark's default admission limit of file and
+// Delta streaming sources.
+const defaultMaxFilesPerTrigger = 1000
+
+// streamSource is a streaming source of a flow. A run processes what is
+// available when the flow starts (Spark's trigger availableNow), in
+// micro-batches of at most maxFilesPerTrigger files.
+type streamSource interface {
+	// next plans the batch after offset from (nil: a new checkpoint): it
+	// returns the batch's end offset, or ok false when no new data is
+	// available. It may write the source's log in the checkpoint.
+	next(ctx context.Context, from json.RawMessage) (to json.RawMessage, ok bool, err error)
+	// start is the offset a batch that begins a new checkpoint starts
+	// from, knowing its end (nil: before everything).
+	start(to json.RawMessage) (json.RawMessage, error)
+	// read returns the SQL of the rows after from, up to to.
+	read(ctx context.Context, from, to json.RawMessage) (string, error)
+}
+
+// maxFiles is a source's maxFilesPerTrigger.
+func maxFiles(src *workspace.Source) (int, error) {
+	v, ok := src.ReaderOption("maxFilesPerTrigger")
+	if !ok {
+		return defaultMaxFilesPerTrigger, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(fmt.Sprint(v)))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%w: reader_kwargs maxFilesPerTrigger must be a positive number of files (got %v)", ErrSource, v)
+	}
+	return n, nil
+}
+
+// fileStream streams the files of a folder (a file source, or a file sink
+// read back): each new file once, oldest first.
+type fileStream struct {
+	cp     *checkpoint
+	index  int // the source's index in the checkpoint
+	path   string
+	format string
+	opts   readOptions
+	limit  int
+
+	listed []fileEntry // the files available when the flow started
+	done   bool
+}
+
+// fileOffset is Spark's FileStreamSourceOffset.
+type fileOffset struct {
+	LogOffset int64 `json:"logOffset"`
+}
+
+func parseFileOffset(o json.RawMessage) (int64, error) {
+	if o == nil {
+		return -1, nil
+	}
+	var f fileOffset
+	if err := json.Unmarshal(o, &f); err != nil || !strings.Contains(string(o), "logOffset") {
+		return 0, fmt.Errorf("%w: %s is not a file source offset ({\"logOffset\": N}): the checkpoint was written for another source; run a FULL refresh of the node", ErrCheckpoint, o)
+	}
+	return f.LogOffset, nil
+}
+
+// available lists the files of the source when the flow starts, oldest
+// first (modification time, then path).
+func (s *fileStream) available() ([]fileEntry, error) {
+	if s.done {
+		return s.listed, nil
+	}
+	s.done = true
+	var paths []string
+	var err error
+	if strings.ContainsAny(s.path, "*?[") {
+		if paths, err = filepath.Glob(s.path); err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrSource, s.path, err)
+		}
+	} else {
+		fi, err := os.Stat(s.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, nil // nothing has landed yet
+		case err != nil:
+			return nil, fmt.Errorf("%w: %w", ErrSource, err)
+		case fi.IsDir():
+			if entries, _ := os.ReadDir(s.path); len(entries) == 0 {
+				return nil, nil
+			}
+		}
+		if paths, err = listFiles(s.path); err != nil {
+			if strings.Contains(err.Error(), "no files in") {
+				return nil, nil
+			}
+			return nil, err
+		}
+	}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		s.listed = append(s.listed, fileEntry{Path: fileURI(p), Timestamp: fi.ModTime().UnixMilli()})
+	}
+	slices.SortFunc(s.listed, func(a, b fileEntry) int {
+		if a.Timestamp != b.Timestamp {
+			return int(a.Timestamp - b.Timestamp)
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	return s.listed, nil
+}
+
+func (s *fileStream) next(ctx context.Context, from json.RawMessage) (json.RawMessage, bool, error) {
+	n, err := parseFileOffset(from)
+	if err != nil {
+		return nil, false, err
+	}
+	all, err := s.available()
+	if err != nil || len(all) == 0 {
+		return from, false, err
+	}
+	seen, err := s.cp.readFileSourceLog(s.index, -1, n)
+	if err != nil {
+		return nil, false, err
+	}
+	done := make(map[string]bool, len(seen))
+	for _, e := range seen {
+		done[uriPath(e.Path)] = true
+	}
+	var batch []fileEntry
+	for _, e := range all {
+		if len(batch) >= s.limit {
+			break
+		}
+		if !done[uriPath(e.Path)] {
+			e.BatchID = n + 1
+			batch = append(batch, e)
+		}
+	}
+	if len(batch) == 0 {
+		return from, false, nil
+	}
+	if err := s.cp.writeFileSourceLog(s.index, n+1, batch); err != nil {
+		return nil, false, err
+	}
+	to, _ := json.Marshal(fileOffset{LogOffset: n + 1})
+	return to, true, nil
+}
+
+func (s *fileStream) start(json.RawMessage) (json.RawMessage, error) { return nil, nil }
+
+func (s *fileStream) read(ctx context.Context, from, to json.RawMessage) (string, error) {
+	a, err := parseFileOffset(from)
+	if err != nil {
+		return "", err
+	}
+	b, err := parseFileOffset(to)
+	if err != nil {
+		return "", err
+	}
+	none := a == b // no new file for this source in the batch: its columns, no row
+	if none {
+		a = -1
+	}
+	es, err := s.cp.readFileSourceLog(s.index, a, b)
+	if err != nil {
+		return "", err
+	}
+	files := make([]string, 0, len(es))
+	for _, e := range es {
+		files = append(files, uriPath(e.Path))
+	}
+	if len(files) == 0 {
+		return "", fmt.Errorf("%w: no file has landed in %s yet", ErrSource, s.path)
+	}
+	q, err := fileListSQL(files, s.format, s.opts)
+	if none {
+		q = emptyOf(q)
+	}
+	return q, err
+}
+
+// deltaStream streams a Delta table as Spark's Delta source does: the
+// snapshot first (unless startingVersion), then the files each later
+// commit adds, with offsets (version, index).
+type deltaStream struct {
+	path, label string
+	// reader names the reading node in messages and hints.
+	reader, pipeline string
+	opts             delta.StreamOptions
+	// where and columns restrict the rows to one writer of a shared table
+	// (a node_name stream).
+	where      string
+	dropColumn string
+	// startingVersion: -1 none, -2 latest.
+	startingVersion int64
+	limit           int
+	warn            func(string)
+
+	latest *delta.Snapshot // the table when the flow started
+}
+
+// deltaOffset is Spark's DeltaSourceOffset.
+type deltaOffset struct {
+	SourceVersion    int64  `json:"sourceVersion"`
+	ReservoirID      string `json:"reservoirId"`
+	ReservoirVersion int64  `json:"reservoirVersion"`
+	Index            int64  `json:"index"`
+	// IsStartingVersion is true while the initial snapshot is read
+	// (Spark's isInitialSnapshot).
+	IsStartingVersion bool `json:"isStartingVersion"`
+}
+
+// baseIndex is Spark's BASE_INDEX: before every file of a version.
+const baseIndex = -1
+
+func parseDeltaOffset(o json.RawMessage) (deltaOffset, error) {
+	var d deltaOffset
+	if err := json.Unmarshal(o, &d); err != nil || !strings.Contains(string(o), "reservoirVersion") {
+		return d, fmt.Errorf("%w: %s is not a Delta source offset: the checkpoint was written for another source; run a FULL refresh of the node", ErrCheckpoint, o)
+	}
+	if d.Index < baseIndex {
+		d.Index = baseIndex // metadata-change indexes of sourceVersion 3: before the version's files
+	}
+	return d, nil
+}
+
+func (o deltaOffset) json() json.RawMessage {
+	o.SourceVersion = 1
+	b, _ := json.Marshal(o)
+	return b
+}
+
+// table loads the table once per flow.
+func (s *deltaStream) table(ctx context.Context) (*delta.Snapshot, error) {
+	if s.latest != nil {
+		return s.latest, nil
+	}
+	snap, err := loadTable(ctx, s.path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrSource, s.label, err)
+	}
+	if snap == nil {
+		return nil, fmt.Errorf("%w: %s does not exist yet (no Delta table at %s): run the node that writes it first", ErrSource, s.label, s.path)
+	}
+	s.latest = snap
+	return snap, nil
+}
+
+// initial is where a new checkpoint starts: the latest snapshot, or the
+// startingVersion.
+func (s *deltaStream) initial(snap *delta.Snapshot) deltaOffset {
+	o := deltaOffset{ReservoirID: snap.TableID(), ReservoirVersion: snap.Version(), Index: baseIndex, IsStartingVersion: true}
+	switch {
+	case s.startingVersion == -2:
+		o.ReservoirVersion, o.IsStartingVersion = snap.Version()+1, false
+	case s.startingVersion >= 0:
+		o.ReservoirVersion, o.IsStartingVersion = s.startingVersion, false
+	}
+	return o
+}
+
+func (s *deltaStream) start(to json.RawMessage) (json.RawMessage, error) {
+	end, err := parseDeltaOffset(to)
+	if err != nil {
+		return nil, err
+	}
+	o := deltaOffset{ReservoirID: end.ReservoirID, Index: baseIndex}
+	switch {
+	case s.startingVersion >= 0:
+		o.ReservoirVersion = s.startingVersion
+	case end.IsStartingVersion:
+		o.ReservoirVersion, o.IsStartingVersion = end.ReservoirVersion, true
+	default:
+		// Spark: a first batch that ended after the snapshot began at
+		// the snapshot of the version before.
+		o.ReservoirVersion, o.IsStartingVersion = max(end.ReservoirVersion-1, 0), true
+	}
+	return o.json(), nil
+}
+
+func (s *deltaStream) next(ctx context.Context, from json.RawMessage) (json.RawMessage, bool, error) {
+	snap, err := s.table(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	pos := s.initial(snap)
+	if from != nil {
+		if pos, err = parseDeltaOffset(from); err != nil {
+			return nil, false, err
+		}
+	}
+	_, end, err := s.collect(ctx, pos, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	if end.ReservoirVersion == pos.ReservoirVersion && end.Index == pos.Index && end.IsStartingVersion == pos.IsStartingVersion {
+		return from, false, nil
+	}
+	// A batch may hold no file (e.g. skipped commits): it still moves the
+	// offset, as Spark does, so those commits are not examined again.
+	return end.json(), true, nil
+}
+
+func (s *deltaStream) read(ctx context.Context, from, to json.RawMessage) (string, error) {
+	snap, err := s.table(ctx)
+	if err != nil {
+		return "", err
+	}
+	a, err := parseDeltaOffset(from)
+	if err != nil {
+		return "", err
+	}
+	b, err := parseDeltaOffset(to)
+	if err != nil {
+		return "", err
+	}
+	files, _, err := s.collect(ctx, a, &b)
+	if err != nil {
+		return "", err
+	}
+	if files == nil {
+		files = []*delta.Add{}
+	}
+	var cols []string
+	if s.dropColumn != "" {
+		if snap.Schema().Field(s.dropColumn) == nil {
+			return "", fmt.Errorf("%w: %s has no `%s` column to tell the writer's rows from the other writers': run once with refresh=RESET and reset_mode=DROP",
+				ErrLegacyTable, s.label, s.dropColumn)
+		}
+		for _, f := range snap.Schema().FieldNames() {
+			if !strings.EqualFold(f, s.dropColumn) {
+				cols = append(cols, f)
+			}
+		}
+	}
+	q, err := snap.ScanSQL(ctx, delta.ScanOptions{Files: files, Where: s.where, Columns: cols})
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %w", ErrSource, s.label, err)
+	}
+	return q, nil
+}
+
+// collect walks the table from offset pos: the files after it, up to the
+// limit (to nil) or up to offset to; it returns them and the offset of
+// the last one (moved to the next version's base when a version is
+// done).
+func (s *deltaStream) collect(ctx context.Context, pos deltaOffset, to *deltaOffset) ([]*delta.Add, deltaOffset, error) {
+	snap := s.latest
+	if pos.ReservoirID != "" && pos.ReservoirID != snap.TableID() {
+		return nil, pos, fmt.Errorf("%w: node '%s' of pipeline '%s' streams %s, which was replaced (dropped and created again) since its checkpoint was written (table id %s, now %s): run a FULL refresh of node '%s' (laktory run --pipeline %s --select %s --refresh FULL)",
+			ErrStream, s.reader, s.pipeline, s.label, pos.ReservoirID, snap.TableID(), s.reader, s.pipeline, s.reader)
+	}
+	pos.ReservoirID = snap.TableID()
+	var out []*delta.Add
+	full := func() bool { return to == nil && len(out) >= s.limit }
+	beyond := func(v, i int64, initial bool) bool {
+		if to == nil {
+			return false
+		}
+		if to.IsStartingVersion {
+			return !initial || v != to.ReservoirVersion || i > to.Index
+		}
+		if initial {
+			return false
+		}
+		return v > to.ReservoirVersion || (v == to.ReservoirVersion && i > to.Index)
+	}
+	if pos.IsStartingVersion {
+		base := snap
+		if pos.ReservoirVersion != snap.Version() {
+			t, err := delta.Open(ctx, s.path)
+			if err == nil {
+				base, err = t.Snapshot(ctx, delta.AtVersion(pos.ReservoirVersion))
+			}
+			if err != nil {
+				return nil, pos, fmt.Errorf("%w: %s: the snapshot at version %d that the reader started from cannot be read (%w): run a FULL refresh of node '%s'",
+					ErrStream, s.label, pos.ReservoirVersion, err, s.reader)
+			}
+		}
+		fs := base.Files()
+		for i := pos.Index + 1; i < int64(len(fs)); i++ {
+			if full() || beyond(pos.ReservoirVersion, i, true) {
+				return out, pos, nil
+			}
+			out = append(out, fs[i])
+			pos.Index = i
+		}
+		if beyond(pos.ReservoirVersion+1, baseIndex, false) {
+			return out, pos, nil
+		}
+		pos = deltaOffset{ReservoirID: pos.ReservoirID, ReservoirVersion: pos.ReservoirVersion + 1, Index: baseIndex}
+	}
+	if pos.ReservoirVersion > snap.Version() {
+		return out, pos, nil
+	}
+	changes, err := snap.ChangesSince(ctx, pos.ReservoirVersion-1)
+	if err != nil {
+		return nil, pos, fmt.Errorf("%w: %s: %w", ErrStream, s.label, err)
+	}
+	for _, vc := range changes {
+		if full() || beyond(vc.Version, pos.Index+1, false) {
+			return out, pos, nil
+		}
+		adds, err := vc.StreamFiles(s.label, s.opts)
+		if err != nil {
+			return nil, pos, s.changeError(err)
+		}
+		if vc.RemovesData && len(adds) == 0 {
+			s.skipped(ctx, vc)
+		}
+		for i := pos.Index + 1; i < int64(len(adds)); i++ {
+			if full() || beyond(vc.Version, i, false) {
+				return out, pos, nil
+			}
+			out = append(out, adds[i])
+			pos.Index = i
+		}
+		if beyond(vc.Version+1, baseIndex, false) {
+			return out, pos, nil
+		}
+		pos = deltaOffset{ReservoirID: pos.ReservoirID, ReservoirVersion: vc.Version + 1, Index: baseIndex}
+	}
+	return out, pos, nil
+}
+
+// changeError says what to do about a commit the reader does not
+// tolerate.
+func (s *deltaStream) changeError(err error) error {
+	return fmt.Errorf("%w: node '%s' of pipeline '%s' streams %s: %w. Run a FULL refresh of node '%s' (laktory run --pipeline %s --select %s --refresh FULL) to read the table afresh, or set `reader_kwargs: {skipChangeCommits: true}` on its source to skip such commits",
+		ErrStream, s.reader, s.pipeline, s.label, err, s.reader, s.pipeline, s.reader)
+}
+
+// skipped warns about a commit that removed rows and was skipped
+// (skipChangeCommits, ignoreDeletes): when it removed rows the reader
+// had read (a FULL refresh of the writer it reads, or any writer for a
+// whole-table reader), the rows written again will be read again.
+func (s *deltaStream) skipped(ctx context.Context, vc delta.VersionChange) {
+	if s.warn == nil {
+		return
+	}
+	fix := fmt.Sprintf("run a FULL refresh of node '%s' (laktory run --pipeline %s --select %s --refresh FULL), or the rows written again are duplicated", s.reader, s.pipeline, s.reader)
+	if s.where == "" {
+		s.warn(fmt.Sprintf("node '%s' skipped version %d of %s (%s), which removed rows: the deletes are not propagated; %s",
+			s.reader, vc.Version, s.label, vc.Operation, fix))
+		return
+	}
+	if !s.removedOwnRows(ctx, vc.Version) {
+		return // another writer's refresh: filtered out, no effect
+	}
+	s.warn(fmt.Sprintf("node '%s' skipped version %d of %s (%s), which deleted the rows of the writer it reads (a FULL refresh of that writer): those rows are read again as the writer writes them; %s",
+		s.reader, vc.Version, s.label, vc.Operation, fix))
+}
+
+// removedOwnRows reports whether the commit at version v removed files
+// holding rows the reader's filter selects.
+func (s *deltaStream) removedOwnRows(ctx context.Context, v int64) bool {
+	t, err := delta.Open(ctx, s.path)
+	if err != nil {
+		return true
+	}
+	c, err := t.ReadCommit(ctx, v)
+	if err != nil {
+		return true
+	}
+	before, err := t.Snapshot(ctx, delta.AtVersion(v-1))
+	if err != nil {
+		return true
+	}
+	mine := map[string]bool{}
+	for _, f := range before.PruneFiles(s.where) {
+		mine[f.Path] = true
+	}
+	for _, a := range c.Actions {
+		if r := a.Remove; r != nil && r.DataChange && mine[r.Path] {
+			return true
+		}
+	}
+	return false
+}
