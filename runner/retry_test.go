@@ -190,7 +190,7 @@ func TestWriterColumnAppendDoesNotConflict(t *testing.T) {
 		c.beforeCommit = func(task string, attempt int) {
 			if p, _ := path.Load().(string); p != "" && task == "pl.a" {
 				once.Do(func() {
-				q := "SELECT 'pl.b' AS _laktory_writer, 'b-x' || i AS k, i::BIGINT AS v, 2::BIGINT AS c FROM range(2) r(i)"
+					q := "SELECT 'pl.b' AS _laktory_writer, 'b-x' || i AS k, i::BIGINT AS v, 2::BIGINT AS c FROM range(2) r(i)"
 					if _, err := delta.Append(context.Background(), other.db, p, q, delta.WriteOptions{}); err != nil {
 						t.Errorf("concurrent append: %v", err)
 					}
