@@ -56,7 +56,8 @@ type Target struct {
 
 // Factory makes the Writer of one partition. It is called once per
 // partition of each micro-batch, possibly from several goroutines at once;
-// ctx ends when the partition does (a writer may tie resources to it).
+// ctx ends when the partition does (a writer may tie resources to it). A
+// Factory error fails the partition (there is then no writer to close).
 type Factory func(ctx context.Context, t Target) (Writer, error)
 
 // Func returns a Factory whose writers call f for each row.
@@ -73,7 +74,9 @@ type Batch struct {
 
 // Partition is one partition of a micro-batch: its id and its rows. Set
 // Rows, or Open to make the Source when the partition starts (at most
-// Options.Parallelism partitions are open at once).
+// Options.Parallelism partitions are open at once). Write closes every
+// Source that is an io.Closer, read or not (a skipped partition, a batch
+// that failed before the partition started).
 type Partition struct {
 	ID   int64
 	Rows Source
@@ -152,10 +155,12 @@ func (s *Sink) Write(ctx context.Context, b Batch, parts []Partition) (Result, e
 	seen := make(map[int64]bool, len(parts))
 	for _, p := range parts {
 		if seen[p.ID] {
+			closeAll(parts)
 			return res, fmt.Errorf("%w: ForEach sink %q, epoch %d: partition %d is given twice; partition ids must be unique within a micro-batch", ErrBatch, s.name, b.EpochID, p.ID)
 		}
 		seen[p.ID] = true
 		if (p.Rows == nil) == (p.Open == nil) {
+			closeAll(parts)
 			return res, fmt.Errorf("%w: ForEach sink %q, epoch %d: partition %d must set exactly one of Rows and Open", ErrBatch, s.name, b.EpochID, p.ID)
 		}
 	}
@@ -178,6 +183,7 @@ func (s *Sink) Write(ctx context.Context, b Batch, parts []Partition) (Result, e
 		}
 		if ctx.Err() != nil {
 			res.Partitions[i].Err = s.partitionErr(b, p.ID, 0, fmt.Errorf("not started: %w", ctx.Err()))
+			closeSource(p.Rows)
 			continue
 		}
 		wg.Go(func() {
@@ -204,6 +210,20 @@ func (s *Sink) Write(ctx context.Context, b Batch, parts []Partition) (Result, e
 	return res, first
 }
 
+// closeAll closes the partitions' sources that are io.Closers.
+func closeAll(parts []Partition) {
+	for _, p := range parts {
+		closeSource(p.Rows)
+	}
+}
+
+// closeSource closes src if it is an io.Closer.
+func closeSource(src Source) {
+	if c, ok := src.(io.Closer); ok {
+		c.Close()
+	}
+}
+
 func (s *Sink) partitionErr(b Batch, id, rows int64, err error) error {
 	return &PartitionError{Sink: s.name, Flow: b.Flow, EpochID: b.EpochID, PartitionID: id, Rows: rows, Err: err}
 }
@@ -213,6 +233,7 @@ func (s *Sink) writePartition(ctx context.Context, b Batch, p Partition) (r Part
 	start := time.Now()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer closeSource(p.Rows) // even when it is not read
 	r.ID = p.ID
 	var err error
 	defer func() {
@@ -256,9 +277,7 @@ func run(ctx context.Context, w Writer, p Partition, epochID int64, n *int64) (s
 		if src, err = p.Open(ctx); err != nil {
 			return false, fmt.Errorf("%w: %w", ErrSource, err)
 		}
-	}
-	if c, ok := src.(io.Closer); ok {
-		defer c.Close()
+		defer closeSource(src)
 	}
 	done := ctx.Done()
 	for {

@@ -393,3 +393,48 @@ func TestCancelledBeforeStart(t *testing.T) {
 		t.Errorf("rows %d, error %v", res.Rows, err)
 	}
 }
+
+// closingSource counts its closes.
+type closingSource struct {
+	foreach.Source
+	closes *atomic.Int64
+}
+
+func (c closingSource) Close() error { c.closes.Add(1); return nil }
+
+// TestSourcesClosed: every Source that is an io.Closer is closed once,
+// read or not.
+func TestSourcesClosed(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name  string
+		parts int
+		dup   bool // a duplicate id: ErrBatch
+		open  func(pid, epoch int64) (bool, error)
+		par   int
+	}{
+		{name: "written", parts: 3},
+		{name: "skipped", parts: 3, open: func(int64, int64) (bool, error) { return false, nil }},
+		{name: "not started after a failure", parts: 4, par: 1, open: func(pid, _ int64) (bool, error) {
+			return false, boom
+		}},
+		{name: "invalid batch", parts: 3, dup: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var closes atomic.Int64
+			parts := partitions(tt.parts, 2)
+			for i := range parts {
+				parts[i].Rows = closingSource{parts[i].Rows, &closes}
+			}
+			if tt.dup {
+				parts[2].ID = 0
+			}
+			rs := &recorders{mod: func(r *recorder) { r.open = tt.open }}
+			foreach.New("s", rs.factory, foreach.Options{Parallelism: tt.par}).Write(context.Background(), foreach.Batch{EpochID: 1}, parts)
+			if closes.Load() != int64(tt.parts) {
+				t.Errorf("%d sources closed, want %d", closes.Load(), tt.parts)
+			}
+		})
+	}
+}
