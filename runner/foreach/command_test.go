@@ -201,3 +201,23 @@ func waitDead(t *testing.T, pid int) {
 	t.Errorf("process %d is still alive", pid)
 	syscall.Kill(pid, syscall.SIGKILL)
 }
+
+// TestCommandWriterRelativeProgram: a relative program path is relative to
+// Options.Dir (the pipeline file's folder).
+func TestCommandWriterRelativeProgram(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\nwc -l > \"count-$LAKTORY_FOREACH_PARTITION_ID\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "writer.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sink, err := foreach.FromSpec(&workspace.ForEach{Command: []string{"./writer.sh"}}, "n", foreach.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sink.Write(context.Background(), foreach.Batch{EpochID: 1}, partitions(1, 7)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "count-0")); strings.TrimSpace(string(got)) != "7" {
+		t.Errorf("the script counted %q lines, want 7", got)
+	}
+}
