@@ -23,6 +23,10 @@ type ConflictError struct {
 	// Detail says what conflicts (a file, a predicate, an appId).
 	Detail string
 	Err    error
+
+	// created: the winner created the table this transaction was creating
+	// (the error also matches ErrTableExists).
+	created bool
 }
 
 func (e *ConflictError) Error() string {
@@ -35,6 +39,25 @@ func (e *ConflictError) Error() string {
 }
 
 func (e *ConflictError) Unwrap() error { return e.Err }
+
+// Is reports whether the conflict also matches target beyond its sentinel:
+// a transaction creating a table that another writer created first (at
+// BeginCreate or at Commit) matches ErrTableExists too.
+func (e *ConflictError) Is(target error) bool {
+	return e.created && target == ErrTableExists
+}
+
+// tableCreatedConflict is the conflict of a transaction creating the table
+// at root when another writer created it first: version is the winner's
+// (an error reading its commitInfo only leaves the operation unknown).
+func tableCreatedConflict(ctx context.Context, root string, version int64, detail string) *ConflictError {
+	e := &ConflictError{Table: root, ReadVersion: -1, WinningVersion: version, Detail: detail,
+		Err: ErrMetadataChanged, created: true}
+	if c, err := readCommit(ctx, root, version); err == nil && c.Info != nil {
+		e.WinningOperation = c.Info.Operation
+	}
+	return e
+}
 
 // conflictSentinels are the errors a conflicting commit fails with.
 var conflictSentinels = []error{
@@ -61,7 +84,7 @@ func IsRetryable(err error) bool {
 // the winner removed, application transactions. nil means the
 // transaction can be rebased over the winner.
 func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
-	fail := func(sentinel error, format string, args ...any) error {
+	fail := func(sentinel error, format string, args ...any) *ConflictError {
 		e := &ConflictError{Table: tx.root, ReadVersion: tx.ReadVersion(), WinningVersion: c.Version,
 			Detail: fmt.Sprintf(format, args...), Err: sentinel}
 		if c.Info != nil {
@@ -91,7 +114,9 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 		}
 	}
 	if tx.creating {
-		return fail(ErrMetadataChanged, "the table was created by another writer first")
+		e := fail(ErrMetadataChanged, "the table was created by another writer first")
+		e.created = true
+		return e
 	}
 	if hasProto {
 		return fail(ErrProtocolChanged, "the concurrent commit changed the protocol")

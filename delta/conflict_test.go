@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -219,16 +220,128 @@ func TestCreateRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := txs[1].Commit(ctx)
-	if !errors.Is(err, ErrMetadataChanged) || !IsRetryable(err) {
+	if !errors.Is(err, ErrMetadataChanged) || !errors.Is(err, ErrTableExists) || !IsRetryable(err) {
 		t.Fatalf("second creator: %v", err)
 	}
 	if got := tableRows(t, db, root, "id"); len(got) != 10 {
 		t.Fatalf("%d rows", len(got))
 	}
 	assertNoOrphans(t, root)
-	if _, err := BeginCreate(root, TableDefinition{}, WriteOptions{}); !errors.Is(err, ErrTableExists) {
+
+	// A creator that starts after the table appeared (it looked at the
+	// lake before) lost the same race: a retryable conflict that also
+	// says the table exists, naming the winning version.
+	_, err = BeginCreate(root, TableDefinition{}, WriteOptions{})
+	var ce *ConflictError
+	if !errors.Is(err, ErrTableExists) || !errors.Is(err, ErrMetadataChanged) || !IsRetryable(err) || !errors.As(err, &ce) {
 		t.Fatalf("create on a table: %v", err)
 	}
+	if ce.WinningVersion != 0 || ce.WinningOperation != "CREATE TABLE AS SELECT" || !strings.Contains(err.Error(), root) {
+		t.Fatalf("conflict %+v: %v", ce, err)
+	}
+}
+
+// TestCreateFolders: a transaction creating a table makes the table folder
+// and its missing parents when it writes, and removes what it made when it
+// fails, is aborted or loses the race.
+func TestCreateFolders(t *testing.T) {
+	ctx := context.Background()
+	db := writeTestDB(t)
+	parts := TableDefinition{PartitionColumns: []string{"p"}}
+	notNull := TableDefinition{Schema: &StructType{Fields: []*StructField{{Name: "id", Type: LongType}}}}
+	errAny := errors.New("any error")
+	tests := []struct {
+		name  string
+		rel   string // the table folder, relative to an empty folder
+		def   TableDefinition
+		query string
+		// commit: Commit (true) or Abort (false) after a successful Append.
+		commit  bool
+		wantErr error
+	}{
+		{"nested folders are created", "lake/main/t", TableDefinition{}, rangeQuery(0, 5, ""), true, nil},
+		{"partitioned, nested", "lake/main/t", parts, rangeQuery(0, 5, "'p' || (i % 2) AS p"), true, nil},
+		{"aborted", "t", parts, rangeQuery(0, 5, "'p' || (i % 2) AS p"), false, nil},
+		{"aborted, nested", "lake/main/t", parts, rangeQuery(0, 5, "'p' || (i % 2) AS p"), false, nil},
+		{"failed append", "lake/t", notNull, "SELECT NULL::BIGINT AS id", false, ErrConstraintViolation},
+		{"query failing while writing", "t", parts, "SELECT i::BIGINT AS id, 'p' || (i % 3) AS p, CASE WHEN i = 150000 THEN error('boom') END AS x FROM range(200000) t(i)", false, errAny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			root := filepath.Join(base, filepath.FromSlash(tt.rel))
+			tx, err := BeginCreate(root, tt.def, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if entries, _ := os.ReadDir(base); len(entries) != 0 {
+				t.Fatalf("BeginCreate made folders before writing: %v", entries)
+			}
+			_, err = tx.Append(ctx, db, tt.query)
+			if tt.wantErr == nil && err != nil {
+				t.Fatal(err)
+			}
+			if tt.commit {
+				if _, err := tx.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if got := tableRows(t, db, root, "id"); len(got) != 5 {
+					t.Fatalf("%d rows", len(got))
+				}
+				return
+			}
+			if tt.wantErr != nil && (err == nil || tt.wantErr != errAny && !errors.Is(err, tt.wantErr)) {
+				t.Fatalf("append: %v, want %v", err, tt.wantErr)
+			}
+			if err := tx.Abort(); err != nil {
+				t.Fatal(err)
+			}
+			if entries, _ := os.ReadDir(base); len(entries) != 0 {
+				t.Fatalf("left behind in %s: %v", base, entries)
+			}
+		})
+	}
+
+	t.Run("lost race", func(t *testing.T) {
+		base := t.TempDir()
+		root := filepath.Join(base, "lake", "t")
+		var txs []*Transaction
+		for _, w := range []string{"a", "b"} {
+			tx, err := BeginCreate(root, parts, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Append(ctx, db, rangeQuery(0, 3, "'"+w+"' AS p")); err != nil {
+				t.Fatal(err)
+			}
+			txs = append(txs, tx)
+		}
+		if _, err := txs[0].Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := txs[1].Commit(ctx); !errors.Is(err, ErrTableExists) {
+			t.Fatalf("loser: %v", err)
+		}
+		if got := tableRows(t, db, root, "p"); !slices.Equal(got, []string{"a", "a", "a"}) {
+			t.Fatalf("rows %v", got)
+		}
+		assertNoOrphans(t, root)
+	})
+
+	t.Run("failed commit", func(t *testing.T) {
+		base := t.TempDir()
+		root := filepath.Join(base, "lake", "t")
+		tx, err := BeginCreate(root, TableDefinition{}, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Commit(ctx); !errors.Is(err, ErrInvalidSchema) {
+			t.Fatalf("commit without a schema: %v", err)
+		}
+		if entries, _ := os.ReadDir(base); len(entries) != 0 {
+			t.Fatalf("left behind: %v", entries)
+		}
+	})
 }
 
 func TestIsRetryable(t *testing.T) {

@@ -108,8 +108,11 @@ func (e *LogFileError) Unwrap() error { return e.Err }
 // checkpoints, drop). The six conflict errors are what a lost commit race
 // can end in; IsRetryable reports them.
 var (
-	// ErrTableExists: Create found a table (a _delta_log with commits)
-	// already at the location.
+	// ErrTableExists: BeginCreate (or Create) found a table (a _delta_log
+	// with commits) already at the location, or lost the race to create it.
+	// It comes as a *ConflictError wrapping ErrMetadataChanged (retryable:
+	// another writer created the table since the caller looked; re-plan on
+	// the new table).
 	ErrTableExists = errors.New("Delta table already exists")
 
 	// ErrConcurrentAppend: a concurrent commit added files that the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,6 +103,11 @@ type Transaction struct {
 	readWholeTable bool
 	readFiles      map[FileKey]bool
 
+	// createdDirs are the folders a creating transaction made (the table
+	// folder and its missing parents, then _delta_log), outermost first:
+	// removed again, when empty, if the transaction does not commit.
+	createdDirs []string
+
 	kinds   []string // operations staged, in order
 	metrics OperationMetrics
 	q       Querier // the last Querier an operation used
@@ -173,10 +179,16 @@ func (s *Snapshot) Begin(opts WriteOptions) (*Transaction, error) {
 
 // BeginCreate starts a transaction that creates the table at root: its
 // commit is version 0 (protocol, metaData and any data the transaction
-// appends). def.Schema may be nil: the first Append defines it. It fails
-// with ErrTableExists when root already holds a table. Losing the race to
-// another creator fails the commit with a ConflictError wrapping
-// ErrMetadataChanged (retryable: re-plan on the new table).
+// appends). def.Schema may be nil: the first Append defines it. The table
+// folder (and its missing parents) is created when the transaction first
+// writes; a transaction that fails, is aborted or loses the race leaves no
+// folder it created behind (unless another writer's table is in it).
+//
+// When root already holds a table, another writer created it since the
+// caller looked: BeginCreate fails with a *ConflictError wrapping
+// ErrMetadataChanged that also matches ErrTableExists, as Commit does when
+// it loses the race to another creator. Both are retryable: re-plan on the
+// new table (append to it).
 func BeginCreate(root string, def TableDefinition, opts WriteOptions) (*Transaction, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -198,14 +210,22 @@ func BeginCreate(root string, def TableDefinition, opts WriteOptions) (*Transact
 	return tx, nil
 }
 
-// checkNoTable fails with ErrTableExists when root has a log with commits.
+// checkNoTable fails with a table-created conflict (ErrMetadataChanged,
+// ErrTableExists) when root has a log with commits.
 func checkNoTable(root string) error {
-	if _, err := listLog(context.Background(), root); err == nil {
-		return fmt.Errorf("%w at %s", ErrTableExists, root)
-	} else if !errors.Is(err, ErrNotDeltaTable) {
+	l, err := listLog(context.Background(), root)
+	if errors.Is(err, ErrNotDeltaTable) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
-	return nil
+	first := l.latest()
+	if len(l.commits) > 0 {
+		first = l.commits[0]
+	}
+	return tableCreatedConflict(context.Background(), root, first,
+		fmt.Sprintf("a table already exists at this location (latest version %d): %v", l.latest(), ErrTableExists))
 }
 
 // define sets the protocol and metadata of a table being created.
@@ -420,14 +440,82 @@ func (tx *Transaction) Abort() error {
 	return nil
 }
 
-// cleanupFiles deletes the data files the transaction wrote.
+// cleanupFiles deletes the data files the transaction wrote and, for a
+// transaction creating the table, the folders it made for them.
 func (tx *Transaction) cleanupFiles() {
+	var dirs []string
 	for _, a := range tx.adds {
 		if p, err := resolveTablePath(tx.root, a.Path); err == nil {
 			os.Remove(p)
+			dirs = append(dirs, filepath.Dir(p))
 		}
 	}
 	tx.adds = nil
+	if tx.creating {
+		tx.removeCreatedDirs(dirs)
+	}
+}
+
+// mkdirCreating makes dir and its missing parents for a transaction
+// creating the table, remembering the folders it created.
+func (tx *Transaction) mkdirCreating(dir string) error {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		err := os.Mkdir(missing[i], 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			continue // another writer made it: not ours to remove
+		}
+		if err != nil {
+			return err
+		}
+		tx.createdDirs = append(tx.createdDirs, missing[i])
+	}
+	return nil
+}
+
+// removeCreatedDirs removes, when they are empty, the partition folders
+// of a failed create (dataDirs) and the folders it made, innermost first.
+// When another writer's table now stands at the location, its folders
+// are left alone.
+func (tx *Transaction) removeCreatedDirs(dataDirs []string) {
+	if !tx.removeEmptyDataDirs(dataDirs) {
+		tx.createdDirs = nil
+		return
+	}
+	for i := len(tx.createdDirs) - 1; i >= 0; i-- {
+		os.Remove(tx.createdDirs[i])
+	}
+	tx.createdDirs = nil
+}
+
+// removeEmptyDataDirs removes the partition folders below the table folder
+// that held files of a failed create, deepest first, as long as they are
+// empty. It does nothing, and returns false, when a table (another
+// writer's) now stands at the location.
+func (tx *Transaction) removeEmptyDataDirs(dirs []string) bool {
+	if _, err := listLog(context.Background(), tx.root); err == nil {
+		return false
+	}
+	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
+	for _, d := range dirs {
+		for ; strings.HasPrefix(d, tx.root+string(filepath.Separator)); d = filepath.Dir(d) {
+			if os.Remove(d) != nil {
+				break // not empty (or gone)
+			}
+		}
+	}
+	return true
 }
 
 // Operation kinds a transaction stages.
@@ -491,7 +579,7 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 	}
 	logDir := filepath.Join(tx.root, LogDirName)
 	if tx.creating {
-		if err := os.MkdirAll(logDir, 0o755); err != nil {
+		if err := tx.mkdirCreating(logDir); err != nil {
 			tx.Abort()
 			return nil, fmt.Errorf("create table %s: %w", tx.root, err)
 		}

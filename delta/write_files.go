@@ -47,6 +47,12 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 	if err != nil {
 		return nil, err
 	}
+	if tx.creating {
+		// DuckDB makes the folder it writes to, not its parents.
+		if err := tx.mkdirCreating(tx.root); err != nil {
+			return nil, fmt.Errorf("write data files to table %s: %w", tx.root, err)
+		}
+	}
 	writeID := uuid.NewString()[:8]
 	opts := []string{"FORMAT parquet", "COMPRESSION snappy", "RETURN_STATS", "APPEND",
 		"FILENAME_PATTERN " + quoteString("part-{i}-"+writeID+"-{uuid}-c000.snappy")}
@@ -70,7 +76,7 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 	copySQL := "COPY (" + physical + ") TO " + quoteString(tx.root) + " (" + strings.Join(opts, ", ") + ")"
 	rows, err := q.QueryContext(ctx, copySQL)
 	if err != nil {
-		removeWriteFiles(tx.root, len(pfs), writeID)
+		tx.removeFailedWrite(len(pfs), writeID)
 		return nil, fmt.Errorf("write data files to table %s: %w", tx.root, err)
 	}
 	defer rows.Close()
@@ -79,7 +85,7 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 	var adds []*Add
 	fail := func(err error) ([]*Add, error) {
 		rows.Close()
-		removeWriteFiles(tx.root, len(pfs), writeID)
+		tx.removeFailedWrite(len(pfs), writeID)
 		return nil, err
 	}
 	for rows.Next() {
@@ -160,9 +166,20 @@ func parseByteSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
+// removeFailedWrite deletes the files of a failed write (and, when
+// creating the table, the partition folders left empty).
+func (tx *Transaction) removeFailedWrite(depth int, writeID string) {
+	dirs := removeWriteFiles(tx.root, depth, writeID)
+	if tx.creating {
+		tx.removeEmptyDataDirs(dirs)
+	}
+}
+
 // removeWriteFiles deletes the files of a failed write (named with its
-// write id) from the table folder and its partition folders.
-func removeWriteFiles(root string, depth int, writeID string) {
+// write id) from the table folder and its partition folders, and returns
+// the folders it deleted files from.
+func removeWriteFiles(root string, depth int, writeID string) []string {
+	var dirs []string
 	marker := "-" + writeID + "-"
 	var walk func(dir string, d int)
 	walk = func(dir string, d int) {
@@ -176,11 +193,14 @@ func removeWriteFiles(root string, depth int, writeID string) {
 			case e.IsDir() && d > 0 && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, "."):
 				walk(filepath.Join(dir, name), d-1)
 			case !e.IsDir() && strings.Contains(name, marker):
-				os.Remove(filepath.Join(dir, name))
+				if os.Remove(filepath.Join(dir, name)) == nil && (len(dirs) == 0 || dirs[len(dirs)-1] != dir) {
+					dirs = append(dirs, dir)
+				}
 			}
 		}
 	}
 	walk(root, depth)
+	return dirs
 }
 
 // physicalSelect wraps a logical SELECT into the one whose columns are
