@@ -35,7 +35,9 @@
 // readers, with the rules of Spark's Delta source.
 //
 // Writing: Create, Append, Overwrite, Delete and Truncate are one-shot
-// operations on a table folder, and Drop removes a table inside a lake root.
+// operations on a table folder; Drop removes a table inside a lake root and
+// DropTable one at any path a workspace declares, refusing folders that must
+// survive (DropOptions).
 // A *Transaction (Snapshot.Begin, Table.Begin, BeginCreate) composes
 // operations into one commit, e.g. the full refresh of one writer of a
 // shared table:

@@ -162,6 +162,11 @@ var (
 	// strictly inside the lake root.
 	ErrOutsideLakeRoot = errors.New("path is outside the lake root")
 
+	// ErrProtectedPath: DropTable was asked to remove a folder that must
+	// survive: the filesystem root, the home folder, the current folder, a
+	// protected folder of DropOptions, or a folder holding one of them.
+	ErrProtectedPath = errors.New("refusing to remove a protected folder")
+
 	// ErrTransactionDone: the transaction was already committed or
 	// aborted.
 	ErrTransactionDone = errors.New("transaction already committed or aborted")

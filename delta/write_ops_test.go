@@ -75,6 +75,7 @@ func TestDrop(t *testing.T) {
 	mustAppend(t, db, root, rangeQuery(0, 3, ""))
 	plain := filepath.Join(lake, "not_a_table")
 	os.MkdirAll(plain, 0o755)
+	os.WriteFile(filepath.Join(plain, "data.csv"), []byte("a\n"), 0o644)
 	outside := filepath.Join(t.TempDir(), "outside")
 	mustCreate(t, db, outside, rangeQuery(0, 0, ""), nil, nil)
 	link := filepath.Join(lake, "link")
@@ -114,6 +115,91 @@ func TestDrop(t *testing.T) {
 		}
 	}
 	if entries, _ := os.ReadDir(filepath.Join(lake, "main")); len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+// TestDropTable drops tables at explicit paths (outside any lake) and
+// refuses the folders that must survive, even when they hold a Delta log.
+func TestDropTable(t *testing.T) {
+	ctx := context.Background()
+	db := writeTestDB(t)
+	dir := t.TempDir()
+	table := func(rel string) string {
+		root := filepath.Join(dir, filepath.FromSlash(rel))
+		mustCreate(t, db, root, rangeQuery(0, 0, ""), nil, nil)
+		mustAppend(t, db, root, rangeQuery(0, 3, ""))
+		return root
+	}
+	sink := table("data/sink")
+	workspace := table("ws") // a workspace folder that (wrongly) holds a Delta log
+	table("ws/nested")
+	home := table("home/me")
+	cwd := table("cwd")
+	lake := filepath.Join(dir, "lake")
+	inLake := table("lake/main/t")
+	holdsProtected := table("outer")
+	os.MkdirAll(filepath.Join(holdsProtected, "state"), 0o755)
+	plain := filepath.Join(dir, "plain")
+	os.MkdirAll(plain, 0o755)
+	os.WriteFile(filepath.Join(plain, "keep.txt"), []byte("x"), 0o644)
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	link := filepath.Join(dir, "link-to-ws")
+	if err := os.Symlink(workspace, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Chdir(cwd)
+	protect := DropOptions{Protected: []string{workspace, lake, filepath.Join(holdsProtected, "state")}}
+
+	tests := []struct {
+		name    string
+		root    string
+		opts    DropOptions
+		wantErr error
+	}{
+		{"no path", "", protect, ErrProtectedPath},
+		{"filesystem root", string(filepath.Separator), protect, ErrProtectedPath},
+		{"the home folder", home, protect, ErrProtectedPath},
+		{"a parent of the home folder", filepath.Dir(home), protect, ErrProtectedPath},
+		{"the current folder", cwd, protect, ErrProtectedPath},
+		{"relative current folder", ".", protect, ErrProtectedPath},
+		{"a protected folder", workspace, protect, ErrProtectedPath},
+		{"a symlink to a protected folder", link, protect, ErrProtectedPath},
+		{"the parent of a protected folder", dir, protect, ErrProtectedPath},
+		{"a table holding a protected folder", holdsProtected, protect, ErrProtectedPath},
+		{"the lake root", lake, protect, ErrProtectedPath},
+		{"outside the lake root given", sink, DropOptions{LakeRoot: lake}, ErrOutsideLakeRoot},
+		{"not a Delta table", plain, protect, ErrNotDeltaTable},
+		{"missing folder", filepath.Join(dir, "gone"), protect, nil},
+		{"empty folder left by a failed create", empty, protect, nil},
+		{"a table inside a protected workspace", filepath.Join(workspace, "nested"), protect, nil},
+		{"a table inside the lake", inLake, DropOptions{LakeRoot: lake}, nil},
+		{"a path sink outside the lake", sink, protect, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := DropTable(ctx, tt.root, tt.opts)
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr != nil && !strings.Contains(err.Error(), "refusing") && !strings.Contains(err.Error(), "no table folder") {
+				t.Fatalf("the message does not say what was refused: %v", err)
+			}
+		})
+	}
+	for _, gone := range []string{sink, empty, inLake, filepath.Join(workspace, "nested")} {
+		if _, err := os.Lstat(gone); !os.IsNotExist(err) {
+			t.Errorf("%s still there: %v", gone, err)
+		}
+	}
+	for _, keep := range []string{workspace, home, cwd, holdsProtected, plain, link, filepath.Join(plain, "keep.txt")} {
+		if _, err := os.Lstat(keep); err != nil {
+			t.Errorf("%s was removed", keep)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "data")); len(entries) != 0 {
 		t.Fatalf("left behind: %v", entries)
 	}
 }
