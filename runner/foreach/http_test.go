@@ -25,7 +25,8 @@ type request struct {
 }
 
 // apiServer is a loopback HTTP server recording requests and counting new
-// connections; handle may answer differently (nil: 204).
+// connections; handle may answer differently (nil: 200 with a JSON body,
+// which the writer must read for its connection to be reused).
 type apiServer struct {
 	*httptest.Server
 	mu       sync.Mutex
@@ -42,7 +43,7 @@ func newAPIServer(t testing.TB, handle func(w http.ResponseWriter, r *http.Reque
 		s.requests = append(s.requests, request{r.Method, r.RequestURI, string(b), r.RemoteAddr, r.Header.Clone()})
 		s.mu.Unlock()
 		if handle == nil || !handle(w, r, string(b)) {
-			w.WriteHeader(http.StatusNoContent)
+			io.WriteString(w, `{"status":"stored"}`)
 		}
 	}))
 	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
