@@ -214,6 +214,7 @@ type deltaStream struct {
 	warn            func(string)
 
 	latest *delta.Snapshot // the table when the flow started
+	began  *deltaOffset    // where a new checkpoint started
 }
 
 // deltaOffset is Spark's DeltaSourceOffset.
@@ -277,6 +278,9 @@ func (s *deltaStream) initial(snap *delta.Snapshot) deltaOffset {
 }
 
 func (s *deltaStream) start(to json.RawMessage) (json.RawMessage, error) {
+	if s.began != nil {
+		return s.began.json(), nil
+	}
 	end, err := parseDeltaOffset(to)
 	if err != nil {
 		return nil, err
@@ -285,6 +289,8 @@ func (s *deltaStream) start(to json.RawMessage) (json.RawMessage, error) {
 	switch {
 	case s.startingVersion >= 0:
 		o.ReservoirVersion = s.startingVersion
+	case s.startingVersion == -2:
+		return to, nil // latest: nothing was read before the end
 	case end.IsStartingVersion:
 		o.ReservoirVersion, o.IsStartingVersion = end.ReservoirVersion, true
 	default:
@@ -301,7 +307,9 @@ func (s *deltaStream) next(ctx context.Context, from json.RawMessage) (json.RawM
 		return nil, false, err
 	}
 	pos := s.initial(snap)
-	if from != nil {
+	if from == nil {
+		s.began = &pos
+	} else {
 		if pos, err = parseDeltaOffset(from); err != nil {
 			return nil, false, err
 		}
@@ -310,9 +318,11 @@ func (s *deltaStream) next(ctx context.Context, from json.RawMessage) (json.RawM
 	if err != nil {
 		return nil, false, err
 	}
-	if end.ReservoirVersion == pos.ReservoirVersion && end.Index == pos.Index && end.IsStartingVersion == pos.IsStartingVersion {
+	if end.ReservoirVersion == pos.ReservoirVersion && end.Index == pos.Index && end.IsStartingVersion == pos.IsStartingVersion && from != nil {
 		return from, false, nil
 	}
+	// A new checkpoint always records where it starts (e.g. startingVersion
+	// latest on a table without new commits), even with no row yet.
 	// A batch may hold no file (e.g. skipped commits): it still moves the
 	// offset, as Spark does, so those commits are not examined again.
 	return end.json(), true, nil
