@@ -325,3 +325,25 @@ func refreshedWriterWarnings(plan *Plan) []validate.Diagnostic {
 	}
 	return out
 }
+
+// planFlows lists the flows of a plan's tasks.
+func planFlows(plan *Plan) []FlowInfo {
+	var out []FlowInfo
+	for _, t := range plan.Tasks {
+		for _, f := range t.plan.flows {
+			fi := FlowInfo{Task: t.Key, Name: f.name, Target: f.target, Checkpoint: f.dir, Once: f.once, Kind: workspace.FlowAppend,
+				ImportCheckpoint: f.importFrom}
+			if fi.Target == "" {
+				fi.Target = f.sink.sink.Describe()
+			}
+			if fl := t.plan.node.Flow; fl != nil {
+				fi.Comment, fi.SparkConf = fl.Comment, fl.SparkConf
+				if fl.Kind != "" {
+					fi.Kind = fl.Kind
+				}
+			}
+			out = append(out, fi)
+		}
+	}
+	return out
+}

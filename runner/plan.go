@@ -100,6 +100,7 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if err != nil {
 		return nil, err
 	}
+	plan.Flows = planFlows(plan)
 	deep = append(deep, r.flowWarnings(ctx, plan)...)
 	deep = append(deep, refreshedWriterWarnings(plan)...)
 	plan.Warnings = workspace.SortDiagnostics(append(plan.Warnings, deep...))
@@ -303,8 +304,10 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 					if wn == nil || w.Sink >= len(wn.Sinks) {
 						continue
 					}
+					// Every writer's task carries them all: whichever resets
+					// the table first resets them, before any writer writes.
 					for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, wn, wn.Sinks[w.Sink])) {
-						if !slices.Contains(sp.checkpoints, cp) && !effectHasCheckpoint(plan.Effects, cp) {
+						if !slices.Contains(sp.checkpoints, cp) {
 							sp.checkpoints = append(sp.checkpoints, cp)
 						}
 					}
@@ -340,6 +343,9 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 				}
 			}
 			for _, cp := range sp.checkpoints {
+				if effectHasCheckpoint(plan.Effects, cp) {
+					continue
+				}
 				plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Table: sk.Table, Rows: -1, Checkpoint: cp,
 					Description: fmt.Sprintf("reset the streaming checkpoint %s: its flow reprocesses all its data", snap.Rel(cp))})
 			}

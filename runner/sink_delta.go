@@ -385,6 +385,9 @@ func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
 			tr.err = x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
 		}
 		if tr.err == nil {
+			tr.err = x.resetCheckpoints(sp)
+		}
+		if tr.err == nil {
 			x.warnOtherWriters(sp, verb)
 			if x.tp.pipeline.Declarative() {
 				// Every flow of the table starts over: forget them.

@@ -155,13 +155,24 @@ func (x *taskExec) reset(ctx context.Context) error {
 			x.warn(fmt.Sprintf("%s: the checkpoints of the flows writing it were reset, so they send all their data again; the data the sink wrote was not cleaned up (the pipeline does not track it): remove it yourself for a clean start",
 				sp.sink.Describe()))
 		}
-		for _, cp := range sp.checkpoints {
-			if err := os.RemoveAll(cp); err != nil {
-				return fmt.Errorf("reset checkpoint %s: %w", cp, err)
-			}
-			x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: string(sp.sink.Table), Operation: "RESET CHECKPOINT", Version: -1,
-				Message: "reset the streaming checkpoint " + cp})
+		if sp.reset == resetTableDrop || sp.reset == resetTableTrunc {
+			continue // reset with the whole table, once (resetWholeTable)
 		}
+		if err := x.resetCheckpoints(sp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resetCheckpoints deletes the checkpoints a sink's reset resets.
+func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
+	for _, cp := range sp.checkpoints {
+		if err := os.RemoveAll(cp); err != nil {
+			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
+		}
+		x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: string(sp.sink.Table), Operation: "RESET CHECKPOINT", Version: -1,
+			Message: "reset the streaming checkpoint " + cp})
 	}
 	return nil
 }

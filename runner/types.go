@@ -42,8 +42,26 @@ type Plan struct {
 	// Selection lists, per pipeline, the nodes the run executes (selectors
 	// expanded), in DAG order.
 	Selection map[string][]string `json:"selection"`
+	// Flows are the streaming and declarative flows the run executes.
+	Flows []FlowInfo `json:"flows,omitempty"`
 
 	snap *workspace.Snapshot
+}
+
+// FlowInfo describes a flow of a plan: a node writing one sink through a
+// checkpoint, with the `flow:` options of a declarative node (comment and
+// spark_conf are kept and shown, not used locally).
+type FlowInfo struct {
+	Task       string `json:"task"`
+	Name       string `json:"name"`
+	Target     string `json:"target"`
+	Checkpoint string `json:"checkpoint"`
+	Once       bool   `json:"once,omitempty"`
+	// Kind is append or update.
+	Kind             string            `json:"kind"`
+	ImportCheckpoint string            `json:"import_checkpoint,omitempty"`
+	Comment          string            `json:"comment,omitempty"`
+	SparkConf        map[string]string `json:"spark_conf,omitempty"`
 }
 
 // Destructive reports whether the plan deletes or resets anything (a
