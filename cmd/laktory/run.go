@@ -70,8 +70,12 @@ nothing of it is visible. The summary lists the rows written, the rows
 deleted per writer, retries and warnings. The exit code is 1 when a task
 failed (or the run was cancelled or rejected), 2 for bad usage.
 
-Not yet supported locally (the run is rejected, naming the node): streaming
-reads (as_stream), declarative orchestrators, ForEach and MERGE sinks.`,
+Streaming nodes (as_stream) process what has arrived since their last run,
+in micro-batches, from their checkpoints (DIR/.laktory/checkpoints); Delta
+sinks are written exactly once. Declarative pipelines append through one
+flow per node; ForEach sinks hand each row to their command or HTTP writer.
+Not yet supported locally (the run is rejected, naming the node): MERGE and
+VIEW sinks, Python sources and writers.`,
 			Example: `  laktory run
   laktory run ./my-workspace --pipeline pl-prices --select feed_a --refresh FULL
   laktory run --select '*gold' --parallel 2

@@ -107,8 +107,10 @@ func TestRunExitCodes(t *testing.T) {
 		{name: "negative parallel", args: []string{"--parallel", "-1"}, code: ExitUsage, stderr: "--parallel"},
 		{name: "failed task", extra: map[string]string{"data/b.jsonl": "not json\n"}, code: ExitProblems,
 			stdout: "Failures:\n  pl.b (failed)"},
+		{name: "unsupported node", extra: map[string]string{"pipelines/st.yaml": "name: st\nnodes:\n- name: s\n  sources:\n  - path: ../data/a.jsonl\n    format: JSONL\n  sinks:\n  - table_name: s\n    mode: MERGE\n    merge_cdc_options: {primary_keys: [k]}\n"},
+			args: []string{"--pipeline", "st"}, code: ExitProblems, stderr: "node 's' of pipeline 'st' uses a MERGE sink"},
 		{name: "streaming node", extra: map[string]string{"pipelines/st.yaml": "name: st\nnodes:\n- name: s\n  sources:\n  - path: ../data/a.jsonl\n    format: JSONL\n    as_stream: true\n  sinks:\n  - table_name: s\n    mode: APPEND\n"},
-			args: []string{"--pipeline", "st"}, code: ExitProblems, stderr: "node 's' of pipeline 'st' uses a streaming read"},
+			args: []string{"--pipeline", "st"}, code: 0, stdout: "flow st.s/table-main.default.s: batch 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
