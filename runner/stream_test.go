@@ -505,3 +505,42 @@ func TestIgnoreDeletes(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamingRefresh: a FULL refresh of a streaming writer of a shared
+// table deletes its rows and resets its checkpoint: it reprocesses its
+// files once (a new flow id, so its batches are not taken for done);
+// RESET with DROP resets the checkpoints of every writer of the table in
+// the pipeline, which all reprocess on the next run.
+func TestStreamingRefresh(t *testing.T) {
+	files := scenarioFiles(ownerships[0])
+	files["pipelines/pl.yaml"] = strings.ReplaceAll(files["pipelines/pl.yaml"], "    format: JSONL\n", "    format: JSONL\n    as_stream: true\n")
+	w := newWS(t, files)
+	r := testRunner(t)
+	snap := w.load()
+	path := w.table("prices")
+	mustRun(t, r, snap, Request{Selectors: []string{"a", "b"}})
+	mustRun(t, r, snap, Request{Selectors: []string{"a", "b"}})
+	if got := writerCounts(t, r, path, "_laktory_writer"); got != "pl.a=3 pl.b=2" {
+		t.Fatalf("rows %s: each file once", got)
+	}
+	cpA, cpB := flowDir(t, snap, "pl", "a"), flowDir(t, snap, "pl", "b")
+	idA, _ := os.ReadFile(filepath.Join(cpA, "metadata"))
+	o := mustRun(t, r, snap, Request{Selectors: []string{"a"}, Refresh: "FULL"})
+	if got := writerCounts(t, r, path, "_laktory_writer"); got != "pl.a=3 pl.b=2" {
+		t.Fatalf("rows %s after a's FULL refresh", got)
+	}
+	if id, _ := os.ReadFile(filepath.Join(cpA, "metadata")); string(id) == string(idA) {
+		t.Fatal("the refreshed flow kept its id")
+	}
+	if !strings.Contains(fmt.Sprint(o.plan.Effects), "reset the streaming checkpoint") {
+		t.Fatalf("effects %v", o.plan.Effects)
+	}
+	o = mustRun(t, r, snap, Request{Selectors: []string{"a"}, Refresh: "RESET", ResetMode: "DROP"})
+	if exists(cpA) || exists(cpB) || exists(path) {
+		t.Fatal("RESET with DROP must drop the table and reset every writer's checkpoint")
+	}
+	mustRun(t, r, snap, Request{Selectors: []string{"a", "b"}})
+	if got := writerCounts(t, r, path, "_laktory_writer"); got != "pl.a=3 pl.b=2" {
+		t.Fatalf("rows %s after the reset: every writer reprocesses", got)
+	}
+}
