@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -187,6 +189,49 @@ func TestAppendStatsAndLayout(t *testing.T) {
 	}
 	if got := tableRows(t, db, root, "id", "p", "s"); len(got) != 6 || got[2] != "2|NULL|NULL" {
 		t.Fatalf("rows %v", got)
+	}
+}
+
+// TestDataFileEncoding: data files dictionary-encode the columns with up
+// to dictionarySizeLimit distinct values per row group, and write the
+// others plain without building a dictionary first.
+func TestDataFileEncoding(t *testing.T) {
+	db := writeTestDB(t)
+	root := filepath.Join(t.TempDir(), "t")
+	q := fmt.Sprintf(`SELECT i::BIGINT AS id, 'w' || (i %% 10) AS writer, (i %% %d)::BIGINT AS few, (i %% %d)::BIGINT AS many
+	  FROM range(300000) t(i)`, dictionarySizeLimit-96, dictionarySizeLimit+904)
+	mustCreate(t, db, root, q, nil, nil)
+	mustAppend(t, db, root, q)
+	var files []string
+	s := mustSnapshot(t, root)
+	for _, f := range s.Files() {
+		p, err := s.FilePath(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, quoteString(p))
+	}
+	rows, err := db.Query(`SELECT path_in_schema, encodings, row_group_num_rows FROM parquet_metadata([` + strings.Join(files, ", ") + `])
+	  WHERE row_group_num_rows >= ` + strconv.Itoa(dictionarySizeLimit+904))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	want := map[string]bool{"id": false, "writer": true, "few": true, "many": false} // dictionary-encoded?
+	seen := 0
+	for rows.Next() {
+		var col, enc string
+		var n int64
+		if err := rows.Scan(&col, &enc, &n); err != nil {
+			t.Fatal(err)
+		}
+		seen++
+		if got := strings.Contains(enc, "DICTIONARY"); got != want[col] {
+			t.Errorf("column %s of a row group of %d rows: encodings %s", col, n, enc)
+		}
+	}
+	if err := rows.Err(); err != nil || seen == 0 {
+		t.Fatalf("%d column chunks: %v", seen, err)
 	}
 }
 
