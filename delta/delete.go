@@ -23,7 +23,7 @@ type DeleteMetrics struct {
 	RewriteTime   time.Duration `json:"rewriteTime"`
 }
 
-// deleteFileCol names the file column of delete scans.
+// deleteFileCol names the file position column of delete scans.
 const deleteFileCol = "__laktory_delete_file"
 
 // Delete stages the deletion of the rows for which predicate (a DuckDB
@@ -91,7 +91,9 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 	if len(candidates) == 0 {
 		return m, nil
 	}
-	scan, err := s.ScanSQL(ctx, ScanOptions{Files: candidates, FileColumn: deleteFileCol})
+	// The rows of each candidate that match, and all its rows, grouped by
+	// the file's position (an integer: grouping by path costs 4x more).
+	scan, err := s.fileIndexScanSQL(ctx, nil, candidates, deleteFileCol)
 	if err != nil {
 		return m, err
 	}
@@ -100,22 +102,17 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 	if err != nil {
 		return m, fmt.Errorf("delete from table %s: finding the files that hold rows matching %q: %w", tx.root, info.sql, err)
 	}
-	byPath := make(map[string]*Add, len(candidates))
-	for _, f := range candidates {
-		byPath[f.Path] = f
-	}
 	var whole, partial []*Add
 	for rows.Next() {
-		var path string
-		var matched, total int64
-		if err := rows.Scan(&path, &matched, &total); err != nil {
+		var i, matched, total int64
+		if err := rows.Scan(&i, &matched, &total); err != nil {
 			rows.Close()
 			return m, err
 		}
-		f := byPath[path]
-		if f == nil {
+		if i < 0 || i >= int64(len(candidates)) {
 			continue
 		}
+		f := candidates[i]
 		m.DeletedRows += matched
 		if matched == total {
 			whole = append(whole, f)

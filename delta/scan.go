@@ -34,6 +34,7 @@ type ScanOptions struct {
 const (
 	scanPartCol   = "__laktory_p"    // + partition column index
 	scanPathCol   = "__laktory_path" // the log path, for ScanOptions.FileColumn
+	scanIndexCol  = "__laktory_idx"  // the file's position, for fileIndexScanSQL
 	scanNoDataCol = "__laktory_none" // placeholder when a table has no data column
 	scanDVCTE     = "__laktory_dv"
 )
@@ -93,7 +94,22 @@ func (s *Snapshot) ScanSQL(ctx context.Context, opts ScanOptions) (string, error
 	if err != nil {
 		return "", err
 	}
-	return s.buildScanSQL(cols, sfs, opts)
+	return s.buildScanSQL(cols, sfs, opts, "")
+}
+
+// fileIndexScanSQL is ScanSQL over files (no filter, no pruning) with a
+// BIGINT column indexCol holding the position in files of the file each
+// row comes from: cheaper to group by than a path.
+func (s *Snapshot) fileIndexScanSQL(ctx context.Context, cols []string, files []*Add, indexCol string) (string, error) {
+	fields, err := s.projection(cols)
+	if err != nil {
+		return "", err
+	}
+	sfs, err := s.resolveFiles(ctx, files)
+	if err != nil {
+		return "", err
+	}
+	return s.buildScanSQL(fields, sfs, ScanOptions{}, indexCol)
 }
 
 // CreateView creates (or replaces) the temporary view name on conn over
@@ -226,8 +242,9 @@ func bitmapRanges(rows []uint64) [][2]uint64 {
 //
 // Per-file values (partition values, paths) are constant lists indexed by
 // read_parquet's file_index, so rows need no join; a value shared by every
-// file is a plain literal.
-func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts ScanOptions) (string, error) {
+// file is a plain literal. indexCol, when set, adds a BIGINT column with
+// the position in files of each row's file.
+func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts ScanOptions, indexCol string) (string, error) {
 	pfs := s.partitionFields()
 	var dataFields []*StructField
 	for _, f := range s.schema.Fields {
@@ -278,6 +295,9 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 	if opts.FileColumn != "" {
 		b.WriteString(", " + quoteIdent(opts.FileColumn))
 	}
+	if indexCol != "" {
+		b.WriteString(", " + quoteIdent(indexCol))
+	}
 	b.WriteString(" FROM (\n  SELECT ")
 
 	// Middle: logical names and types.
@@ -314,6 +334,13 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		}
 		mid = append(mid, e+" AS "+quoteIdent(opts.FileColumn))
 	}
+	if indexCol != "" {
+		e := "d." + scanIndexCol
+		if len(files) <= 1 {
+			e = "CAST(0 AS BIGINT)"
+		}
+		mid = append(mid, e+" AS "+quoteIdent(indexCol))
+	}
 	b.WriteString(strings.Join(mid, ", "))
 	b.WriteString("\n  FROM (\n    ")
 
@@ -337,6 +364,13 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 	}
 	if opts.FileColumn != "" && !pathConstant {
 		typed = append(typed, "CAST(NULL AS VARCHAR) AS "+scanPathCol)
+	}
+	if indexCol != "" && len(files) > 1 {
+		typed = append(typed, "CAST(NULL AS BIGINT) AS "+scanIndexCol)
+	}
+	position := make(map[*Add]int, len(files))
+	for i, f := range files {
+		position[f.add] = i
 	}
 	if len(typed) == 0 {
 		typed = append(typed, "NULL AS "+scanNoDataCol)
@@ -368,6 +402,17 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 				paths[j] = quoteString(f.add.Path)
 			}
 			extra = append(extra, "["+strings.Join(paths, ", ")+"][d.file_index::BIGINT + 1] AS "+scanPathCol)
+		}
+		if indexCol != "" && len(files) > 1 {
+			e := "d.file_index::BIGINT"
+			if len(branch) != len(files) || position[branch[0].add] != 0 {
+				pos := make([]string, len(branch))
+				for j, f := range branch {
+					pos[j] = strconv.Itoa(position[f.add])
+				}
+				e = "[" + strings.Join(pos, ", ") + "][" + e + " + 1]"
+			}
+			extra = append(extra, e+" AS "+scanIndexCol)
 		}
 		sel := "d.*"
 		if dv {

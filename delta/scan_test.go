@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -254,6 +255,37 @@ func TestScanDeletionVectors(t *testing.T) {
 	}
 	if n, ok := s.NumRecords(); !ok || n != 4+7+7+1 {
 		t.Fatalf("NumRecords %d %v", n, ok)
+	}
+	// The file position column of delete scans, over files with and
+	// without DVs in any order.
+	files := s.Files()
+	slices.Reverse(files)
+	q, err := s.fileIndexScanSQL(context.Background(), nil, files, "pos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query("SELECT pos, min(id), count(*) FROM (" + q + ") GROUP BY 1 ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := map[string]int64{"inline.parquet": 1, "ondisk.parquet": 100, "abs.parquet": 200, "plain.parquet": 1000}
+	n := 0
+	for rows.Next() {
+		var pos, minID, count int64
+		if err := rows.Scan(&pos, &minID, &count); err != nil {
+			t.Fatal(err)
+		}
+		if f := files[pos]; base[f.Path] != minID {
+			t.Errorf("position %d (%s): min id %d", pos, f.Path, minID)
+		}
+		if live, _ := files[pos].NumRecords(); live != count {
+			t.Errorf("position %d (%s): %d rows, want %d", pos, files[pos].Path, count, live)
+		}
+		n++
+	}
+	rows.Close()
+	if n != len(files) {
+		t.Fatalf("%d positions, want %d", n, len(files))
 	}
 	// A DV file that fails its checksum, or is missing, is a clear error.
 	dvFile[len(dvFile)-1] ^= 0xFF
