@@ -77,9 +77,11 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 		}
 		opts = append(opts, "PARTITION_BY ("+strings.Join(names, ", ")+")")
 	} else {
-		// One file per DuckDB thread (cut at the target size): the
-		// threads encode and write in parallel.
-		opts = append(opts, "PER_THREAD_OUTPUT", "FILE_SIZE_BYTES "+strconv.FormatInt(tx.targetFileSize(), 10))
+		// One file at a time, cut at the target size: the threads encode
+		// row groups in parallel and DuckDB appends them to the file (as
+		// fast as one file per thread), so a write gives as few files
+		// as its size allows and a rewritten file stays one file.
+		opts = append(opts, "FILE_SIZE_BYTES "+strconv.FormatInt(tx.targetFileSize(), 10))
 	}
 	if s.mapping != ColumnMappingNone {
 		if ids := fieldIDsSQL(s); ids != "" {

@@ -251,6 +251,20 @@ func TestAppendManyFilesAndTargetSize(t *testing.T) {
 	if n, ok := mustSnapshot(t, root).NumRecords(); !ok || n != 500000 {
 		t.Fatalf("stats count %d", n)
 	}
+	// Under the target size, one file, however many threads wrote it; a
+	// delete rewrites it into one file too.
+	res = mustAppend(t, db, root, q)
+	if res.Metrics.AddedFiles != 1 || res.Metrics.AddedRows != 500000 {
+		t.Fatalf("%d MiB in %d files", res.Metrics.AddedBytes>>20, res.Metrics.AddedFiles)
+	}
+	written := res.Version
+	res, err = Delete(context.Background(), db, root, "id % 10 = 3", WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Metrics.RemovedFiles < 4 || res.Metrics.AddedFiles != res.Metrics.RemovedFiles || res.Metrics.DeletedRows != 100000 {
+		t.Fatalf("delete: %+v (after version %d)", res.Metrics, written)
+	}
 }
 
 func TestAppendSchema(t *testing.T) {
