@@ -212,6 +212,9 @@ type deltaStream struct {
 	startingVersion int64
 	limit           int
 	warn            func(string)
+	// warned holds the versions skipped and warned about: a batch lists
+	// its commits twice (to plan its end, then to read it).
+	warned map[int64]bool
 
 	latest *delta.Snapshot // the table when the flow started
 	began  *deltaOffset    // where a new checkpoint started
@@ -462,9 +465,13 @@ func (s *deltaStream) changeError(err error) error {
 // had read (a FULL refresh of the writer it reads, or any writer for a
 // whole-table reader), the rows written again will be read again.
 func (s *deltaStream) skipped(ctx context.Context, vc delta.VersionChange) {
-	if s.warn == nil {
+	if s.warn == nil || s.warned[vc.Version] {
 		return
 	}
+	if s.warned == nil {
+		s.warned = map[int64]bool{}
+	}
+	s.warned[vc.Version] = true
 	fix := fmt.Sprintf("run a FULL refresh of node '%s' (laktory run --pipeline %s --select %s --refresh FULL), or the rows written again are duplicated", s.reader, s.pipeline, s.reader)
 	if s.where == "" {
 		s.warn(fmt.Sprintf("node '%s' skipped version %d of %s (%s), which removed rows: the deletes are not propagated; %s",

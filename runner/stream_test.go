@@ -452,6 +452,9 @@ func TestSeedReaderTable(t *testing.T) {
 				if tc.want.warn != "" && (!strings.Contains(warns, tc.want.warn) || !strings.Contains(warns, "run a FULL refresh of node '"+tc.reader+"'")) {
 					t.Fatalf("warnings %q: want %q", warns, tc.want.warn)
 				}
+				if n := strings.Count(warns, tc.want.warn); tc.want.warn != "" && n != 1 {
+					t.Fatalf("warnings %q: want %q once, got it %d times", warns, tc.want.warn, n)
+				}
 				if tc.want.warn == "" && warns != "" {
 					t.Fatalf("warnings %q: want none", warns)
 				}
