@@ -64,6 +64,7 @@ type Model struct {
 	dialog *dialog
 	help   help.Model
 	helpOn bool
+	helpAt int // first line of the help shown (it scrolls when taller than the pane)
 	status string
 	errOn  bool
 	last   map[string]history.Status // last task statuses from the history
@@ -230,7 +231,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		lr.close(m.c.now())
 		m.runs.render()
 		m.updateRunMarks()
-		m.setStatus(fmt.Sprintf("run %s: %s", lr.target, lr.status), lr.status != history.StatusSucceeded)
+		st := fmt.Sprintf("run %s: %s", lr.target, lr.status)
+		if n := len(lr.warnings); n > 0 {
+			st += fmt.Sprintf(" with %s (3 Runs shows them)", plural(int64(n), "warning"))
+		}
+		m.setStatus(st, lr.status != history.StatusSucceeded)
 		return tea.Batch(m.reloadHistory(), m.reloadTables())
 	case tickMsg:
 		if lr := m.runs.live; lr != nil && msg.token == lr.token && !lr.done() {
@@ -366,10 +371,19 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.dialogKey(msg)
 	}
 	if m.helpOn {
-		if key.Matches(msg, k.Help, k.Back) {
+		switch {
+		case key.Matches(msg, k.Help, k.Back):
 			m.helpOn = false
-		} else if key.Matches(msg, k.Quit) {
+		case key.Matches(msg, k.Quit):
 			return m.requestQuit()
+		case key.Matches(msg, k.Up):
+			m.helpAt--
+		case key.Matches(msg, k.Down):
+			m.helpAt++
+		case key.Matches(msg, k.PageUp):
+			m.helpAt -= m.lay.Main.H / 2
+		case key.Matches(msg, k.PageDown):
+			m.helpAt += m.lay.Main.H / 2
 		}
 		return nil
 	}
@@ -377,7 +391,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.requestQuit()
 	case key.Matches(msg, k.Help):
-		m.helpOn = true
+		m.helpOn, m.helpAt = true, 0
 		return nil
 	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 		m.focus = 1 - m.focus
@@ -429,6 +443,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.probs, _ = m.probs.Update(msg)
+		m.problemMoved()
 	case TabRuns:
 		if !m.runs.inDetail() && key.Matches(msg, k.OpenRun) {
 			if run, ok := m.runs.selectedRun(); ok && m.deps.History != nil {
@@ -462,8 +477,23 @@ func (m *Model) treeMoved() tea.Cmd {
 	return nil
 }
 
-// graphMoved follows the graph's lane in the Table tab.
+// problemMoved selects in the tree the object of the selected problem,
+// which the run keys act on from the Problems tab.
+func (m *Model) problemMoved() {
+	if d, ok := m.probs.selected(); ok {
+		if k, ok := m.ws.ix.objectOf(d); ok {
+			m.tree.selectKey(k)
+		}
+	}
+}
+
+// graphMoved follows the graph's lane in the Table tab, and its writer in
+// the tree: the tree holds the last writer selected, which the run keys
+// act on from the tabs that select none (Problems, Runs).
 func (m *Model) graphMoved() tea.Cmd {
+	if ms := m.graph.selectedMembers(); len(ms) == 1 {
+		m.tree.selectWriter(ms[0].Pipeline, ms[0].Node, m.graph.selectedTable())
+	}
 	return m.showTable(m.graph.selectedTable())
 }
 
@@ -606,22 +636,33 @@ func (m *Model) target() (runTarget, error) {
 		}
 		return runTarget{}, fmt.Errorf("%s has %d writers: pick one in the tree or the graph", tableLabel(t), len(nodes))
 	}
+	if m.focus == PaneMain && m.tab == TabProblems {
+		if d, ok := m.probs.selected(); ok {
+			if k, ok := m.ws.ix.objectOf(d); ok {
+				return m.objTarget(k), nil
+			}
+		}
+	}
 	it, ok := m.tree.selected()
 	if !ok {
 		return runTarget{}, errors.New("nothing selected")
 	}
-	switch it.kind {
-	case itemPipeline:
-		pl := it.key.Pipeline
-		return runTarget{desc: "pipeline " + pl, pipelines: []string{pl}, selection: map[string][]string{pl: nil}}, nil
-	case itemSink:
-		desc := "node " + it.key.Pipeline + "." + it.key.Node
-		if t := m.ws.table(it.table); t != nil {
-			desc = "writer " + it.key.Pipeline + "." + it.key.Node + " of " + tableLabel(t)
+	return m.objTarget(it.key), nil
+}
+
+// objTarget is the run of a pipeline, a node, or a sink's writer.
+func (m *Model) objTarget(k objKey) runTarget {
+	switch {
+	case k.Node == "":
+		return runTarget{desc: "pipeline " + k.Pipeline, pipelines: []string{k.Pipeline}, selection: map[string][]string{k.Pipeline: nil}}
+	case k.Sink >= 0:
+		if sk := sinkOf(m.ws.snap.Node(k.Pipeline, k.Node), k.Sink); sk != nil {
+			if t := m.ws.table(sk.Table); t != nil {
+				return nodeTarget(k.Pipeline, k.Node, "writer "+k.Pipeline+"."+k.Node+" of "+tableLabel(t))
+			}
 		}
-		return nodeTarget(it.key.Pipeline, it.key.Node, desc), nil
 	}
-	return nodeTarget(it.key.Pipeline, it.key.Node, "node "+it.key.Pipeline+"."+it.key.Node), nil
+	return nodeTarget(k.Pipeline, k.Node, "node "+k.Pipeline+"."+k.Node)
 }
 
 func nodeTarget(pl, node, desc string) runTarget {
@@ -748,9 +789,11 @@ func (m *Model) start(d *dialog) tea.Cmd {
 	m.dialog = nil
 	m.setStatus("starting "+d.title+"…", false)
 	m.seq.run++
-	m.runs.live = newLiveRun(m.seq.run, d.title, d.plan, nil, m.c.now())
+	m.runs.live = newLiveRun(m.seq.run, d.title, d.plan, m.ws.snap, nil, m.c.now())
 	m.runs.closeDetail()
-	m.focus = PaneMain
+	// The Runs tab shows the run; the focus stays where the user was, so
+	// the keys keep moving what they moved (the footer names what r/f/R
+	// act on).
 	m.setTab(TabRuns)
 	return startCmd(m.ctx, m.deps.Runner, m.seq.run, d.plan)
 }
@@ -782,6 +825,23 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
 	d := m.dialog
+	if d.kind != dlgResetMode {
+		page := max(m.lay.Main.H-dialogChrome-1, 1)
+		switch {
+		case key.Matches(msg, k.Up):
+			d.scroll(-1)
+		case key.Matches(msg, k.Down):
+			d.scroll(1)
+		case key.Matches(msg, k.PageUp):
+			d.scroll(-page)
+		case key.Matches(msg, k.PageDown):
+			d.scroll(page)
+		case key.Matches(msg, k.Home):
+			d.offset = 0
+		case key.Matches(msg, k.End):
+			d.scroll(len(d.body) * 8) // clamped by render
+		}
+	}
 	switch d.kind {
 	case dlgResetMode:
 		switch {
@@ -877,7 +937,7 @@ func (m *Model) compose() {
 		main = m.helpLines()
 	}
 	if m.dialog != nil {
-		main = overlay(main, m.dialog.render(st, m.lay.Main.W), m.lay.Main.W)
+		main = overlay(main, m.dialog.render(st, m.lay.Main.W, m.lay.Main.H), m.lay.Main.W)
 	}
 	tree := m.tree.View()
 	sep := st.Separator.Render("│")
@@ -969,9 +1029,29 @@ func (m *Model) footer() string {
 		return fitLine(" "+s.Render(m.status), m.w)
 	}
 	k := m.c.keys
-	bindings := append(m.focusedHelp().ShortHelp(), k.NextPane, k.Help, k.Quit)
-	m.help.Width = m.w - 1
-	return fitLine(" "+m.help.ShortHelpView(bindings), m.w)
+	m.help.Width = 0
+	right := m.help.ShortHelpView([]key.Binding{k.Help, k.Quit})
+	left := ""
+	if hint := m.runHint(); hint != "" {
+		left = ansi.Truncate(hint, max(m.w*3/5, 30), "…") + st.Help.ShortSeparator.Render(" │ ")
+	}
+	m.help.Width = max(m.w-2-ansi.StringWidth(left)-ansi.StringWidth(right)-1, 0)
+	left += m.help.ShortHelpView(append(m.focusedHelp().ShortHelp(), k.NextPane))
+	return " " + rightAlign(left, right, m.w-2) + " "
+}
+
+// runHint says what the run keys act on: "r/f/R ▸ writer pl.a of t".
+func (m *Model) runHint() string {
+	if m.deps.Runner == nil {
+		return ""
+	}
+	st := m.c.st
+	keys := st.Help.ShortKey.Render("r/f/R") + st.Help.ShortDesc.Render(" ▸ ")
+	t, err := m.target()
+	if err != nil {
+		return keys + st.Help.ShortDesc.Render("pick a writer")
+	}
+	return keys + t.desc
 }
 
 // helpLines lists every key, by group, and the marks.
@@ -984,13 +1064,13 @@ func (m *Model) helpLines() []string {
 	}{
 		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End}},
 		{"Panes and tabs", []key.Binding{k.NextPane, k.PrevPane, k.Graph, k.Problems, k.Runs, k.Table, k.NextTab, k.PrevTab}},
-		{"Runs", []key.Binding{k.Run, k.Full, k.Reset, k.Cancel}},
+		{"Runs (of the selection)", []key.Binding{k.Run, k.Full, k.Reset, k.Cancel}},
 		{"This pane", flatten(m.focusedHelp().FullHelp())},
 		{"Other", []key.Binding{k.Edit, k.Reload, k.Help, k.Quit}},
 	}
-	const colW = 30
+	const colW = 28
 	cols := max(m.lay.Main.W/colW, 1)
-	lines := []string{st.Accent.Render("Keys") + st.Dim.Render("  (? or esc closes)")}
+	var lines []string
 	for i := 0; i < len(groups); i += cols {
 		var blocks [][]string
 		height := 0
@@ -1023,7 +1103,14 @@ func (m *Model) helpLines() []string {
 		" "+runMark(st, history.StatusRunning)+" running  "+runMark(st, history.StatusSucceeded)+" last run succeeded  "+
 			runMark(st, history.StatusFailed)+" failed  "+runMark(st, history.StatusCancelled)+" cancelled/skipped",
 		" "+lanes.Legend(&st.Lanes))
-	return fitLines(lines, m.lay.Main.W, m.lay.Main.H)
+	lines = wrapAll(lines, m.lay.Main.W)
+	title := st.Accent.Render("Keys") + st.Dim.Render("  (? or esc closes)")
+	if rows := m.lay.Main.H - 1; len(lines) > rows {
+		m.helpAt = min(max(m.helpAt, 0), len(lines)-rows)
+		title += st.Dim.Render(fmt.Sprintf(" · ↑/↓ scroll (%d-%d of %d)", m.helpAt+1, m.helpAt+rows, len(lines)))
+		lines = lines[m.helpAt : m.helpAt+rows]
+	}
+	return fitLines(append([]string{title}, lines...), m.lay.Main.W, m.lay.Main.H)
 }
 
 func flatten(groups [][]key.Binding) []key.Binding {

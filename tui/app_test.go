@@ -267,15 +267,20 @@ func TestRunProgressAndSummary(t *testing.T) {
 	m = run(t, m, keys("y"))
 	token := m.runs.live.token
 	evs := runEvents(s)
-	m = step(t, m, runEventMsg{token: token, ev: evs[0]}, runEventMsg{token: token, ev: evs[1]}, runEventMsg{token: token, ev: evs[2]})
+	for _, ev := range evs[:4] { // started, the plan's warning, the task started and in progress
+		m = step(t, m, runEventMsg{token: token, ev: ev})
+	}
 	if m.runningTasks() != 1 || !strings.Contains(m.View(), "▶ 1 running") {
 		t.Fatalf("header must count the running task:\n%s", m.View())
 	}
-	m = step(t, m, runEventMsg{token: token, ev: evs[3]})
-	if !strings.Contains(m.View(), "retry 1 on prices in 200ms: concurrent append") {
+	if v := flat(m.View()); !strings.Contains(v, "Warnings (1)") || !strings.Contains(v, "node 'gld_prices_a' of pipeline 'pl-prices' streams") {
+		t.Fatalf("the warning must show as it comes:\n%s", m.View())
+	}
+	m = step(t, m, runEventMsg{token: token, ev: evs[4]})
+	if !strings.Contains(flat(m.View()), "retry 1 on prices in 200ms: concurrent append") {
 		t.Fatalf("the retry must show as it happens:\n%s", m.View())
 	}
-	for _, ev := range evs[4:] {
+	for _, ev := range evs[5:] {
 		m = step(t, m, runEventMsg{token: token, ev: ev})
 	}
 	// A stale event (an older run) changes nothing.
@@ -287,8 +292,8 @@ func TestRunProgressAndSummary(t *testing.T) {
 	}
 	v := m.View()
 	for _, want := range []string{"Summary: succeeded in 1.1s", "640 rows written", "620 rows deleted", "1 retry",
-		"deleted 620 rows of pl-prices.feed_a from prices"} {
-		if !strings.Contains(v, want) {
+		"deleted 620 rows of pl-prices.feed_a from prices", "batch 0 · 640 rows", "they would be duplicated"} {
+		if !strings.Contains(flat(v), want) {
 			t.Fatalf("view lacks %q:\n%s", want, v)
 		}
 	}
@@ -323,6 +328,20 @@ func TestResetPicker(t *testing.T) {
 	if m.dialog != nil || len(r.started) != 0 {
 		t.Fatal("esc must cancel")
 	}
+}
+
+// flat is a view's text with the lines of the main pane joined, so a
+// sentence wrapped over lines reads whole: each line's part right of the
+// tree, its hanging indent dropped.
+func flat(v string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(ansi.Strip(v), "\n") {
+		if _, right, ok := strings.Cut(l, "│"); ok {
+			l = right
+		}
+		b.WriteString(" " + strings.TrimSpace(l))
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // dialogText is the title and body of the open dialog, without styles.
@@ -559,7 +578,7 @@ func TestLiveRunMarksInTree(t *testing.T) {
 	m = run(t, m, keys("y"))
 	token := m.runs.live.token
 	evs := runEvents(s)
-	m = step(t, m, runEventMsg{token: token, ev: evs[1]})
+	m = step(t, m, runEventMsg{token: token, ev: evs[2]}) // task started
 	if m.tree.runs["pl-prices.feed_a"] != history.StatusRunning || m.tree.pipelineRun("pl-prices") != history.StatusRunning {
 		t.Fatalf("tree marks %v", m.tree.runs)
 	}
@@ -710,15 +729,138 @@ func TestDeletePhrases(t *testing.T) {
 			"✂ delete 80 rows where client_id = 1 from all_orders"},
 		{"unknown count", runner.Effect{Kind: runner.EffectDropTable, Table: prices, Rows: -1},
 			"✂ drop the whole table prices (an unknown number of rows, every writer's)"},
+		{"checkpoint of a flow of the plan", runner.Effect{Kind: runner.EffectResetCheckpoint, Task: "pl-events.events_backfill",
+			Checkpoint: s.Layout.CheckpointsDir() + "/pl-events/_flows/table-main.default.events/events__events_live"},
+			"↺ reset the checkpoint of flow events__events_live (it reprocesses all its data)"},
+		{"checkpoint of no flow of the plan", runner.Effect{Kind: runner.EffectResetCheckpoint, Task: "pl-prices.feed_b",
+			Checkpoint: s.Layout.CheckpointsDir() + "/pl-prices/feed_b/x"},
+			"↺ reset the checkpoint of pl-prices.feed_b (.laktory/checkpoints/pl-prices/feed_b/x)"},
+		{"checkpoint of another writer", runner.Effect{Kind: runner.EffectResetCheckpoint, Task: "pl-prices.feed_a",
+			Checkpoint: s.Layout.CheckpointsDir() + "/pl-prices/feed_b/table-main.default.prices"},
+			"↺ reset the checkpoint of pl-prices.feed_b (.laktory/checkpoints/pl-prices/feed_b/table-main.default.prices)"},
 	}
+	flows := []runner.FlowInfo{{Task: "pl-events.events_live", Name: "events__events_live",
+		Checkpoint: s.Layout.CheckpointsDir() + "/pl-events/_flows/table-main.default.events/events__events_live"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ansi.Strip(effectLine(tt.e, s, st)); got != tt.want {
+			if got := ansi.Strip(effectLine(tt.e, flows, s, st)); got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
 	if got := ownerPhrase("where client_id = 2"); got != "where client_id = 2" {
 		t.Fatalf("ownerPhrase of a predicate: %q", got)
+	}
+}
+
+// endRun ends the run in progress as the runner does: the run's last
+// event, then the end of its events.
+func endRun(t testing.TB, m Model) Model {
+	t.Helper()
+	token := m.runs.live.token
+	return step(t, m, runEventMsg{token: token, ev: runner.Event{Kind: runner.EventRunFinished, Status: history.StatusSucceeded}},
+		runClosedMsg{token: token})
+}
+
+// treeTo moves the tree's cursor to the item of pipeline pl and node
+// ("" for the pipeline).
+func treeTo(t testing.TB, m Model, pl, node string) Model {
+	t.Helper()
+	m = run(t, m, keys("g"))
+	for range len(m.tree.vis) {
+		if it, _ := m.tree.selected(); it.key.Pipeline == pl && it.key.Node == node && it.key.Sink < 0 {
+			return m
+		}
+		m = run(t, m, keys("down"))
+	}
+	t.Fatalf("no tree item %s.%s", pl, node)
+	return m
+}
+
+// TestRunKeysFollowTheSelection: a run started from the tree leaves the
+// focus in the tree (the Runs tab shows the run), so the next keys move
+// the tree and the next run key acts on what the tree selects; the footer
+// names it. A run started from the graph leaves the tree on the graph's
+// writer, which the run keys act on from the Runs tab.
+func TestRunKeysFollowTheSelection(t *testing.T) {
+	t.Run("from the tree", func(t *testing.T) {
+		m, _, r := demoApp(t, 120, 40)
+		m = run(t, m, keys("tab"))
+		m = treeTo(t, m, "pl-prices", "")
+		m = run(t, m, keys("r"))
+		if len(r.started) != 1 || m.ActiveTab() != TabRuns || m.Focused() != PaneTree {
+			t.Fatalf("started %d, tab %v, focus %v: want the run shown in the Runs tab and the focus left in the tree",
+				len(r.started), m.ActiveTab(), m.Focused())
+		}
+		m = endRun(t, m)
+		m = run(t, m, keys("j")) // the tree moves, not the runs list
+		if it, _ := m.tree.selected(); it.key.Node != "feed_a" {
+			t.Fatalf("j after a run selects %+v in the tree, want feed_a", it.key)
+		}
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "r/f/R ▸ node pl-prices.feed_a") {
+			t.Fatalf("the footer must name what the run keys act on:\n%s", v)
+		}
+		m = run(t, m, keys("f"))
+		if last := r.plans[len(r.plans)-1]; last.Refresh != validate.RefreshFull || !slices.Equal(last.Selectors, []string{"feed_a"}) {
+			t.Fatalf("f after j planned %+v, want a FULL refresh of feed_a", last)
+		}
+		if d := dialogText(m); !strings.HasPrefix(d, "FULL refresh of node pl-prices.feed_a") {
+			t.Fatalf("the confirmation must name the selection:\n%s", d)
+		}
+	})
+	t.Run("from the problems", func(t *testing.T) {
+		m, _, r := demoApp(t, 120, 40)
+		m = run(t, m, keys("2"))
+		for range 5 {
+			if d, ok := m.probs.selected(); ok && d.Code == validate.CodeSkipNodeReader {
+				break
+			}
+			m = run(t, m, keys("down"))
+		}
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "r/f/R ▸ node pl-prices.gld_prices_a") {
+			t.Fatalf("the run keys act on the selected problem's node:\n%s", v)
+		}
+		m = run(t, m, keys("f"))
+		if last := r.plans[len(r.plans)-1]; !slices.Equal(last.Selectors, []string{"gld_prices_a"}) {
+			t.Fatalf("f in the Problems tab planned %+v, want gld_prices_a", last)
+		}
+	})
+	t.Run("from the graph", func(t *testing.T) {
+		m, _, r := demoApp(t, 120, 40)
+		m = selectLane(t, selectRow(t, m, "pl-prices.feed_b"), "prices")
+		if it, _ := m.tree.selected(); it.kind != itemSink || it.key.Node != "feed_b" {
+			t.Fatalf("the tree does not follow the graph's writer: %+v", it)
+		}
+		m = run(t, m, keys("r"))
+		if len(r.started) != 1 || m.ActiveTab() != TabRuns || m.Focused() != PaneMain {
+			t.Fatalf("started %d, tab %v, focus %v", len(r.started), m.ActiveTab(), m.Focused())
+		}
+		m = run(t, endRun(t, m), keys("3")) // a key clears the run's status line
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "r/f/R ▸ writer pl-prices.feed_b of prices") {
+			t.Fatalf("the footer must name the graph's writer in the Runs tab:\n%s", v)
+		}
+		m = run(t, m, keys("f"))
+		if last := r.plans[len(r.plans)-1]; !slices.Equal(last.Selectors, []string{"feed_b"}) {
+			t.Fatalf("f in the Runs tab planned %+v, want feed_b (the graph's writer)", last)
+		}
+	})
+}
+
+// TestHelpScrolls: at 80x24 the keys do not fit; the help scrolls to its
+// last lines (the marks).
+func TestHelpScrolls(t *testing.T) {
+	m, _, _ := demoApp(t, 80, 24)
+	m = run(t, m, keys("?"))
+	if v := ansi.Strip(m.View()); strings.Contains(v, "Marks") || !strings.Contains(v, "↑/↓ scroll") {
+		t.Fatalf("the help fits at 80x24 (the test needs a longer one), or does not say it scrolls:\n%s", v)
+	}
+	for range 30 {
+		m = run(t, m, keys("down"))
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Marks") || !strings.Contains(v, "re-read tables") {
+		t.Fatalf("scrolled down, the help shows its end:\n%s", v)
+	}
+	if m = run(t, m, keys("?")); m.helpOn {
+		t.Fatal("? closes the help")
 	}
 }

@@ -37,6 +37,7 @@ type dialog struct {
 	options []string // dlgResetMode: the choices, values their reset modes
 	values  []string
 	cursor  int
+	offset  int // first body line shown (a body taller than the screen scrolls)
 	token   int
 	target  runTarget
 	refresh string
@@ -63,7 +64,7 @@ func newResetPicker(t runTarget) *dialog {
 }
 
 // confirmBody says what a plan will do: its tasks, what it deletes and
-// resets, and its warnings.
+// resets, its warnings, and the streaming flows it runs.
 func confirmBody(plan *runner.Plan, snap *workspace.Snapshot, st *Styles) []string {
 	keys := make([]string, 0, len(plan.Tasks))
 	for _, t := range plan.Tasks {
@@ -75,7 +76,7 @@ func confirmBody(plan *runner.Plan, snap *workspace.Snapshot, st *Styles) []stri
 	} else {
 		lines = append(lines, st.Warning.Render("This will:"))
 		for _, e := range plan.Effects {
-			lines = append(lines, " "+effectLine(e, snap, st))
+			lines = append(lines, " "+effectLine(e, plan.Flows, snap, st))
 		}
 	}
 	if len(plan.Warnings) > 0 {
@@ -84,11 +85,85 @@ func confirmBody(plan *runner.Plan, snap *workspace.Snapshot, st *Styles) []stri
 			lines = append(lines, " "+severityMark(st, d.Severity)+" "+d.Message)
 		}
 	}
+	if len(plan.Flows) > 0 {
+		reset := map[string]bool{}
+		for _, e := range plan.Effects {
+			if e.Kind == runner.EffectResetCheckpoint {
+				reset[e.Checkpoint] = true
+			}
+		}
+		lines = append(lines, "", st.Accent.Render(fmt.Sprintf("Streaming flows (%d):", len(plan.Flows))))
+		for _, f := range plan.Flows {
+			lines = append(lines, flowLines(f, snap, reset[f.Checkpoint], st)...)
+		}
+	}
 	return lines
 }
 
+// flowLines describes a flow of a plan: its name and target, its options
+// (once, kind, the checkpoint it imports) and its checkpoint.
+func flowLines(f runner.FlowInfo, snap *workspace.Snapshot, reset bool, st *Styles) []string {
+	head := " ⇢ " + f.Name + " → " + flowTarget(f.Target)
+	var opts []string
+	if f.Once {
+		opts = append(opts, "once (a backfill: again only after a full refresh)")
+	}
+	if f.Kind != "" && f.Kind != workspace.FlowAppend {
+		opts = append(opts, f.Kind)
+	}
+	if f.ImportCheckpoint != "" {
+		opts = append(opts, "imports "+relPath(snap, f.ImportCheckpoint)+" on its first update")
+	}
+	if len(opts) > 0 {
+		head += st.Dim.Render(" · " + strings.Join(opts, " · "))
+	}
+	cp := "   checkpoint " + relPath(snap, f.Checkpoint)
+	if reset {
+		cp += " " + st.Warning.Render("(reset)")
+	}
+	return []string{head, st.Dim.Render(cp)}
+}
+
+// flowTarget names a flow's target: a table by its short name, a sink by
+// its kind and name.
+func flowTarget(t string) string {
+	switch {
+	case strings.HasPrefix(t, "foreach:"):
+		return "ForEach sink " + strings.TrimPrefix(t, "foreach:")
+	case strings.HasPrefix(t, "table "):
+		return shortName(strings.TrimPrefix(t, "table "))
+	}
+	return shortName(t)
+}
+
+// checkpointOwner names the node whose sink keeps its checkpoint in dir
+// ("pipeline.node"), else def.
+func checkpointOwner(snap *workspace.Snapshot, dir, def string) string {
+	if snap == nil {
+		return def
+	}
+	for _, p := range snap.Pipelines {
+		for _, n := range p.Nodes {
+			for _, sk := range n.Sinks {
+				if runner.CheckpointDir(snap.Layout, p, n, sk) == dir {
+					return p.Name + "." + n.Name
+				}
+			}
+		}
+	}
+	return def
+}
+
+// relPath is a path relative to the workspace when it is inside it.
+func relPath(snap *workspace.Snapshot, p string) string {
+	if snap == nil || p == "" {
+		return p
+	}
+	return snap.Rel(p)
+}
+
 // effectLine says one destructive effect in words.
-func effectLine(e runner.Effect, snap *workspace.Snapshot, st *Styles) string {
+func effectLine(e runner.Effect, flows []runner.FlowInfo, snap *workspace.Snapshot, st *Styles) string {
 	table := string(e.Table)
 	if t := snap.Table(e.Table); t != nil {
 		table = tableLabel(t)
@@ -112,11 +187,12 @@ func effectLine(e runner.Effect, snap *workspace.Snapshot, st *Styles) string {
 	case runner.EffectTruncateTable:
 		return fmt.Sprintf("✂ empty the whole table %s (%s, every writer's)", table, rows)
 	case runner.EffectResetCheckpoint:
-		cp := e.Checkpoint
-		if snap != nil {
-			cp = snap.Rel(cp)
+		for _, f := range flows {
+			if f.Checkpoint == e.Checkpoint {
+				return fmt.Sprintf("↺ reset the checkpoint of flow %s (it reprocesses all its data)", f.Name)
+			}
 		}
-		return fmt.Sprintf("↺ reset the checkpoint of %s (%s)", e.Task, cp)
+		return fmt.Sprintf("↺ reset the checkpoint of %s (%s)", checkpointOwner(snap, e.Checkpoint, e.Task), relPath(snap, e.Checkpoint))
 	}
 	if e.Description != "" {
 		return "• " + e.Description
@@ -155,17 +231,24 @@ func diagLines(ds []workspace.Diagnostic, snap *workspace.Snapshot, st *Styles) 
 	return lines
 }
 
-// render draws the dialog as a box at most w wide.
-func (d *dialog) render(st *Styles, w int) []string {
+// dialogChrome is the lines of a dialog besides its body and options:
+// the borders, the title, the blank lines around the body and the keys.
+const dialogChrome = 6
+
+// render draws the dialog as a box at most w wide and h high; a body
+// taller than the room scrolls (offset).
+func (d *dialog) render(st *Styles, w, h int) []string {
 	inner := max(min(w-6, 90), 20)
-	var lines []string
-	wrap := func(s string) {
-		lines = append(lines, strings.Split(ansi.Wrap(s, inner, " "), "\n")...)
+	body := wrapAll(d.body, inner)
+	room := max(h-dialogChrome-len(d.options), 1)
+	d.offset = min(max(d.offset, 0), max(len(body)-room, 0))
+	end := min(d.offset+room, len(body))
+	lines := []string{st.DialogHead.Render(ansi.Truncate(d.title, inner, "…")), ""}
+	width := 0 // of the whole body, so the box keeps its size as it scrolls
+	for _, l := range body {
+		width = max(width, ansi.StringWidth(l))
 	}
-	lines = append(lines, st.DialogHead.Render(ansi.Truncate(d.title, inner, "…")), "")
-	for _, b := range d.body {
-		wrap(b)
-	}
+	lines = append(lines, body[d.offset:end]...)
 	for i, o := range d.options {
 		cur := "  "
 		if i == d.cursor {
@@ -178,25 +261,33 @@ func (d *dialog) render(st *Styles, w int) []string {
 		lines = append(lines, line)
 	}
 	lines = append(lines, "")
+	scroll := ""
+	if len(body) > room {
+		scroll = fmt.Sprintf("↑/↓ %d-%d/%d · ", d.offset+1, end, len(body))
+	}
 	switch d.kind {
 	case dlgResetMode:
-		lines = append(lines, st.Dim.Render("↑/↓ choose · enter plan the run · esc cancel"))
+		lines = append(lines, st.Dim.Render(scroll+"↑/↓ choose · enter plan the run · esc cancel"))
 	case dlgPlanning:
 		lines = append(lines, st.Dim.Render("planning… · esc cancel"))
 	case dlgConfirm:
-		lines = append(lines, st.Bold.Render("y")+st.Dim.Render(" run · ")+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
+		lines = append(lines, st.Dim.Render(scroll)+st.Bold.Render("y")+st.Dim.Render(" run · ")+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
 	case dlgQuit:
 		lines = append(lines, st.Bold.Render("y")+st.Dim.Render(" cancel the run and quit · ")+st.Bold.Render("n/esc")+st.Dim.Render(" stay"))
 	default:
-		lines = append(lines, st.Dim.Render("enter/esc close"))
+		lines = append(lines, st.Dim.Render(scroll+"enter/esc close"))
 	}
-	width := 0
 	for _, l := range lines {
 		width = max(width, ansi.StringWidth(l))
 	}
+	width = min(width, inner)
 	for i := range lines {
 		lines[i] = fitLine(lines[i], width)
 	}
 	box := st.DialogBox.Render(strings.Join(lines, "\n"))
 	return strings.Split(box, "\n")
 }
+
+// scroll moves the body of a confirmation or message by n lines (the
+// render clamps it).
+func (d *dialog) scroll(n int) { d.offset = max(d.offset+n, 0) }

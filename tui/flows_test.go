@@ -118,24 +118,6 @@ func newRunner(t *testing.T) *runner.Runner {
 	return r
 }
 
-// batchDemo is the demo with pl-prices reading in batch: local runs do not
-// stream yet.
-func batchDemo(t *testing.T) string {
-	t.Helper()
-	dir := workspacetest.Demo(t)
-	file := filepath.Join(dir, "pipelines", "pl-prices.yaml")
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = bytes.ReplaceAll(b, []byte("    as_stream: true\n"), nil)
-	b = bytes.ReplaceAll(b, []byte("    reader_kwargs:\n      skipChangeCommits: true\n"), nil)
-	if err := os.WriteFile(file, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // writerRows reads the rows per writer id of the prices table.
 func pricesRows(t *testing.T, dir string) map[string]int64 {
 	t.Helper()
@@ -151,11 +133,14 @@ func pricesRows(t *testing.T, dir string) map[string]int64 {
 	return f.WriterRows
 }
 
-// TestFlowFullRefresh runs, through the workbench and the real runner, a
-// FULL refresh of feed_a: feed_b's rows are untouched, and the deletion of
-// feed_a's rows shows in the run's details.
+// TestFlowFullRefresh runs, through the workbench and the real runner on
+// the streaming demo, a FULL refresh of feed_a: the confirmation says what
+// it deletes and resets, the flow it runs and that gld_prices_a then needs
+// a FULL refresh; feed_b's rows are untouched, the deletion shows in the
+// run's details. Then an incremental run of gld_prices_a warns, once, that
+// it reads feed_a's rows again.
 func TestFlowFullRefresh(t *testing.T) {
-	dir := batchDemo(t)
+	dir := workspacetest.Demo(t)
 	r := newRunner(t)
 	runDemo(t, r, dir, runner.Request{Pipelines: []string{"pl-prices"}})
 	before := pricesRows(t, dir)
@@ -169,23 +154,30 @@ func TestFlowFullRefresh(t *testing.T) {
 	hist := NewHistoryFile(snap.Layout.StateDB())
 	defer hist.Close()
 	m := New(Deps{Snapshot: snap, Runner: &LocalRunner{R: r}, History: hist, Lake: lake, Tick: -1})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 44))
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 50))
 	waitFor(t, tm, "all_orders")
 	for range 4 {
 		tm.Send(keys("down"))
 	}
 	waitFor(t, tm, "▸-pl-prices.feed_a")
 	tm.Send(keys("f"))
-	waitFor(t, tm, "of pl-prices.feed_a from prices")
+	waitFor(t, tm, "of pl-prices.feed_a from prices", "Streaming flows (1)", "node 'gld_prices_a'")
 	tm.Send(keys("y"))
-	waitFor(t, tm, "Summary: succeeded", "pl-prices [feed_a]") // and the run in the history list
+	waitFor(t, tm, "Summary: succeeded", "Warnings (1)", "pl-prices [feed_a]") // and the run in the history list
 	tm.Send(keys("enter"))
-	waitFor(t, tm, "Deleted rows per writer (1)")
+	waitFor(t, tm, "Deleted rows per writer (1)", "Streaming flows (1)")
+	tm.Send(keys("esc"))
+	tm.Send(keys("1"))
+	tm.Send(keys("down")) // gld_prices_a
+	tm.Send(keys("down"))
+	waitFor(t, tm, "▸ pl-prices.gld_prices_a")
+	tm.Send(keys("r"))
+	waitFor(t, tm, "Run #3", "deleted the rows of the writer it reads")
 	final := finalModel(t, tm)
 
-	d := final.runs.detail
-	if d == nil || len(d.Deletions) != 1 {
-		t.Fatalf("run detail: %+v", d)
+	d, err := hist.RunDetail(context.Background(), 2) // the FULL refresh, shown in the details above
+	if err != nil || len(d.Deletions) != 1 {
+		t.Fatalf("run detail: %+v %v", d, err)
 	}
 	del := d.Deletions[0]
 	if del.Writer != "pl-prices.feed_a" || del.Rows != before["pl-prices.feed_a"] {
@@ -196,7 +188,11 @@ func TestFlowFullRefresh(t *testing.T) {
 		t.Fatalf("feed_b's rows changed: %d -> %d", before["pl-prices.feed_b"], after["pl-prices.feed_b"])
 	}
 	if after["pl-prices.feed_a"] != before["pl-prices.feed_a"] {
-		t.Fatalf("feed_a reprocessed its files: %d rows, want %d", after["pl-prices.feed_a"], before["pl-prices.feed_a"])
+		t.Fatalf("feed_a's files, its checkpoint reset, make %d rows, want %d", after["pl-prices.feed_a"], before["pl-prices.feed_a"])
+	}
+	lr := final.runs.live
+	if lr == nil || len(lr.warnings) != 1 || lr.warnings[0].n != 1 || !strings.Contains(lr.warnings[0].msg, "run a FULL refresh of node 'gld_prices_a'") {
+		t.Fatalf("gld_prices_a's run must warn once that it needs a FULL refresh: %+v", lr)
 	}
 }
 

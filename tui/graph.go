@@ -21,6 +21,8 @@ type graphPane struct {
 	collapsed map[string]bool // group id -> collapsed, when the user chose
 	sel       lanes.Selection
 	offset    int // first row shown
+	dOffset   int // first line of the table detail shown
+	dTable    workspace.TableID
 	w, h      int
 	focused   bool
 	lines     []string
@@ -152,6 +154,10 @@ func (g graphPane) Update(msg tea.Msg) (graphPane, tea.Cmd) {
 		g.sel.Row = 0
 	case key.Matches(km, k.End):
 		g.sel.Row = len(g.rows) - 1
+	case key.Matches(km, k.DetailUp):
+		g.dOffset--
+	case key.Matches(km, k.DetailDown):
+		g.dOffset++
 	case key.Matches(km, k.Left):
 		g.sel.Lane--
 	case key.Matches(km, k.Right):
@@ -185,13 +191,13 @@ func (g graphPane) View() []string { return g.lines }
 // ShortHelp implements help.KeyMap.
 func (g graphPane) ShortHelp() []key.Binding {
 	k := g.c.keys
-	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Toggle, k.Run, k.Full, k.Reset}
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Toggle}
 }
 
 // FullHelp implements help.KeyMap.
 func (g graphPane) FullHelp() [][]key.Binding {
 	k := g.c.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Left, k.Right, k.Toggle, k.PageUp, k.PageDown, k.Home, k.End}}
+	return [][]key.Binding{{k.Up, k.Down, k.Left, k.Right, k.Toggle, k.PageUp, k.PageDown, k.Home, k.End, k.DetailUp, k.DetailDown}}
 }
 
 // detailWidth is the width of the side detail when the pane is wide
@@ -231,7 +237,7 @@ func (g *graphPane) refresh() {
 	matrix = append(matrix, ansi.Truncate(lanes.Legend(&st.Lanes), mw, "…"))
 	if dw > 0 {
 		left := fitLines(matrix, mw, g.h)
-		right := fitLines(detail, dw, g.h)
+		right := fitLines(g.detailWindow(detail, g.h), dw, g.h)
 		sep := st.Separator.Render("│")
 		g.lines = make([]string, g.h)
 		for i := range g.lines {
@@ -241,8 +247,26 @@ func (g *graphPane) refresh() {
 	}
 	lines := fitLines(matrix, g.w, mh)
 	lines = append(lines, st.Separator.Render(strings.Repeat("─", g.w)))
-	lines = append(lines, detail...)
+	lines = append(lines, g.detailWindow(detail, g.h-mh-1)...)
 	g.lines = fitLines(lines, g.w, g.h)
+}
+
+// detailWindow keeps the lines of the table detail that fit in h from
+// dOffset on (J/K scroll; a new table starts at the top); when some are
+// cut, the last line says so.
+func (g *graphPane) detailWindow(detail []string, h int) []string {
+	if id := g.selectedTable(); id != g.dTable {
+		g.dTable, g.dOffset = id, 0
+	}
+	if h <= 0 || len(detail) <= h {
+		g.dOffset = 0
+		return detail
+	}
+	rows := max(h-1, 1)
+	g.dOffset = min(max(g.dOffset, 0), len(detail)-rows)
+	end := g.dOffset + rows
+	more := g.c.st.Dim.Render(fmt.Sprintf("J/K scroll · lines %d-%d of %d", g.dOffset+1, end, len(detail)))
+	return append(append([]string(nil), detail[g.dOffset:end]...), more)
 }
 
 // window keeps the header and the rows around the cursor within h lines.
@@ -300,7 +324,7 @@ func (g *graphPane) detail(w int) []string {
 		}
 		state = fmt.Sprintf("version %d, %s", stats.Version, rows)
 	}
-	add(st.Dim.Render(kind + " · " + ansi.Strip(state)))
+	lines = append(lines, wrap(st.Dim.Render(kind+" · "+ansi.Strip(state)), w)...)
 
 	sel := map[string]bool{}
 	for _, m := range g.selectedMembers() {
@@ -355,7 +379,7 @@ func (g *graphPane) detail(w int) []string {
 	if ds := g.ws.ix.tableDiags(t); len(ds) > 0 {
 		add(st.Accent.Render(fmt.Sprintf("Problems (%d)", len(ds))))
 		for _, d := range ds {
-			add(" " + severityMark(st, d.Severity) + " " + st.Dim.Render(d.Code) + " " + d.Message)
+			lines = append(lines, wrap(" "+severityMark(st, d.Severity)+" "+st.Dim.Render(d.Code)+" "+d.Message, w)...)
 		}
 	}
 	return lines

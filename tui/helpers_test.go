@@ -330,6 +330,11 @@ func (h *fakeHandle) Cancel() {
 	h.cancelled = true
 }
 
+// gldWarning is the runner's warning for the streaming reader of feed_a's
+// rows when feed_a alone is refreshed.
+const gldWarning = "node 'gld_prices_a' of pipeline 'pl-prices' streams main.default.prices and is not refreshed by this run: " +
+	"it reads the rows feed_a writes again (skipChangeCommits skips the delete, not the new rows): they would be duplicated"
+
 // fullPlan is the plan of a FULL refresh of feed_a: one task, deleting its
 // rows of prices.
 func fullPlan(t testing.TB, s *workspace.Snapshot) func(runner.Request) (*runner.Plan, error) {
@@ -339,8 +344,15 @@ func fullPlan(t testing.TB, s *workspace.Snapshot) func(runner.Request) (*runner
 			Tasks: []*runner.Task{{Key: "pl-prices.feed_a", Pipeline: "pl-prices", Node: "feed_a"}}}
 		switch req.Refresh {
 		case validate.RefreshFull:
+			// As the runner plans it: feed_a's rows and its flow's checkpoint,
+			// and a warning for the streaming reader of feed_a's rows.
+			cp := s.Layout.CheckpointsDir() + "/pl-prices/feed_a/table-main.default.prices"
 			p.Effects = []runner.Effect{{Kind: runner.EffectDeleteRows, Task: "pl-prices.feed_a", Table: prices,
-				Writer: "pl-prices.feed_a", Predicate: "_laktory_writer = 'pl-prices.feed_a'", Rows: 620}}
+				Writer: "pl-prices.feed_a", Predicate: "_laktory_writer = 'pl-prices.feed_a'", Rows: 620},
+				{Kind: runner.EffectResetCheckpoint, Task: "pl-prices.feed_a", Table: prices, Checkpoint: cp}}
+			p.Flows = []runner.FlowInfo{{Task: "pl-prices.feed_a", Name: "pl-prices.feed_a/table-main.default.prices",
+				Target: "table prices", Checkpoint: cp, Kind: "append"}}
+			p.Warnings = []validate.Diagnostic{{Severity: workspace.SeverityWarning, Message: gldWarning}}
 		case validate.RefreshReset:
 			kind := runner.EffectDropTable
 			if req.ResetMode == "TRUNCATE" {

@@ -168,6 +168,29 @@ func (ix *index) writerState(w *workspace.Writer) lanes.State {
 	return ix.state[sinkKey(w.Pipeline, w.Node, w.Sink)]
 }
 
+// objectOf is the innermost object a diagnostic is placed on (a sink,
+// else a node, else a pipeline).
+func (ix *index) objectOf(d workspace.Diagnostic) (objKey, bool) {
+	var best objKey
+	depth := -1
+	for k, ds := range ix.diags {
+		dk := 0
+		switch {
+		case k.Sink >= 0:
+			dk = 2
+		case k.Node != "":
+			dk = 1
+		}
+		if dk < depth || !slices.Contains(ds, d) {
+			continue
+		}
+		if dk > depth || k.Pipeline+"\x00"+k.Node < best.Pipeline+"\x00"+best.Node {
+			best, depth = k, dk
+		}
+	}
+	return best, depth >= 0
+}
+
 // of returns the state of an object.
 func (ix *index) of(k objKey) lanes.State { return ix.state[k] }
 

@@ -7,6 +7,7 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	Up, Down, Left, Right      key.Binding
 	PageUp, PageDown           key.Binding
+	DetailUp, DetailDown       key.Binding // scroll the graph's table detail
 	Home, End                  key.Binding
 	Enter, Back, Toggle        key.Binding
 	NextPane, PrevPane         key.Binding
@@ -31,6 +32,8 @@ func DefaultKeyMap() KeyMap {
 		Right:       b([]string{"right", "l"}, "→/l", "right"),
 		PageUp:      b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
 		PageDown:    b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		DetailUp:    b([]string{"K", "shift+up"}, "K", "detail up"),
+		DetailDown:  b([]string{"J", "shift+down"}, "J", "detail down"),
 		Home:        b([]string{"home", "g"}, "g", "top"),
 		End:         b([]string{"end", "G"}, "G", "bottom"),
 		Enter:       b([]string{"enter"}, "enter", "select"),

@@ -16,21 +16,10 @@ import (
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
-// ranDemo is the batch demo after runs of pl-prices and both client
-// pipelines.
+// ranDemo is the demo after runs of pl-prices and both client pipelines.
 func ranDemo(t *testing.T) string {
 	t.Helper()
-	dir := batchDemo(t)
-	for _, f := range []string{"pl-client-acme.yaml", "pl-client-globex.yaml"} {
-		p := filepath.Join(dir, "pipelines", f)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, bytes.ReplaceAll(b, []byte("    as_stream: true\n"), nil), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := workspacetest.Demo(t)
 	runDemo(t, newRunner(t), dir, runner.Request{Pipelines: []string{"pl-prices", "pl-client-acme", "pl-client-globex"}})
 	return dir
 }

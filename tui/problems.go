@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -167,23 +166,10 @@ func (p *problemsPane) item(d workspace.Diagnostic, selected bool) []string {
 	st := p.c.st
 	mark := severityMark(st, d.Severity)
 	pos := fmt.Sprintf("%d:%d", d.Line, d.Col)
-	plainPrefix := fmt.Sprintf(" %s %s %s ", ansi.Strip(mark), pos, d.Code)
-	const indent = "   "
-	width := max(p.w-len(indent), 10)
-	var out []string
-	for i, l := range strings.Split(ansi.Wrap(plainPrefix+d.Message, width, " "), "\n") {
-		switch {
-		case i == 0 && strings.HasPrefix(l, plainPrefix):
-			l = fmt.Sprintf(" %s %s %s ", mark, pos, st.Dim.Render(d.Code)) + l[len(plainPrefix):]
-		case i > 0:
-			l = indent + l
-		}
-		out = append(out, l)
-	}
+	const indent = 3
+	out := wrapText(fmt.Sprintf(" %s %s %s %s", mark, pos, st.Dim.Render(d.Code), d.Message), p.w, indent)
 	if d.Hint != "" {
-		for _, l := range strings.Split(ansi.Wrap("hint: "+d.Hint, width, " "), "\n") {
-			out = append(out, indent+st.Info.Render(l))
-		}
+		out = append(out, wrapText("   "+st.Info.Render("hint: "+d.Hint), p.w, indent+len("hint: "))...)
 	}
 	if selected {
 		for i := range out {

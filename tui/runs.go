@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
 )
 
 // liveRun is the run in progress (or the last one started here), built
@@ -19,10 +21,12 @@ type liveRun struct {
 	token      int
 	id         string
 	target     string
+	snap       *workspace.Snapshot // names tables and paths
 	handle     RunHandle
 	tasks      []*taskState
 	byKey      map[string]*taskState
 	log        []string
+	warnings   []note
 	status     history.Status
 	err        string
 	started    time.Time
@@ -30,7 +34,6 @@ type liveRun struct {
 	written    int64
 	deleted    int64
 	retries    int
-	warnings   int
 	cancelling bool
 }
 
@@ -45,20 +48,80 @@ type taskState struct {
 	err     string
 	started time.Time
 	ended   time.Time
+	flows   []*flowState
 }
 
-func newLiveRun(token int, target string, plan *runner.Plan, h RunHandle, now time.Time) *liveRun {
-	lr := &liveRun{token: token, target: target, handle: h, byKey: map[string]*taskState{},
+// flowState is the progress of a streaming flow: its micro-batches and,
+// for a ForEach sink, the rows the sink processed.
+type flowState struct {
+	name      string
+	task      string
+	target    string // as the plan names it (flowTarget shortens it)
+	batches   int    // micro-batches completed
+	batch     int64  // the latest batch id
+	rows      int64  // rows of the completed batches
+	processed int64  // rows a ForEach sink processed
+	foreach   bool
+	status    string // "", COMPLETED or FAILED
+	err       string
+}
+
+// note is a message of a run (a warning, an error), said once however
+// often it came.
+type note struct {
+	task, msg string
+	sev       history.Severity
+	n         int
+}
+
+// addNote adds a message to ns, or counts it again when it is there.
+func addNote(ns []note, task string, sev history.Severity, msg string) []note {
+	for i := range ns {
+		if ns[i].task == task && ns[i].msg == msg && ns[i].sev == sev {
+			ns[i].n++
+			return ns
+		}
+	}
+	return append(ns, note{task: task, msg: msg, sev: sev, n: 1})
+}
+
+// text is the note's task and first line, with how often it came.
+func (n note) text() string {
+	s := taskPrefix(n.task) + firstLine(n.msg)
+	if n.n > 1 {
+		s += fmt.Sprintf(" (×%d)", n.n)
+	}
+	return s
+}
+
+func newLiveRun(token int, target string, plan *runner.Plan, snap *workspace.Snapshot, h RunHandle, now time.Time) *liveRun {
+	lr := &liveRun{token: token, target: target, snap: snap, handle: h, byKey: map[string]*taskState{},
 		status: history.StatusRunning, started: now}
 	for _, t := range plan.Tasks {
-		ts := &taskState{key: t.Key, status: history.StatusQueued}
-		lr.tasks = append(lr.tasks, ts)
-		lr.byKey[t.Key] = ts
+		lr.task(t.Key)
+	}
+	for _, f := range plan.Flows {
+		ts := lr.task(f.Task)
+		ts.flows = append(ts.flows, &flowState{name: f.Name, task: f.Task, target: f.Target, foreach: strings.HasPrefix(f.Target, "foreach:")})
 	}
 	return lr
 }
 
 func (lr *liveRun) done() bool { return lr.status.Done() }
+
+// pipelinePrefix is "pipeline." when every task of the run is of that
+// pipeline, else "".
+func (lr *liveRun) pipelinePrefix() string {
+	prefix := ""
+	for _, t := range lr.tasks {
+		pl, _, ok := strings.Cut(t.key, ".")
+		if !ok || (prefix != "" && prefix != pl+".") {
+			return ""
+		}
+		prefix = pl + "."
+	}
+	return prefix
+}
 
 // task returns the state of a task, adding it when the plan did not list
 // it.
@@ -72,13 +135,69 @@ func (lr *liveRun) task(k string) *taskState {
 	return ts
 }
 
+// flow returns the state of a flow of the task, adding it when the plan
+// did not list it.
+func (ts *taskState) flow(name string) *flowState {
+	for _, f := range ts.flows {
+		if f.name == name && f.task == ts.key {
+			return f
+		}
+	}
+	f := &flowState{name: name, task: ts.key}
+	ts.flows = append(ts.flows, f)
+	return f
+}
+
+// progress folds a flow_progress event into the flow.
+func (f *flowState) progress(ev runner.Event) {
+	f.batch, f.status = ev.Batch, string(ev.Status)
+	if ev.Status == "FAILED" {
+		f.err = ev.Err
+		return
+	}
+	f.batches++
+	f.rows += ev.Rows
+}
+
+// foreachFlow is the flow of the task writing the ForEach sink named in
+// an operation ("ForEach sink NAME"), or nil.
+func (ts *taskState) foreachFlow(sink string) *flowState {
+	name := strings.TrimPrefix(sink, "ForEach sink ")
+	var only *flowState
+	n := 0
+	for _, f := range ts.flows {
+		if f.target == "foreach:"+name {
+			return f
+		}
+		if f.foreach {
+			only = f
+			n++
+		}
+	}
+	if n == 1 {
+		return only
+	}
+	return nil
+}
+
+// tableName is the short name of a table an event names (its full name,
+// or its path).
+func (lr *liveRun) tableName(s string) string {
+	if lr.snap != nil {
+		if t := lr.snap.Table(workspace.TableID(s)); t != nil {
+			return tableLabel(t)
+		}
+	}
+	return shortName(s)
+}
+
 // apply folds one event into the run.
 func (lr *liveRun) apply(ev runner.Event) {
 	if ev.RunID != "" {
 		lr.id = ev.RunID
 	}
 	at := ev.At
-	var ts *taskState
+	ts := &taskState{} // run-level events update a throwaway task
 	if ev.Task != "" {
 		ts = lr.task(ev.Task)
 	}
@@ -88,49 +207,71 @@ func (lr *liveRun) apply(ev runner.Event) {
 			lr.started = at
 		}
 	case runner.EventTaskStarted:
-		if ts != nil {
-			ts.status, ts.started = history.StatusRunning, at
-		}
+		ts.status, ts.started = history.StatusRunning, at
 	case runner.EventTaskProgress:
-		if ts != nil {
-			ts.phase = ev.Phase
-			ts.rows = max(ts.rows, ev.Rows)
-			if ts.status == history.StatusQueued {
-				ts.status = history.StatusRunning
-			}
+		ts.phase = ev.Phase
+		ts.rows = max(ts.rows, ev.Rows)
+		if ts.status == history.StatusQueued {
+			ts.status = history.StatusRunning
 		}
+	case runner.EventFlowProgress:
+		ts.flow(ev.Flow).progress(ev)
+		if ev.Status == "FAILED" {
+			lr.addLog("✗ " + taskPrefix(ev.Task) + "flow " + ev.Flow + fmt.Sprintf(" failed in batch %d", ev.Batch))
+		}
+	case runner.EventSinkDefinition:
+		f := ts.flow(ev.Flow)
+		f.foreach = f.foreach || ev.Format == "foreach"
+		if f.target == "" && ev.Format == "foreach" {
+			f.target = "foreach:" + ev.Sink
+		}
+		lr.addLog("⇢ " + taskPrefix(ev.Task) + firstLine(ev.Message))
 	case runner.EventOperation:
-		lr.written += ev.Rows
-		if ts != nil {
-			ts.written += ev.Rows
-		}
-		lr.addLog(fmt.Sprintf("%s%s v%d %s%s", taskPrefix(ev.Task), shortName(ev.Table), ev.Version, ev.Operation, rowsSuffix(ev.Rows, "+")))
+		lr.operation(ts, ev)
 	case runner.EventRetry:
 		lr.retries++
-		if ts != nil {
-			ts.retries++
-		}
-		lr.addLog(fmt.Sprintf("↻ %sretry %d on %s in %s: %s", taskPrefix(ev.Task), ev.Attempt, shortName(ev.Table), dur(ev.Delay), firstLine(ev.Err)))
+		ts.retries++
+		lr.addLog(fmt.Sprintf("↻ %sretry %d on %s in %s: %s", taskPrefix(ev.Task), ev.Attempt, lr.tableName(ev.Table), dur(ev.Delay), firstLine(ev.Err)))
 	case runner.EventDeleted:
 		lr.deleted += ev.Rows
-		if ts != nil {
-			ts.deleted += ev.Rows
-		}
-		lr.addLog(fmt.Sprintf("✂ %sdeleted %s %s from %s", taskPrefix(ev.Task), plural(ev.Rows, "row"), ownerPhrase(ev.Writer), shortName(ev.Table)))
+		ts.deleted += ev.Rows
+		lr.addLog(fmt.Sprintf("✂ %sdeleted %s %s from %s", taskPrefix(ev.Task), plural(ev.Rows, "row"), ownerPhrase(ev.Writer), lr.tableName(ev.Table)))
 	case runner.EventWarning:
-		lr.warnings++
-		lr.addLog("! " + taskPrefix(ev.Task) + firstLine(ev.Message))
+		lr.warnings = addNote(lr.warnings, ev.Task, history.SeverityWarning, ev.Message)
 	case runner.EventTaskFinished:
-		if ts != nil {
-			ts.status, ts.ended, ts.err = ev.Status, at, ev.Err
-			ts.phase = ""
-			if ev.Err != "" {
-				lr.addLog("✗ " + taskPrefix(ev.Task) + firstLine(ev.Err))
-			}
+		ts.status, ts.ended, ts.err = ev.Status, at, ev.Err
+		ts.phase = ""
+		if ev.Err != "" {
+			lr.addLog("✗ " + taskPrefix(ev.Task) + firstLine(ev.Err))
 		}
 	case runner.EventRunFinished:
 		lr.status, lr.ended, lr.err = ev.Status, at, ev.Err
 	}
+}
+
+// operation folds a table operation (or a ForEach sink's rows, or a
+// checkpoint reset) into the run.
+func (lr *liveRun) operation(ts *taskState, ev runner.Event) {
+	switch ev.Operation {
+	case "RESET CHECKPOINT":
+		lr.addLog(fmt.Sprintf("↺ %sreset the streaming checkpoint of %s", taskPrefix(ev.Task), lr.tableName(ev.Table)))
+		return
+	case "FOREACH":
+		if f := ts.foreachFlow(ev.Table); f != nil {
+			f.processed += ev.Rows
+		}
+		lr.written += ev.Rows // as the run's summary counts them
+		ts.written += ev.Rows
+		lr.addLog(fmt.Sprintf("⇢ %s%s processed %s", taskPrefix(ev.Task), ev.Table, plural(ev.Rows, "row")))
+		return
+	}
+	lr.written += ev.Rows
+	ts.written += ev.Rows
+	v := ""
+	if ev.Version >= 0 {
+		v = fmt.Sprintf(" v%d", ev.Version)
+	}
+	lr.addLog(fmt.Sprintf("• %s%s%s %s%s", taskPrefix(ev.Task), lr.tableName(ev.Table), v, ev.Operation, rowsSuffix(ev.Rows, "+")))
 }
 
 // close marks the run over when its events stop without a run_finished.
@@ -271,6 +412,15 @@ func (r *runsPane) setPage(before int64, page history.RunPage, err error) {
 		r.runs = append(r.runs, page.Runs...)
 	}
 	r.hasOlder = page.HasOlder
+	if lr := r.live; lr != nil && lr.done() {
+		// The history has the run's totals (a dropped table's rows too,
+		// which no event counts).
+		for _, run := range page.Runs {
+			if run.ID == historyID(lr.id) && run.Status.Done() {
+				lr.written, lr.deleted = run.RowsWritten, run.RowsDeleted
+			}
+		}
+	}
 	r.render()
 }
 
@@ -396,25 +546,22 @@ func (r *runsPane) render() {
 	}
 	var top []string
 	if r.live != nil {
-		head, log, sum := r.liveLines()
-		room := max(r.h/2, 6) - len(head) - len(sum)
-		first := len(log) // the latest entries that fit, whole
-		for first > 0 && len(log[first-1]) <= room {
-			room -= len(log[first-1])
-			first--
-		}
-		top = head
-		for _, e := range log[first:] {
-			top = append(top, e...)
-		}
-		top = append(append(top, sum...), r.c.st.Separator.Render(strings.Repeat("─", r.w)))
+		top = append(r.liveLines(), r.c.st.Separator.Render(strings.Repeat("─", r.w)))
 	}
 	r.view = fitLines(append(top, r.listLines(r.h-len(top))...), r.w, r.h)
 }
 
-// liveLines draws the run in progress: a header and one line per task,
-// the log of operations, retries and deletions, and the summary when done.
-func (r *runsPane) liveLines() (head []string, log [][]string, sum []string) {
+// minListLines is the room the past runs keep under a run in progress:
+// their title, the column names and the run under the cursor.
+const minListLines = 3
+
+// liveLines draws the run in progress within its share of the pane: a
+// header and one line per task (with its flows' micro-batches and the
+// rows ForEach sinks processed), the warnings, the summary when done, and
+// the latest of the log (operations, retries, deletions) in the room
+// left. The warnings and the summary always show, the pane growing for
+// them; what does not fit says so and is in the run's details.
+func (r *runsPane) liveLines() []string {
 	st := r.c.st
 	lr := r.live
 	now := r.c.now()
@@ -422,6 +569,7 @@ func (r *runsPane) liveLines() (head []string, log [][]string, sum []string) {
 	if end.IsZero() {
 		end = now
 	}
+	w := max(r.w, 20)
 	id := ""
 	if lr.id != "" {
 		id = "#" + lr.id + " "
@@ -430,48 +578,154 @@ func (r *runsPane) liveLines() (head []string, log [][]string, sum []string) {
 	if lr.cancelling && !lr.done() {
 		state = st.Warning.Render("cancelling")
 	}
-	var lines []string
-	wrap := func(l string) { lines = append(lines, strings.Split(ansi.Wrap(l, max(r.w, 20), " "), "\n")...) }
-	wrap(st.Bold.Render("Run "+id) + lr.target + "  " + state + " " + st.Dim.Render(dur(end.Sub(lr.started))))
+	head := wrap(st.Bold.Render("Run "+id)+lr.target+"  "+state+" "+st.Dim.Render(dur(end.Sub(lr.started))), w)
 	kw := min(max(r.w-40, 12), 40)
-	lines = append(lines, st.Dim.Render(fmt.Sprintf("  %-*s %-10s %-6s %8s %3s", kw, "task", "status", "phase", "rows", "↻")))
+	// The tasks of one pipeline go by their node names.
+	prefix, col := lr.pipelinePrefix(), "task"
+	if prefix != "" {
+		col = "node of " + strings.TrimSuffix(prefix, ".")
+	}
+	head = append(head, st.Dim.Render(fmt.Sprintf("  %-*s %-10s %-8s %7s %3s", kw, ansi.Truncate(col, kw, "…"), "status", "progress", "rows", "↻")))
+
+	// Tasks, and the flows worth a line of their own: those of a task with
+	// several, ForEach sinks and failed flows; the others when room allows.
+	var tasks []string
+	flows := map[*flowState][]string{}
+	flowsMust, flowsAll := 0, 0
 	for _, t := range lr.tasks {
-		elapsed := ""
-		if !t.started.IsZero() {
-			e := t.ended
-			if e.IsZero() {
-				e = now
+		tasks = append(tasks, r.taskLine(t, strings.TrimPrefix(t.key, prefix), kw, now))
+		for _, f := range t.flows {
+			flows[f] = r.flowLine(t, f, w)
+			flowsAll += len(flows[f])
+			if flowOwnLine(t, f) {
+				flowsMust += len(flows[f])
 			}
-			elapsed = dur(e.Sub(t.started))
 		}
-		rows := ""
-		if t.rows > 0 || t.written > 0 {
-			rows = num(max(t.rows, t.written))
-		}
-		retries := ""
-		if t.retries > 0 {
-			retries = strconv.Itoa(t.retries)
-		}
-		status := fmt.Sprintf("%-10s", t.status)
-		lines = append(lines, fmt.Sprintf("%s %-*s %s %-6s %8s %3s %s", runMark(st, t.status), kw, ansi.Truncate(t.key, kw, "…"),
-			statusStyle(st, t.status).Render(status), t.phase, rows, retries, st.Dim.Render(elapsed)))
 	}
-	head = lines
-	lines = nil
-	for _, l := range lr.log {
-		wrap("  " + l)
-		log = append(log, lines)
-		lines = nil
+	var warns []string
+	for _, wn := range lr.warnings {
+		warns = append(warns, wrap(" "+st.Warning.Render("!")+" "+wn.text(), w)...)
 	}
+	if len(warns) > 0 {
+		warns = append([]string{st.Warning.Render(fmt.Sprintf("Warnings (%d)", len(lr.warnings)))}, warns...)
+	}
+	var sum []string
 	if lr.done() {
-		sum := fmt.Sprintf("%s in %s · %s · %s written · %s deleted · %s", lr.status, dur(end.Sub(lr.started)),
+		text := fmt.Sprintf("%s in %s · %s · %s written · %s deleted · %s", lr.status, dur(end.Sub(lr.started)),
 			plural(int64(len(lr.tasks)), "task"), plural(lr.written, "row"), plural(lr.deleted, "row"), retriesText(int64(lr.retries)))
-		wrap(statusStyle(st, lr.status).Render("Summary: " + sum))
+		sum = wrap(statusStyle(st, lr.status).Render("Summary: "+text), w)
 		if lr.err != "" {
-			wrap(st.Error.Render("  " + firstLine(lr.err)))
+			sum = append(sum, wrap(st.Error.Render("  "+firstLine(lr.err)), w)...)
 		}
 	}
-	return head, log, lines
+
+	budget := max(r.h*3/5, 6)
+	room := max(r.h-minListLines-1, 1) // the most the run may take
+	must := len(head) + len(tasks) + flowsMust + len(warns) + len(sum)
+	budget = min(max(budget, must), room)
+	showAll := len(head)+len(tasks)+flowsAll+len(warns)+len(sum) <= budget
+	var body []string
+	for i, t := range lr.tasks {
+		body = append(body, tasks[i])
+		for _, f := range t.flows {
+			if showAll || flowOwnLine(t, f) {
+				body = append(body, flows[f]...)
+			}
+		}
+	}
+	lines := append(head, body...)
+	left := budget - len(lines) - len(warns) - len(sum)
+	if left < 0 { // too many tasks: keep the warnings and the summary
+		cut := max(len(lines)+left-1, len(head))
+		hidden := len(lines) - cut
+		lines = append(lines[:cut], st.Dim.Render(fmt.Sprintf("  … %d more lines: enter on the run shows them all", hidden)))
+		left = 0
+	}
+	// The latest log entries that fit, whole.
+	var logLines [][]string
+	for _, l := range lr.log {
+		logLines = append(logLines, wrap("  "+l, w))
+	}
+	first := len(logLines)
+	for first > 0 && len(logLines[first-1]) <= left {
+		left -= len(logLines[first-1])
+		first--
+	}
+	for _, e := range logLines[first:] {
+		lines = append(lines, e...)
+	}
+	lines = append(lines, warns...)
+	return append(lines, sum...)
+}
+
+// flowOwnLine reports whether a flow always gets a line of its own under
+// its task: a task with several flows, a ForEach sink, a failed flow.
+func flowOwnLine(t *taskState, f *flowState) bool {
+	return len(t.flows) > 1 || f.foreach || f.err != ""
+}
+
+// taskLine draws a task: its status, its progress (the phase, or the
+// latest micro-batch of its only flow), its rows, retries and time.
+func (r *runsPane) taskLine(t *taskState, name string, kw int, now time.Time) string {
+	st := r.c.st
+	elapsed := ""
+	if !t.started.IsZero() {
+		e := t.ended
+		if e.IsZero() {
+			e = now
+		}
+		elapsed = dur(e.Sub(t.started))
+	}
+	progress := t.phase
+	if len(t.flows) == 1 && t.flows[0].batches > 0 {
+		progress = fmt.Sprintf("batch %d", t.flows[0].batch)
+	}
+	n := max(t.rows, t.written)
+	for _, f := range t.flows {
+		n = max(n, f.rows)
+	}
+	rows := ""
+	if n > 0 {
+		rows = num(n)
+	}
+	retries := ""
+	if t.retries > 0 {
+		retries = strconv.Itoa(t.retries)
+	}
+	status := fmt.Sprintf("%-10s", t.status)
+	return fmt.Sprintf("%s %-*s %s %-8s %7s %3s %s", runMark(st, t.status), kw, ansi.Truncate(name, kw, "…"),
+		statusStyle(st, t.status).Render(status), ansi.Truncate(progress, 8, "…"), rows, retries, st.Dim.Render(elapsed))
+}
+
+// flowLine draws a flow of a task (on two lines when narrow): its name (unless it is the task's own
+// with its target), target, latest micro-batch and rows, and for a
+// ForEach sink the rows it processed.
+func (r *runsPane) flowLine(t *taskState, f *flowState, w int) []string {
+	st := r.c.st
+	label := f.name
+	if strings.HasPrefix(f.name, t.key+"/") {
+		label = "flow" // the task's own, named after its sink
+	}
+	if f.target != "" {
+		label += " → " + flowTarget(f.target)
+	}
+	var prog string
+	switch {
+	case f.status == "FAILED":
+		prog = st.Error.Render(fmt.Sprintf("failed in batch %d", f.batch))
+	case f.batches > 0:
+		prog = fmt.Sprintf("batch %d · %s", f.batch, plural(f.rows, "row"))
+	default:
+		prog = st.Dim.Render("no batch yet")
+	}
+	if f.foreach && (f.processed > 0 || f.batches > 0) {
+		prog += fmt.Sprintf(" · %s processed", num(f.processed))
+	}
+	left := "    ⇢ " + label
+	if ansi.StringWidth(left)+ansi.StringWidth(prog)+2 > w {
+		return wrap(left+" · "+prog, w)
+	}
+	return []string{rightAlign(left, prog, w)}
 }
 
 // listLines draws the past runs, h lines.
@@ -633,24 +887,53 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 		}
 		add("  %s: %s %s%s", shortName(del.Table), plural(del.Rows, "row"), who, v)
 	}
+	if flows := flowsOf(d.Events); len(flows) > 0 {
+		section("Streaming flows", len(flows))
+		for _, f := range flows {
+			lines = append(lines, "  ⇢ "+f.name+st.Dim.Render(" "+f.task))
+			text := fmt.Sprintf("%s (last %d) · %s", plural(int64(f.batches), "batch"), f.batch, plural(f.rows, "row"))
+			if f.batches == 0 {
+				text = "no batch"
+			}
+			if f.status == "FAILED" {
+				text += " · " + st.Error.Render(fmt.Sprintf("failed in batch %d: %s", f.batch, firstLine(f.err)))
+			}
+			lines = append(lines, "      "+text)
+		}
+	}
 	if len(d.Messages) > 0 {
-		section("Messages", len(d.Messages))
+		var ns []note
 		for _, m := range d.Messages {
+			ns = addNote(ns, m.Task, m.Severity, m.Text)
+		}
+		section("Messages", len(ns))
+		for _, n := range ns {
 			mark := st.Info.Render("i")
-			switch m.Severity {
+			switch n.sev {
 			case history.SeverityError:
 				mark = st.Error.Render("✗")
 			case history.SeverityWarning:
 				mark = st.Warning.Render("!")
 			}
-			add(" %s %s%s", mark, taskPrefix(m.Task), firstLine(m.Text))
+			add(" %s %s", mark, n.text())
 		}
 	}
-	var wrapped []string
-	for _, l := range lines {
-		wrapped = append(wrapped, strings.Split(ansi.Wrap(l, max(r.w, 20), " "), "\n")...)
+	return wrapAll(lines, max(r.w, 20))
+}
+
+// flowsOf gathers the progress of a run's flows from its event log, in
+// the order they first report.
+func flowsOf(evs []history.Event) []*flowState {
+	ts := &taskState{}
+	for _, e := range evs {
+		var ev runner.Event
+		if e.Kind != string(runner.EventFlowProgress) || json.Unmarshal(e.Payload, &ev) != nil || ev.Flow == "" {
+			continue
+		}
+		ts.key = ev.Task // flows are told apart by task and name
+		ts.flow(ev.Flow).progress(ev)
 	}
-	return wrapped
+	return ts.flows
 }
 
 func retriesText(n int64) string {

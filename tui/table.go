@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/tui/lanes"
 	"github.com/laktory/workbench/workspace"
 )
@@ -131,33 +132,36 @@ func (t *tablePane) render() {
 		t.view = nil
 		return
 	}
-	t.lines = t.content()
+	text, preview := t.content()
+	t.lines = append(wrapAll(text, t.w), preview...)
 	t.offset = min(max(t.offset, 0), max(len(t.lines)-t.h, 0))
 	end := min(t.offset+t.h, len(t.lines))
 	t.view = fitLines(t.lines[t.offset:end], t.w, t.h)
 }
 
-func (t *tablePane) content() []string {
+// content is the pane's text (wrapped to the pane) and the preview of the
+// table's rows (scrolled sideways).
+func (t *tablePane) content() (text, preview []string) {
 	st := t.c.st
 	tb := t.ws.table(t.id)
 	if tb == nil {
-		return []string{st.Dim.Render("Select a table: a sink in the tree, or a lane of the graph.")}
+		return []string{st.Dim.Render("Select a table: a sink in the tree, or a lane of the graph.")}, nil
 	}
 	lines := []string{st.Bold.Render(tableLabel(tb)) + st.Dim.Render("  "+tb.Label())}
 	switch {
 	case t.err != "":
-		return append(lines, st.StatusErr.Render("cannot read the table: "+t.err))
+		return append(lines, st.StatusErr.Render("cannot read the table: "+t.err)), nil
 	case t.info == nil && t.loading:
-		return append(lines, st.Dim.Render("reading…"))
+		return append(lines, st.Dim.Render("reading…")), nil
 	case t.info == nil:
-		return append(lines, st.Dim.Render("not read yet (ctrl+r reads it)"))
+		return append(lines, st.Dim.Render("not read yet (ctrl+r reads it)")), nil
 	}
 	info := t.info
 	if info.Stats.Facts.Err != "" {
-		return append(lines, st.Warning.Render("unreadable: "+info.Stats.Facts.Err))
+		return append(append(lines, st.Warning.Render("unreadable: "+info.Stats.Facts.Err)), t.streamLines(tb)...), nil
 	}
 	if !info.Stats.Facts.Exists {
-		return append(lines, st.Dim.Render("not written yet: run a writer of the table (r) to create it"))
+		return append(append(lines, st.Dim.Render("not written yet: run a writer of the table (r) to create it")), t.streamLines(tb)...), nil
 	}
 	rows := num(info.Stats.Rows) + " rows"
 	if !info.Stats.RowsExact {
@@ -221,8 +225,37 @@ func (t *tablePane) content() []string {
 		lines = append(lines, fmt.Sprintf("  v%-4d %s  %-14s %s", h.Version, stamp(h.Timestamp), h.Operation, st.Dim.Render(historyDetail(h))))
 	}
 
-	lines = append(lines, "")
-	return append(lines, t.previewLines(info.Preview)...)
+	lines = append(append(lines, t.streamLines(tb)...), "")
+	return lines, t.previewLines(info.Preview)
+}
+
+// streamLines lists the table's streaming writers (their flows and
+// checkpoints) and streaming readers.
+func (t *tablePane) streamLines(tb *workspace.Table) []string {
+	st := t.c.st
+	snap := t.ws.snap
+	var writers []string
+	for _, w := range tb.Writers {
+		p, n := snap.Pipeline(w.Pipeline), snap.Node(w.Pipeline, w.Node)
+		sk := sinkOf(n, w.Sink)
+		if p == nil || sk == nil || !(n.Streaming() || p.Declarative()) {
+			continue
+		}
+		writers = append(writers, "  ⇢ "+w.Pipeline+"."+w.Node+st.Dim.Render("  flow "+runner.FlowName(p, n, sk)),
+			st.Dim.Render("    checkpoint "+relPath(snap, runner.CheckpointDir(snap.Layout, p, n, sk))))
+	}
+	var readers []string
+	for _, r := range tb.Readers {
+		if r.AsStream {
+			readers = append(readers, "  ⇠ "+r.Pipeline+"."+r.Node+st.Dim.Render("  "+readerOptions(r)))
+		}
+	}
+	if len(writers)+len(readers) == 0 {
+		return nil
+	}
+	lines := []string{"", st.Accent.Render(fmt.Sprintf("Streaming (%s, %s)", plural(int64(len(writers)/2), "writer"),
+		plural(int64(len(readers)), "reader")))}
+	return append(append(lines, writers...), readers...)
 }
 
 // historyDetail sums up a commit's parameters and metrics.

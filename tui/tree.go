@@ -166,6 +166,19 @@ func (t *treePane) selectKey(k objKey) bool {
 	return false
 }
 
+// selectWriter moves the cursor to a node's sink writing table (or to the
+// node when it has none), expanding its parents.
+func (t *treePane) selectWriter(pl, node string, table workspace.TableID) {
+	k := nodeKey(pl, node)
+	for _, it := range t.items {
+		if it.kind == itemSink && it.key.Pipeline == pl && it.key.Node == node && it.table == table && table != "" {
+			k = it.key
+			break
+		}
+	}
+	t.selectKey(k)
+}
+
 // Update moves the cursor and folds items.
 func (t treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
@@ -234,7 +247,7 @@ func (t treePane) View() []string { return t.lines }
 // ShortHelp implements help.KeyMap.
 func (t treePane) ShortHelp() []key.Binding {
 	k := t.c.keys
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Edit, k.Run, k.Full, k.Reset}
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Edit}
 }
 
 // FullHelp implements help.KeyMap.

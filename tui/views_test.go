@@ -93,22 +93,27 @@ func TestViewsGolden(t *testing.T) {
 	}
 }
 
-// runEvents is a FULL refresh of feed_a as the runner reports it: a
-// conflict retried, the writer's rows deleted, new rows appended.
+// runEvents is a FULL refresh of feed_a as the runner reports it: the
+// plan's warning, a conflict retried, the writer's rows deleted, new rows
+// appended in a micro-batch of its flow.
 func runEvents(s *workspace.Snapshot) []runner.Event {
 	at := func(ms int) time.Time { return clock.Add(time.Duration(ms) * time.Millisecond) }
+	flow := "pl-prices.feed_a/table-main.default.prices"
 	return []runner.Event{
 		{RunID: "3", Seq: 1, At: at(0), Kind: runner.EventRunStarted},
-		{RunID: "3", Seq: 2, At: at(10), Kind: runner.EventTaskStarted, Task: "pl-prices.feed_a"},
-		{RunID: "3", Seq: 3, At: at(300), Kind: runner.EventTaskProgress, Task: "pl-prices.feed_a", Phase: "write", Rows: 640},
-		{RunID: "3", Seq: 4, At: at(400), Kind: runner.EventRetry, Task: "pl-prices.feed_a", Table: "main.default.prices",
+		{RunID: "3", Seq: 2, At: at(1), Kind: runner.EventWarning, Message: gldWarning},
+		{RunID: "3", Seq: 3, At: at(10), Kind: runner.EventTaskStarted, Task: "pl-prices.feed_a"},
+		{RunID: "3", Seq: 4, At: at(300), Kind: runner.EventTaskProgress, Task: "pl-prices.feed_a", Phase: "write", Rows: 640},
+		{RunID: "3", Seq: 5, At: at(400), Kind: runner.EventRetry, Task: "pl-prices.feed_a", Table: "main.default.prices",
 			Attempt: 1, Delay: 200 * time.Millisecond, Err: "concurrent append: version 4 added files"},
-		{RunID: "3", Seq: 5, At: at(700), Kind: runner.EventDeleted, Task: "pl-prices.feed_a", Table: "main.default.prices",
+		{RunID: "3", Seq: 6, At: at(700), Kind: runner.EventDeleted, Task: "pl-prices.feed_a", Table: "main.default.prices",
 			Writer: "pl-prices.feed_a", Rows: 620},
-		{RunID: "3", Seq: 6, At: at(900), Kind: runner.EventOperation, Task: "pl-prices.feed_a", Table: "main.default.prices",
-			Operation: "WRITE", Version: 6, Rows: 640},
-		{RunID: "3", Seq: 7, At: at(1000), Kind: runner.EventTaskFinished, Task: "pl-prices.feed_a", Status: history.StatusSucceeded},
-		{RunID: "3", Seq: 8, At: at(1100), Kind: runner.EventRunFinished, Status: history.StatusSucceeded},
+		{RunID: "3", Seq: 7, At: at(900), Kind: runner.EventOperation, Task: "pl-prices.feed_a", Table: "main.default.prices",
+			Operation: "STREAMING UPDATE", Version: 6, Rows: 640},
+		{RunID: "3", Seq: 8, At: at(910), Kind: runner.EventFlowProgress, Task: "pl-prices.feed_a", Flow: flow, Batch: 0, Rows: 640,
+			Status: "COMPLETED"},
+		{RunID: "3", Seq: 9, At: at(1000), Kind: runner.EventTaskFinished, Task: "pl-prices.feed_a", Status: history.StatusSucceeded},
+		{RunID: "3", Seq: 10, At: at(1100), Kind: runner.EventRunFinished, Status: history.StatusSucceeded},
 	}
 }
 
@@ -125,11 +130,11 @@ func TestRunViewsGolden(t *testing.T) {
 			}
 			token := m.runs.live.token
 			evs := runEvents(s)
-			for _, ev := range evs[:5] {
+			for _, ev := range evs[:6] {
 				m = step(t, m, runEventMsg{token: token, ev: ev})
 			}
 			t.Run("progress", func(t *testing.T) { golden.RequireEqual(t, viewText(m)) })
-			for _, ev := range evs[5:] {
+			for _, ev := range evs[6:] {
 				m = step(t, m, runEventMsg{token: token, ev: ev})
 			}
 			m = step(t, m, runClosedMsg{token: token})
