@@ -130,11 +130,10 @@ func TestTUISmokeTmux(t *testing.T) {
 	keys("?")
 	wait("Panes and tabs")
 	keys("?") // (Escape then a key would read as alt+key)
-	// r on acme's writer: the runner plans it (today it rejects streaming
-	// reads with a clear message; once it streams, the run starts).
+	// r on acme's writer: it streams its landing files into all_orders.
 	keys("r")
 	wait("incremental run of writer pl-client-acme.orders")
-	keys("Enter")
+	wait("Summary: succeeded")
 	keys("q", "y") // y answers "quit while a run is in progress?" if asked
 	s := wait("laktory-exit=")
 	if !strings.Contains(s, "laktory-exit=0") {
