@@ -89,6 +89,9 @@ func New(d Deps) Model {
 	}
 	keys := DefaultKeyMap()
 	c := &common{st: NewStyles(pal), keys: &keys, now: d.Now}
+	if d.Snapshot != nil {
+		c.dir = d.Snapshot.Dir
+	}
 	diags := d.Diagnostics
 	if diags == nil && d.Snapshot != nil {
 		diags = validate.Check(d.Snapshot, validate.Options{})
@@ -773,7 +776,7 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 		if errors.As(msg.err, &pe) && len(pe.Diagnostics) > 0 {
 			body = diagLines(pe.Diagnostics, m.ws.snap, m.c.st)
 		}
-		m.dialog = &dialog{kind: dlgMessage, title: "Cannot run " + d.title, body: body}
+		m.dialog = &dialog{kind: dlgMessage, title: "Cannot run " + d.title, body: m.c.relAll(body)}
 		return nil
 	}
 	d.plan = msg.plan
@@ -781,7 +784,7 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 		return m.start(d)
 	}
 	d.kind = dlgConfirm
-	d.body = confirmBody(msg.plan, m.ws.snap, m.c.st)
+	d.body = m.c.relAll(confirmBody(msg.plan, m.ws.snap, m.c.st))
 	return nil
 }
 

@@ -526,19 +526,35 @@ func TestMouse(t *testing.T) {
 }
 
 func TestResizeSafe(t *testing.T) {
-	m, _, _ := demoApp(t, 80, 24)
-	for _, sz := range [][2]int{{10, 5}, {59, 15}, {60, 16}, {300, 100}, {80, 24}, {0, 0}} {
-		m = run(t, m, size(sz[0], sz[1]))
-		v := m.View()
-		if sz[0] < minWidth || sz[1] < minHeight {
-			if sz[0] > 0 && !strings.Contains(v, "needs a terminal of at least") {
-				t.Fatalf("%v: %q", sz, v)
+	for _, name := range []string{"graph", "confirmation", "help"} {
+		t.Run(name, func(t *testing.T) {
+			m, _, _ := demoApp(t, 80, 24)
+			switch name {
+			case "confirmation": // taller than small screens
+				m = run(t, selectLane(t, selectRow(t, m, "pl-prices.feed_a"), "prices"), keys("f"))
+			case "help":
+				m = run(t, m, keys("?"))
 			}
-			continue
-		}
-		if n := strings.Count(v, "\n") + 1; n != sz[1] {
-			t.Fatalf("%v: %d lines", sz, n)
-		}
+			for _, sz := range [][2]int{{10, 5}, {59, 15}, {60, 16}, {300, 100}, {80, 24}, {0, 0}} {
+				m = run(t, m, size(sz[0], sz[1]))
+				v := m.View()
+				if sz[0] < minWidth || sz[1] < minHeight {
+					if sz[0] > 0 && !strings.Contains(v, "needs a terminal of at least") {
+						t.Fatalf("%v: %q", sz, v)
+					}
+					continue
+				}
+				lines := strings.Split(v, "\n")
+				if len(lines) != sz[1] {
+					t.Fatalf("%v: %d lines", sz, len(lines))
+				}
+				for i, l := range lines {
+					if w := ansi.StringWidth(l); w > sz[0] {
+						t.Fatalf("%v: line %d is %d wide: %q", sz, i, w, l)
+					}
+				}
+			}
+		})
 	}
 }
 

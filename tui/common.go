@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"maps"
 	"slices"
 	"strconv"
@@ -15,11 +16,29 @@ import (
 	"github.com/laktory/workbench/workspace"
 )
 
-// common is shared by every pane: styles, keys and the clock.
+// common is shared by every pane: styles, keys, the clock and the
+// workspace's folder.
 type common struct {
 	st   *Styles
 	keys *KeyMap
 	now  func() time.Time
+	dir  string // paths in messages are shown relative to it
+}
+
+// relAll shortens the paths of each line (rel).
+func (c *common) relAll(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = c.rel(l)
+	}
+	return lines
+}
+
+// rel shortens the paths under the workspace's folder in a message.
+func (c *common) rel(s string) string {
+	if c.dir == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, strings.TrimSuffix(c.dir, string(filepath.Separator))+string(filepath.Separator), "")
 }
 
 // wsView is the workspace as the panes show it: a snapshot, its

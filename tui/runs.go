@@ -215,10 +215,7 @@ func (lr *liveRun) apply(ev runner.Event) {
 			ts.status = history.StatusRunning
 		}
 	case runner.EventFlowProgress:
-		ts.flow(ev.Flow).progress(ev)
-		if ev.Status == "FAILED" {
-			lr.addLog("✗ " + taskPrefix(ev.Task) + "flow " + ev.Flow + fmt.Sprintf(" failed in batch %d", ev.Batch))
-		}
+		ts.flow(ev.Flow).progress(ev) // a failure shows on the flow's line
 	case runner.EventSinkDefinition:
 		f := ts.flow(ev.Flow)
 		f.foreach = f.foreach || ev.Format == "foreach"
@@ -239,11 +236,8 @@ func (lr *liveRun) apply(ev runner.Event) {
 	case runner.EventWarning:
 		lr.warnings = addNote(lr.warnings, ev.Task, history.SeverityWarning, ev.Message)
 	case runner.EventTaskFinished:
-		ts.status, ts.ended, ts.err = ev.Status, at, ev.Err
+		ts.status, ts.ended, ts.err = ev.Status, at, ev.Err // the error shows under the task
 		ts.phase = ""
-		if ev.Err != "" {
-			lr.addLog("✗ " + taskPrefix(ev.Task) + firstLine(ev.Err))
-		}
 	case runner.EventRunFinished:
 		lr.status, lr.ended, lr.err = ev.Status, at, ev.Err
 	}
@@ -587,13 +581,20 @@ func (r *runsPane) liveLines() []string {
 	}
 	head = append(head, st.Dim.Render(fmt.Sprintf("  %-*s %-10s %-8s %7s %3s", kw, ansi.Truncate(col, kw, "…"), "status", "progress", "rows", "↻")))
 
-	// Tasks, and the flows worth a line of their own: those of a task with
-	// several, ForEach sinks and failed flows; the others when room allows.
-	var tasks []string
+	// Tasks with their errors, and the flows worth a line of their own:
+	// those of a task with several, ForEach sinks and failed flows; the
+	// others when room allows.
+	var tasks [][]string
+	taskLines := 0
 	flows := map[*flowState][]string{}
 	flowsMust, flowsAll := 0, 0
 	for _, t := range lr.tasks {
-		tasks = append(tasks, r.taskLine(t, strings.TrimPrefix(t.key, prefix), kw, now))
+		tl := []string{r.taskLine(t, strings.TrimPrefix(t.key, prefix), kw, now)}
+		if t.err != "" {
+			tl = append(tl, wrap("    "+st.Error.Render("✗ "+r.c.rel(firstLine(t.err))), w)...)
+		}
+		tasks = append(tasks, tl)
+		taskLines += len(tl)
 		for _, f := range t.flows {
 			flows[f] = r.flowLine(t, f, w)
 			flowsAll += len(flows[f])
@@ -604,7 +605,7 @@ func (r *runsPane) liveLines() []string {
 	}
 	var warns []string
 	for _, wn := range lr.warnings {
-		warns = append(warns, wrap(" "+st.Warning.Render("!")+" "+wn.text(), w)...)
+		warns = append(warns, wrap(" "+st.Warning.Render("!")+" "+r.c.rel(wn.text()), w)...)
 	}
 	if len(warns) > 0 {
 		warns = append([]string{st.Warning.Render(fmt.Sprintf("Warnings (%d)", len(lr.warnings)))}, warns...)
@@ -615,18 +616,18 @@ func (r *runsPane) liveLines() []string {
 			plural(int64(len(lr.tasks)), "task"), plural(lr.written, "row"), plural(lr.deleted, "row"), retriesText(int64(lr.retries)))
 		sum = wrap(statusStyle(st, lr.status).Render("Summary: "+text), w)
 		if lr.err != "" {
-			sum = append(sum, wrap(st.Error.Render("  "+firstLine(lr.err)), w)...)
+			sum = append(sum, wrap(st.Error.Render("  "+r.c.rel(firstLine(lr.err))), w)...)
 		}
 	}
 
 	budget := max(r.h*3/5, 6)
 	room := max(r.h-minListLines-1, 1) // the most the run may take
-	must := len(head) + len(tasks) + flowsMust + len(warns) + len(sum)
+	must := len(head) + taskLines + flowsMust + len(warns) + len(sum)
 	budget = min(max(budget, must), room)
-	showAll := len(head)+len(tasks)+flowsAll+len(warns)+len(sum) <= budget
+	showAll := len(head)+taskLines+flowsAll+len(warns)+len(sum) <= budget
 	var body []string
 	for i, t := range lr.tasks {
-		body = append(body, tasks[i])
+		body = append(body, tasks[i]...)
 		for _, f := range t.flows {
 			if showAll || flowOwnLine(t, f) {
 				body = append(body, flows[f]...)
@@ -644,7 +645,7 @@ func (r *runsPane) liveLines() []string {
 	// The latest log entries that fit, whole.
 	var logLines [][]string
 	for _, l := range lr.log {
-		logLines = append(logLines, wrap("  "+l, w))
+		logLines = append(logLines, wrap("  "+r.c.rel(l), w))
 	}
 	first := len(logLines)
 	for first > 0 && len(logLines[first-1]) <= left {
@@ -918,7 +919,7 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 			add(" %s %s", mark, n.text())
 		}
 	}
-	return wrapAll(lines, max(r.w, 20))
+	return wrapAll(r.c.relAll(lines), max(r.w, 20))
 }
 
 // flowsOf gathers the progress of a run's flows from its event log, in

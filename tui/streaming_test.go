@@ -110,9 +110,14 @@ func TestLiveRunFailedFlow(t *testing.T) {
 	lr.apply(runner.Event{Kind: runner.EventTaskStarted, Task: "pl-events.alerts"})
 	lr.apply(runner.Event{Kind: runner.EventFlowProgress, Task: "pl-events.alerts", Flow: "alerts_outbox__alerts", Batch: 2, Status: "FAILED",
 		Err: "partition 0: exit status 1: disk full"})
+	lr.apply(runner.Event{Kind: runner.EventTaskFinished, Task: "pl-events.alerts", Status: history.StatusFailed,
+		Err: "cannot write sink: node 'alerts' of pipeline 'pl-events': ForEach sink alerts_outbox processed 3 of 9 rows of batch 2, then failed: disk full"})
 	v := liveView(lr, 57, 21)
-	if !strings.Contains(v, "alerts_outbox__alerts failed in batch 2") {
+	if !strings.Contains(v, "alerts_outbox__alerts → ForEach sink alerts_outbox · failed in batch 2") {
 		t.Fatalf("a failed flow must say so:\n%s", v)
+	}
+	if !strings.Contains(v, "alerts failed") || !strings.Contains(v, "✗ cannot write sink: node 'alerts' of pipeline 'pl-events': ForEach sink alerts_outbox processed 3 of 9 rows of batch 2, then failed: disk full") {
+		t.Fatalf("a failed task's error must show under it, whole:\n%s", v)
 	}
 }
 
@@ -235,6 +240,43 @@ func TestTableShowsStreaming(t *testing.T) {
 	got := flat(m.View())
 	for _, want := range []string{"Streaming (2 writers, 1 reader)", "⇢ pl-prices.feed_a flow pl-prices.feed_a/table-main.default.prices",
 		"checkpoint .laktory/checkpoints/pl-prices/feed_a/table-main.default.prices", "⇠ pl-prices.gld_prices_a node_name feed_a · skipChangeCommits=true"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the Table tab lacks %q:\n%s", want, m.View())
+		}
+	}
+}
+
+func TestMessagesShortenWorkspacePaths(t *testing.T) {
+	c := testCommon()
+	c.dir = "/w/demo"
+	tests := []struct{ name, in, want string }{
+		{"inside", "no Delta table at /w/demo/.laktory/lake/main/default/prices): run", "no Delta table at .laktory/lake/main/default/prices): run"},
+		{"a sibling folder", "at /w/demo2/x", "at /w/demo2/x"},
+		{"outside", "at /elsewhere/x", "at /elsewhere/x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := c.rel(tt.in); got != tt.want {
+				t.Fatalf("rel(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTableDeclarativeFlows: the Table tab of a table that append flows
+// share says their rows are not told apart, and lists the flows (a once
+// backfill too) with their checkpoints.
+func TestTableDeclarativeFlows(t *testing.T) {
+	m, s, _ := demoApp(t, 120, 60)
+	events := tableID(t, s, "events")
+	m.deps.Lake.(*fakeLake).infos[events] = &TableInfo{ID: events, Stats: TableStats{Version: 1, Rows: 160, RowsExact: true,
+		Facts: validate.TableFacts{Exists: true}}}
+	m = run(t, selectLane(t, m, "events"), keys("4"))
+	got := flat(m.View())
+	for _, want := range []string{"their rows are not told apart", "Streaming (2 writers, 1 reader)",
+		"⇢ pl-events.events_backfill flow events__events_backfill",
+		"checkpoint .laktory/checkpoints/pl-events/_flows/table-main.default.events/", "events__events_backfill",
+		"⇠ pl-events.alerts table_name"} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the Table tab lacks %q:\n%s", want, m.View())
 		}

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -195,6 +196,9 @@ func (t *tablePane) content() (text, preview []string) {
 	}
 	for _, o := range orphans {
 		lines = append(lines, rightAlign("  "+st.Warning.Render("? "+o.id)+st.Dim.Render("  no writer declares it"), num(o.rows), w))
+	}
+	if len(writers) > 1 && slices.ContainsFunc(writers, func(wr writerRows) bool { return wr.w.Declarative && !wr.known }) {
+		lines = append(lines, st.Dim.Render("  (append flows share the table without a writer column: their rows are not told apart)"))
 	}
 
 	lines = append(lines, "", st.Accent.Render(fmt.Sprintf("Schema (%d columns)", len(info.Columns))))

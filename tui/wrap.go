@@ -218,18 +218,20 @@ func splitWords(cs []cell) []wordCells {
 }
 
 // breakAt is where to break a word to fit room cells: after the last '/'
-// that fits, else after '.', '_', '-' or ':'; 0 when none fits in the
+// that fits, else after '.', else after '_', '-', ':' or ','; never
+// leaving less than 4 cells for the next line; 0 when none fits in the
 // second half of the room (a break there would waste the line).
 func breakAt(word []cell, room int) int {
 	fit := fitCells(word, room)
-	for _, set := range []string{"/", "._-:,"} {
+	for _, set := range []string{"/", ".", "_-:,"} {
 		for i := fit; i > 0; i-- {
-			if strings.Contains(set, word[i-1].s) && i < len(word) {
-				if i*2 >= fit || fit < 8 {
-					return i
-				}
-				break
+			if !strings.Contains(set, word[i-1].s) || len(word)-i < 4 {
+				continue
 			}
+			if i*2 >= fit || fit < 8 {
+				return i
+			}
+			break
 		}
 	}
 	return 0
