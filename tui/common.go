@@ -2,8 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
