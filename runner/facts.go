@@ -59,7 +59,7 @@ func GatherFacts(ctx context.Context, snap *workspace.Snapshot) (map[workspace.T
 func tableFacts(ctx context.Context, db **sql.DB, path, column string) (validate.TableFacts, error) {
 	s, err := delta.LoadSnapshot(ctx, path)
 	if err != nil {
-		if errors.Is(err, delta.ErrNotDeltaTable) && emptyOrMissing(path) {
+		if errors.Is(err, delta.ErrNotDeltaTable) && EmptyOrMissing(path) {
 			return validate.TableFacts{}, nil
 		}
 		return validate.TableFacts{}, err
@@ -95,9 +95,10 @@ func tableFacts(ctx context.Context, db **sql.DB, path, column string) (validate
 	return f, rows.Err()
 }
 
-// emptyOrMissing reports whether a table folder holds nothing yet (no
-// folder, or an empty one): the table has not been written.
-func emptyOrMissing(path string) bool {
+// EmptyOrMissing reports whether the table folder at path holds nothing
+// yet (no folder, an empty one, or only an empty _delta_log folder): the
+// table has not been written. A folder that cannot be read is not empty.
+func EmptyOrMissing(path string) bool {
 	entries, err := os.ReadDir(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true

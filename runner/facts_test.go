@@ -3,8 +3,10 @@ package runner_test
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/delta"
@@ -86,5 +88,43 @@ nodes:
 	cancel()
 	if _, err := runner.GatherFacts(ctx2, s); err == nil {
 		t.Fatal("cancelled context: want an error")
+	}
+}
+
+func TestEmptyOrMissing(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string // path -> content; a path ending in / is a folder
+		want  bool
+	}{
+		{"no folder", nil, true},
+		{"empty folder", map[string]string{"t/": ""}, true},
+		{"an empty log folder", map[string]string{"t/_delta_log/": ""}, true},
+		{"a commit", map[string]string{"t/_delta_log/00000000000000000000.json": "{}"}, false},
+		{"a data file", map[string]string{"t/part-0.parquet": "x"}, false},
+		{"a log that is a file", map[string]string{"t/_delta_log": "x"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for p, content := range tt.files {
+				full := filepath.Join(dir, p)
+				if strings.HasSuffix(p, "/") {
+					if err := os.MkdirAll(full, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := runner.EmptyOrMissing(filepath.Join(dir, "t")); got != tt.want {
+				t.Fatalf("EmptyOrMissing = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

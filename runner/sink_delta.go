@@ -223,7 +223,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		return nil
 	})
 	if err != nil {
-		if emptyOrMissing(path) {
+		if EmptyOrMissing(path) {
 			os.RemoveAll(path) // the folder of a create that failed
 		}
 		return 0, x.writeError(sp, err)
@@ -334,7 +334,7 @@ func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail string,
 func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 	path := string(sp.sink.Table)
 	snap, err := loadTable(ctx, path) // a table that cannot be read is dropped all the same
-	if err == nil && snap == nil && emptyOrMissing(path) {
+	if err == nil && snap == nil && EmptyOrMissing(path) {
 		return os.RemoveAll(path) // nothing written yet (e.g. a failed create)
 	}
 	var rows int64

@@ -3,11 +3,7 @@ package tui
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -95,7 +91,7 @@ func (l *DeltaLake) Stats(ctx context.Context, snap *workspace.Snapshot) (map[wo
 // holds nothing) is a table not written yet.
 func (l *DeltaLake) open(ctx context.Context, t *workspace.Table) (*delta.Table, *delta.Snapshot, TableStats) {
 	st := TableStats{Version: -1}
-	if emptyOrMissing(t.Path) {
+	if runner.EmptyOrMissing(t.Path) {
 		return nil, nil, st
 	}
 	tbl, err := delta.Open(ctx, t.Path)
@@ -113,23 +109,6 @@ func (l *DeltaLake) open(ctx context.Context, t *workspace.Table) (*delta.Table,
 	st.Version = s.Version()
 	st.Rows, st.RowsExact = s.NumRecords()
 	return tbl, s, st
-}
-
-// emptyOrMissing reports whether a table folder holds nothing yet.
-func emptyOrMissing(path string) bool {
-	entries, err := os.ReadDir(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return true
-	}
-	for _, e := range entries {
-		if e.Name() != delta.LogDirName {
-			return false
-		}
-		if logs, _ := os.ReadDir(filepath.Join(path, e.Name())); len(logs) > 0 {
-			return false
-		}
-	}
-	return err == nil
 }
 
 // countPredicates counts the rows matching each where predicate of the
