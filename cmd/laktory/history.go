@@ -363,16 +363,25 @@ func fmtCount(n int64) string {
 	return s
 }
 
-// cut keeps the first line of s, at most n characters.
+// cutLine keeps the first line of s, at most n characters; " …" says
+// more lines follow.
 func cutLine(s string, n int) string {
 	first, _, multi := strings.Cut(s, "\n")
 	if utf8.RuneCountInString(first) > n {
-		return string([]rune(first)[:n-1]) + "…"
+		return ellipsis(first, n)
 	}
 	if multi {
 		return first + " …"
 	}
 	return first
+}
+
+// ellipsis cuts s to at most n characters, "…" ending a cut.
+func ellipsis(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }
 
 func orDash(s string) string {

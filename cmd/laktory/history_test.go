@@ -243,6 +243,8 @@ func TestHistoryFormatting(t *testing.T) {
 		{"negative count", fmtCount(-1234), "-1,234"},
 		{"first line", cutLine("conflict\nat version 4", 40), "conflict …"},
 		{"long line", cutLine("abcdefghij", 5), "abcd…"},
+		{"fits", ellipsis("abc", 3), "abc"},
+		{"cut by characters", ellipsis("héllo wörld", 6), "héllo…"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

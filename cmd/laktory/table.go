@@ -13,7 +13,6 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/workspace"
@@ -245,16 +244,7 @@ func tableCompactMap(m map[string]any, max int) string {
 		}
 		parts = append(parts, k+"="+s)
 	}
-	return tableTruncate(strings.Join(parts, " "), max)
-}
-
-func tableTruncate(s string, max int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:max-1]) + "…"
+	return ellipsis(strings.ReplaceAll(strings.Join(parts, " "), "\n", " "), max)
 }
 
 func init() {
@@ -478,7 +468,7 @@ func writeTableRows(w io.Writer, rows *sql.Rows, format string) error {
 		default:
 			rec := make([]string, len(cols))
 			for i, c := range cols {
-				rec[i] = tableTruncate(delta.TextValue(vals[i], c.DatabaseTypeName(), false), 40)
+				rec[i] = ellipsis(strings.ReplaceAll(delta.TextValue(vals[i], c.DatabaseTypeName(), false), "\n", " "), 40)
 			}
 			table = append(table, rec)
 		}
