@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -391,12 +390,7 @@ func readerOptions(r *workspace.Reader) string {
 	if r.FromNode != "" {
 		parts[0] += " " + r.FromNode
 	}
-	keys := make([]string, 0, len(r.ReaderKwargs))
-	for k := range r.ReaderKwargs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(r.ReaderKwargs) {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, r.ReaderKwargs[k]))
 	}
 	return strings.Join(parts, " · ")

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -270,12 +269,7 @@ func historyDetail(h delta.HistoryEntry) string {
 			parts = append(parts, k+"="+compact(v))
 		}
 	}
-	keys := make([]string, 0, len(h.OperationMetrics))
-	for k := range h.OperationMetrics {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(h.OperationMetrics) {
 		if strings.HasPrefix(k, "num") {
 			parts = append(parts, strings.TrimPrefix(k, "num")+"="+compact(h.OperationMetrics[k]))
 		}
