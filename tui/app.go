@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -379,14 +380,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.helpOn = false
 		case key.Matches(msg, k.Quit):
 			return m.requestQuit()
-		case key.Matches(msg, k.Up):
-			m.helpAt--
-		case key.Matches(msg, k.Down):
-			m.helpAt++
-		case key.Matches(msg, k.PageUp):
-			m.helpAt -= m.lay.Main.H / 2
-		case key.Matches(msg, k.PageDown):
-			m.helpAt += m.lay.Main.H / 2
+		default:
+			m.helpAt, _ = k.move(msg, m.helpAt, max(m.lay.Main.H/2, 1), math.MaxInt32) // the help clamps it
 		}
 		return nil
 	}
@@ -829,21 +824,7 @@ func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
 	d := m.dialog
 	if d.kind != dlgResetMode {
-		page := max(m.lay.Main.H-dialogChrome-1, 1)
-		switch {
-		case key.Matches(msg, k.Up):
-			d.scroll(-1)
-		case key.Matches(msg, k.Down):
-			d.scroll(1)
-		case key.Matches(msg, k.PageUp):
-			d.scroll(-page)
-		case key.Matches(msg, k.PageDown):
-			d.scroll(page)
-		case key.Matches(msg, k.Home):
-			d.offset = 0
-		case key.Matches(msg, k.End):
-			d.scroll(len(d.body) * 8) // clamped by render
-		}
+		d.offset, _ = k.move(msg, d.offset, max(m.lay.Main.H-dialogChrome-1, 1), math.MaxInt32) // the render clamps it
 	}
 	switch d.kind {
 	case dlgResetMode:

@@ -287,7 +287,3 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 	box := st.DialogBox.Render(strings.Join(lines, "\n"))
 	return strings.Split(box, "\n")
 }
-
-// scroll moves the body of a confirmation or message by n lines (the
-// render clamps it).
-func (d *dialog) scroll(n int) { d.offset = max(d.offset+n, 0) }

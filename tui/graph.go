@@ -139,20 +139,10 @@ func (g graphPane) Update(msg tea.Msg) (graphPane, tea.Cmd) {
 		return g, nil
 	}
 	k := g.c.keys
-	page := max(g.h/2, 1)
+	row, moved := k.move(km, g.sel.Row, max(g.h/2, 1), len(g.rows)-1)
 	switch {
-	case key.Matches(km, k.Up):
-		g.sel.Row--
-	case key.Matches(km, k.Down):
-		g.sel.Row++
-	case key.Matches(km, k.PageUp):
-		g.sel.Row -= page
-	case key.Matches(km, k.PageDown):
-		g.sel.Row += page
-	case key.Matches(km, k.Home):
-		g.sel.Row = 0
-	case key.Matches(km, k.End):
-		g.sel.Row = len(g.rows) - 1
+	case moved:
+		g.sel.Row = row
 	case key.Matches(km, k.DetailUp):
 		g.dOffset--
 	case key.Matches(km, k.DetailDown):

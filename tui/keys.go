@@ -1,6 +1,9 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // KeyMap is every key binding of the workbench. Panes pick theirs from it
 // for the footer; `?` shows them all.
@@ -61,4 +64,25 @@ func DefaultKeyMap() KeyMap {
 		OpenRun:     b([]string{"enter"}, "enter", "run details"),
 		Open:        b([]string{"enter"}, "enter", "open table"),
 	}
+}
+
+// move applies a movement key to a position in a list or a scroll: a line
+// up or down, a page, the top, the end (last). It reports whether km is
+// one; the caller clamps the position.
+func (k *KeyMap) move(km tea.KeyMsg, pos, page, last int) (int, bool) {
+	switch {
+	case key.Matches(km, k.Up):
+		return pos - 1, true
+	case key.Matches(km, k.Down):
+		return pos + 1, true
+	case key.Matches(km, k.PageUp):
+		return pos - page, true
+	case key.Matches(km, k.PageDown):
+		return pos + page, true
+	case key.Matches(km, k.Home):
+		return 0, true
+	case key.Matches(km, k.End):
+		return last, true
+	}
+	return pos, false
 }

@@ -73,23 +73,11 @@ func (p problemsPane) Update(msg tea.Msg) (problemsPane, tea.Cmd) {
 	}
 	k := p.c.keys
 	n := len(p.ws.diags)
-	switch {
-	case key.Matches(km, k.Up):
-		p.cursor--
-	case key.Matches(km, k.Down):
-		p.cursor++
-	case key.Matches(km, k.PageUp):
-		p.cursor -= max(p.h/3, 1)
-	case key.Matches(km, k.PageDown):
-		p.cursor += max(p.h/3, 1)
-	case key.Matches(km, k.Home):
-		p.cursor = 0
-	case key.Matches(km, k.End):
-		p.cursor = n - 1
-	default:
+	cur, moved := k.move(km, p.cursor, max(p.h/3, 1), n-1)
+	if !moved {
 		return p, nil
 	}
-	p.cursor = min(max(p.cursor, 0), max(n-1, 0))
+	p.cursor = min(max(cur, 0), max(n-1, 0))
 	p.render()
 	return p, nil
 }

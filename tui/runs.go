@@ -466,20 +466,10 @@ func (r runsPane) Update(msg tea.Msg) (runsPane, tea.Cmd) {
 	}
 	k := r.c.keys
 	if r.inDetail() {
-		page := max(r.h-2, 1)
+		off, moved := k.move(km, r.dOffset, max(r.h-2, 1), len(r.dLines))
 		switch {
-		case key.Matches(km, k.Up):
-			r.dOffset--
-		case key.Matches(km, k.Down):
-			r.dOffset++
-		case key.Matches(km, k.PageUp):
-			r.dOffset -= page
-		case key.Matches(km, k.PageDown):
-			r.dOffset += page
-		case key.Matches(km, k.Home):
-			r.dOffset = 0
-		case key.Matches(km, k.End):
-			r.dOffset = len(r.dLines)
+		case moved:
+			r.dOffset = off // the render clamps it
 		case key.Matches(km, k.Back):
 			r.closeDetail()
 			return r, nil
@@ -489,24 +479,11 @@ func (r runsPane) Update(msg tea.Msg) (runsPane, tea.Cmd) {
 		r.render()
 		return r, nil
 	}
-	page := max(r.h/2, 1)
-	switch {
-	case key.Matches(km, k.Up):
-		r.cursor--
-	case key.Matches(km, k.Down):
-		r.cursor++
-	case key.Matches(km, k.PageUp):
-		r.cursor -= page
-	case key.Matches(km, k.PageDown):
-		r.cursor += page
-	case key.Matches(km, k.Home):
-		r.cursor = 0
-	case key.Matches(km, k.End):
-		r.cursor = len(r.runs) - 1
-	default:
+	cur, moved := k.move(km, r.cursor, max(r.h/2, 1), len(r.runs)-1)
+	if !moved {
 		return r, nil
 	}
-	r.cursor = min(max(r.cursor, 0), max(len(r.runs)-1, 0))
+	r.cursor = min(max(cur, 0), max(len(r.runs)-1, 0))
 	r.render()
 	return r, nil
 }

@@ -87,20 +87,10 @@ func (t tablePane) Update(msg tea.Msg) (tablePane, tea.Cmd) {
 		return t, nil
 	}
 	k := t.c.keys
-	page := max(t.h-2, 1)
+	off, moved := k.move(km, t.offset, max(t.h-2, 1), len(t.lines))
 	switch {
-	case key.Matches(km, k.Up):
-		t.offset--
-	case key.Matches(km, k.Down):
-		t.offset++
-	case key.Matches(km, k.PageUp):
-		t.offset -= page
-	case key.Matches(km, k.PageDown):
-		t.offset += page
-	case key.Matches(km, k.Home):
-		t.offset = 0
-	case key.Matches(km, k.End):
-		t.offset = len(t.lines)
+	case moved:
+		t.offset = off // the render clamps it
 	case key.Matches(km, k.Left):
 		t.col--
 	case key.Matches(km, k.Right):

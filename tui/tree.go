@@ -186,20 +186,10 @@ func (t treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
 		return t, nil
 	}
 	k := t.c.keys
-	page := max(t.h-2, 1)
+	cur, moved := k.move(km, t.cursor, max(t.h-2, 1), len(t.vis)-1)
 	switch {
-	case key.Matches(km, k.Up):
-		t.cursor--
-	case key.Matches(km, k.Down):
-		t.cursor++
-	case key.Matches(km, k.PageUp):
-		t.cursor -= page
-	case key.Matches(km, k.PageDown):
-		t.cursor += page
-	case key.Matches(km, k.Home):
-		t.cursor = 0
-	case key.Matches(km, k.End):
-		t.cursor = len(t.vis) - 1
+	case moved:
+		t.cursor = cur
 	case key.Matches(km, k.Toggle):
 		if it, ok := t.selected(); ok && it.children {
 			t.collapsed[it.key] = !t.collapsed[it.key]
