@@ -38,28 +38,28 @@ func (f *tableFlags) register(cmd *cobra.Command, timeTravel bool) {
 
 // openTable resolves TABLE: an existing folder is a table path; anything
 // else is a workspace table name ([catalog.][schema.]table) under the lake.
-func (a *app) openTable(arg string, f tableFlags) (*delta.Table, string, error) {
+func (a *app) openTable(arg string, f tableFlags) (*delta.Table, error) {
 	path := arg
 	if _, err := os.Stat(arg); err != nil && !strings.ContainsAny(arg, `/\`) {
 		layout, err := workspace.NewLayout(f.dir, f.lake, a.getenv(workspace.LakeEnv))
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		ref := workspace.ParseTableName(arg, "", "")
 		path = layout.TablePath(ref)
 		if _, err := os.Stat(path); err != nil {
-			return nil, "", fmt.Errorf("%w: no folder %s and no table %s in the lake (%s)", delta.ErrNotDeltaTable, arg, ref, path)
+			return nil, fmt.Errorf("%w: no folder %s and no table %s in the lake (%s)", delta.ErrNotDeltaTable, arg, ref, path)
 		}
 	}
-	t, err := delta.Open(a.ctx, path)
-	if err != nil {
-		return nil, "", err
-	}
-	return t, path, nil
+	return delta.Open(a.ctx, path)
 }
 
-// snapshot loads the version the flags ask for.
-func (a *app) snapshot(t *delta.Table, f tableFlags) (*delta.Snapshot, error) {
+// openSnapshot opens TABLE (openTable) at the version the flags ask for.
+func (a *app) openSnapshot(arg string, f tableFlags) (*delta.Snapshot, error) {
+	t, err := a.openTable(arg, f)
+	if err != nil {
+		return nil, err
+	}
 	var opts []delta.SnapshotOption
 	switch {
 	case f.version >= 0 && f.timestamp != "":
@@ -282,11 +282,7 @@ func (a *app) tableDescribeCommand() *cobra.Command {
   laktory table describe prices --version 3`,
 		Args: rangeArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, _, err := a.openTable(args[0], f)
-			if err != nil {
-				return err
-			}
-			s, err := a.snapshot(t, f)
+			s, err := a.openSnapshot(args[0], f)
 			if err != nil {
 				return err
 			}
@@ -314,7 +310,7 @@ func (a *app) tableLogCommand() *cobra.Command {
   laktory table log main.default.prices --dir ./demo --limit 5 --json`,
 		Args: rangeArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, _, err := a.openTable(args[0], f)
+			t, err := a.openTable(args[0], f)
 			if err != nil {
 				return err
 			}
@@ -371,11 +367,7 @@ rule it out are not read. --format jsonl prints one JSON object per row
 			if limit < 0 {
 				return usagef("--limit must be 0 (all rows) or more")
 			}
-			t, _, err := a.openTable(args[0], f)
-			if err != nil {
-				return err
-			}
-			s, err := a.snapshot(t, f)
+			s, err := a.openSnapshot(args[0], f)
 			if err != nil {
 				return err
 			}
