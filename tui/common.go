@@ -185,18 +185,20 @@ func runMark(st *Styles, s history.Status) string {
 
 // stateMark is the mark of a validation state.
 func stateMark(st *Styles, s lanes.State, withOK bool) string {
+	glyph := "✓"
 	switch s {
 	case lanes.Error:
-		return st.Error.Render("✗")
+		glyph = "✗"
 	case lanes.Warning:
-		return st.Warning.Render("!")
+		glyph = "!"
 	case lanes.Info:
-		return st.Info.Render("i")
+		glyph = "i"
+	default:
+		if !withOK {
+			return " "
+		}
 	}
-	if withOK {
-		return st.OK.Render("✓")
-	}
-	return " "
+	return st.state(s).Render(glyph)
 }
 
 func severityMark(st *Styles, s workspace.Severity) string {
