@@ -599,6 +599,12 @@ func (r *runsPane) liveLines() []string {
 
 	budget := max(r.h*3/5, 6)
 	room := max(r.h-minListLines-1, 1) // the most the run may take
+	if over := len(head) + len(warns) + len(sum) - room; over > 0 && len(warns) > 0 {
+		// Too many warnings even for the room: the first ones, and where
+		// the others are.
+		keep := max(len(warns)-over-1, 1)
+		warns = append(warns[:keep], st.Warning.Render(fmt.Sprintf("  … %d more lines of warnings: enter on the run shows them all", len(warns)-keep)))
+	}
 	must := len(head) + taskLines + flowsMust + len(warns) + len(sum)
 	budget = min(max(budget, must), room)
 	showAll := len(head)+taskLines+flowsAll+len(warns)+len(sum) <= budget

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -279,6 +280,26 @@ func TestTableDeclarativeFlows(t *testing.T) {
 		"⇠ pl-events.alerts table_name"} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("the Table tab lacks %q:\n%s", want, m.View())
+		}
+	}
+}
+
+// TestLiveRunManyWarnings: warnings taller than the pane keep the summary
+// and the past runs in view, and say where the others are.
+func TestLiveRunManyWarnings(t *testing.T) {
+	s := demo(t)
+	lr := newLiveRun(1, "incremental run of pipeline pl-events", eventsPlan(s), s, nil, clock)
+	for i := range 20 {
+		lr.apply(runner.Event{Kind: runner.EventWarning, Message: fmt.Sprintf("warning number %d about something the user should know", i)})
+	}
+	lr.apply(runner.Event{Kind: runner.EventRunFinished, Status: history.StatusSucceeded})
+	r := newRunsPane(testCommon(), true)
+	r.live = lr
+	r.SetSize(57, 21)
+	v := ansi.Strip(strings.Join(r.View(), "\n"))
+	for _, want := range []string{"Warnings (20)", "more lines of warnings", "Summary: succeeded", "Past runs"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the run view lacks %q:\n%s", want, v)
 		}
 	}
 }
