@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/tui/internal/tuitest"
 	"github.com/laktory/workbench/tui/lanes"
@@ -130,6 +131,37 @@ func BenchmarkHistory10k(b *testing.B) {
 				m.runs.runs = nil
 				m.runs.setPage(0, msg.page, nil)
 				m.compose()
+			}
+		})
+	}
+}
+
+// BenchmarkRunEvent is a streaming run's event (a flow's micro-batch)
+// through Update to the next frame, with the Runs tab shown: a run of 60
+// tasks, each writing through its flow, with a warning.
+func BenchmarkRunEvent(b *testing.B) {
+	s := demo(b)
+	plan := &runner.Plan{}
+	for i := range 60 {
+		key := fmt.Sprintf("pl-%d.node_%d", i/10, i)
+		plan.Tasks = append(plan.Tasks, &runner.Task{Key: key})
+		plan.Flows = append(plan.Flows, runner.FlowInfo{Task: key, Name: key + "/table-main.default.t", Target: "table t"})
+	}
+	for _, sz := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		b.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(b *testing.B) {
+			m := app(b, s, Deps{})
+			m = step(b, m, size(sz.w, sz.h), keys("3"))
+			m.runs.live = newLiveRun(1, "incremental run of every pipeline", plan, s, &fakeHandle{events: make(chan runner.Event)}, clock)
+			m = step(b, m, runEventMsg{token: 1, ev: runner.Event{Kind: runner.EventWarning, Message: gldWarning}})
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				t := plan.Tasks[i%len(plan.Tasks)].Key
+				ev := runner.Event{Kind: runner.EventFlowProgress, Task: t, Flow: t + "/table-main.default.t", Batch: int64(i), Rows: 100, Status: "COMPLETED"}
+				m.update(runEventMsg{token: 1, ev: ev}) // its command waits for the next event: not run
+				m.compose()
+				_ = m.View()
+				i++
 			}
 		})
 	}

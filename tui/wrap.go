@@ -39,7 +39,10 @@ func cellsOf(s string) []cell {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		ch := s[i : i+n]
 		i += n
-		w := ansi.StringWidth(ch)
+		w := 1
+		if r >= utf8.RuneSelf || r < ' ' {
+			w = ansi.StringWidth(ch)
+		}
 		if w == 0 && len(out) > 0 && r != '\t' {
 			out[len(out)-1].s += ch
 			continue
