@@ -38,16 +38,21 @@ object's validation mark and the status of its last run. The tabs show:
               first; each mark shows how the writer owns its rows (writer id
               or where predicate), coloured by validation; the selected
               table's writers with their rows, orphan writer ids, readers
+              and problems (J/K scroll it)
   2 Problems  the diagnostics by file, re-validated on every save; enter
               opens $EDITOR at the line
-  3 Runs      the run in progress (tasks, retries, deletions, summary) and
-              the past runs, with their details
+  3 Runs      the run in progress (tasks, the micro-batches of streaming
+              flows, rows ForEach sinks processed, retries, deletions,
+              warnings, summary) and the past runs, with their details
   4 Table     the selected table's versions, schema, partitioning, rows per
-              writer and first rows
+              writer, streaming writers (flows, checkpoints) and readers,
+              and first rows
 
 r runs the selection incrementally, f runs a FULL refresh (a writer of a
 shared table deletes only its own rows), R resets whole tables (DROP or
-TRUNCATE); destructive runs say what they delete and ask first; x cancels.
+TRUNCATE); destructive runs say what they delete and reset and which flows
+they run, and ask first; x cancels. The footer names what r/f/R act on: the
+tree's item, the graph's writer, the selected problem's object.
 ? lists every key. --demo writes a fresh copy of the demo workspace to a new
 temporary folder and opens it. NO_COLOR turns colours off; --mouse enables
 the mouse (clicks on tabs and the tree, the wheel scrolls).`,
