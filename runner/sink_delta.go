@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -14,14 +13,6 @@ import (
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
-
-// isRetryable reports whether a commit failed on a conflict with a
-// concurrent writer (the failed attempt wrote nothing). Creating a table
-// another writer created since the attempt read the lake is one too: the
-// next attempt appends to it.
-func isRetryable(err error) bool {
-	return delta.IsRetryable(err) || errors.Is(err, delta.ErrTableExists)
-}
 
 // writeOptions are the write options of a sink: new columns are merged
 // into the table (writers adding different columns), and OVERWRITE may
@@ -161,9 +152,8 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		}
 		var tx *delta.Transaction
 		if snap == nil {
-			if err := os.MkdirAll(path, 0o755); err != nil {
-				return err
-			}
+			// The transaction makes the table's folder, and removes it again
+			// when the create fails or loses the race.
 			if tx, err = delta.BeginCreate(path, def, writeOptions(sk)); err != nil {
 				return err
 			}
@@ -330,26 +320,26 @@ func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail string,
 	return nil
 }
 
-// dropTable removes a Delta table's folder.
+// dropTable removes a Delta table's folder. A table named by table_name
+// must lie inside the lake; a Delta path sink may be anywhere but in a folder
+// that holds the workspace, the lake or the run history.
 func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 	path := string(sp.sink.Table)
-	snap, err := loadTable(ctx, path) // a table that cannot be read is dropped all the same
-	if err == nil && snap == nil && EmptyOrMissing(path) {
-		return os.RemoveAll(path) // nothing written yet (e.g. a failed create)
-	}
+	snap, _ := loadTable(ctx, path) // a table that cannot be read is dropped all the same
 	var rows int64
 	if snap != nil {
 		rows, _ = snap.NumRecords()
 	}
 	start := time.Now()
-	root := x.run.Plan.snap.Layout.Lake
-	if sp.sink.Kind != workspace.SinkTable {
-		if err := x.checkRemovable(path); err != nil {
-			return err
-		}
-		root = filepath.Dir(path)
+	l := x.run.Plan.snap.Layout
+	opts := delta.DropOptions{Protected: []string{l.Dir, l.Lake, l.StateDir()}}
+	if sp.sink.Kind == workspace.SinkTable {
+		opts.LakeRoot = l.Lake
 	}
-	if err := delta.Drop(ctx, path, root); err != nil {
+	if err := delta.DropTable(ctx, path, opts); err != nil {
+		if errors.Is(err, delta.ErrProtectedPath) || errors.Is(err, delta.ErrOutsideLakeRoot) {
+			err = fmt.Errorf("%w: %w", ErrSink, err)
+		}
 		return x.writeError(sp, err)
 	}
 	x.operation(history.Operation{Table: tableLabel(sp), Path: path, Operation: "DROP", Detail: "reset", RowsDeleted: rows, Duration: time.Since(start)})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -343,7 +344,7 @@ func (x *taskExec) withRetries(ctx context.Context, table string, op func(attemp
 			return err
 		}
 		return op(attempt)
-	}, isRetryable, func(attempt int, d time.Duration, err error) { x.retried(table, attempt, d, err) })
+	}, delta.IsRetryable, func(attempt int, d time.Duration, err error) { x.retried(table, attempt, d, err) })
 }
 
 // errorsIsAny reports whether err is any of targets.
