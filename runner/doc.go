@@ -15,8 +15,9 @@
 // carrying validation's diagnostics: unknown pipelines or selectors, bad
 // refresh/reset_mode combinations (validate.RunParameters), errors in the
 // selected pipelines' files, and nodes using what local runs do not
-// support yet (one check, in unsupported.go: streaming reads, declarative
-// orchestrators, ForEach and MERGE sinks).
+// support yet (one check, in unsupported.go: MERGE, VIEW and pipeline view
+// sinks, Python-only sources, formats DuckDB does not read, streaming writes
+// other than APPEND).
 //
 // Each selected node is a task; tasks run in parallel as the node DAG
 // allows (Request.Parallel). A task resets its sinks as the refresh asks

@@ -301,12 +301,12 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 						continue
 					}
 					wn := tp.pipeline.Node(w.Node)
-					if wn == nil || w.Sink >= len(wn.Sinks) {
+					if wn == nil || wn.SinkAt(w.Sink) == nil {
 						continue
 					}
 					// Every writer's task carries them all: whichever resets
 					// the table first resets them, before any writer writes.
-					for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, wn, wn.Sinks[w.Sink])) {
+					for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, wn, wn.SinkAt(w.Sink))) {
 						if !slices.Contains(sp.checkpoints, cp) {
 							sp.checkpoints = append(sp.checkpoints, cp)
 						}
@@ -457,8 +457,8 @@ func rowsText(n int64) string {
 func flowNames(p *workspace.Pipeline, t *workspace.Table) []string {
 	var out []string
 	for _, w := range t.Writers {
-		if n := p.Node(w.Node); w.Pipeline == p.Name && n != nil && w.Sink < len(n.Sinks) {
-			if name := FlowName(p, n, n.Sinks[w.Sink]); !slices.Contains(out, name) {
+		if n := p.Node(w.Node); w.Pipeline == p.Name && n != nil && n.SinkAt(w.Sink) != nil {
+			if name := FlowName(p, n, n.SinkAt(w.Sink)); !slices.Contains(out, name) {
 				out = append(out, name)
 			}
 		}

@@ -654,7 +654,7 @@ func (m *Model) objTarget(k objKey) runTarget {
 	case k.Node == "":
 		return runTarget{desc: "pipeline " + k.Pipeline, pipelines: []string{k.Pipeline}, selection: map[string][]string{k.Pipeline: nil}}
 	case k.Sink >= 0:
-		if sk := sinkOf(m.ws.snap.Node(k.Pipeline, k.Node), k.Sink); sk != nil {
+		if sk := m.ws.snap.Node(k.Pipeline, k.Node).SinkAt(k.Sink); sk != nil {
 			if t := m.ws.table(sk.Table); t != nil {
 				return nodeTarget(k.Pipeline, k.Node, "writer "+k.Pipeline+"."+k.Node+" of "+tableLabel(t))
 			}

@@ -80,21 +80,6 @@ func (v *wsView) table(id workspace.TableID) *workspace.Table {
 	return v.snap.Table(id)
 }
 
-// sinkOf is the sink of node n with the given index (Sink.Index: its
-// place in the YAML, which a sink that failed to decode leaves out of
-// n.Sinks), or nil.
-func sinkOf(n *workspace.Node, index int) *workspace.Sink {
-	if n == nil {
-		return nil
-	}
-	for _, s := range n.Sinks {
-		if s.Index == index {
-			return s
-		}
-	}
-	return nil
-}
-
 // tableLabel is a table's short name.
 func tableLabel(t *workspace.Table) string {
 	if t.Name != "" {

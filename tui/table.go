@@ -230,7 +230,7 @@ func (t *tablePane) streamLines(tb *workspace.Table) []string {
 	var writers []string
 	for _, w := range tb.Writers {
 		p, n := snap.Pipeline(w.Pipeline), snap.Node(w.Pipeline, w.Node)
-		sk := sinkOf(n, w.Sink)
+		sk := n.SinkAt(w.Sink)
 		if p == nil || sk == nil || !(n.Streaming() || p.Declarative()) {
 			continue
 		}

@@ -81,11 +81,7 @@ func (s *Snapshot) Node(pl, name string) *Node {
 // Sink returns the sink a writer writes with.
 func (s *Snapshot) Sink(w *Writer) *Sink {
 	if n := s.Node(w.Pipeline, w.Node); n != nil {
-		for _, sk := range n.Sinks {
-			if sk.Index == w.Sink {
-				return sk
-			}
-		}
+		return n.SinkAt(w.Sink)
 	}
 	return nil
 }

@@ -126,6 +126,21 @@ func (n *Node) TaskName() string {
 	return "node-" + n.Name
 }
 
+// SinkAt returns the sink declared at position index of the node's sinks
+// list (Sink.Index, Writer.Sink), or nil (also for a nil node). A sink that failed to load is left
+// out of Sinks, so the position is not an index into Sinks.
+func (n *Node) SinkAt(index int) *Sink {
+	if n == nil {
+		return nil
+	}
+	for _, sk := range n.Sinks {
+		if sk.Index == index {
+			return sk
+		}
+	}
+	return nil
+}
+
 // PrimarySink is the first sink that is not a quarantine sink, or nil.
 func (n *Node) PrimarySink() *Sink {
 	for _, s := range n.Sinks {
