@@ -24,6 +24,12 @@ fi
 export LAKTORY_REQUIRE_INTEROP=1
 export LAKTORY_REQUIRE_TMUX=1
 
+# The Delta conformance tables live beside the repository (../shared) or in
+# $LAKTORY_CONFORMANCE_DIR; without them the conformance tests skip: say so.
+if [ -z "${LAKTORY_CONFORMANCE_DIR:-}" ] && [ ! -d ../shared/conformance/golden ]; then
+  echo "!! Delta conformance tables not found (../shared/conformance/golden, or set LAKTORY_CONFORMANCE_DIR): conformance tests will be skipped"
+fi
+
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.venv/*'))
 if [ -n "$unformatted" ]; then
