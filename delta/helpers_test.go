@@ -85,71 +85,10 @@ func mustSnapshot(t testing.TB, root string, opts ...SnapshotOption) *Snapshot {
 	return s
 }
 
-// Checkpoint rows as tests write them with parquet-go (the column layout
-// of Spark's checkpoints; every column optional).
+// cpRow is a checkpoint row: the classic checkpoint writer's columns plus
+// the V2 checkpoint's checkpointMetadata and sidecar, for hand-made V2 and
+// sidecar fixtures.
 type (
-	cpDeletionVector struct {
-		StorageType    *string `parquet:"storageType,optional"`
-		PathOrInlineDv *string `parquet:"pathOrInlineDv,optional"`
-		Offset         *int32  `parquet:"offset,optional"`
-		SizeInBytes    *int32  `parquet:"sizeInBytes,optional"`
-		Cardinality    *int64  `parquet:"cardinality,optional"`
-		MaxRowIndex    *int64  `parquet:"maxRowIndex,optional"`
-	}
-	cpAdd struct {
-		Path                    *string            `parquet:"path,optional"`
-		PartitionValues         map[string]*string `parquet:"partitionValues,optional"`
-		Size                    *int64             `parquet:"size,optional"`
-		ModificationTime        *int64             `parquet:"modificationTime,optional"`
-		DataChange              *bool              `parquet:"dataChange,optional"`
-		Tags                    map[string]*string `parquet:"tags,optional"`
-		DeletionVector          *cpDeletionVector  `parquet:"deletionVector,optional"`
-		BaseRowID               *int64             `parquet:"baseRowId,optional"`
-		DefaultRowCommitVersion *int64             `parquet:"defaultRowCommitVersion,optional"`
-		Stats                   *string            `parquet:"stats,optional"`
-		ClusteringProvider      *string            `parquet:"clusteringProvider,optional"`
-	}
-	cpRemove struct {
-		Path                    *string            `parquet:"path,optional"`
-		DeletionTimestamp       *int64             `parquet:"deletionTimestamp,optional"`
-		DataChange              *bool              `parquet:"dataChange,optional"`
-		ExtendedFileMetadata    *bool              `parquet:"extendedFileMetadata,optional"`
-		PartitionValues         map[string]*string `parquet:"partitionValues,optional"`
-		Size                    *int64             `parquet:"size,optional"`
-		DeletionVector          *cpDeletionVector  `parquet:"deletionVector,optional"`
-		BaseRowID               *int64             `parquet:"baseRowId,optional"`
-		DefaultRowCommitVersion *int64             `parquet:"defaultRowCommitVersion,optional"`
-	}
-	cpTxn struct {
-		AppID       *string `parquet:"appId,optional"`
-		Version     *int64  `parquet:"version,optional"`
-		LastUpdated *int64  `parquet:"lastUpdated,optional"`
-	}
-	cpFormat struct {
-		Provider *string            `parquet:"provider,optional"`
-		Options  map[string]*string `parquet:"options,optional"`
-	}
-	cpMetadata struct {
-		ID               *string            `parquet:"id,optional"`
-		Name             *string            `parquet:"name,optional"`
-		Description      *string            `parquet:"description,optional"`
-		Format           *cpFormat          `parquet:"format,optional"`
-		SchemaString     *string            `parquet:"schemaString,optional"`
-		PartitionColumns []string           `parquet:"partitionColumns,optional,list"`
-		Configuration    map[string]*string `parquet:"configuration,optional"`
-		CreatedTime      *int64             `parquet:"createdTime,optional"`
-	}
-	cpProtocol struct {
-		MinReaderVersion *int32   `parquet:"minReaderVersion,optional"`
-		MinWriterVersion *int32   `parquet:"minWriterVersion,optional"`
-		ReaderFeatures   []string `parquet:"readerFeatures,optional,list"`
-		WriterFeatures   []string `parquet:"writerFeatures,optional,list"`
-	}
-	cpDomainMetadata struct {
-		Domain        *string `parquet:"domain,optional"`
-		Configuration *string `parquet:"configuration,optional"`
-		Removed       *bool   `parquet:"removed,optional"`
-	}
 	cpCheckpointMetadata struct {
 		Version *int64             `parquet:"version,optional"`
 		Tags    map[string]*string `parquet:"tags,optional"`
@@ -161,77 +100,29 @@ type (
 		Tags             map[string]*string `parquet:"tags,optional"`
 	}
 	cpRow struct {
-		Txn                *cpTxn                `parquet:"txn,optional"`
-		Add                *cpAdd                `parquet:"add,optional"`
-		Remove             *cpRemove             `parquet:"remove,optional"`
-		MetaData           *cpMetadata           `parquet:"metaData,optional"`
-		Protocol           *cpProtocol           `parquet:"protocol,optional"`
-		DomainMetadata     *cpDomainMetadata     `parquet:"domainMetadata,optional"`
+		Txn                *ckptTxn              `parquet:"txn,optional"`
+		Add                *ckptAdd              `parquet:"add,optional"`
+		Remove             *ckptRemove           `parquet:"remove,optional"`
+		MetaData           *ckptMetadata         `parquet:"metaData,optional"`
+		Protocol           *ckptProtocol         `parquet:"protocol,optional"`
+		DomainMetadata     *ckptDomain           `parquet:"domainMetadata,optional"`
 		CheckpointMetadata *cpCheckpointMetadata `parquet:"checkpointMetadata,optional"`
 		Sidecar            *cpSidecar            `parquet:"sidecar,optional"`
 	}
 )
 
-// checkpointRow converts an action to a checkpoint parquet row (the
-// inverse of cpRow.action).
+// checkpointRow converts an action to a checkpoint parquet row: the
+// production conversion, plus the V2 actions.
 func checkpointRow(a Action) cpRow {
-	optMap := func(m map[string]string) map[string]*string {
-		if m == nil {
-			return nil
-		}
-		out := map[string]*string{}
-		for k, v := range m {
-			out[k] = ptr(v)
-		}
-		return out
-	}
-	dv := func(d *DeletionVector) *cpDeletionVector {
-		if d == nil {
-			return nil
-		}
-		return &cpDeletionVector{StorageType: &d.StorageType, PathOrInlineDv: &d.PathOrInlineDv, Offset: d.Offset,
-			SizeInBytes: &d.SizeInBytes, Cardinality: &d.Cardinality, MaxRowIndex: d.MaxRowIndex}
-	}
-	var r cpRow
 	switch {
-	case a.Add != nil:
-		x := a.Add
-		r.Add = &cpAdd{Path: &x.Path, PartitionValues: x.PartitionValues, Size: &x.Size,
-			ModificationTime: &x.ModificationTime, DataChange: &x.DataChange, Tags: optMap(x.Tags),
-			DeletionVector: dv(x.DeletionVector), BaseRowID: x.BaseRowID, DefaultRowCommitVersion: x.DefaultRowCommitVersion}
-		if x.Stats != "" {
-			r.Add.Stats = &x.Stats
-		}
-	case a.Remove != nil:
-		x := a.Remove
-		r.Remove = &cpRemove{Path: &x.Path, DeletionTimestamp: x.DeletionTimestamp, DataChange: &x.DataChange,
-			ExtendedFileMetadata: x.ExtendedFileMetadata, PartitionValues: x.PartitionValues, Size: x.Size,
-			DeletionVector: dv(x.DeletionVector)}
-	case a.Txn != nil:
-		r.Txn = &cpTxn{AppID: &a.Txn.AppID, Version: &a.Txn.Version, LastUpdated: a.Txn.LastUpdated}
-	case a.MetaData != nil:
-		x := a.MetaData
-		prov := x.Format.Provider
-		if prov == "" {
-			prov = "parquet"
-		}
-		r.MetaData = &cpMetadata{ID: &x.ID, SchemaString: &x.SchemaString, PartitionColumns: x.PartitionColumns,
-			Configuration: optMap(x.Configuration), CreatedTime: x.CreatedTime,
-			Format: &cpFormat{Provider: &prov, Options: map[string]*string{}}}
-	case a.Protocol != nil:
-		x := a.Protocol
-		r.Protocol = &cpProtocol{MinReaderVersion: ptr(int32(x.MinReaderVersion)), MinWriterVersion: ptr(int32(x.MinWriterVersion)),
-			ReaderFeatures: x.ReaderFeatures, WriterFeatures: x.WriterFeatures}
-	case a.DomainMetadata != nil:
-		x := a.DomainMetadata
-		r.DomainMetadata = &cpDomainMetadata{Domain: &x.Domain, Configuration: &x.Configuration, Removed: &x.Removed}
 	case a.CheckpointMetadata != nil:
-		r.CheckpointMetadata = &cpCheckpointMetadata{Version: &a.CheckpointMetadata.Version}
+		return cpRow{CheckpointMetadata: &cpCheckpointMetadata{Version: &a.CheckpointMetadata.Version}}
 	case a.Sidecar != nil:
 		x := a.Sidecar
-		r.Sidecar = &cpSidecar{Path: &x.Path, SizeInBytes: &x.SizeInBytes, ModificationTime: &x.ModificationTime}
+		return cpRow{Sidecar: &cpSidecar{Path: &x.Path, SizeInBytes: &x.SizeInBytes, ModificationTime: &x.ModificationTime}}
 	}
-	return r
+	r := toCheckpointRow(a)
+	return cpRow{Txn: r.Txn, Add: r.Add, Remove: r.Remove, MetaData: r.MetaData, Protocol: r.Protocol, DomainMetadata: r.DomainMetadata}
 }
 
 // writeParquetActions writes actions as checkpoint rows to path.
