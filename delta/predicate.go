@@ -318,6 +318,26 @@ type token struct {
 	text string
 }
 
+// quoted reads the quoted text starting at s[i] (a ' or "), where a doubled
+// quote stands for one, and returns it with the index after the closing
+// quote (or past the end when it is missing).
+func quoted(s string, i int) (string, int) {
+	q := s[i]
+	var b strings.Builder
+	for i++; i < len(s); i++ {
+		if s[i] == q {
+			if i+1 < len(s) && s[i+1] == q {
+				b.WriteByte(q)
+				i++
+				continue
+			}
+			break
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), i + 1
+}
+
 func tokenize(s string) []token {
 	var toks []token
 	i := 0
@@ -327,39 +347,13 @@ func tokenize(s string) []token {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 		case c == '\'':
-			var b strings.Builder
-			i++
-			for i < len(s) {
-				if s[i] == '\'' {
-					if i+1 < len(s) && s[i+1] == '\'' {
-						b.WriteByte('\'')
-						i += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[i])
-				i++
-			}
-			i++
-			toks = append(toks, token{"string", b.String()})
+			var text string
+			text, i = quoted(s, i)
+			toks = append(toks, token{"string", text})
 		case c == '"':
-			var b strings.Builder
-			i++
-			for i < len(s) {
-				if s[i] == '"' {
-					if i+1 < len(s) && s[i+1] == '"' {
-						b.WriteByte('"')
-						i += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[i])
-				i++
-			}
-			i++
-			toks = append(toks, token{"qident", b.String()})
+			var text string
+			text, i = quoted(s, i)
+			toks = append(toks, token{"qident", text})
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			j := i
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == '_' ||
