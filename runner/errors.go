@@ -53,6 +53,11 @@ var (
 	// one to import is not a Structured Streaming checkpoint).
 	ErrCheckpoint = errors.New("streaming checkpoint")
 
+	// ErrCheckpointBusy: another run (of this or another process) is using
+	// the streaming checkpoint; running the same flow twice at once would
+	// process its data twice or record offsets it did not write.
+	ErrCheckpointBusy = errors.New("streaming checkpoint in use by another run")
+
 	// ErrStream: a streaming read cannot go on (its source table was
 	// replaced, or a commit deleted or changed rows the reader does not
 	// tolerate); the message says which refresh or option fixes it.

@@ -98,6 +98,9 @@ type Run struct {
 	resetMu sync.Mutex
 	resets  map[workspace.TableID]*tableReset
 
+	// checkpoints are the streaming checkpoints the run holds.
+	checkpoints checkpointLocks
+
 	// created are the tables this run created; defined the ForEach sinks
 	// whose definition the event log has.
 	created sync.Map
@@ -432,6 +435,7 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 	})
 	close(run.hist)
 	<-run.histDone
+	run.checkpoints.releaseAll()
 	run.publish(last)
 	run.cancel()
 	run.evMu.Lock()

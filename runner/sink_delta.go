@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -213,9 +212,8 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		return nil
 	})
 	if err != nil {
-		if EmptyOrMissing(path) {
-			os.RemoveAll(path) // the folder of a create that failed
-		}
+		// A create that failed left nothing: the transaction removes the
+		// folders it made.
 		return 0, x.writeError(sp, err)
 	}
 	return written, nil

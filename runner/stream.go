@@ -59,6 +59,9 @@ func (x *taskExec) afterStep(step string, f *flowPlan, batch int64) {
 // batch whose offsets were written but not committed (a crash) is
 // replayed first, with the same offsets.
 func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
+	if err := x.run.checkpoints.lock(f.dir); err != nil {
+		return err
+	}
 	if f.importFrom != "" {
 		if err := x.importCheckpoint(ctx, f); err != nil {
 			return err

@@ -169,6 +169,9 @@ func (x *taskExec) reset(ctx context.Context) error {
 // resetCheckpoints deletes the checkpoints a sink's reset resets.
 func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
 	for _, cp := range sp.checkpoints {
+		if err := x.run.checkpoints.lock(cp); err != nil {
+			return err
+		}
 		if err := os.RemoveAll(cp); err != nil {
 			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
 		}

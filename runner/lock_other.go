@@ -1,0 +1,9 @@
+//go:build !unix
+
+package runner
+
+import "os"
+
+// tryLock does not lock on systems without flock: concurrent runs of one
+// flow are not detected there.
+func tryLock(*os.File) error { return nil }
