@@ -20,6 +20,8 @@ var allowed = map[string][]string{
 	"workspace": {"assets"},
 	"delta":     {},
 	"assets":    {},
+	// scripts holds helper programs of the interop checks (deltaop).
+	"scripts": {"delta"},
 }
 
 // TestImportDirections fails when a package imports across the layering.
