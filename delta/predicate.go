@@ -183,6 +183,12 @@ func (f *fileFacts) column(name string) (DataType, colRange) {
 			r.noNull = n == 0
 		}
 	}
+	if _, widened := field.Metadata[MetaTypeChanges]; widened {
+		// Files written before the type widened hold min/max in the old
+		// type (a float's shortest text is not its double's): only the
+		// null counts are bounds.
+		return dt, r
+	}
 	if v, ok := statValue(dt, st.MinValues[phys]); ok {
 		r.min = v
 	}

@@ -13,6 +13,12 @@ const (
 	FeatureTimestampNTZ        = "timestampNtz"
 	FeatureV2Checkpoint        = "v2Checkpoint"
 	FeatureVacuumProtocolCheck = "vacuumProtocolCheck"
+	// FeatureTypeWidening (and its preview name, which Delta 3.x wrote)
+	// lets a column's type widen (int -> long, float -> double, date ->
+	// timestamp_ntz, larger decimals...) without rewriting the data files:
+	// older files keep the narrower type, which scans cast to the table's.
+	FeatureTypeWidening        = "typeWidening"
+	FeatureTypeWideningPreview = "typeWidening-preview"
 )
 
 // MaxReaderVersion is the highest minReaderVersion this package reads.
@@ -26,6 +32,8 @@ var SupportedReaderFeatures = []string{
 	FeatureTimestampNTZ,
 	FeatureV2Checkpoint,
 	FeatureVacuumProtocolCheck,
+	FeatureTypeWidening,
+	FeatureTypeWideningPreview,
 }
 
 // CheckReadable returns nil when this package can read a table with

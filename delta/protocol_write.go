@@ -29,6 +29,7 @@ const (
 	PropEnableChangeDataFeed   = "delta.enableChangeDataFeed"
 	PropEnableInCommitTS       = "delta.enableInCommitTimestamps"
 	PropEnableRowTracking      = "delta.enableRowTracking"
+	PropEnableTypeWidening     = "delta.enableTypeWidening"
 	PropIsolationLevel         = "delta.isolationLevel"
 	PropDataSkippingNumIndexed = "delta.dataSkippingNumIndexedCols"
 	PropDataSkippingStatsCols  = "delta.dataSkippingStatsColumns"
@@ -71,6 +72,8 @@ var SupportedWriterFeatures = []string{
 	FeatureGeneratedColumns,
 	FeatureIdentityColumns,
 	FeatureInCommitTimestamp,
+	FeatureTypeWidening,
+	FeatureTypeWideningPreview,
 }
 
 // readerWriterFeatures are the features that must be listed in both
@@ -78,6 +81,7 @@ var SupportedWriterFeatures = []string{
 var readerWriterFeatures = map[string]bool{
 	FeatureDeletionVectors: true, FeatureColumnMapping: true, FeatureTimestampNTZ: true,
 	FeatureV2Checkpoint: true, FeatureVacuumProtocolCheck: true,
+	FeatureTypeWidening: true, FeatureTypeWideningPreview: true,
 }
 
 // CheckWritable returns nil when this package can write a table with
@@ -218,6 +222,9 @@ func createProtocol(schema *StructType, props map[string]string) (Protocol, erro
 	}
 	if usesType(schema, TimestampNTZType) {
 		reader[FeatureTimestampNTZ] = true
+	}
+	if strings.EqualFold(props[PropEnableTypeWidening], "true") {
+		reader[FeatureTypeWidening] = true
 	}
 	for k, v := range props {
 		name, ok := strings.CutPrefix(k, PropFeaturePrefix)

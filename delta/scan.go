@@ -376,11 +376,8 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		typed = append(typed, "NULL AS "+scanNoDataCol)
 	}
 	b.WriteString("SELECT " + strings.Join(typed, ", ") + " WHERE false")
-	for bi, branch := range [][]scanFile{plain, withDV} {
-		if len(branch) == 0 {
-			continue
-		}
-		dv := bi == 1
+	for _, g := range s.scanGroups(plain, withDV) {
+		branch, dv := g.files, g.dv
 		var extra []string
 		for i, pf := range pfs {
 			if constant[i] {
@@ -423,7 +420,11 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		}
 		b.WriteString("\n    UNION ALL BY NAME SELECT " + sel + " FROM " + readParquetSQL(branch, dv) + " AS d")
 		if dv {
-			b.WriteString(" ANTI JOIN " + scanDVCTE + " AS x ON d.file_index::BIGINT = x.f AND d.file_row_number = x.r")
+			idx := "d.file_index::BIGINT"
+			if g.dvOffset > 0 {
+				idx += " + " + strconv.Itoa(g.dvOffset)
+			}
+			b.WriteString(" ANTI JOIN " + scanDVCTE + " AS x ON " + idx + " = x.f AND d.file_row_number = x.r")
 		}
 	}
 	b.WriteString("\n  ) AS d\n) AS t")
@@ -431,6 +432,66 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		b.WriteString("\nWHERE (" + w + "\n)")
 	}
 	return b.String(), nil
+}
+
+// scanGroup is the files of one read_parquet call of a scan.
+type scanGroup struct {
+	files    []scanFile
+	dv       bool // files have deletion vectors (and withDV holds them from dvOffset)
+	dvOffset int
+}
+
+// scanGroups splits a scan's files into read_parquet calls: one for the
+// files without deletion vectors and one for those with, or, when a column
+// of the table has widened (typeWidening), one call per file. read_parquet
+// with union_by_name promotes a column that differs between files (float
+// in old files, double in new ones) itself, and then checks pushed-down
+// filters against the old files in their narrow type (a FLOAT 0.1 is not
+// > 0.1; a DATE 2024-01-02 is not < TIMESTAMP '2024-01-02 00:00:01'),
+// dropping rows. One file per call leaves the promotion to the scan's
+// UNION ALL BY NAME with the typed schema branch, where filters see the
+// table's types.
+func (s *Snapshot) scanGroups(plain, withDV []scanFile) []scanGroup {
+	if !s.hasWidenedColumn() {
+		var gs []scanGroup
+		if len(plain) > 0 {
+			gs = append(gs, scanGroup{files: plain})
+		}
+		if len(withDV) > 0 {
+			gs = append(gs, scanGroup{files: withDV, dv: true})
+		}
+		return gs
+	}
+	gs := make([]scanGroup, 0, len(plain)+len(withDV))
+	for i := range plain {
+		gs = append(gs, scanGroup{files: plain[i : i+1]})
+	}
+	for i := range withDV {
+		gs = append(gs, scanGroup{files: withDV[i : i+1], dv: true, dvOffset: i})
+	}
+	return gs
+}
+
+// hasWidenedColumn reports whether a column of the table (at any depth)
+// records type changes.
+func (s *Snapshot) hasWidenedColumn() bool {
+	var walk func(DataType) bool
+	walk = func(dt DataType) bool {
+		switch t := dt.(type) {
+		case *StructType:
+			for _, f := range t.Fields {
+				if _, ok := f.Metadata[MetaTypeChanges]; ok || walk(f.Type) {
+					return true
+				}
+			}
+		case *ArrayType:
+			return walk(t.ElementType)
+		case *MapType:
+			return walk(t.KeyType) || walk(t.ValueType)
+		}
+		return false
+	}
+	return s.schema != nil && walk(s.schema)
 }
 
 // sameValue reports whether two partition values are equal (NULLs equal).

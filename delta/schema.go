@@ -122,10 +122,13 @@ type StructField struct {
 	Metadata map[string]any
 }
 
-// Column mapping metadata keys of a StructField.
+// Metadata keys of a StructField this package reads: column mapping and
+// type changes.
 const (
 	MetaColumnMappingID           = "delta.columnMapping.id"
 	MetaColumnMappingPhysicalName = "delta.columnMapping.physicalName"
+	// MetaTypeChanges lists a column's type changes (typeWidening).
+	MetaTypeChanges = "delta.typeChanges"
 )
 
 // ColumnMappingMode is the table property delta.columnMapping.mode.

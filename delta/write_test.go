@@ -29,6 +29,8 @@ func TestCreateProtocol(t *testing.T) {
 		{"deletion vectors", plain, map[string]string{PropEnableDeletionVectors: "true"},
 			Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"deletionVectors"}, WriterFeatures: []string{"deletionVectors"}}, nil},
 		{"deletion vectors off stays (1, 2)", plain, map[string]string{PropEnableDeletionVectors: "false"}, Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, nil},
+		{"type widening", plain, map[string]string{PropEnableTypeWidening: "true"},
+			Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"typeWidening"}, WriterFeatures: []string{"typeWidening"}}, nil},
 		{"timestamp_ntz column", ntz, nil,
 			Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"timestampNtz"}}, nil},
 		{"column mapping", plain, map[string]string{PropColumnMappingMode: "name"},
