@@ -33,6 +33,9 @@ func (t *Table) History(ctx context.Context, limit int) ([]HistoryEntry, error) 
 	if err != nil {
 		return nil, err
 	}
+	if n := len(l.commits); n > 1 {
+		l.fillGaps(t.root, l.commits[0], l.commits[n-1])
+	}
 	versions := l.commits
 	if limit > 0 && len(versions) > limit {
 		versions = versions[len(versions)-limit:]

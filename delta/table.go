@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -250,11 +251,12 @@ func (l *logListing) commitsCover(from, to int64) bool {
 }
 
 // checkContiguous fails with ErrVersionsNotContiguous naming the first
-// missing commit in from..to.
+// missing commit in from..to (after fillGaps).
 func (l *logListing) checkContiguous(root string, from, to int64) error {
 	if l.commitsCover(from, to) {
 		return nil
 	}
+	l.fillGaps(root, from, to)
 	for v := from; v <= to; v++ {
 		if !l.hasCommit(v) {
 			return fmt.Errorf("%w: table %s: commit %s is missing (the log needs every version from %d to %d)",
@@ -262,6 +264,30 @@ func (l *logListing) checkContiguous(root string, from, to int64) error {
 		}
 	}
 	return nil
+}
+
+// fillGaps looks up by name the commits in from..to the listing lacks and
+// adds those that exist. A folder listed while writers commit can show a
+// commit created during the listing without an earlier one also created
+// during it (readdir returns entries in hash order, and entries added
+// meanwhile may or may not appear), so a gap in a listing is not yet a
+// gap in the log.
+func (l *logListing) fillGaps(root string, from, to int64) {
+	if l.commitsCover(from, to) {
+		return
+	}
+	var found []int64
+	for v := from; v <= to; v++ {
+		if !l.hasCommit(v) {
+			if _, err := os.Stat(filepath.Join(root, LogDirName, CommitFileName(v))); err == nil {
+				found = append(found, v)
+			}
+		}
+	}
+	if len(found) > 0 {
+		l.commits = append(l.commits, found...)
+		slices.Sort(l.commits)
+	}
 }
 
 // preferHinted moves the checkpoint named by the _last_checkpoint hint to
