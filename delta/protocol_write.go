@@ -184,21 +184,7 @@ func walkType(dt DataType, path string, fn func(string, *StructField)) {
 
 // usesType reports whether dt is, or nests, the primitive type p.
 func usesType(dt DataType, p PrimitiveType) bool {
-	switch t := dt.(type) {
-	case PrimitiveType:
-		return t == p
-	case *StructType:
-		for _, f := range t.Fields {
-			if usesType(f.Type, p) {
-				return true
-			}
-		}
-	case *ArrayType:
-		return usesType(t.ElementType, p)
-	case *MapType:
-		return usesType(t.KeyType, p) || usesType(t.ValueType, p)
-	}
-	return false
+	return someType(dt, func(t DataType) bool { return t == p })
 }
 
 // createProtocol computes the protocol a new table with this schema and

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -475,23 +476,13 @@ func (s *Snapshot) scanGroups(plain, withDV []scanFile) []scanGroup {
 // hasWidenedColumn reports whether a column of the table (at any depth)
 // records type changes.
 func (s *Snapshot) hasWidenedColumn() bool {
-	var walk func(DataType) bool
-	walk = func(dt DataType) bool {
-		switch t := dt.(type) {
-		case *StructType:
-			for _, f := range t.Fields {
-				if _, ok := f.Metadata[MetaTypeChanges]; ok || walk(f.Type) {
-					return true
-				}
-			}
-		case *ArrayType:
-			return walk(t.ElementType)
-		case *MapType:
-			return walk(t.KeyType) || walk(t.ValueType)
-		}
-		return false
-	}
-	return s.schema != nil && walk(s.schema)
+	return s.schema != nil && someType(s.schema, func(t DataType) bool {
+		st, ok := t.(*StructType)
+		return ok && slices.ContainsFunc(st.Fields, func(f *StructField) bool {
+			_, widened := f.Metadata[MetaTypeChanges]
+			return widened
+		})
+	})
 }
 
 // sameValue reports whether two partition values are equal (NULLs equal).
@@ -625,14 +616,10 @@ func renameNested(expr string, dt DataType, mode ColumnMappingMode, depth int) (
 	return expr, nil
 }
 
+// hasStruct reports whether dt is, or nests, a struct.
 func hasStruct(dt DataType) bool {
-	switch t := dt.(type) {
-	case *StructType:
-		return true
-	case *ArrayType:
-		return hasStruct(t.ElementType)
-	case *MapType:
-		return hasStruct(t.KeyType) || hasStruct(t.ValueType)
-	}
-	return false
+	return someType(dt, func(t DataType) bool {
+		_, ok := t.(*StructType)
+		return ok
+	})
 }

@@ -695,3 +695,24 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// someType reports whether pred holds for dt or for a type nested in it
+// (struct fields, array elements, map keys and values).
+func someType(dt DataType, pred func(DataType) bool) bool {
+	if pred(dt) {
+		return true
+	}
+	switch t := dt.(type) {
+	case *StructType:
+		for _, f := range t.Fields {
+			if someType(f.Type, pred) {
+				return true
+			}
+		}
+	case *ArrayType:
+		return someType(t.ElementType, pred)
+	case *MapType:
+		return someType(t.KeyType, pred) || someType(t.ValueType, pred)
+	}
+	return false
+}

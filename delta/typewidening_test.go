@@ -76,24 +76,7 @@ func widenedRows(t *testing.T, root, where string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.QueryContext(ctx, "SELECT concat_ws('|', i, f, d, m, typeof(i), typeof(f), typeof(d), typeof(m)) FROM ("+q+")")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, q)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
-	return out
+	return sortedStrings(t, db, "SELECT concat_ws('|', i, f, d, m, typeof(i), typeof(f), typeof(d), typeof(m)) FROM ("+q+")")
 }
 
 const widenedTypes = "BIGINT|DOUBLE|TIMESTAMP|DECIMAL(10,2)"

@@ -65,7 +65,14 @@ func snapshotRows(t testing.TB, db *sql.DB, s *Snapshot, cols ...string) []strin
 	for i, c := range cols {
 		exprs[i] = "coalesce(CAST(" + quoteIdent(c) + " AS VARCHAR), 'NULL')"
 	}
-	rows, err := db.QueryContext(context.Background(), "SELECT concat_ws('|', "+strings.Join(exprs, ", ")+") FROM ("+q+")")
+	return sortedStrings(t, db, "SELECT concat_ws('|', "+strings.Join(exprs, ", ")+") FROM ("+q+")")
+}
+
+// sortedStrings runs a query of one text column and returns its values
+// sorted.
+func sortedStrings(t testing.TB, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.QueryContext(context.Background(), q)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, q)
 	}
