@@ -276,3 +276,77 @@ func BenchmarkExternalTables(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWidenedScan measures what reading a typeWidening table one
+// file per read_parquet call (see scanGroups) costs: the same 200 files
+// (4M rows) scanned as a plain table and as one whose column i records a
+// type change. widened_ms, plain_ms and ratio (widened / plain) are
+// reported per iteration, both run alike under the machine's load.
+func BenchmarkWidenedScan(b *testing.B) {
+	ctx := context.Background()
+	db, err := OpenDuckDB(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	plain := filepath.Join(b.TempDir(), "plain")
+	q := "SELECT (%d * 20000 + r)::BIGINT AS i, r * 0.5 AS f, 'w' || (r %% 10) AS w FROM range(20000) t(r)"
+	schema, err := QuerySchema(ctx, db, fmt.Sprintf(q, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Create(ctx, plain, TableDefinition{Schema: schema}, WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	for k := 0; k < 200; k++ {
+		if _, err := Append(ctx, db, plain, fmt.Sprintf(q, k), WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	widened := filepath.Join(b.TempDir(), "widened")
+	if err := os.CopyFS(widened, os.DirFS(plain)); err != nil {
+		b.Fatal(err)
+	}
+	s, err := LoadSnapshot(ctx, widened)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sc map[string]any
+	md := s.Metadata()
+	if err := json.Unmarshal([]byte(md.SchemaString), &sc); err != nil {
+		b.Fatal(err)
+	}
+	sc["fields"].([]any)[0].(map[string]any)["metadata"] = map[string]any{
+		MetaTypeChanges: []any{map[string]any{"fromType": "integer", "toType": "long"}}}
+	raw, _ := json.Marshal(sc)
+	md.SchemaString = string(raw)
+	writeCommit(b, widened, s.Version()+1, infoAction("CHANGE COLUMN", 1), Action{MetaData: &md})
+	scan := func(root string) time.Duration {
+		start := time.Now()
+		s, err := LoadSnapshot(ctx, root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sql, err := s.ScanSQL(ctx, ScanOptions{Where: "w = 'w3'"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n int64
+		var sum float64
+		if err := db.QueryRowContext(ctx, "SELECT count(*), sum(f) FROM ("+sql+")").Scan(&n, &sum); err != nil {
+			b.Fatal(err)
+		}
+		if n != 400_000 {
+			b.Fatalf("%s: %d rows", root, n)
+		}
+		return time.Since(start)
+	}
+	var w, p time.Duration
+	for i := 0; i < b.N; i++ {
+		w += scan(widened)
+		p += scan(plain)
+	}
+	b.ReportMetric(float64(w.Milliseconds())/float64(b.N), "widened_ms")
+	b.ReportMetric(float64(p.Milliseconds())/float64(b.N), "plain_ms")
+	b.ReportMetric(float64(w)/float64(p), "ratio")
+}
