@@ -284,11 +284,7 @@ func BenchmarkExternalTables(b *testing.B) {
 // reported per iteration, both run alike under the machine's load.
 func BenchmarkWidenedScan(b *testing.B) {
 	ctx := context.Background()
-	db, err := OpenDuckDB(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := benchDB(b)
 	plain := filepath.Join(b.TempDir(), "plain")
 	q := "SELECT (%d * 20000 + r)::BIGINT AS i, r * 0.5 AS f, 'w' || (r %% 10) AS w FROM range(20000) t(r)"
 	schema, err := QuerySchema(ctx, db, fmt.Sprintf(q, 0))
