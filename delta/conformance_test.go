@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -14,7 +15,8 @@ import (
 
 // conformanceDir locates the Delta conformance tables: $LAKTORY_CONFORMANCE_DIR,
 // else ../shared/conformance/golden relative to the repository root. The
-// tests skip when neither exists.
+// tests skip when neither exists, except in CI (CI=true), where missing
+// tables fail the suite rather than silently skipping it.
 func conformanceDir(t *testing.T) string {
 	t.Helper()
 	if d := os.Getenv("LAKTORY_CONFORMANCE_DIR"); d != "" {
@@ -33,15 +35,24 @@ func conformanceDir(t *testing.T) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Skip("repository root not found")
+			missingConformance(t, "repository root not found")
 		}
 		dir = parent
 	}
 	d := filepath.Join(dir, "..", "shared", "conformance", "golden")
 	if _, err := os.Stat(d); err != nil {
-		t.Skipf("conformance tables not found at %s (set LAKTORY_CONFORMANCE_DIR)", d)
+		missingConformance(t, "conformance tables not found at "+d+" (set LAKTORY_CONFORMANCE_DIR)")
 	}
 	return d
+}
+
+// missingConformance skips the test, or fails it in CI.
+func missingConformance(t *testing.T, why string) {
+	t.Helper()
+	if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
+		t.Fatal(why + ": CI=true requires them")
+	}
+	t.Skip(why)
 }
 
 // negativeTables are the conformance tables that must fail to load, with
@@ -52,6 +63,27 @@ var negativeTables = map[string]error{
 	"deltalog-state-reconstruction-without-protocol": ErrMissingProtocol,
 	"no-delta-log-folder":                            ErrNotDeltaTable,
 	"versions-not-contiguous":                        ErrVersionsNotContiguous,
+}
+
+// TestConformanceRequiredInCI runs a conformance test where the tables
+// cannot be found (outside the repository, no LAKTORY_CONFORMANCE_DIR): it
+// skips, and with CI=true it fails.
+func TestConformanceRequiredInCI(t *testing.T) {
+	if os.Getenv("LAKTORY_CONFORMANCE_CHILD") != "" {
+		t.Skip("the child of this test")
+	}
+	for _, ci := range []string{"", "true"} {
+		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestConformanceNegative$", "-test.count=1", "-test.v")
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), "LAKTORY_CONFORMANCE_CHILD=1", "LAKTORY_CONFORMANCE_DIR=", "CI="+ci)
+		out, err := cmd.CombinedOutput()
+		switch {
+		case ci == "" && (err != nil || !strings.Contains(string(out), "--- SKIP")):
+			t.Fatalf("without CI the test must skip (%v):\n%s", err, out)
+		case ci == "true" && (err == nil || !strings.Contains(string(out), "CI=true requires them")):
+			t.Fatalf("with CI=true the test must fail (%v):\n%s", err, out)
+		}
+	}
 }
 
 func TestConformanceNegative(t *testing.T) {

@@ -26,7 +26,12 @@ export LAKTORY_REQUIRE_TMUX=1
 
 # The Delta conformance tables live beside the repository (../shared) or in
 # $LAKTORY_CONFORMANCE_DIR; without them the conformance tests skip: say so.
+# In CI (CI=true) they are required: the suite fails without them.
 if [ -z "${LAKTORY_CONFORMANCE_DIR:-}" ] && [ ! -d ../shared/conformance/golden ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "!! Delta conformance tables not found (../shared/conformance/golden, or set LAKTORY_CONFORMANCE_DIR): CI=true requires them"
+    exit 1
+  fi
   echo "!! Delta conformance tables not found (../shared/conformance/golden, or set LAKTORY_CONFORMANCE_DIR): conformance tests will be skipped"
 fi
 
