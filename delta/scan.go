@@ -126,6 +126,26 @@ func (s *Snapshot) CreateView(ctx context.Context, conn *sql.Conn, name string, 
 	return nil
 }
 
+// Count counts the rows the scan would return: from the file statistics
+// when no Where is given and every file has them, else by scanning (only
+// the files the Where does not rule out).
+func (s *Snapshot) Count(ctx context.Context, q Querier, opts ScanOptions) (int64, error) {
+	if opts.Where == "" {
+		if n, ok := s.NumRecords(); ok {
+			return n, nil
+		}
+	}
+	text, err := s.ScanSQL(ctx, ScanOptions{Where: opts.Where, Files: opts.Files})
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	if err := queryRow(ctx, q, "SELECT count(*) FROM ("+text+"\n) AS __n", &n); err != nil {
+		return 0, fmt.Errorf("count the rows of table %s, version %d: %w", s.root, s.version, err)
+	}
+	return n, nil
+}
+
 // Query runs the scan on q (a *sql.DB, *sql.Conn or *sql.Tx of a DuckDB
 // database, e.g. from OpenDuckDB) and returns its rows, for Go code that
 // needs the values (previews, the CLI). limit > 0 caps the row count.

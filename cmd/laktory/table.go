@@ -350,7 +350,11 @@ func (a *app) tableScanCommand() *cobra.Command {
 		Long: `scan reads the rows of a table through DuckDB. --where takes a DuckDB SQL
 condition on the table's columns; files whose partition values or statistics
 rule it out are not read. --format jsonl prints one JSON object per row
-(timestamps in RFC 3339, decimals as strings); --json is the same.`,
+(timestamps in RFC 3339, decimals as strings); --json is the same.
+
+--format jsonl and csv (and --json) print every row unless --limit is given.
+The table format prints the first 20 by default and then says how many
+there are ("20 of N rows"); --limit 0 prints all.`,
 		Example: `  laktory table scan ./lake/main/default/prices --limit 10
   laktory table scan main.default.prices --dir ./demo --where "writer = 'a' AND price > 10" --format csv
   laktory table scan prices --timestamp 2024-05-01T12:00:00Z --columns id,price --json`,
@@ -367,6 +371,9 @@ rule it out are not read. --format jsonl prints one JSON object per row
 			if limit < 0 {
 				return usagef("--limit must be 0 (all rows) or more")
 			}
+			if !cmd.Flags().Changed("limit") && format != "table" {
+				limit = 0 // machine output is never cut unless asked
+			}
 			s, err := a.openSnapshot(args[0], f)
 			if err != nil {
 				return err
@@ -382,7 +389,11 @@ rule it out are not read. --format jsonl prints one JSON object per row
 				return err
 			}
 			defer db.Close()
-			rows, err := s.Query(a.ctx, db, opts, limit)
+			query := limit
+			if limit > 0 {
+				query = limit + 1 // one more tells whether rows were left out
+			}
+			rows, err := s.Query(a.ctx, db, opts, query)
 			if err != nil {
 				if errors.Is(err, delta.ErrUnknownColumn) {
 					return usageError{err}
@@ -390,11 +401,27 @@ rule it out are not read. --format jsonl prints one JSON object per row
 				return err
 			}
 			defer rows.Close()
-			return writeTableRows(a.stdout, rows, format)
+			n, more, err := writeTableRows(a.stdout, rows, format, limit)
+			if err != nil || format != "table" {
+				return err
+			}
+			switch {
+			case more:
+				total, err := s.Count(a.ctx, db, opts)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "(%d of %d rows; --limit 0 for all)\n", n, total)
+			case n == 1:
+				fmt.Fprintln(a.stdout, "(1 row)")
+			default:
+				fmt.Fprintf(a.stdout, "(%d rows)\n", n)
+			}
+			return nil
 		},
 	}
 	f.register(cmd, true)
-	cmd.Flags().IntVar(&limit, "limit", 20, "print at most this many rows (0: all)")
+	cmd.Flags().IntVar(&limit, "limit", 20, "print at most this many rows (0: all); jsonl and csv print all unless given")
 	cmd.Flags().StringVar(&where, "where", "", "keep rows where this DuckDB SQL condition is true")
 	cmd.Flags().StringVar(&columns, "columns", "", "comma-separated columns to print (default: all)")
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table, jsonl or csv")
@@ -402,11 +429,12 @@ rule it out are not read. --format jsonl prints one JSON object per row
 	return cmd
 }
 
-// writeTableRows prints query rows in the given format.
-func writeTableRows(w io.Writer, rows *sql.Rows, format string) error {
+// writeTableRows prints at most limit query rows (0: all) in the given
+// format, and returns how many it printed and whether more were left.
+func writeTableRows(w io.Writer, rows *sql.Rows, format string, limit int) (n int, more bool, err error) {
 	cols, err := rows.ColumnTypes()
 	if err != nil {
-		return err
+		return 0, false, err
 	}
 	names := make([]string, len(cols))
 	for i, c := range cols {
@@ -429,15 +457,18 @@ func writeTableRows(w io.Writer, rows *sql.Rows, format string) error {
 	case "csv":
 		cw = csv.NewWriter(w)
 		if err := cw.Write(names); err != nil {
-			return err
+			return 0, false, err
 		}
 	default:
 		table = append(table, names)
 	}
-	n := 0
 	for rows.Next() {
+		if limit > 0 && n == limit {
+			more = true
+			break
+		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return err
+			return n, false, err
 		}
 		n++
 		switch format {
@@ -447,7 +478,7 @@ func writeTableRows(w io.Writer, rows *sql.Rows, format string) error {
 				obj[i] = tableJSONField{names[i], delta.JSONValue(vals[i], c.DatabaseTypeName())}
 			}
 			if err := enc.Encode(obj); err != nil {
-				return err
+				return n, false, err
 			}
 		case "csv":
 			rec := make([]string, len(cols))
@@ -455,7 +486,7 @@ func writeTableRows(w io.Writer, rows *sql.Rows, format string) error {
 				rec[i] = delta.TextValue(vals[i], c.DatabaseTypeName(), true)
 			}
 			if err := cw.Write(rec); err != nil {
-				return err
+				return n, false, err
 			}
 		default:
 			rec := make([]string, len(cols))
@@ -466,27 +497,20 @@ func writeTableRows(w io.Writer, rows *sql.Rows, format string) error {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return err
+		return n, false, err
 	}
 	switch format {
 	case "csv":
 		cw.Flush()
-		return cw.Error()
+		return n, more, cw.Error()
 	case "table":
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, rec := range table {
 			fmt.Fprintln(tw, strings.Join(rec, "\t"))
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		if n == 1 {
-			fmt.Fprintln(w, "(1 row)")
-		} else {
-			fmt.Fprintf(w, "(%d rows)\n", n)
-		}
+		return n, more, tw.Flush()
 	}
-	return nil
+	return n, more, nil
 }
 
 // tableJSONRow is a JSON object keeping the columns in order.

@@ -182,6 +182,49 @@ func TestTableScan(t *testing.T) {
 	}
 }
 
+// TestTableScanNotCut: machine output (jsonl, csv, --json) prints every
+// row unless --limit is given; the table format keeps its default limit of
+// 20 and says how many rows there are.
+func TestTableScanNotCut(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "t")
+	ctx := context.Background()
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := delta.BeginCreate(root, delta.TableDefinition{}, delta.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Append(ctx, db, "SELECT range AS id FROM range(25)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args  []string
+		lines int    // lines printed
+		tail  string // the last line
+	}{
+		{[]string{"--format", "jsonl"}, 25, `{"id":24}`},
+		{[]string{"--json"}, 25, `{"id":24}`},
+		{[]string{"--format", "csv"}, 26, "24"},
+		{[]string{"--format", "jsonl", "--limit", "5"}, 5, `{"id":4}`},
+		{[]string{}, 22, "(20 of 25 rows; --limit 0 for all)"},
+		{[]string{"--where", "id >= 3"}, 22, "(20 of 22 rows; --limit 0 for all)"},
+		{[]string{"--limit", "0"}, 27, "(25 rows)"},
+		{[]string{"--limit", "25"}, 27, "(25 rows)"},
+	} {
+		code, out, stderr := runCLI(t, nil, append([]string{"table", "scan", root}, tt.args...)...)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != ExitOK || len(lines) != tt.lines || lines[len(lines)-1] != tt.tail {
+			t.Errorf("scan %v: code %d, %d lines ending %q, want %d ending %q (stderr %s)", tt.args, code, len(lines), lines[len(lines)-1], tt.lines, tt.tail, stderr)
+		}
+	}
+}
+
 func TestTableErrors(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "t")
 	writeTestTable(t, root)
