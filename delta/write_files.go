@@ -42,18 +42,25 @@ const defaultNumIndexedCols = 32
 // may have to be dictionary-encoded; beyond, its values are written plain
 // (and snappy-compressed). DuckDB's default, a fifth of the row group's
 // rows (24,576 for a full one of 122,880), makes the writer fill a hash
-// table of that many values (1 MB, more than a core's cache) for every
+// table of that many values (more than a core's cache) for every
 // high-cardinality column (ids, timestamps, amounts) of every row group
-// before giving up on it: with 4,096 (a 128 KB table) the 5M-row append of
-// the benchmark uses 11% less CPU for files of the same encodings and
-// size. Columns with 4,096 to 24,576 distinct values per full row group are
-// written plain (DuckDB up to 1.1 cut at 1,228); categories, codes, writer
-// ids and dates stay dictionary-encoded. In a small write (a row group of
-// fewer than 20,480 rows) every column with up to 4,096 distinct values is
-// dictionary-encoded, as Spark and delta-rs do, where DuckDB's default
-// would write plain the columns with more than a fifth of distinct rows:
-// about 0.2 ms more for a 1,000-row append.
-const dictionarySizeLimit = 4096
+// before giving up on it; 4,096 saved 11% of the CPU of a 5M-row append but
+// wrote plain the columns of 4,096 to 24,576 distinct values per row group
+// (an amount of price x quantity: 1.22x delta-rs' bytes for the 5M rows of
+// symbol, ts, price, qty, notional). 8,192 keeps those dictionary-encoded
+// (0.98x delta-rs' bytes there, 0.95x on the benchmark's id, writer, ts,
+// value, qty, note) at the same CPU within noise (874 vs 898 cpu-ms and
+// 885 vs 867 for the two 5M-row COPYs, medians of 5). In a small write (a
+// row group of fewer than 40,960 rows) every column with up to 8,192
+// distinct values is dictionary-encoded, as Spark and delta-rs do.
+//
+// Parquet V2 encodings (PARQUET_VERSION V2) would write 5-20x smaller
+// files of such data (delta-packed timestamps and ids), but DuckDB then
+// writes high-cardinality float and double columns BYTE_STREAM_SPLIT,
+// which Spark 4.2's vectorized parquet reader refuses ("Unsupported
+// encoding: BYTE_STREAM_SPLIT"), and COPY cannot choose encodings per
+// column: files stay V1.
+const dictionarySizeLimit = 8192
 
 // writeData writes the rows of logicalSQL (a SELECT returning the view's
 // columns under their logical names and types, in schema order) as data
