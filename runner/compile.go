@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -23,21 +24,25 @@ type outputs interface {
 // compiler turns one node into a chain of DuckDB views on a session:
 // sources, then transformer steps, then expectations.
 type compiler struct {
-	s     *session
-	snap  *workspace.Snapshot
-	mem   outputs
-	p     *workspace.Pipeline
-	n     *workspace.Node
-	depth int
+	s    *session
+	snap *workspace.Snapshot
+	mem  outputs
+	// dialects picks the translator of a node's SQL.
+	dialects dialect.Chooser
+	p        *workspace.Pipeline
+	n        *workspace.Node
+	depth    int
 
-	sources map[string]string // {sources.x} -> view
-	nodes   map[string]string // {nodes.x} -> view
+	sources map[string]string           // {sources.x} -> view
+	nodes   map[string]string           // {nodes.x} -> view
+	cols    map[string][]dialect.Column // view -> its columns, for translate
 	// override reads a source differently (a micro-batch of a stream).
 	override func(ctx context.Context, src *workspace.Source) (string, bool, error)
 }
 
-func newCompiler(s *session, snap *workspace.Snapshot, mem outputs, p *workspace.Pipeline, n *workspace.Node) *compiler {
-	return &compiler{s: s, snap: snap, mem: mem, p: p, n: n, sources: map[string]string{}, nodes: map[string]string{}}
+func newCompiler(s *session, snap *workspace.Snapshot, mem outputs, dialects dialect.Chooser, p *workspace.Pipeline, n *workspace.Node) *compiler {
+	return &compiler{s: s, snap: snap, mem: mem, dialects: dialects, p: p, n: n, sources: map[string]string{}, nodes: map[string]string{},
+		cols: map[string][]dialect.Column{}}
 }
 
 // where names the node in errors.
@@ -98,47 +103,71 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", label, err)
 	}
-	q = postRead(q, src)
 	v, err := c.s.view(ctx, "src", q)
 	if err != nil {
+		return "", fmt.Errorf("%w: %s: %v", ErrSource, label, err)
+	}
+	if q, err = c.postRead(ctx, v, src); err != nil {
+		return "", fmt.Errorf("%s: %w", label, err)
+	}
+	if q == "" {
+		return v, nil
+	}
+	if v, err = c.s.view(ctx, "src", q); err != nil {
 		return "", fmt.Errorf("%w: %s: %v", ErrSource, label, err)
 	}
 	return v, nil
 }
 
 // postRead applies a source's filter, selects, renames, drops and
-// drop_duplicates, in Laktory's order.
-func postRead(q string, src *workspace.Source) string {
+// drop_duplicates, in Laktory's order, to the view of its rows; "" when
+// the source sets none of them.
+func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source) (string, error) {
+	q := ""
+	from := func() string {
+		if q == "" {
+			return quoteIdent(v)
+		}
+		return "(" + q + ")"
+	}
 	if src.Filter != "" {
-		q = fmt.Sprintf("SELECT * FROM (%s) WHERE (%s)", q, src.Filter)
+		x, err := c.translate(ctx, dialect.Expression, src.Filter, v)
+		if err != nil {
+			return "", err
+		}
+		q = fmt.Sprintf("SELECT * FROM %s WHERE (%s)", from(), x)
 	}
 	if len(src.Selects) > 0 {
 		cols := make([]string, len(src.Selects))
 		for i, s := range src.Selects {
-			cols[i] = columnRef(s.From)
+			x, err := c.columnExpr(ctx, s.From, v)
+			if err != nil {
+				return "", err
+			}
+			cols[i] = x
 			if s.To != s.From || !isIdent(s.From) {
 				cols[i] += " AS " + quoteIdent(s.To)
 			}
 		}
-		q = fmt.Sprintf("SELECT %s FROM (%s)", strings.Join(cols, ", "), q)
+		q = fmt.Sprintf("SELECT %s FROM %s", strings.Join(cols, ", "), from())
 	}
 	if len(src.Renames) > 0 {
 		rs := make([]string, len(src.Renames))
 		for i, r := range src.Renames {
 			rs[i] = quoteIdent(r.From) + " AS " + quoteIdent(r.To)
 		}
-		q = fmt.Sprintf("SELECT * RENAME (%s) FROM (%s)", strings.Join(rs, ", "), q)
+		q = fmt.Sprintf("SELECT * RENAME (%s) FROM %s", strings.Join(rs, ", "), from())
 	}
 	if len(src.Drops) > 0 {
-		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM (%s)", identList(src.Drops), q)
+		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", identList(src.Drops), from())
 	}
 	switch {
 	case len(src.DropDuplicatesOn) > 0:
-		q = fmt.Sprintf("SELECT * FROM (%s) QUALIFY row_number() OVER (PARTITION BY %s) = 1", q, identList(src.DropDuplicatesOn))
+		q = fmt.Sprintf("SELECT * FROM %s QUALIFY row_number() OVER (PARTITION BY %s) = 1", from(), identList(src.DropDuplicatesOn))
 	case src.DropDuplicates:
-		q = fmt.Sprintf("SELECT DISTINCT * FROM (%s)", q)
+		q = fmt.Sprintf("SELECT DISTINCT * FROM %s", from())
 	}
-	return q
+	return q, nil
 }
 
 // tableSQL scans the Delta table at path.
@@ -171,7 +200,7 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 	if c.depth > len(c.p.Nodes) {
 		return "", fmt.Errorf("%w: node '%s' reads itself through its upstream nodes (a cycle)", ErrSource, name)
 	}
-	sub := newCompiler(c.s, c.snap, c.mem, c.p, up)
+	sub := newCompiler(c.s, c.snap, c.mem, c.dialects, c.p, up)
 	sub.depth = c.depth + 1
 	v, err := sub.transform(ctx)
 	if err != nil {
@@ -386,21 +415,57 @@ func listFiles(path string) ([]string, error) {
 // placeholder matches {df}, {sources.x} and {nodes.x}.
 var placeholder = regexp.MustCompile(`\{\s*(df|sources\.([^{}\s]+)|nodes\.([^{}\s]+))\s*\}`)
 
-// substitute replaces the placeholders of a SQL text with view names.
-func (c *compiler) substitute(ctx context.Context, text, df string) (string, error) {
-	var ferr error
-	out := placeholder.ReplaceAllStringFunc(text, func(m string) string {
-		if ferr != nil {
-			return m
+// translate turns a text of the node's SQL dialect into DuckDB SQL with
+// the node's translator (Dialect): an `expr` step (its placeholders
+// resolved to views) or an expression over the view df.
+func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df string) (string, error) {
+	st := dialect.Step{Kind: kind, Text: text}
+	add := func(ref, rel string) error {
+		if _, ok := st.Input(ref); ok {
+			return nil
 		}
-		v, err := c.resolveRef(ctx, m, df)
+		cols, ok := c.cols[rel]
+		if !ok {
+			cs, err := c.s.columns(ctx, quoteIdent(rel))
+			if err != nil {
+				return fmt.Errorf("%w: describe the input {%s}: %v", ErrStep, ref, err)
+			}
+			for _, col := range cs {
+				cols = append(cols, dialect.Column{Name: col.Name, Type: col.Type})
+			}
+			c.cols[rel] = cols
+		}
+		st.Inputs = append(st.Inputs, dialect.Input{Ref: ref, Relation: rel, Columns: cols})
+		return nil
+	}
+	if kind == dialect.Expression {
+		if err := add("df", df); err != nil {
+			return "", err
+		}
+	}
+	for _, r := range dialect.Placeholders(text) {
+		v, err := c.resolveRef(ctx, text[r.Off:r.Off+r.Len], df)
 		if err != nil {
-			ferr = err
-			return m
+			return "", err
 		}
-		return quoteIdent(v)
-	})
-	return out, ferr
+		if err := add(r.Name, v); err != nil {
+			return "", err
+		}
+	}
+	res, err := c.dialects(c.n).Translate(ctx, st)
+	if err != nil {
+		return "", err
+	}
+	var errs []string
+	for _, d := range res.Diagnostics {
+		if d.Severity == workspace.SeverityError {
+			errs = append(errs, d.Message)
+		}
+	}
+	if len(errs) > 0 {
+		return "", fmt.Errorf("%w: %s", ErrStep, strings.Join(errs, "; "))
+	}
+	return res.SQL, nil
 }
 
 // resolveRef returns the view a placeholder ({df}, {sources.x}, {nodes.x})
@@ -453,7 +518,7 @@ func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (str
 		}
 		return v, nil
 	}
-	text, err := c.substitute(ctx, st.Expr, df)
+	text, err := c.translate(ctx, dialect.Query, st.Expr, df)
 	if err != nil {
 		return "", err
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -39,13 +40,19 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		return res, fmt.Errorf("%s: %w", c.where(), err)
 	}
 	res.rows, res.materialized = total, true
+	exprs := make([]string, len(c.n.Expectations))
+	for i, e := range c.n.Expectations {
+		if exprs[i], err = c.translate(ctx, dialect.Expression, e.Expr, tbl); err != nil {
+			return res, fmt.Errorf("%s: expectation '%s': %w", c.where(), e.Name, err)
+		}
+	}
 	var counts []string
 	var idx []int
 	for i, e := range c.n.Expectations {
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			continue
 		}
-		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NOT TRUE)", e.Expr))
+		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NOT TRUE)", exprs[i]))
 		idx = append(idx, i)
 	}
 	failures := make([]int64, len(c.n.Expectations))
@@ -67,7 +74,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		failed, what := false, ""
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			var ok *bool
-			if err := c.s.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT (%s) FROM %s", e.Expr, quoteIdent(tbl))).Scan(&ok); err != nil {
+			if err := c.s.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT (%s) FROM %s", exprs[i], quoteIdent(tbl))).Scan(&ok); err != nil {
 				return res, fmt.Errorf("%w: %s: expectation '%s': %v", ErrExpectation, c.where(), e.Name, err)
 			}
 			failed, what = ok == nil || !*ok, "the aggregate is not true"
@@ -77,13 +84,13 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		}
 		switch action {
 		case "DROP":
-			keep = append(keep, "("+e.Expr+") IS TRUE")
+			keep = append(keep, "("+exprs[i]+") IS TRUE")
 			if failures[i] > 0 {
 				res.notes = append(res.notes, fmt.Sprintf("expectation '%s' (%s) dropped %d of %d rows", e.Name, e.Expr, failures[i], total))
 			}
 		case "QUARANTINE":
-			keep = append(keep, "("+e.Expr+") IS TRUE")
-			quarantine = append(quarantine, "("+e.Expr+") IS NOT TRUE")
+			keep = append(keep, "("+exprs[i]+") IS TRUE")
+			quarantine = append(quarantine, "("+exprs[i]+") IS NOT TRUE")
 			if failures[i] > 0 {
 				res.notes = append(res.notes, fmt.Sprintf("expectation '%s' (%s) quarantined %d of %d rows", e.Name, e.Expr, failures[i], total))
 			}

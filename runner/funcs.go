@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -95,13 +96,21 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		}
 		cols := make([]string, 0, len(exprs))
 		for _, e := range exprs {
-			cols = append(cols, columnRef(e))
+			x, err := c.columnExpr(ctx, e, df)
+			if err != nil {
+				return "", err
+			}
+			cols = append(cols, x)
 		}
 		for _, k := range sortedKeys(a.kw) {
 			if k == "columns" || k == "exprs" {
 				continue
 			}
-			cols = append(cols, exprOf(a.kw[k])+" AS "+quoteIdent(k))
+			x, err := c.exprArg(ctx, a.kw[k], df)
+			if err != nil {
+				return "", err
+			}
+			cols = append(cols, x+" AS "+quoteIdent(k))
 		}
 		if len(cols) == 0 {
 			return "", fmt.Errorf("%w: select needs columns", ErrStep)
@@ -142,7 +151,11 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 			return "", fmt.Errorf("%w: filter needs a SQL predicate", ErrStep)
 		}
 		for i, p := range preds {
-			preds[i] = "(" + p + ")"
+			x, err := c.translate(ctx, dialect.Expression, p, df)
+			if err != nil {
+				return "", err
+			}
+			preds[i] = "(" + x + ")"
 		}
 		return fmt.Sprintf("SELECT * FROM %s WHERE %s", from, strings.Join(preds, " AND ")), nil
 	case "with_columns", "with_column":
@@ -191,7 +204,11 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		nullsLast, _ := a.get(-1, "nulls_last")
 		terms := make([]string, len(by))
 		for i, b := range by {
-			terms[i] = columnRef(b)
+			x, err := c.columnExpr(ctx, b, df)
+			if err != nil {
+				return "", err
+			}
+			terms[i] = x
 			d := desc
 			if l, ok := desc.([]any); ok && i < len(l) {
 				d = l[i]
@@ -219,42 +236,51 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		}
 		return fmt.Sprintf("SELECT * FROM %s LIMIT %d", from, n), nil
 	case "groupby_and_agg":
-		return groupByAgg(a, from)
+		return c.groupByAgg(ctx, a, df)
 	}
 	return "", fmt.Errorf("%w: func_name %s does not run locally (write it as an `expr:` SQL step)", ErrStep, st.FuncName)
 }
 
-// exprOf is a named argument as a SQL expression: a string as written,
-// other values as literals.
-func exprOf(v any) string {
+// exprArg is an argument as a SQL expression over df: a string is an
+// expression of the node's dialect (translated), other values literals.
+func (c *compiler) exprArg(ctx context.Context, v any, df string) (string, error) {
 	switch x := v.(type) {
 	case string:
-		return x
+		return c.translate(ctx, dialect.Expression, x, df)
 	case nil:
-		return "NULL"
+		return "NULL", nil
 	case bool:
-		return fmt.Sprintf("%t", x)
+		return fmt.Sprintf("%t", x), nil
 	case int64, float64:
-		return fmt.Sprint(x)
+		return fmt.Sprint(x), nil
 	}
-	return quoteString(fmt.Sprint(v))
+	return quoteString(fmt.Sprint(v)), nil
+}
+
+// columnExpr is a column name quoted, or an expression of the node's
+// dialect over df, translated.
+func (c *compiler) columnExpr(ctx context.Context, s, df string) (string, error) {
+	if isIdent(s) {
+		return quoteIdent(s), nil
+	}
+	return c.translate(ctx, dialect.Expression, s, df)
 }
 
 func (c *compiler) withColumns(ctx context.Context, a stepArgs, df string) (string, error) {
-	named := map[string]string{}
+	named := map[string]any{}
 	for _, k := range sortedKeys(a.kw) {
-		named[k] = exprOf(a.kw[k])
+		named[k] = a.kw[k]
 	}
 	// with_column(name, expr) (Spark's withColumn).
 	if len(a.pos) == 2 {
 		if n, ok := a.pos[0].(string); ok && isIdent(n) {
-			named[n] = exprOf(a.pos[1])
+			named[n] = a.pos[1]
 		}
 	} else {
 		for _, p := range a.pos {
 			if m, ok := p.(map[string]any); ok {
 				for k, v := range m {
-					named[k] = exprOf(v)
+					named[k] = v
 				}
 			}
 		}
@@ -269,7 +295,11 @@ func (c *compiler) withColumns(ctx context.Context, a stepArgs, df string) (stri
 	existing := columnNames(cols)
 	var replace, add []string
 	for _, k := range sortedKeys(named) {
-		e := "(" + named[k] + ") AS " + quoteIdent(k)
+		x, err := c.exprArg(ctx, named[k], df)
+		if err != nil {
+			return "", err
+		}
+		e := "(" + x + ") AS " + quoteIdent(k)
 		if slices.Contains(existing, k) {
 			replace = append(replace, e)
 		} else {
@@ -378,7 +408,8 @@ func (c *compiler) join(ctx context.Context, a stepArgs, df string) (string, err
 // groupByAgg maps laktory.groupby_and_agg(groupby_columns, agg_expressions
 // [{name, expr}], groupby_window {time_column, window_duration}) with SQL
 // aggregate expressions.
-func groupByAgg(a stepArgs, from string) (string, error) {
+func (c *compiler) groupByAgg(ctx context.Context, a stepArgs, df string) (string, error) {
+	from := quoteIdent(df)
 	groups, err := a.strings(-1, "groupby_columns")
 	if err != nil {
 		return "", err
@@ -404,8 +435,12 @@ func groupByAgg(a stepArgs, from string) (string, error) {
 		by = append(by, start)
 	}
 	for _, g := range groups {
-		sel = append(sel, columnRef(g))
-		by = append(by, columnRef(g))
+		x, err := c.columnExpr(ctx, g, df)
+		if err != nil {
+			return "", err
+		}
+		sel = append(sel, x)
+		by = append(by, x)
 	}
 	for _, it := range list {
 		m, ok := it.(map[string]any)
@@ -414,7 +449,11 @@ func groupByAgg(a stepArgs, from string) (string, error) {
 		if !ok || name == "" || expr == "" {
 			return "", fmt.Errorf("%w: each agg_expressions item needs name and expr (a SQL aggregate), got %v", ErrStep, it)
 		}
-		sel = append(sel, "("+expr+") AS "+quoteIdent(name))
+		x, err := c.translate(ctx, dialect.Expression, expr, df)
+		if err != nil {
+			return "", err
+		}
+		sel = append(sel, "("+x+") AS "+quoteIdent(name))
 	}
 	q := fmt.Sprintf("SELECT %s FROM %s", strings.Join(sel, ", "), from)
 	if len(by) > 0 {

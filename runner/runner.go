@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
 )
@@ -36,6 +37,8 @@ type Config struct {
 	// by name: a `foreach:` sink of that name hands its rows to them
 	// instead of the command or HTTP writer its YAML declares.
 	ForEach map[string]*foreach.Sink
+	// Dialect picks the translator of each node's SQL (nil: Dialect).
+	Dialect dialect.Chooser
 
 	// hooks for tests.
 	beforeCommit func(task string, attempt int)
@@ -63,6 +66,9 @@ func New(cfg Config) (*Runner, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Dialect == nil {
+		cfg.Dialect = Dialect
 	}
 	if cfg.Parallel <= 0 {
 		cfg.Parallel = runtime.NumCPU()

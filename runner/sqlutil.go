@@ -45,14 +45,6 @@ func isIdent(s string) bool {
 	return true
 }
 
-// columnRef is a column name quoted, or an expression kept as written.
-func columnRef(s string) string {
-	if isIdent(s) {
-		return quoteIdent(s)
-	}
-	return s
-}
-
 // splitStatements splits SQL on semicolons outside quotes and comments,
 // dropping empty statements.
 func splitStatements(sql string) []string {
