@@ -62,7 +62,8 @@ sinks. Invalid combinations are rejected before anything runs.
 Before a destructive run (FULL or RESET) the effects are listed: whose rows
 are deleted and how many, which tables are dropped or truncated, which
 checkpoints reset. On a terminal you confirm them (--yes skips the
-question); otherwise the run proceeds after printing them.
+question); without a terminal the run is refused unless --yes is given.
+A refused or declined run changes nothing and exits 1.
 
 Commits that conflict with concurrent writers are retried up to 5 times with
 increasing delays. Ctrl-C cancels: a commit in progress is abandoned and
@@ -121,13 +122,14 @@ func (a *app) run(dir string, f runFlags) error {
 	}
 	color := a.color(out)
 	printPlan(out, snap, plan, color)
-	if plan.Destructive() && !f.yes && a.interactive() {
+	if plan.Destructive() && !f.yes {
+		if !a.interactive() {
+			fmt.Fprintln(a.stderr, "Refused: this run deletes, drops, truncates or resets what is listed above, and without a terminal it cannot be confirmed. Nothing was changed: run again with --yes to proceed.")
+			return a.declined(plan, f.asJSON)
+		}
 		if !a.confirm(out) {
 			fmt.Fprintln(out, "Not confirmed: nothing was changed.")
-			if f.asJSON {
-				return a.printJSON(runResult{Plan: plan, Declined: true})
-			}
-			return nil
+			return a.declined(plan, f.asJSON)
 		}
 	}
 	run, err := r.Start(a.ctx, plan)
@@ -160,6 +162,17 @@ func (a *app) run(dir string, f runFlags) error {
 		return errProblems
 	}
 	return nil
+}
+
+// declined ends a destructive run that was not confirmed: nothing ran,
+// and the exit code is 1.
+func (a *app) declined(plan *runner.Plan, asJSON bool) error {
+	if asJSON {
+		if err := a.printJSON(runResult{Plan: plan, Declined: true}); err != nil {
+			return err
+		}
+	}
+	return errProblems
 }
 
 // planRejected reports a run rejected before it started: diagnostics

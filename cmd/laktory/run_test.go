@@ -51,15 +51,15 @@ nodes:
 
 var durations = regexp.MustCompile(`\b\d+(\.\d+)?(ms|µs|s)\b`)
 
-// TestRunHuman: a FULL refresh of one writer prints its effects first (not
-// a terminal: no question), the progress lines and the summary (golden
+// TestRunHuman: a FULL refresh of one writer (--yes: no question) prints
+// its effects first, the progress lines and the summary (golden
 // file; -update rewrites it; durations scrubbed).
 func TestRunHuman(t *testing.T) {
 	dir := sharedWorkspace(t, nil)
 	if code, out, errs := runCLI(t, nil, "run", dir, "--parallel", "1"); code != ExitOK || !strings.Contains(out, "Run 1 succeeded") {
 		t.Fatalf("first run: code %d\n%s%s", code, out, errs)
 	}
-	code, out, errs := runCLI(t, nil, "run", dir, "--select", "a", "--refresh", "full")
+	code, out, errs := runCLI(t, nil, "run", dir, "--select", "a", "--refresh", "full", "--yes")
 	if code != ExitOK {
 		t.Fatalf("code %d\n%s%s", code, out, errs)
 	}
@@ -70,7 +70,7 @@ func TestRunHuman(t *testing.T) {
 func TestRunJSON(t *testing.T) {
 	dir := sharedWorkspace(t, nil)
 	// The table does not exist yet: truncating it resets nothing.
-	code, out, errs := runCLI(t, nil, "run", dir, "--json", "--refresh", "RESET", "--reset-mode", "TRUNCATE", "--select", "b")
+	code, out, errs := runCLI(t, nil, "run", dir, "--json", "--refresh", "RESET", "--reset-mode", "TRUNCATE", "--select", "b", "--yes")
 	if code != ExitOK {
 		t.Fatalf("code %d\n%s%s", code, out, errs)
 	}
@@ -127,7 +127,7 @@ func TestRunExitCodes(t *testing.T) {
 func TestRunThenHistory(t *testing.T) {
 	dir := sharedWorkspace(t, nil)
 	runCLI(t, nil, "run", dir)
-	code, out, _ := runCLI(t, nil, "run", dir, "--select", "b", "--refresh", "RESET")
+	code, out, _ := runCLI(t, nil, "run", dir, "--select", "b", "--refresh", "RESET", "--yes")
 	if code != ExitOK || !strings.Contains(out, "Rows deleted per writer:\n  main.default.prices  writer 'pl.b': 2 rows") {
 		t.Fatalf("code %d\n%s", code, out)
 	}
