@@ -20,7 +20,7 @@ import (
 // testRunner returns a runner whose retries do not sleep.
 func testRunner(t testing.TB, mods ...func(*Config)) *Runner {
 	t.Helper()
-	cfg := Config{Getenv: func(string) string { return "" },
+	cfg := Config{
 		Retry: RetryPolicy{Sleep: func(context.Context, time.Duration) error { return nil }, Jitter: func(time.Duration) time.Duration { return 0 }}}
 	for _, m := range mods {
 		m(&cfg)

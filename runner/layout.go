@@ -11,10 +11,6 @@ import (
 	"github.com/laktory/workbench/workspace"
 )
 
-// ResetModeEnv names the environment variable with the default reset_mode
-// of sinks that declare none (Laktory's LAKTORY_RESET_MODE setting).
-const ResetModeEnv = "LAKTORY_RESET_MODE"
-
 // CheckpointDir is the streaming checkpoint folder of sink sk of node n:
 // the sink's checkpoint_path (relative paths resolve against the pipeline
 // file's folder), else DIR/.laktory/checkpoints/<pipeline>/<node>/<sink>,
@@ -67,28 +63,19 @@ func safeSegment(s string) string {
 	return s
 }
 
-// resetMode resolves how a non-shared sink is reset: the run's override,
-// else the sink's, the node's, the pipeline's reset_mode, then
-// LAKTORY_RESET_MODE, else DROP. Files other than Delta are always
-// dropped. source names where the mode comes from, for messages.
-func resetMode(override string, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink, getenv func(string) string) (mode, source string) {
-	if !sk.IsDelta() {
-		return "DROP", "file sink"
-	}
+// resetMode resolves how a non-shared sink is reset, as Laktory 0.13.1's
+// _get_purge_mode does: the run's override, else the sink's reset_mode,
+// else DROP (Laktory 0.13.1 has reset_mode on sinks only). Files other than
+// Delta are always dropped. source names where the mode comes from, for
+// messages.
+func resetMode(override string, sk *workspace.Sink) (mode, source string) {
 	switch {
+	case !sk.IsDelta():
+		return "DROP", "file sink"
 	case override != "":
 		return override, "run override"
 	case sk.ResetMode != "":
 		return strings.ToUpper(sk.ResetMode), "Sink " + sk.Describe()
-	case n.ResetMode != "":
-		return strings.ToUpper(n.ResetMode), fmt.Sprintf("Node '%s'", n.Name)
-	case p.ResetMode != "":
-		return strings.ToUpper(p.ResetMode), fmt.Sprintf("Pipeline '%s'", p.Name)
-	}
-	if getenv != nil {
-		if v := strings.ToUpper(strings.TrimSpace(getenv(ResetModeEnv))); v == "DROP" || v == "TRUNCATE" {
-			return v, ResetModeEnv
-		}
 	}
 	return "DROP", "default"
 }

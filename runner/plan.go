@@ -313,7 +313,7 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 					}
 				}
 			default:
-				mode, from := resetMode(rp.ResetMode, tp.pipeline, tp.node, sk, r.cfg.Getenv)
+				mode, from := resetMode(rp.ResetMode, sk)
 				sp.reset = resetDrop
 				kind := EffectDropTable
 				if mode == "TRUNCATE" {

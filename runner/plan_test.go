@@ -221,47 +221,31 @@ func TestWorkspaceErrorsReject(t *testing.T) {
 }
 
 func TestResetModeResolution(t *testing.T) {
+	// Laktory 0.13.1 has reset_mode on sinks only (default DROP), and no
+	// environment setting for it.
 	snap := workspacetest.Load(t, map[string]string{"pl.yaml": `name: pl
-reset_mode: TRUNCATE
 nodes:
 - name: n
-  reset_mode: DROP
   sinks:
   - {table_name: a, mode: APPEND, reset_mode: TRUNCATE}
   - {table_name: b, mode: APPEND}
-- name: m
-  sinks:
-  - {table_name: c, mode: APPEND}
   - {path: out/x, format: PARQUET}
-- name: o
-  sinks:
-  - {table_name: d, mode: APPEND}
 `}, workspace.Options{})
-	p := snap.Pipeline("pl")
-	noPipeline := *p
-	noPipeline.ResetMode = ""
-	env := func(v string) func(string) string { return func(string) string { return v } }
+	n := snap.Pipeline("pl").Node("n")
 	cases := []struct {
 		name           string
 		override       string
-		p              *workspace.Pipeline
-		node           string
 		sink           int
-		getenv         func(string) string
 		mode, fromText string
 	}{
-		{"override wins", "DROP", p, "n", 0, nil, "DROP", "run override"},
-		{"sink", "", p, "n", 0, nil, "TRUNCATE", "Sink table a"},
-		{"node", "", p, "n", 1, nil, "DROP", "Node 'n'"},
-		{"pipeline", "", p, "m", 0, nil, "TRUNCATE", "Pipeline 'pl'"},
-		{"file sinks are dropped", "TRUNCATE", p, "m", 1, nil, "DROP", "file sink"},
-		{"environment", "", &noPipeline, "o", 0, env("truncate"), "TRUNCATE", ResetModeEnv},
-		{"default", "", &noPipeline, "o", 0, env(""), "DROP", "default"},
+		{"override wins", "DROP", 0, "DROP", "run override"},
+		{"sink", "", 0, "TRUNCATE", "Sink table a"},
+		{"file sinks are dropped", "TRUNCATE", 2, "DROP", "file sink"},
+		{"default", "", 1, "DROP", "default"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			n := p.Node(tc.node)
-			mode, from := resetMode(tc.override, tc.p, n, n.Sinks[tc.sink], tc.getenv)
+			mode, from := resetMode(tc.override, n.Sinks[tc.sink])
 			if mode != tc.mode || !strings.Contains(from, tc.fromText) {
 				t.Fatalf("got %s from %q, want %s from %q", mode, from, tc.mode, tc.fromText)
 			}

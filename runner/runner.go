@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -28,9 +27,6 @@ type Config struct {
 	// Retry is the commit-conflict retry policy; zero fields take the
 	// defaults of DefaultRetry.
 	Retry RetryPolicy
-	// Getenv reads the environment (LAKTORY_RESET_MODE); nil means
-	// os.Getenv.
-	Getenv func(string) string
 	// Now is the clock of events (default time.Now).
 	Now func() time.Time
 	// ForEach are ForEach sinks written in Go (foreach.New, foreach.Func),
@@ -61,9 +57,6 @@ type Runner struct {
 
 // New returns a Runner. It opens the DuckDB database runs use.
 func New(cfg Config) (*Runner, error) {
-	if cfg.Getenv == nil {
-		cfg.Getenv = os.Getenv
-	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

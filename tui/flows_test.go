@@ -110,7 +110,7 @@ func runDemo(t *testing.T, r *runner.Runner, dir string, req runner.Request) run
 
 func newRunner(t *testing.T) *runner.Runner {
 	t.Helper()
-	r, err := runner.New(runner.Config{Getenv: func(string) string { return "" }, Parallel: 2})
+	r, err := runner.New(runner.Config{Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

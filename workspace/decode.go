@@ -76,12 +76,21 @@ func (o *obj) check(allowed ...[]string) {
 		if slices.Contains(all, k.value) {
 			continue
 		}
-		msg := fmt.Sprintf("unknown key `%s` in %s", k.value, o.what)
-		if s := suggest(k.value, all); s != "" {
+		msg := fmt.Sprintf("Extra inputs are not permitted: unknown key `%s` in %s", k.value, o.what)
+		hint := "allowed keys: " + strings.Join(visibleKeys(all), ", ")
+		if h, ok := misplacedKeys[k.value]; ok {
+			msg += "; " + h
+		} else if s := suggest(k.value, all); s != "" {
 			msg += fmt.Sprintf("; did you mean `%s`?", s)
 		}
-		o.d.add(k.pos(), SeverityError, CodeUnknownKey, msg, "allowed keys: "+strings.Join(visibleKeys(all), ", "))
+		o.d.add(k.pos(), SeverityError, CodeUnknownKey, msg, hint)
 	}
+}
+
+// misplacedKeys explains keys other tools or Laktory versions accept where
+// Laktory 0.13.1 does not.
+var misplacedKeys = map[string]string{
+	"reset_mode": "Laktory 0.13.1 has `reset_mode` on sinks only: set it on each sink",
 }
 
 // visibleKeys drops pydantic's trailing-underscore aliases from hints.

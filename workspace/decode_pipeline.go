@@ -9,64 +9,85 @@ import (
 	"time"
 )
 
-// Allowed values (Laktory 0.12/0.13 and our extensions).
+// Allowed values and keys come from Laktory's schema (laktoryschema.go);
+// the rest are our extensions and what the schema cannot say.
 var (
-	orchestratorTypes    = []string{OrchestratorLakeflowJob, OrchestratorLakeflowDeclarative, OrchestratorSparkDeclarative, OrchestratorAirflow}
+	sourceModels = []string{"FileDataSource", "UnityCatalogDataSource", "HiveMetastoreDataSource",
+		"PipelineNodeDataSource", "DataFrameDataSource", "CustomDataSource"}
+	sinkModels         = []string{"FileDataSink", "UnityCatalogDataSink", "HiveMetastoreDataSink", "PipelineViewDataSink"}
+	orchestratorModels = map[string]string{
+		OrchestratorLakeflowJob:         "LakeflowJobOrchestrator",
+		OrchestratorLakeflowDeclarative: "LakeflowDeclarativePipelineOrchestrator",
+		OrchestratorSparkDeclarative:    "SparkDeclarativePipelineOrchestrator",
+		OrchestratorAirflow:             "AirflowOrchestrator",
+	}
+	orchestratorTypes = enumOf("type", "LakeflowJobOrchestrator", "LakeflowDeclarativePipelineOrchestrator",
+		"SparkDeclarativePipelineOrchestrator", "AirflowOrchestrator")
 	renamedOrchestrators = map[string]string{
 		"DATABRICKS_PIPELINE": OrchestratorLakeflowDeclarative,
 		"DATABRICKS_JOB":      OrchestratorLakeflowJob,
 	}
-	backends       = []string{"PYSPARK", "POLARS"}
-	dataframeAPIs  = []string{"NARWHALS", "NATIVE"}
-	resetModes     = []string{"DROP", "TRUNCATE"}
-	sinkModes      = []string{"APPEND", "OVERWRITE", "MERGE", "IGNORE", "ERROR", "ERRORIFEXISTS", "COMPLETE", "UPDATE"}
-	tableFormats   = []string{"DELTA", "PARQUET", "ORC", "AVRO"}
-	tableTypes     = []string{"TABLE", "VIEW"}
-	sourceTypes    = []string{"FILE", "UNITY_CATALOG", "HIVE_METASTORE", "PIPELINE_NODE", "DATAFRAME", "CUSTOM"}
-	sinkTypes      = []string{"FILE", "UNITY_CATALOG", "HIVE_METASTORE", "PIPELINE_VIEW"}
-	sparkFormats   = []string{"AVRO", "BINARYFILE", "CSV", "DELTA", "EXCEL", "JSON", "JSONL", "NDJSON", "ORC", "PARQUET", "TEXT", "XML"}
-	polarsFormats  = []string{"AVRO", "CSV", "DELTA", "EXCEL", "IPC", "JSON", "JSONL", "NDJSON", "PARQUET", "PYARROW"}
-	actions        = []string{"WARN", "DROP", "QUARANTINE", "FAIL"}
-	expectTypes    = []string{"ROW", "AGGREGATE"}
-	flowKinds      = []string{FlowAppend, FlowUpdate}
-	httpMethods    = []string{"PUT", "POST", "PATCH", "DELETE"}
-	stepTypes      = []string{"SQL"}
-	childModelKeys = []string{"variables", "dataframe_backend", "dataframe_backend_", "dataframe_api", "dataframe_api_"}
+	backends      = enumOf("dataframe_backend", "Pipeline")
+	dataframeAPIs = enumOf("dataframe_api", "Pipeline")
+	resetModes    = enumOf("reset_mode", "FileDataSink")
+	sinkModes     = enumOf("mode", sinkModels...)
+	tableFormats  = enumOf("format", "UnityCatalogDataSink", "HiveMetastoreDataSink")
+	tableTypes    = enumOf("table_type", "UnityCatalogDataSink", "HiveMetastoreDataSink")
+	sourceTypes   = enumOf("type", sourceModels...)
+	sinkTypes     = enumOf("type", sinkModels...)
+	actions       = enumOf("action", "DataQualityExpectation")
+	expectTypes   = enumOf("type", "DataQualityExpectation")
+	stepTypes     = enumOf("type", "DataFrameExpr")
+	// File formats are checked in Laktory's code (FORMAT_CAPABILITIES), not
+	// in its schema.
+	sparkFormats  = []string{"AVRO", "BINARYFILE", "CSV", "DELTA", "EXCEL", "JSON", "JSONL", "NDJSON", "ORC", "PARQUET", "TEXT", "XML"}
+	polarsFormats = []string{"AVRO", "CSV", "DELTA", "EXCEL", "IPC", "JSON", "JSONL", "NDJSON", "PARQUET", "PYARROW"}
+	flowKinds     = []string{FlowAppend, FlowUpdate}
+	httpMethods   = []string{"PUT", "POST", "PATCH", "DELETE"}
 )
 
-// Keys of each object, beyond childModelKeys where they apply.
+// Keys of each object. `source` is Laktory's legacy key (migrated to
+// `sources` before validation) and `flow` our extension.
 var (
-	pipelineKeys = []string{"name", "nodes", "orchestrator", "dependencies", "imports", "root_path", "root_path_",
-		"reset_mode", "resource_options", "options", "lookup_existing"}
-	nodeKeys = []string{"name", "source", "sources", "transformer", "sinks", "depends_on", "expectations", "tags",
-		"reset_mode", "primary_keys", "time_column", "comment", "execution_task_name", "execution_task_name_",
-		"ldp_template", "expectations_checkpoint_path", "expectations_checkpoint_path_", "root_path", "root_path_", "flow"}
-	sourceCommonKeys = []string{"name", "type", "as_stream", "drop_duplicates", "drops", "filter", "renames", "selects"}
-	sourceKindKeys   = map[SourceKind][]string{
-		SourceFile: {"path", "format", "has_header", "infer_schema", "reader_kwargs", "reader_methods", "schema",
-			"schema_definition", "schema_location", "schema_location_"},
-		SourceTable:     {"table_name", "catalog_name", "schema_name", "reader_kwargs", "reader_methods"},
-		SourceNode:      {"node_name", "reader_kwargs", "reader_methods"},
-		SourceDataFrame: {"df", "data"},
-		SourceCustom:    {"custom_reader"},
+	pipelineKeys   = keysOf("Pipeline")
+	nodeKeys       = append(keysOf("PipelineNode"), "source", ExtensionFlow)
+	sourceKindKeys = map[SourceKind][]string{
+		SourceFile:      keysOf("FileDataSource"),
+		SourceTable:     keysOf("UnityCatalogDataSource", "HiveMetastoreDataSource"),
+		SourceNode:      keysOf("PipelineNodeDataSource"),
+		SourceDataFrame: keysOf("DataFrameDataSource"),
+		SourceCustom:    keysOf("CustomDataSource"),
 	}
-	sinkCommonKeys = []string{"type", "as_stream", "checkpoint_path", "checkpoint_path_", "is_quarantine", "merge_cdc_options",
-		"mode", "schema", "schema_definition", "writer_kwargs", "writer_methods", "custom_writer", "shared", "reset_mode"}
-	sinkKindKeys = map[SinkKind][]string{
-		SinkFile:         {"path", "format"},
-		SinkTable:        {"table_name", "catalog_name", "schema_name", "format", "table_type", "metadata", "databricks_data_profiling_config"},
-		SinkPipelineView: {"pipeline_view_name", "metadata"},
+	allSourceKeys = keysOf(sourceModels...)
+	sinkKindKeys  = map[SinkKind][]string{
+		SinkFile:         keysOf("FileDataSink"),
+		SinkTable:        keysOf("UnityCatalogDataSink", "HiveMetastoreDataSink"),
+		SinkPipelineView: keysOf("PipelineViewDataSink"),
 	}
-	forEachSinkKeys = []string{"foreach", "variables", "is_quarantine", "checkpoint_path"}
-	sharedKeys      = []string{"writer_id", "writer_id_", "column", "where", "variables"}
-	stepExprKeys    = []string{"expr", "type"}
-	stepFuncKeys    = []string{"func_name", "func_args", "func_kwargs"}
-	expectationKeys = []string{"name", "expr", "action", "type", "tolerance"}
+	allSinkKeys     = keysOf(sinkModels...)
+	forEachSinkKeys = []string{ExtensionForEach, "variables", "is_quarantine", "checkpoint_path"}
+	sharedKeys      = keysOf("DataSinkSharedOptions")
+	stepExprKeys    = keysOf("DataFrameExpr")
+	stepFuncKeys    = keysOf("DataFrameMethod")
+	transformerKeys = keysOf("DataFrameTransformer")
+	funcKeys        = keysOf("CustomReader", "CustomWriter")
+	expectationKeys = keysOf("DataQualityExpectation")
+	columnExprKeys  = keysOf("DataFrameColumnExpr")
+	toleranceKeys   = keysOf("ExpectationTolerance")
+	schemaKeys      = keysOf("DataFrameSchema")
+	columnKeys      = keysOf("DataFrameColumn")
+	methodKeys      = keysOf("ReaderWriterMethod")
+	metadataKeys    = keysOf("TableDataSinkMetadata")
+	parameterKeys   = keysOf("PipelineParameter")
 	flowKeys        = []string{"name", "once", "import_checkpoint", "comment", "spark_conf", "kind"}
 	forEachKeys     = []string{"name", "command", "http"}
 	httpKeys        = []string{"method", "url", "headers", "timeout"}
-	methodKeys      = []string{"name", "args", "kwargs"}
-	metadataKeys    = []string{"columns", "comment", "owner", "properties", "tags"}
+)
+
+// Extension keys: our own, which Laktory rejects.
+const (
+	ExtensionFlow    = "flow"
+	ExtensionForEach = "foreach"
 )
 
 // pctx is what a pipeline's children need to know about it.
@@ -99,11 +120,11 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 	}
 	p := &Pipeline{File: file, StackKey: stackKey}
 	d.withScope(o.n, func() {
-		o.check(pipelineKeys, childModelKeys)
 		p.Name = o.required("name")
 		if p.Name != "" {
 			o.what = fmt.Sprintf("pipeline '%s'", p.Name)
 		}
+		o.check(pipelineKeys)
 		p.Located = o.loc
 		if on := o.raw("orchestrator"); !on.isNull() {
 			if oo := d.object(on, "orchestrator"); oo != nil {
@@ -120,7 +141,6 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 		}
 		p.DataframeBackend = o.enumAny(backends, "dataframe_backend", "dataframe_backend_")
 		p.DataframeAPI = o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
-		p.ResetMode = o.enum("reset_mode", resetModes)
 		p.RootPath = o.strAny("root_path", "root_path_")
 		o.strList("dependencies")
 		o.strList("imports")
@@ -165,7 +185,7 @@ func (d *decoder) node(n *vnode, i int, pc pctx) *Node {
 				"'dlt_template' was renamed to 'ldp_template' in v0.12. Please update your YAML.")
 			o.n = o.n.without("dlt_template")
 		}
-		o.check(nodeKeys, childModelKeys)
+		o.check(nodeKeys)
 		pc.node = nd.Name
 		if b := o.enumAny(backends, "dataframe_backend", "dataframe_backend_"); b != "" {
 			pc.backend = b
@@ -209,7 +229,6 @@ func (d *decoder) node(n *vnode, i int, pc pctx) *Node {
 		nd.DependsOn = o.strList("depends_on")
 		nd.Tags = o.strList("tags")
 		nd.PrimaryKeys = o.strList("primary_keys")
-		nd.ResetMode = o.enum("reset_mode", resetModes)
 		nd.Comment = o.str("comment")
 		nd.ExecutionTaskName = o.strAny("execution_task_name", "execution_task_name_")
 		o.str("ldp_template")
@@ -301,13 +320,9 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 			[]SourceKind{SourceFile, SourceTable, SourceNode, SourceDataFrame, SourceDataFrame, SourceCustom}, explicit,
 			o.what, "a source reads `path` + `format`, a `table_name` or a `node_name`")
 		if s.Kind == "" || ambiguous {
-			var all []string
-			for _, k := range sourceKindKeys {
-				all = append(all, k...)
-			}
-			o.check(sourceCommonKeys, childModelKeys, all)
+			o.check(allSourceKeys)
 		} else {
-			o.check(sourceCommonKeys, childModelKeys, sourceKindKeys[s.Kind])
+			o.check(sourceKindKeys[s.Kind])
 		}
 		backend := pc.backend
 		if b := o.enumAny(backends, "dataframe_backend", "dataframe_backend_"); b != "" {
@@ -373,7 +388,7 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 		case SourceCustom:
 			if cr := o.raw("custom_reader"); cr != nil && cr.kind == vMap {
 				if co := d.object(cr, "custom_reader"); co != nil {
-					co.check([]string{"func_name", "func_args", "func_kwargs"}, childModelKeys)
+					co.check(funcKeys)
 					co.required("func_name")
 				}
 			}
@@ -420,7 +435,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 	s := &Sink{Index: i}
 	d.withScope(o.n, func() {
 		s.Located = o.loc
-		if o.has("foreach") {
+		if o.has(ExtensionForEach) {
 			s.Kind = SinkForEach
 			o.check(forEachSinkKeys)
 			s.IsQuarantine = o.boolean("is_quarantine")
@@ -435,13 +450,9 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 		s.Kind, ambiguous = kindOf(o, []string{"path", "table_name", "pipeline_view_name"}, []SinkKind{SinkFile, SinkTable, SinkPipelineView},
 			explicit, o.what, "a sink writes `path` + `format`, a `table_name`, a `pipeline_view_name` or a `foreach`")
 		if s.Kind == "" || ambiguous {
-			var all []string
-			for _, k := range sinkKindKeys {
-				all = append(all, k...)
-			}
-			o.check(sinkCommonKeys, childModelKeys, all, []string{"foreach"})
+			o.check(allSinkKeys, []string{ExtensionForEach})
 		} else {
-			o.check(sinkCommonKeys, childModelKeys, sinkKindKeys[s.Kind])
+			o.check(sinkKindKeys[s.Kind])
 		}
 		backend := pc.backend
 		if b := o.enumAny(backends, "dataframe_backend", "dataframe_backend_"); b != "" {
@@ -463,7 +474,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 			if cw.kind == vScalar {
 				s.CustomWriter = cw.value
 			} else if co := d.object(cw, "custom_writer"); co != nil {
-				co.check([]string{"func_name", "func_args", "func_kwargs"}, childModelKeys)
+				co.check(funcKeys)
 				s.CustomWriter = co.required("func_name")
 			}
 		}
@@ -563,7 +574,7 @@ func (d *decoder) schema(o *obj, keys ...string) *Schema {
 	if so == nil {
 		return nil
 	}
-	so.check([]string{"columns"}, []string{"variables"})
+	so.check(schemaKeys)
 	sc := &Schema{Located: so.loc}
 	cols := so.raw("columns")
 	switch {
@@ -576,7 +587,7 @@ func (d *decoder) schema(o *obj, keys ...string) *Schema {
 			if v.kind == vScalar {
 				c.Type = v.value
 			} else if co := d.object(v, "column '"+k.value+"'"); co != nil {
-				co.check([]string{"name", "dtype", "nullable", "is_primary"})
+				co.check(columnKeys)
 				c.Type = co.required("dtype")
 				if b, ok := co.optBool("nullable"); ok {
 					c.Nullable = b
@@ -587,7 +598,7 @@ func (d *decoder) schema(o *obj, keys ...string) *Schema {
 	case cols.kind == vSeq:
 		for _, it := range cols.vals {
 			if co := d.object(it, "column"); co != nil {
-				co.check([]string{"name", "dtype", "nullable", "is_primary"})
+				co.check(columnKeys)
 				c := Column{Name: co.required("name"), Type: co.required("dtype"), Nullable: true}
 				if b, ok := co.optBool("nullable"); ok {
 					c.Nullable = b
@@ -610,7 +621,7 @@ func (d *decoder) metadata(o *obj) *TableMetadata {
 	if mo == nil {
 		return nil
 	}
-	mo.check(metadataKeys, []string{"variables"})
+	mo.check(metadataKeys)
 	return &TableMetadata{Located: mo.loc, Comment: mo.str("comment"), Properties: mo.strMap("properties")}
 }
 
@@ -621,7 +632,7 @@ func (d *decoder) transformer(n *vnode, pc pctx) []*Step {
 	}
 	var steps []*Step
 	d.withScope(o.n, func() {
-		o.check([]string{"nodes"}, childModelKeys)
+		o.check(transformerKeys)
 		if !o.has("nodes") {
 			d.errorf(o.loc.Pos, CodeMissingField, "list the steps under `nodes:` (each an `expr:` or a `func_name:`)", "the transformer needs `nodes`")
 		}
@@ -646,14 +657,14 @@ func (d *decoder) step(n *vnode, i int, pc pctx) *Step {
 		switch {
 		case hasExpr && hasFunc:
 			d.errorf(o.loc.Pos, CodeAmbiguousKind, "split it into two steps", "%s sets both `expr` and `func_name`", o.what)
-			o.check(stepExprKeys, stepFuncKeys, childModelKeys)
+			o.check(stepExprKeys, stepFuncKeys)
 		case hasFunc:
-			o.check(stepFuncKeys, childModelKeys)
+			o.check(stepFuncKeys)
 		case hasExpr:
-			o.check(stepExprKeys, childModelKeys)
+			o.check(stepExprKeys)
 		default:
 			d.errorf(o.loc.Pos, CodeMissingField, "write `expr: SELECT ... FROM {df}` or `func_name: ...`", "%s needs `expr` (SQL) or `func_name`", o.what)
-			o.check(stepExprKeys, stepFuncKeys, childModelKeys)
+			o.check(stepExprKeys, stepFuncKeys)
 		}
 		s.DataframeAPI = o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
 		if s.DataframeAPI == "" {
@@ -750,13 +761,13 @@ func (d *decoder) expectation(n *vnode, i int) *Expectation {
 	}
 	e := &Expectation{}
 	d.withScope(o.n, func() {
-		o.check(expectationKeys, childModelKeys)
+		o.check(expectationKeys)
 		e.Located = o.loc
 		e.Name = o.required("name")
 		if x := o.raw("expr"); x != nil && x.kind == vMap {
 			if xo := d.object(x, "expectation expr"); xo != nil {
-				xo.check([]string{"value", "type"}, []string{"variables"})
-				e.Expr = xo.required("value")
+				xo.check(columnExprKeys)
+				e.Expr = xo.required("expr")
 			}
 		} else {
 			e.Expr = o.str("expr")
@@ -771,7 +782,7 @@ func (d *decoder) expectation(n *vnode, i int) *Expectation {
 		}
 		if t := o.raw("tolerance"); !t.isNull() {
 			if to := d.object(t, "tolerance"); to != nil {
-				to.check([]string{"abs", "rel"}, []string{"variables"})
+				to.check(toleranceKeys)
 				if v := to.raw("abs"); !v.isNull() {
 					if x, ok := scalarValue(v).(int64); ok && v.kind == vScalar {
 						e.ToleranceAbs = &x

@@ -65,9 +65,21 @@ nodes:
 `}, want: []workspacetest.Want{workspacetest.D("pl.yaml", 7, 11, workspace.CodeBadEnum, "did you mean `APPEND`?")}},
 		{name: "enum lists allowed values", files: map[string]string{"pl.yaml": `
 name: pl
-reset_mode: DELETE_WHERE
-nodes: []
-`}, want: []workspacetest.Want{workspacetest.D("pl.yaml", 3, 13, workspace.CodeBadEnum, "allowed values: DROP, TRUNCATE")}},
+nodes:
+- name: n
+  sinks:
+  - {path: out, format: DELTA, mode: APPEND, reset_mode: DELETE_WHERE}
+`}, want: []workspacetest.Want{workspacetest.D("pl.yaml", 6, 58, workspace.CodeBadEnum, "allowed values: DROP, TRUNCATE")}},
+		{name: "reset_mode on a pipeline or a node", files: map[string]string{"pl.yaml": `
+name: pl
+reset_mode: TRUNCATE
+nodes:
+- name: n
+  reset_mode: DROP
+`}, want: []workspacetest.Want{
+			workspacetest.D("pl.yaml", 3, 1, workspace.CodeUnknownKey, "Extra inputs are not permitted: unknown key `reset_mode` in pipeline 'pl'; Laktory 0.13.1 has `reset_mode` on sinks only"),
+			workspacetest.D("pl.yaml", 6, 3, workspace.CodeUnknownKey, "unknown key `reset_mode` in node 'n'"),
+		}},
 		{name: "missing node name", files: map[string]string{"pl.yaml": `
 name: pl
 nodes:

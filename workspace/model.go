@@ -59,7 +59,6 @@ type Pipeline struct {
 	Orchestrator     string // orchestrator type, "" when none
 	DataframeBackend string // PYSPARK, POLARS or "" (Laktory's default: PYSPARK)
 	DataframeAPI     string // NARWHALS, NATIVE or ""
-	ResetMode        string // DROP, TRUNCATE or ""
 	RootPath         string
 	Variables        map[string]any
 	Nodes            []*Node
@@ -102,7 +101,6 @@ type Node struct {
 	DependsOn         []string
 	Tags              []string
 	PrimaryKeys       []string
-	ResetMode         string
 	Comment           string
 	ExecutionTaskName string
 	// DataframeBackend and DataframeAPI are the effective values (node,

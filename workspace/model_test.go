@@ -16,7 +16,6 @@ orchestrator:
   type: SPARK_DECLARATIVE_PIPELINE
   catalog: dev
 dataframe_backend: PYSPARK
-reset_mode: TRUNCATE
 variables:
   landing: ../data
 nodes:
@@ -91,7 +90,7 @@ func TestDecodeFullSchema(t *testing.T) {
 	if p == nil {
 		t.Fatal("pipeline not loaded")
 	}
-	if p.Orchestrator != workspace.OrchestratorSparkDeclarative || !p.Declarative() || p.ResetMode != "TRUNCATE" || p.DataframeBackend != "PYSPARK" {
+	if p.Orchestrator != workspace.OrchestratorSparkDeclarative || !p.Declarative() || p.DataframeBackend != "PYSPARK" {
 		t.Errorf("pipeline fields: %+v", p)
 	}
 	n := p.Node("brz")
@@ -161,7 +160,7 @@ func TestDecodeFullSchema(t *testing.T) {
 		t.Errorf("default flow name %q", got)
 	}
 	// Positions: field values, in the file that declares them.
-	if at := t0.At("mode"); at.Line != 45 || at.Col != 11 || filepath.Base(at.File) != "pl.yaml" {
+	if at := t0.At("mode"); at.Line != 44 || at.Col != 11 || filepath.Base(at.File) != "pl.yaml" {
 		t.Errorf("mode position %v", at)
 	}
 }

@@ -106,7 +106,7 @@ func (a *app) run(dir string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	r, err := runner.New(runner.Config{Getenv: a.getenv})
+	r, err := runner.New(runner.Config{})
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		fmt.Fprintf(a.stderr, "laktory: live validation is off: %v\n", err)
 		events = nil
 	}
-	r, err := runner.New(runner.Config{Getenv: a.getenv})
+	r, err := runner.New(runner.Config{})
 	if err != nil {
 		return err
 	}
