@@ -56,6 +56,13 @@ type WriteOptions struct {
 	EngineInfo string
 	// UserMetadata goes to commitInfo.userMetadata.
 	UserMetadata string
+	// Progress, when set, is told how far the data files of each operation
+	// are written: while they are written (from another goroutine, every
+	// ProgressInterval) and once when they are (Done).
+	Progress func(WriteProgress)
+	// ProgressInterval is how often Progress is told (default a quarter of
+	// a second).
+	ProgressInterval time.Duration
 }
 
 // TableDefinition describes a table to create.

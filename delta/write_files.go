@@ -65,7 +65,7 @@ const dictionarySizeLimit = 8192
 // writeData writes the rows of logicalSQL (a SELECT returning the view's
 // columns under their logical names and types, in schema order) as data
 // files of the table and returns their add actions.
-func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL string) ([]*Add, error) {
+func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL string) (adds []*Add, err error) {
 	s := tx.view
 	physical, err := physicalSelect(s, logicalSQL)
 	if err != nil {
@@ -101,6 +101,7 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 		}
 	}
 	copySQL := "COPY (" + physical + ") TO " + quoteString(tx.root) + " (" + strings.Join(opts, ", ") + ")"
+	defer tx.watchWrite(writeID, len(pfs) > 0)(&adds, &err)
 	rows, err := q.QueryContext(ctx, copySQL)
 	if err != nil {
 		tx.removeFailedWrite(len(pfs), writeID)
@@ -109,7 +110,6 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 	defer rows.Close()
 	leaves := statsLeaves(s)
 	now := time.Now().UnixMilli()
-	var adds []*Add
 	fail := func(err error) ([]*Add, error) {
 		rows.Close()
 		tx.removeFailedWrite(len(pfs), writeID)

@@ -38,6 +38,9 @@ type Config struct {
 
 	// hooks for tests.
 	beforeCommit func(task string, attempt int)
+	// progressEvery is how often writes report their progress (default
+	// delta's).
+	progressEvery time.Duration
 	// afterStep is called after each step of a micro-batch (stepOffsets,
 	// stepSink, stepCommit).
 	afterStep func(task, flow, step string, batch int64)

@@ -20,6 +20,17 @@ func writeOptions(sk *workspace.Sink) delta.WriteOptions {
 	return delta.WriteOptions{MergeSchema: true, OverwriteSchema: sinkMode(sk) == workspace.ModeOverwrite}
 }
 
+// writeProgress reports how far the data files of a write to table are
+// written, as task_progress events of phase write: rows (of the files
+// finished) and bytes so far.
+func (x *taskExec) writeProgress(table string) func(delta.WriteProgress) {
+	return func(p delta.WriteProgress) {
+		if !p.Done {
+			x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write", Table: table, Rows: p.Rows, Bytes: p.Bytes})
+		}
+	}
+}
+
 // sinkQuery is the SELECT a Delta sink writes: for a writer-column shared
 // sink, the writer id comes first (replacing a column of that name).
 func sinkQuery(sp *sinkPlan, rel string) string {
@@ -142,6 +153,8 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 	if err != nil {
 		return 0, err
 	}
+	opts := writeOptions(sk)
+	opts.Progress, opts.ProgressInterval = x.writeProgress(path), x.run.r.cfg.progressEvery
 	var written int64
 	err = x.withRetries(ctx, label, func(attempt int) error {
 		start := time.Now()
@@ -153,7 +166,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		if snap == nil {
 			// The transaction makes the table's folder, and removes it again
 			// when the create fails or loses the race.
-			if tx, err = delta.BeginCreate(path, def, writeOptions(sk)); err != nil {
+			if tx, err = delta.BeginCreate(path, def, opts); err != nil {
 				return err
 			}
 			x.run.created.Store(sk.Table, true)
@@ -168,7 +181,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 				x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write", Message: fmt.Sprintf("table %s exists and the sink's mode is IGNORE: not written", label)})
 				return nil
 			}
-			if tx, err = snap.Begin(writeOptions(sk)); err != nil {
+			if tx, err = snap.Begin(opts); err != nil {
 				return err
 			}
 		}

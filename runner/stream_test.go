@@ -538,6 +538,18 @@ func TestStreamingRefresh(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(o.plan.Effects), "reset the streaming checkpoint") {
 		t.Fatalf("effects %v", o.plan.Effects)
 	}
+	resets := 0
+	for _, e := range eventKinds(o.events, EventOperation) {
+		if e.Operation == "RESET CHECKPOINT" {
+			resets++
+			if e.Checkpoint != cpA {
+				t.Fatalf("checkpoint reset %+v: the event names the folder reset (%s)", e, cpA)
+			}
+		}
+	}
+	if resets != 1 {
+		t.Fatalf("%d checkpoint resets reported, want a's", resets)
+	}
 	o = mustRun(t, r, snap, Request{Selectors: []string{"a"}, Refresh: "RESET", ResetMode: "DROP"})
 	if exists(cpA) || exists(cpB) || exists(path) {
 		t.Fatal("RESET with DROP must drop the table and reset every writer's checkpoint")

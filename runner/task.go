@@ -176,7 +176,7 @@ func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
 			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
 		}
 		x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: string(sp.sink.Table), Operation: "RESET CHECKPOINT", Version: -1,
-			Message: "reset the streaming checkpoint " + cp})
+			Checkpoint: cp, Message: "reset the streaming checkpoint " + cp})
 	}
 	return nil
 }

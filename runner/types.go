@@ -153,8 +153,14 @@ type Event struct {
 	Operation string `json:"operation,omitempty"`
 	Version   int64  `json:"version"`
 	// Rows counts rows read or written so far (progress), rows added
-	// (operation) or deleted (deleted).
-	Rows int64 `json:"rows,omitempty"`
+	// (operation) or deleted (deleted). While a table's data files are
+	// written (progress of phase write with Table set), Rows counts the
+	// rows of the files finished so far and Bytes the bytes written so far.
+	Rows  int64 `json:"rows,omitempty"`
+	Bytes int64 `json:"bytes,omitempty"`
+	// Checkpoint is the folder of a streaming checkpoint reset (operation
+	// RESET CHECKPOINT); its owner is the writer whose sink keeps it.
+	Checkpoint string `json:"checkpoint,omitempty"`
 	// Writer is the writer id or predicate of a deletion.
 	Writer string `json:"writer,omitempty"`
 	// Attempt and Delay describe a retry.
