@@ -31,7 +31,7 @@ func putCommitFile(logDir string, v int64, data []byte) (created bool, err error
 		return false, err
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp)
+	defer RemoveFile(tmp) //nolint:errcheck // best effort: gone once linked or renamed
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return false, err
@@ -130,7 +130,7 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp)
+	defer RemoveFile(tmp) //nolint:errcheck // best effort: gone once linked or renamed
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err

@@ -3,7 +3,6 @@ package delta
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 )
@@ -145,7 +144,7 @@ func (tx *Transaction) rewriteFiles(ctx context.Context, q Querier, s *Snapshot,
 	fail := func(err error) ([]*Add, error) {
 		for _, a := range adds {
 			if p, perr := resolveTablePath(tx.root, a.Path); perr == nil {
-				os.Remove(p)
+				RemoveFile(p)
 			}
 		}
 		return nil, err

@@ -35,9 +35,9 @@
 // readers, with the rules of Spark's Delta source.
 //
 // Writing: Create, Append, Overwrite, Delete and Truncate are one-shot
-// operations on a table folder; Drop removes a table inside a lake root and
-// DropTable one at any path a workspace declares, refusing folders that must
-// survive (DropOptions).
+// operations on a table folder; DropTable removes a table folder that a
+// Guard allows (strictly inside the workspace's roots). Guard is the one
+// check every folder removal of the product goes through.
 // A *Transaction (Snapshot.Begin, Table.Begin, BeginCreate) composes
 // operations into one commit, e.g. the full refresh of one writer of a
 // shared table:

@@ -158,13 +158,14 @@ var (
 	// would remove data.
 	ErrAppendOnly = errors.New("table is append-only (delta.appendOnly=true)")
 
-	// ErrOutsideLakeRoot: Drop was asked to remove a folder that is not
-	// strictly inside the lake root.
-	ErrOutsideLakeRoot = errors.New("path is outside the lake root")
+	// ErrOutsideRoots: a path to create, replace or remove does not lie
+	// strictly inside one of a Guard's roots (symbolic links resolved).
+	ErrOutsideRoots = errors.New("path is outside the allowed roots")
 
-	// ErrProtectedPath: DropTable was asked to remove a folder that must
-	// survive: the filesystem root, the home folder, the current folder, a
-	// protected folder of DropOptions, or a folder holding one of them.
+	// ErrProtectedPath: a Guard refused a path that must survive: the
+	// filesystem root, the home folder, the current folder, one of its roots
+	// or protected paths, or a folder holding one of them; or RemoveFile
+	// was given a folder.
 	ErrProtectedPath = errors.New("refusing to remove a protected folder")
 
 	// ErrTransactionDone: the transaction was already committed or

@@ -395,7 +395,7 @@ func (tx *Transaction) removeFiles(files []*Add) {
 				tx.metrics.AddedRows -= n
 			}
 			if p, err := resolveTablePath(tx.root, f.Path); err == nil {
-				os.Remove(p)
+				RemoveFile(p)
 			}
 			continue
 		}
@@ -453,7 +453,7 @@ func (tx *Transaction) cleanupFiles() {
 	var dirs []string
 	for _, a := range tx.adds {
 		if p, err := resolveTablePath(tx.root, a.Path); err == nil {
-			os.Remove(p)
+			RemoveFile(p)
 			dirs = append(dirs, filepath.Dir(p))
 		}
 	}
@@ -501,7 +501,7 @@ func (tx *Transaction) removeCreatedDirs(dataDirs []string) {
 		return
 	}
 	for i := len(tx.createdDirs) - 1; i >= 0; i-- {
-		os.Remove(tx.createdDirs[i])
+		RemoveEmptyDir(tx.createdDirs[i])
 	}
 	tx.createdDirs = nil
 }
@@ -517,7 +517,7 @@ func (tx *Transaction) removeEmptyDataDirs(dirs []string) bool {
 	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
 	for _, d := range dirs {
 		for ; strings.HasPrefix(d, tx.root+string(filepath.Separator)); d = filepath.Dir(d) {
-			if os.Remove(d) != nil {
+			if RemoveEmptyDir(d) != nil {
 				break // not empty (or gone)
 			}
 		}

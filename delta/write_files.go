@@ -129,7 +129,7 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 			return fail(fmt.Errorf("write data files to table %s: DuckDB wrote %s outside the table", tx.root, filename))
 		}
 		if count == 0 {
-			os.Remove(filename) // DuckDB writes an empty file for an empty result
+			RemoveFile(filename) // DuckDB writes an empty file for an empty result
 			continue
 		}
 		pv := map[string]*string{}
@@ -220,7 +220,7 @@ func removeWriteFiles(root string, depth int, writeID string) []string {
 			case e.IsDir() && d > 0 && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, "."):
 				walk(filepath.Join(dir, name), d-1)
 			case !e.IsDir() && strings.Contains(name, marker):
-				if os.Remove(filepath.Join(dir, name)) == nil && (len(dirs) == 0 || dirs[len(dirs)-1] != dir) {
+				if RemoveFile(filepath.Join(dir, name)) == nil && (len(dirs) == 0 || dirs[len(dirs)-1] != dir) {
 					dirs = append(dirs, dir)
 				}
 			}

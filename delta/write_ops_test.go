@@ -66,61 +66,8 @@ func TestTruncateOverwriteAppendOnly(t *testing.T) {
 	}
 }
 
-func TestDrop(t *testing.T) {
-	ctx := context.Background()
-	db := writeTestDB(t)
-	lake := t.TempDir()
-	root := filepath.Join(lake, "main", "t")
-	mustCreate(t, db, root, rangeQuery(0, 0, ""), nil, nil)
-	mustAppend(t, db, root, rangeQuery(0, 3, ""))
-	plain := filepath.Join(lake, "not_a_table")
-	os.MkdirAll(plain, 0o755)
-	os.WriteFile(filepath.Join(plain, "data.csv"), []byte("a\n"), 0o644)
-	outside := filepath.Join(t.TempDir(), "outside")
-	mustCreate(t, db, outside, rangeQuery(0, 0, ""), nil, nil)
-	link := filepath.Join(lake, "link")
-	if err := os.Symlink(outside, link); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name    string
-		root    string
-		lake    string
-		wantErr error
-	}{
-		{"outside the lake", outside, lake, ErrOutsideLakeRoot},
-		{"the lake root itself", lake, lake, ErrOutsideLakeRoot},
-		{"parent of the lake", filepath.Dir(lake), lake, ErrOutsideLakeRoot},
-		{"dot-dot escape", lake + "/main/../../" + filepath.Base(filepath.Dir(outside)) + "/outside", lake, ErrOutsideLakeRoot},
-		{"symlink out of the lake", link, lake, ErrOutsideLakeRoot},
-		{"no lake root", root, "", ErrOutsideLakeRoot},
-		{"not a Delta table", plain, lake, ErrNotDeltaTable},
-		{"missing folder", filepath.Join(lake, "gone"), lake, nil},
-		{"a table in the lake", root, lake, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := Drop(ctx, tt.root, tt.lake)
-			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tt.wantErr)
-			}
-		})
-	}
-	if _, err := os.Stat(root); !os.IsNotExist(err) {
-		t.Fatalf("table still there: %v", err)
-	}
-	for _, keep := range []string{plain, outside, lake} {
-		if _, err := os.Stat(keep); err != nil {
-			t.Fatalf("%s was removed", keep)
-		}
-	}
-	if entries, _ := os.ReadDir(filepath.Join(lake, "main")); len(entries) != 0 {
-		t.Fatalf("left behind: %v", entries)
-	}
-}
-
-// TestDropTable drops tables at explicit paths (outside any lake) and
-// refuses the folders that must survive, even when they hold a Delta log.
+// TestDropTable drops table folders a Guard allows and refuses the others,
+// even when they hold a Delta log.
 func TestDropTable(t *testing.T) {
 	ctx := context.Background()
 	db := writeTestDB(t)
@@ -131,56 +78,45 @@ func TestDropTable(t *testing.T) {
 		mustAppend(t, db, root, rangeQuery(0, 3, ""))
 		return root
 	}
-	sink := table("data/sink")
-	workspace := table("ws") // a workspace folder that (wrongly) holds a Delta log
-	table("ws/nested")
-	home := table("home/me")
-	cwd := table("cwd")
+	ws := table("ws") // a workspace folder that (wrongly) holds a Delta log
+	nested := table("ws/nested")
 	lake := filepath.Join(dir, "lake")
-	inLake := table("lake/main/t")
-	holdsProtected := table("outer")
-	os.MkdirAll(filepath.Join(holdsProtected, "state"), 0o755)
-	plain := filepath.Join(dir, "plain")
+	inLake := table("lake/main/default/t")
+	outside := table("outside/t")
+	plain := filepath.Join(ws, "plain")
 	os.MkdirAll(plain, 0o755)
 	os.WriteFile(filepath.Join(plain, "keep.txt"), []byte("x"), 0o644)
-	empty := filepath.Join(dir, "empty")
+	empty := filepath.Join(ws, "empty")
 	os.MkdirAll(empty, 0o755)
-	link := filepath.Join(dir, "link-to-ws")
-	if err := os.Symlink(workspace, link); err != nil {
+	linkOut := filepath.Join(lake, "main", "default", "link")
+	if err := os.Symlink(outside, linkOut); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("HOME", home)
-	t.Chdir(cwd)
-	protect := DropOptions{Protected: []string{workspace, lake, filepath.Join(holdsProtected, "state")}}
+	g := NewGuard([]string{ws, lake}, filepath.Join(ws, ".laktory"))
 
 	tests := []struct {
 		name    string
 		root    string
-		opts    DropOptions
+		guard   Guard
 		wantErr error
 	}{
-		{"no path", "", protect, ErrProtectedPath},
-		{"filesystem root", string(filepath.Separator), protect, ErrProtectedPath},
-		{"the home folder", home, protect, ErrProtectedPath},
-		{"a parent of the home folder", filepath.Dir(home), protect, ErrProtectedPath},
-		{"the current folder", cwd, protect, ErrProtectedPath},
-		{"relative current folder", ".", protect, ErrProtectedPath},
-		{"a protected folder", workspace, protect, ErrProtectedPath},
-		{"a symlink to a protected folder", link, protect, ErrProtectedPath},
-		{"the parent of a protected folder", dir, protect, ErrProtectedPath},
-		{"a table holding a protected folder", holdsProtected, protect, ErrProtectedPath},
-		{"the lake root", lake, protect, ErrProtectedPath},
-		{"outside the lake root given", sink, DropOptions{LakeRoot: lake}, ErrOutsideLakeRoot},
-		{"not a Delta table", plain, protect, ErrNotDeltaTable},
-		{"missing folder", filepath.Join(dir, "gone"), protect, nil},
-		{"empty folder left by a failed create", empty, protect, nil},
-		{"a table inside a protected workspace", filepath.Join(workspace, "nested"), protect, nil},
-		{"a table inside the lake", inLake, DropOptions{LakeRoot: lake}, nil},
-		{"a path sink outside the lake", sink, protect, nil},
+		{"no path", "", g, ErrProtectedPath},
+		{"filesystem root", string(filepath.Separator), g, ErrProtectedPath},
+		{"a root itself", ws, g, ErrProtectedPath},
+		{"the lake root", lake, g, ErrProtectedPath},
+		{"outside every root", outside, g, ErrOutsideRoots},
+		{"dot-dot escape", lake + "/main/../../outside/t", g, ErrOutsideRoots},
+		{"a symlink out of the lake", linkOut, g, ErrOutsideRoots},
+		{"the zero guard", inLake, Guard{}, ErrOutsideRoots},
+		{"not a Delta table", plain, g, ErrNotDeltaTable},
+		{"missing folder", filepath.Join(ws, "gone"), g, nil},
+		{"empty folder left by a failed create", empty, g, nil},
+		{"a table inside the workspace", nested, g, nil},
+		{"a table inside the lake", inLake, g, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := DropTable(ctx, tt.root, tt.opts)
+			err := DropTable(ctx, tt.root, tt.guard)
 			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
@@ -189,17 +125,17 @@ func TestDropTable(t *testing.T) {
 			}
 		})
 	}
-	for _, gone := range []string{sink, empty, inLake, filepath.Join(workspace, "nested")} {
+	for _, gone := range []string{empty, inLake, nested} {
 		if _, err := os.Lstat(gone); !os.IsNotExist(err) {
 			t.Errorf("%s still there: %v", gone, err)
 		}
 	}
-	for _, keep := range []string{workspace, home, cwd, holdsProtected, plain, link, filepath.Join(plain, "keep.txt")} {
+	for _, keep := range []string{ws, lake, outside, plain, linkOut, filepath.Join(plain, "keep.txt")} {
 		if _, err := os.Lstat(keep); err != nil {
 			t.Errorf("%s was removed", keep)
 		}
 	}
-	if entries, _ := os.ReadDir(filepath.Join(dir, "data")); len(entries) != 0 {
+	if entries, _ := os.ReadDir(filepath.Join(lake, "main", "default")); len(entries) != 1 {
 		t.Fatalf("left behind: %v", entries)
 	}
 }

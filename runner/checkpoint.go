@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/laktory/workbench/delta"
 )
 
 // A checkpoint is a folder in Spark Structured Streaming's layout, so a
@@ -248,7 +250,7 @@ func writeFileAtomic(path string, b []byte) error {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		delta.RemoveFile(tmp) //nolint:errcheck // best effort
 	}
 	return err
 }
@@ -259,11 +261,11 @@ func (cp *checkpoint) stateDir(n int64) string {
 }
 
 // pruneState removes the states older than batch keep.
-func (cp *checkpoint) pruneState(keep int64) {
+func (cp *checkpoint) pruneState(g delta.Guard, keep int64) {
 	entries, _ := os.ReadDir(filepath.Join(cp.dir, "state"))
 	for _, e := range entries {
 		if n, err := strconv.ParseInt(e.Name(), 10, 64); err == nil && n < keep && e.IsDir() {
-			os.RemoveAll(filepath.Join(cp.dir, "state", e.Name()))
+			g.RemoveAll(filepath.Join(cp.dir, "state", e.Name())) //nolint:errcheck // pruned again after the next batch
 		}
 	}
 }

@@ -146,17 +146,20 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
 	tmp := f.dir + ".importing"
-	os.RemoveAll(tmp)
+	g := x.run.guard
+	if err := g.RemoveAll(tmp); err != nil {
+		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
+	}
 	if err := copyDir(f.importFrom, tmp); err != nil {
-		os.RemoveAll(tmp)
+		g.RemoveAll(tmp) //nolint:errcheck // best effort
 		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
 	}
 	if !pathExists(filepath.Join(tmp, "metadata")) {
 		// A checkpoint without a query id still needs one (the flow id).
-		os.RemoveAll(filepath.Join(tmp, "metadata"))
+		g.RemoveAll(filepath.Join(tmp, "metadata")) //nolint:errcheck // a missing metadata is made below
 	}
 	if err := os.Rename(tmp, f.dir); err != nil {
-		os.RemoveAll(tmp)
+		g.RemoveAll(tmp) //nolint:errcheck // best effort
 		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
 	}
 	m, _ := json.Marshal(map[string]string{"flow": f.name, "imported_from": f.importFrom, "imported_at": x.run.r.cfg.Now().UTC().Format(time.RFC3339)})

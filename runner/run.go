@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -100,6 +101,8 @@ type Run struct {
 
 	// checkpoints are the streaming checkpoints the run holds.
 	checkpoints checkpointLocks
+	// guard confines what the run creates, replaces and deletes.
+	guard delta.Guard
 
 	// created are the tables this run created; defined the ForEach sinks
 	// whose definition the event log has.
@@ -148,7 +151,8 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
-		parallel: parallel, seqNo: runSeq.Add(1), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
+		parallel: parallel, seqNo: runSeq.Add(1), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{},
+		guard: guardOf(plan.snap)}
 	run.evCond = sync.NewCond(&run.evMu)
 	run.hist, run.histDone = make(chan func(context.Context) error, 1024), make(chan struct{})
 	go run.recordLoop()

@@ -331,9 +331,8 @@ func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail string,
 	return nil
 }
 
-// dropTable removes a Delta table's folder. A table named by table_name
-// must lie inside the lake; a Delta path sink may be anywhere but in a folder
-// that holds the workspace, the lake or the run history.
+// dropTable removes a Delta table's folder, which the run's guard must
+// allow (strictly inside the workspace, the lake or a configured root).
 func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 	path := string(sp.sink.Table)
 	snap, _ := loadTable(ctx, path) // a table that cannot be read is dropped all the same
@@ -342,13 +341,8 @@ func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 		rows, _ = snap.NumRecords()
 	}
 	start := time.Now()
-	l := x.run.Plan.snap.Layout
-	opts := delta.DropOptions{Protected: []string{l.Dir, l.Lake, l.StateDir()}}
-	if sp.sink.Kind == workspace.SinkTable {
-		opts.LakeRoot = l.Lake
-	}
-	if err := delta.DropTable(ctx, path, opts); err != nil {
-		if errors.Is(err, delta.ErrProtectedPath) || errors.Is(err, delta.ErrOutsideLakeRoot) {
+	if err := delta.DropTable(ctx, path, x.run.guard); err != nil {
+		if errors.Is(err, delta.ErrProtectedPath) || errors.Is(err, delta.ErrOutsideRoots) {
 			err = fmt.Errorf("%w: %w", ErrSink, err)
 		}
 		return x.writeError(sp, err)

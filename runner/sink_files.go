@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -89,6 +90,9 @@ func (x *taskExec) writeFiles(ctx context.Context, sp *sinkPlan, rel string) (in
 		format = "JSON"
 	}
 	label := sk.Describe()
+	if _, err := x.run.guard.Check(path); err != nil {
+		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
+	}
 	exists := pathExists(path)
 	switch {
 	case mode == modeError && exists:
@@ -103,7 +107,7 @@ func (x *taskExec) writeFiles(ctx context.Context, sp *sinkPlan, rel string) (in
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
 	stage := filepath.Join(parent, ".laktory-staging-"+uuid.NewString())
-	defer os.RemoveAll(stage)
+	defer x.run.guard.RemoveAll(stage) //nolint:errcheck // best effort: a hidden leftover
 	single := strings.EqualFold(filepath.Ext(path), fileExt(format))
 	target := stage
 	opts := copyOptions(format)
@@ -128,7 +132,7 @@ func (x *taskExec) writeFiles(ctx context.Context, sp *sinkPlan, rel string) (in
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	files, err := publishFiles(stage, path, single, mode == workspace.ModeAppend && !single)
+	files, err := publishFiles(x.run.guard, stage, path, single, mode == workspace.ModeAppend && !single)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
@@ -139,8 +143,8 @@ func (x *taskExec) writeFiles(ctx context.Context, sp *sinkPlan, rel string) (in
 
 // publishFiles moves the staged output into place: one file replaces
 // path; part files are added to the folder (appendMode) or the staged
-// folder replaces it.
-func publishFiles(stage, path string, single, appendMode bool) (int, error) {
+// folder replaces it (the old folder is removed through g).
+func publishFiles(g delta.Guard, stage, path string, single, appendMode bool) (int, error) {
 	if single {
 		return 1, os.Rename(filepath.Join(stage, filepath.Base(path)), path)
 	}
@@ -160,7 +164,7 @@ func publishFiles(stage, path string, single, appendMode bool) (int, error) {
 			if err := os.Rename(path, old); err != nil {
 				return 0, err
 			}
-			defer os.RemoveAll(old)
+			defer g.RemoveAll(old) //nolint:errcheck // best effort: a hidden leftover
 		}
 		return len(files), os.Rename(stage, path)
 	}
@@ -178,35 +182,20 @@ func publishFiles(stage, path string, single, appendMode bool) (int, error) {
 	return len(files), nil
 }
 
-// dropFiles removes a file sink (its file or folder).
+// dropFiles removes a file sink (its file or folder) through the run's
+// guard.
 func (x *taskExec) dropFiles(sp *sinkPlan) error {
 	path := sp.sink.ResolvedPath
-	if err := x.checkRemovable(path); err != nil {
-		return err
+	if _, err := x.run.guard.Check(path); err != nil {
+		return fmt.Errorf("%w: drop %s: %w", ErrSink, sp.sink.Describe(), err)
 	}
 	if !pathExists(path) {
 		return nil
 	}
 	start := time.Now()
-	if err := os.RemoveAll(path); err != nil {
+	if err := x.run.guard.RemoveAll(path); err != nil {
 		return fmt.Errorf("%w: drop %s: %w", ErrSink, sp.sink.Describe(), err)
 	}
 	x.operation(history.Operation{Table: sp.sink.Describe(), Path: path, Operation: "DROP", Detail: "reset", Duration: time.Since(start)})
-	return nil
-}
-
-// checkRemovable refuses to delete a folder that holds the workspace, the
-// lake or the filesystem root.
-func (x *taskExec) checkRemovable(path string) error {
-	l := x.run.Plan.snap.Layout
-	clean := filepath.Clean(path)
-	for _, keep := range []string{l.Dir, l.Lake, l.StateDir(), filepath.Dir(l.Dir)} {
-		if rel, err := filepath.Rel(clean, keep); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
-			return fmt.Errorf("%w: refusing to delete %s: it holds %s", ErrSink, path, keep)
-		}
-	}
-	if clean == filepath.Dir(clean) {
-		return fmt.Errorf("%w: refusing to delete %s", ErrSink, path)
-	}
 	return nil
 }

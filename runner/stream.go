@@ -180,7 +180,7 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 		}
 		x.afterStep(stepCommit, f, batch)
 		if f.update {
-			cp.pruneState(batch)
+			cp.pruneState(x.run.guard, batch)
 		}
 		x.flowProgress(f, batch, rows, time.Since(start))
 		last, ends, pending = batch, seq.Offsets, batch

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+
 	"strings"
 	"time"
 
@@ -114,6 +114,9 @@ func (x *taskExec) execute(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := x.checkPaths(); err != nil {
+		return err
+	}
 	s, err := newSession(ctx, x.run.r.db)
 	if err != nil {
 		return err
@@ -172,7 +175,7 @@ func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
 		if err := x.run.checkpoints.lock(cp); err != nil {
 			return err
 		}
-		if err := os.RemoveAll(cp); err != nil {
+		if err := x.run.guard.RemoveAll(cp); err != nil {
 			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
 		}
 		x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: string(sp.sink.Table), Operation: "RESET CHECKPOINT", Version: -1,

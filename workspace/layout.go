@@ -48,6 +48,10 @@ func NewLayout(dir, lakeOverride, env string) (Layout, error) {
 	return l, nil
 }
 
+// AllowedRoots are the folders the product may create, replace and
+// delete paths strictly inside: the workspace folder and the lake root.
+func (l Layout) AllowedRoots() []string { return []string{l.Dir, l.Lake} }
+
 // StateDir is DIR/.laktory.
 func (l Layout) StateDir() string { return filepath.Join(l.Dir, StateDirName) }
 

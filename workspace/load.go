@@ -103,6 +103,13 @@ func (s *Snapshot) Rel(path string) string {
 	return path
 }
 
+// Protected are the paths no removal may take or hold (see
+// Layout.AllowedRoots): the state folder, the run history and the
+// workspace's YAML files.
+func (s *Snapshot) Protected() []string {
+	return append([]string{s.Layout.StateDir(), s.Layout.StateDB()}, s.Files...)
+}
+
 // Deps returns the files and folders file includes (!use, !extend,
 // !update), directly or not.
 func (s *Snapshot) Deps(file string) []string {

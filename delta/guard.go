@@ -1,0 +1,198 @@
+package delta
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// This file holds the only calls in the product that remove anything from
+// disk (the README's "Removing files" rule; a test of cmd/laktory fails on
+// any other os.Remove or os.RemoveAll). A folder is removed only by
+// Guard.RemoveAll, which checks where it is; a file by RemoveFile, an
+// empty folder by RemoveEmptyDir (neither can remove a folder's content).
+
+// Guard confines what the product creates, replaces and deletes to allowed
+// roots (a workspace, its lake, the roots its workbench config names). It
+// lives here because package delta imports no project package and removes
+// folders itself (DropTable); callers build one per workspace. The zero
+// Guard has no root and refuses every path.
+type Guard struct {
+	roots   []string
+	protect []string
+}
+
+// NewGuard returns a guard allowing paths strictly inside roots. A path
+// may not be, nor hold, a root or one of protected (the workspace's state
+// folder, its pipeline files...), nor the home or the current folder.
+// Empty entries are ignored. Paths are resolved (symbolic links included)
+// at each check, so a link created later cannot lead a removal outside.
+func NewGuard(roots []string, protected ...string) Guard {
+	var g Guard
+	for _, r := range roots {
+		if strings.TrimSpace(r) != "" {
+			g.roots = append(g.roots, r)
+		}
+	}
+	for _, p := range protected {
+		if strings.TrimSpace(p) != "" {
+			g.protect = append(g.protect, p)
+		}
+	}
+	return g
+}
+
+// Roots returns the allowed roots as given.
+func (g Guard) Roots() []string { return g.roots }
+
+// Check resolves path (RealPath) and returns it when it lies strictly
+// inside one of the roots and is not, and does not hold, a root, a
+// protected folder, the home folder, the current folder or the filesystem
+// root. Otherwise it fails with ErrOutsideRoots or ErrProtectedPath,
+// naming the path and the roots. Callers then work on the returned path.
+func (g Guard) Check(path string) (string, error) {
+	if strings.TrimSpace(path) == "" {
+		return "", fmt.Errorf("%w: no path given", ErrProtectedPath)
+	}
+	real, err := RealPath(path)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %w", ErrOutsideRoots, path, err)
+	}
+	if filepath.Dir(real) == real {
+		return "", fmt.Errorf("%w: refusing %s: it is the filesystem root", ErrProtectedPath, real)
+	}
+	type keep struct{ what, path string }
+	var keeps []keep
+	for _, r := range g.roots {
+		keeps = append(keeps, keep{"the root", r})
+	}
+	for _, p := range g.protect {
+		keeps = append(keeps, keep{"the protected path", p})
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		keeps = append(keeps, keep{"the home folder", home})
+	}
+	if wd, err := os.Getwd(); err == nil {
+		keeps = append(keeps, keep{"the current folder", wd})
+	}
+	for _, k := range keeps {
+		p, err := RealPath(k.path)
+		if err != nil {
+			continue
+		}
+		if p == real || strictlyInside(p, real) {
+			what := "is"
+			if p != real {
+				what = "holds"
+			}
+			return "", fmt.Errorf("%w: refusing %s: it %s %s %s", ErrProtectedPath, real, what, k.what, p)
+		}
+	}
+	inside := false
+	var roots []string
+	for _, r := range g.roots {
+		rr, err := RealPath(r)
+		if err != nil {
+			continue
+		}
+		roots = append(roots, rr)
+		inside = inside || strictlyInside(real, rr)
+	}
+	if !inside {
+		return "", fmt.Errorf("%w: refusing %s: it is not inside %s", ErrOutsideRoots, real, describeRoots(roots))
+	}
+	return real, nil
+}
+
+func describeRoots(roots []string) string {
+	switch len(roots) {
+	case 0:
+		return "any allowed root (none is set)"
+	case 1:
+		return "the allowed root " + roots[0]
+	}
+	return "the allowed roots " + strings.Join(roots, ", ")
+}
+
+// RemoveAll removes path and everything in it, after Check: the real
+// folder (or file) is removed, never the folder a symbolic link points
+// from. A missing path is not an error.
+func (g Guard) RemoveAll(path string) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	real, err := g.Check(path)
+	if err != nil {
+		return err
+	}
+	return os.RemoveAll(real)
+}
+
+// RemoveFile removes one file (or symbolic link), typically a file the
+// caller just created (a temporary file, a data file of an aborted
+// commit). It refuses a folder with ErrProtectedPath: folders go through
+// Guard.RemoveAll.
+func RemoveFile(path string) error {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return fmt.Errorf("%w: refusing to remove the folder %s as a file", ErrProtectedPath, path)
+	}
+	return os.Remove(path)
+}
+
+// RemoveEmptyDir removes path when it is an empty folder (a folder the
+// caller made and no longer needs); a folder with content, or a path that
+// is not a folder, is left alone and returned as an error.
+func RemoveEmptyDir(path string) error {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%w: %s is not a folder", ErrProtectedPath, path)
+	}
+	return os.Remove(path) // the system refuses a folder that is not empty
+}
+
+// RealPath returns the absolute, clean form of p with symbolic links
+// resolved: those of its longest existing prefix, followed by the
+// components that do not exist yet. A dangling symbolic link on the way is
+// an error (what it would create is not known).
+func RealPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			real, err := filepath.EvalSymlinks(d)
+			if err != nil {
+				return "", err
+			}
+			for i := len(rest) - 1; i >= 0; i-- {
+				real = filepath.Join(real, rest[i])
+			}
+			return real, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if filepath.Dir(d) == d {
+			return abs, nil
+		}
+		rest = append(rest, filepath.Base(d))
+	}
+}
+
+// strictlyInside reports whether path lies below dir (both absolute and
+// clean).
+func strictlyInside(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
