@@ -33,6 +33,26 @@ type sinkPlan struct {
 	reset  resetKind
 	// checkpoints are the folders the reset deletes (existing ones only).
 	checkpoints []string
+	// whole is the whole-table reset this sink takes part in
+	// (resetTableDrop, resetTableTrunc): planned once per table and run,
+	// shared by the sink plans of all the table's writers in the run.
+	whole *wholeReset
+}
+
+// wholeReset is a DROP or TRUNCATE of a whole table, planned once per
+// table and run, and done once, by whichever of the table's writers' tasks
+// gets there first, before any of them writes.
+type wholeReset struct {
+	table workspace.TableID
+	sink  *sinkPlan // the first writer's sink plan (names the table)
+	drop  bool
+	// checkpoints are the checkpoint folders of every writer of the table
+	// in every pipeline of the run (in the run or not), existing or not:
+	// the reset locks them all and deletes those that exist.
+	checkpoints []string
+	// declarative: the table of a declarative pipeline (its flows are
+	// forgotten with it).
+	declarative bool
 }
 
 // taskPlan is the executable part of a Task.
@@ -225,7 +245,11 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 		}
 		return s, err
 	}
-	wholeDone := map[workspace.TableID]bool{}
+	wholes := map[workspace.TableID]*wholeReset{}
+	runPipelines := map[string]bool{}
+	for _, t := range plan.Tasks {
+		runPipelines[t.Pipeline] = true
+	}
 	for _, t := range plan.Tasks {
 		tp := t.plan
 		for _, sp := range tp.sinks {
@@ -286,32 +310,34 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 				if rp.ResetMode == "TRUNCATE" {
 					sp.reset, kind = resetTableTrunc, EffectTruncateTable
 				}
-				if !wholeDone[sk.Table] {
-					wholeDone[sk.Table] = true
+				wr := wholes[sk.Table]
+				if wr == nil {
+					wr = &wholeReset{table: sk.Table, sink: sp, drop: sp.reset == resetTableDrop, declarative: tp.pipeline.Declarative()}
+					wholes[sk.Table] = wr
 					what := "every writer's rows"
 					if tp.pipeline.Declarative() {
 						what = "the rows of every flow (" + strings.Join(flowNames(tp.pipeline, sp.table), ", ") + ")"
 					}
 					plan.Effects = append(plan.Effects, wholeTableEffect(kind, t.Key, sk.Table, label, ts, what))
-				}
-				// The checkpoints of all the table's writers in the
-				// pipeline, run or not.
-				for _, w := range sp.table.Writers {
-					if w.Pipeline != tp.pipeline.Name {
-						continue
-					}
-					wn := tp.pipeline.Node(w.Node)
-					if wn == nil || wn.SinkAt(w.Sink) == nil {
-						continue
-					}
-					// Every writer's task carries them all: whichever resets
-					// the table first resets them, before any writer writes.
-					for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, wn, wn.SinkAt(w.Sink))) {
-						if !slices.Contains(sp.checkpoints, cp) {
-							sp.checkpoints = append(sp.checkpoints, cp)
+					// The checkpoints of all the table's writers in every
+					// pipeline of the run, run or not: whichever task resets
+					// the table resets them all, before any writer writes.
+					for _, w := range sp.table.Writers {
+						wp := snap.Pipeline(w.Pipeline)
+						if !runPipelines[w.Pipeline] || wp == nil {
+							continue
+						}
+						wn := wp.Node(w.Node)
+						if wn == nil || wn.SinkAt(w.Sink) == nil {
+							continue
+						}
+						if cp := CheckpointDir(snap.Layout, wp, wn, wn.SinkAt(w.Sink)); !slices.Contains(wr.checkpoints, cp) {
+							wr.checkpoints = append(wr.checkpoints, cp)
 						}
 					}
+					sp.checkpoints = existing(wr.checkpoints...)
 				}
+				sp.whole = wr
 			default:
 				mode, from := resetMode(rp.ResetMode, sk)
 				sp.reset = resetDrop

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -359,64 +358,57 @@ func truncate(ctx context.Context) func(*delta.Transaction) error {
 }
 
 // resetWholeTable drops or truncates a shared table once per run, from the
-// first of its writers' tasks that gets there.
+// first of its writers' tasks that gets there: it locks the checkpoints of
+// every writer of the table in the run's pipelines (so none is running),
+// resets the table, then those checkpoints. The other tasks wait for it.
 func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
+	wr := sp.whole
 	x.run.resetMu.Lock()
-	tr, ok := x.run.resets[sp.sink.Table]
+	tr, ok := x.run.resets[wr.table]
 	if !ok {
 		tr = &tableReset{}
-		x.run.resets[sp.sink.Table] = tr
+		x.run.resets[wr.table] = tr
 	}
 	x.run.resetMu.Unlock()
 	first := false
 	tr.once.Do(func() {
 		first = true
 		tr.by = x.t.Key
-		verb := "dropped"
-		if sp.reset == resetTableDrop {
-			tr.err = x.dropTable(ctx, sp)
-		} else {
-			verb = "truncated"
-			tr.err = x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
-		}
-		if tr.err == nil {
-			tr.err = x.resetCheckpoints(sp)
-		}
-		if tr.err == nil {
-			x.warnOtherWriters(sp, verb)
-			if x.tp.pipeline.Declarative() {
-				// Every flow of the table starts over: forget them.
-				label := tableLabel(sp)
-				x.run.record(func(c context.Context) error { return x.run.store.ForgetFlows(c, label) })
-			}
-		}
+		tr.err = x.doWholeReset(ctx, sp)
 	})
 	if !first {
 		if tr.err != nil {
 			return fmt.Errorf("%w: table %s was to be reset by task %s, which failed: %w", ErrSink, tableLabel(sp), tr.by, tr.err)
 		}
-		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "reset", Message: fmt.Sprintf("table %s already reset by task %s", tableLabel(sp), tr.by)})
+		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "reset", Message: fmt.Sprintf("table %s and the checkpoints of its writers were reset by task %s", tableLabel(sp), tr.by)})
 	}
 	return tr.err
 }
 
-// warnOtherWriters names the writers of a reset shared table in other
-// pipelines: resuming from their checkpoints they would skip the data they
-// already wrote, so they need a FULL refresh.
-func (x *taskExec) warnOtherWriters(sp *sinkPlan, verb string) {
-	if sp.table == nil {
-		return
-	}
-	var others []string
-	for _, w := range sp.table.Writers {
-		if w.Pipeline != x.tp.pipeline.Name {
-			if name := w.Pipeline + "." + w.Node; !slices.Contains(others, name) {
-				others = append(others, name)
-			}
+// doWholeReset does a whole-table reset.
+func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
+	wr := sp.whole
+	for _, cp := range wr.checkpoints {
+		if err := x.run.checkpoints.lock(cp); err != nil {
+			return err
 		}
 	}
-	if len(others) > 0 {
-		x.warn(fmt.Sprintf("table %s was %s: its writers in other pipelines (%s) need a FULL refresh, or the table misses their rows",
-			tableLabel(sp), verb, strings.Join(others, ", ")))
+	var err error
+	if wr.drop {
+		err = x.dropTable(ctx, sp)
+	} else {
+		err = x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
 	}
+	if err != nil {
+		return err
+	}
+	if err := x.removeCheckpoints(string(wr.table), existing(wr.checkpoints...)); err != nil {
+		return err
+	}
+	if wr.declarative {
+		// Every flow of the table starts over: forget them.
+		label := tableLabel(sp)
+		x.run.record(func(c context.Context) error { return x.run.store.ForgetFlows(c, label) })
+	}
+	return nil
 }

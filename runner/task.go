@@ -175,10 +175,17 @@ func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
 		if err := x.run.checkpoints.lock(cp); err != nil {
 			return err
 		}
+	}
+	return x.removeCheckpoints(string(sp.sink.Table), sp.checkpoints)
+}
+
+// removeCheckpoints deletes checkpoint folders the run holds the locks of.
+func (x *taskExec) removeCheckpoints(table string, cps []string) error {
+	for _, cp := range cps {
 		if err := x.run.guard.RemoveAll(cp); err != nil {
 			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
 		}
-		x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: string(sp.sink.Table), Operation: "RESET CHECKPOINT", Version: -1,
+		x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: table, Operation: "RESET CHECKPOINT", Version: -1,
 			Checkpoint: cp, Message: "reset the streaming checkpoint " + cp})
 	}
 	return nil

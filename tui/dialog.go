@@ -54,8 +54,8 @@ var resetModes = []struct{ label, value string }{
 func newResetPicker(t runTarget) *dialog {
 	d := &dialog{kind: dlgResetMode, title: "RESET " + t.desc, target: t, refresh: validate.RefreshReset,
 		body: []string{"A RESET empties or drops the whole table of every sink of the selection " +
-			"(the rows of all its writers) and resets the checkpoints of its writers in the pipeline; " +
-			"writers in other pipelines then need a FULL refresh.", "", "Reset mode:"}}
+			"(the rows of all its writers) and resets the checkpoints of its writers in the pipelines of the run; " +
+			"its writers in other pipelines then need a FULL refresh.", "", "Reset mode:"}}
 	for _, m := range resetModes {
 		d.options = append(d.options, m.label)
 		d.values = append(d.values, m.value)

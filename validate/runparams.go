@@ -46,7 +46,8 @@ type RunParams struct {
 // a reset_mode without FULL or RESET, FULL with a reset_mode override on a
 // shared sink (use RESET, then a normal run), and RESET or a reset_mode
 // other than DROP on declarative pipelines. A RESET with an override of a
-// table other pipelines also write gives a warning naming them. The
+// table that pipelines outside the run also write gives one warning naming
+// their writers (pipeline.node), which then need a FULL refresh. The
 // diagnostics of problems with a sink carry its position.
 func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagnostic) {
 	var ds []Diagnostic
@@ -109,6 +110,13 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 	if rp.ResetMode == "" {
 		return rp, ds
 	}
+	// The pipelines of the run: a whole-table reset resets the checkpoints
+	// of the table's writers in them; writers in other pipelines need a
+	// FULL refresh afterwards.
+	inRun := func(pipeline string) bool {
+		_, ok := req.Selection[pipeline]
+		return len(req.Selection) == 0 || ok
+	}
 	done := map[workspace.TableID]bool{}
 	for _, t := range snap.Tables {
 		for _, w := range t.Writers {
@@ -116,13 +124,16 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 				continue
 			}
 			done[t.ID] = true
-			var nodes, pipelines []string
+			var nodes, pipelines, outside []string
 			for _, o := range t.Writers {
 				switch {
 				case o.Pipeline == w.Pipeline && o.Node != w.Node && !slices.Contains(nodes, o.Node):
 					nodes = append(nodes, o.Node)
 				case o.Pipeline != w.Pipeline && !slices.Contains(pipelines, o.Pipeline):
 					pipelines = append(pipelines, o.Pipeline)
+				}
+				if name := o.Pipeline + "." + o.Node; !inRun(o.Pipeline) && !slices.Contains(outside, name) {
+					outside = append(outside, name)
 				}
 			}
 			switch rp.Refresh {
@@ -141,11 +152,11 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 				}
 				add(w.Pos, Error, CodeFullOverrideShared, msg, "run with refresh=RESET and the reset_mode to reset the whole table, then a normal run")
 			case RefreshReset:
-				if len(pipelines) > 0 {
+				if len(outside) > 0 {
 					add(w.Pos, Warning, CodeResetOtherWriters,
-						fmt.Sprintf("refresh=RESET with reset_mode=%s resets the whole table %s: pipelines %s also write it and need a FULL refresh afterwards, or the table misses their rows",
-							rp.ResetMode, t.Label(), pyList(pipelines)),
-						"after this run, run a FULL refresh of "+strings.Join(pipelines, ", "))
+						fmt.Sprintf("refresh=RESET with reset_mode=%s resets the whole table %s: its writers in pipelines outside this run (%s) keep their checkpoints and need a FULL refresh afterwards, or the table misses their rows",
+							rp.ResetMode, t.Label(), strings.Join(outside, ", ")),
+						"after this run, run a FULL refresh of "+strings.Join(outside, ", ")+", or reset the table with their pipelines in the run")
 				}
 			}
 		}
