@@ -3,6 +3,7 @@ package delta
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -17,9 +18,12 @@ type DeleteMetrics struct {
 	BytesAdded   int64 `json:"bytesAdded"`
 	// PartitionOnly is true when whole files were removed without reading
 	// them (a predicate over partition columns only, or Truncate).
-	PartitionOnly bool          `json:"partitionOnly"`
-	ScanTime      time.Duration `json:"scanTime"`
-	RewriteTime   time.Duration `json:"rewriteTime"`
+	PartitionOnly bool `json:"partitionOnly"`
+	// DeletionVectors counts the files that kept some rows and got (or
+	// extended) a deletion vector instead of being rewritten.
+	DeletionVectors int           `json:"deletionVectors"`
+	ScanTime        time.Duration `json:"scanTime"`
+	RewriteTime     time.Duration `json:"rewriteTime"`
 }
 
 // deleteFileCol names the file position column of delete scans.
@@ -87,12 +91,29 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 	for _, f := range candidates {
 		tx.readFiles[f.Key()] = true
 	}
+	var whole []*Add
+	if s.writesDeletionVectors() {
+		// Files this transaction wrote itself are rewritten: they are not
+		// in the table yet.
+		own := func(f *Add) bool { return slices.Contains(tx.adds, f) }
+		committed := slices.DeleteFunc(slices.Clone(candidates), own)
+		candidates = slices.DeleteFunc(candidates, func(f *Add) bool { return !own(f) })
+		if len(committed) > 0 {
+			if whole, err = tx.deleteWithDVs(ctx, q, s, committed, info.sql, &m); err != nil {
+				return m, err
+			}
+		}
+	}
 	if len(candidates) == 0 {
+		m.ScanTime = time.Since(start)
+		if m.DeletedRows > 0 {
+			tx.finishDelete(&m, whole, nil)
+		}
 		return m, nil
 	}
 	// The rows of each candidate that match, and all its rows, grouped by
 	// the file's position (an integer: grouping by path costs 4x more).
-	scan, err := s.fileIndexScanSQL(ctx, nil, candidates, deleteFileCol)
+	scan, err := s.fileIndexScanSQL(ctx, nil, candidates, deleteFileCol, "")
 	if err != nil {
 		return m, err
 	}
@@ -101,7 +122,7 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 	if err != nil {
 		return m, fmt.Errorf("delete from table %s: finding the files that hold rows matching %q: %w", tx.root, info.sql, err)
 	}
-	var whole, partial []*Add
+	var partial []*Add
 	for rows.Next() {
 		var i, matched, total int64
 		if err := rows.Scan(&i, &matched, &total); err != nil {

@@ -36,6 +36,7 @@ const (
 	scanPartCol   = "__laktory_p"    // + partition column index
 	scanPathCol   = "__laktory_path" // the log path, for ScanOptions.FileColumn
 	scanIndexCol  = "__laktory_idx"  // the file's position, for fileIndexScanSQL
+	scanRowCol    = "__laktory_row"  // the row's position in its file, for fileIndexScanSQL
 	scanNoDataCol = "__laktory_none" // placeholder when a table has no data column
 	scanDVCTE     = "__laktory_dv"
 )
@@ -95,13 +96,15 @@ func (s *Snapshot) ScanSQL(ctx context.Context, opts ScanOptions) (string, error
 	if err != nil {
 		return "", err
 	}
-	return s.buildScanSQL(cols, sfs, opts, "")
+	return s.buildScanSQL(cols, sfs, opts, "", "")
 }
 
 // fileIndexScanSQL is ScanSQL over files (no filter, no pruning) with a
 // BIGINT column indexCol holding the position in files of the file each
-// row comes from: cheaper to group by than a path.
-func (s *Snapshot) fileIndexScanSQL(ctx context.Context, cols []string, files []*Add, indexCol string) (string, error) {
+// row comes from (cheaper to group by than a path) and, when rowCol is
+// set, a BIGINT column rowCol holding the row's index in its data file
+// (the row index deletion vectors count).
+func (s *Snapshot) fileIndexScanSQL(ctx context.Context, cols []string, files []*Add, indexCol, rowCol string) (string, error) {
 	fields, err := s.projection(cols)
 	if err != nil {
 		return "", err
@@ -110,7 +113,7 @@ func (s *Snapshot) fileIndexScanSQL(ctx context.Context, cols []string, files []
 	if err != nil {
 		return "", err
 	}
-	return s.buildScanSQL(fields, sfs, ScanOptions{}, indexCol)
+	return s.buildScanSQL(fields, sfs, ScanOptions{}, indexCol, rowCol)
 }
 
 // CreateView creates (or replaces) the temporary view name on conn over
@@ -264,8 +267,9 @@ func bitmapRanges(rows []uint64) [][2]uint64 {
 // Per-file values (partition values, paths) are constant lists indexed by
 // read_parquet's file_index, so rows need no join; a value shared by every
 // file is a plain literal. indexCol, when set, adds a BIGINT column with
-// the position in files of each row's file.
-func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts ScanOptions, indexCol string) (string, error) {
+// the position in files of each row's file; rowCol, when set, a BIGINT
+// column with the row's index in its data file.
+func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts ScanOptions, indexCol, rowCol string) (string, error) {
 	pfs := s.partitionFields()
 	var dataFields []*StructField
 	for _, f := range s.schema.Fields {
@@ -319,6 +323,9 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 	if indexCol != "" {
 		b.WriteString(", " + quoteIdent(indexCol))
 	}
+	if rowCol != "" {
+		b.WriteString(", " + quoteIdent(rowCol))
+	}
 	b.WriteString(" FROM (\n  SELECT ")
 
 	// Middle: logical names and types.
@@ -362,6 +369,9 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		}
 		mid = append(mid, e+" AS "+quoteIdent(indexCol))
 	}
+	if rowCol != "" {
+		mid = append(mid, "d."+scanRowCol+" AS "+quoteIdent(rowCol))
+	}
 	b.WriteString(strings.Join(mid, ", "))
 	b.WriteString("\n  FROM (\n    ")
 
@@ -388,6 +398,9 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 	}
 	if indexCol != "" && len(files) > 1 {
 		typed = append(typed, "CAST(NULL AS BIGINT) AS "+scanIndexCol)
+	}
+	if rowCol != "" {
+		typed = append(typed, "CAST(NULL AS BIGINT) AS "+scanRowCol)
 	}
 	position := make(map[*Add]int, len(files))
 	for i, f := range files {
@@ -433,13 +446,16 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 			extra = append(extra, e+" AS "+scanIndexCol)
 		}
 		sel := "d.*"
-		if dv {
+		if dv || rowCol != "" {
 			sel = "d.* EXCLUDE (file_row_number)"
+		}
+		if rowCol != "" {
+			extra = append(extra, "d.file_row_number AS "+scanRowCol)
 		}
 		if len(extra) > 0 {
 			sel += ", " + strings.Join(extra, ", ")
 		}
-		b.WriteString("\n    UNION ALL BY NAME SELECT " + sel + " FROM " + readParquetSQL(branch, dv) + " AS d")
+		b.WriteString("\n    UNION ALL BY NAME SELECT " + sel + " FROM " + readParquetSQL(branch, dv || rowCol != "") + " AS d")
 		if dv {
 			idx := "d.file_index::BIGINT"
 			if g.dvOffset > 0 {

@@ -260,7 +260,7 @@ func TestScanDeletionVectors(t *testing.T) {
 	// without DVs in any order.
 	files := s.Files()
 	slices.Reverse(files)
-	q, err := s.fileIndexScanSQL(context.Background(), nil, files, "pos")
+	q, err := s.fileIndexScanSQL(context.Background(), nil, files, "pos", "")
 	if err != nil {
 		t.Fatal(err)
 	}

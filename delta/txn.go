@@ -103,8 +103,12 @@ type Transaction struct {
 	protocol *Protocol // protocol action to write (create, upgrade)
 	metadata *Metadata // metaData action to write (create, schema change)
 	adds     []*Add    // data files written by this transaction
-	removes  map[FileKey]*Remove
-	appTxn   *Txn
+	// dvAdds re-add files of the table with a new deletion vector (their
+	// removes are in removes); dvFiles are the DV files written for them.
+	dvAdds  []*Add
+	dvFiles []string
+	removes map[FileKey]*Remove
+	appTxn  *Txn
 
 	readPredicates []*predicateInfo
 	readWholeTable bool
@@ -134,6 +138,11 @@ type OperationMetrics struct {
 	DeletedRows int64 `json:"deletedRows"`
 	// CopiedRows are rows Delete rewrote into new files.
 	CopiedRows int64 `json:"copiedRows"`
+	// DVsAdded and DVsUpdated count files that got a deletion vector or
+	// had theirs extended; DVsRemoved removed files that had one.
+	DVsAdded   int `json:"deletionVectorsAdded"`
+	DVsUpdated int `json:"deletionVectorsUpdated"`
+	DVsRemoved int `json:"deletionVectorsRemoved"`
 }
 
 // CommitResult tells what Commit did.
@@ -378,13 +387,16 @@ func (tx *Transaction) removeFiles(files []*Add) {
 		return
 	}
 	gone := make(map[FileKey]bool, len(files))
-	now := time.Now().UnixMilli()
-	ext := true
 	for _, f := range files {
 		k := f.Key()
 		gone[k] = true
 		tx.metrics.RemovedFiles++
 		tx.metrics.RemovedBytes += f.Size
+		if i := slices.Index(tx.dvAdds, f); i >= 0 {
+			// The file's remove (with the DV it had) is staged already.
+			tx.dvAdds = slices.Delete(tx.dvAdds, i, i+1)
+			continue
+		}
 		if i := slices.Index(tx.adds, f); i >= 0 {
 			tx.adds = slices.Delete(tx.adds, i, i+1)
 			tx.metrics.AddedFiles--
@@ -399,10 +411,10 @@ func (tx *Transaction) removeFiles(files []*Add) {
 			}
 			continue
 		}
-		size := f.Size
-		tx.removes[k] = &Remove{Path: f.Path, DeletionTimestamp: &now, DataChange: true,
-			ExtendedFileMetadata: &ext, PartitionValues: nonNilMap(f.PartitionValues), Size: &size,
-			DeletionVector: f.DeletionVector, BaseRowID: f.BaseRowID, DefaultRowCommitVersion: f.DefaultRowCommitVersion}
+		if f.DeletionVector != nil {
+			tx.metrics.DVsRemoved++
+		}
+		tx.removes[k] = tx.removeAction(f)
 	}
 	live := make([]*Add, 0, len(tx.view.files))
 	for _, f := range tx.view.files {
@@ -411,6 +423,16 @@ func (tx *Transaction) removeFiles(files []*Add) {
 		}
 	}
 	tx.view = tx.view.derive(nil, nil, nil, live)
+}
+
+// removeAction is the remove of a live file (with its deletion vector).
+func (tx *Transaction) removeAction(f *Add) *Remove {
+	now := time.Now().UnixMilli()
+	ext := true
+	size := f.Size
+	return &Remove{Path: f.Path, DeletionTimestamp: &now, DataChange: true,
+		ExtendedFileMetadata: &ext, PartitionValues: nonNilMap(f.PartitionValues), Size: &size,
+		DeletionVector: f.DeletionVector, BaseRowID: f.BaseRowID, DefaultRowCommitVersion: f.DefaultRowCommitVersion}
 }
 
 // addFiles stages data files this transaction wrote.
@@ -458,6 +480,10 @@ func (tx *Transaction) cleanupFiles() {
 		}
 	}
 	tx.adds = nil
+	for _, p := range tx.dvFiles {
+		RemoveFile(p)
+	}
+	tx.dvFiles, tx.dvAdds = nil, nil
 	if tx.creating {
 		tx.removeCreatedDirs(dirs)
 	}
@@ -536,7 +562,7 @@ const (
 
 // hasChanges reports whether the transaction has anything to commit.
 func (tx *Transaction) hasChanges() bool {
-	return tx.creating || tx.metadata != nil || tx.protocol != nil || len(tx.adds) > 0 ||
+	return tx.creating || tx.metadata != nil || tx.protocol != nil || len(tx.adds) > 0 || len(tx.dvAdds) > 0 ||
 		len(tx.removes) > 0 || tx.appTxn != nil
 }
 
@@ -681,7 +707,7 @@ func (tx *Transaction) commitBytes(info CommitInfo, prev *CommitInfo) ([]byte, e
 		info.InCommitTimestamp = &ts
 		info.Timestamp = ts
 	}
-	actions := make([]Action, 0, 4+len(tx.removes)+len(tx.adds))
+	actions := make([]Action, 0, 4+len(tx.removes)+len(tx.adds)+len(tx.dvAdds))
 	actions = append(actions, Action{CommitInfo: &info})
 	if tx.protocol != nil {
 		actions = append(actions, Action{Protocol: tx.protocol})
@@ -701,6 +727,9 @@ func (tx *Transaction) commitBytes(info CommitInfo, prev *CommitInfo) ([]byte, e
 		actions = append(actions, Action{Remove: tx.removes[k]})
 	}
 	for _, a := range tx.adds {
+		actions = append(actions, Action{Add: a})
+	}
+	for _, a := range tx.dvAdds {
 		actions = append(actions, Action{Add: a})
 	}
 	return MarshalCommit(actions)
@@ -821,8 +850,9 @@ func (tx *Transaction) deleteMetrics(metrics map[string]any) {
 	metrics["numRemovedBytes"] = itoa(m.RemovedBytes)
 	metrics["numAddedBytes"] = itoa(m.AddedBytes)
 	metrics["numAddedChangeFiles"] = "0"
-	metrics["numDeletionVectorsAdded"] = "0"
-	metrics["numDeletionVectorsRemoved"] = "0"
+	metrics["numDeletionVectorsAdded"] = itoa(int64(m.DVsAdded))
+	metrics["numDeletionVectorsRemoved"] = itoa(int64(m.DVsRemoved))
+	metrics["numDeletionVectorsUpdated"] = itoa(int64(m.DVsUpdated))
 }
 
 // jsonNoEscape marshals v without escaping <, > and & (Spark writes

@@ -362,3 +362,53 @@ func TestInteropTableFeatures(t *testing.T) {
 		})
 	}
 }
+
+// TestInteropDeletionVectors: delta-rs and polars read the deletion
+// vectors our deletes write, on disk and inline, merged over two deletes
+// (delta-rs 1.6's pyarrow path refuses the table: it reads it through
+// DataFusion).
+func TestInteropDeletionVectors(t *testing.T) {
+	interopPython(t)
+	ctx := context.Background()
+	db := writeTestDB(t)
+	dir := t.TempDir()
+	root := filepath.Join(dir, "table")
+	big := interopSource(0, 20000)
+	tx, err := BeginCreate(root, TableDefinition{Properties: map[string]string{PropEnableDeletionVectors: "true"}}, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Append(ctx, db, big); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, db, root, interopSource(20000, 20010))
+	first, second := "n % 3 = 0 OR id = 20001", "id BETWEEN 100 AND 5000 OR id = 20005"
+	for _, pred := range []string{first, second} {
+		res, err := Delete(ctx, db, root, pred, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Metrics.CopiedRows != 0 || res.Metrics.AddedFiles != 0 {
+			t.Fatalf("delete %q rewrote rows: %+v", pred, res.Metrics)
+		}
+	}
+	kinds := map[string]bool{}
+	for _, f := range mustSnapshot(t, root).Files() {
+		if f.DeletionVector != nil {
+			kinds[f.DeletionVector.StorageType] = true
+		}
+	}
+	if !kinds["u"] || !kinds["i"] {
+		t.Fatalf("DV storage types %v, want on disk and inline", kinds)
+	}
+	expected := filepath.Join(dir, "expected.parquet")
+	copyToParquet(t, db, "SELECT * FROM ("+interopSource(0, 20010)+") WHERE NOT ("+first+") AND NOT ("+second+")", expected)
+	assertSameRows(t, db, mustSnapshot(t, root), expected)
+	rep := checkWithPython(t, root, expected, -1)
+	if rep.DeltaRSReader != "datafusion" || rep.Polars != "ok" {
+		t.Errorf("readers: delta-rs %s, polars %s", rep.DeltaRSReader, rep.Polars)
+	}
+}
