@@ -118,3 +118,28 @@ func TestRunRefusesSymlinkedTable(t *testing.T) {
 		t.Fatalf("the outside table is at version %d, want %d (untouched)", s.Version(), before.Version())
 	}
 }
+
+// TestRunWritesIntoConfiguredRoot: a root the workbench config names
+// accepts sinks like the workspace does; its parent still does not.
+func TestRunWritesIntoConfiguredRoot(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "ws")
+	os.MkdirAll(filepath.Join(base, "shared"), 0o755)
+	w := &ws{t: t, dir: dir}
+	os.MkdirAll(dir, 0o755)
+	w.write(map[string]string{
+		"laktory-workbench.yaml": "roots: [../shared]\n",
+		"pipelines/p.yaml": "name: p\nnodes:\n- name: n\n  sources:\n  - path: ../data/\n    format: JSONL\n  sinks:\n" +
+			"  - path: ../../shared/out\n    format: DELTA\n    mode: OVERWRITE\n",
+		"data/1.jsonl": jsonl("a", 0, 3, ""),
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	mustRun(t, r, w.load(), Request{Refresh: validate.RefreshReset, ResetMode: "DROP"})
+	if exists(filepath.Join(base, "shared", "out")) {
+		t.Fatal("the DROP left the table in the configured root")
+	}
+	if !exists(filepath.Join(base, "shared")) {
+		t.Fatal("the configured root itself was removed")
+	}
+}

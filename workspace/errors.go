@@ -7,3 +7,8 @@ var ErrNotDir = errors.New("workspace is not a folder")
 
 // ErrNilSnapshot is returned by Reload and Watch without a previous snapshot.
 var ErrNilSnapshot = errors.New("no previous snapshot")
+
+// ErrConfig: the workbench config file (ConfigFileName) has errors, for
+// commands that read it without loading the workspace (OpenLayout's
+// diagnostics say where).
+var ErrConfig = errors.New("invalid workbench config")

@@ -25,6 +25,8 @@ const (
 type Layout struct {
 	Dir  string // workspace folder (absolute)
 	Lake string // lake root (absolute)
+	// Roots are the extra roots of the workbench config (absolute).
+	Roots []string
 }
 
 // NewLayout returns the layout of the workspace in dir. lakeOverride (the
@@ -49,8 +51,9 @@ func NewLayout(dir, lakeOverride, env string) (Layout, error) {
 }
 
 // AllowedRoots are the folders the product may create, replace and
-// delete paths strictly inside: the workspace folder and the lake root.
-func (l Layout) AllowedRoots() []string { return []string{l.Dir, l.Lake} }
+// delete paths strictly inside: the workspace folder, the lake root and the
+// roots of the workbench config.
+func (l Layout) AllowedRoots() []string { return append([]string{l.Dir, l.Lake}, l.Roots...) }
 
 // StateDir is DIR/.laktory.
 func (l Layout) StateDir() string { return filepath.Join(l.Dir, StateDirName) }

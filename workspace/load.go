@@ -39,6 +39,9 @@ func (o Options) getenv(k string) string {
 type Snapshot struct {
 	Dir    string
 	Layout Layout
+	// Config is the workbench config file (ConfigFileName), nil when the
+	// workspace has none; its problems are among the Diagnostics.
+	Config *Config
 	// Env is the stack environment used ("" without a stack), Envs the
 	// environments the stack declares.
 	Env  string
@@ -58,6 +61,7 @@ type Snapshot struct {
 	Generation uint64
 
 	opts          Options
+	configDiags   []Diagnostic
 	cache         *rawCache
 	results       map[string]*fileResult
 	tableIndex    map[TableID]*Table
@@ -107,7 +111,11 @@ func (s *Snapshot) Rel(path string) string {
 // Layout.AllowedRoots): the state folder, the run history and the
 // workspace's YAML files.
 func (s *Snapshot) Protected() []string {
-	return append([]string{s.Layout.StateDir(), s.Layout.StateDB()}, s.Files...)
+	out := append([]string{s.Layout.StateDir(), s.Layout.StateDB()}, s.Files...)
+	if s.Config != nil {
+		out = append(out, s.Config.File)
+	}
+	return out
 }
 
 // Deps returns the files and folders file includes (!use, !extend,
@@ -149,10 +157,12 @@ type fileResult struct {
 
 // loader holds what a load needs.
 type loader struct {
-	dir    string
-	opts   Options
-	layout Layout
-	cache  *rawCache
+	dir         string
+	opts        Options
+	layout      Layout
+	config      *Config
+	configDiags []Diagnostic
+	cache       *rawCache
 }
 
 // Load reads every YAML file of the workspace in dir into a Snapshot. A
@@ -160,6 +170,10 @@ type loader struct {
 // rest loads. Load fails only when dir is not a readable folder or ctx is
 // done.
 func Load(ctx context.Context, dir string, opts Options) (*Snapshot, error) {
+	return load(ctx, dir, opts, 0)
+}
+
+func load(ctx context.Context, dir string, opts Options, gen uint64) (*Snapshot, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", dir, err)
@@ -167,20 +181,24 @@ func Load(ctx context.Context, dir string, opts Options) (*Snapshot, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("load %s: %w", dir, ErrNotDir)
 	}
-	layout, err := NewLayout(dir, opts.Lake, opts.getenv(LakeEnv))
+	env := opts.getenv(LakeEnv)
+	layout, err := NewLayout(dir, opts.Lake, env)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", dir, err)
 	}
-	l := &loader{dir: layout.Dir, opts: opts, layout: layout, cache: newRawCache()}
+	cfg, cfgDiags := ReadConfig(layout.Dir)
+	layout = layout.withConfig(cfg, opts.Lake == "" && env == "")
+	l := &loader{dir: layout.Dir, opts: opts, layout: layout, config: cfg, configDiags: cfgDiags, cache: newRawCache()}
 	files, err := discover(ctx, l.dir)
 	if err != nil {
 		return nil, err
 	}
+	files = slices.DeleteFunc(files, func(f string) bool { return !l.inWorkspace(f) })
 	results, err := l.loadFiles(ctx, files)
 	if err != nil {
 		return nil, err
 	}
-	return l.assemble(results, 0), nil
+	return l.assemble(results, gen), nil
 }
 
 // Reload returns a new snapshot after the given paths changed (created,
@@ -200,7 +218,12 @@ func Reload(ctx context.Context, prev *Snapshot, changed []string) (*Snapshot, e
 		}
 		changedSet[filepath.Clean(p)] = true
 	}
-	l := &loader{dir: prev.Dir, opts: prev.opts, layout: prev.Layout, cache: prev.cache.clone(changedSet)}
+	if changedSet[filepath.Join(prev.Dir, ConfigFileName)] || changedSet[prev.Dir] {
+		// The config decides the lake and the roots: every file again.
+		return load(ctx, prev.Dir, prev.opts, prev.Generation+1)
+	}
+	l := &loader{dir: prev.Dir, opts: prev.opts, layout: prev.Layout, config: prev.Config, configDiags: prev.configDiags,
+		cache: prev.cache.clone(changedSet)}
 	results := make(map[string]*fileResult, len(prev.results))
 	for p, r := range prev.results {
 		results[p] = r
@@ -283,8 +306,11 @@ func dependsOn(deps []string, changed map[string]bool) bool {
 }
 
 // inWorkspace reports whether p is a file the workspace loads: below the
-// folder, outside hidden folders.
+// folder, outside hidden folders, not the workbench config file.
 func (l *loader) inWorkspace(p string) bool {
+	if p == filepath.Join(l.dir, ConfigFileName) {
+		return false
+	}
 	r, err := filepath.Rel(l.dir, p)
 	if err != nil || strings.HasPrefix(r, "..") {
 		return false
@@ -450,8 +476,9 @@ func sortedKeys(m map[string]bool) []string {
 
 // assemble builds a snapshot from per-file results.
 func (l *loader) assemble(results map[string]*fileResult, gen uint64) *Snapshot {
-	s := &Snapshot{Dir: l.dir, Layout: l.layout, Generation: gen, opts: l.opts, cache: l.cache, results: results,
-		pipelineIndex: map[string]*Pipeline{}}
+	s := &Snapshot{Dir: l.dir, Layout: l.layout, Config: l.config, Generation: gen, opts: l.opts, configDiags: l.configDiags,
+		cache: l.cache, results: results, pipelineIndex: map[string]*Pipeline{}}
+	s.Diagnostics = append(s.Diagnostics, l.configDiags...)
 	// A file included by a pipeline or a stack is part of that file, not a
 	// pipeline of its own.
 	included := map[string]bool{}

@@ -41,9 +41,12 @@ func (f *tableFlags) register(cmd *cobra.Command, timeTravel bool) {
 func (a *app) openTable(arg string, f tableFlags) (*delta.Table, error) {
 	path := arg
 	if _, err := os.Stat(arg); err != nil && !strings.ContainsAny(arg, `/\`) {
-		layout, err := workspace.NewLayout(f.dir, f.lake, a.getenv(workspace.LakeEnv))
+		layout, diags, err := workspace.OpenLayout(f.dir, f.lake, a.getenv(workspace.LakeEnv))
 		if err != nil {
 			return nil, err
+		}
+		if workspace.HasErrors(diags) {
+			return nil, fmt.Errorf("%w: %s", workspace.ErrConfig, diags[0])
 		}
 		ref := workspace.ParseTableName(arg, "", "")
 		path = layout.TablePath(ref)
