@@ -237,8 +237,8 @@ func sinkReadSQL(ctx context.Context, p *workspace.Pipeline, n *workspace.Node, 
 		if sh.UsesWriterColumn() {
 			col := sh.EffectiveColumn()
 			if s.Schema().Field(col) == nil {
-				return "", fmt.Errorf("%w: table %s has no `%s` column to tell node '%s''s rows from the other writers': run once with refresh=RESET and reset_mode=DROP",
-					ErrLegacyTable, sk.Describe(), col, n.Name)
+				return "", fmt.Errorf("%w: table %s has no `%s` column to tell node '%s''s rows from the other writers': drop it once, then run normally (%s)",
+					ErrLegacyTable, sk.Describe(), col, n.Name, dropOnce(p.Name, n.Name))
 			}
 			for _, f := range s.Schema().FieldNames() {
 				if !strings.EqualFold(f, col) {

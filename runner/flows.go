@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // FlowName is the name of the flow through which node n writes sink sk.
@@ -279,7 +280,7 @@ func (r *Runner) flowWarnings(ctx context.Context, plan *Plan) []validate.Diagno
 			out = append(out, workspace.NewDiagnostic(at, workspace.SeverityWarning, validate.CodeFlowName,
 				fmt.Sprintf("flow %s of %s is new (%s had the flows %s): a flow is identified by its name, so it starts from scratch and reprocesses all of its data, which %s may already hold",
 					f.name, f.target, f.target, strings.Join(names, ", "), f.target),
-				fmt.Sprintf("run a full refresh of the table once (laktory run --pipeline %s --refresh FULL), or keep the old name with `flow: {name: ...}`", tp.pipeline.Name)))
+				"keep the old name with `flow: {name: ...}`, or run a full refresh of the table once: "+human.RunCommand(tp.pipeline.Name, nil, validate.RefreshFull, "")))
 		}
 	}
 	return out
@@ -322,7 +323,7 @@ func refreshedWriterWarnings(plan *Plan) []validate.Diagnostic {
 				}
 				out = append(out, workspace.NewDiagnostic(rd.Pos, workspace.SeverityWarning, validate.CodeSkipNodeReader,
 					fmt.Sprintf("node '%s' of pipeline '%s' streams %s and is not refreshed by this run: it %s", rd.Node, rd.Pipeline, sp.table.Label(), what),
-					fmt.Sprintf("after this run, run a FULL refresh of it (laktory run --pipeline %s --select %s --refresh FULL), or select it in this run", rd.Pipeline, rd.Node)))
+					"select it in this run, or after this run refresh it: "+human.RunCommand(rd.Pipeline, []string{rd.Node}, validate.RefreshFull, "")))
 			}
 		}
 	}

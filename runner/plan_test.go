@@ -65,6 +65,10 @@ func TestSelectors(t *testing.T) {
 		{Request{Pipelines: []string{"pl"}, Selectors: []string{"cleaning", "gold"}}, "pl.clean pl.gold"},
 		{Request{Pipelines: []string{"pl"}, Selectors: []string{"node-side"}}, "pl.side"},
 		{Request{Selectors: []string{"gold"}}, "other.gold pl.gold"},
+		// pipeline.node, as the CLI and the workbench name nodes.
+		{Request{Selectors: []string{"pl.gold"}}, "pl.gold"},
+		{Request{Selectors: []string{"*other.clean"}}, "other.raw other.clean"},
+		{Request{Pipelines: []string{"pl"}, Selectors: []string{"pl.clean*"}}, "pl.clean pl.gold"},
 		{Request{}, "other.raw other.side other.clean other.gold pl.raw pl.side pl.clean pl.gold"},
 	}
 	for _, tc := range cases {
@@ -87,8 +91,17 @@ func TestSelectors(t *testing.T) {
 		t.Fatalf("gold depends on %v", deps)
 	}
 	pe := planErr(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"gould"}})
-	if !hasDiag(pe, validate.CodeUnknownNode, "Invalid node, execution_task_name, or tag: gould") {
+	if !hasDiag(pe, validate.CodeUnknownNode, "Invalid node, execution_task_name, or tag: gould; did you mean 'gold'?") {
 		t.Fatalf("unknown selector: %v", pe)
+	}
+	pe = planErr(t, r, snap, Request{Selectors: []string{"*pl.glod"}})
+	if !hasDiag(pe, validate.CodeUnknownNode, "did you mean '*pl.gold'?") {
+		t.Fatalf("unknown pipeline.node: %v", pe)
+	}
+	// A node of another pipeline than --pipeline's is not selected.
+	pe = planErr(t, r, snap, Request{Pipelines: []string{"other"}, Selectors: []string{"pl.gold"}})
+	if !hasDiag(pe, validate.CodeUnknownNode, "Invalid node, execution_task_name, or tag: pl.gold") {
+		t.Fatalf("pipeline.node outside --pipeline: %v", pe)
 	}
 	pe = planErr(t, r, snap, Request{Pipelines: []string{"pll"}})
 	if !hasDiag(pe, validate.CodeUnknownNode, "did you mean 'pl'") {

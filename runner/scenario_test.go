@@ -390,7 +390,7 @@ nodes:
 	o := run(t, r, snap, Request{})
 	ts := taskSum(t, o.sum, "pl.a")
 	if !errors.Is(o.err, ErrTasksFailed) || !strings.Contains(ts.Err, "has no `_laktory_writer` column") ||
-		!strings.Contains(ts.Err, "refresh=RESET and reset_mode=DROP") {
+		!strings.Contains(ts.Err, "laktory run --pipeline pl --select a --refresh RESET --reset-mode DROP && laktory run --pipeline pl") {
 		t.Fatalf("legacy table: %v / %q", o.err, ts.Err)
 	}
 	path := w.table("prices")

@@ -15,7 +15,9 @@ type selection struct {
 	nodes     map[string][]string   // pipeline -> selected node names, DAG order
 }
 
-// selector is one parsed node selector: "name", "*name", "name*", "*name*".
+// selector is one parsed node selector: "name", "*name", "name*", "*name*";
+// name may be qualified by its pipeline, "pipeline.node", as the CLI and the
+// workbench name nodes.
 type selector struct {
 	raw        string
 	name       string
@@ -36,10 +38,32 @@ func parseSelector(s string) selector {
 	return sel
 }
 
-// matches reports whether a node is named by the selector's name: its name,
-// its execution task name, or one of its tags (Laktory's selects).
-func (s selector) matches(n *workspace.Node) bool {
-	return n.Name == s.name || n.ExecutionTaskName == s.name || n.TaskName() == s.name || slices.Contains(n.Tags, s.name)
+// matches reports whether node n of pipeline p is named by the selector's
+// name: its name, its execution task name, or one of its tags (Laktory's
+// selects), alone or after "pipeline.".
+func (s selector) matches(p *workspace.Pipeline, n *workspace.Node) bool {
+	return names(n, s.name) || (strings.HasPrefix(s.name, p.Name+".") && names(n, s.name[len(p.Name)+1:]))
+}
+
+func names(n *workspace.Node, name string) bool {
+	return n.Name == name || n.ExecutionTaskName == name || n.TaskName() == name || slices.Contains(n.Tags, name)
+}
+
+// selectable lists what selectors may name in pipelines: pipeline.node,
+// node names, task names and tags (for "did you mean").
+func selectable(pipelines []*workspace.Pipeline) []string {
+	var out []string
+	for _, p := range pipelines {
+		for _, n := range p.Nodes {
+			out = append(out, p.Name+"."+n.Name, n.Name)
+			if n.ExecutionTaskName != "" {
+				out = append(out, n.ExecutionTaskName)
+			}
+			out = append(out, n.Tags...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // selectNodes resolves a request's pipelines and selectors into the nodes
@@ -90,7 +114,7 @@ func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.D
 		}
 		for i, s := range sels {
 			for _, n := range p.Nodes {
-				if !s.matches(n) {
+				if !s.matches(p, n) {
 					continue
 				}
 				matched[i] = true
@@ -127,8 +151,12 @@ func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.D
 		if len(req.Pipelines) > 0 {
 			where = "pipelines " + strings.Join(req.Pipelines, ", ")
 		}
-		add(validate.CodeUnknownNode, fmt.Sprintf("Invalid node, execution_task_name, or tag: %s", s.raw),
-			fmt.Sprintf("no node of %s has that name, task name or tag; use name, *name (with upstream), name* (with downstream) or *name*", where))
+		msg := fmt.Sprintf("Invalid node, execution_task_name, or tag: %s", s.raw)
+		if sug := workspace.Suggest(s.name, selectable(candidates)); sug != "" {
+			msg += fmt.Sprintf("; did you mean '%s'?", strings.Replace(s.raw, s.name, sug, 1))
+		}
+		add(validate.CodeUnknownNode, msg,
+			fmt.Sprintf("no node of %s has that name, task name or tag; use name or pipeline.node, *name (with upstream), name* (with downstream) or *name*", where))
 	}
 	slices.SortFunc(sel.pipelines, func(a, b *workspace.Pipeline) int { return strings.Compare(a.Name, b.Name) })
 	return sel, ds

@@ -9,7 +9,9 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // writeOptions are the write options of a sink: new columns are merged
@@ -238,8 +240,8 @@ func (x *taskExec) checkLegacy(sp *sinkPlan, snap *delta.Snapshot) error {
 	if w == nil || w.Ownership != workspace.OwnerColumn || snap.Schema().Field(w.Column) != nil {
 		return nil
 	}
-	return fmt.Errorf("%w: table %s has no `%s` column: it was written before it was shared (or by writers owning rows with `where`), so node '%s' of pipeline '%s' cannot write its rows with their writer id. Run once with refresh=RESET and reset_mode=DROP (laktory run --refresh RESET --reset-mode DROP), then a normal run",
-		ErrLegacyTable, tableLabel(sp), w.Column, w.Node, w.Pipeline)
+	return fmt.Errorf("%w: table %s has no `%s` column: it was written before it was shared (or by writers owning rows with `where`), so node '%s' of pipeline '%s' cannot write its rows with their writer id. Drop it once, then run normally (%s)",
+		ErrLegacyTable, tableLabel(sp), w.Column, w.Node, w.Pipeline, dropOnce(w.Pipeline, w.Node))
 }
 
 // writeError names the node and table of a failed write.
@@ -411,4 +413,10 @@ func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
 		x.run.record(func(c context.Context) error { return x.run.store.ForgetFlows(c, label) })
 	}
 	return nil
+}
+
+// dropOnce is the command that drops the table of a writer (its RESET with
+// DROP) and the normal run of its pipeline after it.
+func dropOnce(pipeline, node string) string {
+	return human.RunCommand(pipeline, []string{node}, validate.RefreshReset, "DROP") + " && " + human.RunCommand(pipeline, nil, "", "")
 }

@@ -318,7 +318,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 		}
 		if sh := sk.Shared; sh != nil {
 			if sh.UsesWriterColumn() {
-				d.dropColumn = sh.EffectiveColumn()
+				d.dropColumn, d.writer = sh.EffectiveColumn(), up.Name
 				d.where = quoteIdent(d.dropColumn) + " = " + quoteString(sh.EffectiveWriterID(p.Name, up.Name))
 			} else {
 				d.where = "(" + sh.Where + ")"

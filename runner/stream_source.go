@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // defaultMaxFilesPerTrigger is Spark's default admission limit of file and
@@ -201,9 +203,10 @@ func (s *fileStream) read(ctx context.Context, from, to json.RawMessage) (string
 // commit adds, with offsets (version, index).
 type deltaStream struct {
 	path, label string
-	// reader names the reading node in messages and hints.
-	reader, pipeline string
-	opts             delta.StreamOptions
+	// reader names the reading node in messages and hints; writer is the
+	// node whose rows a node_name stream reads.
+	reader, pipeline, writer string
+	opts                     delta.StreamOptions
 	// where and columns restrict the rows to one writer of a shared table
 	// (a node_name stream).
 	where      string
@@ -354,8 +357,8 @@ func (s *deltaStream) read(ctx context.Context, from, to json.RawMessage) (strin
 	var cols []string
 	if s.dropColumn != "" {
 		if snap.Schema().Field(s.dropColumn) == nil {
-			return "", fmt.Errorf("%w: %s has no `%s` column to tell the writer's rows from the other writers': run once with refresh=RESET and reset_mode=DROP",
-				ErrLegacyTable, s.label, s.dropColumn)
+			return "", fmt.Errorf("%w: %s has no `%s` column to tell the writer's rows from the other writers': drop it once, then run normally (%s)",
+				ErrLegacyTable, s.label, s.dropColumn, dropOnce(s.pipeline, s.writer))
 		}
 		for _, f := range snap.Schema().FieldNames() {
 			if !strings.EqualFold(f, s.dropColumn) {
@@ -377,8 +380,8 @@ func (s *deltaStream) read(ctx context.Context, from, to json.RawMessage) (strin
 func (s *deltaStream) collect(ctx context.Context, pos deltaOffset, to *deltaOffset) ([]*delta.Add, deltaOffset, error) {
 	snap := s.latest
 	if pos.ReservoirID != "" && pos.ReservoirID != snap.TableID() {
-		return nil, pos, fmt.Errorf("%w: node '%s' of pipeline '%s' streams %s, which was replaced (dropped and created again) since its checkpoint was written (table id %s, now %s): run a FULL refresh of node '%s' (laktory run --pipeline %s --select %s --refresh FULL)",
-			ErrStream, s.reader, s.pipeline, s.label, pos.ReservoirID, snap.TableID(), s.reader, s.pipeline, s.reader)
+		return nil, pos, fmt.Errorf("%w: node '%s' of pipeline '%s' streams %s, which was replaced (dropped and created again) since its checkpoint was written (table id %s, now %s): run a FULL refresh of node '%s' (%s)",
+			ErrStream, s.reader, s.pipeline, s.label, pos.ReservoirID, snap.TableID(), s.reader, s.fullRefresh())
 	}
 	pos.ReservoirID = snap.TableID()
 	var out []*delta.Add
@@ -403,8 +406,8 @@ func (s *deltaStream) collect(ctx context.Context, pos deltaOffset, to *deltaOff
 				base, err = t.Snapshot(ctx, delta.AtVersion(pos.ReservoirVersion))
 			}
 			if err != nil {
-				return nil, pos, fmt.Errorf("%w: %s: the snapshot at version %d that the reader started from cannot be read (%w): run a FULL refresh of node '%s'",
-					ErrStream, s.label, pos.ReservoirVersion, err, s.reader)
+				return nil, pos, fmt.Errorf("%w: %s: the snapshot at version %d that the reader started from cannot be read (%w): run a FULL refresh of node '%s' (%s)",
+					ErrStream, s.label, pos.ReservoirVersion, err, s.reader, s.fullRefresh())
 			}
 		}
 		fs := base.Files()
@@ -456,8 +459,13 @@ func (s *deltaStream) collect(ctx context.Context, pos deltaOffset, to *deltaOff
 // changeError says what to do about a commit the reader does not
 // tolerate.
 func (s *deltaStream) changeError(err error) error {
-	return fmt.Errorf("%w: node '%s' of pipeline '%s' streams %s: %w. Run a FULL refresh of node '%s' (laktory run --pipeline %s --select %s --refresh FULL) to read the table afresh, or set `reader_kwargs: {skipChangeCommits: true}` on its source to skip such commits",
-		ErrStream, s.reader, s.pipeline, s.label, err, s.reader, s.pipeline, s.reader)
+	return fmt.Errorf("%w: node '%s' of pipeline '%s' streams %s: %w. Run a FULL refresh of node '%s' (%s) to read the table afresh, or set `reader_kwargs: {skipChangeCommits: true}` on its source to skip such commits",
+		ErrStream, s.reader, s.pipeline, s.label, err, s.reader, s.fullRefresh())
+}
+
+// fullRefresh is the command of the reader's FULL refresh.
+func (s *deltaStream) fullRefresh() string {
+	return human.RunCommand(s.pipeline, []string{s.reader}, validate.RefreshFull, "")
 }
 
 // skipped warns about a commit that removed rows and was skipped
@@ -472,7 +480,7 @@ func (s *deltaStream) skipped(ctx context.Context, vc delta.VersionChange) {
 		s.warned = map[int64]bool{}
 	}
 	s.warned[vc.Version] = true
-	fix := fmt.Sprintf("run a FULL refresh of node '%s' (laktory run --pipeline %s --select %s --refresh FULL), or the rows written again are duplicated", s.reader, s.pipeline, s.reader)
+	fix := fmt.Sprintf("run a FULL refresh of node '%s' (%s), or the rows written again are duplicated", s.reader, s.fullRefresh())
 	if s.where == "" {
 		s.warn(fmt.Sprintf("node '%s' skipped version %d of %s (%s), which removed rows: the deletes are not propagated; %s",
 			s.reader, vc.Version, s.label, vc.Operation, fix))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // Options tune Check.
@@ -53,14 +54,8 @@ func (c *checker) sink(w *workspace.Writer) *workspace.Sink { return c.snap.Sink
 
 func (c *checker) node(w *workspace.Writer) *workspace.Node { return c.snap.Node(w.Pipeline, w.Node) }
 
-// pyList formats names as Laktory's messages do: ['a', 'b'].
-func pyList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "'" + n + "'"
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
+// list formats names in messages as a plain list: a, b.
+func list(names []string) string { return human.List(names) }
 
 // writerName names a writer in messages: pipeline.node.
 func writerName(w *workspace.Writer) string { return w.Pipeline + "." + w.Node }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // TableFacts is what is known of an existing table, gathered by the caller
@@ -60,7 +61,7 @@ func (c *checker) deep() {
 			c.add(c.sharedPos(where[0], "where"), Warning, CodeOwnershipSwitch,
 				fmt.Sprintf("table %s has the writer column %s, but its writers now own their rows with `where`: rows written before the switch keep their writer and may match no predicate",
 					t.Label(), workspace.DefaultWriterColumn),
-				"drop the table once (laktory run --refresh RESET --reset-mode DROP), then run normally")
+				"drop the table once, then run normally: "+dropOnce(where[0]))
 		}
 	}
 }
@@ -72,7 +73,7 @@ func (c *checker) deepColumn(t *workspace.Table, f TableFacts, ws []*workspace.W
 			c.add(c.sharedPos(w, ""), Error, CodeLegacyTable,
 				fmt.Sprintf("table %s has no `%s` column: it was written before it was shared (or by writers owning rows with `where`), so writes will fail until it is dropped once",
 					t.Label(), column),
-				"run once with refresh=RESET and reset_mode=DROP (laktory run --refresh RESET --reset-mode DROP), then a normal run")
+				"drop the table once, then run normally: "+dropOnce(w))
 		}
 		return
 	}
@@ -96,6 +97,13 @@ func (c *checker) deepColumn(t *workspace.Table, f TableFacts, ws []*workspace.W
 	c.add(c.sharedPos(ws[0], ""), Warning, CodeOrphanWriters,
 		fmt.Sprintf("table %s holds rows of writer ids no current writer declares: %s. A renamed or removed writer's rows are never deleted by a FULL refresh",
 			t.Label(), strings.Join(orphans, ", ")),
-		fmt.Sprintf("delete them (DELETE FROM %s WHERE %s = '%s') or reset the table (refresh=RESET, reset_mode=DROP); pin `shared.writer_id` before renaming a writer",
-			tableName(t), column, first))
+		fmt.Sprintf("pin `shared.writer_id` before renaming a writer; delete the rows (DELETE FROM %s WHERE %s = '%s'), or drop the table once, then run normally: %s",
+			tableName(t), column, first, dropOnce(ws[0])))
+}
+
+// dropOnce is the command that drops a writer's table (a RESET with DROP
+// of the writer) and the normal run after it.
+func dropOnce(w *workspace.Writer) string {
+	return human.RunCommand(w.Pipeline, []string{w.Node}, RefreshReset, "DROP") + " && " +
+		human.RunCommand(w.Pipeline, nil, "", "")
 }

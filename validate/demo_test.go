@@ -45,6 +45,6 @@ func TestDemoFeedC(t *testing.T) {
 	line := strings.Count(text[:i], "\n") + 1 + 6 // "- table_name: prices" of feed_c
 	workspacetest.Expect(t, s, Check(s, Options{}), []W{
 		D("pipelines/pl-prices.yaml", 59, 7, CodeSkipNodeReader, "gld_prices_a"),
-		D("pipelines/pl-prices.yaml", line, 5, CodeNotShared, "sinks of nodes ['feed_c'] don't declare `shared`: nodes ['feed_a', 'feed_b', 'feed_c'] of pipeline 'pl-prices' all write main.default.prices"),
+		D("pipelines/pl-prices.yaml", line, 5, CodeNotShared, "sinks of nodes feed_c don't declare `shared`: nodes feed_a, feed_b, feed_c of pipeline 'pl-prices' all write main.default.prices"),
 	})
 }

@@ -83,7 +83,7 @@ func (c *checker) declarativeWriters(p *workspace.Pipeline, t *workspace.Table, 
 		if len(why) > 0 {
 			c.add(sk.Pos, Error, CodeDeclarativeWriter,
 				fmt.Sprintf("several nodes append to %s (%s): each must be a streaming, non-MERGE table sink, but %s",
-					t.Label(), pyList(nodesOf(ws)), strings.Join(why, " and ")),
+					t.Label(), list(nodesOf(ws)), strings.Join(why, " and ")),
 				"read a stream (`as_stream: true` on a source), or make the node a one-time backfill with `flow: {once: true}`; use APPEND and DELTA")
 		}
 		props := map[string]prop{}

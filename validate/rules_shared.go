@@ -45,7 +45,7 @@ func (c *checker) pipelineWriters(t *workspace.Table) map[*workspace.Writer]bool
 				reported[w] = true
 				c.add(w.Pos, Error, CodeNotShared,
 					fmt.Sprintf("sinks of nodes %s don't declare `shared`: nodes %s of pipeline '%s' all write %s",
-						pyList(missing), pyList(nodes), pl, t.Label()),
+						list(missing), list(nodes), pl, t.Label()),
 					"add `shared: true` to each of these sinks (each row then carries its writer in _laktory_writer), or write to separate tables")
 				if sk != nil && (!sk.IsDelta() || sk.Mode != workspace.ModeAppend) {
 					c.add(w.Pos, Error, CodeMultiWriterFormat,
@@ -345,7 +345,7 @@ func (c *checker) acrossPipelines(t *workspace.Table, reported map[*workspace.Wr
 			}
 			c.add(w.Pos, Error, CodeDeclarativeOwner,
 				fmt.Sprintf("%s is written by the declarative pipeline %s and by %s: the engine owns the tables of a declarative pipeline",
-					t.Label(), pyList(declarative), pyList(others)),
+					t.Label(), list(declarative), list(others)),
 				"write to separate tables: a table written by a declarative pipeline can't be shared with other pipelines")
 		}
 		return
@@ -362,7 +362,7 @@ func (c *checker) acrossPipelines(t *workspace.Table, reported map[*workspace.Wr
 		}
 		c.add(w.Pos, Warning, CodeSharedNotDeclared,
 			fmt.Sprintf("%s is also written by pipelines %s, but this sink doesn't declare `shared`: its full refresh or overwrite deletes the rows of the other writers",
-				t.Label(), pyList(others)),
+				t.Label(), list(others)),
 			"add `shared: true` (or `shared: {where: ...}`) to every sink writing the table")
 	}
 }

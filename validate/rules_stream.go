@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // streaming checks streaming readers of shared tables (reader_kwargs
@@ -47,7 +48,7 @@ func (c *checker) streaming() {
 			c.add(at, Info, CodeSkipNodeReader,
 				fmt.Sprintf("node '%s' streams writer '%s' with skipChangeCommits: refreshes of the other writers of %s don't affect it, but after a FULL refresh of '%s' run a FULL refresh of '%s' too, or the rows of '%s' arrive twice",
 					r.Node, r.FromNode, t.Label(), r.FromNode, r.Node, r.FromNode),
-				fmt.Sprintf("laktory run --select %s --refresh FULL after refreshing %s", r.Node, r.FromNode))
+				fmt.Sprintf("after each FULL refresh of %s, run: %s", r.FromNode, human.RunCommand(r.Pipeline, []string{r.Node}, RefreshFull, "")))
 		}
 	}
 }

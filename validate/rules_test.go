@@ -41,13 +41,13 @@ func TestRules(t *testing.T) {
 		{name: "shared declared by every writer", files: map[string]string{"pl.yaml": writers("pl", "", appendShared, appendShared)}},
 		{name: "nodes of a pipeline don't declare shared", files: map[string]string{"pl.yaml": writers("pl", "", appendShared, appendOnly, appendOnly)},
 			want: []W{
-				D("pl.yaml", 10, 5, CodeNotShared, "sinks of nodes ['b', 'c'] don't declare `shared`"),
-				D("pl.yaml", 14, 5, CodeNotShared, "nodes ['a', 'b', 'c'] of pipeline 'pl' all write main.default.t"),
+				D("pl.yaml", 10, 5, CodeNotShared, "sinks of nodes b, c don't declare `shared`"),
+				D("pl.yaml", 14, 5, CodeNotShared, "nodes a, b, c of pipeline 'pl' all write main.default.t"),
 			}},
 		{name: "several writers not DELTA APPEND", files: map[string]string{"pl.yaml": writers("pl", "", appendOnly, "    mode: OVERWRITE\n")},
 			want: []W{
-				D("pl.yaml", 5, 5, CodeNotShared, "sinks of nodes ['a', 'b'] don't declare"),
-				D("pl.yaml", 9, 5, CodeNotShared, "sinks of nodes ['a', 'b'] don't declare"),
+				D("pl.yaml", 5, 5, CodeNotShared, "sinks of nodes a, b don't declare"),
+				D("pl.yaml", 9, 5, CodeNotShared, "sinks of nodes a, b don't declare"),
 				D("pl.yaml", 9, 5, CodeMultiWriterFormat, "DELTA table or file sinks in `APPEND` mode (this sink: DELTA, OVERWRITE)"),
 			}},
 		{name: "shared sink mode and format", files: map[string]string{"pl.yaml": `
@@ -117,13 +117,13 @@ nodes:
 		}, want: []W{
 			D("a.yaml", 8, 14, CodeWhereOverlap, "both would own the rows where x = 10"),
 			D("b.yaml", 8, 14, CodeWhereOverlap, "overlap"),
-			D("c.yaml", 5, 5, CodeSharedNotDeclared, "also written by pipelines ['pa', 'pb'], but this sink doesn't declare `shared`"),
+			D("c.yaml", 5, 5, CodeSharedNotDeclared, "also written by pipelines pa, pb, but this sink doesn't declare `shared`"),
 		}},
 		{name: "declarative pipeline and another writer", files: map[string]string{
 			"a.yaml": writers("pa", workspace.OrchestratorSparkDeclarative, "    mode: APPEND\n"),
 			"b.yaml": writers("pb", "", appendShared),
 		}, want: []W{
-			D("a.yaml", 7, 5, CodeDeclarativeOwner, "written by the declarative pipeline ['pa'] and by ['pb']"),
+			D("a.yaml", 7, 5, CodeDeclarativeOwner, "written by the declarative pipeline pa and by pb"),
 			D("b.yaml", 5, 5, CodeDeclarativeOwner, "the engine owns the tables"),
 		}},
 		{name: "declarative: shared, node reads, writers", files: map[string]string{"pl.yaml": `

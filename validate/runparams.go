@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // Refresh values of a run.
@@ -61,18 +62,18 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 	}
 	if !slices.Contains(Refreshes, rp.Refresh) {
 		add(workspace.Pos{}, Error, CodeRefreshValue,
-			fmt.Sprintf("`refresh='%s'` is not supported: use INCREMENTAL, FULL or RESET", req.Refresh),
+			fmt.Sprintf("--refresh %s is not supported: use INCREMENTAL, FULL or RESET", req.Refresh),
 			"INCREMENTAL processes new data, FULL resets the sinks and reprocesses everything, RESET only resets the sinks")
 		return rp, ds
 	}
 	if rp.ResetMode != "" && !slices.Contains(ResetModes, rp.ResetMode) {
 		add(workspace.Pos{}, Error, CodeResetModeValue,
-			fmt.Sprintf("`reset_mode='%s'` is not supported: use DROP or TRUNCATE", req.ResetMode),
+			fmt.Sprintf("--reset-mode %s is not supported: use DROP or TRUNCATE", req.ResetMode),
 			"DROP removes the table, TRUNCATE deletes its rows and keeps the table")
 		return rp, ds
 	}
 	if rp.ResetMode != "" && (rp.Refresh == RefreshIncremental) {
-		msg := "`reset_mode` requires `refresh` FULL or RESET"
+		msg := "--reset-mode requires --refresh FULL or RESET"
 		if refreshGiven {
 			msg += fmt.Sprintf(" (got %s)", rp.Refresh)
 		}
@@ -98,8 +99,8 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 		}
 		if rp.Refresh == RefreshReset {
 			add(p.At("name"), Error, CodeDeclarativeRefresh,
-				fmt.Sprintf("refresh='RESET' is not supported by declarative pipeline '%s': the engine clears its tables itself", p.Name),
-				"run it with refresh=FULL")
+				fmt.Sprintf("--refresh RESET is not supported by declarative pipeline '%s': the engine clears its tables itself", p.Name),
+				"run a FULL refresh instead: "+human.RunCommand(p.Name, req.Selection[p.Name], RefreshFull, ""))
 		}
 		if rp.ResetMode != "" && rp.ResetMode != "DROP" {
 			add(p.At("name"), Error, CodeDeclarativeRefresh,
@@ -140,26 +141,52 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 			case RefreshFull:
 				if len(pipelines) > 0 {
 					add(w.Pos, Error, CodeFullOverrideOthers,
-						fmt.Sprintf("refresh=FULL with reset_mode=%s on %s would also delete the rows of the other writers (pipelines %s): a full refresh never deletes the rows of the other writers",
-							rp.ResetMode, t.Label(), pyList(pipelines)),
-						"reset the table with refresh=RESET and the reset_mode, then run normally (the other pipelines then need a FULL refresh)")
+						fmt.Sprintf("--refresh FULL with --reset-mode %s on %s would also delete the rows of the other writers (pipelines %s): a full refresh never deletes the rows of the other writers",
+							rp.ResetMode, t.Label(), list(pipelines)),
+						"reset the whole table, then run normally (the other pipelines then need a FULL refresh): "+resetThenRun(w, rp.ResetMode))
 					continue
 				}
-				msg := fmt.Sprintf("refresh=FULL with reset_mode=%s on the shared table %s is rejected: a full refresh only deletes the writer's own rows", rp.ResetMode, t.Label())
+				msg := fmt.Sprintf("--refresh FULL with --reset-mode %s on the shared table %s is rejected: a full refresh only deletes the writer's own rows", rp.ResetMode, t.Label())
 				if len(nodes) > 0 {
-					msg = fmt.Sprintf("refresh=FULL with reset_mode=%s on %s would delete the rows of nodes %s of pipeline '%s'. Run with `refresh='RESET'` and reset_mode=%s, then a normal run",
-						rp.ResetMode, t.Label(), pyList(nodes), w.Pipeline, rp.ResetMode)
+					msg = fmt.Sprintf("--refresh FULL with --reset-mode %s on %s would delete the rows of nodes %s of pipeline '%s': reset the whole table with --refresh RESET --reset-mode %s, then run normally",
+						rp.ResetMode, t.Label(), list(nodes), w.Pipeline, rp.ResetMode)
 				}
-				add(w.Pos, Error, CodeFullOverrideShared, msg, "run with refresh=RESET and the reset_mode to reset the whole table, then a normal run")
+				add(w.Pos, Error, CodeFullOverrideShared, msg, "reset the whole table, then run normally: "+resetThenRun(w, rp.ResetMode))
 			case RefreshReset:
 				if len(outside) > 0 {
 					add(w.Pos, Warning, CodeResetOtherWriters,
-						fmt.Sprintf("refresh=RESET with reset_mode=%s resets the whole table %s: its writers in pipelines outside this run (%s) keep their checkpoints and need a FULL refresh afterwards, or the table misses their rows",
-							rp.ResetMode, t.Label(), strings.Join(outside, ", ")),
-						"after this run, run a FULL refresh of "+strings.Join(outside, ", ")+", or reset the table with their pipelines in the run")
+						fmt.Sprintf("--refresh RESET with --reset-mode %s resets the whole table %s: its writers in pipelines outside this run (%s) keep their checkpoints and need a FULL refresh afterwards, or the table misses their rows",
+							rp.ResetMode, t.Label(), list(outside)),
+						"reset the table with their pipelines in the run, or after this run refresh them: "+fullRefreshes(outside))
 				}
 			}
 		}
 	}
 	return rp, ds
+}
+
+// resetThenRun is the RESET of a writer with a reset mode, then its normal
+// run.
+func resetThenRun(w *workspace.Writer, mode string) string {
+	return human.RunCommand(w.Pipeline, []string{w.Node}, RefreshReset, mode) + " && " +
+		human.RunCommand(w.Pipeline, []string{w.Node}, "", "")
+}
+
+// fullRefreshes are the FULL refreshes of writers (pipeline.node), one
+// command per pipeline.
+func fullRefreshes(writers []string) string {
+	var order []string
+	nodes := map[string][]string{}
+	for _, w := range writers {
+		pl, node, _ := strings.Cut(w, ".")
+		if nodes[pl] == nil {
+			order = append(order, pl)
+		}
+		nodes[pl] = append(nodes[pl], node)
+	}
+	cmds := make([]string, len(order))
+	for i, pl := range order {
+		cmds[i] = human.RunCommand(pl, nodes[pl], RefreshFull, "")
+	}
+	return strings.Join(cmds, " && ")
 }

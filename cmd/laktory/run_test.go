@@ -100,10 +100,10 @@ func TestRunExitCodes(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{name: "bad refresh", args: []string{"--refresh", "sometimes"}, code: ExitUsage, stderr: "`refresh='sometimes'` is not supported"},
+		{name: "bad refresh", args: []string{"--refresh", "sometimes"}, code: ExitUsage, stderr: "--refresh sometimes is not supported"},
 		{name: "unknown selector", args: []string{"--select", "zzz"}, code: ExitUsage, stderr: "Invalid node, execution_task_name, or tag: zzz"},
 		{name: "full with override on a shared sink", args: []string{"--refresh", "FULL", "--reset-mode", "DROP"}, code: ExitProblems,
-			stderr: "Run with `refresh='RESET'`"},
+			stderr: "reset the whole table with --refresh RESET"},
 		{name: "negative parallel", args: []string{"--parallel", "-1"}, code: ExitUsage, stderr: "--parallel"},
 		{name: "failed task", extra: map[string]string{"data/b.jsonl": "not json\n"}, code: ExitProblems,
 			stdout: "Failures:\n  pl.b (failed)"},
