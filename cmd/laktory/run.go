@@ -15,7 +15,9 @@ import (
 
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // runResult is the JSON form of `laktory run --json`.
@@ -27,17 +29,49 @@ type runResult struct {
 	Diagnostics []diagJSON `json:"diagnostics,omitempty"`
 	// Declined is true when the user did not confirm a destructive run.
 	Declined bool `json:"declined,omitempty"`
+	// DryRun is true for laktory plan and run --dry-run: nothing ran.
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 type runFlags struct {
 	workspaceFlags
-	pipelines []string
-	selectors []string
-	refresh   string
-	resetMode string
-	parallel  int
-	yes       bool
-	asJSON    bool
+	pipelines   []string
+	selectors   []string
+	refresh     string
+	fullRefresh bool
+	resetMode   string
+	parallel    int
+	yes         bool
+	dryRun      bool
+	asJSON      bool
+}
+
+// register adds the flags that choose what a run does (laktory run and
+// laktory plan).
+func (f *runFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.pipelines, "pipeline", "p", nil, "pipeline to run (repeatable; default: every pipeline)")
+	fl.StringArrayVarP(&f.selectors, "select", "s", nil, "node selector: name or pipeline.node, *name (with upstream), name* (with downstream), a tag or a task name (repeatable)")
+	fl.StringVarP(&f.refresh, "refresh", "r", "", "INCREMENTAL (default), FULL or RESET")
+	fl.BoolVar(&f.fullRefresh, "full-refresh", false, "same as --refresh FULL (Laktory's spelling)")
+	fl.StringVar(&f.resetMode, "reset-mode", "", "override the sinks' reset_mode: DROP or TRUNCATE (with FULL or RESET)")
+	fl.IntVar(&f.parallel, "parallel", 0, "tasks running at once (default: the number of cores)")
+	fl.BoolVar(&f.asJSON, "json", false, "print the plan (and the summary) as JSON")
+	f.workspaceFlags.register(cmd)
+	registerRunCompletions(cmd)
+}
+
+// request is the runner request of the flags; --full-refresh is --refresh
+// FULL.
+func (f *runFlags) request() (runner.Request, error) {
+	refresh := f.refresh
+	if f.fullRefresh {
+		if refresh != "" && !strings.EqualFold(refresh, validate.RefreshFull) {
+			return runner.Request{}, usagef("--full-refresh is --refresh FULL: it cannot be used with --refresh %s", refresh)
+		}
+		refresh = validate.RefreshFull
+	}
+	return runner.Request{Pipelines: f.pipelines, Selectors: f.selectors, Refresh: refresh, ResetMode: f.resetMode, Parallel: f.parallel}, nil
 }
 
 func init() {
@@ -79,21 +113,38 @@ Not yet supported locally (the run is rejected, naming the node): MERGE and
 VIEW sinks, Python sources and writers.`,
 			Example: `  laktory run
   laktory run ./my-workspace --pipeline pl-prices --select feed_a --refresh FULL
+  laktory run --select pl-prices.feed_a --full-refresh --dry-run
   laktory run --select '*gold' --parallel 2
   laktory run --pipeline pl-client-acme --refresh RESET --reset-mode DROP --yes
   laktory run --json > run.json`,
 			Args: rangeArgs(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error { return a.run(workspaceDir(args), f) },
 		}
-		fl := cmd.Flags()
-		fl.StringArrayVarP(&f.pipelines, "pipeline", "p", nil, "pipeline to run (repeatable; default: every pipeline)")
-		fl.StringArrayVarP(&f.selectors, "select", "s", nil, "node selector: name, *name (with upstream), name* (with downstream), a tag or a task name (repeatable)")
-		fl.StringVarP(&f.refresh, "refresh", "r", "", "INCREMENTAL (default), FULL or RESET")
-		fl.StringVar(&f.resetMode, "reset-mode", "", "override the sinks' reset_mode: DROP or TRUNCATE (with FULL or RESET)")
-		fl.IntVar(&f.parallel, "parallel", 0, "tasks running at once (default: the number of cores)")
-		fl.BoolVarP(&f.yes, "yes", "y", false, "do not ask for confirmation before a destructive run")
-		fl.BoolVar(&f.asJSON, "json", false, "print the plan and the summary as JSON")
-		f.workspaceFlags.register(cmd)
+		f.register(cmd)
+		cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "do not ask for confirmation before a destructive run")
+		cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the plan and what it would delete, and change nothing (as laktory plan)")
+		return cmd
+	})
+	registerCommand("plan", func(a *app) *cobra.Command {
+		f := runFlags{dryRun: true}
+		cmd := &cobra.Command{
+			Use:   "plan [DIR]",
+			Short: "Print what a run would do and delete, changing nothing",
+			Long: `plan takes the flags of laktory run and prints the run's plan: its tasks
+per pipeline, what it would delete or reset (whose rows and how many, which
+tables are dropped or truncated, which streaming checkpoints are reset) and
+its warnings. Nothing is run and no table, file or checkpoint is changed;
+laktory run --dry-run is the same.
+
+The exit code is 0 when the run would be accepted, 1 when the workspace
+rejects it and 2 for bad usage.`,
+			Example: `  laktory plan
+  laktory plan ./demo --pipeline pl-prices --select feed_a --refresh FULL
+  laktory plan --select pl-client-acme.orders --refresh RESET --reset-mode DROP --json`,
+			Args: rangeArgs(0, 1),
+			RunE: func(cmd *cobra.Command, args []string) error { return a.run(workspaceDir(args), f) },
+		}
+		f.register(cmd)
 		return cmd
 	})
 }
@@ -111,7 +162,10 @@ func (a *app) run(dir string, f runFlags) error {
 		return err
 	}
 	defer r.Close()
-	req := runner.Request{Pipelines: f.pipelines, Selectors: f.selectors, Refresh: f.refresh, ResetMode: f.resetMode, Parallel: f.parallel}
+	req, err := f.request()
+	if err != nil {
+		return err
+	}
 	plan, err := r.Plan(a.ctx, snap, req)
 	if err != nil {
 		return a.planRejected(snap, dir, err, f.asJSON)
@@ -121,7 +175,15 @@ func (a *app) run(dir string, f runFlags) error {
 		out = a.stderr // the JSON document alone goes to stdout
 	}
 	color := a.color(out)
-	printPlan(out, snap, plan, color)
+	shown := warnings{}
+	printPlan(out, snap, plan, color, f.dryRun, shown)
+	if f.dryRun {
+		fmt.Fprintln(out, "Dry run: nothing was changed.")
+		if f.asJSON {
+			return a.printJSON(runResult{Plan: plan, DryRun: true})
+		}
+		return nil
+	}
 	if plan.Destructive() && !f.yes {
 		if !a.interactive() {
 			fmt.Fprintln(a.stderr, "Refused: this run deletes, drops, truncates or resets what is listed above, and without a terminal it cannot be confirmed. Nothing was changed: run again with --yes to proceed.")
@@ -141,9 +203,9 @@ func (a *app) run(dir string, f runFlags) error {
 	case f.asJSON:
 		prog = &quietProgress{}
 	case a.color(out) && isTerminal(out):
-		prog = newLiveProgress(out, plan)
+		prog = newLiveProgress(out, plan, shown)
 	default:
-		prog = &lineProgress{w: out}
+		prog = &lineProgress{w: out, shown: shown}
 	}
 	fmt.Fprintf(out, "Run %d started (laktory history --run %d)\n", run.ID, run.ID)
 	for e := range run.Events() {
@@ -156,7 +218,7 @@ func (a *app) run(dir string, f runFlags) error {
 			return err
 		}
 	} else {
-		printSummary(out, sum, color)
+		printSummary(out, sum, color, shown)
 	}
 	if sum.Status != history.StatusSucceeded {
 		return errProblems
@@ -229,9 +291,22 @@ func (a *app) confirm(w io.Writer) bool {
 	return false
 }
 
-// printPlan prints what the run will do: tasks, destructive effects and
-// warnings.
-func printPlan(w io.Writer, snap *workspace.Snapshot, plan *runner.Plan, color bool) {
+// warnings are the warnings printed so far in a run: each is printed once
+// (the plan's, then the run's as they come, then the summary's others).
+type warnings map[string]bool
+
+// first reports whether msg was not printed yet, and marks it printed.
+func (ws warnings) first(msg string) bool {
+	if ws[msg] {
+		return false
+	}
+	ws[msg] = true
+	return true
+}
+
+// printPlan prints what the run will (or, dry, would) do: tasks,
+// destructive effects and warnings (marked shown).
+func printPlan(w io.Writer, snap *workspace.Snapshot, plan *runner.Plan, color, dry bool, shown warnings) {
 	p := painter(color)
 	mode := ""
 	if plan.Params.ResetMode != "" {
@@ -247,12 +322,19 @@ func printPlan(w io.Writer, snap *workspace.Snapshot, plan *runner.Plan, color b
 		fmt.Fprintf(w, "  %s: %s\n", pl, strings.Join(plan.Selection[pl], ", "))
 	}
 	if len(plan.Effects) > 0 {
-		fmt.Fprintln(w, p.paint(ansiBold+ansiYellow, "This run will:"))
+		will := "This run will:"
+		if dry {
+			will = "This run would:"
+		}
+		fmt.Fprintln(w, p.paint(ansiBold+ansiYellow, will))
 		for _, e := range plan.Effects {
 			fmt.Fprintf(w, "  - %s  %s\n", e.Description, p.paint(ansiDim, "["+e.Task+"]"))
 		}
 	}
 	for _, d := range plan.Warnings {
+		if !shown.first(d.Message) {
+			continue
+		}
 		fmt.Fprintf(w, "%s %s %s\n", p.paint(severityStyle(d.Severity), d.Severity.String()+":"), d.Message, p.paint(ansiDim, d.Code))
 		if d.Hint != "" {
 			fmt.Fprintf(w, "  %s %s\n", p.paint(ansiCyan, "hint:"), d.Hint)
@@ -272,9 +354,15 @@ func (quietProgress) event(runner.Event) {}
 func (quietProgress) done()              {}
 
 // lineProgress prints one plain line per notable event (not a terminal).
-type lineProgress struct{ w io.Writer }
+type lineProgress struct {
+	w     io.Writer
+	shown warnings
+}
 
 func (l *lineProgress) event(e runner.Event) {
+	if e.Kind == runner.EventWarning && !l.shown.first(e.Message) {
+		return
+	}
 	if s := eventLine(e); s != "" {
 		fmt.Fprintln(l.w, s)
 	}
@@ -319,12 +407,21 @@ type liveProgress struct {
 	order    []string
 	state    map[string]string
 	finished map[string]bool
+	writes   map[string]*writeState
+	shown    warnings
 	lines    int
 	spin     int
 }
 
-func newLiveProgress(w io.Writer, plan *runner.Plan) *liveProgress {
-	l := &liveProgress{w: w, state: map[string]string{}, finished: map[string]bool{}}
+// writeState is the write of a task in progress: the rows it writes
+// (from the write phase) and when its data files started.
+type writeState struct {
+	total int64
+	start time.Time
+}
+
+func newLiveProgress(w io.Writer, plan *runner.Plan, shown warnings) *liveProgress {
+	l := &liveProgress{w: w, state: map[string]string{}, finished: map[string]bool{}, writes: map[string]*writeState{}, shown: shown}
 	for _, t := range plan.Tasks {
 		l.order = append(l.order, t.Key)
 		l.state[t.Key] = ansiDim + "· queued" + ansiReset
@@ -343,11 +440,15 @@ func (l *liveProgress) event(e runner.Event) {
 		l.state[e.Task] = ansiCyan + spinner + " started" + ansiReset
 	case runner.EventTaskProgress:
 		s := ansiCyan + spinner + " " + e.Phase + ansiReset
-		if e.Rows > 0 {
-			s += fmt.Sprintf(" %d rows", e.Rows)
+		if text := l.progressText(e); text != "" {
+			s += " " + text
 		}
 		l.state[e.Task] = s
-	case runner.EventRetry, runner.EventWarning, runner.EventDeleted, runner.EventOperation:
+	case runner.EventWarning:
+		if l.shown.first(e.Message) {
+			fmt.Fprintln(l.w, eventLine(e))
+		}
+	case runner.EventRetry, runner.EventDeleted, runner.EventOperation:
 		fmt.Fprintln(l.w, eventLine(e))
 	case runner.EventTaskFinished:
 		switch e.Status {
@@ -387,6 +488,22 @@ func (l *liveProgress) event(e runner.Event) {
 	}
 }
 
+// progressText is a task's progress: the rows of its phase, and while
+// its data files are written, the rows and bytes so far and the rate.
+func (l *liveProgress) progressText(e runner.Event) string {
+	ws := l.writes[e.Task]
+	switch {
+	case e.Phase == "write" && e.Table == "":
+		l.writes[e.Task] = &writeState{total: e.Rows, start: e.At}
+	case e.Phase == "write" && ws != nil:
+		return human.WriteProgress(e.Rows, ws.total, e.Bytes, e.At.Sub(ws.start))
+	}
+	if e.Rows > 0 {
+		return human.Plural(e.Rows, "row")
+	}
+	return ""
+}
+
 // maxLiveTasks bounds the task lines the live progress redraws.
 const maxLiveTasks = 12
 
@@ -394,7 +511,7 @@ func (l *liveProgress) done() {}
 
 // printSummary prints the end of a run: per task, deletions per writer,
 // retries and warnings.
-func printSummary(w io.Writer, s runner.Summary, color bool) {
+func printSummary(w io.Writer, s runner.Summary, color bool, shown warnings) {
 	p := painter(color)
 	style := ansiBold
 	switch s.Status {
@@ -403,9 +520,10 @@ func printSummary(w io.Writer, s runner.Summary, color bool) {
 	case history.StatusCancelled:
 		style += ansiYellow
 	}
-	fmt.Fprintf(w, "\n%s in %s: %s, %d rows written, %d rows deleted, %s, %s\n",
-		p.paint(style, fmt.Sprintf("Run %d %s", s.RunID, s.Status)), s.EndedAt.Sub(s.StartedAt).Round(time.Millisecond),
-		plural(len(s.Tasks), "task"), s.RowsWritten, s.RowsDeleted, countOf(s.Retries, "retry", "retries"), plural(len(s.Warnings), "warning"))
+	fmt.Fprintf(w, "\n%s in %s: %s, %s written, %s deleted, %s, %s\n",
+		p.paint(style, fmt.Sprintf("Run %d %s", s.RunID, s.Status)), human.Duration(s.EndedAt.Sub(s.StartedAt)),
+		plural(len(s.Tasks), "task"), human.Plural(s.RowsWritten, "row"), human.Plural(s.RowsDeleted, "row"),
+		human.Plural(int64(s.Retries), "retry"), plural(len(s.Warnings), "warning"))
 	width := len("TASK")
 	for _, t := range s.Tasks {
 		width = max(width, len(t.Key))
@@ -414,9 +532,10 @@ func printSummary(w io.Writer, s runner.Summary, color bool) {
 	for _, t := range s.Tasks {
 		d := ""
 		if !t.StartedAt.IsZero() && !t.EndedAt.IsZero() {
-			d = t.EndedAt.Sub(t.StartedAt).Round(time.Millisecond).String()
+			d = human.Duration(t.EndedAt.Sub(t.StartedAt))
 		}
-		fmt.Fprintf(w, "  %-*s  %-9s  %8d  %8d  %7d  %s\n", width, t.Key, t.Status, t.RowsWritten, t.RowsDeleted, len(t.Retries), d)
+		fmt.Fprintf(w, "  %-*s  %-9s  %8s  %8s  %7s  %s\n", width, t.Key, t.Status, human.Count(t.RowsWritten), human.Count(t.RowsDeleted),
+			human.Count(int64(len(t.Retries))), d)
 	}
 	if len(s.Deletions) > 0 {
 		fmt.Fprintln(w, p.paint(ansiBold, "Rows deleted per writer:"))
@@ -425,22 +544,28 @@ func printSummary(w io.Writer, s runner.Summary, color bool) {
 			if d.Writer == "" {
 				who = "where " + d.Predicate
 			}
-			fmt.Fprintf(w, "  %s  %s: %d rows  %s\n", d.Table, who, d.Rows, p.paint(ansiDim, "["+d.Task+"]"))
+			fmt.Fprintf(w, "  %s  %s: %s  %s\n", d.Table, who, human.Plural(d.Rows, "row"), p.paint(ansiDim, "["+d.Task+"]"))
 		}
 	}
 	var retries []string
 	for _, t := range s.Tasks {
 		for _, r := range t.Retries {
-			retries = append(retries, fmt.Sprintf("  %s  attempt %d after %s: %s", t.Key, r.Attempt, r.Delay.Round(time.Millisecond), r.Error))
+			retries = append(retries, fmt.Sprintf("  %s  attempt %d after %s: %s", t.Key, r.Attempt, human.Duration(r.Delay), r.Error))
 		}
 	}
 	if len(retries) > 0 {
 		fmt.Fprintln(w, p.paint(ansiBold, "Commit retries:"))
 		fmt.Fprintln(w, strings.Join(retries, "\n"))
 	}
-	if len(s.Warnings) > 0 {
+	var left []string // the warnings not printed yet
+	for _, m := range s.Warnings {
+		if shown.first(m) {
+			left = append(left, m)
+		}
+	}
+	if len(left) > 0 {
 		fmt.Fprintln(w, p.paint(ansiBold+ansiYellow, "Warnings:"))
-		for _, m := range s.Warnings {
+		for _, m := range left {
 			fmt.Fprintln(w, "  "+m)
 		}
 	}
@@ -454,12 +579,4 @@ func printSummary(w io.Writer, s runner.Summary, color bool) {
 		fmt.Fprintln(w, p.paint(ansiBold+ansiRed, "Failures:"))
 		fmt.Fprintln(w, strings.Join(failed, "\n"))
 	}
-}
-
-// countOf is "n thing" or "n things" with an irregular plural.
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

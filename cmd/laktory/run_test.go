@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -145,7 +146,7 @@ func TestLiveProgress(t *testing.T) {
 		plan.Tasks = append(plan.Tasks, &runner.Task{Key: fmt.Sprintf("pl.n%02d", i)})
 	}
 	var b strings.Builder
-	l := newLiveProgress(&b, plan)
+	l := newLiveProgress(&b, plan, warnings{})
 	l.event(runner.Event{Kind: runner.EventTaskStarted, Task: "pl.n00"})
 	l.event(runner.Event{Kind: runner.EventRetry, Task: "pl.n00", Message: "retry 1 of 5", Err: "conflict"})
 	l.event(runner.Event{Kind: runner.EventTaskFinished, Task: "pl.n00", Status: history.StatusSucceeded, Message: "3 rows written"})
@@ -154,5 +155,22 @@ func TestLiveProgress(t *testing.T) {
 	if !strings.Contains(out, "pl.n00: retry 1 of 5: conflict\n") || strings.Contains(last, "pl.n00") ||
 		strings.Count(last, "\n") != maxLiveTasks+1 || !strings.Contains(last, "1 of 15 tasks done") {
 		t.Fatalf("live output:\n%q", out)
+	}
+}
+
+// TestLiveProgressWrite: while a task's data files are written, its line
+// shows the rows and bytes written so far and the rate.
+func TestLiveProgressWrite(t *testing.T) {
+	plan := &runner.Plan{Tasks: []*runner.Task{{Key: "pl.big"}}}
+	var b strings.Builder
+	l := newLiveProgress(&b, plan, warnings{})
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	l.event(runner.Event{Kind: runner.EventTaskProgress, Task: "pl.big", Phase: "write", Rows: 5_000_000, At: at})
+	l.event(runner.Event{Kind: runner.EventTaskProgress, Task: "pl.big", Phase: "write", Table: "/lake/big", Rows: 1_200_000,
+		Bytes: 96 << 20, At: at.Add(2 * time.Second)})
+	out := b.String()
+	last := out[strings.LastIndex(out, "\x1b[J")+len("\x1b[J"):]
+	if !strings.Contains(last, "write\x1b[0m 1,200,000 of 5,000,000 rows · 96.0 MiB · 48.0 MiB/s") {
+		t.Fatalf("live output:\n%q", last)
 	}
 }

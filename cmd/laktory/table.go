@@ -30,6 +30,7 @@ type tableFlags struct {
 func (f *tableFlags) register(cmd *cobra.Command, timeTravel bool) {
 	cmd.Flags().StringVar(&f.dir, "dir", ".", "workspace folder, to resolve table names")
 	cmd.Flags().StringVar(&f.lake, "lake", "", "lake root (default: $LAKTORY_LAKE, else DIR/.laktory/lake)")
+	registerTableCompletions(cmd)
 	if timeTravel {
 		cmd.Flags().Int64Var(&f.version, "version", -1, "read this version of the table (time travel)")
 		cmd.Flags().StringVar(&f.timestamp, "timestamp", "", "read the version current at this time (RFC 3339, or YYYY-MM-DD[ HH:MM:SS] in UTC)")

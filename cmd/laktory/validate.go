@@ -22,6 +22,7 @@ type workspaceFlags struct {
 func (f *workspaceFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.env, "env", "e", "", "stack environment (default: the first one the stack declares)")
 	cmd.Flags().StringVar(&f.lake, "lake", "", "lake root (default: $LAKTORY_LAKE, else DIR/.laktory/lake)")
+	registerWorkspaceCompletions(cmd)
 }
 
 // loadWorkspace loads the workspace in dir; a missing or unreadable folder
