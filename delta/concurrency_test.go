@@ -367,15 +367,19 @@ func TestConcurrentWriterProcess(t *testing.T) {
 }
 
 // TestKilledWriter kills (SIGKILL) writers paused after writing their
-// data files and before committing: the table is unchanged and readable,
-// the orphaned files are not listed, and writing goes on.
+// data files and before committing (an append, a delete rewriting files,
+// an optimize compacting them): the table is unchanged and readable, the
+// orphaned files are not listed, and writing goes on.
 func TestKilledWriter(t *testing.T) {
-	for _, op := range []string{"append", "delete"} {
+	for _, op := range []string{"append", "delete", "optimize"} {
 		t.Run(op, func(t *testing.T) {
 			db := writeTestDB(t)
 			root := filepath.Join(t.TempDir(), "t")
 			mustCreate(t, db, root, batchRows("x", 0, 0, false), nil, nil)
 			mustAppend(t, db, root, batchRows("a", 1, 1, false))
+			if op == "optimize" {
+				mustAppend(t, db, root, batchRows("a", 1, 2, false)) // two small files to compact
+			}
 			before := mustSnapshot(t, root)
 			rowsBefore := tableRows(t, db, root, "id", "v")
 			filesBefore := dataFiles(t, root)
@@ -455,9 +459,12 @@ func TestPausedWriterProcess(t *testing.T) {
 	db := writeTestDB(t)
 	root := os.Getenv(envRoot)
 	var err error
-	if os.Getenv(envOp) == "delete" {
+	switch os.Getenv(envOp) {
+	case "delete":
 		_, err = Delete(context.Background(), db, root, "v % 2 = 0", WriteOptions{})
-	} else {
+	case "optimize":
+		_, _, err = Optimize(context.Background(), db, root, OptimizeOptions{}, WriteOptions{})
+	default:
 		_, err = Append(context.Background(), db, root, batchRows("k", 9, 9, false), WriteOptions{})
 	}
 	t.Fatalf("the writer was not killed: %v", err)

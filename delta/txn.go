@@ -107,8 +107,10 @@ type Transaction struct {
 	// removes are in removes); dvFiles are the DV files written for them.
 	dvAdds  []*Add
 	dvFiles []string
-	removes map[FileKey]*Remove
-	appTxn  *Txn
+	// optimized are the files Optimize wrote.
+	optimized []*Add
+	removes   map[FileKey]*Remove
+	appTxn    *Txn
 
 	readPredicates []*predicateInfo
 	readWholeTable bool
@@ -558,6 +560,7 @@ const (
 	opDelete    = "delete"
 	opOverwrite = "overwrite"
 	opTruncate  = "truncate"
+	opOptimize  = "optimize"
 )
 
 // hasChanges reports whether the transaction has anything to commit.
@@ -788,6 +791,13 @@ func (tx *Transaction) commitInfo() CommitInfo {
 		}
 		params["partitionBy"] = string(partJSON)
 		params["properties"] = string(props)
+	case has(opOptimize) && len(tx.kinds) == 1:
+		op = "OPTIMIZE"
+		params["predicate"] = "[]"
+		params["zOrderBy"] = "[]"
+		params["clusterBy"] = "[]"
+		params["auto"] = false
+		tx.optimizeMetrics(metrics)
 	case has(opTruncate) && len(tx.kinds) == 1:
 		op = "TRUNCATE"
 		metrics["numRemovedFiles"] = itoa(int64(m.RemovedFiles))

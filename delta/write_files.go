@@ -166,15 +166,15 @@ func (tx *Transaction) targetFileSize() int64 {
 		return tx.opts.TargetFileSize
 	}
 	if v, ok := tx.view.metadata.Configuration[PropTargetFileSize]; ok {
-		if n, err := parseByteSize(v); err == nil && n > 0 {
+		if n, err := ParseByteSize(v); err == nil && n > 0 {
 			return n
 		}
 	}
 	return DefaultTargetFileSize
 }
 
-// parseByteSize parses "134217728", "128mb", "1gb", "512 KiB".
-func parseByteSize(s string) (int64, error) {
+// ParseByteSize parses a size in bytes: "134217728", "128mb", "1gb", "512 KiB".
+func ParseByteSize(s string) (int64, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	mult := int64(1)
 	for _, u := range []struct {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 	"github.com/spf13/cobra"
 )
 
@@ -270,7 +271,7 @@ of the workspace given by --dir).`,
 				return cmd.Help()
 			},
 		}
-		cmd.AddCommand(a.tableDescribeCommand(), a.tableLogCommand(), a.tableScanCommand())
+		cmd.AddCommand(a.tableDescribeCommand(), a.tableLogCommand(), a.tableScanCommand(), a.tableOptimizeCommand())
 		return cmd
 	})
 }
@@ -543,4 +544,88 @@ func (r tableJSONRow) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return []byte(b.String()), nil
+}
+
+// optimizeJSON is the JSON form of `table optimize`.
+type optimizeJSON struct {
+	Path      string                `json:"path"`
+	Committed bool                  `json:"committed"`
+	Version   int64                 `json:"version"`
+	Attempts  int                   `json:"attempts"`
+	Metrics   delta.OptimizeMetrics `json:"metrics"`
+}
+
+func (a *app) tableOptimizeCommand() *cobra.Command {
+	var f tableFlags
+	var asJSON bool
+	var minSize string
+	cmd := &cobra.Command{
+		Use:   "optimize TABLE",
+		Short: "Compact a table's small files and purge the rows its deletion vectors hide",
+		Long: `optimize rewrites, per partition, the files smaller than --min-file-size
+(default: the table's target file size, delta.targetFileSize, else 128 MB)
+into files of up to the target size, and rewrites every file with a deletion
+vector without the rows it hides. It commits Delta's OPTIMIZE: no data
+changes (streaming readers skip it), nothing is visible before the commit,
+and a concurrent writer that removes one of the files makes it start again
+(up to 5 times); concurrent appends go on undisturbed.`,
+		Example: `  laktory table optimize ./lake/main/default/prices
+  laktory table optimize main.default.events --dir ./demo --json
+  laktory table optimize prices --min-file-size 32mb`,
+		Args: rangeArgs(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var opts delta.OptimizeOptions
+			if minSize != "" {
+				n, err := delta.ParseByteSize(minSize)
+				if err != nil || n <= 0 {
+					return usagef("--min-file-size %q: give a size such as 134217728, 32mb or 1gb", minSize)
+				}
+				opts.MinFileSize = n
+			}
+			t, err := a.openTable(args[0], f)
+			if err != nil {
+				return err
+			}
+			db, err := delta.OpenDuckDB(a.ctx)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			out := optimizeJSON{Path: t.Root()}
+			for {
+				out.Attempts++
+				res, m, err := delta.Optimize(a.ctx, db, t.Root(), opts, delta.WriteOptions{})
+				if delta.IsRetryable(err) && out.Attempts < 5 {
+					time.Sleep(time.Duration(out.Attempts) * 100 * time.Millisecond)
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				out.Committed, out.Version, out.Metrics = res.Committed, res.Version, m
+				break
+			}
+			if asJSON {
+				return a.printJSON(out)
+			}
+			m := out.Metrics
+			if !out.Committed {
+				fmt.Fprintf(a.stdout, "%s: nothing to optimize (version %d)\n", out.Path, out.Version)
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "%s: version %d (OPTIMIZE): %s (%s) compacted into %s (%s), %s in %s",
+				out.Path, out.Version, human.Plural(int64(m.FilesRemoved), "file"), human.Bytes(m.BytesRemoved),
+				human.Plural(int64(m.FilesAdded), "file"), human.Bytes(m.BytesAdded), human.Plural(m.Rows, "row"),
+				human.Plural(int64(m.Partitions), "partition"))
+			if m.PurgedRows > 0 {
+				fmt.Fprintf(a.stdout, "; %s hidden by deletion vectors purged", human.Plural(m.PurgedRows, "row"))
+			}
+			fmt.Fprintln(a.stdout)
+			return nil
+		},
+	}
+	f.register(cmd, false)
+	cmd.Flags().StringVar(&minSize, "min-file-size", "", "compact files smaller than this (bytes, or 32mb, 1gb...; default: the target file size)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
 }

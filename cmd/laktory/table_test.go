@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -255,5 +256,46 @@ func TestTableErrors(t *testing.T) {
 				t.Fatalf("code %d, stderr %q; want exit %d mentioning %q", code, stderr, ExitUsage, tt.want)
 			}
 		})
+	}
+}
+
+// TestTableOptimize: `table optimize` compacts a table's small files, says
+// so, and has nothing to do the second time; --json reports the metrics; a
+// bad size is a usage error.
+func TestTableOptimize(t *testing.T) {
+	ctx := context.Background()
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	root := filepath.Join(t.TempDir(), "t")
+	for k := 0; k < 3; k++ {
+		q := fmt.Sprintf("SELECT (%d * 10 + i)::BIGINT AS id FROM range(10) t(i)", k)
+		if k == 0 {
+			tx, _ := delta.BeginCreate(root, delta.TableDefinition{}, delta.WriteOptions{})
+			if _, err := tx.Append(ctx, db, q); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if _, err := delta.Append(ctx, db, root, q, delta.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, stderr := runCLI(t, nil, "table", "optimize", root)
+	if code != ExitOK || !strings.Contains(out, "version 3 (OPTIMIZE): 3 files") || !strings.Contains(out, "compacted into 1 file") {
+		t.Fatalf("code %d, out %q, stderr %q", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, nil, "table", "optimize", root, "--json")
+	var res optimizeJSON
+	if err := json.Unmarshal([]byte(out), &res); code != ExitOK || err != nil || res.Committed || res.Version != 3 {
+		t.Fatalf("second optimize: code %d, %q, %v", code, out, err)
+	}
+	if code, _, stderr := runCLI(t, nil, "table", "optimize", root, "--min-file-size", "big"); code != ExitUsage || !strings.Contains(stderr, "--min-file-size") {
+		t.Fatalf("bad size: code %d, %q", code, stderr)
 	}
 }
