@@ -95,6 +95,17 @@ func tableFacts(ctx context.Context, db **sql.DB, path, column string) (validate
 	return f, rows.Err()
 }
 
+// PathFacts tells, for each of validate.SourcePaths(snap), whether it
+// exists (for validate.Options.Paths: a missing source path is LK205).
+func PathFacts(snap *workspace.Snapshot) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range validate.SourcePaths(snap) {
+		_, err := os.Stat(p)
+		out[p] = !errors.Is(err, fs.ErrNotExist)
+	}
+	return out
+}
+
 // EmptyOrMissing reports whether the table folder at path holds nothing
 // yet (no folder, an empty one, or only an empty _delta_log folder): the
 // table has not been written. A folder that cannot be read is not empty.

@@ -160,7 +160,7 @@ func (r *Runner) workspaceProblems(snap *workspace.Snapshot, sel selection) []va
 		}
 	}
 	var out []validate.Diagnostic
-	for _, d := range validate.Check(snap, validate.Options{}) {
+	for _, d := range validate.Check(snap, validate.Options{Paths: PathFacts(snap)}) {
 		if d.Severity == workspace.SeverityError && (d.File == "" || files[d.File]) {
 			out = append(out, d)
 		}

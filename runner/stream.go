@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -298,7 +299,8 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 		if strings.EqualFold(src.Format, "DELTA") || (src.Table != "" && isDeltaTable(src.ResolvedPath)) {
 			return newDelta(src.ResolvedPath, "table "+src.Path)
 		}
-		return &fileStream{cp: cp, index: i, path: src.ResolvedPath, format: src.Format, opts: readOptions{src: src}, limit: limit}, nil
+		return &fileStream{cp: cp, index: i, path: src.ResolvedPath, format: src.Format, opts: readOptions{src: src}, limit: limit,
+			required: validate.SourceCheckPath(x.run.Plan.snap, src) != ""}, nil
 	case workspace.SourceNode:
 		up := p.Node(src.NodeName)
 		if up == nil {

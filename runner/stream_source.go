@@ -60,6 +60,10 @@ type fileStream struct {
 	opts   readOptions
 	limit  int
 
+	// required: the path must exist (a file source, LK205); a node's file
+	// sink read back may not exist before its first write.
+	required bool
+
 	listed []fileEntry // the files available when the flow started
 	done   bool
 }
@@ -96,8 +100,10 @@ func (s *fileStream) available() ([]fileEntry, error) {
 	} else {
 		fi, err := os.Stat(s.path)
 		switch {
+		case errors.Is(err, fs.ErrNotExist) && s.required:
+			return nil, fmt.Errorf("%w: %s does not exist: fix the source's path, or create the folder", ErrSource, s.path)
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, nil // nothing has landed yet
+			return nil, nil // nothing written yet
 		case err != nil:
 			return nil, fmt.Errorf("%w: %w", ErrSource, err)
 		case fi.IsDir():

@@ -82,11 +82,11 @@ func waitWatch(ch <-chan workspace.Event) tea.Cmd {
 	}
 }
 
-// validateCmd runs the rules over a snapshot (with the known table facts)
-// off the UI goroutine.
+// validateCmd runs the rules over a snapshot (with the known table facts,
+// and whether its source paths exist) off the UI goroutine.
 func validateCmd(seq int, snap *workspace.Snapshot, facts map[workspace.TableID]validate.TableFacts) tea.Cmd {
 	return func() tea.Msg {
-		return validatedMsg{seq: seq, snap: snap, diags: validate.Check(snap, validate.Options{Facts: facts})}
+		return validatedMsg{seq: seq, snap: snap, diags: validate.Check(snap, validate.Options{Facts: facts, Paths: runner.PathFacts(snap)})}
 	}
 }
 

@@ -14,6 +14,10 @@ type Options struct {
 	// Facts are what is known of existing tables (laktory validate --deep,
 	// the TUI): the deep rules run for the tables listed here.
 	Facts map[workspace.TableID]TableFacts
+	// Paths tells which of the SourcePaths exist (path -> exists), as the
+	// caller found them (laktory validate and run, the TUI): LK205 reports
+	// the missing ones. nil checks none.
+	Paths map[string]bool
 }
 
 // Check runs every rule over a snapshot and returns its load diagnostics
@@ -36,6 +40,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.flows()
 	c.streaming()
 	c.local()
+	c.sourcePaths()
 	c.deep()
 	return workspace.SortDiagnostics(c.diags)
 }

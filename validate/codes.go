@@ -79,6 +79,7 @@ const (
 	CodeOrphanWriters      = "LK202"
 	CodeOwnershipSwitch    = "LK203"
 	CodeFactsUnreadable    = "LK204"
+	CodeSourceMissing      = "LK205"
 )
 
 // Codes documents every diagnostic code, load codes included. Codes are
@@ -153,6 +154,7 @@ var Codes = []CodeInfo{
 	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
 	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
+	{CodeSourceMissing, Error, "a file source path that does not exist (read from disk by the caller)"},
 }
 
 // Lookup returns the documentation of code.

@@ -82,4 +82,5 @@
 //	LK202  warning  rows of writer ids no current writer declares (deep)
 //	LK203  warning  a table keeps a writer column its writers no longer use (deep)
 //	LK204  warning  the facts of a table could not be read (deep)
+//	LK205  error    a file source path that does not exist (the caller reads the disk)
 package validate

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -82,5 +84,44 @@ func TestResetSharedTableAcrossPipelinesInTheRun(t *testing.T) {
 	if len(res.Summary.Warnings) != 1 || !strings.Contains(res.Summary.Warnings[0], "pl-client-globex.orders") ||
 		strings.Contains(res.Summary.Warnings[0], "pl-client-acme") {
 		t.Fatalf("warnings %q: want one naming pl-client-globex.orders only", res.Summary.Warnings)
+	}
+}
+
+// TestMistypedStreamingFolder (issue: a mistyped streaming folder ran "fine"
+// with 0 rows, and its FULL refresh wiped the writer): a file source whose
+// path does not exist is a validation error at the key, batch and stream
+// alike, and no run of it starts.
+func TestMistypedStreamingFolder(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	demoRun(t, dir, ExitOK, "-p", "pl-client-acme", "-p", "pl-client-globex")
+	file := filepath.Join(dir, "pipelines", "pl-client-acme.yaml")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(b), "orders/acme/", "orders/acmee/", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, nil, "validate", dir, "--json")
+	if code != ExitProblems || !strings.Contains(out, `"line": 11`) || !strings.Contains(out, `"code": "LK205"`) ||
+		!strings.Contains(out, "streaming source path ../data/landing/orders/acmee/ of node 'orders' does not exist") {
+		t.Fatalf("validate: code %d\n%s", code, out)
+	}
+	for _, args := range [][]string{{}, {"--refresh", "FULL", "--yes"}} {
+		code, out, errs := runCLI(t, nil, append([]string{"run", dir, "-p", "pl-client-acme"}, args...)...)
+		if code != ExitProblems || !strings.Contains(errs, "LK205") || strings.Contains(out, "started") {
+			t.Fatalf("run %v: code %d\n%s\n%s", args, code, out, errs)
+		}
+	}
+	// An existing empty folder is fine: the run reads nothing.
+	if err := os.MkdirAll(filepath.Join(dir, "data", "landing", "orders", "acmee"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, nil, "validate", dir); code != ExitOK {
+		t.Fatalf("validate with an empty folder: code %d\n%s", code, out)
+	}
+	demoRun(t, dir, ExitOK, "-p", "pl-client-acme")
+	if got := ordersPerClient(t, dir); got != "acme=80 globex=80" {
+		t.Fatalf("after the runs: %s", got)
 	}
 }

@@ -93,7 +93,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 				if err != nil {
 					return err
 				}
-				var opts validate.Options
+				opts := validate.Options{Paths: runner.PathFacts(s)}
 				if deep {
 					if opts.Facts, err = runner.GatherFacts(a.ctx, s); err != nil {
 						return err
