@@ -209,6 +209,12 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 			tx.Abort()
 			return err
 		}
+		// The new data is written (staged): now the FULL refresh's delete
+		// of the writer's rows commits, then this append, rebased on it.
+		if err := x.commitDeferred(ctx, sp); err != nil {
+			tx.Abort()
+			return err
+		}
 		x.progress("commit", tx.Metrics().AddedRows)
 		if h := x.run.r.cfg.beforeCommit; h != nil {
 			h(x.t.Key, attempt)

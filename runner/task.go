@@ -20,6 +20,11 @@ type taskExec struct {
 	tp  *taskPlan
 	sum *TaskSummary
 	s   *session
+	// deferred are the sinks whose reset (a FULL refresh deleting the
+	// writer's rows, or truncating the table) is committed just before the
+	// first commit of their new data, once that data is written (staged):
+	// when it cannot be produced, the rows stay.
+	deferred map[*sinkPlan]bool
 }
 
 // runTask executes a task and records its start, operations and end.
@@ -130,10 +135,16 @@ func (x *taskExec) execute(ctx context.Context) error {
 		return nil
 	}
 	if len(x.tp.flows) == 0 {
-		return x.process(ctx, microBatch{})
+		if err := x.process(ctx, microBatch{}); err != nil {
+			return err
+		}
+		return x.commitDeferred(ctx, nil)
 	}
 	for _, f := range x.tp.flows {
 		if err := x.runFlow(ctx, f); err != nil {
+			return err
+		}
+		if err := x.commitDeferred(ctx, f.sink); err != nil {
 			return err
 		}
 		x.recordFlow(f)
@@ -141,12 +152,19 @@ func (x *taskExec) execute(ctx context.Context) error {
 	return nil
 }
 
-// reset resets the sinks as planned: DROP, TRUNCATE, a writer's rows
-// (RESET only: a FULL refresh deletes them in the commit of its new rows)
-// and the streaming checkpoints.
+// reset resets the sinks as planned: DROP, TRUNCATE, a writer's rows and
+// the streaming checkpoints. A FULL refresh defers deleting the writer's
+// rows (or truncating) to its first commit of new data (deferred).
 func (x *taskExec) reset(ctx context.Context) error {
 	for _, sp := range x.tp.sinks {
 		if sp.reset == resetNone {
+			continue
+		}
+		if x.tp.process && sp.sink.IsDelta() && (sp.reset == resetDeleteOwn || sp.reset == resetTruncate) {
+			if x.deferred == nil {
+				x.deferred = map[*sinkPlan]bool{}
+			}
+			x.deferred[sp] = true
 			continue
 		}
 		x.progress("reset", 0)
@@ -164,6 +182,22 @@ func (x *taskExec) reset(ctx context.Context) error {
 		}
 		if err := x.resetCheckpoints(sp); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// commitDeferred commits the deferred reset of sp (nil: of every sink),
+// unless its first write did: a FULL refresh whose source held no data
+// still deletes the writer's rows.
+func (x *taskExec) commitDeferred(ctx context.Context, sp *sinkPlan) error {
+	for _, d := range x.tp.sinks {
+		if x.deferred[d] && (sp == nil || sp == d) {
+			delete(x.deferred, d)
+			x.progress("reset", 0)
+			if err := x.resetSink(ctx, d); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -350,14 +384,16 @@ func (x *taskExec) retried(table string, attempt int, delay time.Duration, err e
 }
 
 // withRetries runs op (one attempt: plan on a fresh snapshot, commit)
-// with the runner's retry policy.
+// with the runner's retry policy. An operation nested in op that already
+// gave up (ErrConflict) is not retried again.
 func (x *taskExec) withRetries(ctx context.Context, table string, op func(attempt int) error) error {
 	return x.run.r.cfg.Retry.retry(ctx, func(attempt int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		return op(attempt)
-	}, delta.IsRetryable, func(attempt int, d time.Duration, err error) { x.retried(table, attempt, d, err) })
+	}, func(err error) bool { return !errors.Is(err, ErrConflict) && delta.IsRetryable(err) },
+		func(attempt int, d time.Duration, err error) { x.retried(table, attempt, d, err) })
 }
 
 // errorsIsAny reports whether err is any of targets.

@@ -125,3 +125,34 @@ func TestMistypedStreamingFolder(t *testing.T) {
 		t.Fatalf("after the runs: %s", got)
 	}
 }
+
+// TestFullRefreshKeepsRowsWhenNewDataFails: a FULL refresh produces the
+// writer's new data before it commits the delete of its rows, so a source
+// that cannot be read leaves the rows in place and the run fails.
+func TestFullRefreshKeepsRowsWhenNewDataFails(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	demoRun(t, dir, ExitOK, "-p", "pl-client-acme", "-p", "pl-client-globex")
+	bad := filepath.Join(dir, "data", "landing", "orders", "acme", "orders_2026-01-03.json")
+	if err := os.WriteFile(bad, []byte("{\"order_id\": 9999, \"ordered_at\": \"not a time\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := demoRun(t, dir, ExitProblems, "-p", "pl-client-acme", "--refresh", "FULL", "--yes")
+	if res.Summary.RowsDeleted != 0 || len(res.Summary.Deletions) != 0 {
+		t.Fatalf("the failed FULL refresh deleted rows: %+v", res.Summary.Deletions)
+	}
+	if got := ordersPerClient(t, dir); got != "acme=80 globex=80" {
+		t.Fatalf("after the failed FULL refresh: %s, want acme's rows kept", got)
+	}
+	// Fixed, the FULL refresh deletes in one commit and appends in another.
+	if err := os.WriteFile(bad, []byte("{\"order_id\": 9999, \"ordered_at\": \"2026-01-03T09:00:00Z\", \"item\": \"gear\", \"quantity\": 1, \"amount\": 1.5, \"status\": \"paid\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = demoRun(t, dir, ExitOK, "-p", "pl-client-acme", "--refresh", "FULL", "--yes")
+	ops := res.Summary.Tasks[0].Operations
+	if len(ops) != 2 || ops[0].Operation != "DELETE" || ops[0].RowsDeleted != 80 || ops[1].RowsAdded != 81 || *ops[1].Version != *ops[0].Version+1 {
+		t.Fatalf("operations %+v: want a DELETE of 80 rows, then the append of 81 in the next version", ops)
+	}
+	if got := ordersPerClient(t, dir); got != "acme=81 globex=80" {
+		t.Fatalf("after the FULL refresh: %s", got)
+	}
+}
