@@ -325,6 +325,37 @@ func TestMicroBatchExactlyOnce(t *testing.T) {
 	}
 }
 
+// TestNewTableCreatedOnce: two writers of a table that does not exist
+// yet, in one run: one creates it while the other waits, then appends;
+// no commit conflicts, no retries. a's create commit is held back long
+// enough for b to get there first if it could.
+func TestNewTableCreatedOnce(t *testing.T) {
+	for _, own := range ownerships {
+		t.Run(own.name, func(t *testing.T) {
+			files := scenarioFiles(own)
+			files["pipelines/pl.yaml"] = strings.ReplaceAll(files["pipelines/pl.yaml"], "    shared: "+own.sharedA+"\n",
+				"    shared: "+own.sharedA+"\n    writer_methods:\n    - name: partitionBy\n      args: [k]\n")
+			var once sync.Once
+			r := testRunner(t, func(c *Config) {
+				c.beforeCommit = func(task string, attempt int) {
+					if task == "pl.a" {
+						once.Do(func() { time.Sleep(300 * time.Millisecond) })
+					}
+				}
+			})
+			w := newWS(t, files)
+			o := mustRun(t, r, w.load(), Request{Selectors: []string{"a", "b"}, Parallel: 2})
+			if o.sum.Retries != 0 {
+				t.Fatalf("%d retries creating the table: %+v", o.sum.Retries, eventKinds(o.events, EventRetry))
+			}
+			path := w.table("prices")
+			if a, b := count(t, r, path, own.ownsA), count(t, r, path, own.ownsB); a != 3 || b != 2 {
+				t.Fatalf("rows a=%d b=%d", a, b)
+			}
+		})
+	}
+}
+
 // TestCreateRace: two writers creating a shared table at once: the one
 // that finds the table created meanwhile retries and appends.
 func TestCreateRace(t *testing.T) {

@@ -99,6 +99,10 @@ type Run struct {
 	resetMu sync.Mutex
 	resets  map[workspace.TableID]*tableReset
 
+	// creates serializes the creation of each table by the run's writers.
+	createMu sync.Mutex
+	creates  map[workspace.TableID]*sync.Mutex
+
 	// checkpoints are the streaming checkpoints the run holds.
 	checkpoints checkpointLocks
 	// guard confines what the run creates, replaces and deletes.
@@ -274,6 +278,23 @@ func (run *Run) ctxOrBackground() context.Context {
 		return run.ctx
 	}
 	return context.Background()
+}
+
+// lockCreate takes the run's lock on creating table id and returns its
+// release.
+func (run *Run) lockCreate(id workspace.TableID) func() {
+	run.createMu.Lock()
+	if run.creates == nil {
+		run.creates = map[workspace.TableID]*sync.Mutex{}
+	}
+	mu := run.creates[id]
+	if mu == nil {
+		mu = &sync.Mutex{}
+		run.creates[id] = mu
+	}
+	run.createMu.Unlock()
+	mu.Lock()
+	return mu.Unlock
 }
 
 // createdByRun reports whether this run created the table.

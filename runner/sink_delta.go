@@ -163,6 +163,15 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		if err != nil {
 			return err
 		}
+		if snap == nil {
+			// One writer of the run creates the table; the others wait
+			// for it, then append: writers of a new table do not race to
+			// create it (and retry).
+			defer x.run.lockCreate(sk.Table)()
+			if snap, err = loadTable(ctx, path); err != nil {
+				return err
+			}
+		}
 		var tx *delta.Transaction
 		if snap == nil {
 			// The transaction makes the table's folder, and removes it again

@@ -156,3 +156,15 @@ func TestFullRefreshKeepsRowsWhenNewDataFails(t *testing.T) {
 		t.Fatalf("after the FULL refresh: %s", got)
 	}
 }
+
+// TestDemoFirstRunNoRetries: the demo's first run creates its tables
+// without commit conflicts (feed_a and feed_b used to race to create the
+// partitioned prices), on every try.
+func TestDemoFirstRunNoRetries(t *testing.T) {
+	for try := range 3 {
+		dir := workspacetest.Demo(t)
+		if res := demoRun(t, dir, ExitOK, "--parallel", "4"); res.Summary.Retries != 0 {
+			t.Fatalf("try %d: %d retries on the demo's first run", try, res.Summary.Retries)
+		}
+	}
+}
