@@ -94,6 +94,7 @@ func benchAppend(b *testing.B, db *sql.DB) {
 		}
 		cpu.stopTimer(b)
 		rows = m.Rows
+		b.ReportMetric(float64(m.Bytes), "written-bytes")
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
@@ -101,26 +102,63 @@ func benchAppend(b *testing.B, db *sql.DB) {
 // benchDelete deletes writer w3's rows from a fresh copy of the table at
 // base, per iteration.
 func benchDelete(b *testing.B, db *sql.DB, base string) {
-	ctx := context.Background()
+	benchOnCopy(b, base, func(root string) {
+		res, err := Delete(context.Background(), db, root, "writer = 'w3'", WriteOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Metrics.DeletedRows == 0 {
+			b.Fatal("nothing deleted")
+		}
+	})
+}
+
+// benchOnCopy times op on a fresh copy of the table at base, per
+// iteration, and reports the bytes op wrote into the table folder (data
+// and deletion vector files, the log aside) as written-bytes.
+func benchOnCopy(b *testing.B, base string, op func(root string)) {
 	var cpu cpuMeter
 	defer cpu.report(b)
+	var written int64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		root := filepath.Join(b.TempDir(), "t")
 		if err := os.CopyFS(root, os.DirFS(base)); err != nil {
 			b.Fatal(err)
 		}
+		before := tableFileBytes(b, root)
 		syscall.Sync() // start clean: no dirty pages of the copy (on both sides)
 		cpu.startTimer(b)
-		res, err := Delete(ctx, db, root, "writer = 'w3'", WriteOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		op(root)
 		cpu.stopTimer(b)
-		if res.Metrics.DeletedRows == 0 {
-			b.Fatal("nothing deleted")
-		}
+		written += tableFileBytes(b, root) - before
 	}
+	b.ReportMetric(float64(written)/float64(b.N), "written-bytes")
+}
+
+// tableFileBytes sums the sizes of a table's files outside its log.
+func tableFileBytes(b *testing.B, root string) int64 {
+	var n int64
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == LogDirName {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 // benchSmallAppends appends 100 batches of 1000 rows one after the other
@@ -160,11 +198,17 @@ func benchSmallAppends(b *testing.B, db *sql.DB) {
 // or not) for the delete benchmarks.
 func writeBenchBase(b *testing.B, db *sql.DB, partitioned bool) string {
 	b.Helper()
-	root := filepath.Join(b.TempDir(), "base")
 	def := TableDefinition{}
 	if partitioned {
 		def.PartitionColumns = []string{"writer"}
 	}
+	return writeBenchTable(b, db, def)
+}
+
+// writeBenchTable writes the source rows as a new table of definition def.
+func writeBenchTable(b *testing.B, db *sql.DB, def TableDefinition) string {
+	b.Helper()
+	root := filepath.Join(b.TempDir(), "base")
 	tx, err := BeginCreate(root, def, WriteOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -262,5 +306,16 @@ func BenchmarkWriteVsDeltaRS(b *testing.B) {
 	b.Run("append_5M", func(b *testing.B) { benchAppend(b, db) })
 	b.Run("delete_unpartitioned", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_unpartitioned")) })
 	b.Run("delete_partitioned", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_partitioned")) })
+	b.Run("delete_owned_files", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_owned")) })
+	b.Run("delete_dv", func(b *testing.B) {
+		benchDelete(b, db, writeBenchTable(b, db, TableDefinition{Properties: map[string]string{PropEnableDeletionVectors: "true"}}))
+	})
 	b.Run("small_appends_100", func(b *testing.B) { benchSmallAppends(b, db) })
+	b.Run("optimize_1000", func(b *testing.B) {
+		benchOnCopy(b, filepath.Join(dir, "base_small"), func(root string) {
+			if _, m, err := Optimize(context.Background(), db, root, OptimizeOptions{}, WriteOptions{}); err != nil || m.FilesRemoved != 1000 {
+				b.Fatalf("optimize: %+v, %v", m, err)
+			}
+		})
+	})
 }

@@ -70,6 +70,7 @@ const (
 	CodeLocalMerge         = "LK181"
 	CodeLocalFormat        = "LK182"
 	CodeLocalUnsupported   = "LK183"
+	CodeDeletionVectors    = "LK184"
 	CodeMergeFormat        = "LK190"
 	CodeTruncateView       = "LK191"
 	CodePolars             = "LK192"
@@ -145,6 +146,7 @@ var Codes = []CodeInfo{
 	{CodeLocalMerge, Warning, "MERGE sinks do not run locally yet"},
 	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
 	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet (streaming read, declarative flow, ForEach, MERGE): nothing runs"},
+	{CodeDeletionVectors, Warning, "a sink enables deletion vectors: the readers that cannot read such a table are named"},
 	{CodeMergeFormat, Error, "MERGE needs a DELTA sink"},
 	{CodeTruncateView, Error, "reset_mode TRUNCATE on a view"},
 	{CodePolars, Error, "a sink or source Laktory rejects with the Polars backend"},

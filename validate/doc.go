@@ -73,6 +73,7 @@
 //	LK181  warning  MERGE sinks do not run locally yet
 //	LK182  warning  a source, sink or format that does not run locally
 //	LK183  error    a run selects a node local runs do not support yet (streaming read, declarative flow, ForEach, MERGE): nothing runs
+//	LK184  warning  a sink enables deletion vectors: the readers that cannot read such a table are named
 //	LK190  error    MERGE needs a DELTA sink
 //	LK191  error    reset_mode TRUNCATE on a view
 //	LK192  error    a sink or source Laktory rejects with the Polars backend

@@ -134,6 +134,7 @@ func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
 			fmt.Sprintf("node '%s' writes with the Python custom_writer %s: local runs cannot call it", n.Name, sk.CustomWriter),
 			"write to a DELTA, PARQUET, CSV or JSON sink")
 	}
+	c.deletionVectors(n, sk)
 	f := sk.EffectiveFormat()
 	if (sk.Kind == workspace.SinkFile || sk.Kind == workspace.SinkTable) && f != "" && !slices.Contains(LocalSinkFormats, f) && !strings.Contains(f, "${") {
 		c.add(sk.At("format"), Warning, CodeLocalFormat,
@@ -178,5 +179,28 @@ func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
 		c.add(sk.At("mode"), Error, CodePolars,
 			"MERGE is requested with the POLARS backend, which is not currently implemented for merge operations.",
 			"use the PYSPARK backend, or APPEND/OVERWRITE")
+	}
+}
+
+// DVReadersLost names the readers that refuse a Delta table with the
+// deletionVectors feature, as measured by the interop tests (README,
+// "Deletion vectors"): delta-rs' pyarrow path refuses the feature itself,
+// DVs written or not.
+const DVReadersLost = "deltalake (delta-rs) 1.6's pyarrow readers (DeltaTable.to_pyarrow_table, to_pyarrow_dataset, to_pandas)"
+
+// deletionVectors warns about a sink whose table properties enable
+// deletion vectors: deletes then mark rows instead of rewriting files, and
+// some readers cannot read the table.
+func (c *checker) deletionVectors(n *workspace.Node, sk *workspace.Sink) {
+	if sk.Metadata == nil {
+		return
+	}
+	for k, v := range sk.Metadata.Properties {
+		if strings.EqualFold(k, "delta.enableDeletionVectors") && strings.EqualFold(strings.TrimSpace(v), "true") {
+			c.add(sk.Metadata.At("properties"), Warning, CodeDeletionVectors,
+				fmt.Sprintf("node '%s' writes %s with deletion vectors (delta.enableDeletionVectors=true): deletes and FULL refreshes mark rows instead of rewriting files, and %s refuse the table; delta-rs' DataFusion QueryBuilder, polars, Spark and Databricks read it",
+					n.Name, sk.Describe(), DVReadersLost),
+				"remove the property to keep every reader, or read the table with polars or deltalake's QueryBuilder; `laktory table optimize` purges the deleted rows")
+		}
 	}
 }

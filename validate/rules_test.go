@@ -270,6 +270,23 @@ nodes:
 			D("pl.yaml", 23, 20, CodeLocalFormat, "custom_writer my.writer"),
 			D("pl.yaml", 24, 11, CodeCustomWriterMode, "mutually exclusive"),
 		}},
+		{name: "deletion vectors", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  sources: [{path: x, format: CSV}]
+  sinks:
+  - table_name: t
+    mode: APPEND
+    metadata:
+      properties: {delta.enableDeletionVectors: "true"}
+  - table_name: u
+    mode: APPEND
+    metadata:
+      properties: {delta.enableDeletionVectors: "false"}
+`}, want: []W{
+			D("pl.yaml", 10, 19, CodeDeletionVectors, "refuse the table"),
+		}},
 		{name: "polars backend", files: map[string]string{"pl.yaml": `
 name: pl
 dataframe_backend: POLARS

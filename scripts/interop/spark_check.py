@@ -437,20 +437,23 @@ def ours_column_mapping_id():
 
 @check
 def ours_deletion_vectors():
-    """A table with deletion vectors enabled: Spark reads it, then Spark
-    deletes (writing DVs) and we read the result."""
+    """A table with deletion vectors enabled: our deletes write DVs (on disk
+    and inline) that Spark reads, then Spark deletes (writing DVs), we
+    extend them and Spark reads the result."""
     root = work("ours", "dv")
     shutil.rmtree(root, ignore_errors=True)
     q = "SELECT i::BIGINT AS id, 'w' || (i % 2) AS w, i * 2 AS v FROM range($A, $B) t(i)"
     deltaop("create", root, "--query", rng(q, 0, 300), "--prop", "delta.enableDeletionVectors=true")
-    deltaop("delete", root, "--where", "id % 7 = 0")
+    d = deltaop("delete", root, "--where", "id % 7 = 0")
+    expect(d["metrics"]["deletionVectorsAdded"] == 1 and d["metrics"]["copiedRows"] == 0, "our delete wrote no DV: %s" % d)
     deltaop("append", root, "--query", rng(q, 300, 400))
     compare_table(root, writer_col="w")
     SPARK.sql("DELETE FROM %s WHERE id %% 5 = 0" % sql_path(root))
     with_dv = sum(1 for l in commit_actions(root, latest_version(root)) if "add" in l and l["add"].get("deletionVector"))
     expect(with_dv > 0, "Spark's delete wrote no deletion vector")
     compare_table(root, writer_col="w")
-    deltaop("delete", root, "--where", "id % 11 = 0")
+    d = deltaop("delete", root, "--where", "id % 11 = 0")  # extends Spark's DVs
+    expect(d["metrics"]["deletionVectorsUpdated"] > 0 and d["metrics"]["copiedRows"] == 0, "our delete did not extend Spark's DVs: %s" % d)
     deltaop("append", root, "--query", rng(q, 400, 450))
     compare_table(root, writer_col="w")
     SPARK.sql("DELETE FROM %s WHERE id %% 13 = 0" % sql_path(root))  # DVs that stay live
@@ -628,7 +631,48 @@ def spark_deletion_vectors():
     expect(dvs > 0, "Spark wrote no deletion vector")
     compare_table(root, writer_col="w")
     v1, v2 = ours_delete_append(root, "id % 10 IN (2, 3) OR id > 1000", "SELECT 5000 + i AS id, 'w' || (i % 3) AS w, i::DOUBLE AS v, 'ours' AS note FROM range(0, 30) t(i)", writer_col="w")
-    return "%d Spark files with DVs; our commits %d, %d" % (dvs, v1, v2)
+    ours = [a["add"]["deletionVector"] for a in commit_actions(root, v1) if "add" in a]
+    expect(ours and all(ours), "our delete of rows in Spark's DV files rewrote them: %s" % ours)
+    spark_sql("DELETE FROM %s WHERE id %% 10 = 4", t)  # Spark extends our DVs
+    compare_table(root, writer_col="w")
+    return "%d Spark files with DVs; our commits %d (%d DVs), %d" % (dvs, v1, len(ours), v2)
+
+
+@check
+def ours_optimize():
+    """We compact a table of many small appends and purge the rows our DVs
+    hide (OPTIMIZE): Spark reads the same rows, its history shows the
+    OPTIMIZE, and Spark deletes from the result; a Spark-written DV table
+    optimized by us reads the same too."""
+    root = work("ours", "optimize")
+    shutil.rmtree(root, ignore_errors=True)
+    q = "SELECT i::BIGINT AS id, 'w' || (i % 3) AS w, i * 0.5 AS v FROM range($A, $B) t(i)"
+    deltaop("create", root, "--query", rng(q, 0, 100), "--partition", "w", "--prop", "delta.enableDeletionVectors=true")
+    for k in range(1, 12):
+        deltaop("append", root, "--query", rng(q, k * 100, k * 100 + 100))
+    deltaop("delete", root, "--where", "id % 9 = 0")
+    before = len(our_rows(root))
+    o = deltaop("optimize", root)
+    expect(o["committed"] and o["operation"] == "OPTIMIZE", "optimize: %s" % o)
+    expect(len(our_rows(root)) == before, "optimize changed the row count")
+    compare_table(root, writer_col="w")
+    compare_history(root)
+    hist = SPARK.sql("DESCRIBE HISTORY %s" % sql_path(root)).orderBy("version", ascending=False).first()
+    expect(hist["operation"] == "OPTIMIZE", "Spark's history: %s" % hist["operation"])
+    SPARK.sql("DELETE FROM %s WHERE id %% 4 = 0" % sql_path(root))
+    compare_table(root, writer_col="w")
+
+    sroot = work("spark", "optimize")
+    shutil.rmtree(sroot, ignore_errors=True)
+    t = sql_path(sroot)
+    spark_sql("CREATE TABLE %s (id BIGINT, w STRING) USING delta TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')", t)
+    for k in range(4):
+        SPARK.range(k * 100, k * 100 + 100).selectExpr("id", "concat('w', id % 2) AS w").write.format("delta").mode("append").save(sroot)
+    spark_sql("DELETE FROM %s WHERE id %% 10 = 1", t)
+    so = deltaop("optimize", sroot)
+    expect(so["committed"], "optimize of Spark's table: %s" % so)
+    compare_table(sroot, writer_col="w")
+    return "%s; Spark's table: %s" % (o["metrics"], so["metrics"])
 
 
 @check

@@ -8,6 +8,7 @@
 //	deltaop overwrite ROOT --query SQL
 //	deltaop delete   ROOT --where PREDICATE
 //	deltaop truncate ROOT
+//	deltaop optimize ROOT [--min-file-size BYTES]
 //
 // Queries and predicates are DuckDB SQL. It prints the commit as JSON
 // ({"version", "committed", "operation", "metrics", "checkpoint",
@@ -51,13 +52,14 @@ func main() {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) < 2 {
-		return errors.New("usage: deltaop create|append|overwrite|delete|truncate ROOT [flags]")
+		return errors.New("usage: deltaop create|append|overwrite|delete|truncate|optimize ROOT [flags]")
 	}
 	op, root := args[0], args[1]
 	fs := flag.NewFlagSet(op, flag.ContinueOnError)
 	query := fs.String("query", "", "DuckDB query whose rows are written")
 	where := fs.String("where", "", "DuckDB predicate of the rows to delete")
 	partition := fs.String("partition", "", "comma-separated partition columns (create)")
+	minSize := fs.Int64("min-file-size", 0, "compact files smaller than this (optimize; 0: the target size)")
 	properties := props{}
 	fs.Var(properties, "prop", "table property key=value (create; repeatable)")
 	if err := fs.Parse(args[2:]); err != nil {
@@ -95,8 +97,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		res, err = delta.Delete(ctx, db, root, *where, delta.WriteOptions{})
 	case "truncate":
 		res, err = delta.Truncate(ctx, root, delta.WriteOptions{})
+	case "optimize":
+		res, _, err = delta.Optimize(ctx, db, root, delta.OptimizeOptions{MinFileSize: *minSize}, delta.WriteOptions{})
 	default:
-		return fmt.Errorf("unknown operation %q (create, append, overwrite, delete, truncate)", op)
+		return fmt.Errorf("unknown operation %q (create, append, overwrite, delete, truncate, optimize)", op)
 	}
 	if err != nil {
 		return err
