@@ -247,7 +247,7 @@ func sinkReadSQL(ctx context.Context, p *workspace.Pipeline, n *workspace.Node, 
 			}
 			opts.Where = quoteIdent(col) + " = " + quoteString(sh.EffectiveWriterID(p.Name, n.Name))
 		} else {
-			opts.Where = "(" + sh.Where + ")"
+			opts.Where = wherePredicate(sh.Where)
 		}
 	}
 	return s.ScanSQL(ctx, opts)

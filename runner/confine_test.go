@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
 )
 
 // TestRunTouchesNothingOutside: paths that name the workspace itself, a
@@ -53,8 +55,7 @@ func TestRunTouchesNothingOutside(t *testing.T) {
 			// A first run, then the refresh: at least one of them must fail.
 			failed := false
 			for _, req := range []Request{{}, {Refresh: tt.refresh}} {
-				o := run(t, r, w.load(), req)
-				failed = failed || errors.Is(o.err, ErrTasksFailed)
+				failed = failed || refused(t, r, w, req)
 				if tt.refresh == "" {
 					break
 				}
@@ -74,9 +75,10 @@ func TestRunTouchesNothingOutside(t *testing.T) {
 	}
 }
 
-// TestRunRefusesSymlinkedTable: a table folder replaced by a symbolic link
-// to a table outside the roots after validation is neither appended to,
-// truncated nor dropped.
+// TestRunRefusesSymlinkedTable: validation refuses a table folder that is
+// a symbolic link out of the roots; one replaced by such a link after the
+// run was planned is neither appended to, truncated nor dropped (the run's
+// guard).
 func TestRunRefusesSymlinkedTable(t *testing.T) {
 	w := newWS(t, map[string]string{
 		"pipelines/p.yaml": "name: p\nnodes:\n- name: n\n  sources:\n  - path: ../data/\n    format: JSONL\n  sinks:\n  - table_name: t\n    mode: APPEND\n",
@@ -89,6 +91,20 @@ func TestRunRefusesSymlinkedTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	reqs := []Request{
+		{},
+		{Refresh: validate.RefreshReset, ResetMode: "TRUNCATE"},
+		{Refresh: validate.RefreshReset, ResetMode: "DROP"},
+		{Refresh: validate.RefreshFull},
+	}
+	var plans []*Plan
+	for _, req := range reqs {
+		plan, err := r.Plan(context.Background(), w.load(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans = append(plans, plan)
+	}
 	outside := filepath.Join(t.TempDir(), "t")
 	if err := os.Rename(table, outside); err != nil {
 		t.Fatal(err)
@@ -96,18 +112,13 @@ func TestRunRefusesSymlinkedTable(t *testing.T) {
 	if err := os.Symlink(outside, table); err != nil {
 		t.Fatal(err)
 	}
-	for _, req := range []Request{
-		{},
-		{Refresh: validate.RefreshReset, ResetMode: "TRUNCATE"},
-		{Refresh: validate.RefreshReset, ResetMode: "DROP"},
-		{Refresh: validate.RefreshFull},
-	} {
-		o := run(t, r, w.load(), req)
-		if !errors.Is(o.err, ErrTasksFailed) {
-			t.Fatalf("%+v: the run did not fail: %v", req, o.err)
+	for i, plan := range plans {
+		o := start(t, r, plan)
+		if got := taskSum(t, o.sum, "p.n").Err; !errors.Is(o.err, ErrTasksFailed) || !strings.Contains(got, "outside the allowed roots") {
+			t.Fatalf("%+v: %v, task error %q", reqs[i], o.err, got)
 		}
-		if got := taskSum(t, o.sum, "p.n").Err; !strings.Contains(got, "outside the allowed roots") {
-			t.Fatalf("%+v: task error %q", req, got)
+		if !refused(t, r, w, reqs[i]) {
+			t.Fatalf("%+v: a new plan ran", reqs[i])
 		}
 	}
 	s, err := delta.LoadSnapshot(context.Background(), outside)
@@ -141,5 +152,82 @@ func TestRunWritesIntoConfiguredRoot(t *testing.T) {
 	}
 	if !exists(filepath.Join(base, "shared")) {
 		t.Fatal("the configured root itself was removed")
+	}
+}
+
+// TestWherePayloadDeletesNothing: a `where` that is not one predicate on
+// its own (`client_id = 1) OR (true`) is refused before the FULL refresh,
+// and the runner never embeds it as text anyway.
+func TestWherePayloadDeletesNothing(t *testing.T) {
+	writer := func(id int, where string) string {
+		return fmt.Sprintf("name: p%d\nnodes:\n- name: n\n  sources:\n  - path: ../data/%d/\n    format: JSONL\n  sinks:\n  - table_name: orders\n    mode: APPEND\n    shared: {where: %q}\n", id, id, where)
+	}
+	w := newWS(t, map[string]string{
+		"pipelines/p1.yaml": writer(1, "client_id = 1"),
+		"pipelines/p2.yaml": writer(2, "client_id = 2"),
+		"data/1/a.jsonl":    `{"client_id": 1, "v": 1}` + "\n",
+		"data/2/a.jsonl":    `{"client_id": 2, "v": 2}` + "\n" + `{"client_id": 2, "v": 3}` + "\n",
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	for _, payload := range []string{"client_id = 1) OR (true", "client_id = 1 OR (SELECT true)", "client_id = 1 OR random() < 2"} {
+		w.write(map[string]string{"pipelines/p1.yaml": writer(1, payload)})
+		pe := planErr(t, r, w.load(), Request{Pipelines: []string{"p1"}, Refresh: validate.RefreshFull})
+		if !hasDiag(pe, validate.CodeWhereSyntax, "") && !hasDiag(pe, validate.CodeWhereReads, "") {
+			t.Fatalf("%s: refused for another reason: %v", payload, pe)
+		}
+		if got := wherePredicate(payload); !strings.HasPrefix(got, "error(") {
+			t.Fatalf("%s is embedded as %s", payload, got)
+		}
+	}
+	if n := count(t, r, w.table("orders"), "client_id = 2"); n != 2 {
+		t.Fatalf("the other writer has %d rows, want 2", n)
+	}
+}
+
+// refused runs req and reports whether it was refused: by validation
+// (LK403, before anything runs) or by the run's guard (a failed task).
+func refused(t *testing.T, r *Runner, w *ws, req Request) bool {
+	t.Helper()
+	plan, err := r.Plan(context.Background(), w.load(), req)
+	var pe *PlanError
+	if errors.As(err, &pe) {
+		if !hasDiag(pe, validate.CodePathOutside, "") {
+			t.Fatalf("%+v: refused for another reason: %v", req, pe)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := start(t, r, plan)
+	if o.err == nil {
+		return false
+	}
+	for _, ts := range o.sum.Tasks {
+		if ts.Err != "" && !strings.Contains(ts.Err, "outside the allowed roots") && !strings.Contains(ts.Err, "refusing") {
+			t.Fatalf("%+v: task %s failed for another reason: %s", req, ts.Key, ts.Err)
+		}
+	}
+	return errors.Is(o.err, ErrTasksFailed)
+}
+
+// TestRealPathAgrees: validation (workspace.RealPath) and the run's guard
+// (delta.RealPath) resolve paths the same way.
+func TestRealPathAgrees(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a", "f"), []byte("x"), 0o644)
+	os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "link"))
+	os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "dangling"))
+	os.Symlink("a/b", filepath.Join(dir, "rel"))
+	for _, p := range []string{dir, filepath.Join(dir, "a", "b"), filepath.Join(dir, "link", "b", "new", "deeper"),
+		filepath.Join(dir, "dangling", "x"), filepath.Join(dir, "rel", ".."), filepath.Join(dir, "a", "f", "x"),
+		filepath.Join(dir, "missing", "x"), ".", "relative/x", "/"} {
+		w, werr := workspace.RealPath(p)
+		d, derr := delta.RealPath(p)
+		if w != d || (werr == nil) != (derr == nil) {
+			t.Errorf("%s: workspace %q, %v; delta %q, %v", p, w, werr, d, derr)
+		}
 	}
 }

@@ -431,7 +431,7 @@ func ownerPredicate(w *workspace.Writer) (writer, predicate string) {
 	case workspace.OwnerColumn:
 		return w.WriterID, quoteIdent(w.Column) + " = " + quoteString(w.WriterID)
 	case workspace.OwnerWhere:
-		return w.Where, "(" + w.Where + ")"
+		return w.Where, wherePredicate(w.Where)
 	}
 	return "", ""
 }

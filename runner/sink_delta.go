@@ -48,14 +48,14 @@ func sinkQuery(sp *sinkPlan, rel string) string {
 func (x *taskExec) checkWhere(ctx context.Context, sp *sinkPlan, rel string) error {
 	w := sp.writer
 	var bad int64
-	q := fmt.Sprintf("SELECT count(*) FILTER (WHERE (%s) IS NOT TRUE) FROM %s", w.Where, quoteIdent(rel))
+	q := fmt.Sprintf("SELECT count(*) FILTER (WHERE %s IS NOT TRUE) FROM %s", wherePredicate(w.Where), quoteIdent(rel))
 	if err := x.s.conn.QueryRowContext(ctx, q).Scan(&bad); err != nil {
 		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
 	}
 	if bad == 0 {
 		return nil
 	}
-	example := x.exampleRow(ctx, fmt.Sprintf("SELECT * FROM %s WHERE (%s) IS NOT TRUE LIMIT 1", quoteIdent(rel), w.Where))
+	example := x.exampleRow(ctx, fmt.Sprintf("SELECT * FROM %s WHERE %s IS NOT TRUE LIMIT 1", quoteIdent(rel), wherePredicate(w.Where)))
 	return fmt.Errorf("%w: node '%s' of pipeline '%s' produced %d rows that do not match its `shared.where: %s` (e.g. %s); a FULL refresh of the writer would never delete them, so nothing was written to %s. Fix the transformer (or the predicate) so every row the writer writes matches it",
 		ErrOwnership, w.Node, w.Pipeline, bad, w.Where, example, tableLabel(sp))
 }

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"strings"
+
+	"github.com/laktory/workbench/validate"
 )
 
 // quoteIdent quotes a DuckDB identifier.
@@ -99,4 +101,17 @@ func splitStatements(sql string) []string {
 	}
 	flush()
 	return out
+}
+
+// wherePredicate is a `where` ownership predicate as the runner embeds it
+// in SQL: rendered by DuckDB from its parse tree (validate.Predicate), so
+// no text can change the statement around it. A text that is not a
+// predicate (validation rejects it before a run) becomes a call to
+// error(), so a statement using it fails and nothing is deleted.
+func wherePredicate(where string) string {
+	p, err := validate.Predicate(where)
+	if err != nil {
+		return "error(" + quoteString(err.Error()) + ")"
+	}
+	return p
 }

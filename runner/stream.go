@@ -323,7 +323,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 				d.dropColumn, d.writer = sh.EffectiveColumn(), up.Name
 				d.where = quoteIdent(d.dropColumn) + " = " + quoteString(sh.EffectiveWriterID(p.Name, up.Name))
 			} else {
-				d.where = "(" + sh.Where + ")"
+				d.where = wherePredicate(sh.Where)
 			}
 			d.label = fmt.Sprintf("%s (the rows of node '%s')", sk.Describe(), up.Name)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -142,7 +143,11 @@ func (l *DeltaLake) countPredicates(ctx context.Context, t *workspace.Table, s *
 }
 
 func (l *DeltaLake) predicateRows(ctx context.Context, db *sql.DB, s *delta.Snapshot, pred string) (int64, error) {
-	scan, err := s.ScanSQL(ctx, delta.ScanOptions{Where: pred})
+	where, err := validate.Predicate(pred)
+	if err != nil {
+		return 0, err
+	}
+	scan, err := s.ScanSQL(ctx, delta.ScanOptions{Where: where})
 	if err != nil {
 		return 0, err
 	}

@@ -41,6 +41,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.streaming()
 	c.local()
 	c.sourcePaths()
+	c.confinement()
 	c.deep()
 	return workspace.SortDiagnostics(c.diags)
 }

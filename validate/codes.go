@@ -81,6 +81,10 @@ const (
 	CodeOwnershipSwitch    = "LK203"
 	CodeFactsUnreadable    = "LK204"
 	CodeSourceMissing      = "LK205"
+	// LK4xx: what a run may touch (paths, predicates, SQL).
+	CodeWhereShape  = "LK401"
+	CodeWhereReads  = "LK402"
+	CodePathOutside = "LK403"
 )
 
 // Codes documents every diagnostic code, load codes included. Codes are
@@ -102,6 +106,7 @@ var Codes = []CodeInfo{
 	{workspace.CodeDuplicatePipe, Error, "two pipelines share a name"},
 	{workspace.CodeConflictingKeys, Error, "keys that exclude each other (source and sources, where with writer_id)"},
 	{workspace.CodeUnsupportedValue, Error, "a value Laktory rejects for the backend (streaming with Polars)"},
+	{workspace.CodeBadName, Error, "a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)"},
 	{CodeNotShared, Error, "several nodes of a pipeline write a table and some sinks don't declare shared"},
 	{CodeMultiWriterFormat, Error, "a table written by several nodes needs DELTA sinks in APPEND mode"},
 	{CodeSharedMode, Error, "a shared sink is not in APPEND mode"},
@@ -157,6 +162,9 @@ var Codes = []CodeInfo{
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
 	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
 	{CodeSourceMissing, Error, "a file source path that does not exist (read from disk by the caller)"},
+	{CodeWhereShape, Error, "a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)"},
+	{CodeWhereReads, Error, "a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)"},
+	{CodePathOutside, Error, "a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them"},
 }
 
 // Lookup returns the documentation of code.

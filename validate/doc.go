@@ -9,7 +9,8 @@
 // # Diagnostic codes
 //
 // Codes are stable. LK0xx come from loading (package workspace), LK1xx from
-// the rules, LK2xx from the deep rules over table facts. The default
+// the rules, LK2xx from the deep rules over table facts, LK4xx from the
+// rules on what a run may touch (paths, ownership predicates, SQL). The default
 // severity follows the code (LK004 is a warning for a file format PySpark
 // passes through).
 //
@@ -29,6 +30,7 @@
 //	LK014  error    two pipelines share a name
 //	LK015  error    keys that exclude each other (source and sources, where with writer_id)
 //	LK016  error    a value Laktory rejects for the backend (streaming with Polars)
+//	LK050  error    a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)
 //	LK101  error    several nodes of a pipeline write a table and some sinks don't declare shared
 //	LK102  error    a table written by several nodes needs DELTA sinks in APPEND mode
 //	LK103  error    a shared sink is not in APPEND mode
@@ -84,4 +86,7 @@
 //	LK203  warning  a table keeps a writer column its writers no longer use (deep)
 //	LK204  warning  the facts of a table could not be read (deep)
 //	LK205  error    a file source path that does not exist (the caller reads the disk)
+//	LK401  error    a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)
+//	LK402  error    a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)
+//	LK403  error    a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them
 package validate

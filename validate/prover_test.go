@@ -65,26 +65,75 @@ func TestProve(t *testing.T) {
 	}
 }
 
+// TestParseErrors: a predicate is exactly one expression over the row, on
+// its own; anything else is an error with its code and offset.
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		where  string
+		code   string
 		offset int
 	}{
-		{"client_id = ", 12},
-		{"a = 1 ORDER BY a", 6},
-		{"a = 1; DROP TABLE t", 5},
-		{"(a = 1", 6},
+		{"client_id = ", CodeWhereSyntax, 12},
+		{"(a = 1", CodeWhereSyntax, 6},
+		{"client_id = 1) OR (true", CodeWhereSyntax, 13},
+		{"a = 1) OR (1 = 1", CodeWhereSyntax, 5},
+		{"a = 1 ORDER BY a", CodeWhereShape, 0},
+		{"a = 1; DROP TABLE t", CodeWhereShape, 0},
+		{"a = 1; SELECT 1", CodeWhereShape, 0},
+		{"a = 1, b = 2", CodeWhereShape, 0},
+		{"a = 1 FROM t", CodeWhereShape, 0},
+		{"a = 1 WHERE true", CodeWhereShape, 0},
+		{"a = 1 LIMIT 0", CodeWhereShape, 0},
+		{"a = 1 AS owned", CodeWhereShape, 0},
+		{"a = 1 mine", CodeWhereShape, 0},
+		{"a = 1 UNION SELECT true", CodeWhereShape, 0},
+		{"a = ?", CodeWhereShape, 0},
+		{"a = $1", CodeWhereShape, 0},
+		{"a IN (SELECT 1)", CodeWhereReads, 2},
+		{"EXISTS (SELECT 1)", CodeWhereReads, 0},
+		{"(SELECT count(*) FROM read_csv('/etc/passwd')) > 0", CodeWhereReads, 0},
+		{"read_text('/etc/passwd') IS NOT NULL", CodeWhereReads, 0},
+		{"length(read_blob('/etc/shadow')) > 0", CodeWhereReads, 7},
+		{"random() < 0.5", CodeWhereReads, 0},
+		{"ts < now()", CodeWhereReads, 5},
+		{"CASE WHEN a THEN uuid() = b END", CodeWhereReads, 17},
+		{"count(a) > 1", CodeWhereReads, 0},
+		{"nextval('s') > 0", CodeWhereReads, 0},
+		{"main.lower(a) = 'x'", CodeWhereReads, 0},
+		{"COLUMNS(*) = 1", CodeWhereReads, 0},
+		{"sum(a) OVER () > 1", CodeWhereReads, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.where, func(t *testing.T) {
 			p := parser.parse(tt.where)
-			if p.err == "" || p.expr != nil {
+			if p.err == "" || p.expr != nil || p.sql != "" {
 				t.Fatalf("no error for %q", tt.where)
 			}
-			if p.errOffset != tt.offset {
-				t.Fatalf("offset %d, want %d (%s)", p.errOffset, tt.offset, p.err)
+			if p.code != tt.code || p.errOffset != tt.offset {
+				t.Fatalf("%s at %d, want %s at %d (%s)", p.code, p.errOffset, tt.code, tt.offset, p.err)
+			}
+			if _, err := Predicate(tt.where); !errors.Is(err, ErrPredicate) {
+				t.Fatalf("Predicate: %v", err)
 			}
 		})
+	}
+}
+
+// TestPredicate: a valid predicate is embedded as DuckDB renders its parse
+// tree, in parentheses; comments and Spark quotes cannot escape.
+func TestPredicate(t *testing.T) {
+	for where, want := range map[string]string{
+		"client_id = 1":                                   "((client_id = 1))",
+		"region IN ('eu', 'us') -- owned":                 "((region IN ('eu', 'us')))",
+		"`my col` = 'a'":                                  `(("my col" = 'a'))`,
+		"lower(s) LIKE 'a%' AND x IS NOT NULL":            "(((lower(s) ~~ 'a%') AND (x IS NOT NULL)))",
+		"x BETWEEN 1 AND 2 /* ) OR (true */":              "((x BETWEEN 1 AND 2))",
+		"s.f = 1 AND CAST(d AS DATE) = DATE '2026-01-01'": "(((s.f = 1) AND (CAST(d AS DATE) = CAST('2026-01-01' AS DATE))))",
+	} {
+		got, err := Predicate(where)
+		if err != nil || got != want {
+			t.Errorf("Predicate(%q) = %q, %v; want %q", where, got, err, want)
+		}
 	}
 }
 

@@ -205,9 +205,11 @@ func (c *checker) whereSyntax(w *workspace.Writer) *predicate {
 		if p.errOffset >= 0 {
 			at = c.snap.PosInValue(at, p.errOffset)
 		}
-		c.add(at, Error, CodeWhereSyntax,
-			fmt.Sprintf("`shared.where` is not a valid SQL predicate: %s", p.err),
-			"write a SQL condition on the table's columns, e.g. client_id = 23 or region IN ('eu', 'us')")
+		hint := "write a SQL condition on the table's columns, e.g. client_id = 23 or region IN ('eu', 'us')"
+		if p.code == CodeWhereReads {
+			hint = "an ownership predicate decides which rows a FULL refresh deletes: use the row's columns, constants and deterministic functions only, e.g. lower(region) = 'eu'"
+		}
+		c.add(at, Error, p.code, fmt.Sprintf("`shared.where` is not a valid SQL predicate: %s", p.err), hint)
 	}
 	return p
 }

@@ -1,8 +1,10 @@
 package validate
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,9 +47,15 @@ type sqlConst struct {
 // predicate is the result of parsing one `where` predicate.
 type predicate struct {
 	expr *sqlNode
-	// err is DuckDB's syntax error, errOffset its byte offset in the
-	// predicate (-1 when DuckDB gives none).
+	// sql is the predicate as it is embedded in SQL: DuckDB's rendering of
+	// its parse tree, in parentheses ("" when err is set).
+	sql string
+	// err says why the text is not a predicate: DuckDB's syntax error
+	// (code CodeWhereSyntax), not exactly one expression (CodeWhereShape)
+	// or an expression reading more than the row (CodeWhereReads);
+	// errOffset is its byte offset in the predicate (-1 when unknown).
 	err       string
+	code      string
 	errOffset int
 	// unavailable is set when DuckDB could not be started: predicates are
 	// then neither checked nor proven.
@@ -80,22 +88,47 @@ type sqlParser struct {
 	err   error
 	mu    sync.Mutex
 	cache map[string]*predicate
+	// pure are DuckDB's deterministic scalar functions (stability
+	// CONSISTENT): the only ones an ownership predicate may call.
+	pure map[string]bool
 }
 
 var parser = &sqlParser{cache: map[string]*predicate{}}
 
-const (
-	predPrefix = "SELECT 1 WHERE ("
-	predSuffix = ")"
-)
+// A predicate is parsed as the only item of a select list: on its own, so
+// that a text such as `a = 1) OR (true` is a syntax error instead of
+// changing the statement around it.
+const predPrefix = "SELECT "
+
+// parseSQL serializes the parse tree of each text x and renders it back
+// to SQL when it parsed.
+const parseSQL = "SELECT x, j::VARCHAR, CASE WHEN j->>'error' = 'false' THEN json_deserialize_sql(j) END FROM (SELECT x, json_serialize_sql(x) AS j FROM "
 
 func (p *sqlParser) open() {
-	p.db, p.err = sql.Open("duckdb", "?autoinstall_known_extensions=false&autoload_known_extensions=false&threads=1")
+	p.db, p.err = sql.Open("duckdb", "?autoinstall_known_extensions=false&autoload_known_extensions=false&threads=1&enable_external_access=false")
 	if p.err != nil {
 		return
 	}
 	p.db.SetMaxOpenConns(1)
-	p.stmt, p.err = p.db.Prepare("SELECT json_serialize_sql(?::VARCHAR)::VARCHAR")
+	if p.stmt, p.err = p.db.Prepare(parseSQL + "(SELECT ?::VARCHAR AS x))"); p.err != nil {
+		return
+	}
+	rows, err := p.db.Query(`SELECT function_name FROM duckdb_functions() GROUP BY function_name
+		HAVING bool_and(function_type = 'scalar' AND stability = 'CONSISTENT')`)
+	if err != nil {
+		p.err = err
+		return
+	}
+	defer rows.Close()
+	p.pure = map[string]bool{}
+	for rows.Next() {
+		var name string
+		if p.err = rows.Scan(&name); p.err != nil {
+			return
+		}
+		p.pure[name] = true
+	}
+	p.err = rows.Err()
 }
 
 // parse returns the parsed predicate (cached).
@@ -128,7 +161,7 @@ func (p *sqlParser) parseAll(wheres []string) {
 		if _, ok := p.cache[w]; ok {
 			continue
 		}
-		q := predPrefix + sparkIdentifiers(w) + predSuffix
+		q := predPrefix + sparkIdentifiers(w)
 		if _, dup := byQuery[q]; !dup {
 			byQuery[q] = w
 			todo = append(todo, q)
@@ -141,59 +174,164 @@ func (p *sqlParser) parseAll(wheres []string) {
 	if p.err != nil {
 		return
 	}
-	rows, err := p.db.Query("SELECT x, json_serialize_sql(x)::VARCHAR FROM unnest(?::VARCHAR[]) t(x)", todo)
+	rows, err := p.db.Query(parseSQL+"unnest(?::VARCHAR[]) t(x))", todo)
 	if err != nil {
 		return // parse falls back to one query per predicate
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var q, out string
-		if rows.Scan(&q, &out) != nil {
+		var rendered sql.NullString
+		if rows.Scan(&q, &out, &rendered) != nil {
 			return
 		}
 		if w, ok := byQuery[q]; ok {
-			p.cache[w] = decodeParse(w, out)
+			p.cache[w] = p.decodeParse(w, out, rendered.String)
 		}
 	}
 }
 
 func (p *sqlParser) parseLocked(where string) *predicate {
-	var out string
-	if err := p.stmt.QueryRow(predPrefix + sparkIdentifiers(where) + predSuffix).Scan(&out); err != nil {
-		return &predicate{err: err.Error(), errOffset: -1}
+	var q, out string
+	var rendered sql.NullString
+	if err := p.stmt.QueryRow(predPrefix+sparkIdentifiers(where)).Scan(&q, &out, &rendered); err != nil {
+		return &predicate{err: err.Error(), code: CodeWhereSyntax, errOffset: -1}
 	}
-	return decodeParse(where, out)
+	return p.decodeParse(where, out, rendered.String)
 }
 
-// decodeParse reads DuckDB's json_serialize_sql output for where.
-func decodeParse(where, out string) *predicate {
+// decodeParse reads DuckDB's json_serialize_sql output for where, and
+// its rendering back to SQL.
+func (p *sqlParser) decodeParse(where, out, rendered string) *predicate {
 	var res struct {
 		Error        bool   `json:"error"`
 		ErrorMessage string `json:"error_message"`
 		Position     string `json:"position"`
 		Statements   []struct {
-			Node struct {
-				Type        string   `json:"type"`
-				WhereClause *sqlNode `json:"where_clause"`
+			NamedParams []any `json:"named_param_map"`
+			Node        struct {
+				Type       string            `json:"type"`
+				SelectList []json.RawMessage `json:"select_list"`
+				FromTable  struct {
+					Type string `json:"type"`
+				} `json:"from_table"`
+				WhereClause      any   `json:"where_clause"`
+				GroupExpressions []any `json:"group_expressions"`
+				Having           any   `json:"having"`
+				Qualify          any   `json:"qualify"`
+				Sample           any   `json:"sample"`
+				Modifiers        []any `json:"modifiers"`
+				CTEs             struct {
+					Map []any `json:"map"`
+				} `json:"cte_map"`
 			} `json:"node"`
 		} `json:"statements"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.UseNumber()
 	if err := dec.Decode(&res); err != nil {
-		return &predicate{err: "cannot read DuckDB's parse tree: " + err.Error(), errOffset: -1}
+		return &predicate{err: "cannot read DuckDB's parse tree: " + err.Error(), code: CodeWhereSyntax, errOffset: -1}
 	}
 	if res.Error {
 		off := -1
 		if n, err := strconv.Atoi(res.Position); err == nil {
 			off = min(max(n-len(predPrefix), 0), len(where))
 		}
-		return &predicate{err: res.ErrorMessage, errOffset: off}
+		if strings.Contains(res.ErrorMessage, "Only SELECT statements") {
+			return &predicate{err: "it holds an SQL statement, not an expression", code: CodeWhereShape, errOffset: 0}
+		}
+		return &predicate{err: res.ErrorMessage, code: CodeWhereSyntax, errOffset: off}
 	}
-	if len(res.Statements) != 1 || res.Statements[0].Node.Type != "SELECT_NODE" || res.Statements[0].Node.WhereClause == nil {
-		return &predicate{err: "not a single SQL predicate", errOffset: 0}
+	shape := func(msg string) *predicate { return &predicate{err: msg, code: CodeWhereShape, errOffset: 0} }
+	if len(res.Statements) != 1 {
+		return shape("it holds several SQL statements")
 	}
-	return &predicate{expr: res.Statements[0].Node.WhereClause}
+	st := res.Statements[0]
+	n := st.Node
+	switch {
+	case n.Type != "SELECT_NODE":
+		return shape("it is not an expression (it combines queries)")
+	case len(n.SelectList) != 1:
+		return shape(fmt.Sprintf("it holds %d expressions separated by commas", len(n.SelectList)))
+	case n.FromTable.Type != "EMPTY" || n.WhereClause != nil || len(n.GroupExpressions) > 0 || n.Having != nil ||
+		n.Qualify != nil || n.Sample != nil || len(n.Modifiers) > 0 || len(n.CTEs.Map) > 0 || len(st.NamedParams) > 0:
+		return shape("it holds more than an expression (a FROM, WHERE, GROUP BY, ORDER BY or LIMIT clause, or a parameter)")
+	}
+	var expr sqlNode
+	if err := json.Unmarshal(n.SelectList[0], &expr); err != nil {
+		return &predicate{err: "cannot read DuckDB's parse tree: " + err.Error(), code: CodeWhereSyntax, errOffset: -1}
+	}
+	var tree any
+	dec = json.NewDecoder(bytes.NewReader(n.SelectList[0]))
+	dec.UseNumber()
+	dec.Decode(&tree) //nolint:errcheck // decoded above
+	if m, ok := tree.(map[string]any); ok && m["alias"] != "" {
+		return shape(fmt.Sprintf("it names its value (`%v`): remove the alias", m["alias"]))
+	}
+	if bad := p.impure(tree, len(where)); bad != nil {
+		return bad
+	}
+	expr2, ok := strings.CutPrefix(rendered, "SELECT ")
+	if !ok || expr2 == "" {
+		return &predicate{err: "DuckDB cannot render the predicate back to SQL", code: CodeWhereSyntax, errOffset: -1}
+	}
+	return &predicate{expr: &expr, sql: "(" + expr2 + ")"}
+}
+
+// exprClasses are the expression classes an ownership predicate may use:
+// values, columns of the row and operators and functions over them.
+var exprClasses = map[string]bool{"CONSTANT": true, "COLUMN_REF": true, "COMPARISON": true, "CONJUNCTION": true,
+	"OPERATOR": true, "FUNCTION": true, "CAST": true, "CASE": true, "BETWEEN": true, "COLLATE": true,
+	"LAMBDA": true, "LAMBDA_REF": true}
+
+// impure walks a parse tree and returns why it reads more than the row it
+// is evaluated on (a subquery, a table function or file reader, a function
+// whose result changes between calls, a parameter, a star), nil when it
+// does not.
+func (p *sqlParser) impure(tree any, n int) *predicate {
+	at := func(m map[string]any) int {
+		if off, err := strconv.Atoi(fmt.Sprint(m["query_location"])); err == nil && off >= len(predPrefix) {
+			return min(off-len(predPrefix), n)
+		}
+		return 0
+	}
+	var bad *predicate
+	var walk func(v any)
+	walk = func(v any) {
+		if bad != nil {
+			return
+		}
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			if class, ok := x["class"].(string); ok {
+				switch {
+				case class == "SUBQUERY":
+					bad = &predicate{err: "it holds a subquery: an ownership predicate may read only the row's columns", code: CodeWhereReads, errOffset: at(x)}
+					return
+				case !exprClasses[class]:
+					bad = &predicate{err: fmt.Sprintf("it uses %s: an ownership predicate is an expression over the row's columns", strings.ToLower(strings.ReplaceAll(fmt.Sprint(x["type"]), "_", " "))),
+						code: CodeWhereReads, errOffset: at(x)}
+					return
+				case class == "FUNCTION":
+					name := fmt.Sprint(x["function_name"])
+					if s, _ := x["schema"].(string); s != "" || !p.pure[name] {
+						bad = &predicate{err: fmt.Sprintf("it calls %s(), which is not a deterministic scalar function (a table function, file reader, aggregate or a function whose result changes between runs): the rows a writer owns must not change by themselves", name),
+							code: CodeWhereReads, errOffset: at(x)}
+						return
+					}
+				}
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(tree)
+	return bad
 }
 
 // sparkIdentifiers turns Spark's `quoted` identifiers into DuckDB's

@@ -378,11 +378,7 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 		case SourceTable:
 			s.TableName = o.required("table_name")
 			s.CatalogName, s.SchemaName = o.str("catalog_name"), o.str("schema_name")
-			if s.TableName != "" {
-				r := ParseTableName(s.TableName, s.CatalogName, s.SchemaName)
-				s.TableRef = &r
-				s.Table = d.tableID(s.TableName, s.TableRef)
-			}
+			s.TableRef, s.Table = d.tableRef(o, s.TableName, s.CatalogName, s.SchemaName)
 		case SourceNode:
 			s.NodeName = o.required("node_name")
 		case SourceCustom:
@@ -492,11 +488,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 			s.CatalogName, s.SchemaName = o.str("catalog_name"), o.str("schema_name")
 			s.Format = o.enum("format", tableFormats)
 			s.TableType = o.enum("table_type", tableTypes)
-			if s.TableName != "" {
-				r := ParseTableName(s.TableName, s.CatalogName, s.SchemaName)
-				s.TableRef = &r
-				s.Table = d.tableID(s.TableName, s.TableRef)
-			}
+			s.TableRef, s.Table = d.tableRef(o, s.TableName, s.CatalogName, s.SchemaName)
 			s.Metadata = d.metadata(o)
 		case SinkPipelineView:
 			s.PipelineViewName = o.required("pipeline_view_name")

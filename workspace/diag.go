@@ -126,4 +126,5 @@ const (
 	CodeDuplicatePipe    = "LK014" // two pipelines with one name
 	CodeConflictingKeys  = "LK015" // keys that exclude each other
 	CodeUnsupportedValue = "LK016" // a value Laktory rejects for this backend
+	CodeBadName          = "LK050" // a catalog, schema or table name that is not an identifier
 )

@@ -55,6 +55,9 @@ type Snapshot struct {
 	Tables  []*Table
 	Writers []*Writer
 	Readers []*Reader
+	// WritePaths are the paths the pipelines may create, replace or delete,
+	// judged against the allowed roots when the snapshot was built.
+	WritePaths []WritePath
 	// Diagnostics are the load problems (package validate adds the rules').
 	Diagnostics []Diagnostic
 	// Generation counts the reloads since Load (0 for a fresh load).
@@ -520,5 +523,6 @@ func (l *loader) assemble(results map[string]*fileResult, gen uint64) *Snapshot 
 	slices.SortStableFunc(s.Pipelines, func(a, b *Pipeline) int { return strings.Compare(a.Name, b.Name) })
 	s.Diagnostics = SortDiagnostics(s.Diagnostics)
 	s.assembleGraph()
+	s.WritePaths = s.writePaths()
 	return s
 }

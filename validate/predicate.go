@@ -1,0 +1,29 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrPredicate: a `where` ownership predicate is not exactly one
+// expression on its own, over the row's columns, with deterministic
+// functions only.
+var ErrPredicate = errors.New("invalid ownership predicate")
+
+// Predicate checks a `where` ownership predicate as validation does
+// (codes LK110, LK401, LK402) and returns it as it must be embedded in
+// SQL: rendered by DuckDB from its parse tree, in parentheses, so that no
+// text can change the statement around it. The text is DuckDB SQL (Spark's
+// `quoted` identifiers are accepted); a front end translating another
+// dialect calls it with its translation. Results are cached per text; it
+// reads no file and is safe for concurrent use.
+func Predicate(where string) (string, error) {
+	p := parser.parse(where)
+	switch {
+	case p.unavailable:
+		return "", fmt.Errorf("%w: DuckDB could not be started to parse `%s`", ErrPredicate, where)
+	case p.err != "":
+		return "", fmt.Errorf("%w: `%s`: %s", ErrPredicate, where, p.err)
+	}
+	return p.sql, nil
+}
