@@ -54,7 +54,7 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 				"read a stream (`as_stream: true` on a source), or remove `as_stream` from the sink")
 		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend:
 			add(sk.At("mode"), fmt.Sprintf("the streaming write mode %s (%s)", sk.Mode, label), "streaming flows append: use mode APPEND")
-		case sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil:
+		case sk.Mode == workspace.ModeMerge || sk.MergeCDC != nil:
 			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), "write with mode APPEND or OVERWRITE locally, or run it on Databricks/Spark")
 		case sk.IsView():
 			add(sk.At("table_type"), fmt.Sprintf("a VIEW sink (%s)", label), "write a table (table_type: TABLE) locally, or run it on Databricks/Spark")

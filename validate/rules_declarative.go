@@ -67,7 +67,7 @@ func (c *checker) declarativeWriters(p *workspace.Pipeline, t *workspace.Table, 
 			continue
 		}
 		var why []string
-		if sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil {
+		if sk.Mode == workspace.ModeMerge || sk.MergeCDC != nil {
 			why = append(why, "it MERGEs")
 		}
 		if !sk.IsDelta() {

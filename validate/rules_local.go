@@ -124,7 +124,7 @@ func (c *checker) localSource(n *workspace.Node, s *workspace.Source) {
 }
 
 func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
-	if sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil {
+	if sk.Mode == workspace.ModeMerge || sk.MergeCDC != nil {
 		c.add(sk.At("mode"), Warning, CodeLocalMerge,
 			fmt.Sprintf("node '%s' MERGEs into %s: local runs do not support MERGE yet (the node fails when run locally)", n.Name, sk.Describe()),
 			"run it on Databricks/Spark; locally, use APPEND or OVERWRITE")
@@ -145,7 +145,7 @@ func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
 
 // laktorySink mirrors sink checks Laktory makes when it builds the model.
 func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
-	merge := sk.Mode == workspace.ModeMerge || sk.MergeCDCOptions != nil
+	merge := sk.Mode == workspace.ModeMerge || sk.MergeCDC != nil
 	if merge && !sk.IsDelta() && sk.Kind != workspace.SinkForEach {
 		msg := "Only 'DELTA' format is supported with 'MERGE' mode."
 		if sk.Kind == workspace.SinkTable {
@@ -159,7 +159,7 @@ func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
 	if sk.CustomWriter != "" && sk.Mode != "" {
 		c.add(sk.At("mode"), Error, CodeCustomWriterMode, "`custom_writer` and `mode` are mutually exclusive.", "remove `mode`: the custom writer decides how to write")
 	}
-	if sk.CustomWriter != "" && sk.MergeCDCOptions != nil {
+	if sk.CustomWriter != "" && sk.MergeCDC != nil {
 		c.add(sk.At("merge_cdc_options"), Error, CodeCustomWriterMode, "`custom_writer` and `merge_cdc_options` are mutually exclusive.", "remove `merge_cdc_options`")
 	}
 	if n.DataframeBackend != "POLARS" {

@@ -465,7 +465,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 		s.WriterKwargs = o.anyMap("writer_kwargs")
 		s.WriterMethods = d.methods(o, "writer_methods")
 		s.Schema = d.schema(o, "schema", "schema_definition")
-		s.MergeCDCOptions = o.anyMap("merge_cdc_options")
+		s.MergeCDC = d.decodeMergeCDC(o.raw("merge_cdc_options"))
 		if cw := o.raw("custom_writer"); !cw.isNull() {
 			if cw.kind == vScalar {
 				s.CustomWriter = cw.value

@@ -289,7 +289,7 @@ type Sink struct {
 	WriterKwargs     map[string]any
 	WriterMethods    []Method
 	Schema           *Schema
-	MergeCDCOptions  map[string]any
+	MergeCDC         *MergeCDC
 	Metadata         *TableMetadata
 	CustomWriter     string
 	// ForEach is the ForEach writer of a `foreach:` sink.
