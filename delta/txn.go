@@ -111,6 +111,7 @@ type Transaction struct {
 	optimized []*Add
 	removes   map[FileKey]*Remove
 	appTxn    *Txn
+	merge     *mergeInfo // the MERGE staged, if any
 
 	readPredicates []*predicateInfo
 	readWholeTable bool
@@ -165,6 +166,8 @@ type CommitResult struct {
 	// did not conflict with it.
 	Rebases int              `json:"rebases"`
 	Metrics OperationMetrics `json:"metrics"`
+	// Merge are the metrics of the transaction's MERGE (nil without one).
+	Merge *MergeMetrics `json:"merge,omitempty"`
 	// Checkpoint is the path of the checkpoint written after the commit
 	// ("" when none was due). CheckpointErr is a checkpoint that failed:
 	// the commit stands; the error is a warning.
@@ -561,12 +564,13 @@ const (
 	opOverwrite = "overwrite"
 	opTruncate  = "truncate"
 	opOptimize  = "optimize"
+	opMerge     = "merge"
 )
 
 // hasChanges reports whether the transaction has anything to commit.
 func (tx *Transaction) hasChanges() bool {
 	return tx.creating || tx.metadata != nil || tx.protocol != nil || len(tx.adds) > 0 || len(tx.dvAdds) > 0 ||
-		len(tx.removes) > 0 || tx.appTxn != nil
+		len(tx.removes) > 0 || tx.appTxn != nil || (tx.merge != nil && tx.merge.touched)
 }
 
 // isBlindAppend: only adds, and nothing read (Spark's definition).
@@ -593,6 +597,10 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 		return nil, err
 	}
 	res := &CommitResult{Version: tx.ReadVersion(), ReadVersion: tx.ReadVersion(), Metrics: tx.metrics}
+	if tx.merge != nil {
+		mm := tx.merge.m
+		res.Merge = &mm
+	}
 	if tx.skipped || !tx.hasChanges() {
 		tx.done = true
 		tx.cleanupFiles()
@@ -791,6 +799,9 @@ func (tx *Transaction) commitInfo() CommitInfo {
 		}
 		params["partitionBy"] = string(partJSON)
 		params["properties"] = string(props)
+	case has(opMerge):
+		op = "MERGE"
+		tx.merge.commitInfo(params, metrics, m)
 	case has(opOptimize) && len(tx.kinds) == 1:
 		op = "OPTIMIZE"
 		params["predicate"] = "[]"
