@@ -127,7 +127,7 @@ nodes:
     - func_name: join
       func_kwargs:
         other: "{nodes.joined}"
-        on: [flag]
+        "on": [flag]
         how: inner
     - func_name: limit
       func_args: [100]

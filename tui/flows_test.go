@@ -53,7 +53,7 @@ func TestFlowLiveValidation(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))
 	waitFor(t, tm, "prices")
 	tm.Send(keys("2"))
-	waitFor(t, tm, "[2 Problems (1)]")
+	waitFor(t, tm, "[2 Problems (4)]")
 
 	file := filepath.Join(dir, "pipelines", "pl-prices.yaml")
 	good, err := os.ReadFile(file)
@@ -72,7 +72,7 @@ func TestFlowLiveValidation(t *testing.T) {
 	if err := os.WriteFile(file, good, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, tm, "✗ 0 ! 0 i 1")
+	waitFor(t, tm, "✗ 0 ! 3 i 1")
 	t.Logf("fix -> problem gone: %s", time.Since(saved))
 	final := finalModel(t, tm)
 	for _, d := range final.Diagnostics() {
@@ -221,8 +221,8 @@ func TestFlowEditor(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	d := s.Pipeline("pl-prices")
-	want := "+59\n" + d.File + "\n"
+	d := s.Pipeline("pl-events") // the first problem: its `flow:` extension warning
+	want := "+12\n" + d.File + "\n"
 	if string(got) != want {
 		t.Fatalf("editor arguments %q, want %q", got, want)
 	}

@@ -15,9 +15,9 @@ import (
 // reader).
 func TestDemoValid(t *testing.T) {
 	s := workspacetest.LoadDir(t, workspacetest.Demo(t), workspace.Options{})
-	workspacetest.Expect(t, s, Check(s, Options{}), []W{
-		D("pipelines/pl-prices.yaml", 59, 7, CodeSkipNodeReader, "after a FULL refresh of 'feed_a' run a FULL refresh of 'gld_prices_a' too"),
-	})
+	workspacetest.Expect(t, s, Check(s, Options{}), append(workspacetest.DemoExtensionWarnings(),
+		D("pipelines/pl-prices.yaml", 60, 7, CodeSkipNodeReader, "after a FULL refresh of 'feed_a' run a FULL refresh of 'gld_prices_a' too"),
+	))
 }
 
 // TestDemoFeedC uncomments the feed_c node of the demo: a third writer of
@@ -43,8 +43,8 @@ func TestDemoFeedC(t *testing.T) {
 	}
 	s := workspacetest.LoadDir(t, dir, workspace.Options{})
 	line := strings.Count(text[:i], "\n") + 1 + 6 // "- table_name: prices" of feed_c
-	workspacetest.Expect(t, s, Check(s, Options{}), []W{
-		D("pipelines/pl-prices.yaml", 59, 7, CodeSkipNodeReader, "gld_prices_a"),
+	workspacetest.Expect(t, s, Check(s, Options{}), append(workspacetest.DemoExtensionWarnings(),
+		D("pipelines/pl-prices.yaml", 60, 7, CodeSkipNodeReader, "gld_prices_a"),
 		D("pipelines/pl-prices.yaml", line, 5, CodeNotShared, "sinks of nodes feed_c don't declare `shared`: nodes feed_a, feed_b, feed_c of pipeline 'pl-prices' all write main.default.prices"),
-	})
+	))
 }

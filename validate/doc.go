@@ -30,6 +30,9 @@
 //	LK014  error    two pipelines share a name
 //	LK015  error    keys that exclude each other (source and sources, where with writer_id)
 //	LK016  error    a value Laktory rejects for the backend (streaming with Polars)
+//	LK017  warning  Laktory rejects it at load, local runs are not affected (orchestrator keys, serverless); error with --strict
+//	LK018  warning  a workbench extension (flow:, sink foreach:) that Laktory rejects; error with --strict
+//	LK019  error    a YAML file that looks like a pipeline but is not read (a near-miss of nodes, a list of nodes)
 //	LK050  error    a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)
 //	LK101  error    several nodes of a pipeline write a table and some sinks don't declare shared
 //	LK102  error    a table written by several nodes needs DELTA sinks in APPEND mode

@@ -319,7 +319,7 @@ func scalarValue(n *vnode) any {
 	case "!!null":
 		return nil
 	case "!!bool":
-		return strings.EqualFold(n.value, "true")
+		return pyBoolValue(n.value)
 	case "!!int":
 		s := strings.ReplaceAll(n.value, "_", "")
 		if i, err := strconv.ParseInt(s, 0, 64); err == nil {

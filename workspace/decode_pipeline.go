@@ -137,6 +137,7 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 					oo.badEnum("type", t, orchestratorTypes, SeverityError)
 				}
 				p.Orchestrator = t
+				d.orchestrator(oo, t)
 			}
 		}
 		p.DataframeBackend = o.enumAny(backends, "dataframe_backend", "dataframe_backend_")
@@ -156,6 +157,73 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 		p.DAG = buildDAG(p)
 	})
 	return p
+}
+
+// orchestrator checks an orchestrator's keys against its type's model and
+// what Laktory 0.13.1 validates when it builds it. Local runs do not read
+// these settings: Laktory's rejections are warnings (LK017), errors with
+// --strict.
+func (d *decoder) orchestrator(o *obj, typ string) {
+	model, ok := orchestratorModels[typ]
+	if !ok {
+		return
+	}
+	allowed := keysOf(model)
+	for _, k := range o.n.keys {
+		if slices.Contains(allowed, k.value) {
+			continue
+		}
+		msg := fmt.Sprintf("Extra inputs are not permitted: Laktory %s rejects the key `%s` in a %s orchestrator", LaktoryVersion, k.value, typ)
+		if s := suggest(k.value, allowed); s != "" {
+			msg += fmt.Sprintf("; did you mean `%s`?", s)
+		}
+		d.add(k.pos(), SeverityWarning, CodeLaktoryRejects, msg, "allowed keys: "+strings.Join(visibleKeys(allowed), ", "))
+	}
+	if typ != OrchestratorLakeflowJob {
+		return
+	}
+	// LakeflowJobOrchestrator.update_from_parent: a job cluster named
+	// node-cluster, else serverless with an environment version.
+	hasKey := func(list, key, want string) (found, any bool) {
+		for _, it := range o.d.resolve(o.n.get(list)).valsOf() {
+			any = true
+			if v := it.get(key); v != nil && v.value == want {
+				found = true
+			}
+		}
+		return found, any
+	}
+	nodeCluster, clusters := hasKey("job_clusters", "job_cluster_key", "node-cluster")
+	if c, a := hasKey("job_cluster", "job_cluster_key", "node-cluster"); c || a {
+		nodeCluster, clusters = nodeCluster || c, true
+	}
+	if clusters && !nodeCluster {
+		d.add(o.loc.Pos, SeverityWarning, CodeLaktoryRejects,
+			"To use LAKEFLOW_JOB orchestrator, a cluster named `node-cluster` must be defined in the databricks_job attribute.",
+			"name the job cluster the pipeline's nodes run on `job_cluster_key: node-cluster`")
+		return
+	}
+	env, _ := hasKey("environments", "environment_key", "laktory")
+	if e, _ := hasKey("environment", "environment_key", "laktory"); e {
+		env = true
+	}
+	if !nodeCluster && !env && (!o.has("serverless_environment_version") || o.raw("serverless_environment_version").isNull()) {
+		d.add(o.loc.Pos, SeverityWarning, CodeLaktoryRejects,
+			"To use serverless a `serverless_environment_version` must be specified.",
+			"add `serverless_environment_version: \"4\"` to the orchestrator, or a job cluster named `node-cluster`")
+	}
+}
+
+// extension warns that Laktory rejects one of our extension keys (LK018,
+// an error with --strict), and says how it runs beyond the laptop.
+func (d *decoder) extension(at Pos, key string) {
+	beyond := "OSS Spark Declarative Pipelines cannot express `once` or `import_checkpoint`"
+	if key == ExtensionForEach {
+		beyond = "Laktory has no YAML for ForEach sinks"
+	}
+	d.add(at, SeverityWarning, CodeExtension,
+		fmt.Sprintf("workbench extension: Laktory %s rejects `%s`; it runs here and on the workbench's Spark engine", LaktoryVersion, key),
+		beyond+"; --strict makes this an error")
 }
 
 // enumAny reads an enum field that has pydantic aliases.
@@ -235,7 +303,8 @@ func (d *decoder) node(n *vnode, i int, pc pctx) *Node {
 		o.str("time_column")
 		o.strAny("expectations_checkpoint_path", "expectations_checkpoint_path_")
 		o.strAny("root_path", "root_path_")
-		if f := o.raw("flow"); !f.isNull() {
+		if f := o.raw(ExtensionFlow); !f.isNull() {
+			d.extension(o.n.keyPos(ExtensionFlow), ExtensionFlow)
 			nd.Flow = d.flow(f)
 		}
 		nd.NodeRefs, nd.SourceRefs = d.refs(nd.Transformer)
@@ -432,6 +501,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 	d.withScope(o.n, func() {
 		s.Located = o.loc
 		if o.has(ExtensionForEach) {
+			d.extension(o.n.keyPos(ExtensionForEach), ExtensionForEach)
 			s.Kind = SinkForEach
 			o.check(forEachSinkKeys)
 			s.IsQuarantine = o.boolean("is_quarantine")

@@ -126,5 +126,8 @@ const (
 	CodeDuplicatePipe    = "LK014" // two pipelines with one name
 	CodeConflictingKeys  = "LK015" // keys that exclude each other
 	CodeUnsupportedValue = "LK016" // a value Laktory rejects for this backend
+	CodeLaktoryRejects   = "LK017" // Laktory rejects it at load; local runs are not affected
+	CodeExtension        = "LK018" // a workbench extension key Laktory rejects (flow, foreach)
+	CodeNotRead          = "LK019" // a YAML file that looks like a pipeline but is not read
 	CodeBadName          = "LK050" // a catalog, schema or table name that is not an identifier
 )

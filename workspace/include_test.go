@@ -241,3 +241,30 @@ func TestPosInValue(t *testing.T) {
 		})
 	}
 }
+
+// TestStackResourceVariables: variables of `resources` (Laktory's workflows
+// quickstart) apply to its pipelines, and ${vars.x} falls back to Laktory's
+// settings (workspace_root) without a "not defined" warning.
+func TestStackResourceVariables(t *testing.T) {
+	s := workspacetest.Load(t, map[string]string{"stack.yaml": `
+name: s
+resources:
+  variables:
+    wheel: /Workspace${vars.workspace_root}wheels/lake.whl
+  pipelines:
+    pl:
+      name: pl
+      nodes:
+      - name: a
+        comment: ${vars.wheel}
+`}, workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, nil)
+	if got := s.Pipeline("pl").Nodes[0].Comment; got != "/Workspace/.laktory/wheels/lake.whl" {
+		t.Errorf("comment %q", got)
+	}
+	s = workspacetest.Load(t, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: a\n  comment: ${vars.workspace_root}\n"},
+		workspace.Options{Getenv: workspacetest.Env(map[string]string{"LAKTORY_WORKSPACE_ROOT": "/Shared/"})})
+	if got := s.Pipeline("pl").Nodes[0].Comment; got != "/Shared/" {
+		t.Errorf("LAKTORY_WORKSPACE_ROOT: %q", got)
+	}
+}

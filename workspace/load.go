@@ -417,7 +417,7 @@ func (l *loader) loadFile(path string) (res *fileResult) {
 	keys := topKeys(raw.doc)
 	base := strings.ToLower(filepath.Base(path))
 	switch {
-	case keys["resources"] || base == "stack.yaml" || base == "stack.yml":
+	case (keys["resources"] && keys["name"]) || base == "stack.yaml" || base == "stack.yml":
 		res.kind = fileStack
 		l.loadStack(res, raw.doc)
 	case keys["nodes"] || keys["orchestrator"]:

@@ -90,7 +90,35 @@ name: pl
 orchestrator:
   type: DATABRICKS_JOB
 nodes: []
-`}, want: []workspacetest.Want{workspacetest.D("pl.yaml", 4, 9, workspace.CodeRenamed, "Orchestrator type 'DATABRICKS_JOB' was renamed in Laktory 0.12. Update your pipeline YAML: type: LAKEFLOW_JOB")}},
+`}, want: []workspacetest.Want{
+			workspacetest.D("pl.yaml", 4, 9, workspace.CodeRenamed, "Orchestrator type 'DATABRICKS_JOB' was renamed in Laktory 0.12. Update your pipeline YAML: type: LAKEFLOW_JOB"),
+			workspacetest.D("pl.yaml", 4, 3, workspace.CodeLaktoryRejects, "To use serverless a `serverless_environment_version` must be specified."),
+		}},
+		{name: "orchestrator keys and serverless, as Laktory 0.13.1 checks them", files: map[string]string{
+			"sdp.yaml":     "name: sdp\norchestrator:\n  type: SPARK_DECLARATIVE_PIPELINE\n  clustr: x\nnodes: []\n",
+			"job.yaml":     "name: job\norchestrator:\n  type: LAKEFLOW_JOB\nnodes: []\n",
+			"cluster.yaml": "name: cluster\norchestrator:\n  type: LAKEFLOW_JOB\n  job_clusters: [{job_cluster_key: main}]\nnodes: []\n",
+			"ok.yaml":      "name: ok\norchestrator:\n  type: LAKEFLOW_JOB\n  job_clusters: [{job_cluster_key: node-cluster}]\nnodes: []\n",
+			"env.yaml":     "name: env\norchestrator:\n  type: LAKEFLOW_JOB\n  environments: [{environment_key: laktory, spec: {environment_version: '4'}}]\nnodes: []\n",
+		}, want: []workspacetest.Want{
+			workspacetest.D("cluster.yaml", 3, 3, workspace.CodeLaktoryRejects, "To use LAKEFLOW_JOB orchestrator, a cluster named `node-cluster` must be defined"),
+			workspacetest.D("job.yaml", 3, 3, workspace.CodeLaktoryRejects, "To use serverless a `serverless_environment_version` must be specified."),
+			workspacetest.D("sdp.yaml", 4, 3, workspace.CodeLaktoryRejects, "Extra inputs are not permitted: Laktory 0.13.1 rejects the key `clustr` in a SPARK_DECLARATIVE_PIPELINE orchestrator"),
+		}},
+		{name: "YAML 1.1 booleans: an unquoted on key", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  transformer:
+    nodes:
+    - func_name: join
+      func_kwargs: {other: "{nodes.b}", on: id, "off": x}
+`}, want: []workspacetest.Want{
+			workspacetest.D("pl.yaml", 8, 41, workspace.CodeWrongType, "Input should be a valid string: YAML 1.1 (PyYAML, Laktory's loader) reads the unquoted key `on` as the boolean true"),
+		}},
+		{name: "a resources file without a name is not a stack (a Databricks bundle)", files: map[string]string{
+			"resources/job.yml": "resources:\n  jobs:\n    j: {name: j}\n",
+		}},
 		{name: "dlt_template renamed", files: map[string]string{"pl.yaml": `
 name: pl
 nodes:
@@ -163,7 +191,9 @@ nodes:
   - foreach:
       http: {url: "http://x/{id}", timeout: soon}
 `}, want: []workspacetest.Want{
+			workspacetest.D("pl.yaml", 5, 3, workspace.CodeExtension, "workbench extension: Laktory 0.13.1 rejects `flow`"),
 			workspacetest.D("pl.yaml", 5, 16, workspace.CodeBadEnum, "allowed values: append, update"),
+			workspacetest.D("pl.yaml", 7, 5, workspace.CodeExtension, "workbench extension: Laktory 0.13.1 rejects `foreach`"),
 			workspacetest.D("pl.yaml", 8, 45, workspace.CodeWrongType, "seconds"),
 		}},
 		{name: "variables: unresolved and expressions", files: map[string]string{"pl.yaml": `

@@ -9,26 +9,9 @@ import (
 )
 
 var (
-	stackKeys = []string{"name", "organization", "description", "backend", "iac_backend", "settings", "terraform",
-		"variables", "resources", "environments"}
-	envKeys      = []string{"variables", "resources", "terraform"}
-	resourceKeys = []string{"pipelines", "providers",
-		"databricks_accesscontrolrulesets", "databricks_alerts", "databricks_apps", "databricks_budgets",
-		"databricks_budgetpolicies", "databricks_catalogs", "databricks_clusterpolicies", "databricks_clusters",
-		"databricks_connections", "databricks_currentusers", "databricks_dashboards", "databricks_dbfsfiles",
-		"databricks_directories", "databricks_entitlements", "databricks_pipelines", "databricks_externallocations",
-		"databricks_grant", "databricks_grants", "databricks_groups", "databricks_instancepools",
-		"databricks_ipaccesslists", "databricks_jobs", "databricks_libraries", "databricks_metastoreassignments",
-		"databricks_metastoredataaccesses", "databricks_metastores", "databricks_mlflowexperiments",
-		"databricks_mlflowmodels", "databricks_mlflowwebhooks", "databricks_modelservings",
-		"databricks_networkconnectivityconfig", "databricks_notebooks", "databricks_notificationdestinations",
-		"databricks_obotokens", "databricks_permissions", "databricks_dataqualitymonitors",
-		"databricks_pythonpackages", "databricks_queries", "databricks_recipients", "databricks_registeredmodels",
-		"databricks_repos", "databricks_schemas", "databricks_secrets", "databricks_secretscopes",
-		"databricks_serviceprincipals", "databricks_shares", "databricks_storagecredentials", "databricks_tables",
-		"databricks_tokens", "databricks_users", "databricks_vectorsearchendpoints", "databricks_vectorsearchindexes",
-		"databricks_volumes", "databricks_warehouses", "databricks_workspacebindings", "databricks_workspacefiles",
-		"databricks_workspacetrees"}
+	stackKeys    = keysOf("Stack")
+	envKeys      = keysOf("EnvironmentSettings")
+	resourceKeys = keysOf("StackResources")
 )
 
 // loadStack reads a Laktory stack: resources.pipelines, with the selected
@@ -102,6 +85,7 @@ func (l *loader) loadStack(res *fileResult, doc *yaml.Node) {
 	o.required("name")
 	d.scope = d.scope.push(o.n.get("variables"))
 
+	var resourceVars []*vnode
 	pipelines := map[string]*vnode{}
 	var order []string
 	collect := func(resources *vnode, what string) {
@@ -110,6 +94,9 @@ func (l *loader) loadStack(res *fileResult, doc *yaml.Node) {
 			return
 		}
 		ro.check(resourceKeys)
+		// Variables of the resources apply to the pipelines below them
+		// (the environment's after the default ones: inner wins).
+		resourceVars = append(resourceVars, ro.n.get("variables"))
 		pl := ro.raw("pipelines")
 		if pl.isNull() {
 			return
@@ -149,6 +136,9 @@ func (l *loader) loadStack(res *fileResult, doc *yaml.Node) {
 				}
 			}
 		}
+	}
+	for _, v := range resourceVars {
+		d.scope = d.scope.push(v)
 	}
 	for _, key := range order {
 		if p := d.pipeline(pipelines[key], res.path, key); p != nil {

@@ -58,6 +58,14 @@ func (n *vnode) get(key string) *vnode {
 	return nil
 }
 
+// valsOf returns the items of a list (nil for anything else).
+func (n *vnode) valsOf() []*vnode {
+	if n == nil || n.kind != vSeq {
+		return nil
+	}
+	return n.vals
+}
+
 func (n *vnode) kindName() string {
 	switch {
 	case n == nil || n.isNull():
@@ -238,6 +246,9 @@ func (e *expander) node(n *yaml.Node, file string) *vnode {
 		if strings.HasPrefix(tag, "!") && !strings.HasPrefix(tag, "!!") {
 			tag = "!!str" // unknown local tags: keep the text
 		}
+		if yaml11Bool(n) {
+			tag = "!!bool"
+		}
 		return &vnode{kind: vScalar, tag: tag, value: n.Value, style: n.Style, file: file, line: n.Line, col: n.Column}
 	case yaml.SequenceNode:
 		v := &vnode{kind: vSeq, file: file, line: n.Line, col: n.Column}
@@ -307,6 +318,11 @@ func (e *expander) mapping(n *yaml.Node, file string) *vnode {
 				"key `%s` is declared twice in this mapping", kn.Value)
 		}
 		seen[kn.Value] = true
+		if yaml11Bool(kn) {
+			e.errorf(Pos{File: file, Line: kn.Line, Col: kn.Column}, CodeWrongType, fmt.Sprintf("quote the key: \"%s\":", kn.Value),
+				"Input should be a valid string: YAML 1.1 (PyYAML, Laktory's loader) reads the unquoted key `%s` as the boolean %v",
+				kn.Value, pyBoolValue(kn.Value))
+		}
 		k := &vnode{kind: vScalar, tag: "!!str", value: kn.Value, file: file, line: kn.Line, col: kn.Column}
 		val := e.node(vn, file)
 		if val == nil {
@@ -454,6 +470,23 @@ func (e *expander) use(n *yaml.Node, file string) *vnode {
 	}
 	return e.expandFile(p, at)
 }
+
+// yaml11Bools are the plain scalars PyYAML (YAML 1.1) reads as booleans:
+// Laktory sees these, where yaml.v3 (YAML 1.2) reads on/off/yes/no as
+// strings. PyYAML reads y and n as strings, and only these three spellings.
+var yaml11Bools = map[string]bool{
+	"yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true, "true": true, "True": true, "TRUE": true,
+	"no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false, "false": false, "False": false, "FALSE": false,
+}
+
+// yaml11Bool reports whether n is a plain, untagged scalar PyYAML reads as
+// a boolean.
+func yaml11Bool(n *yaml.Node) bool {
+	_, ok := yaml11Bools[n.Value]
+	return ok && n.Kind == yaml.ScalarNode && n.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+}
+
+func pyBoolValue(s string) bool { return yaml11Bools[s] }
 
 func isYAML(p string) bool {
 	ext := strings.ToLower(filepath.Ext(p))

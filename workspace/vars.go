@@ -112,7 +112,28 @@ func (d *decoder) lookupVar(name string) (*vnode, bool) {
 			}
 		}
 	}
+	// Then Laktory's settings, as its variable resolution falls back to
+	// them: LAKTORY_<NAME> from the environment, else the default.
+	if def, ok := laktorySettings[strings.ToLower(name)]; ok {
+		v := def
+		if d.getenv != nil {
+			if e := d.getenv("LAKTORY_" + strings.ToUpper(name)); e != "" {
+				v = e
+			}
+		}
+		return &vnode{kind: vScalar, tag: "!!str", value: v}, true
+	}
 	return nil, false
+}
+
+// laktorySettings are the defaults of Laktory 0.13.1's settings that
+// ${vars.x} falls back to (build_root, a per-machine cache folder, aside).
+var laktorySettings = map[string]string{
+	"workspace_root":    "/.laktory/",
+	"runtime_root":      "./.laktory/",
+	"dataframe_backend": "PYSPARK",
+	"dataframe_api":     "NARWHALS",
+	"log_level":         "INFO",
 }
 
 func (d *decoder) unresolved(n *vnode, name string) {

@@ -103,7 +103,7 @@ func TestMistypedStreamingFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ := runCLI(t, nil, "validate", dir, "--json")
-	if code != ExitProblems || !strings.Contains(out, `"line": 11`) || !strings.Contains(out, `"code": "LK205"`) ||
+	if code != ExitProblems || !strings.Contains(out, `"line": 12`) || !strings.Contains(out, `"code": "LK205"`) ||
 		!strings.Contains(out, "streaming source path ../data/landing/orders/acmee/ of node 'orders' does not exist") {
 		t.Fatalf("validate: code %d\n%s", code, out)
 	}

@@ -33,7 +33,7 @@ func TestValidateDemo(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q, out %s", code, stderr, out)
 	}
-	if !strings.Contains(out, "LK151") || !strings.Contains(out, "0 errors, 0 warnings, 1 info") {
+	if !strings.Contains(out, "LK151") || !strings.Contains(out, "0 errors, 3 warnings, 1 info") || strings.Count(out, "LK018") != 3 {
 		t.Fatalf("output:\n%s", out)
 	}
 

@@ -13,7 +13,7 @@ import (
 // so a benchmark can rewrite the file with new content.
 func GeneratePipeline(i, nodes, rev int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# revision %d\nname: pl-%03d\norchestrator:\n  type: LAKEFLOW_JOB\nvariables:\n  landing: ../data/landing\nnodes:\n", rev, i)
+	fmt.Fprintf(&b, "# revision %d\nname: pl-%03d\norchestrator:\n  type: LAKEFLOW_JOB\n  serverless_environment_version: \"4\"\nvariables:\n  landing: ../data/landing\nnodes:\n", rev, i)
 	for k := range nodes {
 		fmt.Fprintf(&b, "- name: n%d\n  tags: [gen]\n", k)
 		if k == 0 {
@@ -24,7 +24,7 @@ func GeneratePipeline(i, nodes, rev int) string {
 		b.WriteString("  transformer:\n    nodes:\n")
 		fmt.Fprintf(&b, "    - expr: |\n        SELECT *, %d AS client_id FROM {df}\n", i)
 		if k > 1 {
-			b.WriteString("    - func_name: join\n      func_args: ['{nodes.n0}']\n      func_kwargs: {on: [order_id]}\n")
+			b.WriteString("    - func_name: join\n      func_args: ['{nodes.n0}']\n      func_kwargs: {\"on\": [order_id]}\n")
 		}
 		b.WriteString("  expectations:\n  - name: positive\n    expr: amount > 0\n    action: DROP\n")
 		switch k {

@@ -106,3 +106,14 @@ func Expect(t testing.TB, s *workspace.Snapshot, ds []workspace.Diagnostic, want
 func D(file string, line, col int, code, contains string) Want {
 	return Want{File: file, Line: line, Col: col, Code: code, Contains: contains}
 }
+
+// DemoExtensionWarnings are exactly the load diagnostics of the demo: the
+// `flow:` and `foreach:` extensions of pl-events, the one demo pipeline
+// Laktory 0.13.1 does not load.
+func DemoExtensionWarnings() []Want {
+	return []Want{
+		D("pipelines/pl-events.yaml", 12, 3, workspace.CodeExtension, "workbench extension: Laktory 0.13.1 rejects `flow`"),
+		D("pipelines/pl-events.yaml", 23, 3, workspace.CodeExtension, "workbench extension: Laktory 0.13.1 rejects `flow`"),
+		D("pipelines/pl-events.yaml", 39, 5, workspace.CodeExtension, "workbench extension: Laktory 0.13.1 rejects `foreach`"),
+	}
+}
