@@ -178,6 +178,11 @@ func QuerySchema(ctx context.Context, q Querier, query string) (*StructType, err
 	return st, nil
 }
 
+// Castable reports whether an append casts values of type from to a
+// column of type to (see castable); otherwise it fails with
+// ErrSchemaMismatch.
+func Castable(from, to DataType) bool { return castable(from, to) }
+
 // castable reports whether values of the query type from fit the table
 // type to without loss: equal types (nullability aside), integer
 // widening, integers to decimals wide enough and to double, float to

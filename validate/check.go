@@ -18,6 +18,12 @@ type Options struct {
 	// caller found them (laktory validate and run, the TUI): LK205 reports
 	// the missing ones. nil checks none.
 	Paths map[string]bool
+	// TableColumns are the columns each table has or will have: the
+	// existing table's, else its declared schema's, else the union of its
+	// writers' outputs (the schema flow, runner/schemaflow, computes them).
+	// A `where` predicate naming another column is an error; tables not
+	// listed are not checked.
+	TableColumns map[workspace.TableID][]string
 }
 
 // Check runs every rule over a snapshot and returns its load diagnostics

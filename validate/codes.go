@@ -37,6 +37,7 @@ const (
 	CodeWhereSyntax        = "LK110"
 	CodeWhereOverlap       = "LK111"
 	CodeWhereUnproven      = "LK112"
+	CodeWhereColumn        = "LK113"
 	CodeDeclarativeOwner   = "LK120"
 	CodeSharedNotDeclared  = "LK122"
 	CodeDeclarativeShared  = "LK130"
@@ -81,6 +82,13 @@ const (
 	CodeOwnershipSwitch    = "LK203"
 	CodeFactsUnreadable    = "LK204"
 	CodeSourceMissing      = "LK205"
+	CodeSQLBind            = "LK301"
+	CodeSQLDialect         = "LK302"
+	CodeSQLDiffers         = "LK303"
+	CodeNotBoolean         = "LK304"
+	CodeSinkType           = "LK305"
+	CodeSinkWidened        = "LK306"
+	CodeSchemaUnknown      = "LK307"
 	// LK4xx: what a run may touch (paths, predicates, SQL).
 	CodeWhereShape  = "LK401"
 	CodeWhereReads  = "LK402"
@@ -121,6 +129,7 @@ var Codes = []CodeInfo{
 	{CodeWhereSyntax, Error, "a where predicate is not valid SQL"},
 	{CodeWhereOverlap, Error, "the where predicates of two writers overlap (a row both would own)"},
 	{CodeWhereUnproven, Warning, "cannot prove that two where predicates are disjoint"},
+	{CodeWhereColumn, Error, "a where predicate names a column its table does not have (schema flow)"},
 	{CodeDeclarativeOwner, Error, "a table written by a declarative pipeline has other writers"},
 	{CodeSharedNotDeclared, Warning, "a writer of a table written by several pipelines doesn't declare shared"},
 	{CodeDeclarativeShared, Error, "shared is not supported with declarative orchestrators"},
@@ -165,6 +174,13 @@ var Codes = []CodeInfo{
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
 	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
 	{CodeSourceMissing, Error, "a file source path that does not exist (read from disk by the caller)"},
+	{CodeSQLBind, Error, "SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)"},
+	{CodeSQLDialect, Error, "SQL the node's dialect cannot translate to the local engine's (schema flow)"},
+	{CodeSQLDiffers, Warning, "SQL whose local result may differ from the dialect's engine (schema flow)"},
+	{CodeNotBoolean, Error, "an expectation that is not a boolean expression (schema flow)"},
+	{CodeSinkType, Error, "a sink column whose type the Delta table cannot take: the append fails (schema flow)"},
+	{CodeSinkWidened, Info, "a sink column cast to the table's wider type (schema flow)"},
+	{CodeSchemaUnknown, Warning, "a source or table whose schema cannot be read: its node's SQL is not checked (schema flow)"},
 	{CodeWhereShape, Error, "a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)"},
 	{CodeWhereReads, Error, "a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)"},
 	{CodePathOutside, Error, "a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them"},

@@ -9,10 +9,12 @@
 // # Diagnostic codes
 //
 // Codes are stable. LK0xx come from loading (package workspace), LK1xx from
-// the rules, LK2xx from the deep rules over table facts, LK4xx from the
-// rules on what a run may touch (paths, ownership predicates, SQL). The default
-// severity follows the code (LK004 is a warning for a file format PySpark
-// passes through).
+// the rules, LK2xx from the deep rules over table facts, LK3xx from the
+// schema flow (runner/schemaflow: SQL bound against the inputs' schemas
+// read from files and tables; declared here so every code is listed in one
+// place), LK4xx from the rules on what a run may touch (paths, ownership
+// predicates, SQL). The default severity follows the code (LK004 is a
+// warning for a file format PySpark passes through).
 //
 //	LK001  error    the file is not valid YAML
 //	LK002  error    unknown key (with the closest allowed key)
@@ -45,6 +47,7 @@
 //	LK110  error    a where predicate is not valid SQL
 //	LK111  error    the where predicates of two writers overlap (a row both would own)
 //	LK112  warning  cannot prove that two where predicates are disjoint
+//	LK113  error    a where predicate names a column its table does not have (schema flow)
 //	LK120  error    a table written by a declarative pipeline has other writers
 //	LK122  warning  a writer of a table written by several pipelines doesn't declare shared
 //	LK130  error    shared is not supported with declarative orchestrators
@@ -89,6 +92,13 @@
 //	LK203  warning  a table keeps a writer column its writers no longer use (deep)
 //	LK204  warning  the facts of a table could not be read (deep)
 //	LK205  error    a file source path that does not exist (the caller reads the disk)
+//	LK301  error    SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)
+//	LK302  error    SQL the node's dialect cannot translate to the local engine's (schema flow)
+//	LK303  warning  SQL whose local result may differ from the dialect's engine (schema flow)
+//	LK304  error    an expectation that is not a boolean expression (schema flow)
+//	LK305  error    a sink column whose type the Delta table cannot take: the append fails (schema flow)
+//	LK306  info     a sink column cast to the table's wider type (schema flow)
+//	LK307  warning  a source or table whose schema cannot be read: its node's SQL is not checked (schema flow)
 //	LK401  error    a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)
 //	LK402  error    a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)
 //	LK403  error    a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them

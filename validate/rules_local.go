@@ -56,6 +56,24 @@ func stepName(n *workspace.Node, st *workspace.Step) string {
 	return fmt.Sprintf("transformer step #%d of node '%s'", st.Index+1, n.Name)
 }
 
+// RunsLocally reports whether local runs can run a transformer step: an
+// `expr` step, or a func_name of LocalFuncs without Python arguments (the
+// rules report the others).
+func RunsLocally(st *workspace.Step) bool {
+	if st.IsSQL() {
+		return true
+	}
+	if !slices.Contains(LocalFuncs, st.FuncName) {
+		return false
+	}
+	for _, a := range slices.Concat(st.FuncArgs, st.FuncKwargs) {
+		if _, ok := findPython(a.Value); ok {
+			return false
+		}
+	}
+	return true
+}
+
 func (c *checker) localStep(n *workspace.Node, st *workspace.Step) {
 	if st.IsSQL() {
 		return

@@ -110,8 +110,12 @@ func (c *checker) ownership(t *workspace.Table) {
 			where = append(where, w)
 		}
 	}
+	known := where[:0:0]
 	for _, w := range where {
-		c.whereSyntax(w)
+		if p := c.whereSyntax(w); p.expr != nil && !c.whereColumns(t, w, p) {
+			continue
+		}
+		known = append(known, w)
 	}
 	if len(col) > 0 && len(where) > 0 {
 		names := func(ws []*workspace.Writer) string {
@@ -130,7 +134,60 @@ func (c *checker) ownership(t *workspace.Table) {
 		return
 	}
 	c.columnWriters(t, col)
-	c.whereWriters(t, where)
+	c.whereWriters(t, known)
+}
+
+// whereColumns reports whether the columns a writer's predicate names are
+// columns of the table (when they are known), and reports those that are
+// not: its rows can't be told apart, so there is nothing to prove.
+func (c *checker) whereColumns(t *workspace.Table, w *workspace.Writer, p *predicate) bool {
+	cols, ok := c.opts.TableColumns[t.ID]
+	if !ok {
+		return true
+	}
+	good := true
+	seen := map[string]bool{}
+	for _, ref := range columnRefs(p.expr, nil) {
+		name := ref.ColumnNames[len(ref.ColumnNames)-1]
+		if seen[strings.ToLower(name)] || slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, name) }) {
+			continue
+		}
+		seen[strings.ToLower(name)] = true
+		good = false
+		at := c.sharedPos(w, "where")
+		if off, err := ref.QueryLocation.Int64(); err == nil && int(off) >= len(predPrefix) {
+			at = c.snap.PosInValue(at, int(off)-len(predPrefix))
+		}
+		msg := fmt.Sprintf("the `shared.where` of %s names the column '%s', which table %s does not have (its columns: %s)",
+			writerName(w), name, t.Label(), strings.Join(cols, ", "))
+		if s := workspace.Suggest(name, cols); s != "" {
+			msg += fmt.Sprintf("; did you mean '%s'?", s)
+		}
+		c.add(at, Error, CodeWhereColumn, msg,
+			"name columns of the table: the run checks each row the writer writes against the predicate, and a FULL refresh deletes the rows it matches")
+	}
+	return good
+}
+
+// columnRefs appends the column references of an expression tree.
+func columnRefs(n *sqlNode, out []*sqlNode) []*sqlNode {
+	if n == nil {
+		return out
+	}
+	if n.Class == "COLUMN_REF" && len(n.ColumnNames) > 0 {
+		return append(out, n)
+	}
+	for _, ch := range n.Children {
+		out = columnRefs(ch, out)
+	}
+	for _, ch := range []*sqlNode{n.Left, n.Right, n.Input, n.Lower, n.Upper, n.Child, n.ElseExpr} {
+		out = columnRefs(ch, out)
+	}
+	for _, cc := range n.CaseChecks {
+		out = columnRefs(cc.WhenExpr, out)
+		out = columnRefs(cc.ThenExpr, out)
+	}
+	return out
 }
 
 // sharedPos is the position of a field of the writer's shared options.

@@ -318,3 +318,36 @@ nodes:
 		})
 	}
 }
+
+// TestWhereColumns: with the columns of a table known (the schema flow
+// computes them), a `where` naming another column is an error at that
+// column, and the pair is not reported as unproven.
+func TestWhereColumns(t *testing.T) {
+	cols := []string{"client_id", "amount"}
+	tests := []struct {
+		name    string
+		columns []string // nil: not known
+		a, b    string
+		want    []W
+	}{
+		{name: "known columns", columns: cols, a: "client_id = 1", b: "client_id = 2"},
+		{name: "a column the table does not have", columns: cols, a: "client_id = 1", b: "clientid = 2",
+			want: []W{D("pl.yaml", 14, 14, CodeWhereColumn, "names the column 'clientid', which table main.default.t does not have (its columns: client_id, amount); did you mean 'client_id'?")}},
+		{name: "column inside a block and a CASE", columns: cols, a: "client_id = 1",
+			b:    "|\n        CASE WHEN regio = 'eu' THEN TRUE ELSE client_id = 2 END",
+			want: []W{D("pl.yaml", 15, 19, CodeWhereColumn, "'regio'")}},
+		{name: "quoted and mixed case", columns: cols, a: `'"Client_ID" = 1'`, b: "CLIENT_ID = 2"},
+		{name: "columns not known: the prover speaks", a: "client_id = 1", b: "clientid = 2",
+			want: []W{D("pl.yaml", 8, 14, CodeWhereUnproven, "cannot prove disjoint"), D("pl.yaml", 14, 14, CodeWhereUnproven, "cannot prove disjoint")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": writers("pl", "", where(tt.a), where(tt.b))}, workspace.Options{})
+			var opts Options
+			if tt.columns != nil {
+				opts.TableColumns = map[workspace.TableID][]string{s.Tables[0].ID: tt.columns}
+			}
+			workspacetest.Expect(t, s, Check(s, opts), tt.want)
+		})
+	}
+}

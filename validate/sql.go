@@ -29,6 +29,11 @@ type sqlNode struct {
 	FunctionName  string      `json:"function_name"`
 	CastType      *sqlType    `json:"cast_type"`
 	QueryLocation json.Number `json:"query_location"`
+	CaseChecks    []struct {
+		WhenExpr *sqlNode `json:"when_expr"`
+		ThenExpr *sqlNode `json:"then_expr"`
+	} `json:"case_checks"`
+	ElseExpr *sqlNode `json:"else_expr"`
 }
 
 type sqlType struct {
