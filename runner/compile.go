@@ -38,6 +38,9 @@ type compiler struct {
 	cols    map[string][]dialect.Column // view -> its columns, for translate
 	// override reads a source differently (a micro-batch of a stream).
 	override func(ctx context.Context, src *workspace.Source) (string, bool, error)
+	// bind is set when the compiler checks the node (over empty relations
+	// of its inputs' schemas) instead of running it.
+	bind *binding
 }
 
 func newCompiler(s *session, snap *workspace.Snapshot, mem outputs, dialects dialect.Chooser, p *workspace.Pipeline, n *workspace.Node) *compiler {
@@ -55,6 +58,7 @@ func (c *compiler) where() string {
 func (c *compiler) transform(ctx context.Context) (string, error) {
 	df := ""
 	for _, src := range c.n.Sources {
+		c.bind.at(origin{what: fmt.Sprintf("source #%d", src.Index+1), at: src.Pos})
 		v, err := c.source(ctx, src)
 		if err != nil {
 			return "", err
@@ -67,6 +71,7 @@ func (c *compiler) transform(ctx context.Context) (string, error) {
 		}
 	}
 	for _, st := range c.n.Transformer {
+		c.bind.at(origin{what: fmt.Sprintf("transformer step #%d", st.Index+1), at: st.Pos})
 		v, err := c.step(ctx, st, df)
 		if err != nil {
 			return "", fmt.Errorf("%s, transformer step #%d: %w", c.where(), st.Index+1, err)
@@ -105,7 +110,7 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	}
 	v, err := c.s.view(ctx, "src", q)
 	if err != nil {
-		return "", fmt.Errorf("%w: %s: %v", ErrSource, label, err)
+		return "", fmt.Errorf("%w: %s: %w", ErrSource, label, err)
 	}
 	if q, err = c.postRead(ctx, v, src); err != nil {
 		return "", fmt.Errorf("%s: %w", label, err)
@@ -114,7 +119,7 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 		return v, nil
 	}
 	if v, err = c.s.view(ctx, "src", q); err != nil {
-		return "", fmt.Errorf("%w: %s: %v", ErrSource, label, err)
+		return "", fmt.Errorf("%w: %s: %w", ErrSource, label, err)
 	}
 	return v, nil
 }
@@ -130,8 +135,9 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 		}
 		return "(" + q + ")"
 	}
+	what := fmt.Sprintf("source #%d", src.Index+1)
 	if src.Filter != "" {
-		x, err := c.translate(ctx, dialect.Expression, src.Filter, v)
+		x, err := c.translate(ctx, dialect.Expression, src.Filter, v, origin{what: "the filter of " + what, at: src.At("filter"), exact: true})
 		if err != nil {
 			return "", err
 		}
@@ -140,7 +146,7 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 	if len(src.Selects) > 0 {
 		cols := make([]string, len(src.Selects))
 		for i, s := range src.Selects {
-			x, err := c.columnExpr(ctx, s.From, v)
+			x, err := c.columnExpr(ctx, s.From, v, origin{what: "the selects of " + what, at: src.At("selects")})
 			if err != nil {
 				return "", err
 			}
@@ -154,16 +160,17 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 	if len(src.Renames) > 0 {
 		rs := make([]string, len(src.Renames))
 		for i, r := range src.Renames {
-			rs[i] = quoteIdent(r.From) + " AS " + quoteIdent(r.To)
+			rs[i] = c.ident(r.From, origin{what: "the renames of " + what, at: src.At("renames")}) + " AS " + quoteIdent(r.To)
 		}
 		q = fmt.Sprintf("SELECT * RENAME (%s) FROM %s", strings.Join(rs, ", "), from())
 	}
 	if len(src.Drops) > 0 {
-		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", identList(src.Drops), from())
+		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", c.identList(src.Drops, repeat(origin{what: "the drops of " + what, at: src.At("drops")}, len(src.Drops))), from())
 	}
 	switch {
 	case len(src.DropDuplicatesOn) > 0:
-		q = fmt.Sprintf("SELECT * FROM %s QUALIFY row_number() OVER (PARTITION BY %s) = 1", from(), identList(src.DropDuplicatesOn))
+		q = fmt.Sprintf("SELECT * FROM %s QUALIFY row_number() OVER (PARTITION BY %s) = 1", from(),
+			c.identList(src.DropDuplicatesOn, repeat(origin{what: "the drop_duplicates of " + what, at: src.At("drop_duplicates")}, len(src.DropDuplicatesOn))))
 	case src.DropDuplicates:
 		q = fmt.Sprintf("SELECT DISTINCT * FROM %s", from())
 	}
@@ -189,6 +196,9 @@ func tableSQL(ctx context.Context, path, label string, opts delta.ScanOptions) (
 func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 	if t, ok := c.mem.output(c.p.Name, name); ok {
 		return "SELECT * FROM " + quoteIdent(t), nil
+	}
+	if c.bind != nil {
+		return "", errUnknownInput // a check reads no table
 	}
 	up := c.p.Node(name)
 	if up == nil {
@@ -366,7 +376,7 @@ func schemaColumns(src *workspace.Source) string {
 	}
 	parts := make([]string, len(src.Schema.Columns))
 	for i, c := range src.Schema.Columns {
-		parts[i] = quoteString(c.Name) + ": " + quoteString(duckTypeName(c.Type))
+		parts[i] = quoteString(c.Name) + ": " + quoteString(dialect.DuckDBTypeName(c.Type))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
@@ -417,8 +427,9 @@ var placeholder = regexp.MustCompile(`\{\s*(df|sources\.([^{}\s]+)|nodes\.([^{}\
 
 // translate turns a text of the node's SQL dialect into DuckDB SQL with
 // the node's translator (Dialect): an `expr` step (its placeholders
-// resolved to views) or an expression over the view df.
-func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df string) (string, error) {
+// resolved to views) or an expression over the view df. o says where the
+// text is in the YAML.
+func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df string, o origin) (string, error) {
 	st := dialect.Step{Kind: kind, Text: text}
 	add := func(ref, rel string) error {
 		if _, ok := st.Input(ref); ok {
@@ -455,6 +466,9 @@ func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df st
 	res, err := c.dialects(c.n).Translate(ctx, st)
 	if err != nil {
 		return "", err
+	}
+	if c.bind != nil {
+		return c.bind.translated(res, o)
 	}
 	var errs []string
 	for _, d := range res.Diagnostics {
@@ -498,7 +512,7 @@ func (c *compiler) resolveRef(ctx context.Context, ref, df string) (string, erro
 		}
 		v, err := c.s.view(ctx, "node_"+name, q)
 		if err != nil {
-			return "", fmt.Errorf("%w: {nodes.%s}: %v", ErrSource, name, err)
+			return "", fmt.Errorf("%w: {nodes.%s}: %w", ErrSource, name, err)
 		}
 		c.nodes[name] = v
 		return v, nil
@@ -514,11 +528,11 @@ func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (str
 		}
 		v, err := c.s.view(ctx, "step", q)
 		if err != nil {
-			return "", fmt.Errorf("%w: func_name %s: %v", ErrStep, st.FuncName, err)
+			return "", fmt.Errorf("%w: func_name %s: %w", ErrStep, st.FuncName, err)
 		}
 		return v, nil
 	}
-	text, err := c.translate(ctx, dialect.Query, st.Expr, df)
+	text, err := c.translate(ctx, dialect.Query, st.Expr, df, origin{what: fmt.Sprintf("the `expr` of transformer step #%d", st.Index+1), at: st.At("expr"), exact: true})
 	if err != nil {
 		return "", err
 	}
@@ -527,13 +541,16 @@ func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (str
 		return "", fmt.Errorf("%w: the `expr` is empty", ErrStep)
 	}
 	for _, q := range stmts[:len(stmts)-1] {
+		if c.bind != nil && !definesOnly(q) {
+			return "", fmt.Errorf("%w: the `expr` runs a statement before its query", errUnchecked)
+		}
 		if _, err := c.s.conn.ExecContext(ctx, q); err != nil {
-			return "", fmt.Errorf("%w: %v", ErrStep, err)
+			return "", fmt.Errorf("%w: %w", ErrStep, err)
 		}
 	}
 	v, err := c.s.view(ctx, "step", stmts[len(stmts)-1])
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrStep, err)
+		return "", fmt.Errorf("%w: %w", ErrStep, err)
 	}
 	return v, nil
 }

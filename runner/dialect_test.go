@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -92,9 +93,13 @@ nodes:
 		}
 	}
 
+	// The schema flow asks the same translator: the run is refused before
+	// it starts, at the text.
 	rec.fail = "price * 2"
-	o := run(t, r, w.load(), Request{})
-	if !errors.Is(o.err, ErrTasksFailed) || !strings.Contains(o.sum.Tasks[0].Err, "cannot translate price * 2") {
-		t.Fatalf("run: %v, task: %q", o.err, o.sum.Tasks[0].Err)
+	_, err := r.Plan(context.Background(), w.load(), Request{})
+	var pe *PlanError
+	if !errors.As(err, &pe) || len(pe.Diagnostics) != 1 || pe.Diagnostics[0].Code != validate.CodeSQLDialect ||
+		pe.Diagnostics[0].Line != 14 || !strings.Contains(pe.Diagnostics[0].Message, "cannot translate price * 2") {
+		t.Fatalf("plan: %v", err)
 	}
 }

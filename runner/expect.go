@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/laktory/workbench/runner/dialect"
@@ -42,7 +41,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 	res.rows, res.materialized = total, true
 	exprs := make([]string, len(c.n.Expectations))
 	for i, e := range c.n.Expectations {
-		if exprs[i], err = c.translate(ctx, dialect.Expression, e.Expr, tbl); err != nil {
+		if exprs[i], err = c.translate(ctx, dialect.Expression, e.Expr, tbl, origin{what: fmt.Sprintf("expectation '%s'", e.Name), at: e.At("expr"), exact: true}); err != nil {
 			return res, fmt.Errorf("%s: expectation '%s': %w", c.where(), e.Name, err)
 		}
 	}
@@ -137,44 +136,4 @@ func beyondTolerance(e *workspace.Expectation, failures, total int64) bool {
 		return float64(failures)/float64(total) > *e.ToleranceRel
 	}
 	return failures > 0
-}
-
-var decimalType = regexp.MustCompile(`^(?i)decimal\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)$`)
-
-// duckTypeName maps a declared column type (Spark, Delta or narwhals
-// spelling) to a DuckDB type; unknown names pass through as DuckDB types.
-func duckTypeName(t string) string {
-	s := strings.TrimSpace(t)
-	if m := decimalType.FindStringSubmatch(s); m != nil {
-		return fmt.Sprintf("DECIMAL(%s,%s)", m[1], m[2])
-	}
-	switch strings.ToLower(s) {
-	case "string", "str", "utf8", "varchar", "text":
-		return "VARCHAR"
-	case "byte", "tinyint", "int8":
-		return "TINYINT"
-	case "short", "smallint", "int16", "uint8":
-		return "SMALLINT"
-	case "int", "integer", "int32", "uint16":
-		return "INTEGER"
-	case "long", "bigint", "int64", "uint32":
-		return "BIGINT"
-	case "float", "float32", "real":
-		return "FLOAT"
-	case "double", "float64":
-		return "DOUBLE"
-	case "bool", "boolean":
-		return "BOOLEAN"
-	case "date":
-		return "DATE"
-	case "timestamp", "datetime":
-		return "TIMESTAMPTZ"
-	case "timestamp_ntz":
-		return "TIMESTAMP"
-	case "binary":
-		return "BLOB"
-	case "decimal":
-		return "DECIMAL(10,0)"
-	}
-	return s
 }

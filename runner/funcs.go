@@ -10,61 +10,86 @@ import (
 	"github.com/laktory/workbench/workspace"
 )
 
-// stepArgs are a func_name step's arguments: positional and by name.
+// stepArgs are a func_name step's arguments: positional and by name,
+// with where each comes from in the YAML.
 type stepArgs struct {
-	pos []any
-	kw  map[string]any
+	pos   []any
+	kw    map[string]any
+	posAt []origin
+	kwAt  map[string]origin
 }
 
 func argsOf(st *workspace.Step) stepArgs {
-	a := stepArgs{kw: map[string]any{}}
+	a := stepArgs{kw: map[string]any{}, kwAt: map[string]origin{}}
+	what := fmt.Sprintf("transformer step #%d (%s)", st.Index+1, st.FuncName)
+	at := func(x workspace.Arg) origin {
+		_, scalar := x.Value.(string)
+		return origin{what: what, at: x.Pos, exact: scalar}
+	}
 	for _, x := range st.FuncArgs {
 		if x.Name == "" {
 			a.pos = append(a.pos, x.Value)
+			a.posAt = append(a.posAt, at(x))
 		} else {
-			a.kw[x.Name] = x.Value
+			a.kw[x.Name], a.kwAt[x.Name] = x.Value, at(x)
 		}
 	}
 	for _, x := range st.FuncKwargs {
-		a.kw[x.Name] = x.Value
+		a.kw[x.Name], a.kwAt[x.Name] = x.Value, at(x)
 	}
 	return a
 }
 
 // get returns the argument at position i or named one of names.
 func (a stepArgs) get(i int, names ...string) (any, bool) {
+	v, _, ok := a.getAt(i, names...)
+	return v, ok
+}
+
+// getAt is get with the argument's origin.
+func (a stepArgs) getAt(i int, names ...string) (any, origin, bool) {
 	for _, n := range names {
 		if v, ok := a.kw[n]; ok {
-			return v, true
+			return v, a.kwAt[n], true
 		}
 	}
 	if i >= 0 && i < len(a.pos) {
-		return a.pos[i], true
+		return a.pos[i], a.posAt[i], true
 	}
-	return nil, false
+	return nil, origin{}, false
 }
 
 // strings flattens the positional arguments from i (and the named ones)
 // into strings: func(a, b), func([a, b]) and func(names=[a, b]) alike.
 func (a stepArgs) strings(i int, names ...string) ([]string, error) {
+	out, _, err := a.stringsAt(i, names...)
+	return out, err
+}
+
+// stringsAt is strings with the origin of each string (a list item is
+// placed at its list).
+func (a stepArgs) stringsAt(i int, names ...string) ([]string, []origin, error) {
 	var vals []any
+	var ats []origin
 	for _, n := range names {
 		if v, ok := a.kw[n]; ok {
-			vals = append(vals, v)
+			vals, ats = append(vals, v), append(ats, a.kwAt[n])
 		}
 	}
 	if i >= 0 && i < len(a.pos) {
-		vals = append(vals, a.pos[i:]...)
+		vals, ats = append(vals, a.pos[i:]...), append(ats, a.posAt[i:]...)
 	}
 	var out []string
-	var add func(v any) error
-	add = func(v any) error {
+	var outAt []origin
+	var add func(v any, o origin) error
+	add = func(v any, o origin) error {
 		switch x := v.(type) {
 		case string:
-			out = append(out, x)
+			out, outAt = append(out, x), append(outAt, o)
 		case []any:
+			o.exact = false
 			for _, e := range x {
-				if err := add(e); err != nil {
+				if err := add(e, o); err != nil {
 					return err
 				}
 			}
@@ -74,12 +99,12 @@ func (a stepArgs) strings(i int, names ...string) ([]string, error) {
 		}
 		return nil
 	}
-	for _, v := range vals {
-		if err := add(v); err != nil {
-			return nil, err
+	for k, v := range vals {
+		if err := add(v, ats[k]); err != nil {
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, outAt, nil
 }
 
 // funcSQL maps a func_name step to a SELECT over df. The supported names
@@ -90,13 +115,13 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 	name := strings.TrimPrefix(st.FuncName, "laktory.")
 	switch name {
 	case "select":
-		exprs, err := a.strings(0, "columns", "exprs")
+		exprs, ats, err := a.stringsAt(0, "columns", "exprs")
 		if err != nil {
 			return "", err
 		}
 		cols := make([]string, 0, len(exprs))
-		for _, e := range exprs {
-			x, err := c.columnExpr(ctx, e, df)
+		for i, e := range exprs {
+			x, err := c.columnExpr(ctx, e, df, ats[i])
 			if err != nil {
 				return "", err
 			}
@@ -106,7 +131,7 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 			if k == "columns" || k == "exprs" {
 				continue
 			}
-			x, err := c.exprArg(ctx, a.kw[k], df)
+			x, err := c.exprArg(ctx, a.kw[k], df, a.kwAt[k])
 			if err != nil {
 				return "", err
 			}
@@ -117,16 +142,16 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		}
 		return fmt.Sprintf("SELECT %s FROM %s", strings.Join(cols, ", "), from), nil
 	case "drop":
-		cols, err := a.strings(0, "columns", "cols")
+		cols, ats, err := a.stringsAt(0, "columns", "cols")
 		if err != nil {
 			return "", err
 		}
 		if len(cols) == 0 {
 			return "", fmt.Errorf("%w: drop needs columns", ErrStep)
 		}
-		return fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", identList(cols), from), nil
+		return fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", c.identList(cols, ats), from), nil
 	case "rename":
-		m, ok := a.get(0, "mapping", "columns")
+		m, at, ok := a.getAt(0, "mapping", "columns")
 		mp, isMap := m.(map[string]any)
 		if !ok {
 			mp, isMap = map[string]any{}, true
@@ -139,11 +164,16 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		}
 		var rs []string
 		for _, k := range sortedKeys(mp) {
-			rs = append(rs, quoteIdent(k)+" AS "+quoteIdent(fmt.Sprint(mp[k])))
+			o := at
+			if !ok {
+				o = a.kwAt[k]
+			}
+			o.exact = false
+			rs = append(rs, c.ident(k, o)+" AS "+quoteIdent(fmt.Sprint(mp[k])))
 		}
 		return fmt.Sprintf("SELECT * RENAME (%s) FROM %s", strings.Join(rs, ", "), from), nil
 	case "filter", "where":
-		preds, err := a.strings(0, "predicate", "condition", "predicates")
+		preds, ats, err := a.stringsAt(0, "predicate", "condition", "predicates")
 		if err != nil {
 			return "", err
 		}
@@ -151,7 +181,7 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 			return "", fmt.Errorf("%w: filter needs a SQL predicate", ErrStep)
 		}
 		for i, p := range preds {
-			x, err := c.translate(ctx, dialect.Expression, p, df)
+			x, err := c.translate(ctx, dialect.Expression, p, df, ats[i])
 			if err != nil {
 				return "", err
 			}
@@ -161,7 +191,7 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 	case "with_columns", "with_column":
 		return c.withColumns(ctx, a, df)
 	case "unique", "drop_duplicates", "distinct":
-		subset, err := a.strings(0, "subset")
+		subset, ats, err := a.stringsAt(0, "subset")
 		if err != nil {
 			return "", err
 		}
@@ -170,9 +200,9 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		}
 		keep, _ := a.get(-1, "keep")
 		if fmt.Sprint(keep) == "none" {
-			return fmt.Sprintf("SELECT * FROM %s QUALIFY count(*) OVER (PARTITION BY %s) = 1", from, identList(subset)), nil
+			return fmt.Sprintf("SELECT * FROM %s QUALIFY count(*) OVER (PARTITION BY %s) = 1", from, c.identList(subset, ats)), nil
 		}
-		return fmt.Sprintf("SELECT * FROM %s QUALIFY row_number() OVER (PARTITION BY %s) = 1", from, identList(subset)), nil
+		return fmt.Sprintf("SELECT * FROM %s QUALIFY row_number() OVER (PARTITION BY %s) = 1", from, c.identList(subset, ats)), nil
 	case "join":
 		return c.join(ctx, a, df)
 	case "union", "union_by_name", "concat":
@@ -193,7 +223,7 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		}
 		return strings.Join(parts, " UNION ALL BY NAME "), nil
 	case "sort", "order_by", "orderBy":
-		by, err := a.strings(0, "by", "cols")
+		by, ats, err := a.stringsAt(0, "by", "cols")
 		if err != nil {
 			return "", err
 		}
@@ -204,7 +234,7 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 		nullsLast, _ := a.get(-1, "nulls_last")
 		terms := make([]string, len(by))
 		for i, b := range by {
-			x, err := c.columnExpr(ctx, b, df)
+			x, err := c.columnExpr(ctx, b, df, ats[i])
 			if err != nil {
 				return "", err
 			}
@@ -243,10 +273,10 @@ func (c *compiler) funcSQL(ctx context.Context, st *workspace.Step, df string) (
 
 // exprArg is an argument as a SQL expression over df: a string is an
 // expression of the node's dialect (translated), other values literals.
-func (c *compiler) exprArg(ctx context.Context, v any, df string) (string, error) {
+func (c *compiler) exprArg(ctx context.Context, v any, df string, o origin) (string, error) {
 	switch x := v.(type) {
 	case string:
-		return c.translate(ctx, dialect.Expression, x, df)
+		return c.translate(ctx, dialect.Expression, x, df, o)
 	case nil:
 		return "NULL", nil
 	case bool:
@@ -259,28 +289,31 @@ func (c *compiler) exprArg(ctx context.Context, v any, df string) (string, error
 
 // columnExpr is a column name quoted, or an expression of the node's
 // dialect over df, translated.
-func (c *compiler) columnExpr(ctx context.Context, s, df string) (string, error) {
+func (c *compiler) columnExpr(ctx context.Context, s, df string, o origin) (string, error) {
 	if isIdent(s) {
-		return quoteIdent(s), nil
+		return c.ident(s, o), nil
 	}
-	return c.translate(ctx, dialect.Expression, s, df)
+	return c.translate(ctx, dialect.Expression, s, df, o)
 }
 
 func (c *compiler) withColumns(ctx context.Context, a stepArgs, df string) (string, error) {
 	named := map[string]any{}
+	ats := map[string]origin{}
 	for _, k := range sortedKeys(a.kw) {
-		named[k] = a.kw[k]
+		named[k], ats[k] = a.kw[k], a.kwAt[k]
 	}
 	// with_column(name, expr) (Spark's withColumn).
 	if len(a.pos) == 2 {
 		if n, ok := a.pos[0].(string); ok && isIdent(n) {
-			named[n] = a.pos[1]
+			named[n], ats[n] = a.pos[1], a.posAt[1]
 		}
 	} else {
-		for _, p := range a.pos {
+		for i, p := range a.pos {
 			if m, ok := p.(map[string]any); ok {
+				o := a.posAt[i]
+				o.exact = false
 				for k, v := range m {
-					named[k] = v
+					named[k], ats[k] = v, o
 				}
 			}
 		}
@@ -295,7 +328,7 @@ func (c *compiler) withColumns(ctx context.Context, a stepArgs, df string) (stri
 	existing := columnNames(cols)
 	var replace, add []string
 	for _, k := range sortedKeys(named) {
-		x, err := c.exprArg(ctx, named[k], df)
+		x, err := c.exprArg(ctx, named[k], df, ats[k])
 		if err != nil {
 			return "", err
 		}
@@ -327,20 +360,20 @@ func (c *compiler) join(ctx context.Context, a stepArgs, df string) (string, err
 	if err != nil {
 		return "", err
 	}
-	on, err := a.strings(-1, "on")
+	on, onAt, err := a.stringsAt(-1, "on")
 	if err != nil {
 		return "", err
 	}
 	if len(on) == 0 && len(a.pos) > 1 {
-		if on, err = a.strings(1); err != nil {
+		if on, onAt, err = a.stringsAt(1); err != nil {
 			return "", err
 		}
 	}
-	leftOn, err := a.strings(-1, "left_on")
+	leftOn, leftAt, err := a.stringsAt(-1, "left_on")
 	if err != nil {
 		return "", err
 	}
-	rightOn, err := a.strings(-1, "right_on")
+	rightOn, rightAt, err := a.stringsAt(-1, "right_on")
 	if err != nil {
 		return "", err
 	}
@@ -353,7 +386,7 @@ func (c *compiler) join(ctx context.Context, a stepArgs, df string) (string, err
 		suffix = fmt.Sprint(s)
 	}
 	if len(on) > 0 {
-		leftOn, rightOn = on, on
+		leftOn, rightOn, leftAt, rightAt = on, on, onAt, onAt
 	}
 	if len(leftOn) != len(rightOn) || (len(leftOn) == 0 && how != "cross") {
 		return "", fmt.Errorf("%w: join needs `on`, or `left_on` and `right_on` of the same length", ErrStep)
@@ -373,7 +406,7 @@ func (c *compiler) join(ctx context.Context, a stepArgs, df string) (string, err
 	}
 	cond := make([]string, len(leftOn))
 	for i := range leftOn {
-		cond[i] = "l." + quoteIdent(leftOn[i]) + " = r." + quoteIdent(rightOn[i])
+		cond[i] = "l." + c.ident(leftOn[i], leftAt[i]) + " = r." + c.ident(rightOn[i], rightAt[i])
 	}
 	// Output: the left columns (the join keys coalesced for full joins),
 	// then the right columns that are not join keys (suffixed on clashes).
@@ -410,11 +443,12 @@ func (c *compiler) join(ctx context.Context, a stepArgs, df string) (string, err
 // aggregate expressions.
 func (c *compiler) groupByAgg(ctx context.Context, a stepArgs, df string) (string, error) {
 	from := quoteIdent(df)
-	groups, err := a.strings(-1, "groupby_columns")
+	groups, groupsAt, err := a.stringsAt(-1, "groupby_columns")
 	if err != nil {
 		return "", err
 	}
-	aggs, _ := a.get(-1, "agg_expressions")
+	aggs, aggsAt, _ := a.getAt(-1, "agg_expressions")
+	aggsAt.exact = false
 	list, ok := aggs.([]any)
 	if !ok || len(list) == 0 {
 		return "", fmt.Errorf("%w: laktory.groupby_and_agg needs agg_expressions: [{name, expr}] with SQL aggregates (e.g. expr: avg(price))", ErrStep)
@@ -434,8 +468,8 @@ func (c *compiler) groupByAgg(ctx context.Context, a stepArgs, df string) (strin
 		sel = append(sel, fmt.Sprintf("{'start': %s, 'end': %s + INTERVAL %s} AS \"window\"", start, start, quoteString(dur)))
 		by = append(by, start)
 	}
-	for _, g := range groups {
-		x, err := c.columnExpr(ctx, g, df)
+	for i, g := range groups {
+		x, err := c.columnExpr(ctx, g, df, groupsAt[i])
 		if err != nil {
 			return "", err
 		}
@@ -449,7 +483,7 @@ func (c *compiler) groupByAgg(ctx context.Context, a stepArgs, df string) (strin
 		if !ok || name == "" || expr == "" {
 			return "", fmt.Errorf("%w: each agg_expressions item needs name and expr (a SQL aggregate), got %v", ErrStep, it)
 		}
-		x, err := c.translate(ctx, dialect.Expression, expr, df)
+		x, err := c.translate(ctx, dialect.Expression, expr, df, aggsAt)
 		if err != nil {
 			return "", err
 		}

@@ -94,7 +94,11 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if workspace.HasErrors(ds) {
 		return nil, &PlanError{Diagnostics: ds}
 	}
-	ds = append(ds, r.workspaceProblems(snap, sel)...)
+	wp, err := r.workspaceProblems(ctx, snap, sel)
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, wp...)
 	for _, p := range sel.pipelines {
 		for _, name := range sel.nodes[p.Name] {
 			for _, n := range nodesExecuted(p, p.Node(name), sel.nodes[p.Name]) {
@@ -150,8 +154,9 @@ func nodesExecuted(p *workspace.Pipeline, n *workspace.Node, selected []string) 
 }
 
 // workspaceProblems returns the validation errors found in the files of the
-// selected pipelines (problems elsewhere do not block the run).
-func (r *Runner) workspaceProblems(snap *workspace.Snapshot, sel selection) []validate.Diagnostic {
+// selected pipelines, the schema flow's included (problems elsewhere do not
+// block the run).
+func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot, sel selection) ([]validate.Diagnostic, error) {
 	files := map[string]bool{}
 	for _, p := range sel.pipelines {
 		files[p.File] = true
@@ -159,13 +164,17 @@ func (r *Runner) workspaceProblems(snap *workspace.Snapshot, sel selection) []va
 			files[f] = true
 		}
 	}
+	ds, err := r.Validate(ctx, snap, validate.Options{Paths: PathFacts(snap)})
+	if err != nil {
+		return nil, err
+	}
 	var out []validate.Diagnostic
-	for _, d := range validate.Check(snap, validate.Options{Paths: PathFacts(snap)}) {
+	for _, d := range ds {
 		if d.Severity == workspace.SeverityError && (d.File == "" || files[d.File]) {
 			out = append(out, d)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // buildTasks makes one task per selected node, in DAG order, pipelines by

@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/runner/schemaflow"
 )
 
 // Config configures a Runner.
@@ -52,6 +53,8 @@ type Config struct {
 type Runner struct {
 	cfg Config
 	db  *sql.DB
+	// flow checks workspaces against their inputs' schemas (Validate).
+	flow *schemaflow.Flow
 
 	mu     sync.Mutex
 	stores map[string]*history.Store // opened by the runner, by path
@@ -74,7 +77,9 @@ func New(cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	return &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}, nil
+	r := &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}
+	r.flow = schemaflow.New(schemaEngine{r})
+	return r, nil
 }
 
 // Close releases the DuckDB database and the run histories the runner

@@ -45,8 +45,9 @@ func (s *session) name(hint string) string {
 // view creates a temporary view over query and returns its name.
 func (s *session) view(ctx context.Context, hint, query string) (string, error) {
 	name := s.name(hint)
-	if _, err := s.conn.ExecContext(ctx, "CREATE TEMP VIEW "+quoteIdent(name)+" AS "+query); err != nil {
-		return "", err
+	stmt := "CREATE TEMP VIEW " + quoteIdent(name) + " AS " + query
+	if _, err := s.conn.ExecContext(ctx, stmt); err != nil {
+		return "", &sqlError{stmt: stmt, err: err}
 	}
 	s.created = append(s.created, "VIEW IF EXISTS "+quoteIdent(name))
 	return name, nil
@@ -73,11 +74,33 @@ type column struct {
 	Type string
 }
 
+// sqlError is DuckDB's error for a statement, kept with it so a check
+// can place the error in the YAML text the statement embeds. It reads as
+// DuckDB's error.
+type sqlError struct {
+	stmt string
+	err  error
+}
+
+func (e *sqlError) Error() string { return e.err.Error() }
+func (e *sqlError) Unwrap() error { return e.err }
+
+// querier runs queries (a connection or a database).
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // columns describes a relation (a view, a table or a query in brackets).
 func (s *session) columns(ctx context.Context, rel string) ([]column, error) {
-	rows, err := s.conn.QueryContext(ctx, "DESCRIBE SELECT * FROM "+rel)
+	return describe(ctx, s.conn, "SELECT * FROM "+rel)
+}
+
+// describe returns the columns of a query (DESCRIBE: bound, not run).
+func describe(ctx context.Context, q querier, query string) ([]column, error) {
+	stmt := "DESCRIBE " + query
+	rows, err := q.QueryContext(ctx, stmt)
 	if err != nil {
-		return nil, err
+		return nil, &sqlError{stmt: stmt, err: err}
 	}
 	defer rows.Close()
 	var out []column

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -48,7 +49,7 @@ func sinkQuery(sp *sinkPlan, rel string) string {
 func (x *taskExec) checkWhere(ctx context.Context, sp *sinkPlan, rel string) error {
 	w := sp.writer
 	var bad int64
-	q := fmt.Sprintf("SELECT count(*) FILTER (WHERE %s IS NOT TRUE) FROM %s", wherePredicate(w.Where), quoteIdent(rel))
+	q := whereViolationsSQL(wherePredicate(w.Where), rel)
 	if err := x.s.conn.QueryRowContext(ctx, q).Scan(&bad); err != nil {
 		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
 	}
@@ -58,6 +59,12 @@ func (x *taskExec) checkWhere(ctx context.Context, sp *sinkPlan, rel string) err
 	example := x.exampleRow(ctx, fmt.Sprintf("SELECT * FROM %s WHERE %s IS NOT TRUE LIMIT 1", quoteIdent(rel), wherePredicate(w.Where)))
 	return fmt.Errorf("%w: node '%s' of pipeline '%s' produced %d rows that do not match its `shared.where: %s` (e.g. %s); a FULL refresh of the writer would never delete them, so nothing was written to %s. Fix the transformer (or the predicate) so every row the writer writes matches it",
 		ErrOwnership, w.Node, w.Pipeline, bad, w.Where, example, tableLabel(sp))
+}
+
+// whereViolationsSQL counts the rows of rel outside a `where` predicate
+// (an expression in brackets).
+func whereViolationsSQL(pred, rel string) string {
+	return fmt.Sprintf("SELECT count(*) FILTER (WHERE %s IS NOT TRUE) FROM %s", pred, quoteIdent(rel))
 }
 
 // exampleRow renders the first row of a query as {col: value, ...}.
@@ -124,7 +131,7 @@ func (x *taskExec) tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) 
 		if w := sp.writer; w != nil && w.Ownership == workspace.OwnerColumn && strings.EqualFold(c.Name, w.Column) {
 			continue
 		}
-		dt, err := delta.ParseDuckDBType(duckTypeName(c.Type))
+		dt, err := delta.ParseDuckDBType(dialect.DuckDBTypeName(c.Type))
 		if err != nil {
 			return def, fmt.Errorf("%w: sink %s: column %s has the type %q, which is not a known type: %w", ErrSink, sk.Describe(), c.Name, c.Type, err)
 		}

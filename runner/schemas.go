@@ -1,0 +1,407 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/schemaflow"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Validate checks a workspace as `laktory validate` does: validate's
+// rules over the snapshot (with opts' table facts), and the schema flow
+// (runner/schemaflow), which binds every node's SQL against its inputs'
+// schemas read from the files and tables, and gives the rules the tables'
+// columns. The runner's flow keeps its caches from one call to the next.
+// It fails only when ctx is done.
+func (r *Runner) Validate(ctx context.Context, snap *workspace.Snapshot, opts validate.Options) ([]validate.Diagnostic, error) {
+	res, err := r.flow.Check(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	opts.TableColumns = res.TableColumns
+	return workspace.SortDiagnostics(append(validate.Check(snap, opts), res.Diagnostics...)), nil
+}
+
+// SchemaFlow is the runner's schema flow (for its counters).
+func (r *Runner) SchemaFlow() *schemaflow.Flow { return r.flow }
+
+// errUnknownInput: a check needs an input whose schema the flow did not
+// give (it would read a table).
+var errUnknownInput = fmt.Errorf("%w: an input's schema is not known", schemaflow.ErrUnchecked)
+
+// errUnchecked marks what a check does not bind.
+var errUnchecked = schemaflow.ErrUnchecked
+
+// origin is where a text the compiler embeds in its SQL comes from.
+type origin struct {
+	// what names the text in messages ("the filter of source #1").
+	what string
+	// at is the YAML value's position; exact when the value is the text
+	// itself (an offset in the text is one in the value).
+	at    workspace.Pos
+	exact bool
+}
+
+func repeat(o origin, n int) []origin {
+	out := make([]origin, n)
+	for i := range out {
+		out[i] = o
+	}
+	return out
+}
+
+// placed is a text embedded in the SQL of the piece being compiled.
+type placed struct {
+	sql string         // as embedded
+	res dialect.Result // its translation (maps sql back to the text)
+	o   origin
+}
+
+// binding is what a check records while compiling a node: the texts it
+// embedded and where they come from, to place DuckDB's errors in the YAML,
+// and the problems found.
+type binding struct {
+	piece    origin // what is compiled, for errors outside any text
+	placed   []placed
+	problems []schemaflow.Problem
+}
+
+// errStop: a problem was recorded and the node cannot be bound further.
+var errStop = errors.New("check stopped")
+
+// at starts a piece (a source, a step, an expectation).
+func (b *binding) at(o origin) {
+	if b != nil {
+		b.piece, b.placed = o, b.placed[:0]
+	}
+}
+
+// translated records a translation: its diagnostics become problems
+// (an error stops the node) and its SQL is placed.
+func (b *binding) translated(res dialect.Result, o origin) (string, error) {
+	for _, d := range res.Diagnostics {
+		p := schemaflow.Problem{Kind: schemaflow.DialectWarning, What: o.what, At: o.at, Offset: -1, Message: d.Message, Hint: d.Hint}
+		if d.Severity == workspace.SeverityError {
+			p.Kind = schemaflow.Untranslatable
+		}
+		if o.exact && d.Offset >= 0 {
+			p.Offset = d.Offset
+		}
+		b.problems = append(b.problems, p)
+	}
+	if res.Failed() {
+		return "", errStop
+	}
+	b.placed = append(b.placed, placed{sql: res.SQL, res: res, o: o})
+	return res.SQL, nil
+}
+
+// ident quotes a column name the YAML gives, placing it when checking.
+func (c *compiler) ident(name string, o origin) string {
+	q := quoteIdent(name)
+	if c.bind != nil {
+		c.bind.placed = append(c.bind.placed, placed{sql: q, res: dialect.Result{SQL: q, Spans: []dialect.Span{{Out: 1, In: 0, Len: len(name)}}}, o: o})
+	}
+	return q
+}
+
+// identList quotes and joins column names the YAML gives.
+func (c *compiler) identList(cols []string, os []origin) string {
+	q := make([]string, len(cols))
+	for i, col := range cols {
+		q[i] = c.ident(col, os[i])
+	}
+	return strings.Join(q, ", ")
+}
+
+// problem turns DuckDB's error compiling the current piece into a problem,
+// placed at the text DuckDB points at (else at the piece).
+func (b *binding) problem(err error) schemaflow.Problem {
+	p := schemaflow.Problem{Kind: schemaflow.Unbound, What: b.piece.what, At: b.piece.at, Offset: -1, Message: err.Error()}
+	var se *sqlError
+	if !errors.As(err, &se) {
+		return p
+	}
+	p.Message = se.err.Error()
+	off := errorOffset(se.stmt, p.Message)
+	p.Message = sessionQualifier.ReplaceAllString(p.Message, "")
+	if off < 0 {
+		return p
+	}
+	for i := len(b.placed) - 1; i >= 0; i-- {
+		t := b.placed[i]
+		// The statement holds the text, or one of its statements (an
+		// `expr` is split and trimmed).
+		for _, part := range append([]string{t.sql}, splitStatements(t.sql)...) {
+			in := strings.Index(t.sql, part)
+			for from := 0; part != ""; {
+				j := strings.Index(se.stmt[from:], part)
+				if j < 0 {
+					break
+				}
+				start := from + j
+				if off >= start && off <= start+len(part) {
+					p.What, p.At = t.o.what, t.o.at
+					if t.o.exact {
+						p.Offset = t.res.Source(in + off - start)
+					}
+					return p
+				}
+				from = start + 1
+			}
+		}
+	}
+	return p
+}
+
+// sessionQualifier matches the name of a session's view qualifying a
+// column in DuckDB's candidates ("lk3_2_src.price"): the user wrote {df}.
+var sessionQualifier = regexp.MustCompile(`\blk\d+_\d+_\w*\.`)
+
+// lineRe matches the excerpt of the statement DuckDB adds to an error:
+// "LINE 3: <text>" then a caret under the place.
+var lineRe = regexp.MustCompile(`(?m)^LINE (\d+): (.*)\n( *)\^`)
+
+// errorOffset is the byte offset in stmt that DuckDB's error points at, or
+// -1. DuckDB shows at most 40 characters before the place, cutting the line
+// with "...": the shown text is found in the line.
+func errorOffset(stmt, msg string) int {
+	m := lineRe.FindStringSubmatch(msg)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	caret := len(m[3]) - len("LINE : ") - len(m[1])
+	shown := m[2]
+	lineStart := 0
+	for i := 1; i < n; i++ {
+		j := strings.IndexAny(stmt[lineStart:], "\n\r")
+		if j < 0 {
+			return -1
+		}
+		lineStart += j + 1
+	}
+	line := stmt[lineStart:]
+	if j := strings.IndexAny(line, "\n\r"); j >= 0 {
+		line = line[:j]
+	}
+	base := 0
+	if strings.HasPrefix(shown, "...") {
+		visible := strings.TrimSuffix(shown[3:], "...")
+		k := strings.Index(line, visible)
+		if k < 0 {
+			return -1
+		}
+		base, caret = k, caret-3
+	}
+	if caret < 0 || base+caret > len(line) {
+		return -1
+	}
+	return lineStart + base + caret
+}
+
+// defineRe matches the statements a check may run before an `expr`'s
+// query: temporary views and macros, which read nothing.
+var defineRe = regexp.MustCompile(`(?is)^\s*CREATE\s+(OR\s+REPLACE\s+)?(TEMP|TEMPORARY)\s+(VIEW|MACRO)\b`)
+
+func definesOnly(stmt string) bool { return defineRe.MatchString(stmt) }
+
+// schemaEngine is the runner's side of the schema flow: sources read and
+// nodes compiled as runs do, over the runner's DuckDB.
+type schemaEngine struct{ r *Runner }
+
+// FileVersion implements schemaflow.Engine: the read's SQL (format,
+// options and files) with each file's size and modification time.
+func (e schemaEngine) FileVersion(src *workspace.Source) (string, error) {
+	files, err := sourceFiles(src)
+	if err != nil || len(files) == 0 {
+		return "", err
+	}
+	q, err := fileListSQL(files, src.Format, readOptions{src: src})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(q)
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		fmt.Fprintf(&b, "\n%d %d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return b.String(), nil
+}
+
+// sourceFiles lists the files a file source reads now (a glob expanded);
+// none when nothing is there yet (a run says so; a check has nothing to
+// infer a schema from).
+func sourceFiles(src *workspace.Source) ([]string, error) {
+	if strings.ContainsAny(src.ResolvedPath, "*?[") {
+		files, err := filepath.Glob(src.ResolvedPath)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrSource, src.ResolvedPath, err)
+		}
+		return files, nil
+	}
+	if _, err := os.Stat(src.ResolvedPath); err != nil {
+		return nil, nil
+	}
+	files, err := listFiles(src.ResolvedPath)
+	if errors.Is(err, ErrSource) && strings.Contains(err.Error(), "no files in") {
+		return nil, nil
+	}
+	return files, err
+}
+
+// FileSchema implements schemaflow.Engine: DuckDB binds the read (CSV
+// sniffing, JSON sampling, parquet footers), reading no more.
+func (e schemaEngine) FileSchema(ctx context.Context, src *workspace.Source) ([]schemaflow.Column, error) {
+	files, err := sourceFiles(src)
+	if err != nil {
+		return nil, err
+	}
+	q, err := fileListSQL(files, src.Format, readOptions{src: src})
+	if err != nil {
+		return nil, err
+	}
+	cols, err := describe(ctx, e.r.db, q)
+	if err != nil {
+		return nil, err
+	}
+	return dialectColumns(cols), nil
+}
+
+func dialectColumns(cols []column) []dialect.Column {
+	out := make([]dialect.Column, len(cols))
+	for i, c := range cols {
+		out[i] = dialect.Column{Name: c.Name, Type: c.Type}
+	}
+	return out
+}
+
+// emptyRelation is a query of no rows with the given columns.
+func emptyRelation(cols []dialect.Column) string {
+	if len(cols) == 0 {
+		return "SELECT 1 AS \"?\" LIMIT 0"
+	}
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = "CAST(NULL AS " + c.Type + ") AS " + quoteIdent(c.Name)
+	}
+	return "SELECT " + strings.Join(parts, ", ") + " LIMIT 0"
+}
+
+// boundOutputs gives a check's compiler the outputs of upstream nodes.
+type boundOutputs map[string]string
+
+func (o boundOutputs) output(_, node string) (string, bool) {
+	v, ok := o[node]
+	return v, ok
+}
+
+// Bind implements schemaflow.Engine: the node is compiled as a run
+// compiles it, over empty relations of its inputs' schemas, on a session
+// of the runner's DuckDB; then its expectations and the `where` checks of
+// its shared sinks are bound over its output.
+func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow.Output, error) {
+	var out schemaflow.Output
+	for _, st := range in.Node.Transformer {
+		if !validate.RunsLocally(st) {
+			return out, fmt.Errorf("%w: transformer step #%d does not run locally", errUnchecked, st.Index+1)
+		}
+	}
+	s, err := newSession(ctx, e.r.db)
+	if err != nil {
+		return out, err
+	}
+	defer s.close()
+	mem := boundOutputs{}
+	for name, cols := range in.Nodes {
+		if mem[name], err = s.view(ctx, "node_"+name, emptyRelation(cols)); err != nil {
+			return out, err
+		}
+	}
+	c := newCompiler(s, nil, mem, e.r.cfg.Dialect, in.Pipeline, in.Node)
+	c.bind = &binding{}
+	c.override = func(_ context.Context, src *workspace.Source) (string, bool, error) {
+		return emptyRelation(in.Sources[src.Index]), true, nil
+	}
+	df, err := c.transform(ctx)
+	var se *sqlError
+	switch {
+	case errors.Is(err, errUnchecked) || ctx.Err() != nil:
+		return out, err
+	case errors.Is(err, errStop):
+		out.Problems = c.bind.problems
+		return out, nil
+	case errors.As(err, &se):
+		out.Problems = append(c.bind.problems, c.bind.problem(err))
+		return out, nil
+	case err != nil:
+		// Not DuckDB's: a step's arguments the compiler refuses (the run
+		// says so), which binding cannot place.
+		return out, fmt.Errorf("%w: %w", errUnchecked, err)
+	}
+	cols, err := s.columns(ctx, quoteIdent(df))
+	if err != nil {
+		return out, err
+	}
+	c.bindExpectations(ctx, df)
+	c.bindWheres(ctx, df)
+	out.Columns, out.Problems = dialectColumns(cols), c.bind.problems
+	return out, nil
+}
+
+// bindExpectations binds each expectation over the node's output: it must
+// be a boolean expression.
+func (c *compiler) bindExpectations(ctx context.Context, df string) {
+	for _, ex := range c.n.Expectations {
+		o := origin{what: fmt.Sprintf("expectation '%s'", ex.Name), at: ex.At("expr"), exact: true}
+		c.bind.at(o)
+		x, err := c.translate(ctx, dialect.Expression, ex.Expr, df, o)
+		if err != nil {
+			if !errors.Is(err, errStop) {
+				c.bind.problems = append(c.bind.problems, c.bind.problem(err))
+			}
+			continue
+		}
+		cols, err := describe(ctx, c.s.conn, fmt.Sprintf("SELECT (%s) FROM %s", x, quoteIdent(df)))
+		switch {
+		case err != nil:
+			c.bind.problems = append(c.bind.problems, c.bind.problem(err))
+		case len(cols) == 1 && cols[0].Type != "BOOLEAN" && !strings.Contains(cols[0].Type, "NULL"):
+			c.bind.problems = append(c.bind.problems, schemaflow.Problem{Kind: schemaflow.NotBoolean, What: o.what, At: o.at, Offset: -1, Message: cols[0].Type})
+		}
+	}
+}
+
+// bindWheres binds the `where` check of each shared sink over the node's
+// output, as the run checks every row it writes.
+func (c *compiler) bindWheres(ctx context.Context, df string) {
+	for _, sk := range c.n.Sinks {
+		if sk.Shared == nil || sk.Shared.Where == "" {
+			continue
+		}
+		o := origin{what: fmt.Sprintf("the shared.where of sink #%d", sk.Index+1), at: sk.Shared.At("where"), exact: true}
+		c.bind.at(o)
+		c.bind.placed = append(c.bind.placed, placed{sql: sk.Shared.Where,
+			res: dialect.Result{SQL: sk.Shared.Where, Spans: []dialect.Span{{Len: len(sk.Shared.Where)}}}, o: o})
+		// The predicate as written (the run embeds DuckDB's rendering of
+		// it, the same expression), so errors point into the YAML.
+		if _, err := describe(ctx, c.s.conn, whereViolationsSQL("("+sk.Shared.Where+")", df)); err != nil {
+			p := c.bind.problem(err)
+			p.Table = sk.Table
+			c.bind.problems = append(c.bind.problems, p)
+		}
+	}
+}

@@ -1,0 +1,316 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+type W = workspacetest.Want
+
+var D = workspacetest.D
+
+// sqlData are the landing files of the schema checks' workspaces.
+var sqlData = map[string]string{
+	"data/prices.csv":     "symbol,price,qty\nAAA,10.5,3\nBBB,0.5,1\n",
+	"data/orders/o.jsonl": `{"order_id": 1, "client_id": 1, "amount": 12.5, "ts": "2026-01-01T09:00:00Z"}` + "\n",
+}
+
+// node is a pipeline of one node reading prices.csv with the given lines
+// (transformer, expectations, sinks) after its sources.
+func node(lines string) string {
+	return "name: pl\nnodes:\n- name: a\n  sources:\n  - path: ../data/prices.csv\n    format: CSV\n" + lines
+}
+
+// TestValidateSQL: every SQL text of a node is bound against its inputs'
+// schemas; what does not bind is an error at its place in the YAML, with
+// DuckDB's candidates.
+func TestValidateSQL(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []W
+	}{
+		{name: "valid", files: map[string]string{"pipelines/pl.yaml": node(`    filter: price > 0
+  transformer:
+    nodes:
+    - expr: |
+        SELECT symbol, price * qty AS value
+        FROM {df}
+    - func_name: with_columns
+      func_kwargs: {double: value * 2}
+  expectations:
+  - {name: positive, expr: value > 0, action: DROP}
+  sinks:
+  - table_name: out
+    mode: APPEND
+`)}},
+		{name: "wrong column in a block expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: |
+        SELECT symbol,
+               prise * qty AS value
+        FROM {df}
+`)}, want: []W{D("pipelines/pl.yaml", 11, 16, validate.CodeSQLBind, `the `+"`expr`"+` of transformer step #1 does not bind: Referenced column "prise" not found in FROM clause did you mean "price"?`)}},
+		{name: "wrong column in a folded expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: >
+        SELECT symbol, qty
+        FROM {df} WHERE prise > 1
+`)}, want: []W{D("pipelines/pl.yaml", 11, 25, validate.CodeSQLBind, `"prise"`)}},
+		{name: "wrong column in a plain expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: SELECT *, prise AS p FROM {df}
+`)}, want: []W{D("pipelines/pl.yaml", 9, 23, validate.CodeSQLBind, `did you mean "price"`)}},
+		{name: "wrong column in a source filter", files: map[string]string{"pipelines/pl.yaml": node(`    filter: qty > 0 AND prise > 1
+`)}, want: []W{D("pipelines/pl.yaml", 7, 25, validate.CodeSQLBind, "the filter of source #1 does not bind")}},
+		{name: "wrong column in with_columns and filter", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - func_name: with_columns
+      func_kwargs: {value: prise * 2}
+`)}, want: []W{D("pipelines/pl.yaml", 10, 28, validate.CodeSQLBind, "transformer step #1 (with_columns) does not bind")}},
+		{name: "filter func", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - func_name: filter
+      func_args: ["qtty > 1"]
+`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, `did you mean "qty"`)}},
+		{name: "select and drop of columns the input lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - func_name: select
+      func_args: [symbol, prise]
+`)}, want: []W{D("pipelines/pl.yaml", 10, 27, validate.CodeSQLBind, `"prise"`)}},
+		{name: "a function DuckDB lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: SELECT date_formatt(current_date, '%Y') AS y FROM {df}
+`)}, want: []W{D("pipelines/pl.yaml", 9, 20, validate.CodeSQLBind, "date_formatt does not exist")}},
+		{name: "a type mismatch", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: SELECT upper(qty) AS q FROM {df}
+`)}, want: []W{D("pipelines/pl.yaml", 9, 20, validate.CodeSQLBind, "upper(BIGINT)")}},
+		{name: "expectations: not boolean, wrong column", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
+  - name: doubled
+    expr: price * 2
+  - name: typo
+    expr: qtty > 0
+`)}, want: []W{
+			D("pipelines/pl.yaml", 9, 11, validate.CodeNotBoolean, "expectation 'doubled' is not a condition: it gives DOUBLE, not BOOLEAN"),
+			D("pipelines/pl.yaml", 11, 11, validate.CodeSQLBind, "expectation 'typo' does not bind"),
+		}},
+		{name: "a node's output feeds the next node", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: SELECT symbol, price * qty AS value FROM {df}
+- name: b
+  sources:
+  - node_name: a
+  transformer:
+    nodes:
+    - expr: SELECT symbol, valeu FROM {df} JOIN {nodes.a} USING (symbol)
+`)}, want: []W{D("pipelines/pl.yaml", 15, 28, validate.CodeSQLBind, `did you mean "value"`)}},
+		{name: "a table no run wrote has its writer's schema", files: map[string]string{
+			"pipelines/pl.yaml": node("  sinks:\n  - table_name: prices\n    mode: APPEND\n"),
+			"pipelines/gold.yaml": `name: gold
+nodes:
+- name: g
+  sources:
+  - table_name: prices
+  transformer:
+    nodes:
+    - expr: SELECT sum(quantity) AS q FROM {df}
+`}, want: []W{D("pipelines/gold.yaml", 8, 24, validate.CodeSQLBind, `"quantity" not found`)}},
+		{name: "where on a column the table does not have", files: map[string]string{
+			"pipelines/acme.yaml": `name: acme
+nodes:
+- name: orders
+  sources:
+  - path: ../data/orders/
+    format: JSONL
+  sinks:
+  - table_name: all_orders
+    mode: APPEND
+    shared:
+      where: clientid = 1
+`,
+			"pipelines/globex.yaml": `name: globex
+nodes:
+- name: orders
+  sources:
+  - path: ../data/orders/
+    format: JSONL
+  sinks:
+  - table_name: all_orders
+    mode: APPEND
+    shared:
+      where: client_id = 2
+`}, want: []W{D("pipelines/acme.yaml", 11, 14, validate.CodeWhereColumn,
+			"names the column 'clientid', which table main.default.all_orders does not have (its columns: order_id, client_id, amount, ts); did you mean 'client_id'?")}},
+		{name: "where on a column the writer does not write", files: map[string]string{
+			"pipelines/acme.yaml": `name: acme
+nodes:
+- name: orders
+  sources:
+  - path: ../data/orders/
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT order_id, amount FROM {df}
+  sinks:
+  - table_name: all_orders
+    mode: APPEND
+    shared:
+      where: client_id = 1
+`,
+			"pipelines/globex.yaml": `name: globex
+nodes:
+- name: orders
+  sources:
+  - path: ../data/orders/
+    format: JSONL
+  sinks:
+  - table_name: all_orders
+    mode: APPEND
+    shared:
+      where: client_id = 2
+`}, want: []W{D("pipelines/acme.yaml", 14, 14, validate.CodeSQLBind, `the shared.where of sink #1 does not bind: Referenced column "client_id" not found`)}},
+		{name: "declared sink schema", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: SELECT symbol, CAST(qty AS INTEGER) AS qty, price FROM {df}
+  sinks:
+  - table_name: out
+    mode: APPEND
+    schema:
+      columns:
+        symbol: string
+        qty: long
+        price: decimal(10,2)
+`)}, want: []W{
+			D("pipelines/pl.yaml", 11, 17, validate.CodeSinkWidened, "node 'a' writes the column 'qty' as INTEGER into the declared schema of main.default.out, which stores it as BIGINT"),
+			D("pipelines/pl.yaml", 11, 17, validate.CodeSinkType, "writes the column 'price' as DOUBLE, but the declared schema of main.default.out stores it as DECIMAL(10,2)"),
+		}},
+		{name: "a statement before the query is not checked", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: |
+        SET VARIABLE x = 1;
+        SELECT prise FROM {df}
+`)}},
+		{name: "a source with no file yet is not checked", files: map[string]string{"pipelines/pl.yaml": `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/none/
+    format: JSONL
+    as_stream: true
+  transformer:
+    nodes:
+    - expr: SELECT prise FROM {df}
+`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWS(t, sqlData)
+			w.write(tt.files)
+			snap := w.load()
+			ds, err := testRunner(t).Validate(context.Background(), snap, validate.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			workspacetest.Expect(t, snap, ds, tt.want)
+		})
+	}
+}
+
+// TestValidateSinkAgainstTable: the columns a sink writes are checked
+// against the existing table's schema: a type the append cannot cast to
+// the table's is an error, a narrower one an info.
+func TestValidateSinkAgainstTable(t *testing.T) {
+	w := newWS(t, sqlData)
+	w.write(map[string]string{"pipelines/pl.yaml": node("  sinks:\n  - table_name: out\n    mode: APPEND\n")})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	w.write(map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: SELECT symbol, CAST(price AS VARCHAR) AS price, CAST(qty AS TINYINT) AS qty FROM {df}
+  sinks:
+  - table_name: out
+    mode: APPEND
+`)})
+	snap := w.load()
+	ds, err := r.Validate(context.Background(), snap, validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	workspacetest.Expect(t, snap, ds, []W{
+		D("pipelines/pl.yaml", 11, 17, validate.CodeSinkType, "writes the column 'price' as VARCHAR, but table main.default.out (version 0) stores it as DOUBLE: a Delta append does not change a column's type"),
+		D("pipelines/pl.yaml", 11, 17, validate.CodeSinkWidened, "'qty' as TINYINT into table main.default.out (version 0), which stores it as BIGINT"),
+	})
+	// The run is refused before it starts, with the same error.
+	_, err = r.Plan(context.Background(), snap, Request{})
+	if err == nil || !strings.Contains(err.Error(), "stores it as DOUBLE") {
+		t.Fatalf("plan: %v", err)
+	}
+}
+
+// TestValidateCache: a warm check reads no schema and binds no node; a new
+// landing file is read once; a change to one file binds only its nodes
+// and the nodes whose inputs' schemas changed.
+func TestValidateCache(t *testing.T) {
+	w := newWS(t, sqlData)
+	up := func(col string) string {
+		return node("  transformer:\n    nodes:\n    - expr: SELECT symbol, price AS " + col + " FROM {df}\n  sinks:\n  - table_name: prices\n    mode: APPEND\n")
+	}
+	reader := func(name string) string {
+		return "name: " + name + "\nnodes:\n- name: r\n  sources:\n  - table_name: prices\n  transformer:\n    nodes:\n    - expr: SELECT * FROM {df}\n"
+	}
+	w.write(map[string]string{"pipelines/pl.yaml": up("price"), "pipelines/r1.yaml": reader("r1"), "pipelines/r2.yaml": reader("r2"),
+		"pipelines/other.yaml": strings.Replace(node(""), "name: pl", "name: other", 1)})
+	r := testRunner(t)
+	ctx := context.Background()
+	f := r.SchemaFlow()
+	check := func(snap *workspace.Snapshot) (binds, reads int64) {
+		t.Helper()
+		b, rd := f.Binds(), f.Reads()
+		if _, err := r.Validate(ctx, snap, validate.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		return f.Binds() - b, f.Reads() - rd
+	}
+	snap := w.load()
+	if b, rd := check(snap); b != 4 || rd != 1 {
+		t.Fatalf("cold: %d binds, %d reads; want 4 nodes bound, prices.csv read once", b, rd)
+	}
+	if b, rd := check(snap); b != 0 || rd != 0 {
+		t.Fatalf("warm: %d binds, %d reads", b, rd)
+	}
+	// Editing a reader binds it alone.
+	w.write(map[string]string{"pipelines/r1.yaml": reader("r1") + "# edited\n"})
+	snap, err := workspace.Reload(ctx, snap, []string{filepath.Join(w.dir, "pipelines/r1.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, rd := check(snap); b != 1 || rd != 0 {
+		t.Fatalf("one reader edited: %d binds, %d reads", b, rd)
+	}
+	// A writer whose output changes binds again with its readers (not the
+	// unrelated pipeline).
+	w.write(map[string]string{"pipelines/pl.yaml": up("close")})
+	if snap, err = workspace.Reload(ctx, snap, []string{filepath.Join(w.dir, "pipelines/pl.yaml")}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := check(snap); b != 3 {
+		t.Fatalf("writer edited: %d binds, want the writer and its 2 readers", b)
+	}
+	// A changed landing file is read again; nodes whose schema did not
+	// change are not bound again.
+	p := filepath.Join(w.dir, "data/prices.csv")
+	if err := os.WriteFile(p, []byte(sqlData["data/prices.csv"]+"CCC,1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, rd := check(snap); b != 0 || rd != 1 {
+		t.Fatalf("landing file changed: %d binds, %d reads", b, rd)
+	}
+}
