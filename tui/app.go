@@ -128,6 +128,9 @@ func (m Model) Init() tea.Cmd {
 	if m.deps.Lake != nil {
 		cmds = append(cmds, statsCmd(m.ctx, m.deps.Lake, m.seq.stats, m.ws.snap))
 	}
+	if m.deps.Validator != nil && m.ws.snap != nil {
+		cmds = append(cmds, validateCmd(m.ctx, m.deps.Validator, m.seq.val, m.ws.snap, nil))
+	}
 	if m.deps.History != nil {
 		m.runs.loading = true
 		cmds = append(cmds, historyCmd(m.ctx, m.deps.History, m.seq.hist, 0), lastTasksCmd(m.ctx, m.deps.History, m.seq.last))
@@ -166,7 +169,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.ev.Snapshot != nil {
 			m.seq.val++
-			cmds = append(cmds, validateCmd(m.seq.val, msg.ev.Snapshot, factsOf(m.stats)))
+			cmds = append(cmds, validateCmd(m.ctx, m.deps.Validator, m.seq.val, msg.ev.Snapshot, factsOf(m.stats)))
 		}
 		return tea.Batch(append(cmds, waitWatch(m.deps.Events))...)
 	case watchClosedMsg:
@@ -195,7 +198,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.graph.setStats(m.ws)
 		m.table.setWorkspace(m.ws)
 		m.seq.val++ // the deep rules read the facts
-		return validateCmd(m.seq.val, m.ws.snap, factsOf(m.stats))
+		return validateCmd(m.ctx, m.deps.Validator, m.seq.val, m.ws.snap, factsOf(m.stats))
 	case tableMsg:
 		if msg.seq == m.seq.table {
 			m.table.setInfo(msg.id, msg.info, msg.err)

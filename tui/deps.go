@@ -30,6 +30,13 @@ type RunHandle interface {
 	Cancel()
 }
 
+// Validator checks a workspace with what reading it takes: the schema flow
+// binds every node's SQL against the schemas of its sources and tables, on
+// top of validate's rules. LocalRunner implements it.
+type Validator interface {
+	Validate(ctx context.Context, snap *workspace.Snapshot, opts validate.Options) ([]workspace.Diagnostic, error)
+}
+
 // History reads the run history. *history.Store implements it.
 type History interface {
 	ListRuns(ctx context.Context, p history.Page, f history.Filter) (history.RunPage, error)
@@ -123,6 +130,9 @@ type Deps struct {
 	Events <-chan workspace.Event
 	// Runner starts refreshes; nil: the run keys say runs need the runner.
 	Runner Runner
+	// Validator validates each snapshot (in a command); nil: validate's
+	// rules only.
+	Validator Validator
 	// History lists past runs; nil: no history.
 	History History
 	// Lake reads tables; nil: no table facts, no Table tab data.

@@ -82,11 +82,18 @@ func waitWatch(ch <-chan workspace.Event) tea.Cmd {
 	}
 }
 
-// validateCmd runs the rules over a snapshot (with the known table facts,
-// and whether its source paths exist) off the UI goroutine.
-func validateCmd(seq int, snap *workspace.Snapshot, facts map[workspace.TableID]validate.TableFacts) tea.Cmd {
+// validateCmd validates a snapshot (with the known table facts, and
+// whether its source paths exist) off the UI goroutine: with the validator
+// when there is one (it reads schemas), else validate's rules.
+func validateCmd(ctx context.Context, v Validator, seq int, snap *workspace.Snapshot, facts map[workspace.TableID]validate.TableFacts) tea.Cmd {
 	return func() tea.Msg {
-		return validatedMsg{seq: seq, snap: snap, diags: validate.Check(snap, validate.Options{Facts: facts, Paths: runner.PathFacts(snap)})}
+		opts := validate.Options{Facts: facts, Paths: runner.PathFacts(snap)}
+		if v != nil {
+			if ds, err := v.Validate(ctx, snap, opts); err == nil {
+				return validatedMsg{seq: seq, snap: snap, diags: ds}
+			}
+		}
+		return validatedMsg{seq: seq, snap: snap, diags: validate.Check(snap, opts)}
 	}
 }
 

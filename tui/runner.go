@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -32,6 +33,12 @@ func (l *LocalRunner) Start(ctx context.Context, plan *runner.Plan) (RunHandle, 
 	l.runs = append(l.runs, run)
 	l.mu.Unlock()
 	return run, nil
+}
+
+// Validate implements Validator: the runner's validation, schema flow
+// included.
+func (l *LocalRunner) Validate(ctx context.Context, snap *workspace.Snapshot, opts validate.Options) ([]workspace.Diagnostic, error) {
+	return l.R.Validate(ctx, snap, opts)
 }
 
 // Wait waits until every run started has ended (cancel them first to stop

@@ -132,7 +132,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		editor = a.getenv("VISUAL")
 	}
 	local := &tui.LocalRunner{R: r}
-	m := tui.New(tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, History: hist, Lake: lake,
+	m := tui.New(tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
 		Editor: editor, NoColor: noColor})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithAltScreen()}
 	if f.mouse {

@@ -73,6 +73,15 @@ rules (writers of a table, ownership, overlapping where predicates),
 declarative pipelines, append flows and ForEach sinks, streaming readers,
 the node DAG, and what local runs cannot do yet.
 
+Every node's SQL (expr steps, source filters, filter, with_columns, select,
+aggregates, expectations, where predicates) is bound by DuckDB against the
+schemas of what it reads: the source files' headers and footers (as a run
+reads them), the Delta tables' logs, and for other nodes and tables not
+written yet, the schemas their writers compute. No row is read beyond what
+schema inference needs. A wrong column is reported at its place in the
+YAML with DuckDB's candidates; a sink column whose type the table cannot
+take is an error, one the table widens an info.
+
 With --deep it also reads the Delta tables that shared sinks write (in the
 lake) and checks them against their writers: a shared table written before
 it was shared (no writer column), rows of writer ids no writer declares any
@@ -99,7 +108,15 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 						return err
 					}
 				}
-				ds := validate.Check(s, opts)
+				r, err := runner.New(runner.Config{})
+				if err != nil {
+					return err
+				}
+				defer r.Close()
+				ds, err := r.Validate(a.ctx, s, opts)
+				if err != nil {
+					return err
+				}
 				if asJSON {
 					out := struct {
 						Diagnostics []diagJSON `json:"diagnostics"`
