@@ -246,8 +246,27 @@ func (l *logListing) commitsCover(from, to int64) bool {
 		return true
 	}
 	i := sort.Search(len(l.commits), func(i int) bool { return l.commits[i] >= from })
-	n := to - from + 1
-	return int64(len(l.commits)-i) >= n && l.commits[i] == from && l.commits[i+int(n)-1] == to
+	// to-from may overflow int64 (a commit file named after an absurd
+	// version): compare as unsigned.
+	n := uint64(to) - uint64(from) + 1
+	if n > uint64(len(l.commits)-i) {
+		return false
+	}
+	return l.commits[i] == from && l.commits[i+int(n)-1] == to
+}
+
+// firstMissing is the first version in from..to without a listed commit
+// (from <= to, and the range is not covered), found from the sorted
+// listing in time proportional to its length, not to the range.
+func (l *logListing) firstMissing(from, to int64) int64 {
+	want := from
+	for _, v := range l.commits[sort.Search(len(l.commits), func(i int) bool { return l.commits[i] >= from }):] {
+		if v != want || want == to {
+			break
+		}
+		want++
+	}
+	return want
 }
 
 // checkContiguous fails with ErrVersionsNotContiguous naming the first
@@ -257,31 +276,39 @@ func (l *logListing) checkContiguous(root string, from, to int64) error {
 		return nil
 	}
 	l.fillGaps(root, from, to)
-	for v := from; v <= to; v++ {
-		if !l.hasCommit(v) {
-			return fmt.Errorf("%w: table %s: commit %s is missing (the log needs every version from %d to %d)",
-				ErrVersionsNotContiguous, root, CommitFileName(v), from, to)
-		}
+	if l.commitsCover(from, to) {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%w: table %s: commit %s is missing (the log needs every version from %d to %d)",
+		ErrVersionsNotContiguous, root, CommitFileName(l.firstMissing(from, to)), from, to)
 }
+
+// maxGapLookups bounds the commits fillGaps looks up by name: a listing
+// misses at most the few commits created while it ran, never millions (a
+// commit file named after an absurd version is a broken log).
+const maxGapLookups = 1024
 
 // fillGaps looks up by name the commits in from..to the listing lacks and
 // adds those that exist. A folder listed while writers commit can show a
 // commit created during the listing without an earlier one also created
 // during it (readdir returns entries in hash order, and entries added
 // meanwhile may or may not appear), so a gap in a listing is not yet a
-// gap in the log.
+// gap in the log. At most maxGapLookups names are looked up.
 func (l *logListing) fillGaps(root string, from, to int64) {
 	if l.commitsCover(from, to) {
 		return
 	}
 	var found []int64
-	for v := from; v <= to; v++ {
+	lookups := 0
+	for v := from; lookups < maxGapLookups; v++ {
 		if !l.hasCommit(v) {
+			lookups++
 			if _, err := os.Stat(filepath.Join(root, LogDirName, CommitFileName(v))); err == nil {
 				found = append(found, v)
 			}
+		}
+		if v == to {
+			break
 		}
 	}
 	if len(found) > 0 {

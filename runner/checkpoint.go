@@ -76,7 +76,15 @@ func openCheckpoint(dir string) (*checkpoint, error) {
 	return cp, nil
 }
 
+// maxBatchID bounds the batch ids, log offsets and table versions a
+// checkpoint may hold (2^53-1, the largest integer every JSON reader keeps
+// exact): a real stream never gets near it, and a file named
+// 9223372036854775807 would otherwise make the next batch id overflow and
+// the flow replay one batch forever.
+const maxBatchID = 1<<53 - 1
+
 // batches lists the batch ids of a log folder (offsets, commits), sorted.
+// An id above maxBatchID is an error: the checkpoint is corrupt.
 func batches(dir string) ([]int64, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -87,7 +95,12 @@ func batches(dir string) ([]int64, error) {
 	}
 	var out []int64
 	for _, e := range entries {
-		if n, err := strconv.ParseInt(e.Name(), 10, 64); err == nil && n >= 0 && !e.IsDir() {
+		n, err := strconv.ParseInt(e.Name(), 10, 64)
+		switch {
+		case err != nil && errors.Is(err, strconv.ErrRange) || err == nil && n > maxBatchID:
+			return nil, fmt.Errorf("%s holds batch %s, beyond any real batch id (%d): the checkpoint is corrupt; run a FULL refresh of the node to start it over",
+				dir, e.Name(), int64(maxBatchID))
+		case err == nil && n >= 0 && !e.IsDir():
 			out = append(out, n)
 		}
 	}

@@ -286,7 +286,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 			sv := strings.TrimSpace(fmt.Sprint(v))
 			if strings.EqualFold(sv, "latest") {
 				d.startingVersion = -2
-			} else if d.startingVersion, err = strconv.ParseInt(sv, 10, 64); err != nil || d.startingVersion < 0 {
+			} else if d.startingVersion, err = strconv.ParseInt(sv, 10, 64); err != nil || d.startingVersion < 0 || d.startingVersion > maxBatchID {
 				return nil, fmt.Errorf("%w: reader_kwargs startingVersion must be a table version (0, 1, ...) or latest (got %v)", ErrSource, v)
 			}
 		}

@@ -81,6 +81,9 @@ func parseFileOffset(o json.RawMessage) (int64, error) {
 	if err := json.Unmarshal(o, &f); err != nil || !strings.Contains(string(o), "logOffset") {
 		return 0, fmt.Errorf("%w: %s is not a file source offset ({\"logOffset\": N}): the checkpoint was written for another source; run a FULL refresh of the node", ErrCheckpoint, o)
 	}
+	if f.LogOffset < -1 || f.LogOffset > maxBatchID {
+		return 0, fmt.Errorf("%w: file source offset %s is out of range: the checkpoint is corrupt; run a FULL refresh of the node", ErrCheckpoint, o)
+	}
 	return f.LogOffset, nil
 }
 
@@ -247,6 +250,9 @@ func parseDeltaOffset(o json.RawMessage) (deltaOffset, error) {
 	var d deltaOffset
 	if err := json.Unmarshal(o, &d); err != nil || !strings.Contains(string(o), "reservoirVersion") {
 		return d, fmt.Errorf("%w: %s is not a Delta source offset: the checkpoint was written for another source; run a FULL refresh of the node", ErrCheckpoint, o)
+	}
+	if d.ReservoirVersion < 0 || d.ReservoirVersion > maxBatchID || d.Index > maxBatchID {
+		return d, fmt.Errorf("%w: Delta source offset %s is out of range: the checkpoint is corrupt; run a FULL refresh of the node", ErrCheckpoint, o)
 	}
 	if d.Index < baseIndex {
 		d.Index = baseIndex // metadata-change indexes of sourceVersion 3: before the version's files
