@@ -19,6 +19,7 @@ import (
 	"github.com/laktory/workbench/tui/lanes"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // Pane names the focusable panes.
@@ -240,7 +241,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.updateRunMarks()
 		st := fmt.Sprintf("run %s: %s", lr.target, lr.status)
 		if n := len(lr.warnings); n > 0 {
-			st += fmt.Sprintf(" with %s (3 Runs shows them)", plural(int64(n), "warning"))
+			st += fmt.Sprintf(" with %s (3 Runs shows them)", human.Plural(int64(n), "warning"))
 		}
 		m.setStatus(st, lr.status != history.StatusSucceeded)
 		return tea.Batch(m.reloadHistory(), m.reloadTables())

@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -203,52 +201,6 @@ func statusStyle(st *Styles, s history.Status) lipgloss.Style {
 	return st.Dim
 }
 
-// num formats n with thousands separators.
-func num(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// plural counts: "1 row", "2 rows", "3 batches".
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "ch") || strings.HasSuffix(word, "s") {
-		return num(n) + " " + word + "es"
-	}
-	return num(n) + " " + word + "s"
-}
-
-// dur formats a duration for people: 850ms, 3.2s, 4m05s, 2h03m.
-func dur(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-}
-
 // stamp formats a time in UTC to the minute.
 func stamp(t time.Time) string {
 	if t.IsZero() {
@@ -263,19 +215,6 @@ func shortStamp(t time.Time) string {
 		return "-"
 	}
 	return t.UTC().Format("01-02 15:04")
-}
-
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -8,6 +8,7 @@ import (
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 type dialogKind int
@@ -70,7 +71,7 @@ func confirmBody(plan *runner.Plan, snap *workspace.Snapshot, st *Styles) []stri
 	for _, t := range plan.Tasks {
 		keys = append(keys, t.Key)
 	}
-	lines := []string{fmt.Sprintf("%s: %s", plural(int64(len(keys)), "task"), strings.Join(keys, ", ")), ""}
+	lines := []string{fmt.Sprintf("%s: %s", human.Plural(int64(len(keys)), "task"), strings.Join(keys, ", ")), ""}
 	if len(plan.Effects) == 0 {
 		lines = append(lines, st.OK.Render("Nothing is deleted or reset."))
 	} else {
@@ -170,7 +171,7 @@ func effectLine(e runner.Effect, flows []runner.FlowInfo, snap *workspace.Snapsh
 	}
 	rows := "an unknown number of rows"
 	if e.Rows >= 0 {
-		rows = plural(e.Rows, "row")
+		rows = human.Plural(e.Rows, "row")
 	}
 	switch e.Kind {
 	case runner.EffectDeleteRows:

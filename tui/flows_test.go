@@ -153,7 +153,9 @@ func TestFlowFullRefresh(t *testing.T) {
 	defer lake.Close()
 	hist := NewHistoryFile(snap.Layout.StateDB())
 	defer hist.Close()
-	m := New(Deps{Snapshot: snap, Runner: &LocalRunner{R: r}, History: hist, Lake: lake, Tick: -1})
+	local := &LocalRunner{R: r}
+	defer local.Wait() // the last run may still write when the program quits
+	m := New(Deps{Snapshot: snap, Runner: local, History: hist, Lake: lake, Tick: -1})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 50))
 	waitFor(t, tm, "all_orders")
 	for range 4 {

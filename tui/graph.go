@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/laktory/workbench/tui/lanes"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // graphPane shows the lane matrix and, for the selected table, its writers
@@ -307,7 +308,7 @@ func (g *graphPane) detail(w int) []string {
 	case !stats.Facts.Exists:
 		state = "not written yet"
 	default:
-		rows := num(stats.Rows) + " rows"
+		rows := human.Count(stats.Rows) + " rows"
 		if !stats.RowsExact {
 			rows = "≥" + rows
 		}
@@ -333,7 +334,7 @@ func (g *graphPane) detail(w int) []string {
 		case wr.err != "":
 			rows = st.Warning.Render("?")
 		case wr.known:
-			rows = num(wr.rows)
+			rows = human.Count(wr.rows)
 		}
 		name := wr.w.Pipeline + "." + wr.w.Node
 		left := cur + mark + " " + name + " " + st.Dim.Render(wr.owner)
@@ -342,7 +343,7 @@ func (g *graphPane) detail(w int) []string {
 	if len(orphans) > 0 {
 		add(st.Warning.Render("Orphan writer ids (no writer declares them)"))
 		for _, o := range orphans {
-			add(rightAlign("  "+o.id, num(o.rows), w))
+			add(rightAlign("  "+o.id, human.Count(o.rows), w))
 		}
 	}
 	var stream, batch []*workspace.Reader

@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // liveRun is the run in progress (or the last one started here), built
@@ -228,11 +229,11 @@ func (lr *liveRun) apply(ev runner.Event) {
 	case runner.EventRetry:
 		lr.retries++
 		ts.retries++
-		lr.addLog(fmt.Sprintf("↻ %sretry %d on %s in %s: %s", taskPrefix(ev.Task), ev.Attempt, lr.tableName(ev.Table), dur(ev.Delay), firstLine(ev.Err)))
+		lr.addLog(fmt.Sprintf("↻ %sretry %d on %s in %s: %s", taskPrefix(ev.Task), ev.Attempt, lr.tableName(ev.Table), human.Duration(ev.Delay), firstLine(ev.Err)))
 	case runner.EventDeleted:
 		lr.deleted += ev.Rows
 		ts.deleted += ev.Rows
-		lr.addLog(fmt.Sprintf("✂ %sdeleted %s %s from %s", taskPrefix(ev.Task), plural(ev.Rows, "row"), ownerPhrase(ev.Writer), lr.tableName(ev.Table)))
+		lr.addLog(fmt.Sprintf("✂ %sdeleted %s %s from %s", taskPrefix(ev.Task), human.Plural(ev.Rows, "row"), ownerPhrase(ev.Writer), lr.tableName(ev.Table)))
 	case runner.EventWarning:
 		lr.warnings = addNote(lr.warnings, ev.Task, history.SeverityWarning, ev.Message)
 	case runner.EventTaskFinished:
@@ -256,7 +257,7 @@ func (lr *liveRun) operation(ts *taskState, ev runner.Event) {
 		}
 		lr.written += ev.Rows // as the run's summary counts them
 		ts.written += ev.Rows
-		lr.addLog(fmt.Sprintf("⇢ %s%s processed %s", taskPrefix(ev.Task), ev.Table, plural(ev.Rows, "row")))
+		lr.addLog(fmt.Sprintf("⇢ %s%s processed %s", taskPrefix(ev.Task), ev.Table, human.Plural(ev.Rows, "row")))
 		return
 	}
 	lr.written += ev.Rows
@@ -323,7 +324,7 @@ func rowsSuffix(n int64, sign string) string {
 	if n == 0 {
 		return ""
 	}
-	return " " + sign + plural(n, "row")
+	return " " + sign + human.Plural(n, "row")
 }
 
 func firstLine(s string) string {
@@ -549,7 +550,7 @@ func (r *runsPane) liveLines() []string {
 	if lr.cancelling && !lr.done() {
 		state = st.Warning.Render("cancelling")
 	}
-	head := wrap(st.Bold.Render("Run "+id)+lr.target+"  "+state+" "+st.Dim.Render(dur(end.Sub(lr.started))), w)
+	head := wrap(st.Bold.Render("Run "+id)+lr.target+"  "+state+" "+st.Dim.Render(human.Duration(end.Sub(lr.started))), w)
 	kw := min(max(r.w-40, 12), 40)
 	// The tasks of one pipeline go by their node names.
 	prefix, col := lr.pipelinePrefix(), "task"
@@ -589,8 +590,8 @@ func (r *runsPane) liveLines() []string {
 	}
 	var sum []string
 	if lr.done() {
-		text := fmt.Sprintf("%s in %s · %s · %s written · %s deleted · %s", lr.status, dur(end.Sub(lr.started)),
-			plural(int64(len(lr.tasks)), "task"), plural(lr.written, "row"), plural(lr.deleted, "row"), retriesText(int64(lr.retries)))
+		text := fmt.Sprintf("%s in %s · %s · %s written · %s deleted · %s", lr.status, human.Duration(end.Sub(lr.started)),
+			human.Plural(int64(len(lr.tasks)), "task"), human.Plural(lr.written, "row"), human.Plural(lr.deleted, "row"), human.Plural(int64(lr.retries), "retry"))
 		sum = wrap(statusStyle(st, lr.status).Render("Summary: "+text), w)
 		if lr.err != "" {
 			sum = append(sum, wrap(st.Error.Render("  "+r.c.rel(firstLine(lr.err))), w)...)
@@ -658,7 +659,7 @@ func (r *runsPane) taskLine(t *taskState, name string, kw int, now time.Time) st
 		if e.IsZero() {
 			e = now
 		}
-		elapsed = dur(e.Sub(t.started))
+		elapsed = human.Duration(e.Sub(t.started))
 	}
 	progress := t.phase
 	if len(t.flows) == 1 && t.flows[0].batches > 0 {
@@ -670,7 +671,7 @@ func (r *runsPane) taskLine(t *taskState, name string, kw int, now time.Time) st
 	}
 	rows := ""
 	if n > 0 {
-		rows = num(n)
+		rows = human.Count(n)
 	}
 	retries := ""
 	if t.retries > 0 {
@@ -698,12 +699,12 @@ func (r *runsPane) flowLine(t *taskState, f *flowState, w int) []string {
 	case f.status == "FAILED":
 		prog = st.Error.Render(fmt.Sprintf("failed in batch %d", f.batch))
 	case f.batches > 0:
-		prog = fmt.Sprintf("batch %d · %s", f.batch, plural(f.rows, "row"))
+		prog = fmt.Sprintf("batch %d · %s", f.batch, human.Plural(f.rows, "row"))
 	default:
 		prog = st.Dim.Render("no batch yet")
 	}
 	if f.foreach && (f.processed > 0 || f.batches > 0) {
-		prog += fmt.Sprintf(" · %s processed", num(f.processed))
+		prog += fmt.Sprintf(" · %s processed", human.Count(f.processed))
 	}
 	left := "    ⇢ " + label
 	if ansi.StringWidth(left)+ansi.StringWidth(prog)+2 > w {
@@ -750,17 +751,17 @@ func (r *runsPane) listLines(h int) []string {
 		}
 		took := "-"
 		if d := run.Duration(); d > 0 {
-			took = dur(d)
+			took = human.Duration(d)
 		}
 		status := fmt.Sprintf("%-11s", run.Status)
 		sel := selectionText(run.Pipelines, run.Selectors)
 		var rest string
 		if wide {
 			rest = fmt.Sprintf(" %5d %-16s %7s %s %-11s %9s %8s %s", run.ID, stamp(run.StartedAt), took, status, refresh,
-				num(run.RowsWritten), num(run.RowsDeleted), sel)
+				human.Count(run.RowsWritten), human.Count(run.RowsDeleted), sel)
 		} else {
 			rest = fmt.Sprintf(" %4d %-11s %6s %-11s +%s/-%s %s", run.ID, shortStamp(run.StartedAt), took, refresh,
-				num(run.RowsWritten), num(run.RowsDeleted), sel)
+				human.Count(run.RowsWritten), human.Count(run.RowsDeleted), sel)
 		}
 		line := runMark(st, run.Status) + rest
 		if wide {
@@ -823,11 +824,11 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 		refresh, selectionText(run.Pipelines, run.Selectors))
 	took := "-"
 	if dd := run.Duration(); dd > 0 {
-		took = dur(dd)
+		took = human.Duration(dd)
 	}
 	add("started %s UTC · took %s · parallelism %d", stamp(run.StartedAt), took, run.Parallelism)
-	add("rows read %s · written %s · deleted %s · %s · %d warnings · %d errors", num(run.RowsRead), num(run.RowsWritten),
-		num(run.RowsDeleted), retriesText(run.Retries), run.Warnings, run.Errors)
+	add("rows read %s · written %s · deleted %s · %s · %d warnings · %d errors", human.Count(run.RowsRead), human.Count(run.RowsWritten),
+		human.Count(run.RowsDeleted), human.Plural(run.Retries, "retry"), run.Warnings, run.Errors)
 	if run.Error != "" {
 		lines = append(lines, st.Error.Render("error: "+firstLine(run.Error)))
 	}
@@ -835,10 +836,10 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 	for _, t := range d.Tasks {
 		took := "-"
 		if dd := t.Duration(); dd > 0 {
-			took = dur(dd)
+			took = human.Duration(dd)
 		}
 		add("%s %s %s %s", runMark(st, t.Status), t.Key, statusStyle(st, t.Status).Render(string(t.Status)), st.Dim.Render(took))
-		add("    read %s · written %s · deleted %s · %s", num(t.RowsRead), num(t.RowsWritten), num(t.RowsDeleted), retriesText(t.Retries))
+		add("    read %s · written %s · deleted %s · %s", human.Count(t.RowsRead), human.Count(t.RowsWritten), human.Count(t.RowsDeleted), human.Plural(t.Retries, "retry"))
 		if t.Error != "" {
 			lines = append(lines, st.Error.Render("    "+firstLine(t.Error)))
 		}
@@ -849,15 +850,15 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 		if o.Version != nil {
 			v = "v" + strconv.FormatInt(*o.Version, 10)
 		}
-		add("  %s %s %s  +%s -%s rows, %d/%d files added/removed  %s", shortName(o.Table), v, o.Operation, num(o.RowsAdded),
-			num(o.RowsDeleted), o.FilesAdded, o.FilesRemoved, st.Dim.Render(o.Task))
+		add("  %s %s %s  +%s -%s rows, %d/%d files added/removed  %s", shortName(o.Table), v, o.Operation, human.Count(o.RowsAdded),
+			human.Count(o.RowsDeleted), o.FilesAdded, o.FilesRemoved, st.Dim.Render(o.Task))
 		if o.Detail != "" {
 			lines = append(lines, st.Dim.Render("    "+o.Detail))
 		}
 	}
 	section("Retries", len(d.Retries))
 	for _, rt := range d.Retries {
-		add("  %s attempt %d after %s on %s: %s", rt.Task, rt.Attempt, dur(rt.Delay), shortName(rt.Table), firstLine(rt.Error))
+		add("  %s attempt %d after %s on %s: %s", rt.Task, rt.Attempt, human.Duration(rt.Delay), shortName(rt.Table), firstLine(rt.Error))
 	}
 	section("Deleted rows per writer", len(d.Deletions))
 	for _, del := range d.Deletions {
@@ -869,13 +870,13 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 		if del.Version != nil {
 			v = fmt.Sprintf(" (v%d)", *del.Version)
 		}
-		add("  %s: %s %s%s", shortName(del.Table), plural(del.Rows, "row"), who, v)
+		add("  %s: %s %s%s", shortName(del.Table), human.Plural(del.Rows, "row"), who, v)
 	}
 	if flows := flowsOf(d.Events); len(flows) > 0 {
 		section("Streaming flows", len(flows))
 		for _, f := range flows {
 			lines = append(lines, "  ⇢ "+f.name+st.Dim.Render(" "+f.task))
-			text := fmt.Sprintf("%s (last %d) · %s", plural(int64(f.batches), "batch"), f.batch, plural(f.rows, "row"))
+			text := fmt.Sprintf("%s (last %d) · %s", human.Plural(int64(f.batches), "batch"), f.batch, human.Plural(f.rows, "row"))
 			if f.batches == 0 {
 				text = "no batch"
 			}
@@ -918,11 +919,4 @@ func flowsOf(evs []history.Event) []*flowState {
 		ts.flow(ev.Flow).progress(ev)
 	}
 	return ts.flows
-}
-
-func retriesText(n int64) string {
-	if n == 1 {
-		return "1 retry"
-	}
-	return num(n) + " retries"
 }

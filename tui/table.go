@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/tui/lanes"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // tablePane shows the selected table: version, partitioning, rows per
@@ -153,12 +154,12 @@ func (t *tablePane) content() (text, preview []string) {
 	if !info.Stats.Facts.Exists {
 		return append(append(lines, st.Dim.Render("not written yet: run a writer of the table (r) to create it")), t.streamLines(tb)...), nil
 	}
-	rows := num(info.Stats.Rows) + " rows"
+	rows := human.Count(info.Stats.Rows) + " rows"
 	if !info.Stats.RowsExact {
 		rows = "at least " + rows
 	}
 	lines = append(lines, fmt.Sprintf("version %d · %s UTC · %s · %s · %s", info.Stats.Version, stamp(info.Timestamp),
-		plural(int64(info.Files), "file"), humanBytes(info.SizeBytes), rows))
+		human.Plural(int64(info.Files), "file"), human.Bytes(info.SizeBytes), rows))
 	part := "not partitioned"
 	if len(info.Partitions) > 0 {
 		part = "partitioned by " + strings.Join(info.Partitions, ", ")
@@ -179,12 +180,12 @@ func (t *tablePane) content() (text, preview []string) {
 		case wr.err != "":
 			n = st.Warning.Render("? " + wr.err)
 		case wr.known:
-			n = num(wr.rows)
+			n = human.Count(wr.rows)
 		}
 		lines = append(lines, rightAlign("  "+lanes.Glyph(k)+" "+wr.w.Pipeline+"."+wr.w.Node+"  "+st.Dim.Render(wr.owner), n, w))
 	}
 	for _, o := range orphans {
-		lines = append(lines, rightAlign("  "+st.Warning.Render("? "+o.id)+st.Dim.Render("  no writer declares it"), num(o.rows), w))
+		lines = append(lines, rightAlign("  "+st.Warning.Render("? "+o.id)+st.Dim.Render("  no writer declares it"), human.Count(o.rows), w))
 	}
 	if len(writers) > 1 && slices.ContainsFunc(writers, func(wr writerRows) bool { return wr.w.Declarative && !wr.known }) {
 		lines = append(lines, st.Dim.Render("  (append flows share the table without a writer column: their rows are not told apart)"))
@@ -246,8 +247,8 @@ func (t *tablePane) streamLines(tb *workspace.Table) []string {
 	if len(writers)+len(readers) == 0 {
 		return nil
 	}
-	lines := []string{"", st.Accent.Render(fmt.Sprintf("Streaming (%s, %s)", plural(int64(len(writers)/2), "writer"),
-		plural(int64(len(readers)), "reader")))}
+	lines := []string{"", st.Accent.Render(fmt.Sprintf("Streaming (%s, %s)", human.Plural(int64(len(writers)/2), "writer"),
+		human.Plural(int64(len(readers)), "reader")))}
 	return append(append(lines, writers...), readers...)
 }
 
@@ -314,7 +315,7 @@ func (t *tablePane) previewLines(p Preview) []string {
 	if p.More {
 		more = ", more in the table"
 	}
-	title := st.Accent.Render(fmt.Sprintf("Preview (%s%s)", plural(int64(len(p.Rows)), "row"), more)) +
+	title := st.Accent.Render(fmt.Sprintf("Preview (%s%s)", human.Plural(int64(len(p.Rows)), "row"), more)) +
 		st.Dim.Render(fmt.Sprintf("  columns %d-%d of %d, ←/→ to scroll", t.col+1, last, n))
 	row := func(vals []string, style func(string) string) string {
 		var b strings.Builder

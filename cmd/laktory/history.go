@@ -13,6 +13,7 @@ import (
 
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 	"github.com/spf13/cobra"
 )
 
@@ -132,8 +133,8 @@ func printRuns(w io.Writer, runs []history.Run, p painter) {
 		"WRITTEN", "DELETED", "RETRIES"}, right: map[int]bool{0: true, 2: true, 6: true, 7: true, 8: true}}
 	for _, r := range runs {
 		t.rows = append(t.rows, []string{strconv.FormatInt(r.ID, 10), fmtClock(r.StartedAt), fmtDuration(r.Duration()),
-			string(r.Status), refreshText(r), cutLine(selectionText(r), 40), fmtCount(r.RowsWritten), fmtCount(r.RowsDeleted),
-			fmtCount(r.Retries)})
+			string(r.Status), refreshText(r), cutLine(selectionText(r), 40), human.Count(r.RowsWritten), human.Count(r.RowsDeleted),
+			human.Count(r.Retries)})
 	}
 	t.print(w, "", p, map[int]func(string) string{3: statusStyle})
 }
@@ -155,7 +156,7 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
 	}
 	field("Workspace", ws)
 	field("Selection", fmt.Sprintf("%s, parallelism %d", selectionText(r), r.Parallelism))
-	field("Rows", fmt.Sprintf("read %s, written %s, deleted %s", fmtCount(r.RowsRead), fmtCount(r.RowsWritten), fmtCount(r.RowsDeleted)))
+	field("Rows", fmt.Sprintf("read %s, written %s, deleted %s", human.Count(r.RowsRead), human.Count(r.RowsWritten), human.Count(r.RowsDeleted)))
 	field("Counts", fmt.Sprintf("tasks %d (failed %d), retries %d, warnings %d, errors %d",
 		r.Tasks, r.TasksFailed, r.Retries, r.Warnings, r.Errors))
 	if r.Error != "" {
@@ -177,7 +178,7 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
 		right: map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true}}
 	for _, t := range d.Tasks {
 		tasks.rows = append(tasks.rows, []string{t.Key, string(t.Status), fmtTimeOfDay(t.StartedAt), fmtDuration(t.Duration()),
-			fmtCount(t.RowsRead), fmtCount(t.RowsWritten), fmtCount(t.RowsDeleted), fmtCount(t.Retries), cutLine(t.Error, 60)})
+			human.Count(t.RowsRead), human.Count(t.RowsWritten), human.Count(t.RowsDeleted), human.Count(t.Retries), cutLine(t.Error, 60)})
 	}
 	section("Tasks", tasks, map[int]func(string) string{1: statusStyle})
 
@@ -188,8 +189,8 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
 		if o.Version != nil {
 			version = strconv.FormatInt(*o.Version, 10)
 		}
-		ops.rows = append(ops.rows, []string{orDash(o.Task), o.Table, version, o.Operation, fmtCount(o.RowsAdded),
-			fmtCount(o.RowsDeleted), fmt.Sprintf("+%d -%d", o.FilesAdded, o.FilesRemoved), fmtDuration(o.Duration), cutLine(o.Detail, 50)})
+		ops.rows = append(ops.rows, []string{orDash(o.Task), o.Table, version, o.Operation, human.Count(o.RowsAdded),
+			human.Count(o.RowsDeleted), fmt.Sprintf("+%d -%d", o.FilesAdded, o.FilesRemoved), fmtDuration(o.Duration), cutLine(o.Detail, 50)})
 	}
 	section("Table operations", ops, nil)
 
@@ -210,7 +211,7 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
 		if x.Version != nil {
 			version = strconv.FormatInt(*x.Version, 10)
 		}
-		dels.rows = append(dels.rows, []string{orDash(x.Task), x.Table, cutLine(owner, 60), fmtCount(x.Rows), version})
+		dels.rows = append(dels.rows, []string{orDash(x.Task), x.Table, cutLine(owner, 60), human.Count(x.Rows), version})
 	}
 	section("Deleted rows per writer", dels, nil)
 
@@ -333,34 +334,13 @@ func fmtTimeOfDay(t time.Time) string {
 	return t.UTC().Format("15:04:05")
 }
 
-// duration prints a duration the way a person reads it: 350ms, 12.3s, 4m05s,
-// 2h03m; "-" when unknown.
+// fmtDuration is a duration as people read it (human.Duration), "-" when
+// unknown.
 func fmtDuration(d time.Duration) string {
-	switch {
-	case d <= 0:
+	if d <= 0 {
 		return "-"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-}
-
-// count prints n with thousands separators.
-func fmtCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return human.Duration(d)
 }
 
 // cutLine keeps the first line of s, at most n characters; " …" says

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // historyWorkspace returns a workspace folder whose history holds three
@@ -238,9 +239,9 @@ func TestHistoryFormatting(t *testing.T) {
 		{"minutes", fmtDuration(4*time.Minute + 5*time.Second), "4m05s"},
 		{"hours", fmtDuration(2*time.Hour + 3*time.Minute), "2h03m"},
 		{"unknown", fmtDuration(0), "-"},
-		{"small count", fmtCount(999), "999"},
-		{"count", fmtCount(1234567), "1,234,567"},
-		{"negative count", fmtCount(-1234), "-1,234"},
+		{"small count", human.Count(999), "999"},
+		{"count", human.Count(1234567), "1,234,567"},
+		{"negative count", human.Count(-1234), "-1,234"},
 		{"first line", cutLine("conflict\nat version 4", 40), "conflict …"},
 		{"long line", cutLine("abcdefghij", 5), "abcd…"},
 		{"fits", ellipsis("abc", 3), "abc"},

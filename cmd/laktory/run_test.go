@@ -174,3 +174,21 @@ func TestLiveProgressWrite(t *testing.T) {
 		t.Fatalf("live output:\n%q", last)
 	}
 }
+
+// TestSummaryNumbers: the summary formats counts and durations as the
+// workbench does (one formatter, package human): thousands separators.
+func TestSummaryNumbers(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := runner.Summary{RunID: 7, Status: history.StatusSucceeded, StartedAt: at, EndedAt: at.Add(3250 * time.Millisecond),
+		RowsWritten: 1_234_567, RowsDeleted: 12_000, Retries: 2,
+		Tasks: []runner.TaskSummary{{Key: "pl.a", Status: history.StatusSucceeded, RowsWritten: 1_234_567, RowsDeleted: 12_000,
+			StartedAt: at, EndedAt: at.Add(3250 * time.Millisecond)}}}
+	var b strings.Builder
+	printSummary(&b, s, false, warnings{})
+	for _, want := range []string{"Run 7 succeeded in 3.2s: 1 task, 1,234,567 rows written, 12,000 rows deleted, 2 retries",
+		"1,234,567    12,000", "3.2s"} {
+		if !strings.Contains(b.String(), want) {
+			t.Fatalf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+}

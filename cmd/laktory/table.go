@@ -168,7 +168,7 @@ func printDescribe(w io.Writer, d describeJSON) {
 		part = strings.Join(d.PartitionColumns, ", ")
 	}
 	fmt.Fprintf(tw, "Partitioned by\t%s\n", part)
-	fmt.Fprintf(tw, "Files\t%d (%s)\n", d.Files, tableHumanBytes(d.SizeBytes))
+	fmt.Fprintf(tw, "Files\t%d (%s)\n", d.Files, human.Bytes(d.SizeBytes))
 	rows := fmt.Sprint(d.Rows)
 	if !d.RowsExact {
 		rows = fmt.Sprintf("at least %d (some files have no stats)", d.Rows)
@@ -222,19 +222,6 @@ func tableSortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func tableHumanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
 // tableCompactMap renders operation parameters / metrics as k=v pairs.
