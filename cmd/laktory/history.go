@@ -26,7 +26,7 @@ type historyList struct {
 
 func init() {
 	registerCommand("history", func(a *app) *cobra.Command {
-		var asJSON bool
+		var asJSON, wide bool
 		var limit int
 		var runID, before int64
 		cmd := &cobra.Command{
@@ -97,7 +97,7 @@ for an unknown run id.`,
 					if asJSON {
 						return a.printJSON(d)
 					}
-					printRunDetail(a.stdout, d, p)
+					printRunDetail(a.stdout, d, p, a.cutter(wide))
 					return nil
 				}
 				page, err := s.ListRuns(a.ctx, history.Page{Limit: limit, Before: before}, history.Filter{})
@@ -111,7 +111,7 @@ for an unknown run id.`,
 					fmt.Fprintf(a.stdout, "No runs yet in %s (run `laktory run` first)\n", layout.Dir)
 					return nil
 				}
-				printRuns(a.stdout, page.Runs, p)
+				printRuns(a.stdout, page.Runs, p, a.cutter(wide))
 				if page.HasOlder {
 					fmt.Fprintf(a.stdout, "\nOlder runs: laktory history %s --before %d\n",
 						workspaceDir(args), page.Runs[len(page.Runs)-1].ID)
@@ -123,17 +123,18 @@ for an unknown run id.`,
 		cmd.Flags().IntVar(&limit, "limit", history.DefaultLimit, "list at most this many runs")
 		cmd.Flags().Int64Var(&before, "before", 0, "list the runs older than this run id (the next page)")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+		cmd.Flags().BoolVar(&wide, "wide", false, wideHelp)
 		return cmd
 	})
 }
 
 // printRuns prints runs as an aligned table.
-func printRuns(w io.Writer, runs []history.Run, p painter) {
+func printRuns(w io.Writer, runs []history.Run, p painter, c cutter) {
 	t := textTable{header: []string{"RUN", "STARTED (UTC)", "DURATION", "STATUS", "REFRESH", "SELECTION",
 		"WRITTEN", "DELETED", "RETRIES"}, right: map[int]bool{0: true, 2: true, 6: true, 7: true, 8: true}}
 	for _, r := range runs {
 		t.rows = append(t.rows, []string{strconv.FormatInt(r.ID, 10), fmtClock(r.StartedAt), fmtDuration(r.Duration()),
-			string(r.Status), refreshText(r), cutLine(selectionText(r), 40), human.Count(r.RowsWritten), human.Count(r.RowsDeleted),
+			string(r.Status), refreshText(r), c.line(selectionText(r), 40), human.Count(r.RowsWritten), human.Count(r.RowsDeleted),
 			human.Count(r.Retries)})
 	}
 	t.print(w, "", p, map[int]func(string) string{3: statusStyle})
@@ -141,7 +142,7 @@ func printRuns(w io.Writer, runs []history.Run, p painter) {
 
 // printRunDetail prints one run: a summary, then its tasks, operations,
 // retries, deletions and messages.
-func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
+func printRunDetail(w io.Writer, d history.RunDetail, p painter, c cutter) {
 	r := d.Run
 	took := "took " + fmtDuration(r.Duration())
 	if r.EndedAt.IsZero() {
@@ -178,7 +179,7 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
 		right: map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true}}
 	for _, t := range d.Tasks {
 		tasks.rows = append(tasks.rows, []string{t.Key, string(t.Status), fmtTimeOfDay(t.StartedAt), fmtDuration(t.Duration()),
-			human.Count(t.RowsRead), human.Count(t.RowsWritten), human.Count(t.RowsDeleted), human.Count(t.Retries), cutLine(t.Error, 60)})
+			human.Count(t.RowsRead), human.Count(t.RowsWritten), human.Count(t.RowsDeleted), human.Count(t.Retries), c.line(t.Error, 60)})
 	}
 	section("Tasks", tasks, map[int]func(string) string{1: statusStyle})
 
@@ -190,14 +191,14 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
 			version = strconv.FormatInt(*o.Version, 10)
 		}
 		ops.rows = append(ops.rows, []string{orDash(o.Task), o.Table, version, o.Operation, human.Count(o.RowsAdded),
-			human.Count(o.RowsDeleted), fmt.Sprintf("+%d -%d", o.FilesAdded, o.FilesRemoved), fmtDuration(o.Duration), cutLine(o.Detail, 50)})
+			human.Count(o.RowsDeleted), fmt.Sprintf("+%d -%d", o.FilesAdded, o.FilesRemoved), fmtDuration(o.Duration), c.line(o.Detail, 50)})
 	}
 	section("Table operations", ops, nil)
 
 	retries := textTable{header: []string{"TASK", "TABLE", "ATTEMPT", "DELAY", "ERROR"}, right: map[int]bool{2: true, 3: true}}
 	for _, x := range d.Retries {
 		retries.rows = append(retries.rows, []string{orDash(x.Task), orDash(x.Table), strconv.Itoa(x.Attempt),
-			fmtDuration(x.Delay), cutLine(x.Error, 80)})
+			fmtDuration(x.Delay), c.line(x.Error, 80)})
 	}
 	section("Retries", retries, nil)
 
@@ -211,13 +212,13 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter) {
 		if x.Version != nil {
 			version = strconv.FormatInt(*x.Version, 10)
 		}
-		dels.rows = append(dels.rows, []string{orDash(x.Task), x.Table, cutLine(owner, 60), human.Count(x.Rows), version})
+		dels.rows = append(dels.rows, []string{orDash(x.Task), x.Table, c.line(owner, 60), human.Count(x.Rows), version})
 	}
 	section("Deleted rows per writer", dels, nil)
 
 	msgs := textTable{header: []string{"SEVERITY", "TASK", "CODE", "MESSAGE"}}
 	for _, m := range d.Messages {
-		msgs.rows = append(msgs.rows, []string{string(m.Severity), orDash(m.Task), orDash(m.Code), cutLine(m.Text, 100)})
+		msgs.rows = append(msgs.rows, []string{string(m.Severity), orDash(m.Task), orDash(m.Code), c.line(m.Text, 100)})
 	}
 	section("Messages", msgs, map[int]func(string) string{0: severityText})
 
@@ -343,6 +344,31 @@ func fmtDuration(d time.Duration) string {
 	return human.Duration(d)
 }
 
+// cutter shortens the cells of a table of text on a terminal (not with
+// --wide); output that is not a terminal is never cut.
+type cutter bool
+
+// cutter is on when stdout is a terminal and --wide is not given.
+func (a *app) cutter(wide bool) cutter { return cutter(isTerminal(a.stdout) && !wide) }
+
+// line is s on one line: when cutting, its first line, at most n
+// characters (" …" says more lines follow); else all of it, its lines
+// joined by " ⏎ ".
+func (c cutter) line(s string, n int) string {
+	if !c {
+		return strings.Join(strings.Split(s, "\n"), " ⏎ ")
+	}
+	return cutLine(s, n)
+}
+
+// fit is s, cut to at most n characters when cutting.
+func (c cutter) fit(s string, n int) string {
+	if !c {
+		return s
+	}
+	return ellipsis(s, n)
+}
+
 // cutLine keeps the first line of s, at most n characters; " …" says
 // more lines follow.
 func cutLine(s string, n int) string {
@@ -370,3 +396,6 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// wideHelp is the help of --wide.
+const wideHelp = "on a terminal, print long cells whole (output that is not a terminal is never cut)"

@@ -264,8 +264,8 @@ func TestHistoryColoursKeepAlignment(t *testing.T) {
 		{ID: 7, Status: history.StatusInterrupted, Refresh: history.RefreshIncremental},
 	}
 	var plain, coloured strings.Builder
-	printRuns(&plain, runs, painter(false))
-	printRuns(&coloured, runs, painter(true))
+	printRuns(&plain, runs, painter(false), cutter(true))
+	printRuns(&coloured, runs, painter(true), cutter(true))
 	if !strings.Contains(coloured.String(), ansiGreen+"succeeded") {
 		t.Fatalf("no colour: %q", coloured.String())
 	}
@@ -275,3 +275,31 @@ func TestHistoryColoursKeepAlignment(t *testing.T) {
 }
 
 var ansiPattern = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestNotCutWithoutTerminal: output that is not a terminal holds long
+// cells whole (no "…"); on a terminal they are cut unless --wide.
+func TestNotCutWithoutTerminal(t *testing.T) {
+	long := strings.Repeat("a very long error message ", 10) + "\nand a second line"
+	d := history.RunDetail{Run: history.Run{ID: 3, Status: history.StatusFailed, Refresh: history.RefreshIncremental,
+		Pipelines: []string{strings.Repeat("pl-with-a-long-name-", 4)}},
+		Tasks: []history.Task{{Key: "pl.a", Status: history.StatusFailed, Error: long}}}
+	var whole, cut strings.Builder
+	printRunDetail(&whole, d, painter(false), cutter(false))
+	printRunDetail(&cut, d, painter(false), cutter(true))
+	if strings.Contains(whole.String(), "…") || !strings.Contains(whole.String(), strings.Repeat("a very long error message ", 10)+" ⏎ and a second line") {
+		t.Fatalf("not cut:\n%s", whole.String())
+	}
+	if !strings.Contains(cut.String(), "…") {
+		t.Fatalf("cut on a terminal:\n%s", cut.String())
+	}
+	var runs strings.Builder
+	printRuns(&runs, []history.Run{d.Run}, painter(false), cutter(false))
+	if strings.Contains(runs.String(), "…") || !strings.Contains(runs.String(), d.Run.Pipelines[0]) {
+		t.Fatalf("runs not cut:\n%s", runs.String())
+	}
+	// In-process, stdout is not a terminal: the command cuts nothing.
+	a := &app{stdout: &strings.Builder{}}
+	if a.cutter(false) || a.cutter(true) {
+		t.Fatal("a buffer is not a terminal: nothing is cut")
+	}
+}

@@ -225,7 +225,7 @@ func tableSortedKeys[V any](m map[string]V) []string {
 }
 
 // tableCompactMap renders operation parameters / metrics as k=v pairs.
-func tableCompactMap(m map[string]any, max int) string {
+func tableCompactMap(m map[string]any, max int, c cutter) string {
 	var parts []string
 	for _, k := range tableSortedKeys(m) {
 		v := m[k]
@@ -236,7 +236,7 @@ func tableCompactMap(m map[string]any, max int) string {
 		}
 		parts = append(parts, k+"="+s)
 	}
-	return ellipsis(strings.ReplaceAll(strings.Join(parts, " "), "\n", " "), max)
+	return c.fit(strings.ReplaceAll(strings.Join(parts, " "), "\n", " "), max)
 }
 
 func init() {
@@ -293,7 +293,7 @@ func (a *app) tableDescribeCommand() *cobra.Command {
 
 func (a *app) tableLogCommand() *cobra.Command {
 	var f tableFlags
-	var asJSON bool
+	var asJSON, wide bool
 	var limit int
 	cmd := &cobra.Command{
 		Use:   "log TABLE",
@@ -320,7 +320,7 @@ func (a *app) tableLogCommand() *cobra.Command {
 			fmt.Fprintln(tw, "VERSION\tTIMESTAMP\tOPERATION\tPARAMETERS\tMETRICS")
 			for _, e := range h {
 				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.Version, e.Timestamp.UTC().Format(time.RFC3339), e.Operation,
-					tableCompactMap(e.OperationParameters, 50), tableCompactMap(e.OperationMetrics, 60))
+					tableCompactMap(e.OperationParameters, 50, a.cutter(wide)), tableCompactMap(e.OperationMetrics, 60, a.cutter(wide)))
 			}
 			return tw.Flush()
 		},
@@ -328,6 +328,7 @@ func (a *app) tableLogCommand() *cobra.Command {
 	f.register(cmd, false)
 	cmd.Flags().IntVar(&limit, "limit", 0, "show at most this many versions (0: all)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVar(&wide, "wide", false, wideHelp)
 	return cmd
 }
 
@@ -335,7 +336,7 @@ func (a *app) tableScanCommand() *cobra.Command {
 	var f tableFlags
 	var limit int
 	var where, format, columns string
-	var asJSON bool
+	var asJSON, wide bool
 	cmd := &cobra.Command{
 		Use:   "scan TABLE",
 		Short: "Print a table's rows (optionally filtered, projected, at a past version)",
@@ -393,7 +394,7 @@ there are ("20 of N rows"); --limit 0 prints all.`,
 				return err
 			}
 			defer rows.Close()
-			n, more, err := writeTableRows(a.stdout, rows, format, limit)
+			n, more, err := writeTableRows(a.stdout, rows, format, limit, a.cutter(wide))
 			if err != nil || format != "table" {
 				return err
 			}
@@ -418,12 +419,13 @@ there are ("20 of N rows"); --limit 0 prints all.`,
 	cmd.Flags().StringVar(&columns, "columns", "", "comma-separated columns to print (default: all)")
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table, jsonl or csv")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "same as --format jsonl")
+	cmd.Flags().BoolVar(&wide, "wide", false, wideHelp)
 	return cmd
 }
 
 // writeTableRows prints at most limit query rows (0: all) in the given
 // format, and returns how many it printed and whether more were left.
-func writeTableRows(w io.Writer, rows *sql.Rows, format string, limit int) (n int, more bool, err error) {
+func writeTableRows(w io.Writer, rows *sql.Rows, format string, limit int, cut cutter) (n int, more bool, err error) {
 	cols, err := rows.ColumnTypes()
 	if err != nil {
 		return 0, false, err
@@ -483,7 +485,7 @@ func writeTableRows(w io.Writer, rows *sql.Rows, format string, limit int) (n in
 		default:
 			rec := make([]string, len(cols))
 			for i, c := range cols {
-				rec[i] = ellipsis(strings.ReplaceAll(delta.TextValue(vals[i], c.DatabaseTypeName(), false), "\n", " "), 40)
+				rec[i] = cut.fit(strings.ReplaceAll(delta.TextValue(vals[i], c.DatabaseTypeName(), false), "\n", " "), 40)
 			}
 			table = append(table, rec)
 		}
