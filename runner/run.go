@@ -85,6 +85,7 @@ type Run struct {
 	parallel int
 	seqNo    int64 // unique among the runs of this process
 
+	emitMu   sync.Mutex // numbers and delivers one event at a time
 	evMu     sync.Mutex
 	evCond   *sync.Cond
 	evBuf    []Event
@@ -213,8 +214,13 @@ func (run *Run) Wait() (Summary, error) {
 	return run.summary, run.err
 }
 
-// emit sends an event and appends it to the history's event log.
+// emit sends an event and appends it to the history's event log. Events
+// come from the tasks' goroutines (and a write's progress from delta's):
+// they are numbered and delivered in one step, so Events sees them in Seq
+// order.
 func (run *Run) emit(e Event) {
+	run.emitMu.Lock()
+	defer run.emitMu.Unlock()
 	run.publish(run.logEvent(e))
 }
 

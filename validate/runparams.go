@@ -37,8 +37,8 @@ type RunRequest struct {
 
 // RunParams are the normalized run parameters.
 type RunParams struct {
-	Refresh   string // INCREMENTAL, FULL or RESET
-	ResetMode string // "", DROP or TRUNCATE
+	Refresh   string `json:"refresh"`              // INCREMENTAL, FULL or RESET
+	ResetMode string `json:"reset_mode,omitempty"` // "", DROP or TRUNCATE
 }
 
 // RunParameters validates and normalizes the parameters of a run, as

@@ -71,7 +71,8 @@ func (f *runFlags) request() (runner.Request, error) {
 		}
 		refresh = validate.RefreshFull
 	}
-	return runner.Request{Pipelines: f.pipelines, Selectors: f.selectors, Refresh: refresh, ResetMode: f.resetMode, Parallel: f.parallel}, nil
+	return runner.Request{Pipelines: nonNil(f.pipelines), Selectors: nonNil(f.selectors), Refresh: refresh, ResetMode: f.resetMode,
+		Parallel: f.parallel}, nil
 }
 
 func init() {

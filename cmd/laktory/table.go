@@ -100,28 +100,78 @@ type columnJSON struct {
 
 // describeJSON is the JSON form of `table describe`.
 type describeJSON struct {
-	Path              string            `json:"path"`
-	Version           int64             `json:"version"`
-	Timestamp         *time.Time        `json:"timestamp,omitempty"`
-	Operation         string            `json:"operation,omitempty"`
-	TableID           string            `json:"tableId"`
-	Protocol          delta.Protocol    `json:"protocol"`
-	Columns           []columnJSON      `json:"columns"`
-	Schema            *delta.StructType `json:"schema"`
-	PartitionColumns  []string          `json:"partitionColumns"`
+	Path      string       `json:"path"`
+	Version   int64        `json:"version"`
+	Timestamp *time.Time   `json:"timestamp,omitempty"`
+	Operation string       `json:"operation,omitempty"`
+	TableID   string       `json:"table_id"`
+	Protocol  protocolJSON `json:"protocol"`
+	Columns   []columnJSON `json:"columns"`
+	// SchemaString is the Delta schema, as metaData.schemaString holds it.
+	SchemaString      string            `json:"schema_string"`
+	PartitionColumns  []string          `json:"partition_columns"`
 	Properties        map[string]string `json:"properties"`
 	Files             int               `json:"files"`
-	SizeBytes         int64             `json:"sizeBytes"`
+	SizeBytes         int64             `json:"size_bytes"`
 	Rows              int64             `json:"rows"`
-	RowsExact         bool              `json:"rowsExact"`
-	AppTransactions   map[string]int64  `json:"appTransactions"`
-	CheckpointVersion *int64            `json:"checkpointVersion,omitempty"`
+	RowsExact         bool              `json:"rows_exact"`
+	AppTransactions   map[string]int64  `json:"app_transactions"`
+	CheckpointVersion *int64            `json:"checkpoint_version,omitempty"`
+}
+
+// protocolJSON is a table's protocol in `table describe --json`.
+type protocolJSON struct {
+	MinReaderVersion int      `json:"min_reader_version"`
+	MinWriterVersion int      `json:"min_writer_version"`
+	ReaderFeatures   []string `json:"reader_features"`
+	WriterFeatures   []string `json:"writer_features"`
+}
+
+// logEntryJSON is one version in `table log --json`: the commit's
+// parameters and metrics keep Delta's names (they are data).
+type logEntryJSON struct {
+	Version             int64          `json:"version"`
+	Timestamp           time.Time      `json:"timestamp"`
+	Operation           string         `json:"operation,omitempty"`
+	OperationParameters map[string]any `json:"operation_parameters"`
+	OperationMetrics    map[string]any `json:"operation_metrics"`
+	ReadVersion         *int64         `json:"read_version,omitempty"`
+	IsolationLevel      string         `json:"isolation_level,omitempty"`
+	IsBlindAppend       *bool          `json:"is_blind_append,omitempty"`
+	UserName            string         `json:"user_name,omitempty"`
+	Engine              string         `json:"engine,omitempty"`
+}
+
+func logEntries(h []delta.HistoryEntry) []logEntryJSON {
+	out := make([]logEntryJSON, 0, len(h))
+	for _, e := range h {
+		l := logEntryJSON{Version: e.Version, Timestamp: e.Timestamp, Operation: e.Operation, OperationParameters: e.OperationParameters,
+			OperationMetrics: e.OperationMetrics, ReadVersion: e.ReadVersion, IsolationLevel: e.IsolationLevel, IsBlindAppend: e.IsBlindAppend,
+			UserName: e.UserName, Engine: e.Engine}
+		if l.OperationParameters == nil {
+			l.OperationParameters = map[string]any{}
+		}
+		if l.OperationMetrics == nil {
+			l.OperationMetrics = map[string]any{}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 func describeSnapshot(s *delta.Snapshot) describeJSON {
-	d := describeJSON{Path: s.Root(), Version: s.Version(), TableID: s.TableID(), Protocol: s.Protocol(),
-		Schema: s.Schema(), PartitionColumns: s.PartitionColumns(), Properties: s.Properties(),
-		Files: s.NumFiles(), SizeBytes: s.SizeInBytes(), AppTransactions: s.AppTransactions()}
+	pr := s.Protocol()
+	d := describeJSON{Path: s.Root(), Version: s.Version(), TableID: s.TableID(),
+		Protocol: protocolJSON{MinReaderVersion: pr.MinReaderVersion, MinWriterVersion: pr.MinWriterVersion,
+			ReaderFeatures: nonNil(pr.ReaderFeatures), WriterFeatures: nonNil(pr.WriterFeatures)},
+		SchemaString: s.Schema().String(), PartitionColumns: nonNil(s.PartitionColumns()), Properties: s.Properties(),
+		Files: s.NumFiles(), SizeBytes: s.SizeInBytes(), AppTransactions: s.AppTransactions(), Columns: []columnJSON{}}
+	if d.Properties == nil {
+		d.Properties = map[string]string{}
+	}
+	if d.AppTransactions == nil {
+		d.AppTransactions = map[string]int64{}
+	}
 	if ts := s.Timestamp(); !ts.IsZero() {
 		d.Timestamp = &ts
 	}
@@ -311,10 +361,7 @@ func (a *app) tableLogCommand() *cobra.Command {
 				return err
 			}
 			if asJSON {
-				if h == nil {
-					h = []delta.HistoryEntry{}
-				}
-				return a.printJSON(h)
+				return a.printJSON(logEntries(h))
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "VERSION\tTIMESTAMP\tOPERATION\tPARAMETERS\tMETRICS")
@@ -537,11 +584,23 @@ func (r tableJSONRow) MarshalJSON() ([]byte, error) {
 
 // optimizeJSON is the JSON form of `table optimize`.
 type optimizeJSON struct {
-	Path      string                `json:"path"`
-	Committed bool                  `json:"committed"`
-	Version   int64                 `json:"version"`
-	Attempts  int                   `json:"attempts"`
-	Metrics   delta.OptimizeMetrics `json:"metrics"`
+	Path      string              `json:"path"`
+	Committed bool                `json:"committed"`
+	Version   int64               `json:"version"`
+	Attempts  int                 `json:"attempts"`
+	Metrics   optimizeMetricsJSON `json:"metrics"`
+}
+
+// optimizeMetricsJSON is delta.OptimizeMetrics in the CLI's JSON style.
+type optimizeMetricsJSON struct {
+	FilesRemoved           int   `json:"files_removed"`
+	FilesAdded             int   `json:"files_added"`
+	BytesRemoved           int64 `json:"bytes_removed"`
+	BytesAdded             int64 `json:"bytes_added"`
+	Rows                   int64 `json:"rows"`
+	PurgedRows             int64 `json:"purged_rows"`
+	DeletionVectorsRemoved int   `json:"deletion_vectors_removed"`
+	Partitions             int   `json:"partitions"`
 }
 
 func (a *app) tableOptimizeCommand() *cobra.Command {
@@ -591,7 +650,7 @@ and a concurrent writer that removes one of the files makes it start again
 				if err != nil {
 					return err
 				}
-				out.Committed, out.Version, out.Metrics = res.Committed, res.Version, m
+				out.Committed, out.Version, out.Metrics = res.Committed, res.Version, optimizeMetricsJSON(m)
 				break
 			}
 			if asJSON {
@@ -617,4 +676,12 @@ and a concurrent writer that removes one of the files makes it start again
 	cmd.Flags().StringVar(&minSize, "min-file-size", "", "compact files smaller than this (bytes, or 32mb, 1gb...; default: the target file size)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
+}
+
+// nonNil is ss, or [] for none (JSON lists are [] when empty, never null).
+func nonNil[T any](ss []T) []T {
+	if ss == nil {
+		return []T{}
+	}
+	return ss
 }

@@ -93,7 +93,7 @@ func TestTableDescribe(t *testing.T) {
 		len(d.Columns) != 4 || !d.Columns[3].Partition || d.AppTransactions["app-1"] != 4 || d.Path != root {
 		t.Fatalf("describe --json: %+v", d)
 	}
-	if !strings.Contains(out, `"schema": {`) || !strings.Contains(out, `"minReaderVersion": 1`) {
+	if !strings.Contains(out, `"schema_string": "{\"type\":\"struct\"`) || !strings.Contains(out, `"min_reader_version": 1`) {
 		t.Fatalf("JSON lacks the schema or protocol:\n%s", out)
 	}
 	// The lake from the environment.
