@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/google/uuid"
 )
 
@@ -93,6 +94,10 @@ type MergeMetrics struct {
 	FilesRemoved int   `json:"numTargetFilesRemoved"`
 	BytesAdded   int64 `json:"numTargetBytesAdded"`
 	BytesRemoved int64 `json:"numTargetBytesRemoved"`
+	// DeletionVectors are the files that got a (new) deletion vector
+	// marking their updated and deleted rows, instead of being rewritten
+	// (tables with delta.enableDeletionVectors=true).
+	DeletionVectors int `json:"numTargetDeletionVectorsAdded"`
 	// FilesScanned are the files read to find the matches: those whose
 	// partition values or stats can hold a source key.
 	FilesScanned int `json:"filesScanned"`
@@ -290,15 +295,30 @@ func (mg *merger) run(ctx context.Context, m *MergeMetrics) error {
 		}
 		return err
 	}
-	for _, i := range touched {
-		if err := ctx.Err(); err != nil {
-			return abort(err)
-		}
-		written, err := mg.rewrite(ctx, src, matches, candidates[i], i)
+	var gone []*Add
+	var dvs []dvUpdate
+	if mg.s.writesDeletionVectors() && len(touched) > 0 {
+		gone, dvs, adds, err = mg.markRows(ctx, src, matches, candidates, touched)
 		if err != nil {
 			return abort(err)
 		}
-		adds = append(adds, written...)
+	} else {
+		var goneRows int64
+		for _, i := range touched {
+			if err := ctx.Err(); err != nil {
+				return abort(err)
+			}
+			written, err := mg.rewrite(ctx, src, matches, candidates[i], i)
+			if err != nil {
+				return abort(err)
+			}
+			adds = append(adds, written...)
+			gone = append(gone, candidates[i])
+			if n, ok := candidates[i].NumRecords(); ok {
+				goneRows += n
+			}
+		}
+		m.Copied = max(goneRows-m.Updated-m.Deleted, 0)
 	}
 	if len(spec.NotMatched) > 0 {
 		written, n, err := mg.insert(ctx, src, matches)
@@ -308,24 +328,21 @@ func (mg *merger) run(ctx context.Context, m *MergeMetrics) error {
 		adds = append(adds, written...)
 		m.Inserted = n
 	}
+	descs, err := tx.writeDeletionVectors(dvs)
+	if err != nil {
+		return abort(err)
+	}
 	m.RewriteTime = time.Since(start)
 
-	var gone []*Add
-	var goneRows int64
-	for _, i := range touched {
-		f := candidates[i]
-		gone = append(gone, f)
+	for _, f := range gone {
 		m.FilesRemoved++
 		m.BytesRemoved += f.Size
-		if n, ok := f.NumRecords(); ok {
-			goneRows += n
-		}
 	}
 	wm := writeMetrics(adds)
-	m.FilesAdded, m.BytesAdded = wm.Files, wm.Bytes
-	m.Copied = max(goneRows-m.Updated-m.Deleted, 0)
+	m.FilesAdded, m.BytesAdded, m.DeletionVectors = wm.Files, wm.Bytes, len(dvs)
 	tx.metrics.DeletedRows += m.Deleted
 	tx.metrics.CopiedRows += m.Copied
+	tx.stageDVUpdates(dvs, descs)
 	tx.removeFiles(gone)
 	tx.addFiles(adds)
 	tx.kinds = append(tx.kinds, opMerge)
@@ -774,6 +791,82 @@ func (mg *merger) rewrite(ctx context.Context, src, matches string, f *Add, i in
 	return mg.write(ctx, q, "rewriting "+f.Path)
 }
 
+// markRows changes the touched files (positions in candidates) of a
+// table with deletion vectors: their updated and deleted rows are marked in
+// a deletion vector and the updated rows are written to new files, in the
+// files' row order. A file whose every live row changes is removed
+// instead (gone).
+func (mg *merger) markRows(ctx context.Context, src, matches string, candidates []*Add, touched []int) (gone []*Add, dvs []dvUpdate, adds []*Add, err error) {
+	mask := strconv.Itoa(1<<dvBlockBits - 1)
+	rows, err := mg.conn.QueryContext(ctx, "SELECT "+mergeFileCol+", "+mergeRowCol+" >> "+strconv.Itoa(dvBlockBits)+
+		", CAST(bitstring_agg(CAST("+mergeRowCol+" & "+mask+" AS INTEGER), 0, "+mask+") AS BLOB) FROM "+quoteIdent(matches)+
+		" WHERE "+mergeClauseCol+" IS NOT NULL GROUP BY 1, 2")
+	if err != nil {
+		return nil, nil, nil, mg.fail("collecting the changed rows", err)
+	}
+	marked := map[int]*roaring64.Bitmap{}
+	for rows.Next() {
+		var i, block int64
+		var b []byte
+		if err := rows.Scan(&i, &block, &b); err != nil {
+			rows.Close()
+			return nil, nil, nil, err
+		}
+		bm := marked[int(i)]
+		if bm == nil {
+			bm = roaring64.New()
+			marked[int(i)] = bm
+		}
+		addBitString(bm, uint64(block)<<dvBlockBits, b)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, nil, mg.fail("collecting the changed rows", err)
+	}
+	files := make([]*Add, len(touched))
+	pos := make([]string, len(touched))
+	for j, i := range touched {
+		f, bm := candidates[i], marked[i]
+		files[j], pos[j] = f, strconv.Itoa(i)
+		if live, ok := f.NumRecords(); ok && live == int64(bm.GetCardinality()) {
+			gone = append(gone, f)
+			continue
+		}
+		if f.DeletionVector != nil {
+			old, err := LoadDeletionVector(mg.s.root, f.DeletionVector)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("table %s, deletion vector of %s: %w", mg.s.root, f.Path, err)
+			}
+			bm.Or(old)
+		}
+		dvs = append(dvs, dvUpdate{old: f, deleted: bm})
+	}
+	var updates []string
+	for j, c := range mg.spec.Matched {
+		if c.Action == MergeUpdate {
+			updates = append(updates, strconv.Itoa(j))
+		}
+	}
+	if len(updates) == 0 {
+		return gone, dvs, nil, nil
+	}
+	scan, err := mg.rowScanSQL(ctx, nil, files)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sel, err := mg.valueSQL(mg.spec.Matched, "a."+mergeClauseCol, "target")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	file := "[" + strings.Join(pos, ", ") + "][target." + mergeFileCol + " + 1]"
+	q := "SELECT " + sel + " FROM (" + scan + "\n) AS target JOIN (SELECT * FROM " + quoteIdent(matches) + " WHERE " + mergeClauseCol +
+		" IN (" + strings.Join(updates, ", ") + ")) AS a ON a." + mergeFileCol + " = " + file + " AND a." + mergeRowCol + " = target." + mergeRowCol +
+		" JOIN " + quoteIdent(src) + " AS source ON source." + mergeSIDCol + " = a." + mergeSIDCol +
+		" ORDER BY target." + mergeFileCol + ", target." + mergeRowCol
+	adds, err = mg.write(ctx, q, "writing the updated rows")
+	return gone, dvs, adds, err
+}
+
 // insert writes the source rows no target row matched that an insert
 // clause applies to, and returns their count.
 func (mg *merger) insert(ctx context.Context, src, matches string) ([]*Add, int64, error) {
@@ -828,7 +921,7 @@ func (mi *mergeInfo) commitInfo(params, metrics map[string]any, m OperationMetri
 		"numTargetRowsCopied": mm.Copied, "numOutputRows": mm.Inserted + mm.Updated + mm.Copied,
 		"numTargetFilesAdded": int64(m.AddedFiles), "numTargetFilesRemoved": int64(m.RemovedFiles),
 		"numTargetBytesAdded": m.AddedBytes, "numTargetBytesRemoved": m.RemovedBytes, "numTargetChangeFilesAdded": 0,
-		"numTargetDeletionVectorsAdded": 0, "numTargetDeletionVectorsRemoved": 0, "numTargetDeletionVectorsUpdated": 0,
+		"numTargetDeletionVectorsAdded": int64(m.DVsAdded), "numTargetDeletionVectorsRemoved": 0, "numTargetDeletionVectorsUpdated": int64(m.DVsUpdated),
 		"materializeSourceTimeMs": mm.MaterializeTime.Milliseconds(), "scanTimeMs": mm.ScanTime.Milliseconds(),
 		"rewriteTimeMs": mm.RewriteTime.Milliseconds(),
 	} {

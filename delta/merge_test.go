@@ -367,3 +367,43 @@ func TestMergeDeletionVectorFile(t *testing.T) {
 		t.Fatalf("rows %v, want %v", got, want)
 	}
 }
+
+func TestMergeWritesDeletionVectors(t *testing.T) {
+	db := writeTestDB(t)
+	conn := mergeConn(t, db)
+	root := filepath.Join(t.TempDir(), "t")
+	mergeTable(t, db, root, 0, 100, 50, nil, map[string]string{PropEnableDeletionVectors: "true"})
+	before := mustSnapshot(t, root)
+	src := `SELECT * FROM (VALUES (10::BIGINT, 'u10', 2::BIGINT, 'U'), (30, 'u30', 2, 'U'), (12, NULL, 0, 'D'),
+		(500, 'new', 1, 'I')) AS s(id, v, seq, op)`
+	res, m := mustMerge(t, conn, root, upsert(src))
+	if m.Updated != 2 || m.Deleted != 1 || m.Inserted != 1 || m.DeletionVectors != 1 || m.FilesRemoved != 0 || m.Copied != 0 || m.FilesAdded != 2 {
+		t.Fatalf("metrics %+v: want the file of ids 0-49 marked in a DV, the updated and inserted rows in new files", m)
+	}
+	info := commitInfoOf(t, root, res.Version)
+	if info.OperationMetrics["numTargetDeletionVectorsAdded"] != "1" || info.OperationMetrics["numTargetRowsCopied"] != "0" {
+		t.Fatalf("operationMetrics %v", info.OperationMetrics)
+	}
+	after := mustSnapshot(t, root)
+	if len(after.Files()) != len(before.Files())+2 {
+		t.Fatalf("%d files, want the %d files (one with a DV) and 2 new", len(after.Files()), len(before.Files()))
+	}
+	rows := tableRows(t, db, root, "id", "v", "seq")
+	if len(rows) != 100 || !slices.Contains(rows, "10|u10|2") || !slices.Contains(rows, "30|u30|2") || slices.Contains(rows, "12|v12|1") ||
+		slices.Contains(rows, "10|v10|1") || !slices.Contains(rows, "500|new|1") {
+		t.Fatalf("rows: %d %v", len(rows), rows[:5])
+	}
+	// A second merge extends the file's DV; deleting every live row of a
+	// file removes it.
+	_, m = mustMerge(t, conn, root, upsert(`SELECT 11::BIGINT AS id, NULL AS v, 0::BIGINT AS seq, 'D' AS op`))
+	if m.Deleted != 1 || m.DeletionVectors != 1 {
+		t.Fatalf("second merge %+v", m)
+	}
+	if got := tableRows(t, db, root, "id"); len(got) != 99 || slices.Contains(got, "11") {
+		t.Fatalf("rows after the second merge: %d", len(got))
+	}
+	_, m = mustMerge(t, conn, root, upsert(`SELECT id, NULL AS v, 0::BIGINT AS seq, 'D' AS op FROM range(50, 100) r(id)`))
+	if m.Deleted != 50 || m.FilesRemoved != 1 || m.DeletionVectors != 0 {
+		t.Fatalf("deleting a whole file: %+v", m)
+	}
+}
