@@ -928,3 +928,36 @@ func (mi *mergeInfo) commitInfo(params, metrics map[string]any, m OperationMetri
 		metrics[k] = itoa(v)
 	}
 }
+
+// KeyScanSQL returns a scan of the table's columns cols (nil: every
+// column) over the files that can hold a key of the relation rel (a table
+// or view of conn whose columns keys name by Source), as Merge finds them,
+// and records those files and the keys' ranges as read by the transaction:
+// a query joining rel with it on the keys sees every row it could match,
+// and a concurrent commit changing them conflicts.
+func (tx *Transaction) KeyScanSQL(ctx context.Context, conn *sql.Conn, rel string, keys []MergeKey, cols []string) (string, error) {
+	if err := tx.usable(); err != nil {
+		return "", err
+	}
+	if err := tx.checkMergeSpec(MergeSpec{Keys: keys}); err != nil {
+		return "", err
+	}
+	tx.q = conn
+	mg := &merger{tx: tx, conn: conn, spec: MergeSpec{Keys: keys}, s: tx.view}
+	files, err := mg.candidateFiles(ctx, rel)
+	if err != nil {
+		return "", err
+	}
+	pred, err := mg.keyRangePredicate(ctx, rel)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		tx.readFiles[f.Key()] = true
+	}
+	tx.readPredicates = append(tx.readPredicates, &predicateInfo{sql: pred, parsed: parsePredicate(pred)})
+	if files == nil {
+		files = []*Add{} // none, not every file
+	}
+	return tx.view.ScanSQL(ctx, ScanOptions{Columns: cols, Files: files})
+}

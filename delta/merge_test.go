@@ -407,3 +407,38 @@ func TestMergeWritesDeletionVectors(t *testing.T) {
 		t.Fatalf("deleting a whole file: %+v", m)
 	}
 }
+
+func TestKeyScanSQL(t *testing.T) {
+	db := writeTestDB(t)
+	conn := mergeConn(t, db)
+	root := filepath.Join(t.TempDir(), "t")
+	mergeTable(t, db, root, 0, 40, 10, nil, nil)
+	if _, err := conn.ExecContext(context.Background(), "CREATE TEMP TABLE keys AS SELECT 12::BIGINT AS k UNION ALL SELECT 17"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := mustSnapshot(t, root).Begin(WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan, err := tx.KeyScanSQL(context.Background(), conn, "keys", []MergeKey{{Target: "id", Source: "k"}}, []string{"id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, lo, hi int64
+	if err := conn.QueryRowContext(context.Background(), "SELECT count(*), min(id), max(id) FROM ("+scan+")").Scan(&n, &lo, &hi); err != nil {
+		t.Fatal(err)
+	}
+	if n != 10 || lo != 10 || hi != 19 {
+		t.Fatalf("scanned %d rows (%d-%d), want the file of ids 10-19 only", n, lo, hi)
+	}
+	// The transaction read that file: its concurrent removal conflicts.
+	if _, err := Delete(context.Background(), db, root, "id >= 10 AND id < 20", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Append(context.Background(), conn, "SELECT 100::BIGINT AS id, 'x' AS v, 1::BIGINT AS seq"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Commit(context.Background()); !errors.Is(err, ErrConcurrentDeleteRead) {
+		t.Fatalf("commit: %v, want a conflict on the file the key scan read", err)
+	}
+}
