@@ -130,4 +130,5 @@ const (
 	CodeExtension        = "LK018" // a workbench extension key Laktory rejects (flow, foreach)
 	CodeNotRead          = "LK019" // a YAML file that looks like a pipeline but is not read
 	CodeBadName          = "LK050" // a catalog, schema or table name that is not an identifier
+	CodeExpansion        = "LK051" // a value that expands beyond MaxExpandedSize
 )

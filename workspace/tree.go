@@ -1,7 +1,10 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"gopkg.in/yaml.v3"
 )
@@ -129,7 +133,7 @@ func (c *rawCache) get(path string) *rawFile {
 }
 
 func parseRaw(path string) *rawFile {
-	b, err := os.ReadFile(path)
+	b, err := readWorkspaceFile(path)
 	if err != nil {
 		return &rawFile{err: err}
 	}
@@ -158,12 +162,68 @@ func parseRaw(path string) *rawFile {
 	return f
 }
 
+// MaxFileSize bounds a file the workspace reads (a pipeline, an included
+// YAML or SQL file): a pipeline file is kilobytes, and `!use /dev/zero`
+// must not exhaust memory.
+const MaxFileSize = 8 << 20
+
+// ErrNotRegular and ErrTooLarge: a workspace file (or a !use target) is not
+// a regular file (a named pipe, a device, a socket) or is larger than
+// MaxFileSize.
+var (
+	ErrNotRegular = errors.New("not a regular file")
+	ErrTooLarge   = fmt.Errorf("larger than %d MiB", MaxFileSize>>20)
+)
+
+// readWorkspaceFile reads a regular file of at most MaxFileSize bytes. It
+// opens the file without blocking, so a named pipe put in place of a file
+// cannot hang the load.
+func readWorkspaceFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, modeName(st.Mode()))}
+	case st.Size() > MaxFileSize:
+		return nil, &os.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err == nil && len(b) > MaxFileSize {
+		err = &os.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	return b, err
+}
+
+func modeName(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a file"
+}
+
 func trimBOM(b []byte) []byte {
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		return b[3:]
 	}
 	return b
 }
+
+// maxUseEntries bounds the files and folders `!use FOLDER` walks (`!use /`
+// would walk the whole disk).
+var maxUseEntries = 10_000
 
 // maxNodes bounds the nodes one file may expand to (aliases and includes),
 // so a "billion laughs" document cannot exhaust memory.
@@ -443,12 +503,21 @@ func (e *expander) use(n *yaml.Node, file string) *vnode {
 	}
 	if st.IsDir() {
 		var files []string
+		seen := 0
 		_ = filepath.WalkDir(p, func(q string, d os.DirEntry, err error) error {
+			if seen++; seen > maxUseEntries {
+				return filepath.SkipAll
+			}
 			if err == nil && !d.IsDir() && isYAML(q) {
 				files = append(files, q)
 			}
 			return nil
 		})
+		if seen > maxUseEntries {
+			e.errorf(at, CodeInclude, "!use a folder of pipeline files, not a tree as large as this one",
+				"!use %s: the folder holds more than %d files and folders", relTo(file, p), maxUseEntries)
+			return nil
+		}
 		slices.Sort(files)
 		v := &vnode{kind: vSeq, file: file, line: n.Line, col: n.Column}
 		for _, q := range files {

@@ -41,6 +41,11 @@ var (
 	maxVarDepth = 8
 )
 
+// MaxExpandedSize bounds the text one value may expand to with ${vars.x}
+// substitution, so that a few variables repeating each other (an expansion
+// bomb) cannot exhaust memory or time.
+const MaxExpandedSize = 1 << 20
+
 // resolve substitutes ${vars.x} / ${var.x} in a scalar: pipeline (and
 // inherited) variables first, then environment variables. A scalar that is
 // exactly one variable takes the variable's value and type (a mapping, a
@@ -80,7 +85,11 @@ func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
 		return d.resolveDepth(&out, depth+1)
 	}
 	changed := false
+	size := len(n.value)
 	s := varRe.ReplaceAllStringFunc(n.value, func(ref string) string {
+		if size > MaxExpandedSize {
+			return ref // over the limit: reported below
+		}
 		name := varRe.FindStringSubmatch(ref)[1]
 		v, ok := d.lookupVar(name)
 		if !ok {
@@ -91,8 +100,14 @@ func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
 			return ref
 		}
 		changed = true
+		size += len(v.value) - len(ref)
 		return v.value
 	})
+	if size > MaxExpandedSize {
+		d.errorf(n.pos(), CodeExpansion, "variables whose values repeat other variables grow exponentially: write the value out, or shorten it",
+			"the value expands to more than %d KiB of text (variables within variables)", MaxExpandedSize>>10)
+		return &vnode{kind: vScalar, tag: "!!str", file: n.file, line: n.line, col: n.col}
+	}
 	if !changed {
 		return n
 	}
