@@ -192,12 +192,12 @@ func scanTask(sc scanner) (Task, error) {
 }
 
 const opCols = `id, run_id, coalesce(task_key, ''), table_name, table_path, version, operation, detail,
-	rows_added, rows_deleted, files_added, files_removed, duration_ms, at`
+	rows_added, rows_deleted, rows_updated, files_added, files_removed, duration_ms, at`
 
 func scanOperation(sc scanner) (Operation, error) {
 	var o Operation
 	err := sc.Scan(&o.ID, &o.RunID, &o.Task, &o.Table, &o.Path, &o.Version, &o.Operation, &o.Detail,
-		&o.RowsAdded, &o.RowsDeleted, &o.FilesAdded, &o.FilesRemoved, msCol{&o.Duration}, timeCol{&o.At})
+		&o.RowsAdded, &o.RowsDeleted, &o.RowsUpdated, &o.FilesAdded, &o.FilesRemoved, msCol{&o.Duration}, timeCol{&o.At})
 	return o, err
 }
 

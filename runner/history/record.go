@@ -146,10 +146,10 @@ func (s *Store) RecordOperation(ctx context.Context, runID int64, op Operation) 
 		return fmt.Errorf("record operation: %w: table and operation are required", ErrInvalid)
 	}
 	_, err := s.exec(ctx, nil, `INSERT INTO operations (run_id, task_key, table_name, table_path, version, operation,
-		detail, rows_added, rows_deleted, files_added, files_removed, duration_ms, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		detail, rows_added, rows_deleted, rows_updated, files_added, files_removed, duration_ms, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		runID, nullable(op.Task), op.Table, op.Path, op.Version, strings.ToUpper(op.Operation), op.Detail,
-		op.RowsAdded, op.RowsDeleted, op.FilesAdded, op.FilesRemoved, op.Duration.Milliseconds(), ts(s.cfg.now()))
+		op.RowsAdded, op.RowsDeleted, op.RowsUpdated, op.FilesAdded, op.FilesRemoved, op.Duration.Milliseconds(), ts(s.cfg.now()))
 	return recordErr("record operation", runID, op.Task, err)
 }
 

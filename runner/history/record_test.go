@@ -371,3 +371,17 @@ func TestJSONDurationsInMilliseconds(t *testing.T) {
 		t.Fatalf("operation JSON %s", b)
 	}
 }
+
+func TestRecordMergeRows(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	id, err := s.StartRun(ctx, RunStart{Workspace: "/ws"})
+	mustNil(t, err, "start run")
+	op := Operation{Table: "silver", Version: ptr(3), Operation: "MERGE", RowsAdded: 10, RowsUpdated: 85, RowsDeleted: 5}
+	mustNil(t, s.RecordOperation(ctx, id, op), "record")
+	d, err := s.RunDetail(ctx, id)
+	mustNil(t, err, "detail")
+	if len(d.Operations) != 1 || d.Operations[0].RowsAdded != 10 || d.Operations[0].RowsUpdated != 85 || d.Operations[0].RowsDeleted != 5 {
+		t.Fatalf("operations %+v", d.Operations)
+	}
+}

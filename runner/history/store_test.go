@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -38,6 +40,22 @@ func tableExists(t *testing.T, db *sql.DB, name string) bool {
 	return n == 1
 }
 
+// released are the embedded migrations as schemaVersions lists them
+// ("1:init", ...).
+func released() []string {
+	names, _ := fs.Glob(assets.Migrations(), "*.sql")
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Itoa(i+1) + ":" + strings.TrimSuffix(n[5:], ".sql")
+	}
+	return out
+}
+
+// nextMigration names the migration after the released ones.
+func nextMigration(name string) string {
+	return fmt.Sprintf("%04d_%s.sql", len(released())+1, name)
+}
+
 // withExtra returns the embedded migrations plus more files.
 func withExtra(extra map[string]string) fs.FS {
 	m := fstest.MapFS{}
@@ -57,8 +75,8 @@ func TestOpenMigratesFromScratchAndReopens(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new", "folders", "state.db")
 	s, err := Open(ctx, path)
 	mustNil(t, err, "open")
-	if got := schemaVersions(t, s.w); strings.Join(got, ",") != "1:init" {
-		t.Fatalf("schema versions %v, want [1:init]", got)
+	if got := schemaVersions(t, s.w); !slices.Equal(got, released()) {
+		t.Fatalf("schema versions %v, want %v", got, released())
 	}
 	for _, tbl := range []string{"runs", "run_pipelines", "tasks", "last_tasks", "operations", "retries",
 		"deletions", "messages", "events", "flows"} {
@@ -74,7 +92,7 @@ func TestOpenMigratesFromScratchAndReopens(t *testing.T) {
 	s, err = Open(ctx, path)
 	mustNil(t, err, "reopen")
 	defer s.Close()
-	if got := schemaVersions(t, s.w); len(got) != 1 {
+	if got := schemaVersions(t, s.w); !slices.Equal(got, released()) {
 		t.Fatalf("after reopen schema versions %v", got)
 	}
 	if _, err := s.GetRun(ctx, id); err != nil {
@@ -116,22 +134,23 @@ func TestMigrationUpgradeAndNewerSchema(t *testing.T) {
 	mustNil(t, err, "start run")
 	s.Close()
 
-	// A newer laktory adds migration 2 to the same database.
-	newer := withExtra(map[string]string{"0002_future.sql": "CREATE TABLE future (x INTEGER);"})
+	// A newer laktory adds a migration to the same database.
+	newer := withExtra(map[string]string{nextMigration("future"): "CREATE TABLE future (x INTEGER);"})
 	s, err = Open(ctx, path, withMigrations(newer))
-	mustNil(t, err, "open with migration 2")
-	if got := schemaVersions(t, s.w); strings.Join(got, ",") != "1:init,2:future" {
-		t.Fatalf("after upgrade: %v", got)
+	mustNil(t, err, "open with the next migration")
+	if got, want := schemaVersions(t, s.w), append(released(), fmt.Sprintf("%d:future", len(released())+1)); !slices.Equal(got, want) {
+		t.Fatalf("after upgrade: %v, want %v", got, want)
 	}
 	s.Close()
 
-	// This binary knows version 1 only: a clear error, nothing changed.
+	// This binary knows the released versions only: a clear error, nothing
+	// changed.
 	before, _ := os.ReadFile(path)
 	_, err = Open(ctx, path)
 	if !errors.Is(err, ErrNewerSchema) {
 		t.Fatalf("open a newer database: got %v, want ErrNewerSchema", err)
 	}
-	if !strings.Contains(err.Error(), "version 2") || !strings.Contains(err.Error(), "upgrade laktory") {
+	if !strings.Contains(err.Error(), fmt.Sprintf("version %d", len(released())+1)) || !strings.Contains(err.Error(), "upgrade laktory") {
 		t.Fatalf("error does not say what to do: %v", err)
 	}
 	s, err = Open(ctx, path, withMigrations(newer))
@@ -155,8 +174,8 @@ func TestFailedMigrationChangesNothing(t *testing.T) {
 	s, err := Open(ctx, path)
 	mustNil(t, err, "open v1")
 	s.Close()
-	bad := withExtra(map[string]string{"0002_bad.sql": "CREATE TABLE half (x INTEGER); THIS IS NOT SQL;"})
-	if _, err := Open(ctx, path, withMigrations(bad)); err == nil || !strings.Contains(err.Error(), "0002_bad") {
+	bad := withExtra(map[string]string{nextMigration("bad"): "CREATE TABLE half (x INTEGER); THIS IS NOT SQL;"})
+	if _, err := Open(ctx, path, withMigrations(bad)); err == nil || !strings.Contains(err.Error(), strings.TrimSuffix(nextMigration("bad"), ".sql")) {
 		t.Fatalf("bad migration: got %v, want an error naming it", err)
 	}
 	s, err = Open(ctx, path)
@@ -165,7 +184,7 @@ func TestFailedMigrationChangesNothing(t *testing.T) {
 	if tableExists(t, s.w, "half") {
 		t.Fatal("a failed migration left a table behind")
 	}
-	if got := schemaVersions(t, s.w); len(got) != 1 {
+	if got := schemaVersions(t, s.w); !slices.Equal(got, released()) {
 		t.Fatalf("schema versions %v", got)
 	}
 }

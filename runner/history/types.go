@@ -165,16 +165,19 @@ func (t Task) Duration() time.Duration { return span(t.StartedAt, t.EndedAt) }
 // DELETE, TRUNCATE, CREATE TABLE, ...), a DROP, or a file sink write.
 // ID, RunID and At are set by the store.
 type Operation struct {
-	ID           int64         `json:"id"`
-	RunID        int64         `json:"run_id"`
-	Task         string        `json:"task,omitempty"` // task key; empty for the run itself
-	Table        string        `json:"table"`
-	Path         string        `json:"path,omitempty"`
-	Version      *int64        `json:"version"` // Delta version committed; nil when none
-	Operation    string        `json:"operation"`
-	Detail       string        `json:"detail,omitempty"` // e.g. mode or predicate
-	RowsAdded    int64         `json:"rows_added"`
-	RowsDeleted  int64         `json:"rows_deleted"`
+	ID          int64  `json:"id"`
+	RunID       int64  `json:"run_id"`
+	Task        string `json:"task,omitempty"` // task key; empty for the run itself
+	Table       string `json:"table"`
+	Path        string `json:"path,omitempty"`
+	Version     *int64 `json:"version"` // Delta version committed; nil when none
+	Operation   string `json:"operation"`
+	Detail      string `json:"detail,omitempty"` // e.g. mode or predicate
+	RowsAdded   int64  `json:"rows_added"`
+	RowsDeleted int64  `json:"rows_deleted"`
+	// RowsUpdated are the rows a MERGE updated in place (its inserted
+	// rows are RowsAdded, its deleted ones RowsDeleted).
+	RowsUpdated  int64         `json:"rows_updated"`
 	FilesAdded   int64         `json:"files_added"`
 	FilesRemoved int64         `json:"files_removed"`
 	Duration     time.Duration `json:"-"` // as duration_ms in JSON
