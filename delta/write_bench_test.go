@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -110,6 +112,33 @@ func benchDelete(b *testing.B, db *sql.DB, base string) {
 		if res.Metrics.DeletedRows == 0 {
 			b.Fatal("nothing deleted")
 		}
+	})
+}
+
+// benchCopyFloor is the floor of the rewriting delete: one DuckDB COPY of
+// the rows the delete keeps from the table's file(s), with the options
+// data files are written with, and nothing else (no log, no stats).
+func benchCopyFloor(b *testing.B, db *sql.DB, base string) {
+	s := mustSnapshot(b, base)
+	var files []string
+	for _, f := range s.Files() {
+		p, err := s.FilePath(f.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, quoteString(p))
+	}
+	benchOnCopy(b, base, func(root string) {
+		q := "COPY (SELECT * FROM read_parquet([" + strings.Join(files, ", ") + "]) WHERE (writer = 'w3') IS NOT TRUE) TO " +
+			quoteString(filepath.Join(root, "floor.parquet")) + " (FORMAT parquet, COMPRESSION snappy, RETURN_STATS, DICTIONARY_SIZE_LIMIT " +
+			strconv.Itoa(dictionarySizeLimit) + ")"
+		rows, err := db.Query(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+		}
+		rows.Close()
 	})
 }
 
@@ -308,8 +337,11 @@ func BenchmarkWriteVsDeltaRS(b *testing.B) {
 	b.Run("delete_partitioned", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_partitioned")) })
 	b.Run("delete_owned_files", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_owned")) })
 	b.Run("delete_dv", func(b *testing.B) {
-		benchDelete(b, db, writeBenchTable(b, db, TableDefinition{Properties: map[string]string{PropEnableDeletionVectors: "true"}}))
+		base := writeBenchTable(b, db, TableDefinition{Properties: map[string]string{PropEnableDeletionVectors: "true"}})
+		b.ResetTimer() // the table above is setup
+		benchDelete(b, db, base)
 	})
+	b.Run("delete_floor", func(b *testing.B) { benchCopyFloor(b, db, filepath.Join(dir, "base_unpartitioned")) })
 	b.Run("small_appends_100", func(b *testing.B) { benchSmallAppends(b, db) })
 	b.Run("optimize_1000", func(b *testing.B) {
 		benchOnCopy(b, filepath.Join(dir, "base_small"), func(root string) {

@@ -366,7 +366,7 @@ func TestInteropTableFeatures(t *testing.T) {
 // TestInteropDeletionVectors: delta-rs and polars read the deletion
 // vectors our deletes write, on disk and inline, merged over two deletes
 // (delta-rs 1.6's pyarrow path refuses the table: it reads it through
-// DataFusion).
+// DataFusion), and the table our optimize compacts.
 func TestInteropDeletionVectors(t *testing.T) {
 	interopPython(t)
 	ctx := context.Background()
@@ -410,5 +410,15 @@ func TestInteropDeletionVectors(t *testing.T) {
 	rep := checkWithPython(t, root, expected, -1)
 	if rep.DeltaRSReader != "datafusion" || rep.Polars != "ok" {
 		t.Errorf("readers: delta-rs %s, polars %s", rep.DeltaRSReader, rep.Polars)
+	}
+
+	// Optimize purges the hidden rows and compacts the two files: both
+	// read the same rows again.
+	res, m, err := Optimize(ctx, db, root, OptimizeOptions{}, WriteOptions{})
+	if err != nil || !res.Committed || m.FilesAdded != 1 || m.DeletionVectorsRemoved != 2 {
+		t.Fatalf("optimize: %+v, %v", m, err)
+	}
+	if rep := checkWithPython(t, root, expected, -1); rep.Files != 1 {
+		t.Errorf("after optimize delta-rs sees %d files", rep.Files)
 	}
 }
