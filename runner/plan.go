@@ -94,7 +94,7 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if workspace.HasErrors(ds) {
 		return nil, &PlanError{Diagnostics: ds}
 	}
-	wp, err := r.workspaceProblems(ctx, snap, sel)
+	wp, err := r.workspaceProblems(ctx, snap, sel, req.Strict)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ func nodesExecuted(p *workspace.Pipeline, n *workspace.Node, selected []string) 
 // workspaceProblems returns the validation errors found in the files of the
 // selected pipelines, the schema flow's included (problems elsewhere do not
 // block the run).
-func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot, sel selection) ([]validate.Diagnostic, error) {
+func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot, sel selection, strict bool) ([]validate.Diagnostic, error) {
 	files := map[string]bool{}
 	for _, p := range sel.pipelines {
 		files[p.File] = true
@@ -164,7 +164,7 @@ func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot
 			files[f] = true
 		}
 	}
-	ds, err := r.Validate(ctx, snap, validate.Options{Paths: PathFacts(snap)})
+	ds, err := r.Validate(ctx, snap, validate.Options{Paths: PathFacts(snap), Strict: strict})
 	if err != nil {
 		return nil, err
 	}

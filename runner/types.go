@@ -22,6 +22,9 @@ type Request struct {
 	Refresh string `json:"refresh,omitempty"`
 	// ResetMode overrides the sinks' reset_mode: "" (none), DROP or TRUNCATE.
 	ResetMode string `json:"reset_mode,omitempty"`
+	// Strict refuses the run when the selected pipelines hold what Laktory
+	// rejects at load (validate.Options.Strict).
+	Strict bool `json:"strict,omitempty"`
 	// Parallel bounds the tasks running at once; 0 means the number of cores.
 	Parallel int `json:"parallel,omitempty"`
 }

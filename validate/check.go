@@ -24,6 +24,9 @@ type Options struct {
 	// A `where` predicate naming another column is an error; tables not
 	// listed are not checked.
 	TableColumns map[workspace.TableID][]string
+	// Strict makes what Laktory rejects at load an error (LK017, LK018),
+	// as --strict and `strict: true` in the workbench config do.
+	Strict bool
 }
 
 // Check runs every rule over a snapshot and returns its load diagnostics
@@ -49,6 +52,13 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.sourcePaths()
 	c.confinement()
 	c.deep()
+	if opts.Strict || (snap.Config != nil && snap.Config.Strict) {
+		for i, d := range c.diags {
+			if d.Code == workspace.CodeLaktoryRejects || d.Code == workspace.CodeExtension {
+				c.diags[i].Severity = Error
+			}
+		}
+	}
 	return workspace.SortDiagnostics(c.diags)
 }
 

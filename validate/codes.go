@@ -116,6 +116,7 @@ var Codes = []CodeInfo{
 	{workspace.CodeUnsupportedValue, Error, "a value Laktory rejects for the backend (streaming with Polars)"},
 	{workspace.CodeLaktoryRejects, Warning, "Laktory rejects it at load, local runs are not affected (orchestrator keys, serverless without an environment version); an error with --strict"},
 	{workspace.CodeExtension, Warning, "a workbench extension (`flow:`, sink `foreach:`) that Laktory rejects; an error with --strict"},
+	{workspace.CodeParameter, Error, "pipeline `parameters` Laktory rejects (reserved, undeclared, outside nodes), or a required one a run leaves unset"},
 	{workspace.CodeNotRead, Error, "a YAML file that looks like a pipeline but is not read (a near-miss of `nodes`, a list of nodes)"},
 	{workspace.CodeBadName, Error, "a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)"},
 	{workspace.CodeExpansion, Error, "a value whose ${vars.x} substitution expands beyond 1 MiB (variables repeating each other)"},

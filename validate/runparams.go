@@ -91,6 +91,16 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 		return ok && (len(nodes) == 0 || slices.Contains(nodes, w.Node))
 	}
 	for _, p := range snap.Pipelines {
+		if _, ok := req.Selection[p.Name]; len(req.Selection) > 0 && !ok {
+			continue
+		}
+		if missing := p.MissingParameters(); len(missing) > 0 {
+			add(p.At("parameters"), Error, workspace.CodeParameter,
+				fmt.Sprintf("Parameters %s of pipeline '%s' are required: set them for the run (e.g. as job parameters) or declare a default.", workspace.PyList(missing), p.Name),
+				"laktory run --param "+missing[0]+"=VALUE (repeatable), or `default:` in `parameters`")
+		}
+	}
+	for _, p := range snap.Pipelines {
 		if !p.Declarative() {
 			continue
 		}

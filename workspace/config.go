@@ -33,6 +33,9 @@ type Config struct {
 	// may create, replace and delete paths (file sinks, Delta paths,
 	// checkpoints) besides the workspace and the lake.
 	Roots []string
+	// Strict (`strict: true`) makes what Laktory rejects an error in every
+	// validation and run of the workspace, as --strict does.
+	Strict bool
 }
 
 // configKey decodes one key of the config file; v is its value.
@@ -44,6 +47,13 @@ var configKeys = map[string]configKey{
 		if s, ok := configPath(c, v, "lake", bad); ok {
 			c.Lake = s
 		}
+	},
+	"strict": func(c *Config, v *yaml.Node, bad func(*yaml.Node, string, string, string)) {
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" {
+			bad(v, CodeWrongType, "`strict` must be true or false", "write strict: true")
+			return
+		}
+		c.Strict = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
 	},
 	"roots": func(c *Config, v *yaml.Node, bad func(*yaml.Node, string, string, string)) {
 		if v.Kind != yaml.SequenceNode {

@@ -17,10 +17,14 @@ type decoder struct {
 	getenv func(string) string
 	layout Layout
 	warned map[Pos]bool
+	// runParams are the run's --param values; params the values of the
+	// pipeline being decoded (run value, else default).
+	runParams map[string]string
+	params    map[string]string
 }
 
-func newDecoder(layout Layout, getenv func(string) string, sc *scope) *decoder {
-	return &decoder{layout: layout, getenv: getenv, scope: sc, warned: map[Pos]bool{}}
+func newDecoder(layout Layout, opts Options, sc *scope) *decoder {
+	return &decoder{layout: layout, getenv: opts.Getenv, runParams: opts.Params, scope: sc, warned: map[Pos]bool{}}
 }
 
 // tableID is the identity of a table named by table_name.

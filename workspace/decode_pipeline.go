@@ -148,6 +148,8 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 		if v := o.n.get("variables"); v != nil && v.kind == vMap {
 			p.Variables, _ = d.toAny(v).(map[string]any)
 		}
+		d.parameters(o, p)
+		defer func() { d.params = nil }()
 		pc := pctx{file: file, pipeline: p.Name, backend: p.DataframeBackend, api: p.DataframeAPI}
 		for i, it := range o.list("nodes") {
 			if nd := d.node(it, i, pc); nd != nil {
@@ -157,6 +159,127 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 		p.DAG = buildDAG(p)
 	})
 	return p
+}
+
+// reservedParameters are the names Laktory 0.13.1 keeps for its job task
+// entry point.
+var reservedParameters = []string{"filepath", "selects", "refresh", "reset_mode", "full_refresh"}
+
+var paramRe = regexp.MustCompile(`\$\{params\.([a-zA-Z_][a-zA-Z0-9_]*)\}`)
+
+// parameters decodes the pipeline's `parameters`, sets the values
+// ${params.x} takes while its nodes decode, and checks them as Laktory
+// 0.13.1's validate_parameters does (LK020).
+func (d *decoder) parameters(o *obj, p *Pipeline) {
+	bad := func(at Pos, msg, hint string) { d.add(at, SeverityError, CodeParameter, msg, hint) }
+	d.params = map[string]string{}
+	if pn := o.raw("parameters"); !pn.isNull() {
+		po := d.object(pn, "`parameters`")
+		if po == nil {
+			return
+		}
+		for i, k := range po.n.keys {
+			prm := &Parameter{Name: k.value, Located: Located{Pos: k.pos(), Fields: map[string]Pos{}}}
+			if v := po.n.vals[i]; !v.isNull() {
+				if vo := d.object(v, fmt.Sprintf("parameter '%s'", k.value)); vo != nil {
+					vo.check(parameterKeys)
+					prm.Fields = vo.loc.Fields
+					if dv := vo.raw("default"); !dv.isNull() {
+						s := vo.str("default")
+						prm.Default = &s
+					}
+				}
+			}
+			if slices.Contains(reservedParameters, k.value) {
+				bad(k.pos(), fmt.Sprintf("Parameter name '%s' is reserved. Reserved names are %s.", k.value, PyList(reservedParameters)),
+					"rename the parameter")
+			}
+			if v, ok := d.runParams[k.value]; ok && v != "" {
+				prm.Value, prm.Set = v, true
+			} else if prm.Default != nil && *prm.Default != "" {
+				prm.Value, prm.Set = *prm.Default, true
+			}
+			if prm.Set {
+				d.params[k.value] = prm.Value
+			}
+			p.Parameters = append(p.Parameters, prm)
+		}
+	}
+	declared := map[string]bool{}
+	for _, prm := range p.Parameters {
+		declared[prm.Name] = true
+	}
+	if len(p.Parameters) > 0 && p.Declarative() {
+		bad(o.loc.At("parameters"), fmt.Sprintf("`parameters` are not supported with %s: the tables of a declarative pipeline are defined at deployment. Use `variables` instead and deploy one pipeline per value.",
+			orchestratorModels[p.Orchestrator]), "remove `parameters`, or use a LAKEFLOW_JOB orchestrator")
+	}
+	var outside, undeclared []string
+	var outsideAt, undeclaredAt Pos
+	for i, k := range o.n.keys {
+		switch k.value {
+		case "parameters", "variables", "root_path", "root_path_":
+		case "nodes":
+			walkStrings(o.n.vals[i], func(s string, at Pos) {
+				for _, m := range paramRe.FindAllStringSubmatch(s, -1) {
+					if !declared[m[1]] && !slices.Contains(undeclared, m[1]) {
+						undeclared = append(undeclared, m[1])
+						if undeclaredAt.IsZero() {
+							undeclaredAt = at
+						}
+					}
+				}
+			})
+			for _, it := range o.n.vals[i].valsOf() {
+				if nm := it.get("name"); nm != nil && paramRe.MatchString(nm.value) {
+					bad(nm.pos(), fmt.Sprintf("Nodes ['%s'] of pipeline '%s' use parameters in their name. Node names identify nodes before parameters are resolved: use parameters in sources, sinks and transformers instead.", nm.value, p.Name),
+						"give the node a fixed name")
+				}
+			}
+		default:
+			walkStrings(o.n.vals[i], func(s string, at Pos) {
+				for _, m := range paramRe.FindAllStringSubmatch(s, -1) {
+					if !slices.Contains(outside, m[1]) {
+						outside = append(outside, m[1])
+						if outsideAt.IsZero() {
+							outsideAt = at
+						}
+					}
+				}
+			})
+		}
+	}
+	if len(outside) > 0 {
+		slices.Sort(outside)
+		bad(outsideAt, fmt.Sprintf("Parameters %s of pipeline '%s' are used outside of the pipeline nodes. Parameters are resolved at run time and can only be used in `nodes`.", PyList(outside), p.Name),
+			"use a ${vars.x} variable here")
+	}
+	if len(undeclared) > 0 {
+		slices.Sort(undeclared)
+		bad(undeclaredAt, fmt.Sprintf("Parameters %s of pipeline '%s' are not declared in `parameters`.", PyList(undeclared), p.Name),
+			fmt.Sprintf("declare it: `parameters: {%s: {default: ...}}` (no default makes it required)", undeclared[0]))
+	}
+}
+
+// walkStrings calls f with every scalar below n.
+func walkStrings(n *vnode, f func(string, Pos)) {
+	if n == nil {
+		return
+	}
+	if n.kind == vScalar {
+		f(n.value, n.pos())
+	}
+	for _, k := range n.keys {
+		f(k.value, k.pos())
+	}
+	for _, v := range n.vals {
+		walkStrings(v, f)
+	}
+}
+
+// PyList writes names as Laktory's messages do (a Python list), for
+// messages that quote Laktory.
+func PyList(names []string) string {
+	return "['" + strings.Join(names, "', '") + "']"
 }
 
 // orchestrator checks an orchestrator's keys against its type's model and

@@ -129,6 +129,7 @@ const (
 	CodeLaktoryRejects   = "LK017" // Laktory rejects it at load; local runs are not affected
 	CodeExtension        = "LK018" // a workbench extension key Laktory rejects (flow, foreach)
 	CodeNotRead          = "LK019" // a YAML file that looks like a pipeline but is not read
+	CodeParameter        = "LK020" // pipeline parameters Laktory rejects, or a required one without a value
 	CodeBadName          = "LK050" // a catalog, schema or table name that is not an identifier
 	CodeExpansion        = "LK051" // a value that expands beyond MaxExpandedSize
 )

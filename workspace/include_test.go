@@ -268,3 +268,45 @@ resources:
 		t.Errorf("LAKTORY_WORKSPACE_ROOT: %q", got)
 	}
 }
+
+// TestParameters: ${params.x} takes the run's value (Options.Params), else
+// the default; a required parameter without a value stays as written and
+// is reported missing; parameters outside nodes and reserved names are
+// Laktory's errors.
+func TestParameters(t *testing.T) {
+	files := map[string]string{"pl.yaml": `
+name: pl
+parameters:
+  client:
+  region: {default: eu}
+nodes:
+- name: a
+  comment: ${params.client}-${params.region}
+`}
+	s := workspacetest.Load(t, files, workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, nil)
+	p := s.Pipeline("pl")
+	if got := p.Nodes[0].Comment; got != "${params.client}-eu" {
+		t.Errorf("defaults: %q", got)
+	}
+	if got := p.MissingParameters(); !reflect.DeepEqual(got, []string{"client"}) {
+		t.Errorf("missing %v", got)
+	}
+	s = workspacetest.Load(t, files, workspace.Options{Params: map[string]string{"client": "acme", "region": "us"}})
+	if p := s.Pipeline("pl"); p.Nodes[0].Comment != "acme-us" || len(p.MissingParameters()) != 0 {
+		t.Errorf("run values: %q %v", p.Nodes[0].Comment, p.MissingParameters())
+	}
+	s = workspacetest.Load(t, map[string]string{"pl.yaml": `
+name: pl
+parameters: {refresh: {}, client: {}}
+root_path: ./${params.client}
+dependencies: ["x==${params.client}"]
+nodes:
+- name: a_${params.client}
+`}, workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{
+		workspacetest.D("pl.yaml", 3, 14, workspace.CodeParameter, "Parameter name 'refresh' is reserved."),
+		workspacetest.D("pl.yaml", 5, 16, workspace.CodeParameter, "Parameters ['client'] of pipeline 'pl' are used outside of the pipeline nodes."),
+		workspacetest.D("pl.yaml", 7, 9, workspace.CodeParameter, "Nodes ['a_${params.client}'] of pipeline 'pl' use parameters in their name."),
+	})
+}

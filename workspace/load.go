@@ -24,6 +24,10 @@ type Options struct {
 	Getenv func(string) string
 	// Lake overrides the lake root (the --lake flag).
 	Lake string
+	// Params are the values of pipeline parameters for a run (--param
+	// NAME=VALUE): ${params.NAME} takes them in every pipeline that
+	// declares NAME, else the parameter's default.
+	Params map[string]string
 }
 
 func (o Options) getenv(k string) string {
@@ -58,6 +62,9 @@ type Snapshot struct {
 	// WritePaths are the paths the pipelines may create, replace or delete,
 	// judged against the allowed roots when the snapshot was built.
 	WritePaths []WritePath
+	// Ignored are the YAML files that are neither a pipeline, a stack nor
+	// included by one (absolute, sorted): validate lists them.
+	Ignored []string
 	// Diagnostics are the load problems (package validate adds the rules').
 	Diagnostics []Diagnostic
 	// Generation counts the reloads since Load (0 for a fresh load).
@@ -154,8 +161,11 @@ type fileResult struct {
 	pipelines []*Pipeline
 	diags     []Diagnostic
 	deps      []string
-	envs      []string
-	env       string
+	// notRead explains why a file that looks like a pipeline is not read
+	// (reported unless another file includes it).
+	notRead *Diagnostic
+	envs    []string
+	env     string
 }
 
 // loader holds what a load needs.
@@ -411,7 +421,10 @@ func (l *loader) loadFile(path string) (res *fileResult) {
 	case raw.syntax != nil:
 		res.diags = append(res.diags, *raw.syntax)
 		return res
-	case raw.doc == nil || raw.doc.Kind != yaml.MappingNode:
+	case raw.doc == nil:
+		return res
+	case raw.doc.Kind != yaml.MappingNode:
+		res.notRead = notPipeline(path, raw.doc)
 		return res
 	}
 	keys := topKeys(raw.doc)
@@ -429,13 +442,50 @@ func (l *loader) loadFile(path string) (res *fileResult) {
 		if root == nil {
 			return res
 		}
-		d := newDecoder(l.layout, l.opts.Getenv, nil)
+		d := newDecoder(l.layout, l.opts, nil)
 		if p := d.pipeline(root, path, ""); p != nil {
 			res.pipelines = append(res.pipelines, p)
 		}
 		res.diags = append(res.diags, d.diags...)
+	default:
+		res.notRead = notPipeline(path, raw.doc)
 	}
 	return res
+}
+
+// notPipeline explains why a YAML file that looks like a pipeline is not
+// read as one: a `name` with a near-miss of `nodes`, or a list of nodes.
+// Files that look like nothing of Laktory's give nil.
+func notPipeline(path string, doc *yaml.Node) *Diagnostic {
+	at := func(n *yaml.Node) Pos { return Pos{File: path, Line: n.Line, Col: n.Column} }
+	switch doc.Kind {
+	case yaml.SequenceNode:
+		if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+			return nil
+		}
+		item := topKeys(doc.Content[0])
+		if !item["name"] || !(item["sources"] || item["source"] || item["sinks"] || item["transformer"]) {
+			return nil
+		}
+		d := NewDiagnostic(at(doc.Content[0]), SeverityError, CodeNotRead,
+			"this file is a list of nodes, not a pipeline: Laktory 0.13.1 cannot load a top-level list, and the workbench does not read it",
+			"write `name: my-pipeline` and `nodes:` above the list (indent the list under `nodes:`), or include it from a pipeline with `nodes: !use this-file.yaml`")
+		return &d
+	case yaml.MappingNode:
+		if !topKeys(doc)["name"] {
+			return nil
+		}
+		for i := 0; i+1 < len(doc.Content); i += 2 {
+			k := doc.Content[i]
+			if k.Value != "nodes" && suggest(k.Value, []string{"nodes"}) == "nodes" {
+				d := NewDiagnostic(at(k), SeverityError, CodeNotRead,
+					fmt.Sprintf("Extra inputs are not permitted: `%s`; did you mean `nodes`? This file is not read as a pipeline", k.Value),
+					"rename the key to `nodes:`")
+				return &d
+			}
+		}
+	}
+	return nil
 }
 
 func (l *loader) expander(vars map[string]string) *expander {
@@ -506,6 +556,12 @@ func (l *loader) assemble(results map[string]*fileResult, gen uint64) *Snapshot 
 			continue
 		}
 		s.Diagnostics = append(s.Diagnostics, r.diags...)
+		if r.kind == fileOther && !included[p] && len(r.diags) == 0 {
+			s.Ignored = append(s.Ignored, p)
+			if r.notRead != nil {
+				s.Diagnostics = append(s.Diagnostics, *r.notRead)
+			}
+		}
 		if r.kind == fileStack && s.Envs == nil {
 			s.Envs, s.Env = r.envs, r.env
 		}

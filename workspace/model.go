@@ -61,7 +61,9 @@ type Pipeline struct {
 	DataframeAPI     string // NARWHALS, NATIVE or ""
 	RootPath         string
 	Variables        map[string]any
-	Nodes            []*Node
+	// Parameters are the pipeline's `parameters`, in declaration order.
+	Parameters []*Parameter
+	Nodes      []*Node
 	// DAG is the node graph; see DAG.
 	DAG *DAG
 }
@@ -518,4 +520,28 @@ type HTTPWriter struct {
 	Timeout time.Duration // 0 = the runner's default
 	// URLColumns are the columns named by the URL's placeholders, in order.
 	URLColumns []string
+}
+
+// Parameter is a pipeline parameter, referenced as ${params.NAME} in the
+// pipeline's nodes and set for each run (laktory run --param NAME=VALUE).
+type Parameter struct {
+	Located
+	Name string
+	// Default is the declared default; nil makes the parameter required.
+	Default *string
+	// Value is the value the snapshot was loaded with: the run's, else the
+	// default; Set is false when neither exists.
+	Value string
+	Set   bool
+}
+
+// MissingParameters returns the required parameters that have no value.
+func (p *Pipeline) MissingParameters() []string {
+	var out []string
+	for _, prm := range p.Parameters {
+		if !prm.Set {
+			out = append(out, prm.Name)
+		}
+	}
+	return out
 }

@@ -75,7 +75,7 @@ func (l *loader) loadStack(res *fileResult, doc *yaml.Node) {
 	if env != "" {
 		base.vars["env"] = &vnode{kind: vScalar, tag: "!!str", value: env, file: res.path, line: 1, col: 1}
 	}
-	d := newDecoder(l.layout, l.opts.Getenv, base)
+	d := newDecoder(l.layout, l.opts, base)
 	defer func() { res.diags = append(res.diags, d.diags...) }()
 	o := d.object(root, "stack")
 	if o == nil {

@@ -63,6 +63,19 @@ func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
 			"variables in %q refer to each other in a loop", n.value)
 		return n
 	}
+	if len(d.params) > 0 && strings.Contains(n.value, "${params.") {
+		s := paramRe.ReplaceAllStringFunc(n.value, func(ref string) string {
+			if v, ok := d.params[paramRe.FindStringSubmatch(ref)[1]]; ok {
+				return v
+			}
+			return ref
+		})
+		if s != n.value {
+			out := *n
+			out.value, out.tag = s, "!!str"
+			return d.resolveDepth(&out, depth+1)
+		}
+	}
 	if pyExprRe.MatchString(n.value) && !d.warned[n.pos()] {
 		d.warned[n.pos()] = true
 		d.add(n.pos(), SeverityInfo, CodeExpression, "replace the expression with a ${vars.x} variable to see its value here",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -44,6 +45,8 @@ type runFlags struct {
 	yes         bool
 	dryRun      bool
 	asJSON      bool
+	strict      bool
+	params      []string
 }
 
 // register adds the flags that choose what a run does (laktory run and
@@ -57,6 +60,8 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.resetMode, "reset-mode", "", "override the sinks' reset_mode: DROP or TRUNCATE (with FULL or RESET)")
 	fl.IntVar(&f.parallel, "parallel", 0, "tasks running at once (default: the number of cores)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the plan (and the summary) as JSON")
+	fl.BoolVar(&f.strict, "strict", false, "refuse to run what Laktory 0.13.1 rejects (orchestrator settings, the flow: and foreach: extensions)")
+	fl.StringArrayVar(&f.params, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable)")
 	f.workspaceFlags.register(cmd)
 	registerRunCompletions(cmd)
 }
@@ -72,7 +77,7 @@ func (f *runFlags) request() (runner.Request, error) {
 		refresh = validate.RefreshFull
 	}
 	return runner.Request{Pipelines: nonNil(f.pipelines), Selectors: nonNil(f.selectors), Refresh: refresh, ResetMode: f.resetMode,
-		Parallel: f.parallel}, nil
+		Parallel: f.parallel, Strict: f.strict}, nil
 }
 
 func init() {
@@ -154,8 +159,16 @@ func (a *app) run(dir string, f runFlags) error {
 	if f.parallel < 0 {
 		return usagef("--parallel must be 0 (the number of cores) or more (got %d)", f.parallel)
 	}
+	params, err := parseParams(f.params)
+	if err != nil {
+		return err
+	}
+	f.workspaceFlags.params = params
 	snap, err := a.loadWorkspace(dir, f.workspaceFlags)
 	if err != nil {
+		return err
+	}
+	if err := checkParams(snap, f.workspaceFlags.params); err != nil {
 		return err
 	}
 	r, err := runner.New(runner.Config{})
@@ -580,4 +593,45 @@ func printSummary(w io.Writer, s runner.Summary, color bool, shown warnings) {
 		fmt.Fprintln(w, p.paint(ansiBold+ansiRed, "Failures:"))
 		fmt.Fprintln(w, strings.Join(failed, "\n"))
 	}
+}
+
+// parseParams reads --param NAME=VALUE flags.
+func parseParams(flags []string) (map[string]string, error) {
+	if len(flags) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, f := range flags {
+		name, value, ok := strings.Cut(f, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, usagef("--param takes NAME=VALUE (got %q)", f)
+		}
+		out[strings.TrimSpace(name)] = value
+	}
+	return out, nil
+}
+
+// checkParams refuses a --param no pipeline declares, as Laktory's
+// resolve_parameters refuses an unknown one.
+func checkParams(snap *workspace.Snapshot, params map[string]string) error {
+	declared := map[string]bool{}
+	var names []string
+	for _, p := range snap.Pipelines {
+		for _, prm := range p.Parameters {
+			if !declared[prm.Name] {
+				declared[prm.Name] = true
+				names = append(names, prm.Name)
+			}
+		}
+	}
+	for name := range params {
+		if !declared[name] {
+			if len(names) == 0 {
+				return usagef("--param %s: no pipeline declares parameters", name)
+			}
+			slices.Sort(names)
+			return usagef("--param %s: no pipeline declares it (declared parameters: %s)", name, strings.Join(names, ", "))
+		}
+	}
+	return nil
 }

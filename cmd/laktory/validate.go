@@ -17,6 +17,8 @@ import (
 type workspaceFlags struct {
 	env  string
 	lake string
+	// params are the run's pipeline parameter values (laktory run --param).
+	params map[string]string
 }
 
 func (f *workspaceFlags) register(cmd *cobra.Command) {
@@ -28,7 +30,7 @@ func (f *workspaceFlags) register(cmd *cobra.Command) {
 // loadWorkspace loads the workspace in dir; a missing or unreadable folder
 // is a usage error.
 func (a *app) loadWorkspace(dir string, f workspaceFlags) (*workspace.Snapshot, error) {
-	s, err := workspace.Load(a.ctx, dir, workspace.Options{Env: f.env, Lake: f.lake, Getenv: a.getenv})
+	s, err := workspace.Load(a.ctx, dir, workspace.Options{Env: f.env, Lake: f.lake, Getenv: a.getenv, Params: f.params})
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -61,7 +63,7 @@ type diagJSON struct {
 
 func init() {
 	registerCommand("validate", func(a *app) *cobra.Command {
-		var asJSON, deep bool
+		var asJSON, deep, strict bool
 		var wf workspaceFlags
 		cmd := &cobra.Command{
 			Use:   "validate [DIR]",
@@ -88,6 +90,12 @@ it was shared (no writer column), rows of writer ids no writer declares any
 more (renamed or removed writers, with their row counts), and a writer
 column left over after a switch to where predicates.
 
+It reads YAML as Laktory 0.13.1 does; what Laktory rejects but local runs
+do not need (orchestrator settings, the workbench's flow: and foreach:
+extensions) is a warning, an error with --strict (or strict: true in
+laktory-workbench.yaml). It lists the YAML files it did not read (neither a
+pipeline, a stack nor included by one).
+
 It exits with 1 when the workspace has errors (warnings and infos don't
 count), and prints every diagnostic as JSON with --json. Codes are stable
 (LK001...); the README lists them.`,
@@ -102,7 +110,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 				if err != nil {
 					return err
 				}
-				opts := validate.Options{Paths: runner.PathFacts(s)}
+				opts := validate.Options{Paths: runner.PathFacts(s), Strict: strict}
 				if deep {
 					if opts.Facts, err = runner.GatherFacts(a.ctx, s); err != nil {
 						return err
@@ -120,7 +128,11 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 				if asJSON {
 					out := struct {
 						Diagnostics []diagJSON `json:"diagnostics"`
-					}{Diagnostics: []diagJSON{}}
+						Ignored     []string   `json:"ignored"`
+					}{Diagnostics: []diagJSON{}, Ignored: []string{}}
+					for _, f := range s.Ignored {
+						out.Ignored = append(out.Ignored, displayPath(s, dir, f))
+					}
 					for _, d := range ds {
 						out.Diagnostics = append(out.Diagnostics, diagJSON{File: displayPath(s, dir, d.File), Line: d.Line, Col: d.Col,
 							Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Hint: d.Hint})
@@ -130,6 +142,12 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 					}
 				} else {
 					printDiagnostics(a.stdout, s, dir, ds, a.color(a.stdout))
+					if len(s.Ignored) > 0 {
+						fmt.Fprintf(a.stdout, "\nnot read (neither a pipeline, a stack nor included by one): %d YAML files\n", len(s.Ignored))
+						for _, f := range s.Ignored {
+							fmt.Fprintf(a.stdout, "  %s\n", displayPath(s, dir, f))
+						}
+					}
 				}
 				if workspace.HasErrors(ds) {
 					return errProblems
@@ -139,6 +157,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 		}
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as JSON")
 		cmd.Flags().BoolVar(&deep, "deep", false, "also check the Delta tables of shared sinks against their writers")
+		cmd.Flags().BoolVar(&strict, "strict", false, "make what Laktory 0.13.1 rejects an error (orchestrator settings, the flow: and foreach: extensions)")
 		wf.register(cmd)
 		return cmd
 	})
