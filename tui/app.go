@@ -1089,8 +1089,10 @@ func (m *Model) helpLines() []string {
 		st.Accent.Render("Marks"),
 		" "+stateMark(st, lanes.Error, false)+" error  "+stateMark(st, lanes.Warning, false)+" warning  "+stateMark(st, lanes.Info, false)+" info",
 		" "+runMark(st, history.StatusRunning)+" running  "+runMark(st, history.StatusSucceeded)+" last run succeeded  "+
-			runMark(st, history.StatusFailed)+" failed  "+runMark(st, history.StatusCancelled)+" cancelled/skipped",
-		" "+lanes.Legend(&st.Lanes))
+			runMark(st, history.StatusFailed)+" failed  "+runMark(st, history.StatusCancelled)+" cancelled/skipped")
+	for _, l := range lanes.Legend(&st.Lanes, m.lay.Main.W-1) {
+		lines = append(lines, " "+l)
+	}
 	lines = wrapAll(lines, m.lay.Main.W)
 	title := st.Accent.Render("Keys") + st.Dim.Render("  (? or esc closes)")
 	if rows := m.lay.Main.H - 1; len(lines) > rows {

@@ -210,21 +210,25 @@ func (g *graphPane) refresh() {
 	if dw > 0 {
 		mw = g.w - dw - 1
 	}
-	view := lanes.Render(g.ws.graph, g.rows, g.sel, mw, &st.Lanes)
+	sel := g.sel
+	sel.Focused = g.focused
+	view := lanes.Render(g.ws.graph, g.rows, sel, mw, &st.Lanes)
 	g.sel.FirstLane = view.FirstLane
 	detail := g.detail(g.w)
 	if dw > 0 {
 		detail = g.detail(dw)
 	}
+	// Under the matrix: the selected row in full (its writer ids and
+	// ownership), then the legend.
+	foot := append(g.rowLines(mw), lanes.Legend(&st.Lanes, mw)...)
 
 	// Matrix height: all of it when the detail is on the side, else what
 	// leaves the detail at least a third of the pane.
 	mh := g.h
 	if dw == 0 {
-		mh = min(view.HeaderLines+len(g.rows)+1, max(g.h-len(detail)-1, g.h*2/3))
+		mh = min(view.HeaderLines+len(g.rows)+len(foot), max(g.h-len(detail)-1, g.h*2/3))
 	}
-	matrix := g.window(view, mh-1)
-	matrix = append(matrix, ansi.Truncate(lanes.Legend(&st.Lanes), mw, "…"))
+	matrix := append(g.window(view, mh-len(foot)), foot...)
 	if dw > 0 {
 		left := fitLines(matrix, mw, g.h)
 		right := fitLines(g.detailWindow(detail, g.h), dw, g.h)
@@ -239,6 +243,18 @@ func (g *graphPane) refresh() {
 	lines = append(lines, st.Separator.Render(strings.Repeat("─", g.w)))
 	lines = append(lines, g.detailWindow(detail, g.h-mh-1)...)
 	g.lines = fitLines(lines, g.w, g.h)
+}
+
+// rowLines describe the selected row in full: its label, and whose rows
+// it owns in each table it writes.
+func (g *graphPane) rowLines(w int) []string {
+	r, ok := g.selectedRow()
+	if !ok {
+		return nil
+	}
+	st := g.c.st
+	text := st.Bold.Render("▸ "+r.Label) + st.Dim.Render(" → ") + strings.Join(g.ws.graph.Describe(r), st.Dim.Render(" · "))
+	return wrapText(text, w, 4)
 }
 
 // detailWindow keeps the lines of the table detail that fit in h from

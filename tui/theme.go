@@ -106,7 +106,8 @@ func NewStyles(p Palette) *Styles {
 		AxisSelected:   lanes.NewPaint(fg(p.Accent)),
 		Bus:            lanes.NewPaint(fg(p.Accent)),
 		Label:          lanes.NewPaint(fg(p.Text)),
-		LabelSelected:  lanes.NewPaint(fg(p.Accent).Bold(true)),
+		LabelSelected:  lanes.NewPaint(lipgloss.NewStyle().Reverse(true).Bold(true)),
+		LabelDimmed:    lanes.NewPaint(lipgloss.NewStyle().Faint(true)),
 		Owner:          lanes.NewPaint(fg(p.Subtle)),
 		Hint:           lanes.NewPaint(fg(p.Subtle)),
 	}

@@ -389,6 +389,45 @@ func (g *Graph) Rows(collapsed func(*Group) bool) []Row {
 	return rows
 }
 
+// Describe says in full what the row writes: per table, whose rows each
+// of its writers owns ("all_orders: where client_id = 1", "prices: writer
+// id 'pl-prices.feed_a' in _laktory_writer"); for a collapsed row, how many
+// writers of its nodes write each table.
+func (g *Graph) Describe(r Row) []string {
+	var out []string
+	for i, c := range r.Cells {
+		if c.Kind == KindNone {
+			continue
+		}
+		lane := g.Lanes[i].Label
+		if r.Kind == RowCollapsed {
+			out = append(out, fmt.Sprintf("%s: %d writers (space expands the group)", lane, c.Writers))
+			continue
+		}
+		for _, m := range g.Members(r) {
+			for _, w := range m.Writers {
+				if w.Table == g.Lanes[i].ID {
+					out = append(out, lane+": "+ownerPhrase(w))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ownerPhrase says which rows a writer owns.
+func ownerPhrase(w *workspace.Writer) string {
+	switch k, owner := Ownership(w); k {
+	case KindColumn:
+		return fmt.Sprintf("writer id '%s' in %s", owner, w.Column)
+	case KindWhere:
+		return "where " + owner
+	case KindFlow:
+		return "append flow " + owner
+	}
+	return "the whole table"
+}
+
 // LaneIndex returns the index of the lane of table id, or -1.
 func (g *Graph) LaneIndex(id workspace.TableID) int {
 	for i, l := range g.Lanes {

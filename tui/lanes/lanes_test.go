@@ -251,3 +251,89 @@ func BenchmarkBuild200x20(b *testing.B) {
 		Build(s, nil)
 	}
 }
+
+// TestRenderWholeNames: at the widths of the workbench (the main pane at
+// 80, 120 and 200 columns, the graph beside its detail), lane labels are on
+// one line and whole, distinct writers have distinct labels, and rows keep
+// their whole names where the width allows (the lanes scroll first).
+func TestRenderWholeNames(t *testing.T) {
+	demoG := Build(demo(t), nil)
+	big := Build(generated(t, 20, 10, 20), nil)
+	for _, tc := range []struct {
+		name       string
+		g          *Graph
+		expanded   bool
+		width      int
+		wholeNames bool
+	}{
+		{"demo_57", demoG, false, 57, true}, // 80x24
+		{"demo_88", demoG, false, 88, true}, // 120x40
+		{"demo_95", demoG, false, 95, true}, // 200x60, beside the detail
+		{"demo_40", demoG, false, 40, false},
+		{"big_57", big, true, 57, false},
+		{"big_95", big, true, 95, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := tc.g.Rows(nil)
+			if tc.expanded {
+				rows = tc.g.Rows(func(*Group) bool { return false })
+			}
+			for sel := range []int{0, len(tc.g.Lanes) - 1} {
+				v := Render(tc.g, rows, Selection{Row: 0, Lane: sel * (len(tc.g.Lanes) - 1)}, tc.width, plain)
+				if v.HeaderLines != 1 {
+					t.Fatalf("%d header lines", v.HeaderLines)
+				}
+				for k := v.FirstLane; k < v.FirstLane+v.Lanes; k++ {
+					if !strings.Contains(v.Lines[0], " "+tc.g.Lanes[k].Label+" ") && !strings.HasSuffix(v.Lines[0], " "+tc.g.Lanes[k].Label) {
+						t.Fatalf("lane %s is not whole in the header %q", tc.g.Lanes[k].Label, v.Lines[0])
+					}
+				}
+				seen := map[string]bool{}
+				for i, l := range v.Lines[1:] {
+					label := strings.Fields(strings.TrimLeft(l, "▸"))[0]
+					if seen[label] {
+						t.Fatalf("two rows read %q:\n%s", label, strings.Join(v.Lines, "\n"))
+					}
+					seen[label] = true
+					if tc.wholeNames && !strings.Contains(l, rows[i].Label) {
+						t.Fatalf("row %q is shown as %q", rows[i].Label, l)
+					}
+				}
+			}
+		})
+	}
+	legend := strings.Join(Legend(plain, 57), "\n")
+	for _, item := range []string{"+ group (space expands)", "- in a group", "● writer column", "✗ error"} {
+		if !strings.Contains(legend, item) {
+			t.Fatalf("the legend lacks %q:\n%s", item, legend)
+		}
+	}
+	for _, l := range Legend(plain, 57) {
+		if len([]rune(l)) > 57 {
+			t.Fatalf("legend line %q is wider than 57", l)
+		}
+	}
+}
+
+// TestDescribe: the selected row's writers in full.
+func TestDescribe(t *testing.T) {
+	g := Build(demo(t), nil)
+	want := map[string]string{
+		"pl-client-acme.orders":  "all_orders: where client_id = 1",
+		"pl-prices.feed_a":       "prices: writer id 'pl-prices.feed_a' in _laktory_writer",
+		"pl-events.events_live":  "events: append flow events__events_live",
+		"pl-prices.gld_prices_a": "gld_prices_a: the whole table",
+	}
+	for _, r := range g.Rows(func(*Group) bool { return false }) {
+		if w, ok := want[r.Label]; ok {
+			if got := strings.Join(g.Describe(r), "; "); got != w {
+				t.Errorf("%s: %q, want %q", r.Label, got, w)
+			}
+		}
+	}
+	for _, r := range g.Rows(func(*Group) bool { return true }) {
+		if r.Kind == RowCollapsed && !strings.Contains(strings.Join(g.Describe(r), ""), "2 writers (space expands the group)") {
+			t.Errorf("collapsed %s: %q", r.Label, g.Describe(r))
+		}
+	}
+}

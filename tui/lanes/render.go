@@ -2,6 +2,7 @@ package lanes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -38,7 +39,8 @@ type Styles struct {
 	Header, HeaderSelected Paint // lane labels
 	Axis, AxisSelected     Paint // lanes passing through a row
 	Bus                    Paint // the selected row's bus
-	Label, LabelSelected   Paint // row labels
+	Label, LabelSelected   Paint // row labels (the cursor's, focused)
+	LabelDimmed            Paint // the cursor's row label, unfocused
 	Owner                  Paint // ownership text next to a mark
 	Hint                   Paint // the scroll hint
 	// Marks paints marks and state characters by validation state.
@@ -74,10 +76,34 @@ func StateChar(s State) string {
 	return " "
 }
 
-// Legend explains the marks.
-func Legend(st *Styles) string {
-	return st.Owner.Wrap("● writer column  ◆ where  ■ whole table  ○ flow  ◈ mixed  ") +
-		st.Marks[Warning].Wrap("! warning") + "  " + st.Marks[Error].Wrap("✗ error")
+// LegendItems are the explanations of the marks and row markers, in the
+// order the legend shows them.
+func LegendItems(st *Styles) []string {
+	return []string{
+		st.Owner.Wrap("● writer column"), st.Owner.Wrap("◆ where"), st.Owner.Wrap("■ whole table"), st.Owner.Wrap("○ flow"),
+		st.Owner.Wrap("◈ mixed"), st.Marks[Warning].Wrap("! warning"), st.Marks[Error].Wrap("✗ error"),
+		st.Owner.Wrap("+ group (space expands)"), st.Owner.Wrap("- in a group"),
+	}
+}
+
+// Legend explains the marks and the row markers in lines of at most width
+// columns (whole items on each line).
+func Legend(st *Styles, width int) []string {
+	var lines []string
+	line, lw := "", 0
+	for _, it := range LegendItems(st) {
+		w := ansi.StringWidth(it)
+		switch {
+		case lw == 0:
+			line, lw = it, w
+		case lw+2+w <= width:
+			line, lw = line+"  "+it, lw+2+w
+		default:
+			lines = append(lines, line)
+			line, lw = it, w
+		}
+	}
+	return append(lines, line)
 }
 
 // Selection is the cursor of the matrix.
@@ -86,6 +112,9 @@ type Selection struct {
 	// FirstLane is the first lane shown by the previous frame: the window
 	// of lanes only scrolls when the selected lane leaves it.
 	FirstLane int
+	// Focused draws the cursor's row highlighted; else it is dimmed (the
+	// focus is in another pane).
+	Focused bool
 }
 
 // View is a rendered matrix.
@@ -95,149 +124,264 @@ type View struct {
 	HeaderLines int
 	// FirstLane and Lanes are the lanes shown: [FirstLane, FirstLane+Lanes).
 	FirstLane, Lanes int
-	// LabelWidth and LaneWidth are the widths of the row label column and
-	// of each lane, for mouse hit-testing.
-	LabelWidth, LaneWidth int
+	// LabelWidth is the width of the row label column.
+	LabelWidth int
 }
 
 const (
-	maxLaneWidth = 24
-	minLaneWidth = 3
+	minLaneWidth  = 3  // a mark, its state and a blank
+	minLabelWidth = 12 // row labels are not shortened below this
+	ownerGap      = 3  // a mark, its state and a blank before the owner
 )
 
-// Render draws rows of g at width columns. The lines hold the lane labels
-// (HeaderLines of them) then one line per row; no line is wider than width.
+// Render draws rows of g at width columns: one line of lane labels, then
+// one line per row; no line is wider than width. Lane labels are never
+// cut while one lane fits: when the lanes do not all fit, the row labels
+// are shortened (staying distinct, never below what tells them apart),
+// then the lanes scroll. The owner text of a mark shows only where it fits
+// whole.
 func Render(g *Graph, rows []Row, sel Selection, width int, st *Styles) View {
 	n := len(g.Lanes)
 	if n == 0 || width < 8 {
 		return View{Lines: []string{st.Hint.Wrap(ansi.Truncate("no table is written by this workspace", max(width, 0), "…"))}}
 	}
-	maxLabel := 6
-	for _, r := range rows {
-		maxLabel = max(maxLabel, r.labelW)
-	}
-	lw := min(maxLabel+4, max(12, width*2/5))
-	if lw > width-minLaneWidth {
-		lw = max(width-minLaneWidth, 1)
-	}
-	room := width - lw
-
-	maxOwner, maxLane := 0, 0
-	for _, r := range rows {
-		for _, c := range r.Cells {
-			maxOwner = max(maxOwner, c.ownerW)
-		}
-	}
-	for _, l := range g.Lanes {
-		maxLane = max(maxLane, l.labelW)
-	}
-	cw := min(max(maxOwner+3, 4), maxLaneWidth)
-	if n*min(maxLane+2, maxLaneWidth) <= room {
-		cw = max(cw, min(maxLane+2, maxLaneWidth)) // labels on one line
-	}
-	if n*cw > room {
-		cw = max(minLaneWidth, min(cw, room/n))
-	}
-	visible := min(n, room/cw)
-	if visible < 1 {
-		visible = 1
-		cw = room
-	}
-	lane := min(max(sel.Lane, 0), n-1)
-	lo := min(max(sel.FirstLane, lane-visible+1), lane)
-	lo = min(max(lo, 0), n-visible)
-
-	h := 1
-	for v := range visible {
-		if g.Lanes[lo+v].labelW > cw-1 {
-			h = min(3, visible)
-			break
-		}
-	}
-	r := renderer{g: g, st: st, lw: lw, cw: cw, lo: lo, visible: visible, lane: lane, width: width,
+	lay := arrange(g, rows, sel, width)
+	r := renderer{g: g, st: st, lay: lay, width: width, focused: sel.Focused,
 		spaces: strings.Repeat(" ", width), bus: strings.Repeat("─", width)}
-	lines := make([]string, 0, h+len(rows))
-	for l := range h {
-		lines = append(lines, r.header(l, h))
-	}
+	lines := make([]string, 0, 1+len(rows))
+	lines = append(lines, r.header())
 	for i := range rows {
-		lines = append(lines, r.row(&rows[i], i == sel.Row))
+		lines = append(lines, r.row(&rows[i], lay.labels[i], i == sel.Row))
 	}
-	return View{Lines: lines, HeaderLines: h, FirstLane: lo, Lanes: visible, LabelWidth: lw, LaneWidth: cw}
+	return View{Lines: lines, HeaderLines: 1, FirstLane: lay.lo, Lanes: lay.visible, LabelWidth: lay.lw}
+}
+
+// arrangement is how the matrix uses the width: the lanes shown, their
+// widths, the label column and the row labels as shown.
+type arrangement struct {
+	lo, visible int
+	lane        int   // the selected lane
+	widths      []int // of the lanes shown
+	lw          int   // the label column: cursor, marker, label, a blank
+	labels      []string
+}
+
+// laneMin is the narrowest lane k that shows its label whole.
+func laneMin(g *Graph, k int) int { return max(g.Lanes[k].labelW+1, minLaneWidth) }
+
+func arrange(g *Graph, rows []Row, sel Selection, width int) arrangement {
+	n := len(g.Lanes)
+	a := arrangement{lane: min(max(sel.Lane, 0), n-1)}
+	full := minLabelWidth
+	for _, r := range rows {
+		full = max(full, r.labelW)
+	}
+	full += 3
+	sum := func(lo, hi int) int {
+		s := 0
+		for k := lo; k < hi; k++ {
+			s += laneMin(g, k)
+		}
+		return s
+	}
+	// The narrowest label column that keeps node names whole and pipelines
+	// told apart: below it the lanes scroll instead.
+	need := min(full, max(minLabelWidth, readableWidth(rows))+3)
+	switch {
+	case full+sum(0, n) <= width:
+		a.lo, a.visible, a.lw = 0, n, full
+	case need+sum(0, n) <= width:
+		a.lo, a.visible, a.lw = 0, n, width-sum(0, n)
+	default:
+		// Scroll: the window keeps its first lane unless the selected lane
+		// leaves it; the labels take what the lanes leave.
+		floor := min(need, max(width*2/5, minLabelWidth+3))
+		lo := min(max(sel.FirstLane, 0), a.lane)
+		for lo < a.lane && floor+sum(lo, a.lane+1) > width {
+			lo++
+		}
+		hi := a.lane + 1
+		for hi < n && floor+sum(lo, hi+1) <= width {
+			hi++
+		}
+		for lo > 0 && floor+sum(lo-1, hi) <= width {
+			lo--
+		}
+		a.lo, a.visible = lo, hi-lo
+		a.lw = max(min(full, width-sum(lo, hi)), min(floor, width-minLaneWidth))
+	}
+	a.widths = make([]int, a.visible)
+	left := width - a.lw
+	for v := range a.visible {
+		a.widths[v] = min(laneMin(g, a.lo+v), max(left, 1))
+		left -= a.widths[v]
+	}
+	// What is left widens the lanes, left to right, to show their owners.
+	for v := range a.visible {
+		want := max(maxOwner(rows, a.lo+v)+ownerGap+1, a.widths[v])
+		if grow := want - a.widths[v]; grow > 0 && grow <= left {
+			a.widths[v] += grow
+			left -= grow
+		}
+	}
+	a.labels = shortLabels(rows, a.lw-3)
+	return a
+}
+
+// maxOwner is the widest owner text of lane k among rows.
+func maxOwner(rows []Row, k int) int {
+	w := 0
+	for _, r := range rows {
+		if r.Cells[k].Kind != KindNone {
+			w = max(w, r.Cells[k].ownerW)
+		}
+	}
+	return w
+}
+
+// shortLabels fits the row labels in w columns: a label that does not fit
+// keeps its node and shortens its pipeline ("pl-client-a….orders"), or
+// keeps its head and tail; labels that would then look alike keep their
+// tails. Labels that fit are untouched.
+func shortLabels(rows []Row, w int) []string {
+	out := make([]string, len(rows))
+	seen := map[string]int{}
+	for i, r := range rows {
+		out[i] = shorten(r.Label, r.labelW, w)
+		seen[out[i]]++
+	}
+	for i, r := range rows {
+		if seen[out[i]] > 1 && r.labelW > w {
+			out[i] = tail(r.Label, w)
+		}
+	}
+	return out
+}
+
+// readableWidth is the widest row label once shortened to keep its node
+// and the part of its pipeline's name that tells it from the others
+// ("pl-client-a….orders").
+func readableWidth(rows []Row) int {
+	var pls []string
+	for _, r := range rows {
+		if pl, _, ok := strings.Cut(r.Label, "."); ok && !slices.Contains(pls, pl) {
+			pls = append(pls, pl)
+		}
+	}
+	w := 0
+	for _, r := range rows {
+		pl, node, ok := strings.Cut(r.Label, ".")
+		if !ok {
+			w = max(w, r.labelW)
+			continue
+		}
+		p := uniquePrefix(pl, pls)
+		w = max(w, min(r.labelW, ansi.StringWidth(p)+1+1+ansi.StringWidth(node)))
+	}
+	return w
+}
+
+// uniquePrefix is the shortest prefix of s that no other of names starts
+// with (s itself when there is none).
+func uniquePrefix(s string, names []string) string {
+	r := []rune(s)
+	for n := 1; n < len(r); n++ {
+		p := string(r[:n])
+		clash := false
+		for _, o := range names {
+			clash = clash || (o != s && strings.HasPrefix(o, p))
+		}
+		if !clash {
+			return p
+		}
+	}
+	return s
+}
+
+func shorten(label string, lw, w int) string {
+	if lw <= w {
+		return label
+	}
+	if pl, node, ok := strings.Cut(label, "."); ok {
+		if nw := ansi.StringWidth(node); nw+3 <= w {
+			return ansi.Truncate(pl, w-nw-1, "…") + "." + node
+		}
+	}
+	head := max(w/3, 1)
+	return ansi.Truncate(label, head, "…") + tail(label, w-head+1)[len("…"):]
+}
+
+// tail is "…" and the end of s, w columns in all.
+func tail(s string, w int) string {
+	r := []rune(s)
+	n := max(w-1, 0)
+	if n >= len(r) {
+		return s
+	}
+	return "…" + string(r[len(r)-n:])
 }
 
 type renderer struct {
-	g                         *Graph
-	st                        *Styles
-	lw, cw, lo, visible, lane int
-	width                     int
-	spaces, bus               string
-	b                         strings.Builder
+	g       *Graph
+	st      *Styles
+	lay     arrangement
+	width   int
+	focused bool
+	spaces  string
+	bus     string
+	b       strings.Builder
 }
 
 func (r *renderer) pad(n int) string { return r.spaces[:max(n, 0)] }
 
 func (r *renderer) busFill(n int) string { return r.bus[:3*max(n, 0)] } // "─" is 3 bytes
 
-// header draws line l of h lines of lane labels: lane v's label sits on
-// line v%h, above its axis, which starts on the next line (a staircase).
-func (r *renderer) header(l, h int) string {
+// header draws the lane labels on one line, after the label column's
+// title (and the range of lanes shown when they scroll).
+func (r *renderer) header() string {
 	r.b.Reset()
-	text := ""
-	scrolled := r.lo > 0 || r.lo+r.visible < len(r.g.Lanes)
-	rng := fmt.Sprintf("tables %d-%d/%d", r.lo+1, r.lo+r.visible, len(r.g.Lanes))
-	switch {
-	case l == h-1 && scrolled && h == 1:
-		text = "writer  " + rng
-	case l == h-1:
-		text = "writer"
-	case l == 0 && scrolled:
-		text = rng
+	lay := r.lay
+	room := lay.lw - 3 // a blank before the first lane
+	text := "writer"
+	if lay.lo > 0 || lay.lo+lay.visible < len(r.g.Lanes) {
+		rng := fmt.Sprintf("%d-%d/%d", lay.lo+1, lay.lo+lay.visible, len(r.g.Lanes))
+		for _, t := range []string{"writer  tables " + rng, "tables " + rng, rng} {
+			if text = t; ansi.StringWidth(t) <= room {
+				break
+			}
+		}
 	}
-	text = ansi.Truncate(text, r.lw-2, "…")
+	text = ansi.Truncate(text, max(room, 0), "…")
 	r.b.WriteString("  ")
 	r.b.WriteString(r.st.Hint.Wrap(text))
-	r.b.WriteString(r.pad(r.lw - 2 - ansi.StringWidth(text)))
-	for v := 0; v < r.visible; {
-		k := r.lo + v
-		lv := v % h
-		switch {
-		case lv == l:
-			u := v + 1
-			for u < r.visible && u%h > l {
-				u++
-			}
-			room := (u-v)*r.cw - 1
-			label := ansi.Truncate(r.g.Lanes[k].Label, room, "…")
-			p := r.st.Header
-			if k == r.lane {
-				p = r.st.HeaderSelected
-			}
-			r.b.WriteString(p.Wrap(label))
-			r.b.WriteString(r.pad((u-v)*r.cw - ansi.StringWidth(label)))
-			v = u
-			continue
-		case lv < l:
-			r.axis(k)
-			r.b.WriteString(r.pad(r.cw - 1))
-		default:
-			r.b.WriteString(r.pad(r.cw))
+	r.b.WriteString(r.pad(room + 1 - ansi.StringWidth(text)))
+	for v, w := range lay.widths {
+		k := lay.lo + v
+		label := r.g.Lanes[k].Label
+		if r.g.Lanes[k].labelW > w-1 {
+			label = ansi.Truncate(label, max(w-1, 1), "…") // only when one lane does not fit
 		}
-		v++
+		p := r.st.Header
+		if k == lay.lane {
+			p = r.st.HeaderSelected
+		}
+		r.b.WriteString(p.Wrap(label))
+		r.b.WriteString(r.pad(w - ansi.StringWidth(label)))
 	}
 	return r.b.String()
 }
 
 func (r *renderer) axis(k int) {
-	if k == r.lane {
+	if k == r.lay.lane {
 		r.b.WriteString(r.st.AxisSelected.Wrap("┃"))
 	} else {
 		r.b.WriteString(r.st.Axis.Wrap("│"))
 	}
 }
 
-func (r *renderer) row(row *Row, selected bool) string {
+func (r *renderer) row(row *Row, label string, selected bool) string {
 	r.b.Reset()
+	lay := r.lay
 	cursor, marker := " ", " "
 	if selected {
 		cursor = "▸"
@@ -248,83 +392,75 @@ func (r *renderer) row(row *Row, selected bool) string {
 	case RowExpanded:
 		marker = "-"
 	}
-	label := row.Label
-	lwidth := row.labelW
-	if lwidth > r.lw-4 {
-		label = ansi.Truncate(label, r.lw-4, "…")
-		lwidth = ansi.StringWidth(label)
-	}
 	r.b.WriteString(cursor)
 	r.b.WriteString(marker)
-	if selected {
+	busPaint := r.st.Bus
+	switch {
+	case selected && r.focused:
 		r.b.WriteString(r.st.LabelSelected.Wrap(label))
-	} else {
+	case selected:
+		r.b.WriteString(r.st.LabelDimmed.Wrap(label))
+		busPaint = r.st.Axis
+	default:
 		r.b.WriteString(r.st.Label.Wrap(label))
 	}
-	rest := r.lw - 2 - lwidth
+	rest := lay.lw - 2 - ansi.StringWidth(label)
 
 	// The bus of the selected row runs from its label to its last mark.
 	last := -1
 	if selected {
-		for v := range r.visible {
-			if row.Cells[r.lo+v].Kind != KindNone {
+		for v := range lay.visible {
+			if row.Cells[lay.lo+v].Kind != KindNone {
 				last = v
 			}
 		}
-		for k := r.lo + r.visible; k < len(row.Cells); k++ {
+		for k := lay.lo + lay.visible; k < len(row.Cells); k++ {
 			if row.Cells[k].Kind != KindNone {
-				last = r.visible
+				last = lay.visible
 				break
 			}
 		}
 	}
 	if last >= 0 && rest > 1 {
 		r.b.WriteString(" ")
-		r.b.WriteString(r.st.Bus.Wrap(r.busFill(rest - 1)))
+		r.b.WriteString(busPaint.Wrap(r.busFill(rest - 1)))
 	} else {
 		r.b.WriteString(r.pad(rest))
 	}
-	for v := range r.visible {
-		k := r.lo + v
+	for v, cw := range lay.widths {
+		k := lay.lo + v
 		c := &row.Cells[k]
 		onBus := v < last
 		if c.Kind == KindNone {
-			switch {
-			case onBus:
-				r.b.WriteString(r.st.Bus.Wrap("┼" + r.busFill(r.cw-1)))
-			default:
+			if onBus {
+				r.b.WriteString(busPaint.Wrap("┼" + r.busFill(cw-1)))
+			} else {
 				r.axis(k)
-				r.b.WriteString(r.pad(r.cw - 1))
+				r.b.WriteString(r.pad(cw - 1))
 			}
 			continue
 		}
 		mark := r.st.Marks[c.State]
 		r.b.WriteString(mark.Wrap(Glyph(c.Kind)))
-		if r.cw < 2 {
+		if cw < 2 {
 			continue
 		}
 		switch {
 		case c.State >= Warning:
 			r.b.WriteString(mark.Wrap(StateChar(c.State)))
 		case onBus:
-			r.b.WriteString(r.st.Bus.Wrap("─"))
+			r.b.WriteString(busPaint.Wrap("─"))
 		default:
 			r.b.WriteString(" ")
 		}
-		room := r.cw - 3
 		used := 0
-		if room > 0 {
-			owner := c.Owner
+		if c.ownerW <= cw-ownerGap { // whole, or not at all
+			r.b.WriteString(r.st.Owner.Wrap(c.Owner))
 			used = c.ownerW
-			if used > room {
-				owner = ansi.Truncate(owner, room, "…")
-				used = ansi.StringWidth(owner)
-			}
-			r.b.WriteString(r.st.Owner.Wrap(owner))
 		}
-		fill := r.cw - 2 - used
+		fill := cw - 2 - used
 		if onBus {
-			r.b.WriteString(r.st.Bus.Wrap(r.busFill(fill)))
+			r.b.WriteString(busPaint.Wrap(r.busFill(fill)))
 		} else {
 			r.b.WriteString(r.pad(fill))
 		}
