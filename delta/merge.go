@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -290,7 +289,7 @@ func (mg *merger) run(ctx context.Context, m *MergeMetrics) error {
 	abort := func(err error) error {
 		for _, a := range adds {
 			if p, perr := resolveTablePath(tx.root, a.Path); perr == nil {
-				os.Remove(p)
+				RemoveFile(p) //nolint:errcheck // best effort: a data file of the aborted merge
 			}
 		}
 		return err

@@ -94,7 +94,7 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if workspace.HasErrors(ds) {
 		return nil, &PlanError{Diagnostics: ds}
 	}
-	wp, err := r.workspaceProblems(ctx, snap, sel, req.Strict)
+	wp, err := r.workspaceProblems(ctx, snap, sel, req.Strict, len(req.Pipelines) == 0)
 	if err != nil {
 		return nil, err
 	}
@@ -154,10 +154,16 @@ func nodesExecuted(p *workspace.Pipeline, n *workspace.Node, selected []string) 
 }
 
 // workspaceProblems returns the validation errors found in the files of the
-// selected pipelines, the schema flow's included (problems elsewhere do not
-// block the run).
-func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot, sel selection, strict bool) ([]validate.Diagnostic, error) {
+// selected pipelines, the schema flow's included, and in the workbench
+// config (problems elsewhere do not block the run). A run of every
+// pipeline (all) is also blocked by the errors of files no pipeline loaded
+// from: a file that does not parse may be a pipeline the run would
+// silently leave out.
+func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot, sel selection, strict, all bool) ([]validate.Diagnostic, error) {
 	files := map[string]bool{}
+	if snap.Config != nil {
+		files[snap.Config.File] = true
+	}
 	for _, p := range sel.pipelines {
 		files[p.File] = true
 		for _, f := range snap.Deps(p.File) {
@@ -170,7 +176,7 @@ func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot
 	}
 	var out []validate.Diagnostic
 	for _, d := range ds {
-		if d.Severity == workspace.SeverityError && (d.File == "" || files[d.File]) {
+		if d.Severity == workspace.SeverityError && (d.File == "" || files[d.File] || all && !snap.LoadsPipeline(d.File)) {
 			out = append(out, d)
 		}
 	}

@@ -128,6 +128,18 @@ func (s *Snapshot) Protected() []string {
 	return out
 }
 
+// LoadsPipeline reports whether a pipeline of the snapshot was loaded from
+// file or from a file including it: errors in a file for which it is false
+// mean pipelines may be missing (a file that does not parse).
+func (s *Snapshot) LoadsPipeline(file string) bool {
+	for _, p := range s.Pipelines {
+		if p.File == file || slices.Contains(s.Deps(p.File), file) {
+			return true
+		}
+	}
+	return false
+}
+
 // Deps returns the files and folders file includes (!use, !extend,
 // !update), directly or not.
 func (s *Snapshot) Deps(file string) []string {

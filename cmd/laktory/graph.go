@@ -76,8 +76,9 @@ tables with their writers (pipeline.node, and the rows each owns: its writer
 id in the writer column, or its where predicate) and their readers, then the
 node DAG of each pipeline. --json prints the same for scripts.
 
-The graph is drawn even when the workspace has errors; their count goes to
-stderr: run laktory validate to see them.`,
+The graph is drawn even when the workspace has errors; their count, and the
+files that do not load (their pipelines are missing from the graph), go to
+stderr and the exit code is 1: run laktory validate to see them.`,
 			Example: `  laktory graph ./demo
   laktory graph --json . | jq '.tables[] | select(.shared)'`,
 			Args: rangeArgs(0, 1),
@@ -89,13 +90,28 @@ stderr: run laktory validate to see them.`,
 				}
 				g := buildGraph(s, dir)
 				if asJSON {
-					return a.printJSON(g)
+					if err := a.printJSON(g); err != nil {
+						return err
+					}
+				} else {
+					printGraph(a.stdout, g, a.color(a.stdout))
 				}
-				printGraph(a.stdout, g, a.color(a.stdout))
-				if n := countErrors(validate.Check(s, validate.Options{})); n > 0 {
-					fmt.Fprintf(a.stderr, "laktory: the workspace has %s: run laktory validate\n", plural(n, "error"))
+				ds := validate.Check(s, validate.Options{})
+				n := countErrors(ds)
+				if n == 0 {
+					return nil
 				}
-				return nil
+				fmt.Fprintf(a.stderr, "laktory: the workspace has %s: run laktory validate\n", plural(n, "error"))
+				named := map[string]bool{}
+				for _, d := range ds {
+					if d.Severity == workspace.SeverityError && d.File != "" && !named[d.File] && !s.LoadsPipeline(d.File) &&
+						(s.Config == nil || d.File != s.Config.File) {
+						named[d.File] = true
+						fmt.Fprintf(a.stderr, "laktory: %s:%d does not load (%s): the pipelines it declares are missing from the graph\n",
+							displayPath(s, dir, d.File), d.Line, d.Message)
+					}
+				}
+				return errProblems
 			},
 		}
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print the graph as JSON")

@@ -49,10 +49,12 @@ func TestGraphDemoJSON(t *testing.T) {
 }
 
 // TestGraphHuman: the text graph (golden file; -update rewrites it). A
-// workspace with errors still draws, with a note on stderr.
+// workspace with errors still draws, with a note on stderr naming the file
+// that does not load, and exits 1.
 func TestGraphHuman(t *testing.T) {
 	code, out, stderr := runCLI(t, nil, "graph", "testdata/ws_errors")
-	if code != ExitOK || stderr != "laktory: the workspace has 5 errors: run laktory validate\n" {
+	if code != ExitProblems || stderr != "laktory: the workspace has 5 errors: run laktory validate\n"+
+		"laktory: testdata/ws_errors/pipelines/broken.yaml:4 does not load (YAML syntax error: did not find expected node content): the pipelines it declares are missing from the graph\n" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	golden.RequireEqual(t, out)

@@ -110,6 +110,12 @@ func TestRunExitCodes(t *testing.T) {
 			stdout: "Failures:\n  pl.b (failed)"},
 		{name: "unsupported node", extra: map[string]string{"pipelines/st.yaml": "name: st\nnodes:\n- name: s\n  sources:\n  - path: ../data/a.jsonl\n    format: JSONL\n  sinks:\n  - table_name: s\n    mode: MERGE\n    merge_cdc_options: {primary_keys: [k]}\n"},
 			args: []string{"--pipeline", "st"}, code: ExitProblems, stderr: "node 's' of pipeline 'st' uses a MERGE sink"},
+		{name: "a pipeline file that does not parse", extra: map[string]string{"pipelines/broken.yaml": "name: broken\nnodes:\n- name: a\n  sinks: [\n"},
+			code: ExitProblems, stderr: "pipelines/broken.yaml\n  4:1 error LK001 YAML syntax error"},
+		{name: "a broken file and another pipeline selected", extra: map[string]string{"pipelines/broken.yaml": "nodes: [\n"},
+			args: []string{"--pipeline", "pl"}, code: ExitOK, stdout: "succeeded"},
+		{name: "a broken workbench config", extra: map[string]string{"laktory-workbench.yaml": "roots: 3\n"},
+			args: []string{"--pipeline", "pl"}, code: ExitProblems, stderr: "laktory-workbench.yaml\n  1:8 error LK003"},
 		{name: "streaming node", extra: map[string]string{"pipelines/st.yaml": "name: st\nnodes:\n- name: s\n  sources:\n  - path: ../data/a.jsonl\n    format: JSONL\n    as_stream: true\n  sinks:\n  - table_name: s\n    mode: APPEND\n"},
 			args: []string{"--pipeline", "st"}, code: 0, stdout: "flow st.s/table-main.default.s: batch 0"},
 	}
