@@ -88,10 +88,13 @@ def our_rows(path, version=None):
 
 
 def our_describe(path, version=None):
+    """`laktory table describe --json`, with the Delta schema parsed."""
     args = ["table", "describe", path, "--json"]
     if version is not None:
         args += ["--version", str(version)]
-    return json.loads(lk(*args))
+    d = json.loads(lk(*args))
+    d["schema"] = json.loads(d["schema_string"])
+    return d
 
 
 def our_log(path):
@@ -190,8 +193,8 @@ def compare_table(path, version=None, writer_col=None, expect_counts=None):
     expect(not d, "rows differ at version %s: %s" % (version, d))
     if version is None:
         detail = SPARK.sql("DESCRIBE DETAIL " + sql_path(path)).collect()[0]
-        expect(list(detail["partitionColumns"]) == ours["partitionColumns"],
-               "partition columns: spark %s, ours %s" % (detail["partitionColumns"], ours["partitionColumns"]))
+        expect(list(detail["partitionColumns"]) == ours["partition_columns"],
+               "partition columns: spark %s, ours %s" % (detail["partitionColumns"], ours["partition_columns"]))
         expect(detail["numFiles"] == ours["files"], "files: spark %s, ours %s" % (detail["numFiles"], ours["files"]))
     if writer_col:
         counts = {str(r[0]): r[1] for r in df.groupBy(writer_col).count().collect()}
