@@ -637,6 +637,9 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 			tx.Abort()
 			return nil, err
 		}
+		if attempt == 0 {
+			FailPoint(FailCommitBefore)
+		}
 		created, err := putCommitFile(logDir, version, data)
 		if err != nil {
 			tx.Abort()
@@ -671,6 +674,7 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 		version = latest + 1
 		res.Rebases++
 	}
+	FailPoint(FailCommitAfter)
 	tx.done = true
 	res.Version, res.Committed = version, true
 	res.Checkpoint, res.CheckpointErr = tx.maybeCheckpoint(ctx, version)

@@ -123,6 +123,7 @@ func DropTable(ctx context.Context, root string, g Guard) error {
 	if err := os.Rename(real, trash); err != nil {
 		return fmt.Errorf("drop %s: %w", real, err)
 	}
+	FailPoint(FailDropRenamed)
 	if err := g.RemoveAll(trash); err != nil {
 		return fmt.Errorf("drop %s: the table is gone but %s could not be removed: %w", real, trash, err)
 	}

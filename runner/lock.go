@@ -8,27 +8,47 @@ import (
 	"sync"
 )
 
-// checkpointLocks are the streaming checkpoints a run holds. A run takes a
-// checkpoint's lock before it resets the checkpoint or runs its flow, and
-// keeps it until the run ends, so two runs (in one process or several)
-// never work on one flow at once. The lock is an exclusive file lock on
-// "<checkpoint>.lock", beside the checkpoint so that resetting the
-// checkpoint (removing its folder) keeps the lock; the operating system
-// releases it when the process dies.
-type checkpointLocks struct {
+// writerLocks are the writer locks a run holds. Every sink a task writes
+// has one, "<checkpoint folder>.lock" (beside the checkpoint, so that
+// resetting the checkpoint keeps it; a batch sink has the path of the
+// checkpoint it would have). A task takes the locks of its sinks before it
+// touches anything, and keeps them until the run ends: exclusive for a
+// streaming flow and for anything destructive (a FULL or RESET, deleting
+// rows, resetting checkpoints), shared for a batch append. So two runs (in
+// one process or several) never process one flow at once, and a refresh
+// never deletes the rows of a writer another run is writing. The locks are
+// file locks: the operating system releases them when the process dies.
+type writerLocks struct {
 	mu    sync.Mutex
-	files map[string]*os.File
+	files map[string]*heldLock
+}
+
+type heldLock struct {
+	f         *os.File
+	exclusive bool
 }
 
 // errLocked is returned by tryLock when another open file holds the lock.
 var errLocked = errors.New("locked")
 
-// lock takes the lock of the checkpoint in dir, unless this run holds it.
-func (l *checkpointLocks) lock(dir string) error {
+// lock takes the lock of the writer (or flow) whose checkpoint is dir,
+// exclusive or shared, unless this run holds it already.
+func (l *writerLocks) lock(dir string, exclusive bool) error {
 	dir = filepath.Clean(dir)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, held := l.files[dir]; held {
+	if h, held := l.files[dir]; held {
+		if h.exclusive || !exclusive {
+			return nil
+		}
+		// From shared to exclusive: flock may drop the shared lock when
+		// the conversion fails, so the lock is given up then.
+		if err := tryLock(h.f, true); err != nil {
+			h.f.Close()
+			delete(l.files, dir)
+			return busyError(dir, err)
+		}
+		h.exclusive = true
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
@@ -38,26 +58,38 @@ func (l *checkpointLocks) lock(dir string) error {
 	if err != nil {
 		return fmt.Errorf("%w: lock %s: %w", ErrCheckpoint, dir, err)
 	}
-	if err := tryLock(f); err != nil {
+	if err := tryLock(f, exclusive); err != nil {
 		f.Close()
-		if errors.Is(err, errLocked) {
-			return fmt.Errorf("%w: %s: another run is processing this flow (in the workbench or another `laktory run`); wait for it to end, then run again", ErrCheckpointBusy, dir)
-		}
-		return fmt.Errorf("%w: lock %s: %w", ErrCheckpoint, dir, err)
+		return busyError(dir, err)
 	}
 	if l.files == nil {
-		l.files = map[string]*os.File{}
+		l.files = map[string]*heldLock{}
 	}
-	l.files[dir] = f
+	l.files[dir] = &heldLock{f: f, exclusive: exclusive}
 	return nil
 }
 
-// releaseAll releases every lock the run holds.
-func (l *checkpointLocks) releaseAll() {
+func busyError(dir string, err error) error {
+	if errors.Is(err, errLocked) {
+		return fmt.Errorf("%w: %s: another run is processing this flow or writer (in the workbench or another `laktory run`); wait for it to end, then run again", ErrCheckpointBusy, dir)
+	}
+	return fmt.Errorf("%w: lock %s: %w", ErrCheckpoint, dir, err)
+}
+
+// exclusive reports whether the run holds the lock of dir exclusively.
+func (l *writerLocks) exclusive(dir string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for dir, f := range l.files {
-		f.Close() // closing the file releases its lock
+	h := l.files[filepath.Clean(dir)]
+	return h != nil && h.exclusive
+}
+
+// releaseAll releases every lock the run holds.
+func (l *writerLocks) releaseAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for dir, h := range l.files {
+		h.f.Close() // closing the file releases its lock
 		delete(l.files, dir)
 	}
 }

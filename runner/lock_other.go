@@ -5,5 +5,5 @@ package runner
 import "os"
 
 // tryLock does not lock on systems without flock: concurrent runs of one
-// flow are not detected there.
-func tryLock(*os.File) error { return nil }
+// flow or writer are not detected there.
+func tryLock(*os.File, bool) error { return nil }

@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -71,4 +72,59 @@ func TestCheckpointLocksReleased(t *testing.T) {
 	mustRun(t, r, snap, Request{Refresh: "FULL"})
 	release := holdLock(t, flowDir(t, snap, "pl", "s")) // fails if a run kept it
 	release()
+}
+
+// TestRefreshWaitsForWriterLock: a FULL or RESET of a writer started while
+// another run of that writer appends (another Runner: its own lock files,
+// as another process) fails before it deletes anything, so the first run's
+// new rows stay; batch and streaming writers alike.
+func TestRefreshWaitsForWriterLock(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "batch", true: "streaming"}[stream], func(t *testing.T) {
+			files := scenarioFiles(ownerships[0])
+			if stream {
+				files["pipelines/pl.yaml"] = strings.ReplaceAll(files["pipelines/pl.yaml"], "    format: JSONL\n", "    format: JSONL\n    as_stream: true\n")
+			}
+			w := newWS(t, files)
+			snap := w.load()
+			mustRun(t, testRunner(t), snap, Request{Selectors: []string{"a"}})
+			if stream {
+				w.write(map[string]string{"data/a/2.jsonl": jsonl("a", 3, 5, `, "c": 1`)})
+			}
+			committing, release := make(chan struct{}), make(chan struct{})
+			first := testRunner(t, func(c *Config) {
+				c.beforeCommit = func(task string, attempt int) {
+					if task == "pl.a" && attempt == 0 {
+						close(committing)
+						<-release
+					}
+				}
+			})
+			plan, err := first.Plan(context.Background(), snap, Request{Selectors: []string{"a"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan outcome)
+			go func() { done <- start(t, first, plan) }()
+			<-committing
+			for _, req := range []Request{{Refresh: "FULL", Selectors: []string{"a"}}, {Refresh: "RESET", Selectors: []string{"a"}}} {
+				o := run(t, testRunner(t), snap, req)
+				if !errors.Is(o.err, ErrTasksFailed) || !strings.Contains(o.sum.Tasks[0].Err, "another run is processing this flow or writer") ||
+					o.sum.RowsDeleted != 0 {
+					t.Fatalf("%s during the append: err %v, %+v", req.Refresh, o.err, o.sum.Tasks)
+				}
+			}
+			close(release)
+			if o := <-done; o.err != nil {
+				t.Fatal(o.err)
+			}
+			want := 6 // the setup's 3 rows, appended again (a batch writer appends all it reads)
+			if stream {
+				want = 5 // the setup's 3, then the new file's 2
+			}
+			if n := count(t, testRunner(t), w.table("prices"), ownerships[0].ownsA); n != want {
+				t.Fatalf("a has %d rows, want %d: the refresh deleted the first run's rows", n, want)
+			}
+		})
+	}
 }

@@ -8,9 +8,13 @@ import (
 	"syscall"
 )
 
-// tryLock takes an exclusive lock on f without waiting.
-func tryLock(f *os.File) error {
-	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+// tryLock takes an exclusive or shared lock on f without waiting.
+func tryLock(f *os.File, exclusive bool) error {
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		return errLocked
 	}

@@ -33,6 +33,18 @@ type sinkPlan struct {
 	reset  resetKind
 	// checkpoints are the folders the reset deletes (existing ones only).
 	checkpoints []string
+	// lockDir is the writer's checkpoint folder (existing or not): its
+	// lock ("<lockDir>.lock") and the intent of an unfinished refresh
+	// ("<lockDir>.refresh.json") live beside it. "" for a sink that
+	// writes nothing (a view).
+	lockDir string
+	// refresh is the sink's refresh in this run: the run's, or FULL when
+	// an INCREMENTAL run finishes a FULL or RESET of the writer that a
+	// crash interrupted (intent).
+	refresh string
+	// intent is the unfinished refresh found beside the checkpoint when
+	// the run was planned (nil: none).
+	intent *intent
 	// whole is the whole-table reset this sink takes part in
 	// (resetTableDrop, resetTableTrunc): planned once per table and run,
 	// shared by the sink plans of all the table's writers in the run.
@@ -201,7 +213,10 @@ func (r *Runner) buildTasks(plan *Plan, sel selection) {
 				}
 			}
 			for _, sk := range n.Sinks {
-				sp := &sinkPlan{sink: sk}
+				sp := &sinkPlan{sink: sk, refresh: plan.Params.Refresh}
+				if !sk.IsView() && sk.Kind != workspace.SinkPipelineView {
+					sp.lockDir = CheckpointDir(plan.snap.Layout, p, n, sk)
+				}
 				if sk.Table != "" {
 					sp.table = plan.snap.Table(sk.Table)
 					if sp.table != nil {
@@ -245,10 +260,6 @@ func (r *Runner) buildTasks(plan *Plan, sel selection) {
 // writer ids, ownership switches) of the tables the run writes.
 func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagnostic, error) {
 	rp := plan.Params
-	snap := plan.snap
-	if !isReset(rp) {
-		return r.deepWarnings(ctx, plan), nil
-	}
 	tables := map[workspace.TableID]*delta.Snapshot{}
 	load := func(id workspace.TableID) (*delta.Snapshot, error) {
 		if s, ok := tables[id]; ok {
@@ -268,131 +279,178 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 	for _, t := range plan.Tasks {
 		tp := t.plan
 		for _, sp := range tp.sinks {
-			sk := sp.sink
-			if sk.Kind == workspace.SinkForEach {
-				// A full refresh resets every flow into the ForEach sink; its
-				// destination is not cleaned.
-				for _, o := range targetWriters(tp.pipeline, tp.node, sk) {
-					for _, os := range o.Sinks {
-						if targetKey(o, os) != targetKey(tp.node, sk) {
-							continue
-						}
-						for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, o, os)) {
-							if !slices.Contains(sp.checkpoints, cp) && !effectHasCheckpoint(plan.Effects, cp) {
-								sp.checkpoints = append(sp.checkpoints, cp)
-								plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Rows: -1, Checkpoint: cp,
-									Description: fmt.Sprintf("reset the checkpoint %s of a flow into %s: it sends all its data again (the destination is not cleaned)", snap.Rel(cp), sk.Describe())})
-							}
-						}
-					}
-				}
-				continue
+			in, err := readIntent(sp.lockDir)
+			if err != nil {
+				return nil, err
 			}
-			if sk.Table == "" || sp.table == nil {
-				continue
+			sp.intent = in
+			override := rp.ResetMode
+			if in != nil && in.Whole == "" && rp.Refresh == validate.RefreshIncremental {
+				// A FULL or RESET of this writer did not finish: this run
+				// refreshes it fully (a RESET followed by this run comes to
+				// the same), which makes its rows and checkpoint agree.
+				sp.refresh, override = validate.RefreshFull, in.Mode
 			}
-			var ts *delta.Snapshot
-			var readErr error
-			if sk.IsDelta() {
-				ts, readErr = load(sk.Table)
+			if sp.refresh != validate.RefreshIncremental {
+				r.planSinkReset(ctx, plan, t, sp, override, load, wholes, runPipelines)
 			}
-			label := tableLabel(sp)
-			switch {
-			case sk.Shared != nil && rp.ResetMode == "":
-				sp.reset = resetDeleteOwn
-				e := Effect{Kind: EffectDeleteRows, Task: t.Key, Table: sk.Table, Rows: -1}
-				e.Writer, e.Predicate = ownerPredicate(sp.writer)
-				switch {
-				case readErr != nil:
-				case ts == nil:
-					e.Rows = 0
-				case sp.writer != nil && sp.writer.Ownership == workspace.OwnerColumn && ts.Schema().Field(sp.writer.Column) == nil:
-					// A legacy table: the task fails with the fix.
-				default:
-					if n, err := r.countRows(ctx, ts, e.Predicate); err == nil {
-						e.Rows = n
-					}
-				}
-				e.Description = fmt.Sprintf("delete the rows of %s from %s (%s)", ownerLabel(sp.writer), label, rowsText(e.Rows))
-				plan.Effects = append(plan.Effects, e)
-				sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
-			case sk.Shared != nil || tp.pipeline.Declarative():
-				// The whole table once per run (reset_mode override of a
-				// shared table; any reset of a declarative pipeline's
-				// table: the engine clears it once and resets every flow).
-				sp.reset = resetTableDrop
-				kind := EffectDropTable
-				if rp.ResetMode == "TRUNCATE" {
-					sp.reset, kind = resetTableTrunc, EffectTruncateTable
-				}
-				wr := wholes[sk.Table]
-				if wr == nil {
-					wr = &wholeReset{table: sk.Table, sink: sp, drop: sp.reset == resetTableDrop, declarative: tp.pipeline.Declarative()}
-					wholes[sk.Table] = wr
-					what := "every writer's rows"
-					if tp.pipeline.Declarative() {
-						what = "the rows of every flow (" + strings.Join(flowNames(tp.pipeline, sp.table), ", ") + ")"
-					}
-					plan.Effects = append(plan.Effects, wholeTableEffect(kind, t.Key, sk.Table, label, ts, what))
-					// The checkpoints of all the table's writers in every
-					// pipeline of the run, run or not: whichever task resets
-					// the table resets them all, before any writer writes.
-					for _, w := range sp.table.Writers {
-						wp := snap.Pipeline(w.Pipeline)
-						if !runPipelines[w.Pipeline] || wp == nil {
-							continue
-						}
-						wn := wp.Node(w.Node)
-						if wn == nil || wn.SinkAt(w.Sink) == nil {
-							continue
-						}
-						if cp := CheckpointDir(snap.Layout, wp, wn, wn.SinkAt(w.Sink)); !slices.Contains(wr.checkpoints, cp) {
-							wr.checkpoints = append(wr.checkpoints, cp)
-						}
-					}
-					sp.checkpoints = existing(wr.checkpoints...)
-				}
-				sp.whole = wr
-			default:
-				mode, from := resetMode(rp.ResetMode, sk)
-				sp.reset = resetDrop
-				kind := EffectDropTable
-				if mode == "TRUNCATE" {
-					sp.reset, kind = resetTruncate, EffectTruncateTable
-				}
-				what := "the whole table"
-				if len(sp.table.Writers) > 1 {
-					what = fmt.Sprintf("the rows of every writer of it (%s)", strings.Join(writerNames(sp.table.Writers), ", "))
-				}
-				e := wholeTableEffect(kind, t.Key, sk.Table, label, ts, what)
-				e.Description += fmt.Sprintf(" [reset_mode %s from %s]", mode, from)
-				if !sk.IsDelta() {
-					e.Rows = -1
-					if !pathExists(string(sk.Table)) {
-						e.Rows = 0
-					}
-				}
-				plan.Effects = append(plan.Effects, e)
-				sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
-			}
-			if readErr != nil {
-				for i := range plan.Effects {
-					if e := &plan.Effects[i]; e.Task == t.Key && e.Table == sk.Table && e.Rows <= 0 {
-						e.Rows = -1
-						e.Description += " (the table cannot be read: " + readErr.Error() + ")"
-					}
-				}
-			}
-			for _, cp := range sp.checkpoints {
-				if effectHasCheckpoint(plan.Effects, cp) {
-					continue
-				}
-				plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Table: sk.Table, Rows: -1, Checkpoint: cp,
-					Description: fmt.Sprintf("reset the streaming checkpoint %s: its flow reprocesses all its data", snap.Rel(cp))})
+			if in != nil {
+				plan.Effects = append(plan.Effects, resumeEffect(t, sp, in, load))
 			}
 		}
 	}
 	return r.deepWarnings(ctx, plan), nil
+}
+
+// resumeEffect announces the refresh of a writer (or of a whole table) a
+// crash interrupted, which the run finishes or redoes.
+func resumeEffect(t *Task, sp *sinkPlan, in *intent, load func(workspace.TableID) (*delta.Snapshot, error)) Effect {
+	e := Effect{Kind: EffectResume, Task: t.Key, Table: sp.sink.Table, Rows: -1, Checkpoint: sp.lockDir, RunID: in.RunID}
+	switch {
+	case in.Whole != "" && sp.whole == nil:
+		verb := strings.ToLower(in.Whole)
+		e.Description = fmt.Sprintf("finish the RESET (%s) of %s interrupted in run %d: %s the table unless that was done, and reset the checkpoint of %s", in.Whole, in.Table, in.RunID, verb, t.Key)
+		if ts, err := load(sp.sink.Table); err == nil && ts != nil && ts.TableID() == in.TableID {
+			if n, ok := ts.NumRecords(); ok {
+				e.Rows = n
+			}
+		}
+	case in.Whole != "":
+		e.Description = fmt.Sprintf("redo the RESET (%s) of %s interrupted in run %d (this run resets the table again)", in.Whole, in.Table, in.RunID)
+	default:
+		e.Description = fmt.Sprintf("redo the %s refresh of %s interrupted in run %d: this run refreshes it %s", in.Refresh, t.Key, in.RunID, strings.ToUpper(sp.refresh))
+	}
+	return e
+}
+
+// planSinkReset decides how a sink is reset by a FULL or RESET (its
+// refresh) and lists the destructive effects with their row counts.
+func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sinkPlan, override string,
+	load func(workspace.TableID) (*delta.Snapshot, error), wholes map[workspace.TableID]*wholeReset, runPipelines map[string]bool) {
+	snap := plan.snap
+	tp := t.plan
+	sk := sp.sink
+	if sk.Kind == workspace.SinkForEach {
+		// A full refresh resets every flow into the ForEach sink; its
+		// destination is not cleaned.
+		for _, o := range targetWriters(tp.pipeline, tp.node, sk) {
+			for _, os := range o.Sinks {
+				if targetKey(o, os) != targetKey(tp.node, sk) {
+					continue
+				}
+				for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, o, os)) {
+					if !slices.Contains(sp.checkpoints, cp) && !effectHasCheckpoint(plan.Effects, cp) {
+						sp.checkpoints = append(sp.checkpoints, cp)
+						plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Rows: -1, Checkpoint: cp,
+							Description: fmt.Sprintf("reset the checkpoint %s of a flow into %s: it sends all its data again (the destination is not cleaned)", snap.Rel(cp), sk.Describe())})
+					}
+				}
+			}
+		}
+		return
+	}
+	if sk.Table == "" || sp.table == nil {
+		return
+	}
+	var ts *delta.Snapshot
+	var readErr error
+	if sk.IsDelta() {
+		ts, readErr = load(sk.Table)
+	}
+	label := tableLabel(sp)
+	switch {
+	case sk.Shared != nil && override == "":
+		sp.reset = resetDeleteOwn
+		e := Effect{Kind: EffectDeleteRows, Task: t.Key, Table: sk.Table, Rows: -1}
+		e.Writer, e.Predicate = ownerPredicate(sp.writer)
+		switch {
+		case readErr != nil:
+		case ts == nil:
+			e.Rows = 0
+		case sp.writer != nil && sp.writer.Ownership == workspace.OwnerColumn && ts.Schema().Field(sp.writer.Column) == nil:
+			// A legacy table: the task fails with the fix.
+		default:
+			if n, err := r.countRows(ctx, ts, e.Predicate); err == nil {
+				e.Rows = n
+			}
+		}
+		e.Description = fmt.Sprintf("delete the rows of %s from %s (%s)", ownerLabel(sp.writer), label, rowsText(e.Rows))
+		plan.Effects = append(plan.Effects, e)
+		sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
+	case sk.Shared != nil || tp.pipeline.Declarative():
+		// The whole table once per run (reset_mode override of a
+		// shared table; any reset of a declarative pipeline's
+		// table: the engine clears it once and resets every flow).
+		sp.reset = resetTableDrop
+		kind := EffectDropTable
+		if override == "TRUNCATE" {
+			sp.reset, kind = resetTableTrunc, EffectTruncateTable
+		}
+		wr := wholes[sk.Table]
+		if wr == nil {
+			wr = &wholeReset{table: sk.Table, sink: sp, drop: sp.reset == resetTableDrop, declarative: tp.pipeline.Declarative()}
+			wholes[sk.Table] = wr
+			what := "every writer's rows"
+			if tp.pipeline.Declarative() {
+				what = "the rows of every flow (" + strings.Join(flowNames(tp.pipeline, sp.table), ", ") + ")"
+			}
+			plan.Effects = append(plan.Effects, wholeTableEffect(kind, t.Key, sk.Table, label, ts, what))
+			// The checkpoints of all the table's writers in every
+			// pipeline of the run, run or not: whichever task resets
+			// the table resets them all, before any writer writes.
+			for _, w := range sp.table.Writers {
+				wp := snap.Pipeline(w.Pipeline)
+				if !runPipelines[w.Pipeline] || wp == nil {
+					continue
+				}
+				wn := wp.Node(w.Node)
+				if wn == nil || wn.SinkAt(w.Sink) == nil {
+					continue
+				}
+				if cp := CheckpointDir(snap.Layout, wp, wn, wn.SinkAt(w.Sink)); !slices.Contains(wr.checkpoints, cp) {
+					wr.checkpoints = append(wr.checkpoints, cp)
+				}
+			}
+			sp.checkpoints = existing(wr.checkpoints...)
+		}
+		sp.whole = wr
+	default:
+		mode, from := resetMode(override, sk)
+		sp.reset = resetDrop
+		kind := EffectDropTable
+		if mode == "TRUNCATE" {
+			sp.reset, kind = resetTruncate, EffectTruncateTable
+		}
+		what := "the whole table"
+		if len(sp.table.Writers) > 1 {
+			what = fmt.Sprintf("the rows of every writer of it (%s)", strings.Join(writerNames(sp.table.Writers), ", "))
+		}
+		e := wholeTableEffect(kind, t.Key, sk.Table, label, ts, what)
+		e.Description += fmt.Sprintf(" [reset_mode %s from %s]", mode, from)
+		if !sk.IsDelta() {
+			e.Rows = -1
+			if !pathExists(string(sk.Table)) {
+				e.Rows = 0
+			}
+		}
+		plan.Effects = append(plan.Effects, e)
+		sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
+	}
+	if readErr != nil {
+		for i := range plan.Effects {
+			if e := &plan.Effects[i]; e.Task == t.Key && e.Table == sk.Table && e.Rows <= 0 {
+				e.Rows = -1
+				e.Description += " (the table cannot be read: " + readErr.Error() + ")"
+			}
+		}
+	}
+	for _, cp := range sp.checkpoints {
+		if effectHasCheckpoint(plan.Effects, cp) {
+			continue
+		}
+		plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Table: sk.Table, Rows: -1, Checkpoint: cp,
+			Description: fmt.Sprintf("reset the streaming checkpoint %s: its flow reprocesses all its data", snap.Rel(cp))})
+	}
 }
 
 // deepWarnings runs validation's deep rules on the shared tables the run

@@ -84,6 +84,9 @@ type Run struct {
 	err      error
 	parallel int
 	seqNo    int64 // unique among the runs of this process
+	// began is the wall clock at Start, less the coarseness of file
+	// times: files this run makes are newer.
+	began time.Time
 
 	emitMu   sync.Mutex // numbers and delivers one event at a time
 	evMu     sync.Mutex
@@ -104,8 +107,8 @@ type Run struct {
 	createMu sync.Mutex
 	creates  map[workspace.TableID]*sync.Mutex
 
-	// checkpoints are the streaming checkpoints the run holds.
-	checkpoints checkpointLocks
+	// locks are the writer locks (checkpoint locks) the run holds.
+	locks writerLocks
 	// guard confines what the run creates, replaces and deletes.
 	guard delta.Guard
 
@@ -156,7 +159,7 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
-		parallel: parallel, seqNo: runSeq.Add(1), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{},
+		parallel: parallel, seqNo: runSeq.Add(1), began: time.Now().Add(-100 * time.Millisecond), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{},
 		guard: guardOf(plan.snap)}
 	run.evCond = sync.NewCond(&run.evMu)
 	run.hist, run.histDone = make(chan func(context.Context) error, 1024), make(chan struct{})
@@ -252,6 +255,23 @@ func (run *Run) publish(e Event) {
 // becomes a warning.
 func (run *Run) record(f func(context.Context) error) {
 	run.hist <- f
+}
+
+// recordSync records f and waits until it and every write queued before
+// it are done: a commit is in the history before the run goes on, so a
+// crash right after it cannot hide it.
+func (run *Run) recordSync(f func(context.Context) error) {
+	done := make(chan struct{})
+	run.hist <- func(c context.Context) error {
+		defer close(done)
+		return f(c)
+	}
+	<-done
+}
+
+// flushHistory waits until every queued history write is done.
+func (run *Run) flushHistory() {
+	run.recordSync(func(context.Context) error { return nil })
 }
 
 // recordLoop does the queued history writes until the queue is closed.
@@ -466,7 +486,7 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 	})
 	close(run.hist)
 	<-run.histDone
-	run.checkpoints.releaseAll()
+	run.locks.releaseAll()
 	run.publish(last)
 	run.cancel()
 	run.evMu.Lock()

@@ -227,9 +227,13 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		}
 		// The new data is written (staged): now the FULL refresh's delete
 		// of the writer's rows commits, then this append, rebased on it.
-		if err := x.commitDeferred(ctx, sp); err != nil {
-			tx.Abort()
-			return err
+		if x.deferred[sp] {
+			delta.FailPoint(FailRefreshStaged)
+			if err := x.commitDeferred(ctx, sp); err != nil {
+				tx.Abort()
+				return err
+			}
+			delta.FailPoint(FailRefreshDeleted)
 		}
 		x.progress("commit", tx.Metrics().AddedRows)
 		if h := x.run.r.cfg.beforeCommit; h != nil {
@@ -300,12 +304,12 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 	switch sp.reset {
 	case resetDeleteOwn:
 		_, pred := ownerPredicate(sp.writer)
-		return x.commitReset(ctx, sp, "DELETE "+pred, func(tx *delta.Transaction) error {
+		return x.commitReset(ctx, sp, "DELETE "+pred, x.refreshMeta(sp), func(tx *delta.Transaction) error {
 			_, err := tx.Delete(ctx, x.s.conn, pred)
 			return err
 		}, true)
 	case resetTruncate:
-		return x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
+		return x.commitReset(ctx, sp, "TRUNCATE", x.refreshMeta(sp), truncate(ctx), false)
 	case resetDrop:
 		return x.dropTable(ctx, sp)
 	case resetTableDrop, resetTableTrunc:
@@ -314,9 +318,10 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 	return fmt.Errorf("%w: %s: unknown reset", ErrSink, label)
 }
 
-// commitReset commits one reset operation with retries; a table that does
-// not exist has nothing to reset.
-func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail string, op func(*delta.Transaction) error, isDelete bool) error {
+// commitReset commits one reset operation with retries, marked with meta
+// (commitInfo.userMetadata, the refresh's marker); a table that does not
+// exist has nothing to reset.
+func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail, meta string, op func(*delta.Transaction) error, isDelete bool) error {
 	path, label := string(sp.sink.Table), tableLabel(sp)
 	err := x.withRetries(ctx, label, func(attempt int) error {
 		start := time.Now()
@@ -327,7 +332,7 @@ func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail string,
 			}
 			return err
 		}
-		tx, err := snap.Begin(delta.WriteOptions{})
+		tx, err := snap.Begin(delta.WriteOptions{UserMetadata: meta})
 		if err != nil {
 			return err
 		}
@@ -409,25 +414,50 @@ func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
 	return tr.err
 }
 
-// doWholeReset does a whole-table reset.
+// doWholeReset does a whole-table reset: it records its intent beside
+// every checkpoint it resets (a run owning one of them finishes the reset
+// after a crash), drops or truncates the table (the truncate carries the
+// intent's marker), resets the checkpoints, then clears the intents.
 func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
 	wr := sp.whole
 	for _, cp := range wr.checkpoints {
-		if err := x.run.checkpoints.lock(cp); err != nil {
+		if err := x.run.locks.lock(cp, true); err != nil {
 			return err
 		}
 	}
+	cps := existing(wr.checkpoints...)
+	in := x.newIntent(ctx, sp, validate.RefreshReset)
+	in.Whole = "TRUNCATE"
+	if wr.drop {
+		in.Whole = "DROP"
+	}
+	if len(cps) > 0 {
+		x.run.flushHistory()
+	}
+	for _, cp := range cps {
+		if err := writeIntent(cp, in); err != nil {
+			return err
+		}
+	}
+	delta.FailPoint(FailWholeIntent)
 	var err error
 	if wr.drop {
 		err = x.dropTable(ctx, sp)
 	} else {
-		err = x.commitReset(ctx, sp, "TRUNCATE", truncate(ctx), false)
+		err = x.commitReset(ctx, sp, "TRUNCATE", in.marker(), truncate(ctx), false)
 	}
 	if err != nil {
 		return err
 	}
-	if err := x.removeCheckpoints(string(wr.table), existing(wr.checkpoints...)); err != nil {
+	delta.FailPoint(FailWholeReset)
+	if err := x.removeCheckpoints(string(wr.table), cps); err != nil {
 		return err
+	}
+	delta.FailPoint(FailWholeDone)
+	for _, cp := range cps {
+		if err := clearIntent(cp); err != nil {
+			return err
+		}
 	}
 	if wr.declarative {
 		// Every flow of the table starts over: forget them.

@@ -45,8 +45,9 @@ const (
 	stepCommit  = "commit"  // commits/N written
 )
 
-// afterStep calls the test hook.
+// afterStep passes the step's fail point and calls the test hook.
 func (x *taskExec) afterStep(step string, f *flowPlan, batch int64) {
+	delta.FailPoint("batch." + step)
 	if h := x.run.r.cfg.afterStep; h != nil {
 		h(x.t.Key, f.name, step, batch)
 	}
@@ -60,7 +61,7 @@ func (x *taskExec) afterStep(step string, f *flowPlan, batch int64) {
 // batch whose offsets were written but not committed (a crash) is
 // replayed first, with the same offsets.
 func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
-	if err := x.run.checkpoints.lock(f.dir); err != nil {
+	if err := x.run.locks.lock(f.dir, true); err != nil {
 		return err
 	}
 	if f.importFrom != "" {

@@ -20,6 +20,9 @@ type taskExec struct {
 	tp  *taskPlan
 	sum *TaskSummary
 	s   *session
+	// intents are the refreshes of the task's sinks recorded and not yet
+	// complete (see intent).
+	intents map[*sinkPlan]*intent
 	// deferred are the sinks whose reset (a FULL refresh deleting the
 	// writer's rows, or truncating the table) is committed just before the
 	// first commit of their new data, once that data is written (staged):
@@ -128,17 +131,39 @@ func (x *taskExec) execute(ctx context.Context) error {
 	}
 	defer s.close()
 	x.s = s
+	// The writers' locks come first: nothing is changed while another run
+	// processes one of them. Then what an interrupted run left is dealt
+	// with, and this run's refresh recorded before it resets anything.
+	if err := x.lockWriters(); err != nil {
+		return err
+	}
+	if err := x.checkIntents(); err != nil {
+		return err
+	}
+	x.cleanLeftovers()
+	if err := x.resume(ctx); err != nil {
+		return err
+	}
+	if err := x.beginRefresh(ctx); err != nil {
+		return err
+	}
 	if err := x.reset(ctx); err != nil {
 		return err
 	}
+	if len(x.intents) > 0 {
+		delta.FailPoint(FailRefreshReset)
+	}
 	if !x.tp.process {
-		return nil
+		return x.endRefresh(nil)
 	}
 	if len(x.tp.flows) == 0 {
 		if err := x.process(ctx, microBatch{}); err != nil {
 			return err
 		}
-		return x.commitDeferred(ctx, nil)
+		if err := x.commitDeferred(ctx, nil); err != nil {
+			return err
+		}
+		return x.endRefresh(nil)
 	}
 	for _, f := range x.tp.flows {
 		if err := x.runFlow(ctx, f); err != nil {
@@ -147,7 +172,32 @@ func (x *taskExec) execute(ctx context.Context) error {
 		if err := x.commitDeferred(ctx, f.sink); err != nil {
 			return err
 		}
+		if err := x.endRefresh(f.sink); err != nil {
+			return err
+		}
 		x.recordFlow(f)
+	}
+	return nil
+}
+
+// lockWriters takes the locks of the task's sinks (see writerLocks):
+// exclusive for streaming flows, for a sink the run refreshes and for the
+// checkpoints it resets; shared for a batch append.
+func (x *taskExec) lockWriters() error {
+	streaming := len(x.tp.flows) > 0
+	for _, sp := range x.tp.sinks {
+		if sp.lockDir == "" {
+			continue
+		}
+		exclusive := streaming || sp.reset != resetNone || sp.whole != nil || sp.intent != nil || len(sp.checkpoints) > 0
+		if err := x.run.locks.lock(sp.lockDir, exclusive); err != nil {
+			return err
+		}
+		for _, cp := range sp.checkpoints {
+			if err := x.run.locks.lock(cp, true); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -205,11 +255,6 @@ func (x *taskExec) commitDeferred(ctx context.Context, sp *sinkPlan) error {
 
 // resetCheckpoints deletes the checkpoints a sink's reset resets.
 func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
-	for _, cp := range sp.checkpoints {
-		if err := x.run.checkpoints.lock(cp); err != nil {
-			return err
-		}
-	}
 	return x.removeCheckpoints(string(sp.sink.Table), sp.checkpoints)
 }
 
@@ -333,7 +378,7 @@ func (x *taskExec) operation(op history.Operation) {
 	x.sum.Operations = append(x.sum.Operations, op)
 	x.sum.RowsWritten += op.RowsAdded
 	x.sum.RowsDeleted += op.RowsDeleted
-	x.run.record(func(c context.Context) error { return x.run.store.RecordOperation(c, x.run.ID, op) })
+	x.run.recordSync(func(c context.Context) error { return x.run.store.RecordOperation(c, x.run.ID, op) })
 	v := int64(-1)
 	if op.Version != nil {
 		v = *op.Version
@@ -369,7 +414,7 @@ func (x *taskExec) deletion(sp *sinkPlan, rows int64, version *int64) {
 		_, d.Predicate = ownerPredicate(w)
 	}
 	x.sum.Deletions = append(x.sum.Deletions, d)
-	x.run.record(func(c context.Context) error { return x.run.store.RecordDeletion(c, x.run.ID, d) })
+	x.run.recordSync(func(c context.Context) error { return x.run.store.RecordDeletion(c, x.run.ID, d) })
 	x.run.emit(Event{Kind: EventDeleted, Task: x.t.Key, Table: d.Table, Writer: writer, Rows: rows,
 		Message: fmt.Sprintf("Deleted %d rows of %s from %s", rows, ownerLabel(w), d.Table)})
 }

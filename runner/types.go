@@ -97,6 +97,10 @@ const (
 	// EffectResetCheckpoint deletes a streaming checkpoint, so its flow
 	// reprocesses all its data.
 	EffectResetCheckpoint EffectKind = "reset_checkpoint"
+	// EffectResume finishes or redoes a refresh a crash interrupted (RunID
+	// names the interrupted run): a writer's FULL or RESET is redone as a
+	// FULL refresh of it, a whole-table reset finished.
+	EffectResume EffectKind = "resume"
 )
 
 // Effect is one destructive thing a plan will do.
@@ -112,8 +116,12 @@ type Effect struct {
 	// Rows estimates the rows affected from the table's stats; -1 when
 	// unknown (no stats, or the table does not exist yet).
 	Rows int64 `json:"rows"`
-	// Checkpoint is the folder reset (EffectResetCheckpoint).
+	// Checkpoint is the folder reset (EffectResetCheckpoint), or the
+	// checkpoint beside which the interrupted refresh was recorded
+	// (EffectResume).
 	Checkpoint string `json:"checkpoint,omitempty"`
+	// RunID is the interrupted run (EffectResume).
+	RunID int64 `json:"run_id,omitempty"`
 	// Description says it in one sentence for a confirmation prompt.
 	Description string `json:"description"`
 }

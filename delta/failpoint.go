@@ -1,0 +1,62 @@
+package delta
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// Fail points stop the process at a named step, to prove that a crash
+// there loses nothing (the crash tests of package runner). The
+// environment variable LAKTORY_FAILPOINT names one: "name" exits the
+// process at its first hit, "name:N" at its N-th. The process exits at
+// once with FailPointExit, without running deferred calls or cleanups,
+// as a crash would. Without the variable a fail point is one comparison.
+const FailPointEnv = "LAKTORY_FAILPOINT"
+
+// FailPointExit is the exit code of a process stopped at a fail point.
+const FailPointExit = 86
+
+// Fail points of this package.
+const (
+	// FailCommitBefore: the data files of a commit are written (and a
+	// new table's folders made), its commit file is not.
+	FailCommitBefore = "delta.commit.before"
+	// FailCommitAfter: the commit file is in the log; nothing after it
+	// (checkpoint, the caller's bookkeeping) is done.
+	FailCommitAfter = "delta.commit.after"
+	// FailDropRenamed: a dropped table's folder is renamed aside
+	// (".<name>.dropped-*"), not yet removed.
+	FailDropRenamed = "delta.drop.renamed"
+)
+
+var failPoint = parseFailPoint(os.Getenv(FailPointEnv))
+
+type failPointSpec struct {
+	name string
+	at   int64
+	hits atomic.Int64
+}
+
+func parseFailPoint(s string) *failPointSpec {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	fp := &failPointSpec{name: s, at: 1}
+	if i := strings.LastIndexByte(s, ':'); i > 0 {
+		if n, err := strconv.ParseInt(s[i+1:], 10, 64); err == nil && n > 0 {
+			fp.name, fp.at = s[:i], n
+		}
+	}
+	return fp
+}
+
+// FailPoint exits the process when LAKTORY_FAILPOINT names this point
+// (and this is the hit it counts to); it does nothing otherwise.
+func FailPoint(name string) {
+	if fp := failPoint; fp != nil && fp.name == name && fp.hits.Add(1) == fp.at {
+		os.Exit(FailPointExit)
+	}
+}

@@ -1,0 +1,416 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
+)
+
+// A refresh records its intent before its first destructive step, so that
+// a crash between its steps (after a delete and before the checkpoint
+// reset, say) never leaves a writer whose checkpoint and rows disagree:
+// the next run of the writer, whatever its refresh, finds the intent and
+// finishes or redoes the refresh, says so, and clears the intent when the
+// rows and the checkpoint agree again.
+//
+// The intent is a file beside the writer's checkpoint,
+// "<checkpoint>.refresh.json", rather than a row of the SQLite history:
+// what it protects is the agreement of that checkpoint with the table; it
+// lives with the checkpoint and its lock ("<checkpoint>.lock"), is read and
+// written under that lock, survives the reset of the checkpoint (it is a
+// sibling, not a child), and is seen by every process that runs the flow,
+// even one recording into another history (a lake shared with --lake, a
+// state.db removed or written by a newer laktory). It is written
+// atomically (a temporary file renamed into place, the folder synced).
+//
+//   - A FULL or RESET of a writer: the next INCREMENTAL run of the writer
+//     refreshes it fully (a RESET followed by a normal run comes to the
+//     same); a FULL or RESET run does what it asks, which covers the
+//     interrupted one.
+//   - A whole-table DROP or TRUNCATE: an intent beside each checkpoint it
+//     resets. The table step is done once: the next run owning any of
+//     those checkpoints does it unless it is done (the table's id changed,
+//     or a commit carrying the intent's marker is in its log), then resets
+//     its own checkpoint; the others reset theirs when their writers run.
+type intent struct {
+	ID    string `json:"id"`
+	RunID int64  `json:"run_id"`
+	Task  string `json:"task"`
+	// Refresh is FULL or RESET (of the writer, or of the whole table when
+	// Whole is set).
+	Refresh string `json:"refresh"`
+	// Whole is DROP or TRUNCATE for a whole-table reset.
+	Whole string `json:"whole,omitempty"`
+	// Mode is a regular sink's reset_mode (DROP or TRUNCATE).
+	Mode  string `json:"reset_mode,omitempty"`
+	Table string `json:"table"`
+	Path  string `json:"path,omitempty"`
+	// TableID and ReadVersion are the table's id and version when the
+	// refresh started ("" and -1 when there was no table).
+	TableID     string    `json:"table_id,omitempty"`
+	ReadVersion int64     `json:"read_version"`
+	At          time.Time `json:"at"`
+}
+
+// intentPath is where the intent of the writer whose checkpoint is dir
+// lives.
+func intentPath(dir string) string { return filepath.Clean(dir) + ".refresh.json" }
+
+// marker is the commitInfo.userMetadata of the commits the refresh makes,
+// so that a later run can tell what of it committed.
+func (in *intent) marker() string { return "laktory refresh " + in.ID }
+
+// readIntent reads the intent beside the checkpoint dir (nil when none).
+func readIntent(dir string) (*intent, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(intentPath(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	var in intent
+	if err := json.Unmarshal(b, &in); err != nil || in.ID == "" {
+		return nil, fmt.Errorf("%w: %s records an interrupted refresh but cannot be read (%v): run a FULL refresh of the writer after deleting it", ErrCheckpoint, intentPath(dir), err)
+	}
+	return &in, nil
+}
+
+// writeIntent records in beside the checkpoint dir, durably.
+func writeIntent(dir string, in *intent) error {
+	b, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := intentPath(dir)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("%w: record the refresh: %w", ErrCheckpoint, err)
+	}
+	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("%w: record the refresh: %w", ErrCheckpoint, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() //nolint:errcheck // best effort: the rename is durable on most filesystems already
+		d.Close()
+	}
+	return nil
+}
+
+// clearIntent removes the intent beside the checkpoint dir.
+func clearIntent(dir string) error {
+	if err := delta.RemoveFile(intentPath(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: clear the refresh record: %w", ErrCheckpoint, err)
+	}
+	return nil
+}
+
+// newIntent describes the refresh of sink sp starting now.
+func (x *taskExec) newIntent(ctx context.Context, sp *sinkPlan, refresh string) *intent {
+	in := &intent{ID: uuid.NewString(), RunID: x.run.ID, Task: x.t.Key, Refresh: refresh, Table: tableLabel(sp),
+		Path: string(sp.sink.Table), ReadVersion: -1, At: x.run.r.cfg.Now().UTC()}
+	switch sp.reset {
+	case resetDrop:
+		in.Mode = "DROP"
+	case resetTruncate:
+		in.Mode = "TRUNCATE"
+	}
+	if sp.sink.IsDelta() && sp.sink.Table != "" {
+		if ts, err := loadTable(ctx, string(sp.sink.Table)); err == nil && ts != nil {
+			in.TableID, in.ReadVersion = ts.TableID(), ts.Version()
+		}
+	}
+	return in
+}
+
+// refreshes reports whether the task's refresh of sp is destructive: it
+// deletes rows, drops or truncates, or resets checkpoints.
+func refreshes(sp *sinkPlan) bool {
+	return sp.lockDir != "" && sp.whole == nil && (sp.reset != resetNone || len(sp.checkpoints) > 0)
+}
+
+// beginRefresh records the intent of every destructive sink refresh of
+// the task, after the history has what the run did so far (so that a
+// later run can add what this one committed).
+func (x *taskExec) beginRefresh(ctx context.Context) error {
+	var sps []*sinkPlan
+	for _, sp := range x.tp.sinks {
+		if refreshes(sp) {
+			sps = append(sps, sp)
+		}
+	}
+	if len(sps) == 0 {
+		return nil
+	}
+	x.run.flushHistory()
+	for _, sp := range sps {
+		in := x.newIntent(ctx, sp, sp.refresh)
+		if err := writeIntent(sp.lockDir, in); err != nil {
+			return err
+		}
+		if x.intents == nil {
+			x.intents = map[*sinkPlan]*intent{}
+		}
+		x.intents[sp] = in
+	}
+	delta.FailPoint(FailRefreshIntent)
+	return nil
+}
+
+// endRefresh clears the intent of sp (nil: of every sink) once its
+// refresh is complete: its rows and checkpoint agree.
+func (x *taskExec) endRefresh(sp *sinkPlan) error {
+	for _, s := range x.tp.sinks {
+		if in := x.intents[s]; in != nil && (sp == nil || sp == s) {
+			delta.FailPoint(FailRefreshDone)
+			if err := clearIntent(s.lockDir); err != nil {
+				return err
+			}
+			delete(x.intents, s)
+		}
+	}
+	return nil
+}
+
+// refreshMeta is the commit marker of sp's refresh ("" when none).
+func (x *taskExec) refreshMeta(sp *sinkPlan) string {
+	if in := x.intents[sp]; in != nil {
+		return in.marker()
+	}
+	return ""
+}
+
+// checkIntents compares, under the writer locks, the intents beside the
+// task's checkpoints with those the plan found: one recorded since (a run
+// that crashed meanwhile) fails the task before it changes anything.
+func (x *taskExec) checkIntents() error {
+	for _, sp := range x.tp.sinks {
+		cur, err := readIntent(sp.lockDir)
+		if err != nil {
+			return err
+		}
+		if cur != nil && (sp.intent == nil || cur.ID != sp.intent.ID) {
+			return fmt.Errorf("%w: node '%s': run %d left a %s refresh of %s unfinished after this run was planned: run again, and the new run finishes it",
+				ErrCheckpoint, x.tp.node.Name, cur.RunID, cur.Refresh, cur.Table)
+		}
+	}
+	return nil
+}
+
+// resume handles the interrupted refreshes the plan found: it adds to the
+// interrupted run's history what that run committed, says what this run
+// does about it, and finishes the whole-table resets this run does not
+// redo.
+func (x *taskExec) resume(ctx context.Context) error {
+	for _, sp := range x.tp.sinks {
+		in := sp.intent
+		if in == nil {
+			continue
+		}
+		x.recoverHistory(ctx, sp, in)
+		switch {
+		case in.Whole != "" && sp.whole == nil:
+			if err := x.finishWhole(ctx, sp, in); err != nil {
+				return err
+			}
+		case in.Whole != "":
+			x.note(fmt.Sprintf("run %d did not finish resetting %s (%s): this run resets it again", in.RunID, in.Table, in.Whole))
+		default:
+			x.note(fmt.Sprintf("run %d did not finish its %s refresh of %s: this run does a %s refresh of the writer, so its rows and its checkpoint agree again",
+				in.RunID, in.Refresh, x.t.Key, sp.refresh))
+		}
+	}
+	return nil
+}
+
+// note reports what the task does, in its events and the run's messages.
+func (x *taskExec) note(msg string) {
+	x.run.record(func(c context.Context) error {
+		return x.run.store.RecordMessage(c, x.run.ID, history.Message{Task: x.t.Key, Severity: history.SeverityInfo, Text: msg})
+	})
+	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "reset", Message: msg})
+}
+
+// finishWhole finishes a whole-table reset a crash interrupted, for one of
+// the checkpoints it resets: the table step unless it is done, then the
+// checkpoint.
+func (x *taskExec) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) error {
+	done, err := x.wholeDone(ctx, sp, in)
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("run %d did not finish resetting %s (%s)", in.RunID, in.Table, in.Whole)
+	switch {
+	case done:
+		x.note(what + ": the table was reset; this run resets the checkpoint of " + x.t.Key)
+	case in.Whole == "DROP":
+		x.note(what + ": this run drops it and resets the checkpoint of " + x.t.Key)
+		if err := x.dropTable(ctx, sp); err != nil {
+			return err
+		}
+	default:
+		x.note(what + ": this run truncates it and resets the checkpoint of " + x.t.Key)
+		if err := x.truncateOnce(ctx, sp, in); err != nil {
+			return err
+		}
+	}
+	if err := x.removeCheckpoints(string(sp.sink.Table), existing(sp.lockDir)); err != nil {
+		return err
+	}
+	return clearIntent(sp.lockDir)
+}
+
+// wholeDone reports whether the table step of a whole-table reset is done:
+// the table is gone or another one (a new id), or a commit after the
+// reset's read version carries its marker.
+func (x *taskExec) wholeDone(ctx context.Context, sp *sinkPlan, in *intent) (bool, error) {
+	ts, err := loadTable(ctx, string(sp.sink.Table))
+	if err != nil || ts == nil || ts.TableID() != in.TableID {
+		return ts == nil || (err == nil && ts.TableID() != in.TableID), err
+	}
+	if in.Whole == "DROP" {
+		return false, nil
+	}
+	_, found, err := markedCommits(ctx, ts, in)
+	return found, err
+}
+
+// markedCommits returns the commits after the intent's read version that
+// carry its marker.
+func markedCommits(ctx context.Context, ts *delta.Snapshot, in *intent) ([]delta.HistoryEntry, bool, error) {
+	if ts.Version() <= in.ReadVersion {
+		return nil, false, nil
+	}
+	t, err := delta.Open(ctx, ts.Root())
+	if err != nil {
+		return nil, false, err
+	}
+	h, err := t.History(ctx, int(ts.Version()-in.ReadVersion))
+	if err != nil {
+		return nil, false, err
+	}
+	var out []delta.HistoryEntry
+	for _, e := range h {
+		if e.Version > in.ReadVersion && e.Info != nil && e.Info.UserMetadata == in.marker() {
+			out = append(out, e)
+		}
+	}
+	return out, len(out) > 0, nil
+}
+
+// truncateOnce truncates the table of a whole-table reset unless a commit
+// carrying the reset's marker is in (checked again before each attempt,
+// so two runs finishing it at once truncate once).
+func (x *taskExec) truncateOnce(ctx context.Context, sp *sinkPlan, in *intent) error {
+	path, label := string(sp.sink.Table), tableLabel(sp)
+	err := x.withRetries(ctx, label, func(attempt int) error {
+		start := time.Now()
+		ts, err := loadTable(ctx, path)
+		if err != nil || ts == nil || ts.TableID() != in.TableID {
+			return err
+		}
+		if _, done, err := markedCommits(ctx, ts, in); err != nil || done {
+			return err
+		}
+		tx, err := ts.Begin(delta.WriteOptions{UserMetadata: in.marker()})
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Truncate(ctx); err != nil {
+			tx.Abort()
+			return err
+		}
+		res, err := tx.Commit(ctx)
+		if err != nil {
+			return err
+		}
+		x.commitOperation(sp, res, "TRUNCATE (finishing run "+strconv.FormatInt(in.RunID, 10)+")", time.Since(start))
+		return nil
+	})
+	if err != nil {
+		return x.writeError(sp, err)
+	}
+	return nil
+}
+
+// recoverHistory adds to the interrupted run's history the commits of its
+// refresh that it could not record (it died between a commit and its
+// record): a committed delete shows its rows.
+func (x *taskExec) recoverHistory(ctx context.Context, sp *sinkPlan, in *intent) {
+	if in.RunID == x.run.ID || !sp.sink.IsDelta() || sp.sink.Table == "" {
+		return
+	}
+	ts, err := loadTable(ctx, string(sp.sink.Table))
+	if err != nil || ts == nil {
+		return
+	}
+	entries, _, err := markedCommits(ctx, ts, in)
+	if err != nil || len(entries) == 0 {
+		return
+	}
+	d, err := x.run.store.RunDetail(ctx, in.RunID)
+	if err != nil {
+		return
+	}
+	known := map[int64]bool{}
+	for _, op := range d.Operations {
+		if op.Version != nil && op.Table == in.Table {
+			known[*op.Version] = true
+		}
+	}
+	task := ""
+	for _, t := range d.Tasks {
+		if t.Key == in.Task {
+			task = in.Task
+		}
+	}
+	for _, e := range entries {
+		if known[e.Version] {
+			continue
+		}
+		v := e.Version
+		deleted := metricInt(e.OperationMetrics, "numDeletedRows")
+		op := history.Operation{Task: task, Table: in.Table, Path: in.Path, Version: &v, Operation: e.Operation,
+			Detail: "recorded by run " + strconv.FormatInt(x.run.ID, 10) + " from the table's log", RowsDeleted: deleted,
+			RowsAdded: metricInt(e.OperationMetrics, "numOutputRows"), FilesRemoved: metricInt(e.OperationMetrics, "numRemovedFiles")}
+		x.run.recordSync(func(c context.Context) error { return x.run.store.RecordOperation(c, in.RunID, op) })
+		if e.Operation == "DELETE" && sp.writer != nil {
+			dl := history.Deletion{Task: task, Table: in.Table, Rows: deleted, Version: &v}
+			if sp.writer.Ownership == workspace.OwnerWhere {
+				dl.Predicate = sp.writer.Where
+			} else {
+				dl.Writer = sp.writer.WriterID
+				_, dl.Predicate = ownerPredicate(sp.writer)
+			}
+			x.run.recordSync(func(c context.Context) error { return x.run.store.RecordDeletion(c, in.RunID, dl) })
+		}
+		x.note(fmt.Sprintf("run %d committed %s v%d (%s) before it was interrupted: added to its history", in.RunID, in.Table, v, e.Operation))
+	}
+}
+
+// metricInt reads an integer operation metric (Spark writes them as
+// strings).
+func metricInt(m map[string]any, key string) int64 {
+	switch v := m[key].(type) {
+	case string:
+		n, _ := strconv.ParseInt(v, 10, 64)
+		return n
+	case float64:
+		return int64(v)
+	}
+	return 0
+}
