@@ -33,9 +33,9 @@ type compiler struct {
 	n        *workspace.Node
 	depth    int
 
-	sources map[string]string           // {sources.x} -> view
-	nodes   map[string]string           // {nodes.x} -> view
-	cols    map[string][]dialect.Column // view -> its columns, for translate
+	sources map[string]string   // {sources.x} -> view
+	nodes   map[string]string   // {nodes.x} -> view
+	cols    map[string][]column // view -> its columns (views never change)
 	// override reads a source differently (a micro-batch of a stream).
 	override func(ctx context.Context, src *workspace.Source) (string, bool, error)
 	// bind is set when the compiler checks the node (over empty relations
@@ -45,7 +45,7 @@ type compiler struct {
 
 func newCompiler(s *session, snap *workspace.Snapshot, mem outputs, dialects dialect.Chooser, p *workspace.Pipeline, n *workspace.Node) *compiler {
 	return &compiler{s: s, snap: snap, mem: mem, dialects: dialects, p: p, n: n, sources: map[string]string{}, nodes: map[string]string{},
-		cols: map[string][]dialect.Column{}}
+		cols: map[string][]column{}}
 }
 
 // where names the node in errors.
@@ -435,18 +435,11 @@ func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df st
 		if _, ok := st.Input(ref); ok {
 			return nil
 		}
-		cols, ok := c.cols[rel]
-		if !ok {
-			cs, err := c.s.columns(ctx, quoteIdent(rel))
-			if err != nil {
-				return fmt.Errorf("%w: describe the input {%s}: %v", ErrStep, ref, err)
-			}
-			for _, col := range cs {
-				cols = append(cols, dialect.Column{Name: col.Name, Type: col.Type})
-			}
-			c.cols[rel] = cols
+		cols, err := c.columns(ctx, rel)
+		if err != nil {
+			return fmt.Errorf("%w: describe the input {%s}: %v", ErrStep, ref, err)
 		}
-		st.Inputs = append(st.Inputs, dialect.Input{Ref: ref, Relation: rel, Columns: cols})
+		st.Inputs = append(st.Inputs, dialect.Input{Ref: ref, Relation: rel, Columns: dialectColumns(cols)})
 		return nil
 	}
 	if kind == dialect.Expression {
@@ -480,6 +473,18 @@ func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df st
 		return "", fmt.Errorf("%w: %s", ErrStep, strings.Join(errs, "; "))
 	}
 	return res.SQL, nil
+}
+
+// columns describes a view of the compiler, once.
+func (c *compiler) columns(ctx context.Context, view string) ([]column, error) {
+	if cols, ok := c.cols[view]; ok {
+		return cols, nil
+	}
+	cols, err := c.s.columns(ctx, quoteIdent(view))
+	if err == nil {
+		c.cols[view] = cols
+	}
+	return cols, err
 }
 
 // resolveRef returns the view a placeholder ({df}, {sources.x}, {nodes.x})

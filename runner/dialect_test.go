@@ -94,8 +94,10 @@ nodes:
 	}
 
 	// The schema flow asks the same translator: the run is refused before
-	// it starts, at the text.
+	// it starts, at the text (a new runner: the flow caches a node's
+	// translation).
 	rec.fail = "price * 2"
+	r = testRunner(t, func(c *Config) { c.Dialect = func(*workspace.Node) dialect.Translator { return rec } })
 	_, err := r.Plan(context.Background(), w.load(), Request{})
 	var pe *PlanError
 	if !errors.As(err, &pe) || len(pe.Diagnostics) != 1 || pe.Diagnostics[0].Code != validate.CodeSQLDialect ||

@@ -321,7 +321,7 @@ func (c *compiler) withColumns(ctx context.Context, a stepArgs, df string) (stri
 	if len(named) == 0 {
 		return "", fmt.Errorf("%w: with_columns needs name: SQL expression pairs", ErrStep)
 	}
-	cols, err := c.s.columns(ctx, quoteIdent(df))
+	cols, err := c.columns(ctx, df)
 	if err != nil {
 		return "", err
 	}
@@ -396,11 +396,11 @@ func (c *compiler) join(ctx context.Context, a stepArgs, df string) (string, err
 	if !ok {
 		return "", fmt.Errorf("%w: join how=%q is not one of inner, left, right, full, semi, anti, cross", ErrStep, how)
 	}
-	lcols, err := c.s.columns(ctx, quoteIdent(df))
+	lcols, err := c.columns(ctx, df)
 	if err != nil {
 		return "", err
 	}
-	rcols, err := c.s.columns(ctx, quoteIdent(rv))
+	rcols, err := c.columns(ctx, rv)
 	if err != nil {
 		return "", err
 	}

@@ -352,7 +352,7 @@ func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow
 		// says so), which binding cannot place.
 		return out, fmt.Errorf("%w: %w", errUnchecked, err)
 	}
-	cols, err := s.columns(ctx, quoteIdent(df))
+	cols, err := c.columns(ctx, df)
 	if err != nil {
 		return out, err
 	}

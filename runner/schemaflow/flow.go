@@ -2,11 +2,13 @@ package schemaflow
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"maps"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,7 +30,7 @@ type Flow struct {
 	// nodes holds each node's last binding; nodesMu guards it while a
 	// check binds in parallel.
 	nodesMu sync.Mutex
-	nodes   map[*workspace.Node]nodeEntry
+	nodes   map[string]nodeEntry
 	binds   atomic.Int64 // Engine.Bind calls
 	reads   atomic.Int64 // schemas read (FileSchema, Delta logs)
 }
@@ -53,7 +55,7 @@ type nodeEntry struct {
 
 // New returns a flow over an engine.
 func New(e Engine) *Flow {
-	return &Flow{eng: e, files: map[string]fileEntry{}, tables: map[string]*tableEntry{}, nodes: map[*workspace.Node]nodeEntry{}}
+	return &Flow{eng: e, files: map[string]fileEntry{}, tables: map[string]*tableEntry{}, nodes: map[string]nodeEntry{}}
 }
 
 // Binds counts the nodes bound by the engine since New (a cached node is
@@ -76,8 +78,10 @@ type Result struct {
 
 // nodeState is a node during a check.
 type nodeState struct {
-	p    *workspace.Pipeline
-	n    *workspace.Node
+	p *workspace.Pipeline
+	n *workspace.Node
+	// id identifies the node's definition (see nodeID).
+	id   string
 	done bool
 	// cols is the output (nil when not known: a problem, an unknown input).
 	cols []Column
@@ -109,6 +113,8 @@ type check struct {
 	// (a node waiting for another asks again each round).
 	versions map[*workspace.Source]string
 	disk     map[string]*tableEntry
+	// fileIDs are the definitions' fingerprints of the pipeline files.
+	fileIDs map[string]string
 }
 
 // Check binds every node of the snapshot against its inputs' schemas and
@@ -117,10 +123,10 @@ func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot) (Result, err
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c := &check{f: f, ctx: ctx, snap: snap, nodes: map[*workspace.Node]*nodeState{}, seenFiles: map[string]bool{}, seenTables: map[string]bool{},
-		versions: map[*workspace.Source]string{}, disk: map[string]*tableEntry{}}
+		versions: map[*workspace.Source]string{}, disk: map[string]*tableEntry{}, fileIDs: map[string]string{}}
 	for _, p := range snap.Pipelines {
-		for _, n := range p.Nodes {
-			ns := &nodeState{p: p, n: n}
+		for i, n := range p.Nodes {
+			ns := &nodeState{p: p, n: n, id: c.nodeID(p, i)}
 			c.nodes[n] = ns
 			c.order = append(c.order, ns)
 		}
@@ -211,7 +217,7 @@ func (c *check) bind(ns *nodeState, in Input) error {
 	key := inputKey(in)
 	f := c.f
 	f.nodesMu.Lock()
-	e, ok := f.nodes[ns.n]
+	e, ok := f.nodes[ns.id]
 	f.nodesMu.Unlock()
 	if !ok || e.key != key {
 		f.binds.Add(1)
@@ -221,7 +227,7 @@ func (c *check) bind(ns *nodeState, in Input) error {
 		}
 		e = nodeEntry{key: key, out: out, err: err}
 		f.nodesMu.Lock()
-		f.nodes[ns.n] = e
+		f.nodes[ns.id] = e
 		f.nodesMu.Unlock()
 	}
 	ns.out, ns.cols, ns.err = e.out, e.out.Columns, e.err
@@ -229,6 +235,26 @@ func (c *check) bind(ns *nodeState, in Input) error {
 		ns.cols = nil
 	}
 	return nil
+}
+
+// nodeID identifies node i of pipeline p by what defines it: its file's
+// content and the files it includes, the lake and the environment of the
+// snapshot (a fresh load of unchanged files gives the same ids; variables
+// read from the process environment are assumed not to change).
+func (c *check) nodeID(p *workspace.Pipeline, i int) string {
+	id, ok := c.fileIDs[p.File]
+	if !ok {
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%q\x00", c.snap.Layout.Lake, c.snap.Env, p.File, c.snap.Layout.Roots)
+		h.Write(c.snap.Content(p.File))
+		for _, d := range c.snap.Deps(p.File) {
+			fmt.Fprintf(h, "\x00%s\x00", d)
+			h.Write(c.snap.Content(d))
+		}
+		id = string(h.Sum(nil))
+		c.fileIDs[p.File] = id
+	}
+	return id + p.Name + "\x00" + strconv.Itoa(i)
 }
 
 // inputKey identifies the schemas a node is bound with.
@@ -458,9 +484,13 @@ func (f *Flow) forget(c *check) {
 			delete(f.tables, p)
 		}
 	}
-	for n := range f.nodes {
-		if c.nodes[n] == nil {
-			delete(f.nodes, n)
+	ids := make(map[string]bool, len(c.order))
+	for _, ns := range c.order {
+		ids[ns.id] = true
+	}
+	for id := range f.nodes {
+		if !ids[id] {
+			delete(f.nodes, id)
 		}
 	}
 }

@@ -52,3 +52,15 @@ func Generate(t testing.TB, dir string, pipelines, nodes int) {
 
 // PipelineFile is the path (relative to the workspace) of generated pipeline i.
 func PipelineFile(i int) string { return fmt.Sprintf("pipelines/pl-%03d.yaml", i) }
+
+// GenerateData writes the landing files of a generated workspace of
+// pipelines: one JSONL file per client (order_id, amount), so its sources
+// have schemas.
+func GenerateData(t testing.TB, dir string, pipelines int) {
+	t.Helper()
+	files := make(map[string]string, pipelines)
+	for i := range pipelines {
+		files[fmt.Sprintf("data/landing/client_%d/orders.jsonl", i)] = fmt.Sprintf("{\"order_id\": %d, \"amount\": 12.5}\n", i)
+	}
+	Write(t, dir, files)
+}
