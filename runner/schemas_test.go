@@ -248,6 +248,11 @@ func TestValidateSinkAgainstTable(t *testing.T) {
 		D("pipelines/pl.yaml", 11, 17, validate.CodeSinkType, "writes the column 'price' as VARCHAR, but table main.default.out (version 0) stores it as DOUBLE: a Delta append does not change a column's type"),
 		D("pipelines/pl.yaml", 11, 17, validate.CodeSinkWidened, "'qty' as TINYINT into table main.default.out (version 0), which stores it as BIGINT"),
 	})
+	for _, d := range ds {
+		if d.Code == validate.CodeSinkType && !strings.Contains(d.Hint, "(laktory run --pipeline pl --select a --refresh RESET --reset-mode DROP)") {
+			t.Errorf("hint %q: the command that drops the table", d.Hint)
+		}
+	}
 	// The run is refused before it starts, with the same error.
 	_, err = r.Plan(context.Background(), snap, Request{})
 	if err == nil || !strings.Contains(err.Error(), "stores it as DOUBLE") {

@@ -147,3 +147,31 @@ nodes:
 		t.Fatalf("--deep: exit %d\n%s", code, out)
 	}
 }
+
+// TestValidateSQLHuman: the schema flow's diagnostics (SQL that does not
+// bind, a non-boolean expectation, sink types against the declared schema,
+// a where on a column the table lacks) in the human output (golden file;
+// -update rewrites it), their hints pastable, the same in JSON.
+func TestValidateSQLHuman(t *testing.T) {
+	code, out, stderr := runCLI(t, map[string]string{"NO_COLOR": "1"}, "validate", "testdata/ws_sql")
+	if code != ExitProblems {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden.RequireEqual(t, out)
+	_, out, _ = runCLI(t, nil, "validate", "--json", "testdata/ws_sql")
+	var res validateOutput
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]bool{}
+	for _, d := range res.Diagnostics {
+		codes[d["code"].(string)] = true
+		checkPastable(t, d["message"].(string))
+		checkPastable(t, d["hint"].(string))
+	}
+	for _, c := range []string{"LK113", "LK301", "LK304", "LK305", "LK306"} {
+		if !codes[c] {
+			t.Errorf("no %s in %s", c, out)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // problems turns what binding a node found into diagnostics at the YAML
@@ -123,6 +124,9 @@ func duckError(raw string) (msg, hint string) {
 type target struct {
 	cols []Column
 	what string
+	// fix says how to give the column another type: drop the table, or
+	// change the declared schema.
+	fix string
 }
 
 // sinks checks the columns each Delta sink of a node writes against its
@@ -140,13 +144,13 @@ func (c *check) sinks(ns *nodeState) {
 		if !sk.Has("table_name") {
 			at = sk.At("path")
 		}
-		tg := c.target(t, w, sk)
+		tg := c.target(ns, t, w, sk)
 		for _, col := range sinkColumns(w, ns.cols) {
 			from, err := delta.ParseDuckDBType(col.Type)
 			if err != nil {
 				c.add(at, validate.Error, validate.CodeSinkType,
 					fmt.Sprintf("node '%s' writes the column '%s' as %s, which a Delta table cannot store: the run fails", ns.n.Name, col.Name, col.Type),
-					fmt.Sprintf("cast it in the transformer, e.g. CAST(%s AS VARCHAR)", dialect.QuoteIdent(col.Name)))
+					fmt.Sprintf("cast it in the transformer, e.g. CAST(%s AS VARCHAR)", sqlName(col.Name)))
 				continue
 			}
 			i := slices.IndexFunc(tg.cols, func(o Column) bool { return strings.EqualFold(o.Name, col.Name) })
@@ -167,8 +171,7 @@ func (c *check) sinks(ns *nodeState) {
 			c.add(at, validate.Error, validate.CodeSinkType,
 				fmt.Sprintf("node '%s' writes the column '%s' as %s, but %s stores it as %s: a Delta append does not change a column's type (schema evolution adds columns only), so the run fails",
 					ns.n.Name, col.Name, col.Type, tg.what, tg.cols[i].Type),
-				fmt.Sprintf("cast it in the transformer (CAST(%s AS %s)), or drop the table once (laktory run --refresh RESET --reset-mode DROP) so it takes the new type",
-					dialect.QuoteIdent(col.Name), tg.cols[i].Type))
+				fmt.Sprintf("cast it in the transformer (CAST(%s AS %s)), or %s", sqlName(col.Name), tg.cols[i].Type, tg.fix))
 		}
 	}
 }
@@ -188,15 +191,25 @@ func writerOf(t *workspace.Table, ns *nodeState, sk *workspace.Sink) *workspace.
 
 // target is what a sink appends to: the table on disk, else the schema a
 // writer of the table declares (which creates it), else nothing known.
-func (c *check) target(t *workspace.Table, w *workspace.Writer, sk *workspace.Sink) target {
+func (c *check) target(ns *nodeState, t *workspace.Table, w *workspace.Writer, sk *workspace.Sink) target {
 	e := c.onDisk(string(sk.Table))
 	if e.exists {
-		return target{cols: e.cols, what: fmt.Sprintf("table %s (version %d)", label(t, sk), e.version)}
+		return target{cols: e.cols, what: fmt.Sprintf("table %s (version %d)", label(t, sk), e.version),
+			fix: "drop the table once so it takes the new type (" + human.RunCommand(ns.p.Name, []string{ns.n.Name}, "RESET", "DROP") + ")"}
 	}
 	if decl := c.declared(t, sk); decl != nil {
-		return target{cols: sinkColumns(w, decl), what: fmt.Sprintf("the declared schema of %s", label(t, sk))}
+		return target{cols: sinkColumns(w, decl), what: fmt.Sprintf("the declared schema of %s", label(t, sk)),
+			fix: "change the column's type in the declared `schema`"}
 	}
 	return target{}
+}
+
+// sqlName is a column name as SQL writes it (quoted when it must be).
+func sqlName(name string) string {
+	if strings.Trim(strings.ToLower(name), "abcdefghijklmnopqrstuvwxyz0123456789_") == "" && name != "" && (name[0] < '0' || name[0] > '9') {
+		return name
+	}
+	return dialect.QuoteIdent(name)
 }
 
 func label(t *workspace.Table, sk *workspace.Sink) string {
