@@ -85,6 +85,61 @@ func TestFlowLiveValidation(t *testing.T) {
 	}
 }
 
+// TestFlowSchemaValidation opens the demo with the real watcher and the
+// runner's validation (the schema flow), saves a wrong column in an expr
+// and waits for the problem at its place, with DuckDB's candidate, in
+// Problems, the header's counts and the node's mark in the tree.
+func TestFlowSchemaValidation(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events, err := workspace.Watch(ctx, snap, workspace.WatchOptions{Debounce: WatchDebounce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := &LocalRunner{R: newRunner(t)}
+	m := New(Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, Now: fixedNow, Tick: -1})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 40))
+	tm.Send(keys("2"))
+	waitFor(t, tm, "✗ 0 ! 3 i 1")
+
+	file := filepath.Join(dir, "pipelines", "pl-prices.yaml")
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(good), "CAST(price AS DOUBLE) AS price", "CAST(prise AS DOUBLE) AS price", 1)
+	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tm, "✗ 1 ! 3 i 1", "LK301", `did you mean "price"?`)
+	final := finalModel(t, tm)
+	at := strings.Index(broken, "prise")
+	line, col := strings.Count(broken[:at], "\n")+1, at-strings.LastIndex(broken[:at], "\n")
+	var found bool
+	for _, d := range final.Diagnostics() {
+		if d.Code == "LK301" {
+			found = d.Line == line && d.Col == col && strings.Contains(d.Message, `"prise"`)
+			if !found {
+				t.Errorf("LK301 at %d:%d: %s", d.Line, d.Col, d.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no LK301 in %v", final.Diagnostics())
+	}
+	marked := false
+	for _, l := range strings.Split(final.View(), "\n") {
+		if i := strings.Index(l, "feed_a"); i >= 0 && strings.Contains(l[:i], "✗") {
+			marked = true
+		}
+	}
+	if !marked {
+		t.Fatalf("feed_a has no error mark:\n%s", final.View())
+	}
+}
+
 // runDemo runs a request on the workspace in dir with the real runner and
 // waits for it.
 func runDemo(t *testing.T, r *runner.Runner, dir string, req runner.Request) runner.Summary {
