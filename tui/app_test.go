@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -878,5 +880,26 @@ func TestHelpScrolls(t *testing.T) {
 	}
 	if m = run(t, m, keys("?")); m.helpOn {
 		t.Fatal("? closes the help")
+	}
+}
+
+// TestStalePipelineMarked: a pipeline whose file no longer parses stays in
+// the tree with its last good content and the syntax error's mark, wherever
+// the error's line falls in the new content.
+func TestStalePipelineMarked(t *testing.T) {
+	dir := t.TempDir()
+	workspacetest.Write(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: a\n"})
+	s0 := workspacetest.LoadDir(t, dir, workspace.Options{})
+	broken := "name: pl\nnodes:\n- name: a\n" + strings.Repeat("# more\n", 20) + "  tags: [x\n"
+	workspacetest.Write(t, dir, map[string]string{"pl.yaml": broken})
+	s1, err := workspace.Reload(context.Background(), s0, []string{filepath.Join(dir, "pl.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s1.Pipeline("pl"); p == nil || !p.Stale {
+		t.Fatal("the pipeline is not kept with its last good content")
+	}
+	if ix := buildIndex(s1, s1.Diagnostics); ix.of(pipelineKey("pl")) != lanes.Error {
+		t.Fatalf("the stale pipeline carries no error mark: %v", s1.Diagnostics)
 	}
 }

@@ -49,7 +49,7 @@ func TestConfigFile(t *testing.T) {
 		{name: "not a mapping", config: "- a\n",
 			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 1, workspace.CodeWrongType, "mapping")}},
 		{name: "syntax error", config: "roots: [a\n",
-			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 1, workspace.CodeYAMLSyntax, "YAML syntax error")}},
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 8, workspace.CodeYAMLSyntax, "YAML syntax error: unclosed `[`")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -306,7 +306,7 @@ func Reload(ctx context.Context, prev *Snapshot, changed []string) (*Snapshot, e
 		return nil, err
 	}
 	for p, r := range fresh {
-		results[p] = r
+		results[p] = keepLastGood(r, prev.results[p])
 	}
 	return l.assemble(results, prev.Generation+1), nil
 }
@@ -593,4 +593,24 @@ func (l *loader) assemble(results map[string]*fileResult, gen uint64) *Snapshot 
 	s.assembleGraph()
 	s.WritePaths = s.writePaths()
 	return s
+}
+
+// keepLastGood keeps the pipelines of a file's last good content when its
+// new content (or a file it includes) has a YAML syntax error: the
+// pipelines stay in the tree and the graph, marked Stale, beside the
+// syntax error that blocks their runs.
+func keepLastGood(r, prev *fileResult) *fileResult {
+	if prev == nil || len(prev.pipelines) == 0 || len(r.pipelines) > 0 ||
+		!slices.ContainsFunc(r.diags, func(d Diagnostic) bool { return d.Code == CodeYAMLSyntax }) {
+		return r
+	}
+	kept := *r
+	kept.kind, kept.deps, kept.envs, kept.env = prev.kind, prev.deps, prev.envs, prev.env
+	kept.pipelines = make([]*Pipeline, len(prev.pipelines))
+	for i, p := range prev.pipelines {
+		stale := *p
+		stale.Stale = true
+		kept.pipelines[i] = &stale
+	}
+	return &kept
 }

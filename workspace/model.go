@@ -61,6 +61,9 @@ type Pipeline struct {
 	DataframeAPI     string // NARWHALS, NATIVE or ""
 	RootPath         string
 	Variables        map[string]any
+	// Stale is set when the pipeline's file no longer parses: the pipeline
+	// is its last good content (see the file's LK001 diagnostic).
+	Stale bool
 	// Parameters are the pipeline's `parameters`, in declaration order.
 	Parameters []*Parameter
 	Nodes      []*Node

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/workspace"
@@ -79,8 +81,8 @@ func TestReload(t *testing.T) {
 	// Broken then fixed: diagnostics follow the file.
 	workspacetest.Write(t, dir, map[string]string{"d.yaml": "name: d\nnodes: [\n"})
 	s5, _ := workspace.Reload(ctx, s4, []string{"d.yaml"})
-	if !workspace.HasErrors(s5.Diagnostics) || s5.Pipeline("d") != nil {
-		t.Error("broken file: expected a syntax error and no pipeline")
+	if !workspace.HasErrors(s5.Diagnostics) || s5.Pipeline("d") == nil || !s5.Pipeline("d").Stale {
+		t.Error("broken file: expected a syntax error and the pipeline's last good content")
 	}
 	workspacetest.Write(t, dir, map[string]string{"d.yaml": "name: d\nnodes: []\n"})
 	s6, _ := workspace.Reload(ctx, s5, []string{"d.yaml"})
@@ -104,5 +106,73 @@ func TestReloadHiddenAndForeignFiles(t *testing.T) {
 	}
 	if len(s1.Pipelines) != 1 {
 		t.Error("files in hidden folders are not part of the workspace")
+	}
+}
+
+// TestSyntaxErrorPositions: yaml.v3 reports an unclosed `[` at the line
+// before it and a mis-indented key at the start of its block; the
+// diagnostic points at the line that is wrong, and a tab says so.
+func TestSyntaxErrorPositions(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	file := filepath.Join(dir, "pipelines", "pl-prices.yaml")
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(good), "\n")
+	if lines[25] != "    shared: true" {
+		t.Fatalf("line 26 of the demo's pl-prices.yaml is %q", lines[25])
+	}
+	for _, tc := range []struct {
+		name, line string
+		col        int
+		msg        string
+	}{
+		{"unclosed bracket", "    shared: [true", 13, "unclosed `[`"},
+		{"key indented one space less", "   shared: true", 4, "indented differently"},
+		{"key indented one space more", "     shared: true", 6, "indented differently"},
+		{"tab", "\tshared: true", 1, "a tab character indents this line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			broken := slices.Clone(lines)
+			broken[25] = tc.line
+			workspacetest.Write(t, dir, map[string]string{"pipelines/pl-prices.yaml": strings.Join(broken, "\n")})
+			s := workspacetest.LoadDir(t, dir, workspace.Options{})
+			workspacetest.Expect(t, s, s.Diagnostics, append(workspacetest.DemoExtensionWarnings(),
+				workspacetest.D("pipelines/pl-prices.yaml", 26, tc.col, workspace.CodeYAMLSyntax, tc.msg)))
+		})
+	}
+}
+
+// TestSyntaxErrorKeepsLastGood: a save that breaks the YAML keeps the
+// pipeline's last good content in the snapshot (tree, graph), marked
+// Stale, beside the syntax error; the fix brings the new content.
+func TestSyntaxErrorKeepsLastGood(t *testing.T) {
+	dir := t.TempDir()
+	workspacetest.Write(t, dir, map[string]string{"a.yaml": "name: a\nnodes:\n- name: n\n  sinks: [{table_name: t, mode: APPEND}]\n"})
+	ctx := context.Background()
+	s0, err := workspace.Load(ctx, dir, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	workspacetest.Write(t, dir, map[string]string{"a.yaml": "name: a\nnodes:\n- name: n2\n  sinks: [{table_name: t, mode: APPEND}\n"})
+	s1, err := workspace.Reload(ctx, s0, []string{filepath.Join(dir, "a.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s1.Pipeline("a")
+	if p == nil || !p.Stale || p.Nodes[0].Name != "n" || len(s1.Tables) != 1 || s0.Pipeline("a").Stale {
+		t.Fatalf("last good content: %+v, tables %d", p, len(s1.Tables))
+	}
+	workspacetest.Expect(t, s1, s1.Diagnostics, []workspacetest.Want{workspacetest.D("a.yaml", 4, 10, workspace.CodeYAMLSyntax, "unclosed `[`")})
+	// Saved broken again: still the last good content.
+	s2, err := workspace.Reload(ctx, s1, []string{filepath.Join(dir, "a.yaml")})
+	if err != nil || s2.Pipeline("a") == nil || s2.Pipeline("a").Nodes[0].Name != "n" {
+		t.Fatalf("second broken save: %v", err)
+	}
+	workspacetest.Write(t, dir, map[string]string{"a.yaml": "name: a\nnodes:\n- name: n2\n"})
+	s3, err := workspace.Reload(ctx, s2, []string{filepath.Join(dir, "a.yaml")})
+	if err != nil || s3.Pipeline("a").Stale || s3.Pipeline("a").Nodes[0].Name != "n2" {
+		t.Fatalf("fixed: %v %+v", err, s3.Pipeline("a"))
 	}
 }

@@ -151,6 +151,7 @@ func parseRaw(path string) *rawFile {
 			msg = strings.TrimSpace(yamlLineRe.ReplaceAllString(msg, ""))
 			msg = strings.TrimPrefix(msg, ": ")
 		}
+		line, col, msg = syntaxAt(b, line, col, msg)
 		d := NewDiagnostic(Pos{File: path, Line: line, Col: col}, SeverityError, CodeYAMLSyntax,
 			"YAML syntax error: "+msg, "fix the YAML at this line (indentation, a missing ':' or an unclosed bracket or quote)")
 		f.syntax = &d
