@@ -277,6 +277,7 @@ func (m *Model) setWorkspace(ws *wsView) {
 	m.graph.setWorkspace(ws)
 	m.probs.setWorkspace(ws)
 	m.table.setWorkspace(ws)
+	m.runs.snap = ws.snap
 }
 
 func (m *Model) setStatus(s string, isErr bool) {

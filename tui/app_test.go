@@ -314,7 +314,21 @@ func TestResetPicker(t *testing.T) {
 	if m.dialog == nil || m.dialog.kind != dlgResetMode {
 		t.Fatal("R must ask for the reset mode")
 	}
+	// It starts on the least destructive choice; the text under the
+	// choices says what the highlighted one does.
+	if d := m.dialog; d.values[d.cursor] != "" || !strings.Contains(boxText(m), "a shared sink loses only its writer's rows") ||
+		strings.Contains(boxText(m), "is emptied") {
+		t.Fatalf("the picker starts on %q:\n%s", d.values[d.cursor], m.View())
+	}
 	m = run(t, m, keys("down")) // TRUNCATE
+	if v := boxText(m); !strings.Contains(v, "is emptied, the rows of all its writers included") || strings.Contains(v, "loses only its writer's rows") {
+		t.Fatalf("TRUNCATE's text:\n%s", m.View())
+	}
+	m = run(t, m, keys("down"))
+	if v := boxText(m); m.dialog.values[m.dialog.cursor] != "DROP" || !strings.Contains(v, "is dropped, the rows of all its writers and its schema") {
+		t.Fatalf("DROP's text:\n%s", m.View())
+	}
+	m = run(t, m, keys("up"))
 	m = run(t, m, keys("enter"))
 	if len(r.plans) != 1 || r.plans[0].Refresh != validate.RefreshReset || r.plans[0].ResetMode != "TRUNCATE" {
 		t.Fatalf("plans %+v, want RESET TRUNCATE", r.plans)
@@ -344,6 +358,15 @@ func flat(v string) string {
 		b.WriteString(" " + strings.TrimSpace(l))
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// boxText is the text of the open dialog as drawn, its lines joined.
+func boxText(m Model) string {
+	var parts []string
+	for _, l := range m.dialog.render(m.c.st, m.lay.Main.W, m.lay.Main.H) {
+		parts = append(parts, strings.Trim(ansi.Strip(l), "│╭╮╰╯─ "))
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }
 
 // dialogText is the title and body of the open dialog, without styles.

@@ -37,6 +37,7 @@ type dialog struct {
 	body    []string
 	options []string // dlgResetMode: the choices, values their reset modes
 	values  []string
+	notes   []string // what each choice does, shown under the choices
 	cursor  int
 	offset  int // first body line shown (a body taller than the screen scrolls)
 	token   int
@@ -45,21 +46,27 @@ type dialog struct {
 	plan    *runner.Plan
 }
 
-// resetModes are the choices of the reset-mode picker.
-var resetModes = []struct{ label, value string }{
-	{"DROP      drop the whole table, then recreate it", "DROP"},
-	{"TRUNCATE  empty the whole table, keep its schema", "TRUNCATE"},
-	{"as declared  each sink's own reset_mode", ""},
+// resetModes are the choices of the reset-mode picker, from the least
+// destructive to the most (the picker starts on the first).
+var resetModes = []struct{ label, value, note string }{
+	{"as declared  each sink's own reset: a shared sink, its writer's rows only", "",
+		"Each sink of the selection is reset as it declares: a shared sink loses only its writer's rows (the other " +
+			"writers keep theirs); any other sink is reset with its reset_mode (default DROP). Their streaming checkpoints are reset."},
+	{"TRUNCATE     empty the whole table, keep its schema", "TRUNCATE",
+		"The whole table of every sink of the selection is emptied, the rows of all its writers included; the table and its " +
+			"schema stay. The checkpoints of its writers in the pipelines of the run are reset; its writers in other pipelines then need a FULL refresh."},
+	{"DROP         drop the whole table and its schema", "DROP",
+		"The whole table of every sink of the selection is dropped, the rows of all its writers and its schema with it; the next " +
+			"run creates it again. The checkpoints of its writers in the pipelines of the run are reset; its writers in other pipelines then need a FULL refresh."},
 }
 
 func newResetPicker(t runTarget) *dialog {
 	d := &dialog{kind: dlgResetMode, title: "RESET " + t.desc, target: t, refresh: validate.RefreshReset,
-		body: []string{"A RESET empties or drops the whole table of every sink of the selection " +
-			"(the rows of all its writers) and resets the checkpoints of its writers in the pipelines of the run; " +
-			"its writers in other pipelines then need a FULL refresh.", "", "Reset mode:"}}
+		body: []string{"Reset mode, from the least to the most destructive (the next step lists what it deletes and asks again):"}}
 	for _, m := range resetModes {
 		d.options = append(d.options, m.label)
 		d.values = append(d.values, m.value)
+		d.notes = append(d.notes, m.note)
 	}
 	return d
 }
@@ -241,7 +248,11 @@ const dialogChrome = 6
 func (d *dialog) render(st *Styles, w, h int) []string {
 	inner := max(min(w-6, 90), 20)
 	body := wrapAll(d.body, inner)
-	room := max(h-dialogChrome-len(d.options), 1)
+	var note []string
+	if d.cursor < len(d.notes) {
+		note = append([]string{""}, wrap(d.notes[d.cursor], inner)...)
+	}
+	room := max(h-dialogChrome-len(d.options)-len(note), 1)
 	d.offset = min(max(d.offset, 0), max(len(body)-room, 0))
 	end := min(d.offset+room, len(body))
 	lines := []string{st.DialogHead.Render(ansi.Truncate(d.title, inner, "…")), ""}
@@ -261,6 +272,7 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 		}
 		lines = append(lines, line)
 	}
+	lines = append(lines, note...)
 	lines = append(lines, "")
 	scroll := ""
 	if len(body) > room {

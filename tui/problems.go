@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -9,11 +11,13 @@ import (
 	"github.com/laktory/workbench/workspace"
 )
 
-// problemsPane lists the diagnostics by file: position, severity, code,
-// message and hint. enter opens the file at the line in $EDITOR.
+// problemsPane lists the diagnostics, errors first, then warnings, then
+// infos, each by file: position, severity, code, message and hint. enter
+// opens the file at the line in $EDITOR.
 type problemsPane struct {
 	c       *common
 	ws      *wsView
+	ds      []workspace.Diagnostic // ws.diags, errors first
 	cursor  int
 	offset  int // first line shown
 	w, h    int
@@ -46,8 +50,10 @@ func (p *problemsPane) setWorkspace(ws *wsView) {
 		cur, had = d, true
 	}
 	p.ws = ws
+	p.ds = slices.Clone(ws.diags)
+	slices.SortStableFunc(p.ds, func(a, b workspace.Diagnostic) int { return cmp.Compare(a.Severity, b.Severity) })
 	if had {
-		for i, d := range ws.diags {
+		for i, d := range p.ds {
 			if d.File == cur.File && d.Code == cur.Code && d.Message == cur.Message {
 				p.cursor = i
 				break
@@ -59,10 +65,10 @@ func (p *problemsPane) setWorkspace(ws *wsView) {
 
 // selected returns the diagnostic under the cursor.
 func (p *problemsPane) selected() (workspace.Diagnostic, bool) {
-	if p.ws == nil || p.cursor < 0 || p.cursor >= len(p.ws.diags) {
+	if p.ws == nil || p.cursor < 0 || p.cursor >= len(p.ds) {
 		return workspace.Diagnostic{}, false
 	}
-	return p.ws.diags[p.cursor], true
+	return p.ds[p.cursor], true
 }
 
 // Update moves the cursor.
@@ -72,7 +78,7 @@ func (p problemsPane) Update(msg tea.Msg) (problemsPane, tea.Cmd) {
 		return p, nil
 	}
 	k := p.c.keys
-	n := len(p.ws.diags)
+	n := len(p.ds)
 	cur, moved := k.move(km, p.cursor, max(p.h/3, 1), n-1)
 	if !moved {
 		return p, nil
@@ -109,7 +115,7 @@ func (p *problemsPane) render() {
 	}
 	st := p.c.st
 	p.lines, p.first, p.last = p.lines[:0], p.first[:0], p.last[:0]
-	ds, ix := p.ws.diags, p.ws.ix
+	ds, ix := p.ds, p.ws.ix
 	summary := st.OK.Render("✓ no problems")
 	if len(ds) > 0 {
 		summary = fmt.Sprintf("%s  %s  %s", st.Error.Render(fmt.Sprintf("✗ %d", ix.counts[0])),
@@ -168,7 +174,7 @@ func (p *problemsPane) item(d workspace.Diagnostic, selected bool) []string {
 			if p.focused {
 				out[i] = st.Selected.Render(plain)
 			} else {
-				out[i] = st.Bold.Render(plain)
+				out[i] = st.Unfocused.Render(plain)
 			}
 		}
 	}

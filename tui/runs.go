@@ -249,7 +249,7 @@ func (lr *liveRun) apply(ev runner.Event) {
 func (lr *liveRun) operation(ts *taskState, ev runner.Event) {
 	switch ev.Operation {
 	case "RESET CHECKPOINT":
-		lr.addLog(fmt.Sprintf("↺ %sreset the streaming checkpoint of %s", taskPrefix(ev.Task), lr.tableName(ev.Table)))
+		lr.addLog("↺ " + taskPrefix(ev.Task) + checkpointReset(lr.snap, ev))
 		return
 	case "FOREACH":
 		if f := ts.foreachFlow(ev.Table); f != nil {
@@ -347,6 +347,7 @@ func historyID(id string) int64 {
 // over the list of past runs; enter drills into a past run.
 type runsPane struct {
 	c        *common
+	snap     *workspace.Snapshot // names the writers of checkpoints
 	live     *liveRun
 	runs     []history.Run
 	hasOlder bool
@@ -772,7 +773,7 @@ func (r *runsPane) listLines(h int) []string {
 			if r.focused {
 				line = st.Selected.Render(plain)
 			} else {
-				line = st.Bold.Render(plain)
+				line = st.Unfocused.Render(plain)
 			}
 		}
 		lines = append(lines, line)
@@ -872,6 +873,12 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 		}
 		add("  %s: %s %s%s", shortName(del.Table), human.Plural(del.Rows, "row"), who, v)
 	}
+	if resets := checkpointResets(d.Events); len(resets) > 0 {
+		section("Checkpoints reset", len(resets))
+		for _, ev := range resets {
+			add("  ↺ %s%s", checkpointReset(r.snap, ev), st.Dim.Render(" "+ev.Task))
+		}
+	}
 	if flows := flowsOf(d.Events); len(flows) > 0 {
 		section("Streaming flows", len(flows))
 		for _, f := range flows {
@@ -904,6 +911,37 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 		}
 	}
 	return wrapAll(r.c.relAll(lines), max(r.w, 20))
+}
+
+// checkpointResets are the checkpoint resets of a run's event log.
+func checkpointResets(evs []history.Event) []runner.Event {
+	var out []runner.Event
+	for _, e := range evs {
+		var ev runner.Event
+		if e.Kind == string(runner.EventOperation) && json.Unmarshal(e.Payload, &ev) == nil && ev.Operation == "RESET CHECKPOINT" {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// checkpointReset says whose checkpoint a reset reset: the writer whose
+// sink keeps it, named by its own pipeline and node (a whole-table reset
+// resets other writers' checkpoints too), with its folder.
+func checkpointReset(snap *workspace.Snapshot, ev runner.Event) string {
+	table := shortName(ev.Table)
+	if snap != nil {
+		if t := snap.Table(workspace.TableID(ev.Table)); t != nil {
+			table = tableLabel(t)
+		}
+	}
+	if ev.Checkpoint == "" {
+		return "reset the streaming checkpoint of " + table
+	}
+	if owner := checkpointOwner(snap, ev.Checkpoint, ""); owner != "" {
+		return fmt.Sprintf("reset the checkpoint of writer %s of %s (%s)", owner, table, relPath(snap, ev.Checkpoint))
+	}
+	return fmt.Sprintf("reset the checkpoint %s of %s", relPath(snap, ev.Checkpoint), table)
 }
 
 // flowsOf gathers the progress of a run's flows from its event log, in

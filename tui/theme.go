@@ -48,7 +48,8 @@ type Styles struct {
 	PaneTitle  lipgloss.Style
 	PaneFocus  lipgloss.Style
 	Separator  lipgloss.Style
-	Selected   lipgloss.Style // the cursor line
+	Selected   lipgloss.Style // the cursor line of the focused pane
+	Unfocused  lipgloss.Style // the cursor line of a pane without the focus (dimmed)
 	Dim        lipgloss.Style
 	Bold       lipgloss.Style
 	Accent     lipgloss.Style
@@ -77,6 +78,7 @@ func NewStyles(p Palette) *Styles {
 		PaneFocus:  fg(p.Accent).Bold(true),
 		Separator:  fg(p.Subtle),
 		Selected:   lipgloss.NewStyle().Reverse(true),
+		Unfocused:  lipgloss.NewStyle().Faint(true),
 		Dim:        fg(p.Subtle),
 		Bold:       lipgloss.NewStyle().Bold(true),
 		Accent:     fg(p.Accent),

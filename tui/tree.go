@@ -307,7 +307,7 @@ func (t *treePane) line(it treeItem, selected bool) string {
 		if t.focused {
 			return st.Selected.Render(plain)
 		}
-		return st.Bold.Render(plain)
+		return st.Unfocused.Render(plain)
 	}
 	return left + label + pad + " " + stateMark(st, vstate, false) + runMark(st, run)
 }
