@@ -85,3 +85,40 @@ func TestDeltaOffsetAbsurdNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMovedWorkspaceStreamsNothingTwice: a workspace moved or renamed
+// after a streaming run reads only the files that landed since; its file
+// source log keeps the paths of the first location (absolute URIs, as
+// Spark writes them).
+func TestMovedWorkspaceStreamsNothingTwice(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "ws")
+	os.MkdirAll(dir, 0o755)
+	w := &ws{t: t, dir: dir}
+	w.write(map[string]string{"pipelines/pl.yaml": fileStreamPipeline, "data/in/1.jsonl": jsonl("a", 0, 3, "")})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	for i, to := range []string{"moved", "renamed-again"} {
+		next := filepath.Join(base, to)
+		if err := os.Rename(w.dir, next); err != nil {
+			t.Fatal(err)
+		}
+		w.dir = next
+		o := mustRun(t, r, w.load(), Request{})
+		if o.sum.RowsWritten != 0 {
+			t.Fatalf("move %d: %d rows streamed again", i+1, o.sum.RowsWritten)
+		}
+		w.write(map[string]string{"data/in/" + to + ".jsonl": jsonl(to, 0, 2, "")})
+		if o := mustRun(t, r, w.load(), Request{}); o.sum.RowsWritten != 2 {
+			t.Fatalf("move %d: %d rows written, want the new file's 2", i+1, o.sum.RowsWritten)
+		}
+	}
+	if n := count(t, r, w.table("out"), ""); n != 7 {
+		t.Fatalf("%d rows, want 7", n)
+	}
+	cp := flowDir(t, w.load(), "pl", "s")
+	log, _ := os.ReadFile(filepath.Join(cp, "sources", "0", "2"))
+	if !strings.Contains(string(log), "file://"+filepath.ToSlash(dir)+"/data/in/renamed-again.jsonl") {
+		t.Fatalf("the log does not name the file under the first location %s:\n%s", dir, log)
+	}
+}

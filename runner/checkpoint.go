@@ -33,13 +33,28 @@ import (
 //	                (Spark's FileStreamSource log; <N>.compact holds every
 //	                entry up to N)
 //	state/<N>/      the state of an update flow after batch N (ours)
+//	laktory-workspace  {"workspace":"<folder>"}: the workspace the paths of
+//	                the file source logs are written for (ours)
 //
 // The query id is the flow id: Delta sinks commit each batch with
 // txn(appId = id, version = N), and a reset checkpoint gets a new id.
+//
+// File source logs keep absolute file: URIs, as Spark writes and reads
+// them, of files as if the workspace were still where the checkpoint
+// first ran (laktory-workspace): a workspace moved or renamed since reads
+// its old entries, and writes new ones, through that folder, so no file is
+// streamed again and Spark resuming the checkpoint in place reads it as
+// its own.
 type checkpoint struct {
 	dir string
 	id  string
+	// home is the workspace folder now, base the one the log's paths are
+	// written for ("" for neither: paths are used as they are).
+	home, base string
 }
+
+// workspaceMarker is the checkpoint file naming base.
+const workspaceMarker = "laktory-workspace"
 
 // checkpointVersion is the version line of every log file.
 const checkpointVersion = "v1"
@@ -47,9 +62,9 @@ const checkpointVersion = "v1"
 // voidOffset stands for a source without an offset in an offsets file.
 const voidOffset = "-"
 
-// openCheckpoint opens the checkpoint in dir, creating it (with a new
-// query id) when it does not exist.
-func openCheckpoint(dir string) (*checkpoint, error) {
+// openCheckpoint opens the checkpoint in dir of a flow of the workspace in
+// home, creating it (with a new query id) when it does not exist.
+func openCheckpoint(dir, home string) (*checkpoint, error) {
 	cp := &checkpoint{dir: dir}
 	b, err := os.ReadFile(filepath.Join(dir, "metadata"))
 	switch {
@@ -61,19 +76,46 @@ func openCheckpoint(dir string) (*checkpoint, error) {
 			return nil, fmt.Errorf("%w: checkpoint %s: its metadata file is not {\"id\": ...}: delete the folder (or run a FULL refresh) to start over", ErrCheckpoint, dir)
 		}
 		cp.id = m.ID
-		return cp, nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
+	default:
+		cp.id = uuid.NewString()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
+		}
+		meta, _ := json.Marshal(map[string]string{"id": cp.id})
+		if err := writeFileAtomic(filepath.Join(dir, "metadata"), append(meta, '\n')); err != nil {
+			return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
+		}
 	}
-	cp.id = uuid.NewString()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
+	if home == "" {
+		return cp, nil
 	}
-	meta, _ := json.Marshal(map[string]string{"id": cp.id})
-	if err := writeFileAtomic(filepath.Join(dir, "metadata"), append(meta, '\n')); err != nil {
-		return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
+	cp.home, cp.base = home, home
+	var m struct {
+		Workspace string `json:"workspace"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, workspaceMarker)); err == nil && json.Unmarshal(b, &m) == nil && filepath.IsAbs(m.Workspace) {
+		cp.base = filepath.Clean(m.Workspace)
+		return cp, nil
+	}
+	b, _ = json.Marshal(map[string]string{"workspace": home})
+	if err := writeFileAtomic(filepath.Join(dir, workspaceMarker), append(b, '\n')); err != nil {
+		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
 	}
 	return cp, nil
+}
+
+// rebase moves path from one workspace folder to another when it lies
+// inside it.
+func rebase(path, from, to string) string {
+	if from == to || from == "" {
+		return path
+	}
+	if rel, err := filepath.Rel(from, path); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return filepath.Join(to, rel)
+	}
+	return path
 }
 
 // maxBatchID bounds the batch ids, log offsets and table versions a
@@ -347,6 +389,11 @@ func (cp *checkpoint) readFileSourceLog(i int, after, upTo int64) ([]fileEntry, 
 		}
 		for _, e := range es {
 			if e.BatchID > after && e.BatchID <= upTo {
+				if p := uriPath(e.Path); cp.base != cp.home {
+					if q := rebase(p, cp.base, cp.home); q != p {
+						e.Path = fileURI(q)
+					}
+				}
 				out = append(out, e)
 			}
 		}
@@ -406,6 +453,11 @@ func (cp *checkpoint) writeFileSourceLog(i int, n int64, files []fileEntry) erro
 	var b bytes.Buffer
 	b.WriteString(checkpointVersion)
 	for _, e := range entries {
+		if p := uriPath(e.Path); cp.base != cp.home {
+			if q := rebase(p, cp.home, cp.base); q != p {
+				e.Path = fileURI(q)
+			}
+		}
 		line, _ := json.Marshal(e)
 		b.WriteByte('\n')
 		b.Write(line)

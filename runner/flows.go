@@ -121,6 +121,9 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 			From string `json:"imported_from"`
 		}
 		json.Unmarshal(b, &m) //nolint:errcheck // informative only
+		if !filepath.IsAbs(m.From) {
+			m.From = filepath.Join(x.run.Plan.snap.Dir, m.From) // written relative to the workspace
+		}
 		if filepath.Clean(m.From) != filepath.Clean(f.importFrom) {
 			x.warn(fmt.Sprintf("flow %s already imported the checkpoint %s: import_checkpoint %s is ignored; to import another checkpoint, give the flow a name the target has not used (flow.name)",
 				f.name, m.From, f.importFrom))
@@ -163,11 +166,15 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 		g.RemoveAll(tmp) //nolint:errcheck // best effort
 		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
 	}
-	m, _ := json.Marshal(map[string]string{"flow": f.name, "imported_from": f.importFrom, "imported_at": x.run.r.cfg.Now().UTC().Format(time.RFC3339)})
+	from := f.importFrom // relative to the workspace when inside it: the workspace may move
+	if rel, err := filepath.Rel(x.run.Plan.snap.Dir, from); err == nil && !strings.HasPrefix(rel, "..") {
+		from = rel
+	}
+	m, _ := json.Marshal(map[string]string{"flow": f.name, "imported_from": from, "imported_at": x.run.r.cfg.Now().UTC().Format(time.RFC3339)})
 	if err := writeFileAtomic(importMarker(f.dir), m); err != nil {
 		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
-	cp, err := openCheckpoint(f.dir)
+	cp, err := openCheckpoint(f.dir, x.run.Plan.snap.Dir)
 	if err != nil {
 		return err
 	}

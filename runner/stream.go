@@ -72,7 +72,7 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 	if f.sink.sink.Kind == workspace.SinkForEach {
 		x.sinkDefinition(f)
 	}
-	cp, err := openCheckpoint(f.dir)
+	cp, err := openCheckpoint(f.dir, x.run.Plan.snap.Dir)
 	if err != nil {
 		return err
 	}
