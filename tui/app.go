@@ -72,6 +72,19 @@ type Model struct {
 	last   map[string]history.Status // last task statuses from the history
 	tabX   [len(tabNames)][2]int     // tab label columns, for clicks
 	frame  string
+	// watch follows the log of the table shown (TableWatcher).
+	watch tableWatch
+	// refresh coalesces table reloads asked for by run events and log
+	// changes: one at a time, and one more if asked meanwhile.
+	refresh struct{ busy, again bool }
+}
+
+// tableWatch is the watch of the shown table's log.
+type tableWatch struct {
+	token   int
+	id      workspace.TableID
+	changes <-chan struct{}
+	stop    func()
 }
 
 // New builds the workbench over a loaded workspace.
@@ -136,6 +149,9 @@ func (m Model) Init() tea.Cmd {
 		m.runs.loading = true
 		cmds = append(cmds, historyCmd(m.ctx, m.deps.History, m.seq.hist, 0), lastTasksCmd(m.ctx, m.deps.History, m.seq.last))
 	}
+	if w, ok := m.deps.Lake.(TableWatcher); ok && m.table.id != "" {
+		cmds = append(cmds, watchTableCmd(w, m.watch.token, m.table.id, m.ws.snap))
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -188,8 +204,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.seq != m.seq.stats {
 			return nil
 		}
+		again := m.refresh.again
+		m.refresh.busy, m.refresh.again = false, false
 		if msg.err != nil {
 			m.setStatus("reading the tables: "+msg.err.Error(), true)
+			if again {
+				return m.reloadTables()
+			}
 			return nil
 		}
 		m.stats = msg.stats
@@ -199,7 +220,25 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.graph.setStats(m.ws)
 		m.table.setWorkspace(m.ws)
 		m.seq.val++ // the deep rules read the facts
-		return validateCmd(m.ctx, m.deps.Validator, m.seq.val, m.ws.snap, factsOf(m.stats))
+		cmd := validateCmd(m.ctx, m.deps.Validator, m.seq.val, m.ws.snap, factsOf(m.stats))
+		if again {
+			return tea.Batch(cmd, m.reloadTables())
+		}
+		return cmd
+	case tableWatchMsg:
+		if msg.token != m.watch.token {
+			return stopWatchCmd(msg.stop) // the shown table changed meanwhile
+		}
+		if msg.err != nil {
+			return nil // no watch: ctrl+r still reloads
+		}
+		m.watch.changes, m.watch.stop = msg.changes, msg.stop
+		return waitTableChange(msg.token, msg.changes)
+	case tableChangedMsg:
+		if msg.token != m.watch.token {
+			return nil
+		}
+		return tea.Batch(m.refreshTables(), waitTableChange(msg.token, m.watch.changes))
 	case tableMsg:
 		if msg.seq == m.seq.table {
 			m.table.setInfo(msg.id, msg.info, msg.err)
@@ -230,7 +269,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		lr.apply(msg.ev)
 		m.runs.render()
 		m.updateRunMarks()
-		return waitRunEvent(msg.token, lr.handle.Events())
+		next := waitRunEvent(msg.token, lr.handle.Events())
+		switch msg.ev.Kind {
+		case runner.EventOperation, runner.EventDeleted, runner.EventTaskFinished:
+			// The run changed a table (or a checkpoint): the Table tab and
+			// the rows per writer follow.
+			return tea.Batch(next, m.refreshTables())
+		}
+		return next
 	case runClosedMsg:
 		lr := m.runs.live
 		if lr == nil || msg.token != lr.token {
@@ -284,17 +330,32 @@ func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.errOn = s, isErr
 }
 
-// reloadTables re-reads the tables' stats and the shown table.
+// reloadTables re-reads the tables' stats and the shown table (when the
+// Table tab is not shown, its data is marked stale: it is read again when
+// the tab is).
 func (m *Model) reloadTables() tea.Cmd {
 	if m.deps.Lake == nil {
 		return nil
 	}
 	m.seq.stats++
+	m.refresh.busy = true
 	cmds := []tea.Cmd{statsCmd(m.ctx, m.deps.Lake, m.seq.stats, m.ws.snap)}
 	if m.tab == TabTable && m.table.id != "" {
 		cmds = append(cmds, m.loadTable())
+	} else {
+		m.table.stale = true
 	}
 	return tea.Batch(cmds...)
+}
+
+// refreshTables reloads the tables after a change (a run's event, a commit
+// in the shown table's log): at once, or after the reload in flight.
+func (m *Model) refreshTables() tea.Cmd {
+	if m.refresh.busy {
+		m.refresh.again = true
+		return nil
+	}
+	return m.reloadTables()
 }
 
 // loadTable reads the table of the Table tab.
@@ -362,7 +423,7 @@ func (m *Model) syncFocus() {
 func (m *Model) setTab(t Tab) tea.Cmd {
 	m.tab = t
 	m.syncFocus()
-	if t == TabTable && m.table.id != "" && m.table.info == nil && !m.table.loading {
+	if t == TabTable && m.table.id != "" && (m.table.info == nil || m.table.stale) && !m.table.loading {
 		return m.loadTable()
 	}
 	return nil
@@ -501,10 +562,30 @@ func (m *Model) graphMoved() tea.Cmd {
 }
 
 func (m *Model) showTable(id workspace.TableID) tea.Cmd {
-	if !m.table.setTable(id) || m.tab != TabTable {
+	if !m.table.setTable(id) {
 		return nil
 	}
-	return m.loadTable()
+	cmd := m.rewatch()
+	if m.tab != TabTable {
+		return cmd
+	}
+	return tea.Batch(cmd, m.loadTable())
+}
+
+// rewatch moves the log watch to the shown table: the old watch stops and
+// a new one starts, both in commands.
+func (m *Model) rewatch() tea.Cmd {
+	w, ok := m.deps.Lake.(TableWatcher)
+	if !ok {
+		return nil
+	}
+	stop := m.watch.stop
+	m.watch = tableWatch{token: m.watch.token + 1, id: m.table.id}
+	cmds := []tea.Cmd{stopWatchCmd(stop)}
+	if m.table.id != "" {
+		cmds = append(cmds, watchTableCmd(w, m.watch.token, m.table.id, m.ws.snap))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {

@@ -64,8 +64,17 @@ type (
 		ev    runner.Event
 	}
 	runClosedMsg struct{ token int }
-	editorMsg    struct{ err error }
-	tickMsg      struct{ token int }
+	// tableWatchMsg is a watch of the shown table's log, started;
+	// tableChangedMsg a change in that log.
+	tableWatchMsg struct {
+		token   int
+		changes <-chan struct{}
+		stop    func()
+		err     error
+	}
+	tableChangedMsg struct{ token int }
+	editorMsg       struct{ err error }
+	tickMsg         struct{ token int }
 )
 
 // historyPageSize is how many runs one history query reads.
@@ -101,6 +110,44 @@ func statsCmd(ctx context.Context, lake Lake, seq int, snap *workspace.Snapshot)
 	return func() tea.Msg {
 		st, err := lake.Stats(ctx, snap)
 		return statsMsg{seq: seq, stats: st, err: err}
+	}
+}
+
+// watchTableCmd starts watching the log of table id.
+func watchTableCmd(w TableWatcher, token int, id workspace.TableID, snap *workspace.Snapshot) tea.Cmd {
+	path := string(id)
+	if snap != nil {
+		if t := snap.Table(id); t != nil {
+			path = t.Path
+		}
+	}
+	return func() tea.Msg {
+		changes, stop, err := w.WatchTable(path)
+		return tableWatchMsg{token: token, changes: changes, stop: stop, err: err}
+	}
+}
+
+// waitTableChange waits for the next change of the watched log.
+func waitTableChange(token int, changes <-chan struct{}) tea.Cmd {
+	if changes == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		if _, ok := <-changes; !ok {
+			return nil // the watch ended
+		}
+		return tableChangedMsg{token: token}
+	}
+}
+
+// stopWatchCmd ends a watch.
+func stopWatchCmd(stop func()) tea.Cmd {
+	if stop == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		stop()
+		return nil
 	}
 }
 

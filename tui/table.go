@@ -25,6 +25,9 @@ type tablePane struct {
 	info    *TableInfo
 	err     string
 	loading bool
+	// stale: the table changed since info was read (read it again when
+	// the tab is shown).
+	stale   bool
 	offset  int // first line shown
 	col     int // first preview column shown
 	w, h    int
@@ -73,7 +76,7 @@ func (t *tablePane) setInfo(id workspace.TableID, info *TableInfo, err error) {
 	if id != t.id {
 		return
 	}
-	t.loading = false
+	t.loading, t.stale = false, false
 	t.info, t.err = info, ""
 	if err != nil {
 		t.err = err.Error()
