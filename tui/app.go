@@ -67,11 +67,15 @@ type Model struct {
 	help   help.Model
 	helpOn bool
 	helpAt int // first line of the help shown (it scrolls when taller than the pane)
-	status string
-	errOn  bool
-	last   map[string]history.Status // last task statuses from the history
-	tabX   [len(tabNames)][2]int     // tab label columns, for clicks
-	frame  string
+	// searching is true while a search is typed; found counts the matches
+	// of the focused pane's search.
+	searching bool
+	found     int
+	status    string
+	errOn     bool
+	last      map[string]history.Status // last task statuses from the history
+	tabX      [len(tabNames)][2]int     // tab label columns, for clicks
+	frame     string
 	// watch follows the log of the table shown (TableWatcher).
 	watch tableWatch
 	// refresh coalesces table reloads asked for by run events and log
@@ -451,7 +455,22 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.searching {
+		return m.searchKey(msg)
+	}
 	switch {
+	case key.Matches(msg, k.Search):
+		if s := m.searchTarget(); s != nil {
+			m.searching = true
+			m.found = s.search(s.query())
+		}
+		return nil
+	case key.Matches(msg, k.NextMatch, k.PrevMatch) && m.filtered():
+		m.searchTarget().step(key.Matches(msg, k.NextMatch))
+		return m.searchMoved()
+	case key.Matches(msg, k.Back) && m.filtered():
+		m.searchTarget().search("")
+		return m.searchMoved()
 	case key.Matches(msg, k.Quit):
 		return m.requestQuit()
 	case key.Matches(msg, k.Help):
@@ -479,6 +498,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.runKey(validate.RefreshFull)
 	case key.Matches(msg, k.Reset):
 		return m.runKey(validate.RefreshReset)
+	case key.Matches(msg, k.RunAll):
+		return m.runAll()
 	case key.Matches(msg, k.Cancel):
 		return m.cancelRun()
 	case key.Matches(msg, k.Reload):
@@ -524,6 +545,79 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 	case TabTable:
 		m.table, _ = m.table.Update(msg)
+	}
+	return nil
+}
+
+// searchTarget is the focused pane when it can be searched (the Runs tab
+// in a run's detail cannot).
+func (m *Model) searchTarget() searchable {
+	if m.focus == PaneTree {
+		return &m.tree
+	}
+	switch m.tab {
+	case TabGraph:
+		return &m.graph
+	case TabProblems:
+		return &m.probs
+	case TabRuns:
+		if !m.runs.inDetail() {
+			return &m.runs
+		}
+	case TabTable:
+		return &m.table
+	}
+	return nil
+}
+
+// filtered reports whether the focused pane has a search.
+func (m *Model) filtered() bool {
+	s := m.searchTarget()
+	return s != nil && s.query() != ""
+}
+
+// searchKey edits the search being typed: runes and backspace change it
+// (the pane filters as it changes), ↑/↓ move between matches, enter keeps
+// it, esc clears it.
+func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+	s := m.searchTarget()
+	if s == nil {
+		m.searching = false
+		return nil
+	}
+	q := s.query()
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.searching, q = false, ""
+	case tea.KeyEnter:
+		m.searching = false
+		return nil
+	case tea.KeyBackspace:
+		if r := []rune(q); len(r) > 0 {
+			q = string(r[:len(r)-1])
+		}
+	case tea.KeyUp, tea.KeyDown:
+		s.step(msg.Type == tea.KeyDown)
+		return m.searchMoved()
+	case tea.KeyRunes, tea.KeySpace:
+		q += string(msg.Runes)
+	default:
+		return nil
+	}
+	m.found = s.search(q)
+	return m.searchMoved()
+}
+
+// searchMoved follows the cursor a search moved, as the keys do.
+func (m *Model) searchMoved() tea.Cmd {
+	if m.focus == PaneTree {
+		return m.treeMoved()
+	}
+	switch m.tab {
+	case TabGraph:
+		return m.graphMoved()
+	case TabProblems:
+		m.problemMoved()
 	}
 	return nil
 }
@@ -813,6 +907,22 @@ func (m *Model) runKey(refresh string) tea.Cmd {
 	return m.plan(t, refresh, "")
 }
 
+// allTarget is every pipeline, as laktory run runs them.
+var allTarget = runTarget{desc: "every pipeline", selection: map[string][]string{}}
+
+// runAll starts an incremental run of every pipeline (a).
+func (m *Model) runAll() tea.Cmd {
+	if m.deps.Runner == nil {
+		m.setStatus(ErrNoRunner.Error(), true)
+		return nil
+	}
+	if lr := m.runs.live; lr != nil && !lr.done() {
+		m.setStatus("a run is in progress: x cancels it", true)
+		return nil
+	}
+	return m.plan(allTarget, validate.RefreshIncremental, "")
+}
+
 // plan checks the run parameters (pure), then asks the runner for a plan.
 func (m *Model) plan(t runTarget, refresh, resetMode string) tea.Cmd {
 	snap := m.ws.snap
@@ -1091,6 +1201,14 @@ func (m *Model) tabBar() string {
 
 func (m *Model) footer() string {
 	st := m.c.st
+	if m.searching {
+		q := m.searchTarget().query()
+		found := "type to filter"
+		if q != "" {
+			found = human.Plural(int64(m.found), "match")
+		}
+		return fitLine(" "+st.Accent.Render("/")+q+st.Accent.Render("▏")+st.Dim.Render("  "+found+" · ↑/↓ next/previous · enter keep · esc clear"), m.w)
+	}
 	if m.status != "" {
 		s := st.Status
 		if m.errOn {
@@ -1102,8 +1220,11 @@ func (m *Model) footer() string {
 	m.help.Width = 0
 	right := m.help.ShortHelpView([]key.Binding{k.Help, k.Quit})
 	left := ""
+	if m.filtered() {
+		left = st.Accent.Render("/"+m.searchTarget().query()) + st.Dim.Render(" n/N next/prev · esc clears") + st.Help.ShortSeparator.Render(" │ ")
+	}
 	if hint := m.runHint(); hint != "" {
-		left = ansi.Truncate(hint, max(m.w*3/5, 30), "…") + st.Help.ShortSeparator.Render(" │ ")
+		left += ansi.Truncate(hint, max(m.w*3/5, 30), "…") + st.Help.ShortSeparator.Render(" │ ")
 	}
 	m.help.Width = max(m.w-2-ansi.StringWidth(left)-ansi.StringWidth(right)-1, 0)
 	left += m.help.ShortHelpView(append(m.focusedHelp().ShortHelp(), k.NextPane))
@@ -1134,9 +1255,9 @@ func (m *Model) helpLines() []string {
 	}{
 		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End}},
 		{"Panes and tabs", []key.Binding{k.NextPane, k.PrevPane, k.Graph, k.Problems, k.Runs, k.Table, k.NextTab, k.PrevTab}},
-		{"Runs (of the selection)", []key.Binding{k.Run, k.Full, k.Reset, k.Cancel}},
+		{"Runs (of the selection)", []key.Binding{k.Run, k.Full, k.Reset, k.Cancel, k.RunAll, k.Watch}},
 		{"This pane", flatten(m.focusedHelp().FullHelp())},
-		{"Other", []key.Binding{k.Edit, k.Reload, k.Help, k.Quit}},
+		{"Other", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.Edit, k.Reload, k.Help, k.Quit}},
 	}
 	const colW = 28
 	cols := max(m.lay.Main.W/colW, 1)

@@ -279,10 +279,14 @@ func TestRunProgressAndSummary(t *testing.T) {
 		t.Fatalf("the warning must show as it comes:\n%s", m.View())
 	}
 	m = step(t, m, runEventMsg{token: token, ev: evs[4]})
+	if !strings.Contains(flat(m.View()), "⇣ 320 of 640 rows · 48.0 KiB · 240.0 KiB/s") {
+		t.Fatalf("the write's progress must show as it comes:\n%s", m.View())
+	}
+	m = step(t, m, runEventMsg{token: token, ev: evs[5]})
 	if !strings.Contains(flat(m.View()), "retry 1 on prices in 200ms: concurrent append") {
 		t.Fatalf("the retry must show as it happens:\n%s", m.View())
 	}
-	for _, ev := range evs[5:] {
+	for _, ev := range evs[6:] {
 		m = step(t, m, runEventMsg{token: token, ev: ev})
 	}
 	// A stale event (an older run) changes nothing.

@@ -25,6 +25,7 @@ type graphPane struct {
 	dTable    workspace.TableID
 	w, h      int
 	focused   bool
+	q         string // the search: only the rows of matching writers or tables show
 	lines     []string
 }
 
@@ -61,7 +62,7 @@ func (g *graphPane) setWorkspace(ws *wsView) {
 		lane = g.selectedTable()
 	}
 	g.ws = ws
-	g.rows = ws.graph.Rows(g.isCollapsed)
+	g.rows = g.visibleRows()
 	g.sel.Row = min(g.sel.Row, max(len(g.rows)-1, 0))
 	for i, r := range g.rows {
 		if r.Label == label {
@@ -72,6 +73,66 @@ func (g *graphPane) setWorkspace(ws *wsView) {
 		g.sel.Lane = li
 	}
 	g.sel.Lane = min(g.sel.Lane, max(len(ws.graph.Lanes)-1, 0))
+	g.refresh()
+}
+
+// visibleRows are the graph's rows that the search keeps.
+func (g *graphPane) visibleRows() []lanes.Row {
+	rows := g.ws.graph.Rows(g.isCollapsed)
+	if g.q == "" {
+		return rows
+	}
+	var out []lanes.Row
+	for _, r := range rows {
+		if g.hit(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// hit reports whether a row matches the search: one of its writers, or a
+// table it writes.
+func (g *graphPane) hit(r lanes.Row) bool {
+	texts := []string{r.Label}
+	for _, m := range g.ws.graph.Members(r) {
+		texts = append(texts, m.Label)
+	}
+	for i, c := range r.Cells {
+		if c.Kind != lanes.KindNone {
+			texts = append(texts, g.ws.graph.Lanes[i].Label, string(g.ws.graph.Lanes[i].ID))
+		}
+	}
+	return matches(g.q, texts...)
+}
+
+func (g *graphPane) query() string { return g.q }
+
+func (g *graphPane) search(q string) int {
+	label := ""
+	if r, ok := g.selectedRow(); ok {
+		label = r.Label
+	}
+	g.q = q
+	g.rows = g.visibleRows()
+	g.sel.Row = 0
+	for i, r := range g.rows {
+		if r.Label == label {
+			g.sel.Row = i
+		}
+	}
+	g.refresh()
+	if q == "" {
+		return 0
+	}
+	return len(g.rows)
+}
+
+func (g *graphPane) step(forward bool) {
+	if len(g.rows) == 0 {
+		return
+	}
+	g.sel.Row = stepIndex(g.sel.Row, len(g.rows), forward, func(int) bool { return true })
 	g.refresh()
 }
 
@@ -116,7 +177,7 @@ func (g *graphPane) selectNode(pl, node string, table workspace.TableID) {
 		for _, m := range gr.Members {
 			if m.Pipeline == pl && m.Node == node && len(gr.Members) > 1 && g.isCollapsed(gr) {
 				g.collapsed[gr.ID] = false
-				g.rows = g.ws.graph.Rows(g.isCollapsed)
+				g.rows = g.visibleRows()
 			}
 		}
 	}
@@ -159,7 +220,7 @@ func (g graphPane) Update(msg tea.Msg) (graphPane, tea.Cmd) {
 		}
 		gr := &g.ws.graph.Groups[r.Group]
 		g.collapsed[gr.ID] = r.Kind != lanes.RowCollapsed
-		g.rows = g.ws.graph.Rows(g.isCollapsed)
+		g.rows = g.visibleRows()
 		for i, row := range g.rows { // keep the cursor on the group
 			if row.Group == r.Group {
 				g.sel.Row = i

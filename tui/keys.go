@@ -8,19 +8,21 @@ import (
 // KeyMap is every key binding of the workbench. Panes pick theirs from it
 // for the footer; `?` shows them all.
 type KeyMap struct {
-	Up, Down, Left, Right      key.Binding
-	PageUp, PageDown           key.Binding
-	DetailUp, DetailDown       key.Binding // scroll the graph's table detail
-	Home, End                  key.Binding
-	Enter, Back, Toggle        key.Binding
-	NextPane, PrevPane         key.Binding
-	Graph, Problems, Runs      key.Binding
-	Table, NextTab, PrevTab    key.Binding
-	Run, Full, Reset, Cancel   key.Binding
-	Edit, Reload               key.Binding
-	Yes, No                    key.Binding
-	Help, Quit                 key.Binding
-	OpenProblem, OpenRun, Open key.Binding // enter, as each pane names it
+	Up, Down, Left, Right        key.Binding
+	PageUp, PageDown             key.Binding
+	DetailUp, DetailDown         key.Binding // scroll the graph's table detail
+	Home, End                    key.Binding
+	Enter, Back, Toggle          key.Binding
+	NextPane, PrevPane           key.Binding
+	Graph, Problems, Runs        key.Binding
+	Table, NextTab, PrevTab      key.Binding
+	Run, Full, Reset, Cancel     key.Binding
+	RunAll, Watch                key.Binding
+	Search, NextMatch, PrevMatch key.Binding
+	Edit, Reload                 key.Binding
+	Yes, No                      key.Binding
+	Help, Quit                   key.Binding
+	OpenProblem, OpenRun, Open   key.Binding // enter, as each pane names it
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -54,6 +56,11 @@ func DefaultKeyMap() KeyMap {
 		Full:        b([]string{"f"}, "f", "full refresh"),
 		Reset:       b([]string{"R"}, "R", "reset"),
 		Cancel:      b([]string{"x"}, "x", "cancel run"),
+		RunAll:      b([]string{"a"}, "a", "run all (incremental)"),
+		Watch:       b([]string{"w"}, "w", "watch on/off"),
+		Search:      b([]string{"/"}, "/", "search"),
+		NextMatch:   b([]string{"n"}, "n", "next match"),
+		PrevMatch:   b([]string{"N"}, "N", "previous match"),
 		Edit:        b([]string{"e"}, "e", "edit file"),
 		Reload:      b([]string{"ctrl+r"}, "ctrl+r", "re-read tables"),
 		Yes:         b([]string{"y"}, "y", "yes"),

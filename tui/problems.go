@@ -17,7 +17,8 @@ import (
 type problemsPane struct {
 	c       *common
 	ws      *wsView
-	ds      []workspace.Diagnostic // ws.diags, errors first
+	ds      []workspace.Diagnostic // ws.diags, errors first (those matching the search)
+	q       string
 	cursor  int
 	offset  int // first line shown
 	w, h    int
@@ -50,7 +51,12 @@ func (p *problemsPane) setWorkspace(ws *wsView) {
 		cur, had = d, true
 	}
 	p.ws = ws
-	p.ds = slices.Clone(ws.diags)
+	p.ds = p.ds[:0]
+	for _, d := range ws.diags {
+		if matches(p.q, d.Message, d.Code, d.Hint, d.File) {
+			p.ds = append(p.ds, d)
+		}
+	}
 	slices.SortStableFunc(p.ds, func(a, b workspace.Diagnostic) int { return cmp.Compare(a.Severity, b.Severity) })
 	if had {
 		for i, d := range p.ds {
@@ -61,6 +67,28 @@ func (p *problemsPane) setWorkspace(ws *wsView) {
 		}
 	}
 	p.render()
+}
+
+func (p *problemsPane) query() string { return p.q }
+
+func (p *problemsPane) search(q string) int {
+	p.q = q
+	if p.ws != nil {
+		p.setWorkspace(p.ws)
+	}
+	p.cursor = min(p.cursor, max(len(p.ds)-1, 0))
+	p.render()
+	if q == "" {
+		return 0
+	}
+	return len(p.ds)
+}
+
+func (p *problemsPane) step(forward bool) {
+	if len(p.ds) > 0 {
+		p.cursor = stepIndex(p.cursor, len(p.ds), forward, func(int) bool { return true })
+		p.render()
+	}
 }
 
 // selected returns the diagnostic under the cursor.

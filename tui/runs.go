@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,22 @@ type taskState struct {
 	started time.Time
 	ended   time.Time
 	flows   []*flowState
+	write   writeState
+}
+
+// writeState is a task's write of its data files in progress: the rows it
+// writes, and the rows and bytes written so far.
+type writeState struct {
+	total, rows, bytes int64
+	start, at          time.Time
+}
+
+// text says how far the write is ("" before the first report).
+func (w writeState) text() string {
+	if w.bytes == 0 {
+		return ""
+	}
+	return human.WriteProgress(w.rows, w.total, w.bytes, w.at.Sub(w.start))
 }
 
 // flowState is the progress of a streaming flow: its micro-batches and,
@@ -212,6 +229,14 @@ func (lr *liveRun) apply(ev runner.Event) {
 	case runner.EventTaskProgress:
 		ts.phase = ev.Phase
 		ts.rows = max(ts.rows, ev.Rows)
+		switch {
+		case ev.Phase == "write" && ev.Table == "": // the rows it is about to write
+			ts.write = writeState{total: ev.Rows, start: at}
+		case ev.Phase == "write":
+			ts.write.rows, ts.write.bytes, ts.write.at = ev.Rows, ev.Bytes, at
+		default:
+			ts.write = writeState{}
+		}
 		if ts.status == history.StatusQueued {
 			ts.status = history.StatusRunning
 		}
@@ -362,6 +387,7 @@ type runsPane struct {
 	dLines   []string
 	w, h     int
 	focused  bool
+	q        string // the search: only matching past runs show
 	view     []string
 }
 
@@ -481,13 +507,50 @@ func (r runsPane) Update(msg tea.Msg) (runsPane, tea.Cmd) {
 		r.render()
 		return r, nil
 	}
-	cur, moved := k.move(km, r.cursor, max(r.h/2, 1), len(r.runs)-1)
-	if !moved {
+	shown := r.shown()
+	pos, moved := k.move(km, max(slices.Index(shown, r.cursor), 0), max(r.h/2, 1), len(shown)-1)
+	if !moved || len(shown) == 0 {
 		return r, nil
 	}
-	r.cursor = min(max(cur, 0), max(len(r.runs)-1, 0))
+	r.cursor = shown[min(max(pos, 0), len(shown)-1)]
 	r.render()
 	return r, nil
+}
+
+// shown are the indexes of the runs the search keeps (all without one).
+func (r *runsPane) shown() []int {
+	out := make([]int, 0, len(r.runs))
+	for i, run := range r.runs {
+		if matches(r.q, strconv.FormatInt(run.ID, 10), string(run.Status), string(run.Refresh), string(run.ResetMode),
+			selectionText(run.Pipelines, run.Selectors), run.Error) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (r *runsPane) query() string { return r.q }
+
+func (r *runsPane) search(q string) int {
+	r.q = q
+	if shown := r.shown(); len(shown) > 0 && !slices.Contains(shown, r.cursor) {
+		r.cursor = shown[0]
+	}
+	r.render()
+	if q == "" {
+		return 0
+	}
+	return len(r.shown())
+}
+
+func (r *runsPane) step(forward bool) {
+	shown := r.shown()
+	if len(shown) == 0 {
+		return
+	}
+	pos := stepIndex(max(slices.Index(shown, r.cursor), 0), len(shown), forward, func(int) bool { return true })
+	r.cursor = shown[pos]
+	r.render()
 }
 
 // View returns the pane's lines.
@@ -569,6 +632,9 @@ func (r *runsPane) liveLines() []string {
 	flowsMust, flowsAll := 0, 0
 	for _, t := range lr.tasks {
 		tl := []string{r.taskLine(t, strings.TrimPrefix(t.key, prefix), kw, now)}
+		if p := t.write.text(); p != "" && t.phase == "write" && !t.status.Done() {
+			tl = append(tl, wrap("    "+st.Running.Render("⇣ ")+p, w)...)
+		}
 		if t.err != "" {
 			tl = append(tl, wrap("    "+st.Error.Render("✗ "+r.c.rel(firstLine(t.err))), w)...)
 		}
@@ -737,14 +803,23 @@ func (r *runsPane) listLines(h int) []string {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %4s %-11s %6s %-11s %s", "run", "UTC", "took", "refresh", "+written/-deleted selection")))
 	}
 	rows := max(h-len(lines), 1)
-	if r.cursor < r.offset {
-		r.offset = r.cursor
+	shown := r.shown()
+	if len(shown) > 0 && !slices.Contains(shown, r.cursor) {
+		r.cursor = shown[0] // the cursor stays on a run the search shows
 	}
-	if r.cursor >= r.offset+rows {
-		r.offset = r.cursor - rows + 1
+	pos := max(slices.Index(shown, r.cursor), 0)
+	if pos < r.offset {
+		r.offset = pos
 	}
-	r.offset = min(max(r.offset, 0), max(len(r.runs)-rows, 0))
-	for i := r.offset; i < len(r.runs) && i < r.offset+rows; i++ {
+	if pos >= r.offset+rows {
+		r.offset = pos - rows + 1
+	}
+	r.offset = min(max(r.offset, 0), max(len(shown)-rows, 0))
+	if len(shown) == 0 {
+		lines = append(lines, st.Dim.Render("  no run matches the search"))
+	}
+	for p := r.offset; p < len(shown) && p < r.offset+rows; p++ {
+		i := shown[p]
 		run := r.runs[i]
 		refresh := string(run.Refresh)
 		if run.ResetMode != "" {
@@ -778,7 +853,7 @@ func (r *runsPane) listLines(h int) []string {
 		}
 		lines = append(lines, line)
 	}
-	if r.hasOlder && r.offset+rows >= len(r.runs) {
+	if r.hasOlder && r.offset+rows >= len(shown) {
 		lines = append(lines, st.Dim.Render("  … older runs load as you scroll"))
 	}
 	return lines

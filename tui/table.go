@@ -32,6 +32,7 @@ type tablePane struct {
 	col     int // first preview column shown
 	w, h    int
 	focused bool
+	q       string // the search: only the preview rows holding it show
 	lines   []string
 	view    []string
 }
@@ -108,6 +109,36 @@ func (t tablePane) Update(msg tea.Msg) (tablePane, tea.Cmd) {
 
 // View returns the pane's lines.
 func (t tablePane) View() []string { return t.view }
+
+func (t *tablePane) query() string { return t.q }
+
+func (t *tablePane) search(q string) int {
+	t.q = q
+	t.render()
+	if q == "" || t.info == nil {
+		return 0
+	}
+	n := 0
+	for _, r := range t.info.Preview.Rows {
+		if matches(q, r...) {
+			n++
+		}
+	}
+	if n > 0 {
+		t.offset = -1
+		t.step(true) // to the first match
+	}
+	return n
+}
+
+// step scrolls to the next line (or the previous one) holding the search.
+func (t *tablePane) step(forward bool) {
+	if t.q == "" || len(t.lines) == 0 {
+		return
+	}
+	t.offset = stepIndex(t.offset, len(t.lines), forward, func(i int) bool { return matches(t.q, t.lines[i]) })
+	t.render()
+}
 
 // ShortHelp implements help.KeyMap.
 func (t tablePane) ShortHelp() []key.Binding {
@@ -338,11 +369,18 @@ func (t *tablePane) previewLines(p Preview) []string {
 		return b.String()
 	}
 	lines := []string{title, row(p.Columns, func(s string) string { return st.Bold.Render(s) })}
+	shown := 0
 	for _, r := range p.Rows {
-		lines = append(lines, row(r, func(s string) string { return s }))
+		if matches(t.q, r...) {
+			lines = append(lines, row(r, func(s string) string { return s }))
+			shown++
+		}
 	}
-	if len(p.Rows) == 0 {
+	switch {
+	case len(p.Rows) == 0:
 		lines = append(lines, st.Dim.Render("  the table is empty"))
+	case t.q != "":
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d of %s hold %q", shown, human.Plural(int64(len(p.Rows)), "row"), t.q)))
 	}
 	return lines
 }

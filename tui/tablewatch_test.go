@@ -58,7 +58,7 @@ func TestTableTabFollowsCommits(t *testing.T) {
 
 	tm.Send(keys("1")) // the graph: its first row is pl-client-acme.orders, a writer of all_orders
 	tm.Send(keys("R"))
-	waitFor(t, tm, "Reset mode:")
+	waitFor(t, tm, "Reset mode, from the least")
 	tm.Send(keys("down"))
 	tm.Send(keys("enter"))
 	waitFor(t, tm, "empty the whole table all_orders")

@@ -44,6 +44,7 @@ type treePane struct {
 	w, h      int
 	focused   bool
 	runs      map[string]history.Status // task key (pipeline.node) -> status
+	q         string                    // the search: only matching items and their parents show
 	lines     []string
 }
 
@@ -123,7 +124,11 @@ func (t *treePane) setRuns(runs map[string]history.Status) {
 func (t *treePane) rebuildVisible() {
 	t.vis = t.vis[:0]
 	hidden := -1 // depth below which items are hidden
+	keep := t.kept()
 	for i, it := range t.items {
+		if !keep[i] {
+			continue
+		}
 		if hidden >= 0 && it.depth > hidden {
 			continue
 		}
@@ -134,6 +139,67 @@ func (t *treePane) rebuildVisible() {
 		}
 	}
 	t.cursor = min(max(t.cursor, 0), max(len(t.vis)-1, 0))
+}
+
+// kept marks the items the search shows: those that match, their parents
+// and their children (every item without a search).
+func (t *treePane) kept() []bool {
+	keep := make([]bool, len(t.items))
+	var parents [3]int
+	under := -1 // depth of the matching item whose children are kept
+	for i, it := range t.items {
+		parents[min(it.depth, 2)] = i
+		if under >= 0 && it.depth <= under {
+			under = -1
+		}
+		switch {
+		case t.q == "" || t.hit(i):
+			for d := 0; d <= min(it.depth, 2); d++ {
+				keep[parents[d]] = true
+			}
+			if under < 0 {
+				under = it.depth
+			}
+		case under >= 0:
+			keep[i] = true
+		}
+	}
+	return keep
+}
+
+// hit reports whether item i matches the search.
+func (t *treePane) hit(i int) bool {
+	it := t.items[i]
+	if it.kind == itemNode {
+		return matches(t.q, it.label, it.key.Pipeline+"."+it.key.Node)
+	}
+	return matches(t.q, it.label)
+}
+
+func (t *treePane) query() string { return t.q }
+
+func (t *treePane) search(q string) int {
+	t.q = q
+	t.rebuildVisible()
+	n := 0
+	for i := range t.items {
+		if q != "" && t.hit(i) {
+			n++
+		}
+	}
+	if q != "" && len(t.vis) > 0 && !t.hit(t.vis[t.cursor]) {
+		t.step(true)
+	}
+	t.refresh()
+	return n
+}
+
+func (t *treePane) step(forward bool) {
+	if len(t.vis) == 0 {
+		return
+	}
+	t.cursor = stepIndex(t.cursor, len(t.vis), forward, func(j int) bool { return t.hit(t.vis[j]) })
+	t.refresh()
 }
 
 // selected returns the item under the cursor.

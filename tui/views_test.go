@@ -104,6 +104,8 @@ func runEvents(s *workspace.Snapshot) []runner.Event {
 		{RunID: "3", Seq: 2, At: at(1), Kind: runner.EventWarning, Message: gldWarning},
 		{RunID: "3", Seq: 3, At: at(10), Kind: runner.EventTaskStarted, Task: "pl-prices.feed_a"},
 		{RunID: "3", Seq: 4, At: at(300), Kind: runner.EventTaskProgress, Task: "pl-prices.feed_a", Phase: "write", Rows: 640},
+		{RunID: "3", Seq: 4, At: at(500), Kind: runner.EventTaskProgress, Task: "pl-prices.feed_a", Phase: "write",
+			Table: "main.default.prices", Rows: 320, Bytes: 48 << 10},
 		{RunID: "3", Seq: 5, At: at(400), Kind: runner.EventRetry, Task: "pl-prices.feed_a", Table: "main.default.prices",
 			Attempt: 1, Delay: 200 * time.Millisecond, Err: "concurrent append: version 4 added files"},
 		{RunID: "3", Seq: 6, At: at(700), Kind: runner.EventDeleted, Task: "pl-prices.feed_a", Table: "main.default.prices",
@@ -130,11 +132,11 @@ func TestRunViewsGolden(t *testing.T) {
 			}
 			token := m.runs.live.token
 			evs := runEvents(s)
-			for _, ev := range evs[:6] {
+			for _, ev := range evs[:7] {
 				m = step(t, m, runEventMsg{token: token, ev: ev})
 			}
 			t.Run("progress", func(t *testing.T) { golden.RequireEqual(t, viewText(m)) })
-			for _, ev := range evs[6:] {
+			for _, ev := range evs[7:] {
 				m = step(t, m, runEventMsg{token: token, ev: ev})
 			}
 			m = step(t, m, runClosedMsg{token: token})
