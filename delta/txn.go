@@ -63,6 +63,10 @@ type WriteOptions struct {
 	// ProgressInterval is how often Progress is told (default a quarter of
 	// a second).
 	ProgressInterval time.Duration
+	// ForEachBatch: the transaction is a batch write of a streaming
+	// query's foreachBatch: its txn does not make the commit a STREAMING
+	// UPDATE (it is a WRITE, as Spark logs it).
+	ForEachBatch bool
 }
 
 // TableDefinition describes a table to create.
@@ -832,7 +836,7 @@ func (tx *Transaction) commitInfo() CommitInfo {
 		metrics["numOutputRows"] = itoa(m.AddedRows)
 		metrics["numOutputBytes"] = itoa(m.AddedBytes)
 		tx.deleteMetrics(metrics)
-	case tx.appTxn != nil:
+	case tx.appTxn != nil && !tx.opts.ForEachBatch:
 		op = "STREAMING UPDATE"
 		params["outputMode"] = "Append"
 		params["queryId"] = tx.appTxn.AppID

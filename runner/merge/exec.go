@@ -25,7 +25,7 @@ type Exec struct {
 	Conn *sql.Conn
 	Path string
 	// WriteOptions of the commits (MergeSchema is ignored: a MERGE adds
-	// no column).
+	// no column; a micro-batch's commits are foreachBatch writes).
 	WriteOptions delta.WriteOptions
 	// BeforeCommit, when set, runs before each commit with its step.
 	BeforeCommit func(step string)
@@ -103,7 +103,7 @@ func (e *Exec) Merge(ctx context.Context, p *Plan, txn Txn) (Result, error) {
 
 func (e *Exec) begin(snap *delta.Snapshot, txn Txn) (*delta.Transaction, error) {
 	opts := e.WriteOptions
-	opts.MergeSchema = false
+	opts.MergeSchema, opts.ForEachBatch = false, true
 	tx, err := snap.Begin(opts)
 	if err != nil {
 		return nil, err
