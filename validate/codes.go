@@ -68,7 +68,6 @@ const (
 	CodeCycle              = "LK172"
 	CodeUnknownSource      = "LK173"
 	CodeLocalStep          = "LK180"
-	CodeLocalMerge         = "LK181"
 	CodeLocalFormat        = "LK182"
 	CodeLocalUnsupported   = "LK183"
 	CodeDeletionVectors    = "LK184"
@@ -76,6 +75,8 @@ const (
 	CodeTruncateView       = "LK191"
 	CodePolars             = "LK192"
 	CodeCustomWriterMode   = "LK193"
+	CodeMergeOptions       = "LK194"
+	CodeMergeDeleteWhere   = "LK196"
 	CodeLDPSink            = "LK195"
 	CodeLegacyTable        = "LK201"
 	CodeOrphanWriters      = "LK202"
@@ -162,14 +163,15 @@ var Codes = []CodeInfo{
 	{CodeCycle, Error, "the nodes of a pipeline form a cycle"},
 	{CodeUnknownSource, Error, "{sources.x} names no source of the node"},
 	{CodeLocalStep, Error, "a transformer step that cannot run locally"},
-	{CodeLocalMerge, Warning, "MERGE sinks do not run locally yet"},
 	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
-	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet (streaming read, declarative flow, ForEach, MERGE): nothing runs"},
+	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet: nothing runs"},
 	{CodeDeletionVectors, Warning, "a sink enables deletion vectors: the readers that cannot read such a table are named"},
 	{CodeMergeFormat, Error, "MERGE needs a DELTA sink"},
 	{CodeTruncateView, Error, "reset_mode TRUNCATE on a view"},
 	{CodePolars, Error, "a sink or source Laktory rejects with the Polars backend"},
 	{CodeCustomWriterMode, Error, "custom_writer with mode or merge_cdc_options"},
+	{CodeMergeOptions, Error, "merge_cdc_options Laktory rejects, or with which its merge fails"},
+	{CodeMergeDeleteWhere, Error, "an SCD type 1 delete_where Laktory's text replacement breaks"},
 	{CodeLDPSink, Error, "a sink Lakeflow Declarative Pipelines do not support"},
 	{CodeLegacyTable, Error, "a shared table without its writer column (deep)"},
 	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},

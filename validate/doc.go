@@ -80,14 +80,15 @@
 //	LK172  error    the nodes of a pipeline form a cycle
 //	LK173  error    {sources.x} names no source of the node
 //	LK180  error    a transformer step that cannot run locally
-//	LK181  warning  MERGE sinks do not run locally yet
 //	LK182  warning  a source, sink or format that does not run locally
-//	LK183  error    a run selects a node local runs do not support yet (streaming read, declarative flow, ForEach, MERGE): nothing runs
+//	LK183  error    a run selects a node local runs do not support yet: nothing runs
 //	LK184  warning  a sink enables deletion vectors: the readers that cannot read such a table are named
 //	LK190  error    MERGE needs a DELTA sink
 //	LK191  error    reset_mode TRUNCATE on a view
 //	LK192  error    a sink or source Laktory rejects with the Polars backend
 //	LK193  error    custom_writer with mode or merge_cdc_options
+//	LK194  error    merge_cdc_options Laktory rejects, or with which its merge fails
+//	LK196  error    an SCD type 1 delete_where Laktory's text replacement breaks
 //	LK195  error    a sink Lakeflow Declarative Pipelines do not support
 //	LK201  error    a shared table without its writer column (deep)
 //	LK202  warning  rows of writer ids no current writer declares (deep)

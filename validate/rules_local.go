@@ -47,6 +47,7 @@ func (c *checker) local() {
 			for _, sk := range n.Sinks {
 				c.localSink(n, sk)
 				c.laktorySink(n, sk)
+				c.mergeSink(n, sk)
 			}
 		}
 	}
@@ -142,11 +143,6 @@ func (c *checker) localSource(n *workspace.Node, s *workspace.Source) {
 }
 
 func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
-	if sk.Mode == workspace.ModeMerge || sk.MergeCDC != nil {
-		c.add(sk.At("mode"), Warning, CodeLocalMerge,
-			fmt.Sprintf("node '%s' MERGEs into %s: local runs do not support MERGE yet (the node fails when run locally)", n.Name, sk.Describe()),
-			"run it on Databricks/Spark; locally, use APPEND or OVERWRITE")
-	}
 	if sk.CustomWriter != "" {
 		c.add(sk.At("custom_writer"), Warning, CodeLocalFormat,
 			fmt.Sprintf("node '%s' writes with the Python custom_writer %s: local runs cannot call it", n.Name, sk.CustomWriter),

@@ -153,7 +153,7 @@ nodes:
 			D("pl.yaml", 15, 25, CodeDeclarativeNodeRd, "reads node 'a' with node_name, but several nodes append to its table"),
 			D("pl.yaml", 17, 20, CodeDeclarativeNodeRd, "reads {nodes.b}"),
 			D("pl.yaml", 18, 11, CodeLDPSink, "is not supported with Lakeflow Declarative Pipeline orchestrator"),
-			D("pl.yaml", 13, 38, CodeLocalMerge, "local runs do not support MERGE yet"),
+			D("pl.yaml", 13, 38, CodeMergeOptions, "`merge_cdc_options` must be specified"),
 		}},
 		{name: "flows", files: map[string]string{
 			"job.yaml": "name: job\nnodes:\n- name: a\n  flow: {once: true}\n",
@@ -265,7 +265,7 @@ nodes:
 			D("pl.yaml", 7, 13, CodeLocalFormat, "local runs cannot read AVRO files"),
 			D("pl.yaml", 10, 18, CodeLocalStep, "transformer step #1 of node 'a' (func_name: pivot) cannot run locally"),
 			D("pl.yaml", 12, 41, CodeLocalStep, "has the Python expression nw.col(\"x\").round() as argument `y`"),
-			D("pl.yaml", 18, 11, CodeLocalMerge, "local runs do not support MERGE yet"),
+			D("pl.yaml", 18, 11, CodeMergeOptions, "`merge_cdc_options` must be specified"),
 			D("pl.yaml", 17, 13, CodeMergeFormat, "Only 'DELTA' format is supported with 'MERGE' mode."),
 			D("pl.yaml", 21, 17, CodeTruncateView, "not supported by view"),
 			D("pl.yaml", 23, 20, CodeLocalFormat, "custom_writer my.writer"),
