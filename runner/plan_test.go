@@ -134,9 +134,10 @@ func TestRunParametersRejected(t *testing.T) {
 	}
 }
 
-// TestUnsupportedRejectedBeforeRunning: MERGE sinks are rejected before
-// anything runs, naming the node and the feature; streaming reads and
-// declarative orchestrators are not.
+// TestUnsupportedRejectedBeforeRunning: merge_cdc_options without mode
+// MERGE are rejected before anything runs, naming the node and the
+// feature; MERGE sinks, streaming reads and declarative orchestrators are
+// not.
 func TestUnsupportedRejectedBeforeRunning(t *testing.T) {
 	w := newWS(t, map[string]string{
 		"pipelines/pl.yaml": `name: pl
@@ -162,6 +163,14 @@ nodes:
     format: JSONL
   sinks:
   - table_name: m
+    mode: APPEND
+    merge_cdc_options: {primary_keys: [k]}
+- name: merge2
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: m2
     mode: MERGE
     merge_cdc_options: {primary_keys: [k]}
 - name: outbox
@@ -192,13 +201,13 @@ nodes:
 		t.Fatal("want ErrUnsupported")
 	}
 	for _, want := range []string{
-		"node 'merger' of pipeline 'pl' uses a MERGE sink",
+		"node 'merger' of pipeline 'pl' uses merge_cdc_options with the mode APPEND",
 	} {
 		if !hasDiag(pe, validate.CodeLocalUnsupported, want) {
 			t.Errorf("missing %q in %v", want, pe)
 		}
 	}
-	for _, lifted := range []string{"node 'streamer'", "node 'flow1'", "node 'outbox'"} {
+	for _, lifted := range []string{"node 'streamer'", "node 'flow1'", "node 'outbox'", "node 'merge2'"} {
 		if hasDiag(pe, validate.CodeLocalUnsupported, lifted) {
 			t.Errorf("%s is supported now: %v", lifted, pe)
 		}
@@ -212,7 +221,7 @@ nodes:
 		t.Fatal("a rejected plan must not touch the workspace")
 	}
 	// The other nodes run.
-	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"ok", "streamer"}})
+	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"ok", "streamer", "merge2"}})
 	mustRun(t, r, snap, Request{Pipelines: []string{"decl"}})
 }
 

@@ -64,8 +64,10 @@ type TaskSummary struct {
 	Retries     []history.Retry     `json:"retries"`
 	Operations  []history.Operation `json:"operations"`
 	Deletions   []history.Deletion  `json:"deletions"`
-	Warnings    []string            `json:"warnings"`
-	Err         string              `json:"error,omitempty"`
+	// Merges are the rows its MERGE sinks inserted, updated and deleted.
+	Merges   []MergeSummary `json:"merges"`
+	Warnings []string       `json:"warnings"`
+	Err      string         `json:"error,omitempty"`
 }
 
 // Run is a run in progress. Read its Events until the channel closes (or
@@ -347,7 +349,7 @@ func (run *Run) setOutput(key, table string) {
 // newTaskSummary is the summary of a task that has not run yet.
 func newTaskSummary(t *Task) TaskSummary {
 	return TaskSummary{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, RowsRead: -1,
-		Retries: []history.Retry{}, Operations: []history.Operation{}, Deletions: []history.Deletion{}, Warnings: []string{}}
+		Retries: []history.Retry{}, Operations: []history.Operation{}, Deletions: []history.Deletion{}, Merges: []MergeSummary{}, Warnings: []string{}}
 }
 
 // taskDone is a finished task, as the scheduler sees it.

@@ -291,9 +291,13 @@ func (x *taskExec) commitOperation(sp *sinkPlan, res *delta.CommitResult, detail
 	if res == nil || !res.Committed {
 		return
 	}
-	x.operation(history.Operation{Table: tableLabel(sp), Path: string(sp.sink.Table), Version: committedVersion(res),
-		Operation: res.Operation, Detail: detail, RowsAdded: res.Metrics.AddedRows, RowsDeleted: res.Metrics.DeletedRows,
-		FilesAdded: int64(res.Metrics.AddedFiles), FilesRemoved: int64(res.Metrics.RemovedFiles), Duration: d})
+	op, ok := mergeRows(res)
+	if !ok {
+		op = history.Operation{RowsAdded: res.Metrics.AddedRows, RowsDeleted: res.Metrics.DeletedRows}
+	}
+	op.Table, op.Path, op.Version, op.Operation, op.Detail = tableLabel(sp), string(sp.sink.Table), committedVersion(res), res.Operation, detail
+	op.FilesAdded, op.FilesRemoved, op.Duration = int64(res.Metrics.AddedFiles), int64(res.Metrics.RemovedFiles), d
+	x.operation(op)
 }
 
 // resetDelta resets a Delta sink as planned: delete the writer's rows

@@ -23,6 +23,9 @@ func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b mi
 	if sp.sink.Kind == workspace.SinkForEach {
 		return x.writeForEach(ctx, sp, rel, b)
 	}
+	if sp.sink.IsMerge() {
+		return x.writeMerge(ctx, sp, rel, b)
+	}
 	if sp.sink.IsDelta() {
 		return x.writeDelta(ctx, sp, rel, b)
 	}

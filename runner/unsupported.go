@@ -11,7 +11,7 @@ import (
 
 // localModes are the sink modes local runs write ("" is APPEND for Delta
 // sinks, OVERWRITE for other file formats).
-var localModes = []string{"", workspace.ModeAppend, workspace.ModeOverwrite, modeError, modeErrorIfExists, modeIgnore}
+var localModes = []string{"", workspace.ModeAppend, workspace.ModeOverwrite, workspace.ModeMerge, modeError, modeErrorIfExists, modeIgnore}
 
 // Spark's other batch save modes.
 const (
@@ -52,10 +52,14 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 		case sk.AsStream != nil && *sk.AsStream && !n.Streaming():
 			add(sk.At("as_stream"), fmt.Sprintf("a streaming write of a batch read (as_stream: true, %s)", label),
 				"read a stream (`as_stream: true` on a source), or remove `as_stream` from the sink")
-		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend:
-			add(sk.At("mode"), fmt.Sprintf("the streaming write mode %s (%s)", sk.Mode, label), "streaming flows append: use mode APPEND")
-		case sk.Mode == workspace.ModeMerge || sk.MergeCDC != nil:
-			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), "write with mode APPEND or OVERWRITE locally, or run it on Databricks/Spark")
+		case sk.IsMerge() && p.Declarative():
+			add(sk.At("mode"), fmt.Sprintf("a MERGE sink in a declarative pipeline (%s), which Databricks builds with create_auto_cdc_flow", label),
+				"run it on Databricks, or use a LAKEFLOW_JOB pipeline (Laktory's own MERGE, which local runs do)")
+		case sk.MergeCDC != nil && !sk.IsMerge():
+			add(sk.At("merge_cdc_options"), fmt.Sprintf("merge_cdc_options with the mode %s (%s): Laktory then creates the table from the options but appends the rows", sinkMode(sk), label),
+				"set `mode: MERGE` to merge the changes, or remove `merge_cdc_options`")
+		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend && !sk.IsMerge():
+			add(sk.At("mode"), fmt.Sprintf("the streaming write mode %s (%s)", sk.Mode, label), "streaming flows append (or MERGE): use mode APPEND")
 		case sk.IsView():
 			add(sk.At("table_type"), fmt.Sprintf("a VIEW sink (%s)", label), "write a table (table_type: TABLE) locally, or run it on Databricks/Spark")
 		case sk.CustomWriter != "":

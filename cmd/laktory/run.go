@@ -561,6 +561,17 @@ func printSummary(w io.Writer, s runner.Summary, color bool, shown warnings) {
 			fmt.Fprintf(w, "  %s  %s: %s  %s\n", d.Table, who, human.Plural(d.Rows, "row"), p.paint(ansiDim, "["+d.Task+"]"))
 		}
 	}
+	var merges []string
+	for _, t := range s.Tasks {
+		for _, m := range t.Merges {
+			merges = append(merges, fmt.Sprintf("  %s  %s inserted, %s updated, %s deleted  %s", m.Table, human.Count(m.Inserted),
+				human.Count(m.Updated), human.Count(m.Deleted), p.paint(ansiDim, fmt.Sprintf("[%s, SCD type %d]", t.Key, m.SCDType))))
+		}
+	}
+	if len(merges) > 0 {
+		fmt.Fprintln(w, p.paint(ansiBold, "Rows merged per MERGE sink:"))
+		fmt.Fprintln(w, strings.Join(merges, "\n"))
+	}
 	var retries []string
 	for _, t := range s.Tasks {
 		for _, r := range t.Retries {
