@@ -35,9 +35,12 @@ const (
 	FailBatchOffsets = "batch." + stepOffsets
 	FailBatchSink    = "batch." + stepSink
 	FailBatchCommit  = "batch." + stepCommit
+	// FailMergeMerged: a MERGE sink's MERGE is committed; for SCD type 2,
+	// its append of the new versions is not written.
+	FailMergeMerged = "merge.merged"
 )
 
 // FailPoints lists every named fail point, the Delta writer's included.
 var FailPoints = []string{FailRefreshIntent, FailRefreshReset, FailRefreshStaged, FailRefreshDeleted, FailRefreshDone,
 	FailWholeIntent, FailWholeReset, FailWholeDone, FailBatchOffsets, FailBatchSink, FailBatchCommit,
-	delta.FailCommitBefore, delta.FailCommitAfter, delta.FailDropRenamed}
+	FailMergeMerged, delta.FailCommitBefore, delta.FailCommitAfter, delta.FailDropRenamed}

@@ -10,53 +10,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/laktory/workbench/workspace"
-	"github.com/laktory/workbench/workspace/workspacetest"
+	"github.com/laktory/workbench/delta"
 )
 
-// The MERGE kill tests run a streaming MERGE in a child process (this test
-// binary, TestMergeKillHelper) that SIGKILLs itself at one point, run it
-// again here, and compare the table with an uninterrupted run's.
-
-const (
-	envMergeKillDir    = "LAKTORY_MERGE_KILL_DIR"
-	envMergeKillStep   = "LAKTORY_MERGE_KILL_STEP"
-	envMergeKillBatch  = "LAKTORY_MERGE_KILL_BATCH"
-	envMergeKillCommit = "LAKTORY_MERGE_KILL_COMMIT"
-)
-
-// TestMergeKillHelper is the child process: it is killed after step of
-// micro-batch batch, or before its n-th commit (the empty target's
-// creation, then each batch's MERGE and append).
-func TestMergeKillHelper(t *testing.T) {
-	dir := os.Getenv(envMergeKillDir)
-	if dir == "" {
-		t.Skip("the process the MERGE kill tests kill")
-	}
-	step := os.Getenv(envMergeKillStep)
-	batch, _ := strconv.ParseInt(os.Getenv(envMergeKillBatch), 10, 64)
-	commit, _ := strconv.Atoi(os.Getenv(envMergeKillCommit))
-	kill := func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) } //nolint:errcheck // the process ends here
-	commits := 0
-	r := testRunner(t, func(c *Config) {
-		c.afterStep = func(_, _, s string, b int64) {
-			if s == step && b == batch {
-				kill()
-			}
-		}
-		c.beforeCommit = func(string, int) {
-			if commits++; commits == commit {
-				kill()
-			}
-		}
-	})
-	run(t, r, workspacetest.LoadDir(t, dir, workspace.Options{}), Request{})
-	t.Fatalf("not killed (step %q of batch %d, commit %d; %d commits)", step, batch, commit, commits)
-}
+// The MERGE crash tests stop a streaming MERGE at each named fail point
+// (each hit of it: every micro-batch, every commit) in a child process
+// (TestCrashHelper), run it again here, and compare the table with an
+// uninterrupted run's.
 
 // mergeStreamFiles: three landing files, one micro-batch each, streamed
 // into an SCD type 1 or 2 MERGE sink. The batches insert, update (one
@@ -101,6 +65,7 @@ func TestMergeKillAndRerun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("re-executes the test binary")
 	}
+	points := []string{FailBatchOffsets, FailBatchSink, FailBatchCommit, FailMergeMerged, delta.FailCommitBefore, delta.FailCommitAfter}
 	for _, scd := range []int{1, 2} {
 		t.Run("SCD"+strconv.Itoa(scd), func(t *testing.T) {
 			setup := func(t *testing.T) *ws {
@@ -110,57 +75,51 @@ func TestMergeKillAndRerun(t *testing.T) {
 				}
 				return w
 			}
-			// The uninterrupted run, and how many commits it makes.
 			w := setup(t)
-			commits := 0
-			r := testRunner(t, func(c *Config) { c.beforeCommit = func(string, int) { commits++ } })
+			r := testRunner(t)
 			mustRun(t, r, w.load(), Request{})
 			_, want := canonicalRows(t, r, filepath.Join(w.dir, "out", "silver"))
-			if len(want) < 3 || commits < 4 {
-				t.Fatalf("the uninterrupted run made %d commits and %d rows", commits, len(want))
-			}
-			type point struct {
-				step   string
-				batch  int
-				commit int
-			}
-			var points []point
-			for _, s := range []string{stepOffsets, stepSink, stepCommit} {
-				points = append(points, point{step: s, batch: 1})
-			}
-			for n := 1; n <= commits; n++ {
-				points = append(points, point{commit: n})
+			if len(want) < 3 {
+				t.Fatalf("the uninterrupted run left %d rows", len(want))
 			}
 			for _, p := range points {
-				name := p.step + " of batch " + strconv.Itoa(p.batch)
-				if p.commit > 0 {
-					name = "before commit " + strconv.Itoa(p.commit)
-				}
-				t.Run(name, func(t *testing.T) {
+				// Every hit with -crash.full, else the first two (the
+				// table's creation or the first batch, and the next).
+				for n := 1; *crashFull || n <= 2; n++ {
+					point := p + ":" + strconv.Itoa(n)
 					w := setup(t)
-					mergeKillAt(t, w.dir, p.step, p.batch, p.commit)
+					if !mergeFailAt(t, w.dir, point) {
+						if n == 1 {
+							t.Fatalf("the run never reaches %s", p)
+						}
+						break
+					}
 					r := testRunner(t)
 					mustRun(t, r, w.load(), Request{})
 					if _, got := canonicalRows(t, r, filepath.Join(w.dir, "out", "silver")); !slices.Equal(got, want) {
-						t.Fatalf("after the kill and a rerun the table holds\n%v\nthe uninterrupted run's\n%v", got, want)
+						t.Fatalf("stopped at %s and run again, the table holds\n%v\nthe uninterrupted run's\n%v", point, got, want)
 					}
-				})
+				}
 			}
 		})
 	}
 }
 
-func mergeKillAt(t *testing.T, dir, step string, batch, commit int) {
+// mergeFailAt runs the workspace in a child process (TestCrashHelper)
+// stopped at point, and reports whether it stopped there (false: the run
+// ended without reaching it).
+func mergeFailAt(t *testing.T, dir, point string) bool {
 	t.Helper()
-	cmd := exec.CommandContext(context.Background(), os.Args[0], "-test.run=^TestMergeKillHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envMergeKillDir+"="+dir, envMergeKillStep+"="+step,
-		envMergeKillBatch+"="+strconv.Itoa(batch), envMergeKillCommit+"="+strconv.Itoa(commit))
+	cmd := exec.CommandContext(context.Background(), os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envCrashDir+"="+dir, envCrashRequest+"={}", delta.FailPointEnv+"="+point)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		t.Fatalf("the child was not killed (%v):\n%s", err, out)
+	switch {
+	case errors.As(err, &ee) && ee.ExitCode() == delta.FailPointExit:
+		return true
+	case strings.Contains(string(out), "the run did not stop at"):
+		return false
 	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("the child ended with %v, not SIGKILL:\n%s", err, out)
-	}
+	t.Fatalf("the child neither stopped at %s nor ended (%v):\n%s", point, err, out)
+	return false
 }

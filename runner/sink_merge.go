@@ -48,14 +48,22 @@ func (x *taskExec) writeMerge(ctx context.Context, sp *sinkPlan, rel string, b m
 		return 0, err
 	}
 	attempt := 0
-	e := &merge.Exec{Conn: x.s.conn, Path: string(sk.Table), BeforeCommit: func(string) {
-		if h := x.run.r.cfg.beforeCommit; h != nil {
-			h(x.t.Key, attempt)
-		}
-	}}
+	e := &merge.Exec{Conn: x.s.conn, Path: string(sk.Table),
+		BeforeCommit: func(string) {
+			if h := x.run.r.cfg.beforeCommit; h != nil {
+				h(x.t.Key, attempt)
+			}
+		},
+		AfterCommit: func(step string) {
+			if step == merge.StepMerge {
+				delta.FailPoint(FailMergeMerged)
+			}
+		}}
 	err = x.withRetries(ctx, label, func(a int) error {
 		attempt = a
 		start := time.Now()
+		// One writer of the run creates the table (see writeDelta).
+		defer x.run.lockCreate(sk.Table)()
 		res, err := e.Create(ctx, plan, def)
 		if err != nil {
 			return err

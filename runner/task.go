@@ -181,15 +181,16 @@ func (x *taskExec) execute(ctx context.Context) error {
 }
 
 // lockWriters takes the locks of the task's sinks (see writerLocks):
-// exclusive for streaming flows, for a sink the run refreshes and for the
-// checkpoints it resets; shared for a batch append.
+// exclusive for streaming flows, for a sink the run refreshes or MERGEs
+// into and for the checkpoints it resets; shared for a batch append.
 func (x *taskExec) lockWriters() error {
 	streaming := len(x.tp.flows) > 0
 	for _, sp := range x.tp.sinks {
 		if sp.lockDir == "" {
 			continue
 		}
-		exclusive := streaming || sp.reset != resetNone || sp.whole != nil || sp.intent != nil || len(sp.checkpoints) > 0
+		// A MERGE updates and deletes rows: exclusive too.
+		exclusive := streaming || sp.reset != resetNone || sp.whole != nil || sp.intent != nil || len(sp.checkpoints) > 0 || sp.sink.IsMerge()
 		if err := x.run.locks.lock(sp.lockDir, exclusive); err != nil {
 			return err
 		}

@@ -27,8 +27,9 @@ type Exec struct {
 	// WriteOptions of the commits (MergeSchema is ignored: a MERGE adds
 	// no column; a micro-batch's commits are foreachBatch writes).
 	WriteOptions delta.WriteOptions
-	// BeforeCommit, when set, runs before each commit with its step.
-	BeforeCommit func(step string)
+	// BeforeCommit and AfterCommit, when set, run before and after each
+	// commit with its step.
+	BeforeCommit, AfterCommit func(step string)
 }
 
 // Txn marks the micro-batch of a streaming flow: its commits record
@@ -125,6 +126,9 @@ func (e *Exec) commit(ctx context.Context, tx *delta.Transaction, step string, r
 	}
 	if c.Committed {
 		res.Commits = append(res.Commits, c)
+	}
+	if e.AfterCommit != nil {
+		e.AfterCommit(step)
 	}
 	return nil
 }
