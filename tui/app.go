@@ -1138,7 +1138,9 @@ func (m *Model) compose() {
 		b.WriteByte('\n')
 	}
 	b.WriteString(m.footer())
-	m.frame = b.String()
+	// Names, messages and data may hold control characters: none reaches
+	// the terminal (the views sanitize data cells first, so they align).
+	m.frame = human.Printable(b.String())
 }
 
 func (m *Model) header() string {

@@ -12,6 +12,7 @@ import (
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // DeltaLake reads the workspace's Delta tables from the local filesystem,
@@ -225,7 +226,7 @@ func (l *DeltaLake) preview(ctx context.Context, s *delta.Snapshot) Preview {
 		}
 		row := make([]string, len(vals))
 		for i, v := range vals {
-			row[i] = delta.TextValue(v, types[i].DatabaseTypeName(), false)
+			row[i] = human.Printable(delta.TextValue(v, types[i].DatabaseTypeName(), false))
 		}
 		p.Rows = append(p.Rows, row)
 	}

@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 
-	"github.com/mattn/go-isatty"
+	"github.com/laktory/workbench/workspace/human"
 	"github.com/spf13/cobra"
 )
 
@@ -56,9 +55,11 @@ func registerCommand(name string, f commandFactory) {
 	commandFactories[name] = f
 }
 
-// Main runs the CLI and returns the process exit code.
+// Main runs the CLI and returns the process exit code. Output to a
+// terminal goes through human.Writer: names, messages and data never print
+// raw control characters there (piped output is left byte for byte).
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	a := &app{ctx: ctx, stdin: stdin, stdout: terminalSafe(stdout), stderr: terminalSafe(stderr), getenv: getenv}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -128,8 +129,15 @@ func (a *app) color(w io.Writer) bool {
 	if a.getenv("TERM") == "dumb" {
 		return false
 	}
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+	return isTerminal(w)
+}
+
+// terminalSafe wraps a terminal in human.Writer.
+func terminalSafe(w io.Writer) io.Writer {
+	if isTerminal(w) {
+		return human.Writer(w)
+	}
+	return w
 }
 
 // printJSON writes v as indented JSON followed by a newline.

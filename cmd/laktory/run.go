@@ -290,6 +290,9 @@ func (a *app) planRejected(snap *workspace.Snapshot, dir string, err error, asJS
 func (a *app) interactive() bool { return isTerminal(a.stdin) && isTerminal(a.stdout) }
 
 func isTerminal(x any) bool {
+	if w, ok := x.(io.Writer); ok {
+		x = human.Unwrap(w)
+	}
 	f, ok := x.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
@@ -445,7 +448,7 @@ func newLiveProgress(w io.Writer, plan *runner.Plan, shown warnings) *liveProgre
 
 func (l *liveProgress) event(e runner.Event) {
 	if l.lines > 0 {
-		fmt.Fprintf(l.w, "\x1b[%dA\x1b[J", l.lines)
+		fmt.Fprintf(human.Unwrap(l.w), "\x1b[%dA\x1b[J", l.lines) // our cursor control, past the sanitizer
 	}
 	l.spin++
 	spinner := string(`|/-\`[l.spin%4])

@@ -121,3 +121,29 @@ func TestSignalsEndCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestTerminalOutputIsPrintable: on a terminal (a pseudo-terminal made by
+// script(1)), names holding escape sequences print as text; piped output
+// keeps them byte for byte.
+func TestTerminalOutputIsPrintable(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil || testing.Short() {
+		t.Skip("needs script(1) for a pseudo-terminal")
+	}
+	dir := t.TempDir()
+	workspacetest.Write(t, dir, map[string]string{"pl.yaml": "name: \"pl\\e[2J\\e]0;pwned\\a\\e[5A\"\nnodes:\n- name: n\n  sinks:\n  - table_name: t\n    mode: APPEND\n"})
+	out, err := exec.Command(script, "-qec", "env "+envTestMain+"=graph\x1f"+dir+" "+os.Args[0]+" -test.run=^$", "/dev/null").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "\x1b[2J") || strings.Contains(string(out), "\x1b]0;") || strings.Contains(string(out), "\x1b[5A") {
+		t.Fatalf("raw escape sequences reached the terminal:\n%q", out)
+	}
+	if !strings.Contains(string(out), `pl\x1b[2J\x1b]0;pwned\x07\x1b[5A`) {
+		t.Fatalf("the hostile pipeline name is not shown as text:\n%q", out)
+	}
+	code, piped, _ := runCLI(t, nil, "graph", dir)
+	if code != ExitOK || !strings.Contains(piped, "pl\x1b[2J\x1b]0;pwned\a\x1b[5A") {
+		t.Fatalf("exit %d, piped output changed: %q", code, piped)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/tui"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 )
@@ -90,7 +91,7 @@ func (a *app) writeDemo() (string, error) {
 // tui wires the workbench: the workspace and its watcher, the runner, the
 // run history and the lake reader, then runs the program until it quits.
 func (a *app) tui(dir string, f tuiFlags) error {
-	if _, isFile := a.stdout.(*os.File); isFile && !isTerminal(a.stdout) {
+	if _, isFile := human.Unwrap(a.stdout).(*os.File); isFile && !isTerminal(a.stdout) {
 		return usagef("laktory tui needs a terminal, and its output is not one: use laktory validate, graph, run or history in scripts")
 	}
 	if f.demo {
@@ -134,7 +135,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 	local := &tui.LocalRunner{R: r}
 	m := tui.New(tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
 		Editor: editor, NoColor: noColor})
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout), tea.WithAltScreen()}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(human.Unwrap(a.stdout)), tea.WithAltScreen()}
 	if f.mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
