@@ -291,8 +291,11 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 	var args []string
 	switch format {
 	case "CSV":
+		// Laktory 0.13.1's infer_schema defaults to false: Spark (inferSchema,
+		// cloudFiles.inferColumnTypes) and Polars then read every column as
+		// a string.
 		header := true
-		infer := true
+		infer := false
 		if o.src != nil {
 			if o.src.HasHeader != nil {
 				header = *o.src.HasHeader
@@ -337,7 +340,10 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		if format != "JSON" {
 			f = "newline_delimited"
 		}
-		args = append(args, "format = "+quoteString(f))
+		// Spark's and Polars' JSON readers keep date- and time-like strings
+		// as strings; DuckDB would detect DATE and TIMESTAMP columns. A
+		// format of literal text matches no date, so nothing is detected.
+		args = append(args, "format = "+quoteString(f), "dateformat = 'no date inference'", "timestampformat = 'no timestamp inference'")
 		if len(files) > 1 {
 			args = append(args, "union_by_name = true")
 		}

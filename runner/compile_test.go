@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -66,6 +67,7 @@ nodes:
   sources:
   - path: ../data/prices.csv
     format: CSV
+    infer_schema: true
     filter: price > 1
     selects: [symbol, price]
     renames: {price: close}
@@ -411,5 +413,46 @@ func TestSinkQueryWriterColumn(t *testing.T) {
 	var a, b int
 	if !rows.Next() || rows.Scan(&id, &a, &b) != nil || id != "pl.n" || a != 1 || b != 2 {
 		t.Fatalf("row %q %d %d", id, a, b)
+	}
+}
+
+// TestSourceTypesAsLaktory: files are typed as Laktory 0.13.1 reads them
+// on Spark and Polars: a CSV's columns are strings unless infer_schema is
+// true (its default is false); JSON keeps date- and time-like strings as
+// strings (DuckDB alone would detect DATE and TIMESTAMP).
+func TestSourceTypesAsLaktory(t *testing.T) {
+	src := func(path, format, extra string) string {
+		return "  sources:\n  - path: " + path + "\n    format: " + format + "\n" + extra
+	}
+	sink := func(name string) string { return "  sinks:\n  - table_name: " + name + "\n    mode: APPEND\n" }
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": "name: pl\nnodes:\n" +
+			"- name: csv\n" + src("../data/p.csv", "CSV", "") + sink("csv") +
+			"- name: typed\n" + src("../data/p.csv", "CSV", "    infer_schema: true\n") + sink("typed") +
+			"- name: json\n" + src("../data/e.jsonl", "JSONL", "") + sink("json"),
+		"data/p.csv":   "symbol,price,qty,day\nAAA,10.5,3,2026-01-01\n",
+		"data/e.jsonl": `{"id": 1, "day": "2026-01-01", "at": "2026-01-01 09:00:00", "utc": "2026-01-01T09:00:00Z", "ok": true}` + "\n",
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	types := func(table string) string {
+		s, err := delta.LoadSnapshot(context.Background(), w.table(table))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range s.Schema().Fields {
+			out = append(out, f.Name+" "+fmt.Sprint(f.Type))
+		}
+		return strings.Join(out, ", ")
+	}
+	for table, want := range map[string]string{
+		"csv":   "symbol string, price string, qty string, day string",
+		"typed": "symbol string, price double, qty long, day date",
+		"json":  "id long, day string, at string, utc string, ok boolean",
+	} {
+		if got := types(table); got != want {
+			t.Errorf("%s: columns %s, want %s", table, got, want)
+		}
 	}
 }

@@ -46,6 +46,7 @@ nodes:
   sources:
   - path: ../data/prices.csv
     format: CSV
+    infer_schema: true
     filter: price > 0
   transformer:
     nodes:
@@ -101,7 +102,7 @@ nodes:
 	_, err := r.Plan(context.Background(), w.load(), Request{})
 	var pe *PlanError
 	if !errors.As(err, &pe) || len(pe.Diagnostics) != 1 || pe.Diagnostics[0].Code != validate.CodeSQLDialect ||
-		pe.Diagnostics[0].Line != 14 || !strings.Contains(pe.Diagnostics[0].Message, "cannot translate price * 2") {
+		pe.Diagnostics[0].Line != 15 || !strings.Contains(pe.Diagnostics[0].Message, "cannot translate price * 2") {
 		t.Fatalf("plan: %v", err)
 	}
 }

@@ -22,10 +22,10 @@ var sqlData = map[string]string{
 	"data/orders/o.jsonl": `{"order_id": 1, "client_id": 1, "amount": 12.5, "ts": "2026-01-01T09:00:00Z"}` + "\n",
 }
 
-// node is a pipeline of one node reading prices.csv with the given lines
-// (transformer, expectations, sinks) after its sources.
+// node is a pipeline of one node reading prices.csv (typed: infer_schema)
+// with the given lines (transformer, expectations, sinks) after its sources.
 func node(lines string) string {
-	return "name: pl\nnodes:\n- name: a\n  sources:\n  - path: ../data/prices.csv\n    format: CSV\n" + lines
+	return "name: pl\nnodes:\n- name: a\n  sources:\n  - path: ../data/prices.csv\n    format: CSV\n    infer_schema: true\n" + lines
 }
 
 // TestValidateSQL: every SQL text of a node is bound against its inputs'
@@ -57,50 +57,50 @@ func TestValidateSQL(t *testing.T) {
         SELECT symbol,
                prise * qty AS value
         FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 11, 16, validate.CodeSQLBind, `the `+"`expr`"+` of transformer step #1 does not bind: Referenced column "prise" not found in FROM clause did you mean "price"?`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 12, 16, validate.CodeSQLBind, `the `+"`expr`"+` of transformer step #1 does not bind: Referenced column "prise" not found in FROM clause did you mean "price"?`)}},
 		{name: "wrong column in a folded expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: >
         SELECT symbol, qty
         FROM {df} WHERE prise > 1
-`)}, want: []W{D("pipelines/pl.yaml", 11, 25, validate.CodeSQLBind, `"prise"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 12, 25, validate.CodeSQLBind, `"prise"`)}},
 		{name: "wrong column in a plain expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: SELECT *, prise AS p FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 9, 23, validate.CodeSQLBind, `did you mean "price"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 10, 23, validate.CodeSQLBind, `did you mean "price"`)}},
 		{name: "wrong column in a source filter", files: map[string]string{"pipelines/pl.yaml": node(`    filter: qty > 0 AND prise > 1
-`)}, want: []W{D("pipelines/pl.yaml", 7, 25, validate.CodeSQLBind, "the filter of source #1 does not bind")}},
+`)}, want: []W{D("pipelines/pl.yaml", 8, 25, validate.CodeSQLBind, "the filter of source #1 does not bind")}},
 		{name: "wrong column in with_columns and filter", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: with_columns
       func_kwargs: {value: prise * 2}
-`)}, want: []W{D("pipelines/pl.yaml", 10, 28, validate.CodeSQLBind, "transformer step #1 (with_columns) does not bind")}},
+`)}, want: []W{D("pipelines/pl.yaml", 11, 28, validate.CodeSQLBind, "transformer step #1 (with_columns) does not bind")}},
 		{name: "filter func", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: filter
       func_args: ["qtty > 1"]
-`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, `did you mean "qty"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 11, 20, validate.CodeSQLBind, `did you mean "qty"`)}},
 		{name: "select and drop of columns the input lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: select
       func_args: [symbol, prise]
-`)}, want: []W{D("pipelines/pl.yaml", 10, 27, validate.CodeSQLBind, `"prise"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 11, 27, validate.CodeSQLBind, `"prise"`)}},
 		{name: "a function DuckDB lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: SELECT date_formatt(current_date, '%Y') AS y FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 9, 20, validate.CodeSQLBind, "date_formatt does not exist")}},
+`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, "date_formatt does not exist")}},
 		{name: "a type mismatch", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: SELECT upper(qty) AS q FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 9, 20, validate.CodeSQLBind, "upper(BIGINT)")}},
+`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, "upper(BIGINT)")}},
 		{name: "expectations: not boolean, wrong column", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
   - name: doubled
     expr: price * 2
   - name: typo
     expr: qtty > 0
 `)}, want: []W{
-			D("pipelines/pl.yaml", 9, 11, validate.CodeNotBoolean, "expectation 'doubled' is not a condition: it gives DOUBLE, not BOOLEAN"),
-			D("pipelines/pl.yaml", 11, 11, validate.CodeSQLBind, "expectation 'typo' does not bind"),
+			D("pipelines/pl.yaml", 10, 11, validate.CodeNotBoolean, "expectation 'doubled' is not a condition: it gives DOUBLE, not BOOLEAN"),
+			D("pipelines/pl.yaml", 12, 11, validate.CodeSQLBind, "expectation 'typo' does not bind"),
 		}},
 		{name: "a node's output feeds the next node", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
@@ -111,7 +111,7 @@ func TestValidateSQL(t *testing.T) {
   transformer:
     nodes:
     - expr: SELECT symbol, valeu FROM {df} JOIN {nodes.a} USING (symbol)
-`)}, want: []W{D("pipelines/pl.yaml", 15, 28, validate.CodeSQLBind, `did you mean "value"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 16, 28, validate.CodeSQLBind, `did you mean "value"`)}},
 		{name: "a table no run wrote has its writer's schema", files: map[string]string{
 			"pipelines/pl.yaml": node("  sinks:\n  - table_name: prices\n    mode: APPEND\n"),
 			"pipelines/gold.yaml": `name: gold
@@ -189,8 +189,8 @@ nodes:
         qty: long
         price: decimal(10,2)
 `)}, want: []W{
-			D("pipelines/pl.yaml", 11, 17, validate.CodeSinkWidened, "node 'a' writes the column 'qty' as INTEGER into the declared schema of main.default.out, which stores it as BIGINT"),
-			D("pipelines/pl.yaml", 11, 17, validate.CodeSinkType, "writes the column 'price' as DOUBLE, but the declared schema of main.default.out stores it as DECIMAL(10,2)"),
+			D("pipelines/pl.yaml", 12, 17, validate.CodeSinkWidened, "node 'a' writes the column 'qty' as INTEGER into the declared schema of main.default.out, which stores it as BIGINT"),
+			D("pipelines/pl.yaml", 12, 17, validate.CodeSinkType, "writes the column 'price' as DOUBLE, but the declared schema of main.default.out stores it as DECIMAL(10,2)"),
 		}},
 		{name: "a statement before the query is not checked", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
@@ -245,8 +245,8 @@ func TestValidateSinkAgainstTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	workspacetest.Expect(t, snap, ds, []W{
-		D("pipelines/pl.yaml", 11, 17, validate.CodeSinkType, "writes the column 'price' as VARCHAR, but table main.default.out (version 0) stores it as DOUBLE: a Delta append does not change a column's type"),
-		D("pipelines/pl.yaml", 11, 17, validate.CodeSinkWidened, "'qty' as TINYINT into table main.default.out (version 0), which stores it as BIGINT"),
+		D("pipelines/pl.yaml", 12, 17, validate.CodeSinkType, "writes the column 'price' as VARCHAR, but table main.default.out (version 0) stores it as DOUBLE: a Delta append does not change a column's type"),
+		D("pipelines/pl.yaml", 12, 17, validate.CodeSinkWidened, "'qty' as TINYINT into table main.default.out (version 0), which stores it as BIGINT"),
 	})
 	for _, d := range ds {
 		if d.Code == validate.CodeSinkType && !strings.Contains(d.Hint, "(laktory run --pipeline pl --select a --refresh RESET --reset-mode DROP)") {
