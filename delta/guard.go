@@ -173,13 +173,17 @@ func RealPath(p string) (string, error) {
 	for d := abs; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); err == nil {
 			real, err := filepath.EvalSymlinks(d)
-			if err != nil {
-				return "", err
+			if err == nil {
+				for i := len(rest) - 1; i >= 0; i-- {
+					real = filepath.Join(real, rest[i])
+				}
+				return real, nil
 			}
-			for i := len(rest) - 1; i >= 0; i-- {
-				real = filepath.Join(real, rest[i])
+			if _, lerr := os.Lstat(d); !errors.Is(lerr, fs.ErrNotExist) {
+				return "", err // a dangling link, or unreadable
 			}
-			return real, nil
+			// d was removed meanwhile (a table dropped by another task of
+			// the run): resolve as if it never existed.
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}

@@ -203,7 +203,9 @@ func (x *taskExec) checkIntents() error {
 		if err != nil {
 			return err
 		}
-		if cur != nil && (sp.intent == nil || cur.ID != sp.intent.ID) {
+		// This run's own (a whole-table reset by another of its tasks) is
+		// not news.
+		if cur != nil && cur.RunID != x.run.ID && (sp.intent == nil || cur.ID != sp.intent.ID) {
 			return fmt.Errorf("%w: node '%s': run %d left a %s refresh of %s unfinished after this run was planned: run again, and the new run finishes it",
 				ErrCheckpoint, x.tp.node.Name, cur.RunID, cur.Refresh, cur.Table)
 		}
