@@ -182,7 +182,11 @@ func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot
 			files[f] = true
 		}
 	}
-	ds, err := r.Validate(ctx, snap, validate.Options{Paths: PathFacts(snap), Strict: strict})
+	names := make([]string, len(sel.pipelines))
+	for i, p := range sel.pipelines {
+		names[i] = p.Name
+	}
+	ds, err := r.validate(ctx, snap, validate.Options{Paths: PathFacts(snap), Strict: strict}, names)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,13 @@ import (
 // columns. The runner's flow keeps its caches from one call to the next.
 // It fails only when ctx is done.
 func (r *Runner) Validate(ctx context.Context, snap *workspace.Snapshot, opts validate.Options) ([]validate.Diagnostic, error) {
-	res, err := r.flow.Check(ctx, snap)
+	return r.validate(ctx, snap, opts, nil)
+}
+
+// validate is Validate with the schema flow limited to some pipelines (and
+// what they read); nil: all.
+func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts validate.Options, pipelines []string) ([]validate.Diagnostic, error) {
+	res, err := r.flow.Check(ctx, snap, pipelines...)
 	if err != nil {
 		return nil, err
 	}

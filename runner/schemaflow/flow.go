@@ -118,19 +118,15 @@ type check struct {
 }
 
 // Check binds every node of the snapshot against its inputs' schemas and
-// checks its sinks. It fails only when ctx is done.
-func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot) (Result, error) {
+// checks its sinks; with pipelines named, only their nodes and the nodes
+// whose outputs they read (through node_name, {nodes.x}, or tables no run
+// wrote yet). It fails only when ctx is done.
+func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot, pipelines ...string) (Result, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c := &check{f: f, ctx: ctx, snap: snap, nodes: map[*workspace.Node]*nodeState{}, seenFiles: map[string]bool{}, seenTables: map[string]bool{},
 		versions: map[*workspace.Source]string{}, disk: map[string]*tableEntry{}, fileIDs: map[string]string{}}
-	for _, p := range snap.Pipelines {
-		for i, n := range p.Nodes {
-			ns := &nodeState{p: p, n: n, id: c.nodeID(p, i)}
-			c.nodes[n] = ns
-			c.order = append(c.order, ns)
-		}
-	}
+	c.scope(pipelines)
 	if err := c.run(); err != nil {
 		return Result{}, err
 	}
@@ -141,9 +137,53 @@ func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot) (Result, err
 			c.sinks(ns)
 		}
 	}
-	f.forget(c)
+	if len(pipelines) == 0 {
+		f.forget(c)
+	}
 	res.Diagnostics = workspace.SortDiagnostics(c.diags)
 	return res, nil
+}
+
+// scope lists the nodes to check: every node, or those of the named
+// pipelines and, transitively, the nodes whose outputs they read.
+func (c *check) scope(pipelines []string) {
+	add := func(p *workspace.Pipeline, n *workspace.Node) bool {
+		if n == nil || c.nodes[n] != nil {
+			return false
+		}
+		ns := &nodeState{p: p, n: n, id: c.nodeID(p, slices.Index(p.Nodes, n))}
+		c.nodes[n] = ns
+		c.order = append(c.order, ns)
+		return true
+	}
+	for _, p := range c.snap.Pipelines {
+		if len(pipelines) == 0 || slices.Contains(pipelines, p.Name) {
+			for _, n := range p.Nodes {
+				add(p, n)
+			}
+		}
+	}
+	if len(pipelines) == 0 {
+		return
+	}
+	for i := 0; i < len(c.order); i++ {
+		ns := c.order[i]
+		for _, src := range ns.n.Sources {
+			switch {
+			case src.Kind == workspace.SourceNode:
+				add(ns.p, ns.p.Node(src.NodeName))
+			case src.Table != "" && !c.onDisk(string(src.Table)).exists:
+				if t := c.snap.Table(src.Table); t != nil {
+					for _, w := range t.Writers {
+						add(c.snap.Pipeline(w.Pipeline), c.snap.Node(w.Pipeline, w.Node))
+					}
+				}
+			}
+		}
+		for _, r := range ns.n.NodeRefs {
+			add(ns.p, ns.p.Node(r.Name))
+		}
+	}
 }
 
 // run binds the nodes in rounds: each round binds, in parallel, the nodes

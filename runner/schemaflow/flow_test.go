@@ -123,6 +123,19 @@ nodes:
 	if f.Binds() != 3 || f.Reads() != 1 {
 		t.Fatalf("binds %d reads %d", f.Binds(), f.Reads())
 	}
+
+	// A check of some pipelines binds their nodes and the writers of the
+	// tables they read that no run wrote yet, no other.
+	for _, tc := range []struct{ pipeline, want string }{{"silver", "[silver.s]"}, {"gold", "[gold.g gold.h silver.s]"}} {
+		e.bound = nil
+		if _, err := New(e).Check(context.Background(), snap, tc.pipeline); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(e.bound)
+		if fmt.Sprint(e.bound) != tc.want {
+			t.Errorf("check of %s bound %v, want %s", tc.pipeline, e.bound, tc.want)
+		}
+	}
 }
 
 // TestFlowProblems: a problem is placed at its text's position in the
