@@ -112,6 +112,9 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrSource, label, err)
 	}
+	if c.bind != nil {
+		c.cols[v] = c.bind.sources[src]
+	}
 	if q, err = c.postRead(ctx, v, src); err != nil {
 		return "", fmt.Errorf("%s: %w", label, err)
 	}

@@ -36,6 +36,9 @@ type Config struct {
 	ForEach map[string]*foreach.Sink
 	// Dialect picks the translator of each node's SQL (nil: Dialect).
 	Dialect dialect.Chooser
+	// SchemaCache is a folder where Validate keeps the schemas it read and
+	// the nodes it bound between processes ("": in memory only).
+	SchemaCache string
 
 	// hooks for tests.
 	beforeCommit func(task string, attempt int)
@@ -78,7 +81,7 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	r := &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}
-	r.flow = schemaflow.New(schemaEngine{r})
+	r.flow = schemaflow.New(schemaEngine{r}, schemaflow.Options{StoreDir: cfg.SchemaCache, Version: engineVersion(db)})
 	return r, nil
 }
 

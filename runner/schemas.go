@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -35,6 +36,22 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 	}
 	opts.TableColumns = res.TableColumns
 	return workspace.SortDiagnostics(append(validate.Check(snap, opts), res.Diagnostics...)), nil
+}
+
+// engineVersion identifies what binds nodes (this program and its DuckDB),
+// so a stored schema cache of another build is not trusted.
+func engineVersion(db *sql.DB) string {
+	v := "duckdb ?"
+	var lib string
+	if db.QueryRow("SELECT library_version FROM pragma_version()").Scan(&lib) == nil {
+		v = "duckdb " + lib
+	}
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			v += fmt.Sprintf(" %s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return v
 }
 
 // SchemaFlow is the runner's schema flow (for its counters).
@@ -79,6 +96,8 @@ type binding struct {
 	piece    origin // what is compiled, for errors outside any text
 	placed   []placed
 	problems []schemaflow.Problem
+	// sources are the columns of the node's sources (known: not described).
+	sources map[*workspace.Source][]column
 }
 
 // errStop: a problem was recorded and the node cannot be bound further.
@@ -287,6 +306,14 @@ func (e schemaEngine) FileSchema(ctx context.Context, src *workspace.Source) ([]
 	return dialectColumns(cols), nil
 }
 
+func columnsOf(cols []dialect.Column) []column {
+	out := make([]column, len(cols))
+	for i, c := range cols {
+		out[i] = column{Name: c.Name, Type: c.Type}
+	}
+	return out
+}
+
 func dialectColumns(cols []column) []dialect.Column {
 	out := make([]dialect.Column, len(cols))
 	for i, c := range cols {
@@ -330,15 +357,19 @@ func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow
 	if err != nil {
 		return out, err
 	}
-	defer s.close()
-	mem := boundOutputs{}
+	defer s.discard()
+	c := newCompiler(s, nil, boundOutputs{}, e.r.cfg.Dialect, in.Pipeline, in.Node)
+	c.bind = &binding{sources: map[*workspace.Source][]column{}}
 	for name, cols := range in.Nodes {
-		if mem[name], err = s.view(ctx, "node_"+name, emptyRelation(cols)); err != nil {
+		v, err := s.view(ctx, "node_"+name, emptyRelation(cols))
+		if err != nil {
 			return out, err
 		}
+		c.mem.(boundOutputs)[name], c.cols[v] = v, columnsOf(cols)
 	}
-	c := newCompiler(s, nil, mem, e.r.cfg.Dialect, in.Pipeline, in.Node)
-	c.bind = &binding{}
+	for i, src := range in.Node.Sources {
+		c.bind.sources[src] = columnsOf(in.Sources[i])
+	}
 	c.override = func(_ context.Context, src *workspace.Source) (string, bool, error) {
 		return emptyRelation(in.Sources[src.Index]), true, nil
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/validate"
@@ -21,6 +23,21 @@ func benchWorkspace(b *testing.B) string {
 	workspacetest.Generate(b, dir, benchPipelines, benchNodes)
 	workspacetest.GenerateData(b, dir, benchPipelines)
 	return dir
+}
+
+// cpuTime is the CPU time the process used so far (user + system): on a
+// shared machine it says more than the wall time.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per iteration since start.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
 func mustValidate(b *testing.B, r *Runner, s *workspace.Snapshot) {
@@ -47,6 +64,7 @@ func BenchmarkValidateWarm(b *testing.B) {
 	mustValidate(b, r, s)
 	binds, reads := r.flow.Binds(), r.flow.Reads()
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		s, err := workspace.Load(ctx, dir, workspace.Options{})
 		if err != nil {
@@ -54,6 +72,7 @@ func BenchmarkValidateWarm(b *testing.B) {
 		}
 		mustValidate(b, r, s)
 	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(r.flow.Binds()-binds)/float64(b.N), "binds/op")
 	b.ReportMetric(float64(r.flow.Reads()-reads)/float64(b.N), "reads/op")
 }
@@ -66,14 +85,16 @@ func BenchmarkValidateCold(b *testing.B) {
 	ctx := context.Background()
 	mustValidate(b, r, workspacetest.LoadDir(b, dir, workspace.Options{})) // DuckDB started, predicates parsed
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
-		r.flow = schemaflow.New(schemaEngine{r})
+		r.flow = schemaflow.New(schemaEngine{r}, schemaflow.Options{})
 		s, err := workspace.Load(ctx, dir, workspace.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		mustValidate(b, r, s)
 	}
+	reportCPU(b, start)
 }
 
 // BenchmarkRevalidateOneFile: one pipeline file is saved; the workspace is
@@ -91,6 +112,7 @@ func BenchmarkRevalidateOneFile(b *testing.B) {
 	binds := r.flow.Binds()
 	rev := 0
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		b.StopTimer()
 		rev++
@@ -103,6 +125,7 @@ func BenchmarkRevalidateOneFile(b *testing.B) {
 		}
 		mustValidate(b, r, s)
 	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(r.flow.Binds()-binds)/float64(b.N), "binds/op")
 }
 
@@ -115,9 +138,31 @@ func BenchmarkFlowWarm(b *testing.B) {
 	mustValidate(b, r, workspacetest.LoadDir(b, dir, workspace.Options{}))
 	s := workspacetest.LoadDir(b, dir, workspace.Options{})
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		if _, err := r.flow.Check(ctx, s); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
+}
+
+// BenchmarkValidateNoFlow is BenchmarkValidateWarm without the schema flow
+// (load and validate's rules), to compare in the same run.
+func BenchmarkValidateNoFlow(b *testing.B) {
+	dir := benchWorkspace(b)
+	ctx := context.Background()
+	validate.Check(workspacetest.LoadDir(b, dir, workspace.Options{}), validate.Options{})
+	b.ReportAllocs()
+	start := cpuTime(b)
+	for b.Loop() {
+		s, err := workspace.Load(ctx, dir, workspace.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ds := validate.Check(s, validate.Options{}); workspace.HasErrors(ds) {
+			b.Fatal(ds[0])
+		}
+	}
+	reportCPU(b, start)
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -125,6 +126,14 @@ func columnNames(cs []column) []string {
 		out[i] = c.Name
 	}
 	return out
+}
+
+// discard closes the session's connection for good instead of returning
+// it to the pool: DuckDB drops its temporary views with it, without a
+// statement (a check's session).
+func (s *session) discard() {
+	s.conn.Raw(func(any) error { return driver.ErrBadConn }) //nolint:errcheck // the error is the point
+	s.conn.Close()
 }
 
 // close drops what the session created (newest first) and returns the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 
 	"github.com/laktory/workbench/workspace/human"
@@ -118,6 +119,21 @@ func rangeArgs(min, max int) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// schemaCache is the folder where validation keeps the schemas it read
+// and the nodes it bound, so a second laktory validate of unchanged files
+// reads and binds nothing: $XDG_CACHE_HOME/laktory/schemaflow, else
+// $HOME/.cache/laktory/schemaflow ("" without either: no cache).
+func (a *app) schemaCache() string {
+	base := a.getenv("XDG_CACHE_HOME")
+	if base == "" && a.getenv("HOME") != "" {
+		base = filepath.Join(a.getenv("HOME"), ".cache")
+	}
+	if base == "" {
+		return ""
+	}
+	return filepath.Join(base, "laktory", "schemaflow")
 }
 
 // color reports whether output to w may use ANSI colours: not when NO_COLOR

@@ -171,7 +171,7 @@ func (a *app) run(dir string, f runFlags) error {
 	if err := checkParams(snap, f.workspaceFlags.params); err != nil {
 		return err
 	}
-	r, err := runner.New(runner.Config{})
+	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache()})
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		fmt.Fprintf(a.stderr, "laktory: live validation is off: %v\n", err)
 		events = nil
 	}
-	r, err := runner.New(runner.Config{})
+	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache()})
 	if err != nil {
 		return err
 	}

@@ -175,3 +175,19 @@ func TestValidateSQLHuman(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateSchemaCache: laktory validate keeps the schema flow's cache
+// under $XDG_CACHE_HOME/laktory/schemaflow, and a second run (which reads
+// it) reports the same.
+func TestValidateSchemaCache(t *testing.T) {
+	cache := t.TempDir()
+	env := map[string]string{"NO_COLOR": "1", "XDG_CACHE_HOME": cache}
+	_, first, _ := runCLI(t, env, "validate", "testdata/ws_sql")
+	files, _ := filepath.Glob(filepath.Join(cache, "laktory", "schemaflow", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v", files)
+	}
+	if _, second, _ := runCLI(t, env, "validate", "testdata/ws_sql"); second != first {
+		t.Fatalf("warm run differs:\n%s\nfirst:\n%s", second, first)
+	}
+}

@@ -22,7 +22,8 @@ import (
 // read and bound for the next check. It is safe for concurrent use (checks
 // run one at a time).
 type Flow struct {
-	eng Engine
+	eng  Engine
+	opts Options
 
 	mu     sync.Mutex             // one check at a time
 	files  map[string]fileEntry   // FileVersion -> schema
@@ -33,6 +34,10 @@ type Flow struct {
 	nodes   map[string]nodeEntry
 	binds   atomic.Int64 // Engine.Bind calls
 	reads   atomic.Int64 // schemas read (FileSchema, Delta logs)
+	// loaded are the store files merged in; dirty: the caches changed
+	// since the last save.
+	loaded map[string]bool
+	dirty  bool
 }
 
 type fileEntry struct {
@@ -54,8 +59,9 @@ type nodeEntry struct {
 }
 
 // New returns a flow over an engine.
-func New(e Engine) *Flow {
-	return &Flow{eng: e, files: map[string]fileEntry{}, tables: map[string]*tableEntry{}, nodes: map[string]nodeEntry{}}
+func New(e Engine, opts Options) *Flow {
+	return &Flow{eng: e, opts: opts, files: map[string]fileEntry{}, tables: map[string]*tableEntry{}, nodes: map[string]nodeEntry{},
+		loaded: map[string]bool{}}
 }
 
 // Binds counts the nodes bound by the engine since New (a cached node is
@@ -126,6 +132,7 @@ func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot, pipelines ..
 	defer f.mu.Unlock()
 	c := &check{f: f, ctx: ctx, snap: snap, nodes: map[*workspace.Node]*nodeState{}, seenFiles: map[string]bool{}, seenTables: map[string]bool{},
 		versions: map[*workspace.Source]string{}, disk: map[string]*tableEntry{}, fileIDs: map[string]string{}}
+	f.load(snap)
 	c.scope(pipelines)
 	if err := c.run(); err != nil {
 		return Result{}, err
@@ -140,6 +147,7 @@ func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot, pipelines ..
 	if len(pipelines) == 0 {
 		f.forget(c)
 	}
+	f.save(snap)
 	res.Diagnostics = workspace.SortDiagnostics(c.diags)
 	return res, nil
 }
@@ -268,6 +276,7 @@ func (c *check) bind(ns *nodeState, in Input) error {
 		e = nodeEntry{key: key, out: out, err: err}
 		f.nodesMu.Lock()
 		f.nodes[ns.id] = e
+		f.dirty = true
 		f.nodesMu.Unlock()
 	}
 	ns.out, ns.cols, ns.err = e.out, e.out.Columns, e.err
@@ -398,6 +407,7 @@ func (c *check) file(ns *nodeState, src *workspace.Source) ([]Column, status) {
 				return nil, unknown
 			}
 			c.f.files[v] = e
+			c.f.dirty = true
 		}
 		if err = e.err; err == nil {
 			return e.cols, ready
@@ -508,6 +518,7 @@ func (c *check) readDisk(path string) *tableEntry {
 		e.cols = append(e.cols, Column{Name: fd.Name, Type: typ})
 	}
 	c.f.tables[path] = e
+	c.f.dirty = true
 	return e
 }
 
@@ -517,11 +528,13 @@ func (f *Flow) forget(c *check) {
 	for v := range f.files {
 		if !c.seenFiles[v] {
 			delete(f.files, v)
+			f.dirty = true
 		}
 	}
 	for p := range f.tables {
 		if !c.seenTables[p] {
 			delete(f.tables, p)
+			f.dirty = true
 		}
 	}
 	ids := make(map[string]bool, len(c.order))
@@ -531,6 +544,7 @@ func (f *Flow) forget(c *check) {
 	for id := range f.nodes {
 		if !ids[id] {
 			delete(f.nodes, id)
+			f.dirty = true
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,7 +103,7 @@ nodes:
 `,
 	})
 	e := &fakeEngine{files: map[string][]Column{"a.csv": {{Name: "id", Type: "BIGINT"}}}}
-	f := New(e)
+	f := New(e, Options{})
 	res, err := f.Check(context.Background(), snap)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ nodes:
 	// tables they read that no run wrote yet, no other.
 	for _, tc := range []struct{ pipeline, want string }{{"silver", "[silver.s]"}, {"gold", "[gold.g gold.h silver.s]"}} {
 		e.bound = nil
-		if _, err := New(e).Check(context.Background(), snap, tc.pipeline); err != nil {
+		if _, err := New(e, Options{}).Check(context.Background(), snap, tc.pipeline); err != nil {
 			t.Fatal(err)
 		}
 		slices.Sort(e.bound)
@@ -157,7 +158,7 @@ nodes:
   - node_name: bad
 `})
 	e := &fakeEngine{files: map[string][]Column{"a.csv": {{Name: "price", Type: "DOUBLE"}}}}
-	res, err := New(e).Check(context.Background(), snap)
+	res, err := New(e, Options{}).Check(context.Background(), snap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestFlowCache(t *testing.T) {
 	}
 	snap, dir := load(t, files)
 	e := &fakeEngine{files: map[string][]Column{"a.csv": {{Name: "id", Type: "BIGINT"}}}}
-	f := New(e)
+	f := New(e, Options{})
 	ctx := context.Background()
 	check := func(s *workspace.Snapshot) []string {
 		t.Helper()
@@ -235,5 +236,57 @@ func TestFlowCache(t *testing.T) {
 	}
 	if len(f.nodes) != 3 {
 		t.Fatalf("the cache keeps %d nodes, want 3", len(f.nodes))
+	}
+}
+
+// TestFlowStore: a flow with a store starts warm from what another process
+// (a flow of the same version) stored: it binds and reads nothing, and
+// reports the same diagnostics; a store of another version, or a broken
+// file, is ignored.
+func TestFlowStore(t *testing.T) {
+	snap, _ := load(t, map[string]string{"pipelines/pl.yaml": `name: pl
+nodes:
+- name: bad
+  sources:
+  - path: ../data/a.csv
+    format: CSV
+  transformer:
+    nodes:
+    - expr: SELECT prise FROM {df}
+- name: ok
+  sources:
+  - path: ../data/a.csv
+    format: CSV
+`})
+	e := &fakeEngine{files: map[string][]Column{"a.csv": {{Name: "price", Type: "DOUBLE"}}}}
+	store := t.TempDir()
+	ctx := context.Background()
+	first, err := New(e, Options{StoreDir: store, Version: "v1"}).Check(ctx, snap)
+	if err != nil || len(first.Diagnostics) != 1 {
+		t.Fatalf("first check: %v %v", first.Diagnostics, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(store, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("store files %v", files)
+	}
+	for _, tc := range []struct {
+		version      string
+		binds, reads int64
+	}{{"v1", 0, 0}, {"v2", 2, 1}} {
+		f := New(e, Options{StoreDir: store, Version: tc.version})
+		res, err := f.Check(ctx, snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Binds() != tc.binds || f.Reads() != tc.reads || fmt.Sprint(res.Diagnostics) != fmt.Sprint(first.Diagnostics) {
+			t.Errorf("version %s: %d binds, %d reads, %v", tc.version, f.Binds(), f.Reads(), res.Diagnostics)
+		}
+	}
+	if err := os.WriteFile(files[0], []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := New(e, Options{StoreDir: store, Version: "v2"})
+	if _, err := f.Check(ctx, snap); err != nil || f.Binds() != 2 {
+		t.Fatalf("broken store: %d binds, %v", f.Binds(), err)
 	}
 }
