@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/runner/watch"
 	"github.com/laktory/workbench/tui/lanes"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -71,6 +72,7 @@ type Model struct {
 	// of the focused pane's search.
 	searching bool
 	found     int
+	auto      autoRun // watch mode
 	status    string
 	errOn     bool
 	last      map[string]history.Status // last task statuses from the history
@@ -119,6 +121,10 @@ func New(d Deps) Model {
 		tree: newTreePane(c), graph: newGraphPane(c), probs: newProblemsPane(c), runs: newRunsPane(c, d.History != nil),
 		table: newTablePane(c), help: help.New()}
 	m.help.Styles = c.st.Help
+	m.auto = autoRun{on: d.Watch, q: watch.Queue{Debounce: d.WatchDebounce}}
+	if m.auto.q.Debounce <= 0 {
+		m.auto.q.Debounce = watch.DefaultDebounce
+	}
 	m.setWorkspace(newWSView(d.Snapshot, diags, nil))
 	m.syncFocus()
 	m.table.setTable(m.graph.selectedTable())
@@ -142,6 +148,9 @@ func (m Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	if m.deps.Events != nil {
 		cmds = append(cmds, waitWatch(m.deps.Events))
+	}
+	if m.deps.Data != nil {
+		cmds = append(cmds, waitData(m.deps.Data.Changes()))
 	}
 	if m.deps.Lake != nil {
 		cmds = append(cmds, statsCmd(m.ctx, m.deps.Lake, m.seq.stats, m.ws.snap))
@@ -189,6 +198,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus("watching the workspace: "+msg.ev.Err.Error(), true)
 		}
 		if msg.ev.Snapshot != nil {
+			if m.auto.old == nil {
+				m.auto.old = m.ws.snap
+			}
+			m.auto.changed = append(m.auto.changed, msg.ev.Changed...)
+			if m.deps.Data != nil {
+				m.deps.Data.Update(msg.ev.Snapshot)
+			}
 			m.seq.val++
 			cmds = append(cmds, validateCmd(m.ctx, m.deps.Validator, m.seq.val, msg.ev.Snapshot, factsOf(m.stats)))
 		}
@@ -201,9 +217,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		newTables := !sameTables(m.ws.snap, msg.snap)
 		m.setWorkspace(newWSView(msg.snap, msg.diags, m.stats))
-		if newTables {
-			return m.reloadTables()
+		var cmds []tea.Cmd
+		if len(m.auto.changed) > 0 && msg.snap != m.auto.old {
+			cmds = append(cmds, m.watchChange(watch.Change{Old: m.auto.old, New: msg.snap, Paths: m.auto.changed, Diagnostics: msg.diags}))
+			m.auto.changed, m.auto.old = nil, nil
 		}
+		if newTables {
+			cmds = append(cmds, m.reloadTables())
+		}
+		return tea.Batch(cmds...)
+	case dataMsg:
+		return tea.Batch(m.watchChange(watch.Change{New: m.ws.snap, Paths: msg.paths}), waitData(m.deps.Data.Changes()))
+	case dataEndMsg:
+		return nil
+	case autoTickMsg:
+		return m.autoDue()
 	case statsMsg:
 		if msg.seq != m.seq.stats {
 			return nil
@@ -262,6 +290,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.updateRunMarks()
 		}
 	case planMsg:
+		if msg.token == m.auto.plan {
+			return m.autoPlanned(msg)
+		}
 		return m.planned(msg)
 	case startedMsg:
 		return m.started(msg)
@@ -294,7 +325,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			st += fmt.Sprintf(" with %s (3 Runs shows them)", human.Plural(int64(n), "warning"))
 		}
 		m.setStatus(st, lr.status != history.StatusSucceeded)
-		return tea.Batch(m.reloadHistory(), m.reloadTables())
+		return tea.Batch(m.reloadHistory(), m.reloadTables(), m.autoClosed(msg.token))
 	case tickMsg:
 		if lr := m.runs.live; lr != nil && msg.token == lr.token && !lr.done() {
 			m.runs.render()
@@ -500,6 +531,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.runKey(validate.RefreshReset)
 	case key.Matches(msg, k.RunAll):
 		return m.runAll()
+	case key.Matches(msg, k.Watch):
+		return m.toggleWatch()
 	case key.Matches(msg, k.Cancel):
 		return m.cancelRun()
 	case key.Matches(msg, k.Reload):
@@ -1166,6 +1199,10 @@ func (m *Model) header() string {
 		right += "  " + st.Running.Render(fmt.Sprintf("▶ %d running", n))
 	} else {
 		right += "  " + st.Dim.Render("0 running")
+	}
+	if w := m.watchStatus(); w != "" {
+		room := m.w - ansi.StringWidth(left) - ansi.StringWidth(right) - 4
+		left += "  " + st.Accent.Render(ansi.Truncate(w, max(room, 8), "…"))
 	}
 	return rightAlign(left, right+" ", m.w)
 }

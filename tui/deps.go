@@ -150,4 +150,11 @@ type Deps struct {
 	// Parallel is the parallelism of the runs started (0: the runner's
 	// default).
 	Parallel int
+	// Watch starts with watch mode on (w toggles it); Data reports the
+	// changed files the sources read (nil: watch mode sees only saved
+	// pipelines); WatchDebounce is the quiet time before a watch run
+	// (default watch.DefaultDebounce).
+	Watch         bool
+	Data          DataWatcher
+	WatchDebounce time.Duration
 }

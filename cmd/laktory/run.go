@@ -44,6 +44,7 @@ type runFlags struct {
 	parallel    int
 	yes         bool
 	dryRun      bool
+	watch       bool
 	asJSON      bool
 	strict      bool
 	params      []string
@@ -116,19 +117,25 @@ in micro-batches, from their checkpoints (DIR/.laktory/checkpoints); Delta
 sinks are written exactly once. Declarative pipelines append through one
 flow per node; ForEach sinks hand each row to their command or HTTP writer.
 Not yet supported locally (the run is rejected, naming the node): MERGE and
-VIEW sinks, Python sources and writers.`,
+VIEW sinks, Python sources and writers.
+
+--watch stays after the run: a new or changed file that a source reads, or
+a saved pipeline that validates, runs the nodes it affects (and their
+readers) incrementally, debounced, one run at a time, until Ctrl-C.`,
 			Example: `  laktory run
   laktory run ./my-workspace --pipeline pl-prices --select feed_a --refresh FULL
   laktory run --select pl-prices.feed_a --full-refresh --dry-run
   laktory run --select '*gold' --parallel 2
   laktory run --pipeline pl-client-acme --refresh RESET --reset-mode DROP --yes
-  laktory run --json > run.json`,
+  laktory run --json > run.json
+  laktory run ./demo --watch`,
 			Args: rangeArgs(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error { return a.run(workspaceDir(args), f) },
 		}
 		f.register(cmd)
 		cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "do not ask for confirmation before a destructive run")
 		cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the plan and what it would delete, and change nothing (as laktory plan)")
+		cmd.Flags().BoolVar(&f.watch, "watch", false, "after the run, run again (incrementally) the nodes a new landing file or a saved pipeline affects, until Ctrl-C")
 		return cmd
 	})
 	registerCommand("plan", func(a *app) *cobra.Command {
@@ -158,6 +165,9 @@ rejects it and 2 for bad usage.`,
 func (a *app) run(dir string, f runFlags) error {
 	if f.parallel < 0 {
 		return usagef("--parallel must be 0 (the number of cores) or more (got %d)", f.parallel)
+	}
+	if f.watch && (f.asJSON || f.dryRun || f.fullRefresh || f.resetMode != "" || (f.refresh != "" && !strings.EqualFold(f.refresh, validate.RefreshIncremental))) {
+		return usagef("--watch runs incrementally, again and again: it takes no --refresh FULL or RESET, --reset-mode, --dry-run or --json")
 	}
 	params, err := parseParams(f.params)
 	if err != nil {
@@ -208,13 +218,29 @@ func (a *app) run(dir string, f runFlags) error {
 			return a.declined(plan, f.asJSON)
 		}
 	}
-	run, err := r.Start(a.ctx, plan)
+	sum, err := a.execute(r, plan, out, f.asJSON, shown)
 	if err != nil {
 		return err
 	}
+	if f.watch {
+		return a.watchRuns(r, snap, plan, out, f)
+	}
+	if sum.Status != history.StatusSucceeded {
+		return errProblems
+	}
+	return nil
+}
+
+// execute starts a plan, shows its progress and prints its summary (or,
+// asJSON, the plan and the summary as JSON).
+func (a *app) execute(r *runner.Runner, plan *runner.Plan, out io.Writer, asJSON bool, shown warnings) (runner.Summary, error) {
+	run, err := r.Start(a.ctx, plan)
+	if err != nil {
+		return runner.Summary{}, err
+	}
 	var prog progress
 	switch {
-	case f.asJSON:
+	case asJSON:
 		prog = &quietProgress{}
 	case a.color(out) && isTerminal(out):
 		prog = newLiveProgress(out, plan, shown)
@@ -227,17 +253,11 @@ func (a *app) run(dir string, f runFlags) error {
 	}
 	prog.done()
 	sum, _ := run.Wait()
-	if f.asJSON {
-		if err := a.printJSON(runResult{RunID: run.ID, Plan: plan, Summary: &sum}); err != nil {
-			return err
-		}
-	} else {
-		printSummary(out, sum, color, shown)
+	if asJSON {
+		return sum, a.printJSON(runResult{RunID: run.ID, Plan: plan, Summary: &sum})
 	}
-	if sum.Status != history.StatusSucceeded {
-		return errProblems
-	}
-	return nil
+	printSummary(out, sum, a.color(out), shown)
+	return sum, nil
 }
 
 // declined ends a destructive run that was not confirmed: nothing ran,

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/laktory/workbench/assets"
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/watch"
 	"github.com/laktory/workbench/tui"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -21,6 +22,7 @@ type tuiFlags struct {
 	workspaceFlags
 	demo  bool
 	mouse bool
+	watch bool
 }
 
 func init() {
@@ -49,17 +51,24 @@ object's validation mark and the status of its last run. The tabs show:
               writer, streaming writers (flows, checkpoints) and readers,
               and first rows
 
-r runs the selection incrementally, f runs a FULL refresh (a writer of a
-shared table deletes only its own rows), R resets whole tables (DROP or
-TRUNCATE); destructive runs say what they delete and reset and which flows
-they run, and ask first; x cancels. The footer names what r/f/R act on: the
-tree's item, the graph's writer, the selected problem's object.
-? lists every key. --demo writes a fresh copy of the demo workspace to a new
+r runs the selection incrementally, a runs every pipeline incrementally, f
+runs a FULL refresh (a writer of a shared table deletes only its own rows),
+R resets (the picker starts on the least destructive choice); destructive
+runs say what they delete and reset and which flows they run, and ask
+first; x cancels. The footer names what r/f/R act on: the tree's item, the
+graph's writer, the selected problem's object. / searches the focused pane
+(n/N next/previous match, esc clears).
+
+w (or --watch) turns watch mode on: a new or changed file a source reads,
+or a saved pipeline that validates, runs the nodes it affects
+incrementally (debounced, one run at a time, changes coalesced); the
+header says what it waits for. ? lists every key. --demo writes a fresh copy of the demo workspace to a new
 temporary folder and opens it. NO_COLOR turns colours off; --mouse enables
 the mouse (clicks on tabs and the tree, the wheel scrolls).`,
 			Example: `  laktory tui
   laktory tui ./demo --env dev
   laktory tui --demo
+  laktory tui --demo --watch
   EDITOR=vim laktory tui --mouse .`,
 			Args: rangeArgs(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,6 +80,7 @@ the mouse (clicks on tabs and the tree, the wheel scrolls).`,
 		}
 		cmd.Flags().BoolVar(&f.demo, "demo", false, "open a fresh copy of the demo workspace, written to a new temporary folder")
 		cmd.Flags().BoolVar(&f.mouse, "mouse", false, "enable the mouse")
+		cmd.Flags().BoolVar(&f.watch, "watch", false, "start with watch mode on (w toggles it): a new landing file or a saved pipeline runs the nodes it affects")
 		f.workspaceFlags.register(cmd)
 		return cmd
 	})
@@ -133,8 +143,14 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		editor = a.getenv("VISUAL")
 	}
 	local := &tui.LocalRunner{R: r}
-	m := tui.New(tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
-		Editor: editor, NoColor: noColor})
+	deps := tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
+		Editor: editor, NoColor: noColor, Watch: f.watch}
+	if data, err := watch.WatchSources(ctx, snap); err != nil {
+		fmt.Fprintf(a.stderr, "laktory: watch mode does not see landing files: %v\n", err)
+	} else {
+		deps.Data = data
+	}
+	m := tui.New(deps)
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(human.Unwrap(a.stdout)), tea.WithAltScreen()}
 	if f.mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
