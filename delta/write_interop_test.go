@@ -422,3 +422,57 @@ func TestInteropDeletionVectors(t *testing.T) {
 		t.Errorf("after optimize delta-rs sees %d files", rep.Files)
 	}
 }
+
+// TestInteropMerge: delta-rs and polars read what a MERGE (updates,
+// deletes and inserts) leaves, rewritten files or deletion vectors.
+func TestInteropMerge(t *testing.T) {
+	interopPython(t)
+	for name, props := range map[string]map[string]string{"rewrite": nil, "deletion vectors": {PropEnableDeletionVectors: "true"}} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db := writeTestDB(t)
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			dir := t.TempDir()
+			root := filepath.Join(dir, "table")
+			tx, err := BeginCreate(root, TableDefinition{Properties: props}, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Append(ctx, db, interopSource(0, 5000)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			// Update every 7th id below 2000, delete every 11th, insert
+			// 5000-5099.
+			src := "SELECT * REPLACE (n + 1 AS n), CASE WHEN id % 11 = 0 THEN 'D' ELSE 'U' END AS op FROM (" + interopSource(0, 5100) +
+				") WHERE (id < 2000 AND (id % 7 = 0 OR id % 11 = 0)) OR id >= 5000"
+			cols := []string{"id", "part", "n", "ts", "ntz", "dec", "d", "flag", "f", "st", "l", "m", "bin"}
+			var set, values []MergeAssignment
+			for _, c := range cols {
+				values = append(values, MergeAssignment{Column: c, Expr: "source." + c})
+				if c != "id" {
+					set = append(set, MergeAssignment{Column: c, Expr: "source." + c})
+				}
+			}
+			spec := MergeSpec{Source: src, Keys: []MergeKey{{Target: "id", Source: "id"}},
+				Matched: []MergeClause{{Action: MergeUpdate, Condition: "source.op = 'U'", Set: set}, {Action: MergeDelete, Condition: "source.op = 'D'"}},
+				NotMatched: []MergeClause{{Action: MergeInsert, Set: values}}}
+			if _, m := mustMerge(t, conn, root, spec); m.Inserted != 100 || m.Deleted == 0 || m.Updated == 0 || (props != nil) != (m.DeletionVectors > 0) {
+				t.Fatalf("merge metrics %+v", m)
+			}
+			expected := filepath.Join(dir, "expected.parquet")
+			copyToParquet(t, db, "SELECT * REPLACE (CASE WHEN (id < 2000 AND id % 7 = 0) OR id >= 5000 THEN n + 1 ELSE n END AS n) FROM ("+interopSource(0, 5100)+
+				") WHERE NOT (id < 2000 AND id % 11 = 0)", expected)
+			assertSameRows(t, db, mustSnapshot(t, root), expected)
+			if rep := checkWithPython(t, root, expected, -1); rep.Polars != "ok" {
+				t.Errorf("polars: %s", rep.Polars)
+			}
+		})
+	}
+}

@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/laktory/workbench/delta"
 )
@@ -41,7 +43,18 @@ func TestMergeParity(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no MERGE scenarios in testdata/merge (%v)", err)
 	}
-	keep := os.Getenv("LAKTORY_MERGE_PARITY_KEEP")
+	// The workspaces outlive the subtests: delta-rs reads them at the end.
+	root := os.Getenv("LAKTORY_MERGE_PARITY_KEEP")
+	if root == "" {
+		root = t.TempDir()
+	}
+	// Every version a run left is read with delta-rs too, at the end.
+	var reads []deltaRSRead
+	defer func() {
+		if !t.Failed() {
+			checkMergesWithDeltaRS(t, reads)
+		}
+	}()
 	for _, f := range files {
 		dir := filepath.Dir(f)
 		name := filepath.Base(dir)
@@ -58,12 +71,8 @@ func TestMergeParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := newWS(t, map[string]string{"pipelines/pl.yaml": string(yaml)})
-			if keep != "" {
-				w.dir = filepath.Join(keep, name)
-				os.RemoveAll(w.dir)
-				w.write(map[string]string{"pipelines/pl.yaml": string(yaml)})
-			}
+			w := &ws{t: t, dir: filepath.Join(root, name)}
+			w.write(map[string]string{"pipelines/pl.yaml": string(yaml)})
 			r := testRunner(t)
 			target := filepath.Join(w.dir, "lake", "target")
 			stream := strings.HasSuffix(name, "_stream")
@@ -95,6 +104,8 @@ func TestMergeParity(t *testing.T) {
 				if want := rowKeys(run.Rows); !slices.Equal(rows, want) {
 					t.Fatalf("run %d (batches %v): rows\n%s\nLaktory's\n%s", i, run.Batches, strings.Join(rows, "\n"), strings.Join(want, "\n"))
 				}
+				reads = append(reads, deltaRSRead{Path: target, Version: tableVersion(t, target), name: name + " run " + strconv.Itoa(i),
+					columns: run.Columns, rows: rowKeys(run.Rows)})
 			}
 		})
 	}
@@ -246,4 +257,56 @@ func rowKeys(rows [][]*string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// deltaRSRead is a version of a MERGE target delta-rs must read as
+// Laktory's table.
+type deltaRSRead struct {
+	Path    string `json:"path"`
+	Version int64  `json:"version"`
+	name    string
+	columns []string
+	rows    []string
+}
+
+// checkMergesWithDeltaRS reads the versions with delta-rs
+// (testdata/read_merge_tables.py, $LAKTORY_PYTHON; skipped without it
+// unless LAKTORY_REQUIRE_INTEROP=1) and compares them with Laktory's
+// tables.
+func checkMergesWithDeltaRS(t *testing.T, reads []deltaRSRead) {
+	py := os.Getenv("LAKTORY_PYTHON")
+	if py == "" {
+		if os.Getenv("LAKTORY_REQUIRE_INTEROP") == "1" {
+			t.Fatal("LAKTORY_PYTHON is not set (a Python with deltalake; see scripts/requirements-interop.txt)")
+		}
+		t.Log("LAKTORY_PYTHON not set: the MERGE tables are not read with delta-rs")
+		return
+	}
+	req := filepath.Join(t.TempDir(), "reads.json")
+	b, _ := json.Marshal(reads)
+	if err := os.WriteFile(req, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, py, filepath.Join("testdata", "read_merge_tables.py"), req).Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("read_merge_tables.py: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	var got []struct {
+		Columns []string    `json:"columns"`
+		Rows    [][]*string `json:"rows"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(reads) {
+		t.Fatalf("read_merge_tables.py: %v, %d results for %d reads", err, len(got), len(reads))
+	}
+	for i, r := range reads {
+		if !slices.Equal(got[i].Columns, r.columns) || !slices.Equal(rowKeys(got[i].Rows), r.rows) {
+			t.Errorf("%s: delta-rs reads version %d as %v\n%s\nLaktory's\n%s", r.name, r.Version, got[i].Columns,
+				strings.Join(rowKeys(got[i].Rows), "\n"), strings.Join(r.rows, "\n"))
+		}
+	}
 }
