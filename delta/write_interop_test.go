@@ -461,7 +461,7 @@ func TestInteropMerge(t *testing.T) {
 				}
 			}
 			spec := MergeSpec{Source: src, Keys: []MergeKey{{Target: "id", Source: "id"}},
-				Matched: []MergeClause{{Action: MergeUpdate, Condition: "source.op = 'U'", Set: set}, {Action: MergeDelete, Condition: "source.op = 'D'"}},
+				Matched:    []MergeClause{{Action: MergeUpdate, Condition: "source.op = 'U'", Set: set}, {Action: MergeDelete, Condition: "source.op = 'D'"}},
 				NotMatched: []MergeClause{{Action: MergeInsert, Set: values}}}
 			if _, m := mustMerge(t, conn, root, spec); m.Inserted != 100 || m.Deleted == 0 || m.Updated == 0 || (props != nil) != (m.DeletionVectors > 0) {
 				t.Fatalf("merge metrics %+v", m)
