@@ -168,3 +168,26 @@ func TestDemoFirstRunNoRetries(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoScanNotCut: on the demo, machine output prints every row of
+// prices (200 after the first run); the table format says what it cut.
+func TestDemoScanNotCut(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	demoRun(t, dir, ExitOK, "-p", "pl-prices")
+	for _, tc := range []struct {
+		args []string
+		tail string
+		n    int
+	}{
+		{[]string{"--format", "jsonl"}, "", 200},
+		{[]string{"--json"}, "", 200},
+		{[]string{"--format", "csv"}, "", 201},
+		{nil, "(20 of 200 rows; --limit 0 for all)", 22},
+	} {
+		code, out, errs := runCLI(t, nil, append([]string{"table", "scan", "prices", "--dir", dir}, tc.args...)...)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != ExitOK || len(lines) != tc.n || (tc.tail != "" && lines[len(lines)-1] != tc.tail) {
+			t.Fatalf("scan %v: code %d, %d lines (want %d), last %q\n%s", tc.args, code, len(lines), tc.n, lines[len(lines)-1], errs)
+		}
+	}
+}
