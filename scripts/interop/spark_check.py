@@ -770,11 +770,15 @@ def spark_v2_checkpoint():
 
 
 def write_workspace(ws, name, body):
-    """A workspace folder with one pipeline file."""
+    """A workspace folder with one pipeline file, whose runs may write
+    (and delete) anywhere in the check's work folder, where its sinks
+    and Spark's tables live (laktory-workbench.yaml roots)."""
     shutil.rmtree(ws, ignore_errors=True)
     os.makedirs(ws)
     with open(os.path.join(ws, name + ".yaml"), "w") as fh:
         fh.write(textwrap.dedent(body))
+    with open(os.path.join(ws, "laktory-workbench.yaml"), "w") as fh:
+        fh.write("roots: [%s]\n" % json.dumps(os.path.abspath(ARGS.work)))
 
 
 def ids(path):
