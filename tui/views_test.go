@@ -54,7 +54,7 @@ func selectRow(t testing.TB, m Model, label string) Model {
 }
 
 func TestViewsGolden(t *testing.T) {
-	sizes := []struct{ w, h int }{{80, 24}, {160, 48}}
+	sizes := []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}}
 	tabs := []struct {
 		name string
 		prep func(t testing.TB, m Model) Model
@@ -72,6 +72,11 @@ func TestViewsGolden(t *testing.T) {
 			return m
 		}},
 		{"help", func(t testing.TB, m Model) Model { return run(t, m, keys("?")) }},
+		{"graph_search", func(t testing.TB, m Model) Model { return typeKeys(t, run(t, m, keys("/")), "feed") }},
+		{"table_search", func(t testing.TB, m Model) Model {
+			return run(t, typeKeys(t, run(t, run(t, selectLane(t, m, "prices"), keys("4")), keys("/")), "aapl"), keys("enter"))
+		}},
+		{"watch", func(t testing.TB, m Model) Model { return step(t, m, keys("w")) }},
 	}
 	for _, sz := range sizes {
 		for _, tab := range tabs {
@@ -120,7 +125,7 @@ func runEvents(s *workspace.Snapshot) []runner.Event {
 }
 
 func TestRunViewsGolden(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			m, s, r := demoApp(t, sz.w, sz.h)
 			m = selectLane(t, selectRow(t, m, "pl-prices.feed_a"), "prices")
