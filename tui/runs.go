@@ -860,14 +860,15 @@ func (r *runsPane) listLines(h int) []string {
 }
 
 func selectionText(pipelines, selectors []string) string {
-	s := "all pipelines"
-	if len(pipelines) > 0 {
-		s = strings.Join(pipelines, ",")
+	switch {
+	case len(pipelines) == 0 && len(selectors) > 0: // pipeline.node selectors, or nodes of every pipeline
+		return strings.Join(selectors, ",")
+	case len(pipelines) == 0:
+		return "all pipelines"
+	case len(selectors) == 0:
+		return strings.Join(pipelines, ",")
 	}
-	if len(selectors) > 0 {
-		s += " [" + strings.Join(selectors, ",") + "]"
-	}
-	return s
+	return strings.Join(pipelines, ",") + " [" + strings.Join(selectors, ",") + "]"
 }
 
 func (r *runsPane) renderDetail() []string {
