@@ -84,7 +84,7 @@ func (x *taskExec) writeMerge(ctx context.Context, sp *sinkPlan, rel string, b m
 		start := time.Now()
 		res, err := e.Merge(ctx, plan, txn)
 		for _, c := range res.Commits {
-			x.commitOperation(sp, c, mergeDetail(sk, b), time.Since(start))
+			x.commitOperation(sp, c, mergeDetail(sk, b, c), time.Since(start))
 		}
 		if res.Skipped {
 			x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write",
@@ -133,13 +133,18 @@ func (x *taskExec) mergePlan(ctx context.Context, sp *sinkPlan, rel string) (*me
 	return p, nil
 }
 
-// mergeDetail describes a merge commit in the history.
-func mergeDetail(sk *workspace.Sink, b microBatch) string {
+// mergeDetail describes a commit of a merge in the history, with the rows
+// it inserted, updated and deleted (the versions an SCD type 2 append
+// adds).
+func mergeDetail(sk *workspace.Sink, b microBatch, c *delta.CommitResult) string {
 	d := fmt.Sprintf("MERGE, SCD type %d", sk.MergeCDC.SCDType)
 	if b.appID != "" {
 		d += fmt.Sprintf(", batch %d of flow %s", b.version, b.flowName())
 	}
-	return d
+	if m := c.Merge; m != nil {
+		return d + fmt.Sprintf(": %d inserted, %d updated, %d deleted", m.Inserted, m.Updated, m.Deleted)
+	}
+	return d + fmt.Sprintf(": %d versions added", c.Metrics.AddedRows)
 }
 
 // mergeDone adds a merge's rows to the task's summary of its MERGE sink.

@@ -286,9 +286,32 @@ func (t *tablePane) streamLines(tb *workspace.Table) []string {
 	return append(append(lines, writers...), readers...)
 }
 
-// historyDetail sums up a commit's parameters and metrics.
+// mergeMetrics are the metrics a MERGE commit shows, by name: the rows
+// always, the others when not zero.
+var mergeMetrics = []struct {
+	key, name string
+	always    bool
+}{
+	{"numTargetRowsInserted", "inserted", true}, {"numTargetRowsUpdated", "updated", true}, {"numTargetRowsDeleted", "deleted", true},
+	{"numSourceRows", "source", false}, {"numTargetFilesAdded", "filesAdded", false}, {"numTargetFilesRemoved", "filesRemoved", false},
+	{"numTargetDeletionVectorsAdded", "dvsAdded", false},
+}
+
+// historyDetail sums up a commit's parameters and metrics: for a MERGE,
+// the rows it inserted, updated and deleted, its source rows and files.
 func historyDetail(h delta.HistoryEntry) string {
 	var parts []string
+	if h.Operation == "MERGE" {
+		for _, m := range mergeMetrics {
+			if v, ok := h.OperationMetrics[m.key]; ok && (m.always || compact(v) != "0") {
+				parts = append(parts, m.name+"="+compact(v))
+			}
+		}
+		if h.Engine != "" {
+			parts = append(parts, h.Engine)
+		}
+		return strings.Join(parts, " ")
+	}
 	for _, k := range []string{"mode", "predicate"} {
 		if v, ok := h.OperationParameters[k]; ok {
 			parts = append(parts, k+"="+compact(v))
