@@ -198,3 +198,13 @@ func TestSummaryNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeNumbers: table describe counts as the rest of the CLI and
+// the workbench do.
+func TestDescribeNumbers(t *testing.T) {
+	var b strings.Builder
+	printDescribe(&b, describeJSON{Path: "/lake/t", Files: 1200, SizeBytes: 3 << 30, Rows: 1_234_567, RowsExact: true})
+	if !strings.Contains(b.String(), "1,200 (3.0 GiB)") || !strings.Contains(b.String(), "1,234,567") {
+		t.Fatalf("describe:\n%s", b.String())
+	}
+}

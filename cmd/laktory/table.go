@@ -218,10 +218,10 @@ func printDescribe(w io.Writer, d describeJSON) {
 		part = strings.Join(d.PartitionColumns, ", ")
 	}
 	fmt.Fprintf(tw, "Partitioned by\t%s\n", part)
-	fmt.Fprintf(tw, "Files\t%d (%s)\n", d.Files, human.Bytes(d.SizeBytes))
-	rows := fmt.Sprint(d.Rows)
+	fmt.Fprintf(tw, "Files\t%s (%s)\n", human.Count(int64(d.Files)), human.Bytes(d.SizeBytes))
+	rows := human.Count(d.Rows)
 	if !d.RowsExact {
-		rows = fmt.Sprintf("at least %d (some files have no stats)", d.Rows)
+		rows = "at least " + human.Count(d.Rows) + " (some files have no stats)"
 	}
 	fmt.Fprintf(tw, "Rows\t%s\n", rows)
 	tw.Flush()
@@ -451,11 +451,9 @@ there are ("20 of N rows"); --limit 0 prints all.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(a.stdout, "(%d of %d rows; --limit 0 for all)\n", n, total)
-			case n == 1:
-				fmt.Fprintln(a.stdout, "(1 row)")
+				fmt.Fprintf(a.stdout, "(%s of %s; --limit 0 for all)\n", human.Count(int64(n)), human.Plural(total, "row"))
 			default:
-				fmt.Fprintf(a.stdout, "(%d rows)\n", n)
+				fmt.Fprintf(a.stdout, "(%s)\n", human.Plural(int64(n), "row"))
 			}
 			return nil
 		},
