@@ -17,7 +17,14 @@
 // selected pipelines' files, and nodes using what local runs do not
 // support yet (one check, in unsupported.go: MERGE, VIEW and pipeline view
 // sinks, Python-only sources, formats DuckDB does not read, streaming writes
-// other than APPEND).
+// other than APPEND). The errors include the schema flow's (Validate,
+// package runner/schemaflow): the selected nodes' SQL bound against the
+// schemas of what they read, compiled by the same compiler over empty
+// relations, and their sinks' column types against their tables.
+//
+// The SQL of a node goes through its dialect's translator (Config.Dialect,
+// default Dialect; package runner/dialect) both when it runs and when it is
+// checked.
 //
 // Each selected node is a task; tasks run in parallel as the node DAG
 // allows (Request.Parallel). A task resets its sinks as the refresh asks
