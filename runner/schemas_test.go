@@ -319,3 +319,43 @@ func TestValidateCache(t *testing.T) {
 		t.Fatalf("landing file changed: %d binds, %d reads", b, rd)
 	}
 }
+
+// TestValidateSourceSchemas: each source format's schema is read as the
+// run reads it (reader options included), from headers and footers, and a
+// wrong column over it is found.
+func TestValidateSourceSchemas(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"data/semi.csv":    "symbol;price\nAAA;1.5\n",
+		"data/nohead.csv":  "AAA,1.5\n",
+		"data/items.json":  `[{"sku": "a", "weight": 2}]`,
+		"data/notes.jsonl": `{"note": "x", "at": "2026-01-01T00:00:00Z"}` + "\n",
+	})
+	r := testRunner(t)
+	ctx := context.Background()
+	if _, err := r.db.ExecContext(ctx, "COPY (SELECT 1::BIGINT AS id, 'x' AS label) TO '"+filepath.Join(w.dir, "data/ids.parquet")+"' (FORMAT parquet)"); err != nil {
+		t.Fatal(err)
+	}
+	w.write(map[string]string{"pipelines/delta.yaml": "name: delta\nnodes:\n- name: d\n  sources:\n  - path: ../data/ids.parquet\n    format: PARQUET\n  sinks:\n  - path: ../out/ids\n    format: DELTA\n    mode: APPEND\n"})
+	mustRun(t, r, w.load(), Request{})
+	tests := []struct{ source, wrong, want string }{
+		{"path: ../data/semi.csv\n    format: CSV\n    reader_kwargs: {sep: ';'}", "prices", `did you mean "price"?`},
+		{"path: ../data/nohead.csv\n    format: CSV\n    reader_kwargs: {header: false}", "symbol", `did you mean "column0"`},
+		{"path: ../data/items.json\n    format: JSON", "weigth", `did you mean "weight"?`},
+		{"path: ../data/notes.jsonl\n    format: JSONL", "nots", `did you mean "note"`},
+		{"path: ../data/ids.parquet\n    format: PARQUET", "lable", `did you mean "label"?`},
+		{"path: ../out/ids\n    format: DELTA", "idd", `did you mean "id"?`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.source[:strings.Index(tt.source, "\n")], func(t *testing.T) {
+			yaml := "name: pl\nnodes:\n- name: a\n  sources:\n  - " + tt.source + "\n  transformer:\n    nodes:\n    - expr: SELECT " + tt.wrong + " FROM {df}\n"
+			w.write(map[string]string{"pipelines/pl.yaml": yaml})
+			snap := w.load()
+			ds, err := r.Validate(ctx, snap, validate.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := strings.Count(yaml[:strings.Index(yaml, "- expr:")], "\n") + 1
+			workspacetest.Expect(t, snap, ds, []W{D("pipelines/pl.yaml", line, 20, validate.CodeSQLBind, tt.want)})
+		})
+	}
+}
