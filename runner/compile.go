@@ -319,6 +319,10 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		args = append(args, fmt.Sprintf("header = %t", header))
 		if !infer {
 			args = append(args, "all_varchar = true")
+		} else {
+			// The types Spark's inferSchema gives: int when every value fits,
+			// timestamps with a time zone (Spark's TIMESTAMP).
+			args = append(args, "auto_type_candidates = ['BOOLEAN', 'INTEGER', 'BIGINT', 'DOUBLE', 'DATE', 'TIMESTAMPTZ', 'VARCHAR']")
 		}
 		for _, k := range []string{"sep", "delimiter"} {
 			if v, ok := readerOpt(o.src, k); ok {

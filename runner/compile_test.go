@@ -418,8 +418,10 @@ func TestSinkQueryWriterColumn(t *testing.T) {
 
 // TestSourceTypesAsLaktory: files are typed as Laktory 0.13.1 reads them
 // on Spark and Polars: a CSV's columns are strings unless infer_schema is
-// true (its default is false); JSON keeps date- and time-like strings as
-// strings (DuckDB alone would detect DATE and TIMESTAMP).
+// true (its default is false), then typed as Spark 4.2's inferSchema types
+// them (int when it fits, timestamp); JSON keeps date- and time-like strings as
+// strings (DuckDB alone would detect DATE and TIMESTAMP), and a column of
+// nulls is a string column, as Spark infers it.
 func TestSourceTypesAsLaktory(t *testing.T) {
 	src := func(path, format, extra string) string {
 		return "  sources:\n  - path: " + path + "\n    format: " + format + "\n" + extra
@@ -430,8 +432,8 @@ func TestSourceTypesAsLaktory(t *testing.T) {
 			"- name: csv\n" + src("../data/p.csv", "CSV", "") + sink("csv") +
 			"- name: typed\n" + src("../data/p.csv", "CSV", "    infer_schema: true\n") + sink("typed") +
 			"- name: json\n" + src("../data/e.jsonl", "JSONL", "") + sink("json"),
-		"data/p.csv":   "symbol,price,qty,day\nAAA,10.5,3,2026-01-01\n",
-		"data/e.jsonl": `{"id": 1, "day": "2026-01-01", "at": "2026-01-01 09:00:00", "utc": "2026-01-01T09:00:00Z", "ok": true}` + "\n",
+		"data/p.csv":   "symbol,price,qty,big,ok,day,at\nAAA,10.5,3,9000000000,true,2026-01-01,2026-01-01 09:00:00\n",
+		"data/e.jsonl": `{"id": 1, "day": "2026-01-01", "at": "2026-01-01 09:00:00", "utc": "2026-01-01T09:00:00Z", "ok": true, "none": null}` + "\n",
 	})
 	r := testRunner(t)
 	mustRun(t, r, w.load(), Request{})
@@ -447,9 +449,9 @@ func TestSourceTypesAsLaktory(t *testing.T) {
 		return strings.Join(out, ", ")
 	}
 	for table, want := range map[string]string{
-		"csv":   "symbol string, price string, qty string, day string",
-		"typed": "symbol string, price double, qty long, day date",
-		"json":  "id long, day string, at string, utc string, ok boolean",
+		"csv":   "symbol string, price string, qty string, big string, ok string, day string, at string",
+		"typed": "symbol string, price double, qty integer, big long, ok boolean, day date, at timestamp",
+		"json":  "id long, day string, at string, utc string, ok boolean, none string",
 	} {
 		if got := types(table); got != want {
 			t.Errorf("%s: columns %s, want %s", table, got, want)

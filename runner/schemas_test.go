@@ -92,7 +92,7 @@ func TestValidateSQL(t *testing.T) {
 		{name: "a type mismatch", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: SELECT upper(qty) AS q FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, "upper(BIGINT)")}},
+`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, "upper(INTEGER)")}},
 		{name: "expectations: not boolean, wrong column", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
   - name: doubled
     expr: price * 2
@@ -246,7 +246,7 @@ func TestValidateSinkAgainstTable(t *testing.T) {
 	}
 	workspacetest.Expect(t, snap, ds, []W{
 		D("pipelines/pl.yaml", 12, 17, validate.CodeSinkType, "writes the column 'price' as VARCHAR, but table main.default.out (version 0) stores it as DOUBLE: a Delta append does not change a column's type"),
-		D("pipelines/pl.yaml", 12, 17, validate.CodeSinkWidened, "'qty' as TINYINT into table main.default.out (version 0), which stores it as BIGINT"),
+		D("pipelines/pl.yaml", 12, 17, validate.CodeSinkWidened, "'qty' as TINYINT into table main.default.out (version 0), which stores it as INTEGER"),
 	})
 	for _, d := range ds {
 		if d.Code == validate.CodeSinkType && !strings.Contains(d.Hint, "(laktory run --pipeline pl --select a --refresh RESET --reset-mode DROP)") {
