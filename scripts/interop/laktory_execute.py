@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Run pipelines with Laktory's own Polars backend and describe Delta tables.
+
+    laktory_execute.py PLAN.json OUT.json
+
+PLAN.json is a list of scenarios, run in one process (Laktory takes seconds
+to import), each:
+    {"workspace": DIR,                       # Laktory runs here
+     "tables": {"prices": "lake/prices"},    # table label -> path (relative to DIR)
+     "owners": {"prices": {"pl.a": SQL}},    # rows of each writer, a Polars SQL predicate
+     "steps": [{"name": ..., "pipeline": "pipelines/pl.yaml",
+                "refresh": "FULL", "selects": ["a"], "reset_mode": null,
+                "params": {"x": "1"}, "files": {"data/a/2.jsonl": "..."},
+                "ours": {"prices": SNAPSHOT_DIR}}]}   # our table after the same step
+
+For each step, in order: write its files, load the pipeline file as a Laktory
+0.13.1 job does (`Pipeline.model_validate_yaml`, from the file's folder, so
+relative paths mean what they mean to us), `Pipeline.execute(selects, refresh,
+reset_mode, params)`, then describe each table as Laktory left it and as our
+snapshot of the same step has it, with deltalake (delta-rs): schema (names,
+types, nullability, in order), partition columns, rows (sorted JSON), rows per
+writer and the rows per writer after each commit.
+OUT.json: [{"steps": [{"name", "error", "tables": {label: {"laktory", "ours"}}}]}],
+one per scenario.
+Test-only (TestLaktoryExecution): the product never runs Python.
+"""
+
+import json
+import logging
+import os
+import sys
+import traceback
+import warnings
+
+import deltalake
+import polars as pl
+
+
+def owned(df, owners):
+    """Rows per writer of a table (a DataFrame), by each writer's predicate."""
+    return {w: df.filter(pl.sql_expr(pred)).height for w, pred in owners.items()}
+
+
+def describe(path, owners):
+    if not path or not os.path.isdir(os.path.join(path, "_delta_log")):
+        return {"exists": False}
+    dt = deltalake.DeltaTable(path)
+    schema = json.loads(dt.schema().to_json())
+    arrow = dt.to_pyarrow_table()
+    rows = sorted(json.dumps(r, sort_keys=True, default=str) for r in arrow.to_pylist())
+    # The rows of each writer after each commit, an unchanged state (a commit
+    # that adds or removes nothing, an empty CREATE) counted once, as the
+    # sequence a streaming reader of the table goes through.
+    history = []
+    for v in range(dt.version() + 1):
+        counts = owned(pl.read_delta(path, version=v), owners)
+        if (history and history[-1] == counts) or (not history and not any(counts.values())):
+            continue
+        history.append(counts)
+    return {
+        "exists": True,
+        "schema": [{"name": f["name"], "type": f["type"], "nullable": f["nullable"]} for f in schema["fields"]],
+        "partition_columns": dt.metadata().partition_columns,
+        "rows": rows,
+        "writers": owned(pl.from_arrow(arrow), owners),
+        "history": history,
+    }
+
+
+def run_scenario(lk, plan):
+    root = os.path.abspath(plan["workspace"])
+    out = {"steps": []}
+    for step in plan["steps"]:
+        for name, text in (step.get("files") or {}).items():
+            p = os.path.join(root, name)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write(text)
+        res = {"name": step["name"], "error": "", "tables": {}}
+        file = os.path.join(root, step["pipeline"])
+        cwd = os.getcwd()
+        try:
+            os.chdir(os.path.dirname(file))
+            with open(file) as f:
+                pipeline = lk.models.Pipeline.model_validate_yaml(f)
+            pipeline.execute(
+                selects=step.get("selects") or None,
+                refresh=step.get("refresh") or "INCREMENTAL",
+                reset_mode=step.get("reset_mode") or None,
+                params=step.get("params") or None,
+            )
+        except Exception as e:  # the step's outcome, compared with ours
+            lines = [l for l in str(e).splitlines() if l.strip()]
+            res["error"] = f"{type(e).__name__}: " + " | ".join(lines[:4])
+            if os.environ.get("LAKTORY_EXECUTE_TRACE"):
+                traceback.print_exc()
+        finally:
+            os.chdir(cwd)
+        for label, rel in plan["tables"].items():
+            owners = (plan.get("owners") or {}).get(label, {})
+            res["tables"][label] = {
+                "laktory": describe(os.path.join(root, rel), owners),
+                "ours": describe((step.get("ours") or {}).get(label), owners),
+            }
+        out["steps"].append(res)
+    return out
+
+
+def main():
+    plan_file, out_file = sys.argv[1], sys.argv[2]
+    with open(plan_file) as f:
+        plans = json.load(f)
+    logging.disable(logging.WARNING)  # Laktory's INFO logs and warnings
+    warnings.filterwarnings("ignore")
+    import laktory as lk
+
+    out = [run_scenario(lk, plan) for plan in plans]
+    with open(out_file, "w") as f:
+        json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
