@@ -153,3 +153,53 @@ func TestRemoveFileAndEmptyDir(t *testing.T) {
 		}
 	}
 }
+
+// TestConfinedDuckDB: SQL on a confined database reads and writes inside
+// its folders and files only, cannot load extensions nor widen the
+// configuration.
+func TestConfinedDuckDB(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	os.MkdirAll(ws, 0o755)
+	os.WriteFile(filepath.Join(ws, "in.csv"), []byte("a\n1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "one.csv"), []byte("a\n2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "secret.csv"), []byte("a\n3\n"), 0o644)
+	db, err := OpenConfinedDuckDB(ctx, Confinement{Dirs: []string{ws}, Files: []string{filepath.Join(dir, "one.csv")}, TempDir: filepath.Join(ws, ".tmp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	q := func(s string) error { _, err := db.ExecContext(ctx, s); return err }
+	for _, ok := range []string{
+		"SELECT * FROM read_csv('" + filepath.Join(ws, "in.csv") + "')",
+		"SELECT * FROM read_csv('" + filepath.Join(dir, "one.csv") + "')",
+		"COPY (SELECT 1) TO '" + filepath.Join(ws, "out.csv") + "'",
+	} {
+		if err := q(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, refused := range []string{
+		"SELECT * FROM read_csv('" + filepath.Join(dir, "secret.csv") + "')",
+		"SELECT * FROM read_csv('" + ws + "/../secret.csv')",
+		"SELECT * FROM read_text('/etc/passwd')",
+		"SELECT * FROM glob('/etc/*')",
+		"COPY (SELECT 1) TO '" + filepath.Join(dir, "out.csv") + "'",
+		"COPY (SELECT 1) TO '" + filepath.Join(dir, "one.csv") + "'",
+		"ATTACH '" + filepath.Join(dir, "x.db") + "'",
+		"INSTALL httpfs",
+		"LOAD httpfs",
+		"SET enable_external_access = true",
+		"SET allowed_directories = ['/']",
+		"SET memory_limit = '1GB'",
+	} {
+		if err := q(refused); err == nil {
+			t.Errorf("%s ran", refused)
+		}
+	}
+	var tz string
+	if err := db.QueryRowContext(ctx, "SELECT current_setting('TimeZone')").Scan(&tz); err != nil || tz != "UTC" {
+		t.Fatalf("TimeZone %q %v", tz, err)
+	}
+}

@@ -555,18 +555,16 @@ func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (str
 		return "", err
 	}
 	stmts := splitStatements(text)
-	if len(stmts) == 0 {
+	switch {
+	case len(stmts) == 0:
 		return "", fmt.Errorf("%w: the `expr` is empty", ErrStep)
+	case len(stmts) > 1:
+		// Laktory runs an expr as one query (spark.sql); statements before
+		// it would run here only, with the pipeline's file as their author.
+		return "", fmt.Errorf("%w: the `expr` of transformer step #%d holds %d SQL statements: an expr is one query; remove what comes before (or after) it",
+			ErrStep, st.Index+1, len(stmts))
 	}
-	for _, q := range stmts[:len(stmts)-1] {
-		if c.bind != nil && !definesOnly(q) {
-			return "", fmt.Errorf("%w: the `expr` runs a statement before its query", errUnchecked)
-		}
-		if _, err := c.s.conn.ExecContext(ctx, q); err != nil {
-			return "", fmt.Errorf("%w: %w", ErrStep, err)
-		}
-	}
-	v, err := c.s.view(ctx, "step", stmts[len(stmts)-1])
+	v, err := c.s.view(ctx, "step", stmts[0])
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrStep, err)
 	}

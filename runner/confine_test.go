@@ -231,3 +231,89 @@ func TestRealPathAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxedSQL: with the workspace's Sandbox, the SQL of a pipeline
+// reads and writes only the workspace (and the lake, the roots, the
+// declared sources): elsewhere DuckDB refuses, in validation's binding as
+// in a run (ErrSandbox says why); the runner's own reads and writes work.
+// A text of several statements runs none of them, sandbox or not.
+func TestSandboxedSQL(t *testing.T) {
+	base := t.TempDir()
+	secret := filepath.Join(base, "secret.csv")
+	os.WriteFile(secret, []byte("s\n42\n"), 0o644)
+	outside := filepath.Join(base, "stolen.csv")
+	node := func(transformer, extra string) string {
+		return "- name: n\n  sources:\n  - path: ../data/\n    format: JSONL\n" + transformer + "  sinks:\n  - table_name: n\n    mode: APPEND\n" + extra
+	}
+	step := func(expr string) string {
+		return "  transformer:\n    nodes:\n    - expr: " + fmt.Sprintf("%q", expr) + "\n"
+	}
+	copyOut := "COPY (SELECT 1) TO '" + outside + "'"
+	tests := []struct {
+		name, node string
+		sandbox    bool
+		want       string // in the plan's or the task's error; "" = the run succeeds
+	}{
+		{"read inside", node(step("SELECT k, v FROM {df}"), ""), true, ""},
+		{"read a file outside", node(step("SELECT * FROM read_csv('"+secret+"')"), ""), true, "file system operations are disabled"},
+		{"glob outside", node(step("SELECT * FROM glob('/etc/*')"), ""), true, "file system operations are disabled"},
+		{"COPY before the expr's query", node(step(copyOut+"; SELECT * FROM {df}"), ""), false, "statement that is not a query"},
+		{"COPY in an expectation", node("", "  expectations:\n  - name: e\n    expr: \"true) FROM (SELECT 1); "+copyOut+"; SELECT (true\"\n    action: WARN\n"),
+			false, "more than one statement"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWS(t, map[string]string{"pipelines/pl.yaml": "name: pl\nnodes:\n" + tt.node, "data/1.jsonl": jsonl("a", 0, 3, "")})
+			snap := w.load()
+			r := testRunner(t, func(c *Config) {
+				if tt.sandbox {
+					c.Sandbox = Sandbox(snap)
+				}
+			})
+			var got string
+			if plan, err := r.Plan(context.Background(), snap, Request{}); err != nil {
+				got = err.Error()
+			} else if o := start(t, r, plan); o.err != nil {
+				got = taskSum(t, o.sum, "pl.n").Err
+			}
+			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+				t.Fatalf("error %q, want %q", got, tt.want)
+			}
+			if exists(outside) {
+				t.Fatal("the SQL wrote outside the workspace")
+			}
+		})
+	}
+}
+
+// TestSessionRunsOneStatement: a text of several statements is refused
+// before any of it runs (DuckDB's driver would run them all).
+func TestSessionRunsOneStatement(t *testing.T) {
+	r := testRunner(t)
+	s, err := newSession(t.Context(), r.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	out := filepath.Join(t.TempDir(), "x.csv")
+	inject := "SELECT 1 AS a; COPY (SELECT 1) TO '" + out + "'; SELECT 2 AS a"
+	if _, err := s.view(t.Context(), "v", inject); !errors.Is(err, ErrStep) {
+		t.Fatalf("view: %v", err)
+	}
+	if _, _, err := s.table(t.Context(), "t", inject); !errors.Is(err, ErrStep) {
+		t.Fatalf("table: %v", err)
+	}
+	var n int
+	if err := s.queryRow(t.Context(), inject, &n); !errors.Is(err, ErrStep) {
+		t.Fatalf("queryRow: %v", err)
+	}
+	if _, err := s.columns(t.Context(), "(SELECT 1); COPY (SELECT 1) TO '"+out+"'"); !errors.Is(err, ErrStep) {
+		t.Fatalf("columns: %v", err)
+	}
+	if exists(out) {
+		t.Fatal("a statement ran")
+	}
+	if v, err := s.view(t.Context(), "v", "SELECT 1 AS a"); err != nil || v == "" {
+		t.Fatalf("one statement: %v", err)
+	}
+}

@@ -40,6 +40,10 @@ var (
 	// ErrStep: a transformer step cannot be compiled to SQL.
 	ErrStep = errors.New("invalid transformer step")
 
+	// ErrSandbox: SQL of a pipeline touched a path outside the workspace's
+	// sandbox (Config.Sandbox) and DuckDB refused it.
+	ErrSandbox = errors.New("path outside the sandbox")
+
 	// ErrSink: a sink cannot be written.
 	ErrSink = errors.New("cannot write sink")
 

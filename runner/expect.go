@@ -60,7 +60,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		for i := range dest {
 			dest[i] = &failures[idx[i]]
 		}
-		if err := c.s.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(counts, ", "), quoteIdent(tbl))).Scan(dest...); err != nil {
+		if err := c.s.queryRow(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(counts, ", "), quoteIdent(tbl)), dest...); err != nil {
 			return res, fmt.Errorf("%w: %s: evaluate expectations: %v", ErrExpectation, c.where(), err)
 		}
 	}
@@ -73,7 +73,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		failed, what := false, ""
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			var ok *bool
-			if err := c.s.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT (%s) FROM %s", exprs[i], quoteIdent(tbl))).Scan(&ok); err != nil {
+			if err := c.s.queryRow(ctx, fmt.Sprintf("SELECT (%s) FROM %s", exprs[i], quoteIdent(tbl)), &ok); err != nil {
 				return res, fmt.Errorf("%w: %s: expectation '%s': %v", ErrExpectation, c.where(), e.Name, err)
 			}
 			failed, what = ok == nil || !*ok, "the aggregate is not true"

@@ -2,6 +2,9 @@ package runner
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/workspace"
@@ -53,4 +56,49 @@ func (x *taskExec) checkPaths() error {
 		}
 	}
 	return nil
+}
+
+// Sandbox is the confinement of the SQL of snap's pipelines: the
+// workspace, the lake and the roots of the workbench config (read and
+// write), and the folders and files its sources declare outside them
+// (read: DuckDB's allowed_paths, or the folder of a folder or glob
+// source); DuckDB spills into DIR/.laktory/tmp.
+func Sandbox(snap *workspace.Snapshot) *delta.Confinement {
+	c := &delta.Confinement{Dirs: snap.Layout.AllowedRoots(), TempDir: filepath.Join(snap.Layout.StateDir(), "tmp")}
+	inside := func(p string) bool {
+		for _, d := range c.Dirs {
+			if rel, err := filepath.Rel(d, p); err == nil && !strings.HasPrefix(rel, "..") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range snap.Pipelines {
+		for _, n := range p.Nodes {
+			for _, src := range n.Sources {
+				path := src.ResolvedPath
+				if path == "" || strings.Contains(path, "://") || inside(path) {
+					continue
+				}
+				if i := strings.IndexAny(path, "*?["); i >= 0 {
+					path = filepath.Dir(path[:i] + "x")
+				}
+				if st, err := os.Stat(path); err == nil && !st.IsDir() {
+					c.Files = append(c.Files, path)
+				} else {
+					c.Dirs = append(c.Dirs, path)
+				}
+			}
+		}
+	}
+	return c
+}
+
+// sandboxed explains DuckDB's refusal of a path outside the sandbox.
+func sandboxed(err error) error {
+	if err != nil && strings.Contains(err.Error(), "file system operations are disabled by configuration") {
+		return fmt.Errorf("%w: %w (SQL runs inside the workspace: it reads and writes only the workspace, the lake, the roots of %s and the paths the sources declare; a source added outside them since the workbench started needs a restart)",
+			ErrSandbox, err, workspace.ConfigFileName)
+	}
+	return err
 }

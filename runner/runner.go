@@ -39,6 +39,11 @@ type Config struct {
 	// SchemaCache is a folder where Validate keeps the schemas it read and
 	// the nodes it bound between processes ("": in memory only).
 	SchemaCache string
+	// Sandbox, when set, confines the runner's DuckDB, where the SQL of the
+	// pipelines runs (and is bound by validation), to its folders and files
+	// (delta.OpenConfinedDuckDB): Sandbox(snap) for a workspace. nil leaves
+	// DuckDB unconfined, for Go programs running SQL they trust.
+	Sandbox *delta.Confinement
 
 	// hooks for tests.
 	beforeCommit func(task string, attempt int)
@@ -76,7 +81,13 @@ func New(cfg Config) (*Runner, error) {
 		cfg.Parallel = runtime.NumCPU()
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	db, err := delta.OpenDuckDB(context.Background())
+	var db *sql.DB
+	var err error
+	if cfg.Sandbox != nil {
+		db, err = delta.OpenConfinedDuckDB(context.Background(), *cfg.Sandbox)
+	} else {
+		db, err = delta.OpenDuckDB(context.Background())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}

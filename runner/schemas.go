@@ -234,12 +234,6 @@ func errorOffset(stmt, msg string) int {
 	return lineStart + base + caret
 }
 
-// defineRe matches the statements a check may run before an `expr`'s
-// query: temporary views and macros, which read nothing.
-var defineRe = regexp.MustCompile(`(?is)^\s*CREATE\s+(OR\s+REPLACE\s+)?(TEMP|TEMPORARY)\s+(VIEW|MACRO)\b`)
-
-func definesOnly(stmt string) bool { return defineRe.MatchString(stmt) }
-
 // schemaEngine is the runner's side of the schema flow: sources read and
 // nodes compiled as runs do, over the runner's DuckDB.
 type schemaEngine struct{ r *Runner }

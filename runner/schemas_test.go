@@ -192,12 +192,12 @@ nodes:
 			D("pipelines/pl.yaml", 12, 17, validate.CodeSinkWidened, "node 'a' writes the column 'qty' as INTEGER into the declared schema of main.default.out, which stores it as BIGINT"),
 			D("pipelines/pl.yaml", 12, 17, validate.CodeSinkType, "writes the column 'price' as DOUBLE, but the declared schema of main.default.out stores it as DECIMAL(10,2)"),
 		}},
-		{name: "a statement before the query is not checked", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+		{name: "a statement before the query is refused (an expr is one query), not bound", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: |
         SET VARIABLE x = 1;
         SELECT prise FROM {df}
-`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 9, 13, validate.CodeExprStmts, "holds a statement that is not a query")}},
 		{name: "a source with no file yet is not checked", files: map[string]string{"pipelines/pl.yaml": `name: pl
 nodes:
 - name: a

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
 )
 
 // session is a task's dedicated DuckDB connection and the temporary views
@@ -47,7 +49,7 @@ func (s *session) name(hint string) string {
 func (s *session) view(ctx context.Context, hint, query string) (string, error) {
 	name := s.name(hint)
 	stmt := "CREATE TEMP VIEW " + quoteIdent(name) + " AS " + query
-	if _, err := s.conn.ExecContext(ctx, stmt); err != nil {
+	if err := s.exec(ctx, stmt); err != nil {
 		return "", &sqlError{stmt: stmt, err: err}
 	}
 	s.created = append(s.created, "VIEW IF EXISTS "+quoteIdent(name))
@@ -58,7 +60,7 @@ func (s *session) view(ctx context.Context, hint, query string) (string, error) 
 // row count.
 func (s *session) table(ctx context.Context, hint, query string) (string, int64, error) {
 	name := s.name(hint)
-	if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+quoteIdent(name)+" AS "+query); err != nil {
+	if err := s.exec(ctx, "CREATE TEMP TABLE "+quoteIdent(name)+" AS "+query); err != nil {
 		return "", 0, err
 	}
 	s.created = append(s.created, "TABLE IF EXISTS "+quoteIdent(name))
@@ -67,6 +69,72 @@ func (s *session) table(ctx context.Context, hint, query string) (string, int64,
 		return "", 0, err
 	}
 	return name, n, nil
+}
+
+// errStatements: a text the session runs holds more than one statement.
+var errStatements = fmt.Errorf("%w: the SQL holds more than one statement (a `;` ends the query): only the query runs, nothing before or after it", ErrStep)
+
+// exec runs one statement. DuckDB's driver runs every statement of a text
+// (those before the last one as soon as it prepares it), and the SQL of
+// the pipelines is embedded in the runner's, so a text holding more than
+// one statement is refused before any of it runs (errStatements).
+func (s *session) exec(ctx context.Context, stmt string) error {
+	return s.conn.Raw(func(dc any) error {
+		st, err := prepareOne(dc, stmt)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		_, err = st.(driver.StmtExecContext).ExecContext(ctx, nil)
+		return err
+	})
+}
+
+// queryRow is QueryRowContext for a query holding SQL of the pipelines:
+// one statement only (errStatements).
+func (s *session) queryRow(ctx context.Context, q string, dest ...any) error {
+	if err := oneStatement(ctx, s.conn, q); err != nil {
+		return err
+	}
+	return s.conn.QueryRowContext(ctx, q).Scan(dest...)
+}
+
+// oneStatement fails with errStatements, running nothing, when stmt holds
+// more than one statement (q: a *sql.Conn or a *sql.DB).
+func oneStatement(ctx context.Context, q querier, stmt string) error {
+	c, ok := q.(*sql.Conn)
+	if db, isDB := q.(*sql.DB); isDB {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		c, ok = conn, true
+	}
+	if !ok {
+		return nil
+	}
+	return c.Raw(func(dc any) error {
+		st, err := prepareOne(dc, stmt)
+		if err == nil {
+			st.Close()
+		}
+		return err
+	})
+}
+
+// prepareOne prepares a text of exactly one statement on a DuckDB driver
+// connection (the driver's Prepare, unlike PrepareContext, runs nothing).
+func prepareOne(dc any, stmt string) (driver.Stmt, error) {
+	c, ok := dc.(*duckdb.Conn)
+	if !ok {
+		return nil, fmt.Errorf("runner: not a DuckDB connection (%T)", dc)
+	}
+	st, err := c.Prepare(stmt)
+	if err != nil && strings.Contains(err.Error(), "multi-statement") {
+		return nil, errStatements
+	}
+	return st, err
 }
 
 // column is a column of a relation.
@@ -99,6 +167,9 @@ func (s *session) columns(ctx context.Context, rel string) ([]column, error) {
 // describe returns the columns of a query (DESCRIBE: bound, not run).
 func describe(ctx context.Context, q querier, query string) ([]column, error) {
 	stmt := "DESCRIBE " + query
+	if err := oneStatement(ctx, q, stmt); err != nil {
+		return nil, &sqlError{stmt: stmt, err: err}
+	}
 	rows, err := q.QueryContext(ctx, stmt)
 	if err != nil {
 		return nil, &sqlError{stmt: stmt, err: err}

@@ -74,7 +74,7 @@ func (x *taskExec) safeExecute(ctx context.Context) (err error) {
 			err = fmt.Errorf("internal error in node '%s' of pipeline '%s' (please report it): %v", x.tp.node.Name, x.tp.pipeline.Name, p)
 		}
 	}()
-	return x.execute(ctx)
+	return sandboxed(x.execute(ctx))
 }
 
 func (x *taskExec) progress(phase string, rows int64) {

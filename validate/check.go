@@ -51,6 +51,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.local()
 	c.sourcePaths()
 	c.confinement()
+	c.exprStatements()
 	c.deep()
 	if opts.Strict || (snap.Config != nil && snap.Config.Strict) {
 		for i, d := range c.diags {

@@ -94,6 +94,7 @@ const (
 	CodeWhereShape  = "LK401"
 	CodeWhereReads  = "LK402"
 	CodePathOutside = "LK403"
+	CodeExprStmts   = "LK404"
 )
 
 // Codes documents every diagnostic code, load codes included. Codes are
@@ -188,6 +189,7 @@ var Codes = []CodeInfo{
 	{CodeWhereShape, Error, "a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)"},
 	{CodeWhereReads, Error, "a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)"},
 	{CodePathOutside, Error, "a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them"},
+	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }
 
 // Lookup returns the documentation of code.

@@ -105,4 +105,5 @@
 //	LK401  error    a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)
 //	LK402  error    a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)
 //	LK403  error    a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them
+//	LK404  error    a transformer expr holds more than one SQL statement (an expr is one query)
 package validate

@@ -50,6 +50,11 @@ func TestConfinement(t *testing.T) {
 			want: []W{D("pipelines/pl.yaml", 9, 17, workspace.CodeBadName, "more than three parts")}},
 		{name: "a table source with a control character", files: map[string]string{"pipelines/pl.yaml": "name: pl\nnodes:\n- name: a\n  sources:\n  - table_name: \"t\\x1b[2J\"\n"},
 			want: []W{D("pipelines/pl.yaml", 5, 17, workspace.CodeBadName, "control character")}},
+		{name: "an expr with a statement before its query", files: map[string]string{"pipelines/pl.yaml": "name: pl\nnodes:\n- name: a\n  transformer:\n    nodes:\n    - expr: \"COPY (SELECT 1) TO '/tmp/x'; SELECT * FROM {df}\"\n"},
+			want: []W{D("pipelines/pl.yaml", 6, 13, CodeExprStmts, "holds a statement that is not a query")}},
+		{name: "an expr with two queries", files: map[string]string{"pipelines/pl.yaml": "name: pl\nnodes:\n- name: a\n  transformer:\n    nodes:\n    - expr: \"SELECT 1; SELECT * FROM {df}\"\n"},
+			want: []W{D("pipelines/pl.yaml", 6, 13, CodeExprStmts, "holds 2 SQL statements")}},
+		{name: "an expr with a semicolon in a string and a trailing one", files: map[string]string{"pipelines/pl.yaml": "name: pl\nnodes:\n- name: a\n  transformer:\n    nodes:\n    - expr: \"SELECT ';' AS s FROM {df};\"\n"}},
 		{name: "names Unity Catalog accepts", files: map[string]string{"pipelines/pl.yaml": sink("  - table_name: prod-eu.sales_2026.Orders_é\n    mode: APPEND\n")}},
 	}
 	for _, tt := range tests {

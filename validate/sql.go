@@ -96,6 +96,8 @@ type sqlParser struct {
 	// pure are DuckDB's deterministic scalar functions (stability
 	// CONSISTENT): the only ones an ownership predicate may call.
 	pure map[string]bool
+	// counts caches statementCount.
+	counts map[string]int
 }
 
 var parser = &sqlParser{cache: map[string]*predicate{}}
@@ -357,4 +359,41 @@ func sparkIdentifiers(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// statementCount is the number of SQL statements DuckDB's parser finds in
+// text, with -2 for a text holding a statement that is not a query, and -1
+// when it cannot tell (the text does not parse: another dialect, say).
+func (p *sqlParser) statementCount(text string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n, ok := p.counts[text]; ok {
+		return n
+	}
+	p.once.Do(p.open)
+	if p.err != nil {
+		return -1
+	}
+	var out string
+	n := -1
+	if p.db.QueryRow("SELECT json_serialize_sql(?::VARCHAR)::VARCHAR", text).Scan(&out) == nil {
+		var res struct {
+			Error        bool   `json:"error"`
+			ErrorMessage string `json:"error_message"`
+			Statements   []any  `json:"statements"`
+		}
+		if json.Unmarshal([]byte(out), &res) == nil {
+			switch {
+			case !res.Error:
+				n = len(res.Statements)
+			case strings.Contains(res.ErrorMessage, "Only SELECT statements"):
+				n = -2
+			}
+		}
+	}
+	if p.counts == nil || len(p.counts) > 100_000 {
+		p.counts = map[string]int{}
+	}
+	p.counts[text] = n
+	return n
 }

@@ -181,7 +181,7 @@ func (a *app) run(dir string, f runFlags) error {
 	if err := checkParams(snap, f.workspaceFlags.params); err != nil {
 		return err
 	}
-	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache()})
+	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap)})
 	if err != nil {
 		return err
 	}

@@ -122,7 +122,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		fmt.Fprintf(a.stderr, "laktory: live validation is off: %v\n", err)
 		events = nil
 	}
-	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache()})
+	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap)})
 	if err != nil {
 		return err
 	}

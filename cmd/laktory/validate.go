@@ -116,7 +116,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 						return err
 					}
 				}
-				r, err := runner.New(runner.Config{SchemaCache: a.schemaCache()})
+				r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(s)})
 				if err != nil {
 					return err
 				}
