@@ -197,7 +197,7 @@ nodes:
     - expr: |
         SET VARIABLE x = 1;
         SELECT prise FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 9, 13, validate.CodeExprStmts, "holds a statement that is not a query")}},
+`)}, want: []W{D("pipelines/pl.yaml", 10, 13, validate.CodeExprStmts, "holds a statement that is not a query")}},
 		{name: "a source with no file yet is not checked", files: map[string]string{"pipelines/pl.yaml": `name: pl
 nodes:
 - name: a
