@@ -338,7 +338,7 @@ func toDNF(e *sqlNode, neg bool) (dnf, error) {
 	case "COLUMN_REF":
 		col, _ := column(e)
 		return atom(col, point(boolValue(true)), neg), nil
-	case "VALUE_CONSTANT":
+	case "VALUE_CONSTANT", "OPERATOR_CAST": // true is CAST('t' AS BOOLEAN)
 		v, err := constant(e)
 		if err != nil || v.kind != kindBool {
 			return nil, errUnsupported
@@ -515,7 +515,9 @@ func prove(a, b *predicate) (overlap, error) {
 				if err != nil || len(m) == 0 {
 					return overlap{}, errUnsupported
 				}
-				return overlap{witness: witness(m[0]), sameColumns: same}, nil
+				// A conjunction without a constraint matches every row:
+				// the overlap is certain whatever the columns.
+				return overlap{witness: witness(m[0]), sameColumns: same || len(x) == 0 || len(y) == 0}, nil
 			}
 		}
 	}
