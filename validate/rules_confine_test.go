@@ -55,6 +55,11 @@ func TestConfinement(t *testing.T) {
 		{name: "an expr with two queries", files: map[string]string{"pipelines/pl.yaml": "name: pl\nnodes:\n- name: a\n  transformer:\n    nodes:\n    - expr: \"SELECT 1; SELECT * FROM {df}\"\n"},
 			want: []W{D("pipelines/pl.yaml", 6, 13, CodeExprStmts, "holds 2 SQL statements")}},
 		{name: "an expr with a semicolon in a string and a trailing one", files: map[string]string{"pipelines/pl.yaml": "name: pl\nnodes:\n- name: a\n  transformer:\n    nodes:\n    - expr: \"SELECT ';' AS s FROM {df};\"\n"}},
+		{name: "a where that owns every row", files: map[string]string{
+			"pipelines/p1.yaml": "name: p1\nnodes:\n- name: a\n  sinks:\n  - table_name: t\n    mode: APPEND\n    shared: {where: \"client_id = 1 OR true\"}\n",
+			"pipelines/p2.yaml": "name: p2\nnodes:\n- name: a\n  sinks:\n  - table_name: t\n    mode: APPEND\n    shared: {where: \"client_id = 2\"}\n"},
+			want: []W{D("pipelines/p1.yaml", 7, 21, CodeWhereOverlap, "both would own the rows where client_id = 2"),
+				D("pipelines/p2.yaml", 7, 21, CodeWhereOverlap, "both would own the rows where client_id = 2")}},
 		{name: "names Unity Catalog accepts", files: map[string]string{"pipelines/pl.yaml": sink("  - table_name: prod-eu.sales_2026.Orders_é\n    mode: APPEND\n")}},
 	}
 	for _, tt := range tests {

@@ -338,7 +338,10 @@ func pointsOf(p *predicate) pointSet {
 	}
 	ps := pointSet{ok: true, col: cols[0]}
 	for _, c := range d {
-		s := c[ps.col]
+		s, ok := c[ps.col]
+		if !ok {
+			return pointSet{} // a branch constraining nothing (OR true) matches every value
+		}
 		for _, iv := range s.ivs {
 			if iv.lo.inf || iv.hi.inf || !iv.lo.incl || !iv.hi.incl || iv.lo.v.cmp(iv.hi.v) != 0 {
 				return pointSet{}
