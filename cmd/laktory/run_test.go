@@ -112,6 +112,8 @@ func TestRunExitCodes(t *testing.T) {
 			args: []string{"--pipeline", "st"}, code: ExitProblems, stderr: "node 's' of pipeline 'st' uses merge_cdc_options with the mode APPEND"},
 		{name: "a pipeline file that does not parse", extra: map[string]string{"pipelines/broken.yaml": "name: broken\nnodes:\n- name: a\n  sinks: [\n"},
 			code: ExitProblems, stderr: "pipelines/broken.yaml\n  4:1 error LK001 YAML syntax error"},
+		{name: "a file that does not parse and is no pipeline", extra: map[string]string{"notes.yaml": "owner: [data-team\n"},
+			code: ExitProblems, stderr: "notes.yaml\n  1:8 error LK001 YAML syntax error: unclosed `[`"},
 		{name: "a broken file and another pipeline selected", extra: map[string]string{"pipelines/broken.yaml": "nodes: [\n"},
 			args: []string{"--pipeline", "pl"}, code: ExitOK, stdout: "succeeded"},
 		{name: "a broken workbench config", extra: map[string]string{"laktory-workbench.yaml": "roots: 3\n"},
