@@ -83,6 +83,10 @@ type Model struct {
 	// refresh coalesces table reloads asked for by run events and log
 	// changes: one at a time, and one more if asked meanwhile.
 	refresh struct{ busy, again bool }
+
+	// paramValues are the pipeline parameters given in this session, the
+	// parameters dialog's defaults.
+	paramValues map[string]string
 }
 
 // tableWatch is the watch of the shown table's log.
@@ -289,6 +293,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			}
 			m.updateRunMarks()
 		}
+	case paramsMsg:
+		return m.paramsLoaded(msg)
 	case planMsg:
 		if msg.token == m.auto.plan {
 			return m.autoPlanned(msg)
@@ -956,9 +962,19 @@ func (m *Model) runAll() tea.Cmd {
 	return m.plan(allTarget, validate.RefreshIncremental, "")
 }
 
-// plan checks the run parameters (pure), then asks the runner for a plan.
+// plan asks for the required pipeline parameters the run lacks, if any;
+// then planWith plans it.
 func (m *Model) plan(t runTarget, refresh, resetMode string) tea.Cmd {
-	snap := m.ws.snap
+	if fields := missingParams(m.ws.snap, t); len(fields) > 0 {
+		m.dialog = newParamsDialog(t, refresh, resetMode, fields, m.paramValues)
+		return nil
+	}
+	return m.planWith(m.ws.snap, t, refresh, resetMode)
+}
+
+// planWith checks the run parameters (pure), then asks the runner for a
+// plan on snap.
+func (m *Model) planWith(snap *workspace.Snapshot, t runTarget, refresh, resetMode string) tea.Cmd {
 	title := runTitle(refresh, resetMode, t.desc)
 	params, ds := validate.RunParameters(snap, validate.RunRequest{Refresh: refresh, ResetMode: resetMode, Selection: t.selection})
 	if workspace.HasErrors(ds) {
@@ -1052,6 +1068,9 @@ func (m *Model) started(msg startedMsg) tea.Cmd {
 func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
 	d := m.dialog
+	if d.kind == dlgParams {
+		return m.paramsKey(msg)
+	}
 	if d.kind != dlgResetMode {
 		d.offset, _ = k.move(msg, d.offset, max(m.lay.Main.H-dialogChrome-1, 1), math.MaxInt32) // the render clamps it
 	}

@@ -19,6 +19,7 @@ const (
 	dlgConfirm                     // a plan to confirm
 	dlgMessage                     // an explanation to dismiss
 	dlgQuit                        // quit while a run is in progress
+	dlgParams                      // the run's required pipeline parameters
 )
 
 // runTarget is what a run key applies to.
@@ -44,6 +45,7 @@ type dialog struct {
 	target  runTarget
 	refresh string
 	plan    *runner.Plan
+	params  *paramsForm // dlgParams, and the planning that follows it
 }
 
 // resetModes are the choices of the reset-mode picker, from the least
@@ -281,6 +283,8 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 	switch d.kind {
 	case dlgResetMode:
 		lines = append(lines, st.Dim.Render(scroll+"↑/↓ choose · enter plan the run · esc cancel"))
+	case dlgParams:
+		lines = append(lines, st.Dim.Render("type a value · tab/↑/↓ next field · enter plan the run · esc cancel"))
 	case dlgPlanning:
 		lines = append(lines, st.Dim.Render("planning… · esc cancel"))
 	case dlgConfirm:

@@ -1,6 +1,7 @@
 package workspace_test
 
 import (
+	"context"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -295,6 +296,16 @@ nodes:
 	s = workspacetest.Load(t, files, workspace.Options{Params: map[string]string{"client": "acme", "region": "us"}})
 	if p := s.Pipeline("pl"); p.Nodes[0].Comment != "acme-us" || len(p.MissingParameters()) != 0 {
 		t.Errorf("run values: %q %v", p.Nodes[0].Comment, p.MissingParameters())
+	}
+	// WithParams: the same workspace again with a run's values, on top of
+	// the snapshot's own.
+	w, err := workspace.WithParams(context.Background(), workspacetest.Load(t, files, workspace.Options{Params: map[string]string{"region": "us"}}),
+		map[string]string{"client": "globex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := w.Pipeline("pl"); p.Nodes[0].Comment != "globex-us" || len(p.MissingParameters()) != 0 {
+		t.Errorf("WithParams: %q %v", p.Nodes[0].Comment, p.MissingParameters())
 	}
 	s = workspacetest.Load(t, map[string]string{"pl.yaml": `
 name: pl

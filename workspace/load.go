@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -224,6 +225,22 @@ func load(ctx context.Context, dir string, opts Options, gen uint64) (*Snapshot,
 		return nil, err
 	}
 	return l.assemble(results, gen), nil
+}
+
+// WithParams loads the workspace of prev again with the given values of
+// pipeline parameters (a run's, as laktory run --param NAME=VALUE gives
+// them) on top of prev's: every ${params.NAME} takes its value.
+func WithParams(ctx context.Context, prev *Snapshot, params map[string]string) (*Snapshot, error) {
+	if prev == nil {
+		return nil, ErrNilSnapshot
+	}
+	opts := prev.opts
+	opts.Params = maps.Clone(opts.Params)
+	if opts.Params == nil {
+		opts.Params = map[string]string{}
+	}
+	maps.Copy(opts.Params, params)
+	return load(ctx, prev.Dir, opts, prev.Generation)
 }
 
 // Reload returns a new snapshot after the given paths changed (created,
