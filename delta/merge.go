@@ -22,9 +22,11 @@ import (
 // Only the files that can hold a source key are read (their partition
 // values and min/max stats are joined with the source's keys), and only
 // the columns the match needs; only the files holding a row a clause
-// changes are rewritten (each on its own, in row order, so a table sorted
-// by its key stays sorted). Spark's MERGE also rewrites files whose
-// matched rows no clause changes; the rows are the same.
+// changes are rewritten, each on its own: a new file holds the rows of
+// one old file, so its min/max stats are as tight (the rows' order within
+// the file may change: sorting them again would cost a third more). Spark's
+// MERGE also rewrites files whose matched rows no clause changes; the rows
+// are the same.
 
 // MergeAction is what a MERGE clause does.
 type MergeAction string
@@ -763,7 +765,7 @@ func (mg *merger) write(ctx context.Context, logical, what string) ([]*Add, erro
 }
 
 // rewrite writes file f (position i of the candidates) again with its
-// updated rows changed and its deleted rows left out, in row order.
+// updated rows changed and its deleted rows left out.
 func (mg *merger) rewrite(ctx context.Context, src, matches string, f *Add, i int) ([]*Add, error) {
 	scan, err := mg.rowScanSQL(ctx, nil, []*Add{f})
 	if err != nil {
@@ -785,8 +787,7 @@ func (mg *merger) rewrite(ctx context.Context, src, matches string, f *Add, i in
 	}
 	q := "SELECT " + sel + " FROM (" + scan + "\n) AS target LEFT JOIN (SELECT * FROM " + quoteIdent(matches) +
 		" WHERE " + mergeFileCol + " = " + strconv.Itoa(i) + " AND " + mergeClauseCol + " IS NOT NULL) AS a ON a." + mergeRowCol + " = target." + mergeRowCol +
-		" LEFT JOIN " + quoteIdent(src) + " AS source ON source." + mergeSIDCol + " = a." + mergeSIDCol + where +
-		" ORDER BY target." + mergeRowCol
+		" LEFT JOIN " + quoteIdent(src) + " AS source ON source." + mergeSIDCol + " = a." + mergeSIDCol + where
 	return mg.write(ctx, q, "rewriting "+f.Path)
 }
 
