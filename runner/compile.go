@@ -16,9 +16,9 @@ import (
 )
 
 // outputs gives a compiler the outputs of the nodes the run already
-// executed (in-memory tables of the run's DuckDB database).
+// executed (relations of the engine every session reads, as SQL).
 type outputs interface {
-	output(pipeline, node string) (table string, ok bool)
+	output(pipeline, node string) (rel string, ok bool)
 }
 
 // compiler turns one node into a chain of DuckDB views on a session:
@@ -197,8 +197,8 @@ func tableSQL(ctx context.Context, path, label string, opts delta.ScanOptions) (
 // that writer's rows without the writer column), else by executing it here
 // when it has no sink.
 func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
-	if t, ok := c.mem.output(c.p.Name, name); ok {
-		return "SELECT * FROM " + quoteIdent(t), nil
+	if rel, ok := c.mem.output(c.p.Name, name); ok {
+		return "SELECT * FROM " + rel, nil
 	}
 	if c.bind != nil {
 		return "", errUnknownInput // a check reads no table

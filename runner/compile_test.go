@@ -387,7 +387,7 @@ nodes:
 // column of the same name (any case) the node's output carries.
 func TestSinkQueryWriterColumn(t *testing.T) {
 	r := testRunner(t)
-	s, err := newSession(t.Context(), r.db)
+	s, err := newSession(t.Context(), r.local)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -290,7 +290,7 @@ func TestSandboxedSQL(t *testing.T) {
 // before any of it runs (DuckDB's driver would run them all).
 func TestSessionRunsOneStatement(t *testing.T) {
 	r := testRunner(t)
-	s, err := newSession(t.Context(), r.db)
+	s, err := newSession(t.Context(), r.local)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 			return res, err
 		}
 		res.out = v
-		if err := c.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(v)).Scan(&res.kept); err != nil {
+		if res.kept, err = c.s.count(ctx, v); err != nil {
 			return res, err
 		}
 	}

@@ -292,7 +292,7 @@ func TestMicroBatchExactlyOnce(t *testing.T) {
 	if err := store.StartTask(ctx, id, history.TaskStart{Key: task.Key, Pipeline: task.Pipeline, Node: task.Node}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := newSession(ctx, r.db)
+	s, err := newSession(ctx, r.local)
 	if err != nil {
 		t.Fatal(err)
 	}

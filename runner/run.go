@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -77,7 +78,9 @@ type Run struct {
 	ID   int64
 	Plan *Plan
 
-	r        *Runner
+	r *Runner
+	// engine executes the run's relations and table operations.
+	engine   engine.Engine
 	store    *history.Store
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -160,7 +163,7 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 		return nil, fmt.Errorf("run history: %w", err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
-	run := &Run{ID: id, Plan: plan, r: r, store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
+	run := &Run{ID: id, Plan: plan, r: r, engine: r.runEngine(), store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
 		parallel: parallel, seqNo: runSeq.Add(1), began: time.Now().Add(-100 * time.Millisecond), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{},
 		guard: guardOf(plan.snap)}
 	run.evCond = sync.NewCond(&run.evMu)
@@ -174,6 +177,14 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	}
 	go run.execute()
 	return run, nil
+}
+
+// runEngine is the engine of runs.
+func (r *Runner) runEngine() engine.Engine {
+	if r.cfg.engine != nil {
+		return r.cfg.engine
+	}
+	return r.local
 }
 
 // Events streams the run's events in order; the channel is closed when the
@@ -332,7 +343,7 @@ func (run *Run) createdByRun(id workspace.TableID) bool {
 }
 
 // output implements outputs: the in-memory output of a node this run
-// executed.
+// executed (a relation of the engine, as SQL).
 func (run *Run) output(pipeline, node string) (string, bool) {
 	run.memMu.Lock()
 	defer run.memMu.Unlock()
@@ -446,7 +457,7 @@ func resetSuffix(mode string) string {
 func (run *Run) finishRun(sums map[string]TaskSummary) {
 	run.memMu.Lock()
 	for _, t := range run.mem {
-		run.r.db.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+quoteIdent(t)) //nolint:errcheck // best effort: in-memory
+		run.engine.Unshare(context.Background(), t) //nolint:errcheck // best effort: in-memory
 	}
 	run.mem = map[string]string{}
 	run.memMu.Unlock()

@@ -11,9 +11,12 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/runner/schemaflow"
+	"github.com/laktory/workbench/workspace"
 )
 
 // Config configures a Runner.
@@ -46,6 +49,8 @@ type Config struct {
 	Sandbox *delta.Confinement
 
 	// hooks for tests.
+	// engine replaces the local engine of runs.
+	engine       engine.Engine
 	beforeCommit func(task string, attempt int)
 	// progressEvery is how often writes report their progress (default
 	// delta's).
@@ -61,6 +66,8 @@ type Config struct {
 type Runner struct {
 	cfg Config
 	db  *sql.DB
+	// local is the local engine over db: schema checks and local runs.
+	local engine.Engine
 	// flow checks workspaces against their inputs' schemas (Validate).
 	flow *schemaflow.Flow
 
@@ -92,6 +99,9 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	r := &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}
+	r.local = local.New(db, func(files []string, format string, src *workspace.Source) (string, error) {
+		return fileListSQL(files, format, readOptions{src: src})
+	})
 	r.flow = schemaflow.New(schemaEngine{r}, schemaflow.Options{StoreDir: cfg.SchemaCache, Version: engineVersion(db)})
 	return r, nil
 }

@@ -347,7 +347,7 @@ func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow
 			return out, fmt.Errorf("%w: transformer step #%d does not run locally", errUnchecked, st.Index+1)
 		}
 	}
-	s, err := newSession(ctx, e.r.db)
+	s, err := newSession(ctx, e.r.local)
 	if err != nil {
 		return out, err
 	}
@@ -406,7 +406,7 @@ func (c *compiler) bindExpectations(ctx context.Context, df string) {
 			}
 			continue
 		}
-		cols, err := describe(ctx, c.s.conn, fmt.Sprintf("SELECT (%s) FROM %s", x, quoteIdent(df)))
+		cols, err := c.s.describe(ctx, fmt.Sprintf("SELECT (%s) FROM %s", x, quoteIdent(df)))
 		switch {
 		case err != nil:
 			c.bind.problems = append(c.bind.problems, c.bind.problem(err))
@@ -429,7 +429,7 @@ func (c *compiler) bindWheres(ctx context.Context, df string) {
 			res: dialect.Result{SQL: sk.Shared.Where, Spans: []dialect.Span{{Len: len(sk.Shared.Where)}}}, o: o})
 		// The predicate as written (the run embeds DuckDB's rendering of
 		// it, the same expression), so errors point into the YAML.
-		if _, err := describe(ctx, c.s.conn, whereViolationsSQL("("+sk.Shared.Where+")", df)); err != nil {
+		if _, err := c.s.describe(ctx, whereViolationsSQL("("+sk.Shared.Where+")", df)); err != nil {
 			p := c.bind.problem(err)
 			p.Table = sk.Table
 			c.bind.problems = append(c.bind.problems, p)

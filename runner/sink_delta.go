@@ -9,6 +9,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -50,7 +51,7 @@ func (x *taskExec) checkWhere(ctx context.Context, sp *sinkPlan, rel string) err
 	w := sp.writer
 	var bad int64
 	q := whereViolationsSQL(wherePredicate(w.Where), rel)
-	if err := x.s.conn.QueryRowContext(ctx, q).Scan(&bad); err != nil {
+	if err := x.s.e.QueryRow(ctx, q, &bad); err != nil {
 		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
 	}
 	if bad == 0 {
@@ -69,6 +70,9 @@ func whereViolationsSQL(pred, rel string) string {
 
 // exampleRow renders the first row of a query as {col: value, ...}.
 func (x *taskExec) exampleRow(ctx context.Context, q string) string {
+	if x.s.conn == nil {
+		return "a row" // the local engine's connection renders it
+	}
 	rows, err := x.s.conn.QueryContext(ctx, q)
 	if err != nil {
 		return "a row"
@@ -179,13 +183,9 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 				return err
 			}
 		}
-		var tx *delta.Transaction
 		if snap == nil {
 			// The transaction makes the table's folder, and removes it again
 			// when the create fails or loses the race.
-			if tx, err = delta.BeginCreate(path, def, opts); err != nil {
-				return err
-			}
 			x.run.created.Store(sk.Table, true)
 		} else {
 			if err := x.checkLegacy(sp, snap); err != nil {
@@ -198,9 +198,10 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 				x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write", Message: fmt.Sprintf("table %s exists and the sink's mode is IGNORE: not written", label)})
 				return nil
 			}
-			if tx, err = snap.Begin(opts); err != nil {
-				return err
-			}
+		}
+		tx, err := x.s.e.Begin(ctx, path, snap, def, opts)
+		if err != nil {
+			return err
 		}
 		if b.appID != "" {
 			appID := b.appID
@@ -217,9 +218,9 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 			}
 		}
 		if mode == workspace.ModeOverwrite && snap != nil {
-			_, err = tx.Overwrite(ctx, x.s.conn, query)
+			err = tx.Overwrite(ctx, query)
 		} else {
-			_, err = tx.Append(ctx, x.s.conn, query)
+			err = tx.Append(ctx, query)
 		}
 		if err != nil {
 			tx.Abort()
@@ -235,7 +236,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 			}
 			delta.FailPoint(FailRefreshDeleted)
 		}
-		x.progress("commit", tx.Metrics().AddedRows)
+		x.progress("commit", tx.AddedRows())
 		if h := x.run.r.cfg.beforeCommit; h != nil {
 			h(x.t.Key, attempt)
 		}
@@ -308,9 +309,8 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 	switch sp.reset {
 	case resetDeleteOwn:
 		_, pred := ownerPredicate(sp.writer)
-		return x.commitReset(ctx, sp, "DELETE "+pred, x.refreshMeta(sp), func(tx *delta.Transaction) error {
-			_, err := tx.Delete(ctx, x.s.conn, pred)
-			return err
+		return x.commitReset(ctx, sp, "DELETE "+pred, x.refreshMeta(sp), func(tx engine.Txn) error {
+			return tx.Delete(ctx, pred)
 		}, true)
 	case resetTruncate:
 		return x.commitReset(ctx, sp, "TRUNCATE", x.refreshMeta(sp), truncate(ctx), false)
@@ -325,7 +325,7 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 // commitReset commits one reset operation with retries, marked with meta
 // (commitInfo.userMetadata, the refresh's marker); a table that does not
 // exist has nothing to reset.
-func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail, meta string, op func(*delta.Transaction) error, isDelete bool) error {
+func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail, meta string, op func(engine.Txn) error, isDelete bool) error {
 	path, label := string(sp.sink.Table), tableLabel(sp)
 	err := x.withRetries(ctx, label, func(attempt int) error {
 		start := time.Now()
@@ -336,7 +336,7 @@ func (x *taskExec) commitReset(ctx context.Context, sp *sinkPlan, detail, meta s
 			}
 			return err
 		}
-		tx, err := snap.Begin(delta.WriteOptions{UserMetadata: meta})
+		tx, err := x.s.e.Begin(ctx, path, snap, delta.TableDefinition{}, delta.WriteOptions{UserMetadata: meta})
 		if err != nil {
 			return err
 		}
@@ -383,11 +383,8 @@ func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 	return nil
 }
 
-func truncate(ctx context.Context) func(*delta.Transaction) error {
-	return func(tx *delta.Transaction) error {
-		_, err := tx.Truncate(ctx)
-		return err
-	}
+func truncate(ctx context.Context) func(engine.Txn) error {
+	return func(tx engine.Txn) error { return tx.Truncate(ctx) }
 }
 
 // resetWholeTable drops or truncates a shared table once per run, from the

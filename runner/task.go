@@ -125,7 +125,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 	if err := x.checkPaths(); err != nil {
 		return err
 	}
-	s, err := newSession(ctx, x.run.r.db)
+	s, err := newSession(ctx, x.run.engine)
 	if err != nil {
 		return err
 	}
@@ -318,8 +318,7 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 		}
 	}
 	if x.sum.RowsRead < 0 && ex.rows < 0 {
-		var n int64
-		if err := x.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(ex.out)).Scan(&n); err == nil {
+		if n, err := x.s.count(ctx, ex.out); err == nil {
 			x.sum.RowsRead = n
 		}
 	}
@@ -344,13 +343,18 @@ func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult, sinks []
 	}
 	if x.tp.keepOutput && len(x.tp.flows) == 0 {
 		name := fmt.Sprintf("lk_run%d_%d_%s", x.run.ID, x.run.seqNo, strings.NewReplacer(".", "_", "-", "_", " ", "_").Replace(x.t.Key))
-		if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE memory.main.%s AS SELECT * FROM %s", quoteIdent(name), quoteIdent(ex.out))); err != nil {
+		rel, err := x.s.e.Share(ctx, name, "SELECT * FROM "+quoteIdent(ex.out))
+		if err != nil {
 			return fmt.Errorf("keep the output of %s for downstream nodes: %w", x.t.Key, err)
 		}
-		x.run.setOutput(x.t.Key, name)
+		x.run.setOutput(x.t.Key, rel)
+		if name, err = x.s.view(ctx, "out", "SELECT * FROM "+rel); err != nil {
+			return err
+		}
 		ex.out, ex.materialized = name, true
 		if ex.kept < 0 {
-			if err := x.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(name)).Scan(&ex.kept); err != nil {
+			var err error
+			if ex.kept, err = x.s.count(ctx, name); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,147 @@
+// Package engine is the seam between the runner, which plans and
+// orchestrates refreshes, and the engine that executes them: the local
+// one (DuckDB and package delta, runner/engine/local) or Apache Spark
+// through Spark Connect (runner/engine/spark).
+//
+// What stays with the runner, whatever the engine: planning, the refresh
+// matrix (FULL, RESET, reset_mode), ownership of rows in shared tables,
+// commit-conflict retries, streaming checkpoints and micro-batch planning
+// (which files and which commits a batch reads, decided by reading the
+// Delta logs and landing folders in Go), writer locks, refresh intents and
+// the run history. An engine executes what the runner decides:
+//
+//   - relations: a task's Session creates temporary views and tables over
+//     SQL, runs statements and small queries (counts, checks) and reads
+//     sources by format, as its engine reads them;
+//   - table operations: a Txn on one Delta table (create, append with an
+//     application transaction for exactly-once micro-batches, overwrite,
+//     delete by an owner predicate with the rows it deleted, truncate) that
+//     commits once. Dropping a table and reading its log (history, facts)
+//     are the runner's: the lake is a path both Go and the engine see.
+//
+// SQL the runner generates is written in the subset both engines read:
+// identifiers in double quotes (a Spark session reads them as identifiers),
+// string literals in single quotes, count(*) FILTER (WHERE ...), QUALIFY,
+// SELECT * EXCEPT (...).
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace"
+)
+
+// Names of the engines.
+const (
+	Local = "local"
+	Spark = "spark"
+)
+
+// ErrUnsupported is an operation the engine cannot do (yet); the message
+// says which and why.
+var ErrUnsupported = errors.New("not supported by this engine")
+
+// Info names an engine in the history and in messages.
+type Info struct {
+	// Name is Local or Spark.
+	Name string `json:"engine"`
+	// Remote is where the engine runs ("" for the local engine; a Spark
+	// Connect address sc://host:port).
+	Remote string `json:"remote,omitempty"`
+	// Version is the engine's version (Spark's and Delta's for Spark).
+	Version string `json:"version,omitempty"`
+}
+
+// Engine executes the relations and table operations of runs. It is safe
+// for concurrent use: each task opens its own Session.
+type Engine interface {
+	Info() Info
+	// Open opens a task's session. Cancelling ctx of any call of the
+	// session stops what the engine does for it (the Spark engine
+	// interrupts its operations on the cluster).
+	Open(ctx context.Context) (Session, error)
+	// Unshare drops a relation a session's Share made.
+	Unshare(ctx context.Context, rel string) error
+	Close() error
+}
+
+// Column is a column of a relation; Type is the engine's type name.
+type Column struct {
+	Name string
+	Type string
+}
+
+// Session is one task's work area on an engine. Names of views and tables
+// are plain identifiers (letters, digits, underscores). It is used by one
+// goroutine at a time.
+type Session interface {
+	// Exec runs statements (no result).
+	Exec(ctx context.Context, stmt string) error
+	// QueryRow runs a query and scans its first row into dest (pointers
+	// to int64, bool, *bool, string or any), as database/sql does.
+	QueryRow(ctx context.Context, query string, dest ...any) error
+	// Describe returns the columns of a query, bound but not run.
+	Describe(ctx context.Context, query string) ([]Column, error)
+	// CreateView creates (or replaces) the temporary view name over query.
+	CreateView(ctx context.Context, name, query string) error
+	// CreateTable materializes query into the temporary table name (read
+	// any number of times, the same rows).
+	CreateTable(ctx context.Context, name, query string) error
+	// Share materializes query as name where every session of the engine
+	// reads it (the output of a node for its downstream tasks) and returns
+	// the relation to read it by (SQL: quoted, maybe qualified); it stays
+	// until Engine.Unshare.
+	Share(ctx context.Context, name, query string) (string, error)
+
+	// ReadFiles returns a query reading data files of a format (CSV, JSON,
+	// JSONL, PARQUET) with the reader options of src (nil: the defaults),
+	// as the engine reads them.
+	ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error)
+	// ScanTable returns a query reading the Delta table snapshot snap
+	// (restricted as opts says; opts.Where is SQL of the common subset).
+	ScanTable(ctx context.Context, snap *delta.Snapshot, opts Scan) (string, error)
+
+	// Begin starts a transaction on the Delta table at path: on snap, or
+	// creating the table as def says when snap is nil.
+	Begin(ctx context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (Txn, error)
+
+	// Close drops the session's temporary views and tables and ends it.
+	Close() error
+}
+
+// Scan restricts a table scan.
+type Scan struct {
+	// Columns are the columns to return, in order (nil: all).
+	Columns []string
+	// Where keeps the rows for which it is true ("": all).
+	Where string
+	// Files, when not nil, are the only files to read; Versions[i] is the
+	// version of the table at which Files[i] was added (a stream reads
+	// each file as its commit added it).
+	Files    []*delta.Add
+	Versions []int64
+}
+
+// Txn is a transaction on one Delta table: operations staged, then one
+// commit. The local engine writes data files as operations come and
+// commits at Commit; Spark runs the operation at Commit.
+type Txn interface {
+	// SetAppTransaction makes the commit carry txn(appID, version); done
+	// reports that the table already holds it (the commit is skipped: call
+	// Abort).
+	SetAppTransaction(appID string, version int64) (done bool, err error)
+	// Append, Overwrite, Delete and Truncate stage the operation (one per
+	// transaction for the Spark engine).
+	Append(ctx context.Context, query string) error
+	Overwrite(ctx context.Context, query string) error
+	Delete(ctx context.Context, predicate string) error
+	Truncate(ctx context.Context) error
+	// AddedRows counts the rows staged so far (-1 when unknown before the
+	// commit).
+	AddedRows() int64
+	// Commit commits; the error of a lost race matches delta.IsRetryable.
+	Commit(ctx context.Context) (*delta.CommitResult, error)
+	Abort()
+}

@@ -1,0 +1,310 @@
+// Package local is the local engine: DuckDB executes the relations (one
+// connection per task, one in-process database per engine: rows never pass
+// through Go) and package delta writes the tables, committing in Go.
+package local
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/workspace"
+)
+
+// FilesReader returns the DuckDB query reading data files of a format
+// with a source's reader options. The runner gives it: the same reader
+// serves the schema checks of validation.
+type FilesReader func(files []string, format string, src *workspace.Source) (string, error)
+
+// Engine is the local engine over a DuckDB database.
+type Engine struct {
+	db    *sql.DB
+	files FilesReader
+}
+
+// New returns the local engine over db (which the caller keeps and
+// closes).
+func New(db *sql.DB, files FilesReader) *Engine { return &Engine{db: db, files: files} }
+
+// Info implements engine.Engine.
+func (e *Engine) Info() engine.Info {
+	return engine.Info{Name: engine.Local, Version: duckDBVersion(e.db)}
+}
+
+func duckDBVersion(db *sql.DB) string {
+	var v string
+	if db.QueryRowContext(context.Background(), "SELECT 'DuckDB ' || version()").Scan(&v) != nil {
+		return "DuckDB"
+	}
+	return v
+}
+
+// Unshare implements engine.Engine.
+func (e *Engine) Unshare(ctx context.Context, rel string) error {
+	_, err := e.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+rel)
+	return err
+}
+
+// Close implements engine.Engine; the database is the caller's.
+func (e *Engine) Close() error { return nil }
+
+// Open implements engine.Engine: a dedicated connection.
+func (e *Engine) Open(ctx context.Context) (engine.Session, error) {
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("DuckDB connection: %w", err)
+	}
+	return &Session{Conn: conn, files: e.files}, nil
+}
+
+// Session is a task's DuckDB connection. Conn is exported for what only
+// the local engine does (file sinks, ForEach partitions, update flows'
+// state).
+type Session struct {
+	Conn  *sql.Conn
+	files FilesReader
+	// created are "VIEW name" / "TABLE name", to drop at Close.
+	created []string
+}
+
+// Conn returns the DuckDB connection of a local session (ok false for
+// another engine's).
+func Conn(s engine.Session) (*sql.Conn, bool) {
+	ls, ok := s.(*Session)
+	if !ok {
+		return nil, false
+	}
+	return ls.Conn, true
+}
+
+// ErrStatements: a text holds more than one statement. The session runs
+// one statement per text and refuses others before any of it runs:
+// DuckDB's driver would run every statement of a text (those before the
+// last one as soon as it prepares it), and the SQL of the pipelines is
+// embedded in the runner's.
+var ErrStatements = errors.New("the SQL holds more than one statement (a `;` ends the query): only the query runs, nothing before or after it")
+
+// Exec implements engine.Session: one statement (ErrStatements).
+func (s *Session) Exec(ctx context.Context, stmt string) error {
+	return s.Conn.Raw(func(dc any) error {
+		st, err := prepareOne(dc, stmt)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		_, err = st.(driver.StmtExecContext).ExecContext(ctx, nil)
+		return err
+	})
+}
+
+// QueryRow implements engine.Session: one statement (ErrStatements).
+func (s *Session) QueryRow(ctx context.Context, query string, dest ...any) error {
+	if err := oneStatement(ctx, s.Conn, query); err != nil {
+		return err
+	}
+	return s.Conn.QueryRowContext(ctx, query).Scan(dest...)
+}
+
+// oneStatement fails with ErrStatements, running nothing, when stmt holds
+// more than one statement (q: a *sql.Conn or a *sql.DB).
+func oneStatement(ctx context.Context, q Querier, stmt string) error {
+	c, ok := q.(*sql.Conn)
+	if db, isDB := q.(*sql.DB); isDB {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		c, ok = conn, true
+	}
+	if !ok {
+		return nil
+	}
+	return c.Raw(func(dc any) error {
+		st, err := prepareOne(dc, stmt)
+		if err == nil {
+			st.Close()
+		}
+		return err
+	})
+}
+
+// prepareOne prepares a text of exactly one statement on a DuckDB driver
+// connection (the driver's Prepare, unlike PrepareContext, runs nothing).
+func prepareOne(dc any, stmt string) (driver.Stmt, error) {
+	c, ok := dc.(*duckdb.Conn)
+	if !ok {
+		return nil, fmt.Errorf("local engine: not a DuckDB connection (%T)", dc)
+	}
+	st, err := c.Prepare(stmt)
+	if err != nil && strings.Contains(err.Error(), "multi-statement") {
+		return nil, ErrStatements
+	}
+	return st, err
+}
+
+// Describe implements engine.Session (DESCRIBE: bound, not run).
+func (s *Session) Describe(ctx context.Context, query string) ([]engine.Column, error) {
+	return Describe(ctx, s.Conn, query)
+}
+
+// Querier runs queries (a connection or a database).
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// Describe returns the columns of a DuckDB query (DESCRIBE: bound, not
+// run).
+func Describe(ctx context.Context, q Querier, query string) ([]engine.Column, error) {
+	if err := oneStatement(ctx, q, "DESCRIBE "+query); err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, "DESCRIBE "+query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []engine.Column
+	cols, _ := rows.Columns()
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		out = append(out, engine.Column{Name: fmt.Sprint(vals[0]), Type: fmt.Sprint(vals[1])})
+	}
+	return out, rows.Err()
+}
+
+// CreateView implements engine.Session.
+func (s *Session) CreateView(ctx context.Context, name, query string) error {
+	if err := s.Exec(ctx, "CREATE TEMP VIEW "+quoteIdent(name)+" AS "+query); err != nil {
+		return err
+	}
+	s.created = append(s.created, "VIEW IF EXISTS "+quoteIdent(name))
+	return nil
+}
+
+// CreateTable implements engine.Session.
+func (s *Session) CreateTable(ctx context.Context, name, query string) error {
+	if err := s.Exec(ctx, "CREATE TEMP TABLE "+quoteIdent(name)+" AS "+query); err != nil {
+		return err
+	}
+	s.created = append(s.created, "TABLE IF EXISTS "+quoteIdent(name))
+	return nil
+}
+
+// Share implements engine.Session: a table of the database's in-memory
+// catalog, which every connection sees.
+func (s *Session) Share(ctx context.Context, name, query string) (string, error) {
+	rel := "memory.main." + quoteIdent(name)
+	if err := s.Exec(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", rel, query)); err != nil {
+		return "", err
+	}
+	return rel, nil
+}
+
+// Close implements engine.Session: it drops what the session created
+// (newest first, in one round trip; best effort: the objects are
+// temporary) and returns the connection to the pool.
+func (s *Session) Close() error {
+	if len(s.created) > 0 {
+		drops := make([]string, len(s.created))
+		for i, c := range s.created {
+			drops[len(s.created)-1-i] = "DROP " + c
+		}
+		s.Conn.ExecContext(context.Background(), strings.Join(drops, "; ")) //nolint:errcheck
+	}
+	return s.Conn.Close()
+}
+
+// Discard closes the connection for good instead of returning it to the
+// pool: DuckDB drops its temporary objects with it, without a statement
+// (a schema check's session).
+func (s *Session) Discard() {
+	s.Conn.Raw(func(any) error { return driver.ErrBadConn }) //nolint:errcheck // the error is the point
+	s.Conn.Close()
+}
+
+// ReadFiles implements engine.Session.
+func (s *Session) ReadFiles(_ context.Context, files []string, format string, src *workspace.Source) (string, error) {
+	return s.files(files, format, src)
+}
+
+// ScanTable implements engine.Session: package delta's scan SQL.
+func (s *Session) ScanTable(ctx context.Context, snap *delta.Snapshot, opts engine.Scan) (string, error) {
+	o := delta.ScanOptions{Columns: opts.Columns, Where: opts.Where, Files: opts.Files}
+	return snap.ScanSQL(ctx, o)
+}
+
+// Begin implements engine.Session.
+func (s *Session) Begin(_ context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
+	var tx *delta.Transaction
+	var err error
+	if snap == nil {
+		tx, err = delta.BeginCreate(path, def, opts)
+	} else {
+		tx, err = snap.Begin(opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Txn{Tx: tx, conn: s.Conn}, nil
+}
+
+// Txn is a package delta transaction whose data DuckDB writes.
+type Txn struct {
+	Tx   *delta.Transaction
+	conn *sql.Conn
+}
+
+// SetAppTransaction implements engine.Txn.
+func (t *Txn) SetAppTransaction(appID string, version int64) (bool, error) {
+	return t.Tx.SetAppTransaction(appID, version)
+}
+
+// Append implements engine.Txn.
+func (t *Txn) Append(ctx context.Context, query string) error {
+	_, err := t.Tx.Append(ctx, t.conn, query)
+	return err
+}
+
+// Overwrite implements engine.Txn.
+func (t *Txn) Overwrite(ctx context.Context, query string) error {
+	_, err := t.Tx.Overwrite(ctx, t.conn, query)
+	return err
+}
+
+// Delete implements engine.Txn.
+func (t *Txn) Delete(ctx context.Context, predicate string) error {
+	_, err := t.Tx.Delete(ctx, t.conn, predicate)
+	return err
+}
+
+// Truncate implements engine.Txn.
+func (t *Txn) Truncate(ctx context.Context) error {
+	_, err := t.Tx.Truncate(ctx)
+	return err
+}
+
+// AddedRows implements engine.Txn.
+func (t *Txn) AddedRows() int64 { return t.Tx.Metrics().AddedRows }
+
+// Commit implements engine.Txn.
+func (t *Txn) Commit(ctx context.Context) (*delta.CommitResult, error) { return t.Tx.Commit(ctx) }
+
+// Abort implements engine.Txn.
+func (t *Txn) Abort() { t.Tx.Abort() } //nolint:errcheck // the staged files are removed best effort
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
