@@ -410,6 +410,10 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		typed = append(typed, "NULL AS "+scanNoDataCol)
 	}
 	b.WriteString("SELECT " + strings.Join(typed, ", ") + " WHERE false")
+	schemaArg, err := s.fileSchemaArg(dataFields)
+	if err != nil {
+		return "", err
+	}
 	for _, g := range s.scanGroups(plain, withDV) {
 		branch, dv := g.files, g.dv
 		var extra []string
@@ -446,7 +450,7 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 			extra = append(extra, e+" AS "+scanIndexCol)
 		}
 		sel := "d.*"
-		if dv || rowCol != "" {
+		if (dv || rowCol != "") && schemaArg == "" {
 			sel = "d.* EXCLUDE (file_row_number)"
 		}
 		if rowCol != "" {
@@ -455,7 +459,7 @@ func (s *Snapshot) buildScanSQL(cols []*StructField, files []scanFile, opts Scan
 		if len(extra) > 0 {
 			sel += ", " + strings.Join(extra, ", ")
 		}
-		b.WriteString("\n    UNION ALL BY NAME SELECT " + sel + " FROM " + readParquetSQL(branch, dv || rowCol != "") + " AS d")
+		b.WriteString("\n    UNION ALL BY NAME SELECT " + sel + " FROM " + readParquetSQL(branch, dv || rowCol != "", schemaArg) + " AS d")
 		if dv {
 			idx := "d.file_index::BIGINT"
 			if g.dvOffset > 0 {
@@ -530,8 +534,39 @@ func sameValue(a, b value) bool {
 	return ok && c == 0
 }
 
-// readParquetSQL is a read_parquet call over files.
-func readParquetSQL(files []scanFile, rowNumber bool) string {
+// fileSchemaArg is read_parquet's schema argument for the table's data
+// columns (physical names and types): DuckDB then binds the scan to it
+// without opening every file first, as union_by_name does (which costs
+// as much CPU as reading the columns of a thousand small files), matches
+// each file's columns by name, reads a column a file lacks (one written
+// before the column was added) as NULL and casts the others to the
+// table's types. It is empty, and the scan unions the files by name,
+// for a table without data columns, with a void column, or with a
+// widened column (see scanGroups).
+func (s *Snapshot) fileSchemaArg(dataFields []*StructField) (string, error) {
+	if len(dataFields) == 0 || s.hasWidenedColumn() {
+		return "", nil
+	}
+	entries := make([]string, len(dataFields))
+	for i, f := range dataFields {
+		if f.Type == VoidType {
+			return "", nil
+		}
+		t, err := duckType(f.Type, s.mapping)
+		if err != nil {
+			return "", fmt.Errorf("table %s, column %s: %w", s.root, f.Name, err)
+		}
+		name := quoteString(f.PhysicalName(s.mapping))
+		entries[i] = name + ": {name: " + name + ", type: " + quoteString(t) + ", default_value: NULL}"
+	}
+	return "MAP {" + strings.Join(entries, ", ") + "}", nil
+}
+
+// readParquetSQL is a read_parquet call over files: bound to schemaArg
+// (see fileSchemaArg) or, when it is empty, with union_by_name. With
+// rowNumber, the rows' file_row_number can be selected (a column of d.*
+// under union_by_name, a virtual column with a schema).
+func readParquetSQL(files []scanFile, rowNumber bool, schemaArg string) string {
 	var b strings.Builder
 	b.WriteString("read_parquet([")
 	for i, f := range files {
@@ -540,9 +575,14 @@ func readParquetSQL(files []scanFile, rowNumber bool) string {
 		}
 		b.WriteString(quoteString(duckDBLiteralPath(f.abs)))
 	}
-	b.WriteString("], union_by_name = true, hive_partitioning = false")
-	if rowNumber {
-		b.WriteString(", file_row_number = true")
+	b.WriteString("], hive_partitioning = false")
+	if schemaArg != "" {
+		b.WriteString(", schema = " + schemaArg)
+	} else {
+		b.WriteString(", union_by_name = true")
+		if rowNumber {
+			b.WriteString(", file_row_number = true")
+		}
 	}
 	b.WriteString(")")
 	return b.String()
