@@ -21,6 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=${LAKTORY_PYTHON:-.venv/bin/python}
 DIR=${BENCH_DIR:-$(mktemp -d)}
+mkdir -p "$DIR"
 if [ "${KEEP:-}" != 1 ] && [ -z "${BENCH_DIR:-}" ]; then trap 'rm -rf "$DIR"' EXIT; else echo "data kept in $DIR"; fi
 
 if [ ! -e "$DIR/source.parquet" ]; then
