@@ -187,8 +187,27 @@ def main():
             old.update(out)
             out = old
         with open(dest, "w", encoding="utf-8") as f:
-            json.dump({"spark": spark.version, "cases": out}, f, indent=1, ensure_ascii=False, sort_keys=True)
-            f.write("\n")
+            f.write(dump(spark.version, out))
+
+
+def dump(version, cases):
+    """The expected file: one line per case field and per row, for diffs."""
+    def j(v):
+        return json.dumps(v, ensure_ascii=False)
+    lines = ['{"spark": %s, "cases": {' % j(version)]
+    names = sorted(cases)
+    for i, name in enumerate(names):
+        c = cases[name]
+        fields = []
+        for k in sorted(c):
+            if k == "rows":
+                rows = ",\n".join("   " + j(r) for r in c[k])
+                fields.append('  "rows": [' + ("\n" + rows + "\n  " if rows else "") + "]")
+            else:
+                fields.append("  %s: %s" % (j(k), j(c[k])))
+        lines.append(" %s: {\n%s\n }%s" % (j(name), ",\n".join(fields), "," if i < len(names) - 1 else ""))
+    lines.append("}}")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
