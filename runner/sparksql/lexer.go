@@ -11,14 +11,14 @@ import (
 type tokKind int
 
 const (
-	tEOF         tokKind = iota
-	tIdent               // an unquoted identifier or keyword
-	tQuoted              // a `backquoted` identifier
-	tString              // a string literal ('...', "...", r'...'), adjacent ones joined
-	tNumber              // a numeric literal with its suffix (1, 1L, 1.5BD, 1e3)
-	tBinary              // X'0A'
-	tOp                  // punctuation and operators
-	tPlaceholder         // {df}, {sources.x}, {nodes.x}
+	tokEOF         tokKind = iota
+	tokIdent               // an unquoted identifier or keyword
+	tokQuoted              // a `backquoted` identifier
+	tokString              // a string literal ('...', "...", r'...'), adjacent ones joined
+	tokNumber              // a numeric literal with its suffix (1, 1L, 1.5BD, 1e3)
+	tokBinary              // X'0A'
+	tokOp                  // punctuation and operators
+	tokPlaceholder         // {df}, {sources.x}, {nodes.x}
 )
 
 // token is one lexical token of a SQL text. pos and end are byte offsets.
@@ -31,12 +31,12 @@ type token struct {
 }
 
 // is reports whether t is the keyword kw (case-insensitive, unquoted).
-func (t token) is(kw string) bool { return t.kind == tIdent && strings.EqualFold(t.text, kw) }
+func (t token) is(kw string) bool { return t.kind == tokIdent && strings.EqualFold(t.text, kw) }
 
 // isOp reports whether t is the operator op.
-func (t token) isOp(op string) bool { return t.kind == tOp && t.text == op }
+func (t token) isOp(op string) bool { return t.kind == tokOp && t.text == op }
 
-// lex splits sql into tokens (ending with tEOF). Comments (--, nested
+// lex splits sql into tokens (ending with tokEOF). Comments (--, nested
 // /* */) and hints (/*+ */) are skipped.
 func lex(sql string) ([]token, error) {
 	var toks []token
@@ -80,7 +80,7 @@ func lex(sql string) ([]token, error) {
 			break
 		}
 		if i >= len(sql) {
-			toks = append(toks, token{kind: tEOF, pos: len(sql), end: len(sql)})
+			toks = append(toks, token{kind: tokEOF, pos: len(sql), end: len(sql)})
 			return toks, nil
 		}
 		t, err := lexOne(sql, i)
@@ -88,7 +88,7 @@ func lex(sql string) ([]token, error) {
 			return nil, err
 		}
 		// Adjacent string literals are one literal ('a' 'b' is 'ab').
-		if t.kind == tString && len(toks) > 0 && toks[len(toks)-1].kind == tString {
+		if t.kind == tokString && len(toks) > 0 && toks[len(toks)-1].kind == tokString {
 			prev := &toks[len(toks)-1]
 			prev.val += t.val
 			prev.text = sql[prev.pos:t.end]
@@ -122,19 +122,19 @@ func lexOne(sql string, i int) (token, error) {
 		if err != nil {
 			return token{}, err
 		}
-		return token{kind: tString, text: sql[i:end], val: val, pos: i, end: end}, nil
+		return token{kind: tokString, text: sql[i:end], val: val, pos: i, end: end}, nil
 	case (c == 'x' || c == 'X') && i+1 < len(sql) && sql[i+1] == '\'':
 		end, val, err := lexString(sql, i+1, true)
 		if err != nil {
 			return token{}, err
 		}
-		return token{kind: tBinary, text: sql[i:end], val: val, pos: i, end: end}, nil
+		return token{kind: tokBinary, text: sql[i:end], val: val, pos: i, end: end}, nil
 	case isIdentStart(c):
 		j := i
 		for j < len(sql) && isIdentChar(sql[j]) {
 			j++
 		}
-		return token{kind: tIdent, text: sql[i:j], val: sql[i:j], pos: i, end: j}, nil
+		return token{kind: tokIdent, text: sql[i:j], val: sql[i:j], pos: i, end: j}, nil
 	case c == '`':
 		var b strings.Builder
 		j := i + 1
@@ -156,13 +156,13 @@ func lexOne(sql string, i int) (token, error) {
 		if b.Len() == 0 {
 			return token{}, errAt(i, "empty quoted identifier ``")
 		}
-		return token{kind: tQuoted, text: sql[i : j+1], val: b.String(), pos: i, end: j + 1}, nil
+		return token{kind: tokQuoted, text: sql[i : j+1], val: b.String(), pos: i, end: j + 1}, nil
 	case c == '\'' || c == '"':
 		end, val, err := lexString(sql, i, false)
 		if err != nil {
 			return token{}, err
 		}
-		return token{kind: tString, text: sql[i:end], val: val, pos: i, end: end}, nil
+		return token{kind: tokString, text: sql[i:end], val: val, pos: i, end: end}, nil
 	case isDigit(c) || (c == '.' && i+1 < len(sql) && isDigit(sql[i+1])):
 		return lexNumber(sql, i)
 	case c == '{':
@@ -174,17 +174,17 @@ func lexOne(sql string, i int) (token, error) {
 		if !validPlaceholder(name) {
 			return token{}, errAt(i, fmt.Sprintf("%s is not a placeholder: use {df}, {sources.NAME} or {nodes.NAME}", sql[i:i+j+1]))
 		}
-		return token{kind: tPlaceholder, text: sql[i : i+j+1], val: name, pos: i, end: i + j + 1}, nil
+		return token{kind: tokPlaceholder, text: sql[i : i+j+1], val: name, pos: i, end: i + j + 1}, nil
 	}
 	for _, group := range [][]string{threeOps, twoOps} {
 		for _, op := range group {
 			if strings.HasPrefix(sql[i:], op) {
-				return token{kind: tOp, text: op, pos: i, end: i + len(op)}, nil
+				return token{kind: tokOp, text: op, pos: i, end: i + len(op)}, nil
 			}
 		}
 	}
 	if strings.IndexByte("()[],.;=<>+-*/%&|^~!:?", c) >= 0 {
-		return token{kind: tOp, text: string(c), pos: i, end: i + 1}, nil
+		return token{kind: tokOp, text: string(c), pos: i, end: i + 1}, nil
 	}
 	r, _ := utf8.DecodeRuneInString(sql[i:])
 	return token{}, errAt(i, fmt.Sprintf("unexpected character %q", r))
@@ -326,5 +326,5 @@ func lexNumber(sql string, i int) (token, error) {
 		}
 		return token{}, errAt(i, fmt.Sprintf("%s is neither a number nor a name: quote a name that starts with a digit in backquotes (`%s`)", sql[i:k], sql[i:k]))
 	}
-	return token{kind: tNumber, text: sql[i:end], pos: i, end: end}, nil
+	return token{kind: tokNumber, text: sql[i:end], pos: i, end: end}, nil
 }

@@ -18,11 +18,11 @@ func ParseQuery(sql string) (*Query, error) {
 	}
 	if t := p.peek(); t.isOp(";") {
 		p.i++
-		if p.peek().kind != tEOF {
+		if p.peek().kind != tokEOF {
 			return nil, unsupported(t.pos, "write one query per step", "more than one statement in a step")
 		}
 	}
-	if t := p.peek(); t.kind != tEOF {
+	if t := p.peek(); t.kind != tokEOF {
 		return nil, p.syntax(t)
 	}
 	return q, nil
@@ -35,14 +35,14 @@ func ParseExpr(sql string) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.peek().kind == tEOF {
+	if p.peek().kind == tokEOF {
 		return nil, errAt(0, "the expression is empty")
 	}
 	e, err := p.expr()
 	if err != nil {
 		return nil, err
 	}
-	if t := p.peek(); t.kind != tEOF {
+	if t := p.peek(); t.kind != tokEOF {
 		return nil, p.syntax(t)
 	}
 	return e, nil
@@ -78,7 +78,7 @@ func (p *parser) peekN(n int) token {
 }
 func (p *parser) next() token {
 	t := p.toks[p.i]
-	if t.kind != tEOF {
+	if t.kind != tokEOF {
 		p.i++
 	}
 	return t
@@ -116,7 +116,7 @@ func (p *parser) expectOp(op string) error {
 
 // syntax is Spark's "Syntax error at or near" for token t.
 func (p *parser) syntax(t token) *Error {
-	if t.kind == tEOF {
+	if t.kind == tokEOF {
 		return errAt(t.pos, "Syntax error at or near end of input")
 	}
 	return errAt(t.pos, fmt.Sprintf("Syntax error at or near '%s'", t.text))
@@ -142,10 +142,10 @@ func (p *parser) leave() { p.depth-- }
 func (p *parser) ident() (Ident, error) {
 	t := p.peek()
 	switch t.kind {
-	case tIdent:
+	case tokIdent:
 		p.i++
 		return Ident{Name: t.val, P: t.pos}, nil
-	case tQuoted:
+	case tokQuoted:
 		p.i++
 		return Ident{Name: t.val, Quoted: true, P: t.pos}, nil
 	}
@@ -200,7 +200,7 @@ func (p *parser) optAlias() (*Ident, error) {
 		return &id, err
 	}
 	t := p.peek()
-	if t.kind == tQuoted || (t.kind == tIdent && !noImplicitAlias[strings.ToUpper(t.text)]) {
+	if t.kind == tokQuoted || (t.kind == tokIdent && !noImplicitAlias[strings.ToUpper(t.text)]) {
 		id, _ := p.ident()
 		return &id, nil
 	}
@@ -545,7 +545,7 @@ func (p *parser) tryStar() (*Star, bool, error) {
 			}
 			return st, true, nil
 		}
-		if (t.kind == tIdent || t.kind == tQuoted) && p.peekN(1).isOp(".") {
+		if (t.kind == tokIdent || t.kind == tokQuoted) && p.peekN(1).isOp(".") {
 			id, _ := p.ident()
 			p.i++ // .
 			qual = append(qual, id)
@@ -661,7 +661,7 @@ func (p *parser) isParenList() bool {
 			}
 		case t.isOp(",") && depth == 1:
 			return true
-		case t.kind == tEOF:
+		case t.kind == tokEOF:
 			return false
 		}
 	}
@@ -717,7 +717,7 @@ func (p *parser) lateralView() (*LateralView, error) {
 	}
 	p.accept("AS")
 	t2 := p.peek()
-	if t2.kind == tQuoted || (t2.kind == tIdent && !noImplicitAlias[strings.ToUpper(t2.text)]) {
+	if t2.kind == tokQuoted || (t2.kind == tokIdent && !noImplicitAlias[strings.ToUpper(t2.text)]) {
 		if lv.Columns, err = p.identList(); err != nil {
 			return nil, err
 		}
@@ -798,7 +798,7 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 	var alias **Ident
 	var cols *[]Ident
 	switch {
-	case t.kind == tPlaceholder:
+	case t.kind == tokPlaceholder:
 		p.i++
 		tn := &TableName{Placeholder: t.val, P: t.pos}
 		te, alias, cols = tn, &tn.Alias, &tn.Columns
@@ -839,7 +839,7 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		}
 		vt := &ValuesTable{Rows: rows, P: t.pos}
 		te, alias, cols = vt, &vt.Alias, &vt.Columns
-	case t.kind == tIdent || t.kind == tQuoted:
+	case t.kind == tokIdent || t.kind == tokQuoted:
 		id, _ := p.ident()
 		if p.peek().isOp("(") {
 			c, err := p.call(id)
@@ -957,7 +957,7 @@ func (p *parser) notExpr() (Expr, error) {
 		}
 		return &Unary{Op: "NOT", X: x, P: t.pos}, nil
 	}
-	if t.is("EXISTS") && p.peekN(1).isOp("(") {
+	if t.is("EXISTS") && p.peekN(1).isOp("(") && p.startsQuery(2) {
 		p.i += 2
 		q, err := p.query()
 		if err != nil {
@@ -1055,7 +1055,7 @@ func (p *parser) predicate() (Expr, error) {
 				}
 				if p.accept("ESCAPE") {
 					e := p.peek()
-					if e.kind != tString {
+					if e.kind != tokString {
 						return nil, p.syntaxWant(e, "a string after ESCAPE")
 					}
 					p.i++
@@ -1076,7 +1076,7 @@ func (p *parser) comparison() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	for t := p.peek(); t.kind == tOp && comparisonOps[t.text]; t = p.peek() {
+	for t := p.peek(); t.kind == tokOp && comparisonOps[t.text]; t = p.peek() {
 		p.i++
 		r, err := p.bitOr()
 		if err != nil {
@@ -1133,7 +1133,7 @@ func (p *parser) unary() (Expr, error) {
 		}
 		defer p.leave()
 		// -5 is a negative literal (Spark names it "-5", not "(- 5)").
-		if t.text == "-" && p.peek().kind == tNumber {
+		if t.text == "-" && p.peek().kind == tokNumber {
 			n := p.next()
 			lit, err := numberLiteral(n)
 			if err != nil {
@@ -1171,7 +1171,7 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 				return nil, err
 			}
 			x = &Subscript{X: x, Index: idx, P: t.pos}
-		case t.isOp(".") && (p.peekN(1).kind == tIdent || p.peekN(1).kind == tQuoted):
+		case t.isOp(".") && (p.peekN(1).kind == tokIdent || p.peekN(1).kind == tokQuoted):
 			p.i++
 			id, _ := p.ident()
 			if c, ok := x.(*ColumnRef); ok {
@@ -1234,7 +1234,7 @@ var intervalUnits = map[string]string{
 
 func (p *parser) intervalValueAhead(k int) bool {
 	t := p.peekN(k)
-	return t.kind == tString || t.kind == tNumber || (t.isOp("-") || t.isOp("+")) && (p.peekN(k+1).kind == tNumber || p.peekN(k+1).kind == tString)
+	return t.kind == tokString || t.kind == tokNumber || (t.isOp("-") || t.isOp("+")) && (p.peekN(k+1).kind == tokNumber || p.peekN(k+1).kind == tokString)
 }
 
 func (p *parser) interval(pos int) (Expr, error) {
@@ -1248,13 +1248,13 @@ func (p *parser) interval(pos int) (Expr, error) {
 			}
 		}
 		v := p.next()
-		part := IntervalPart{Value: sign + v.val, Str: v.kind == tString}
-		if v.kind == tNumber {
+		part := IntervalPart{Value: sign + v.val, Str: v.kind == tokString}
+		if v.kind == tokNumber {
 			part.Value = sign + v.text
 		}
 		u := p.peek()
 		unit, ok := intervalUnits[strings.ToUpper(u.text)]
-		if u.kind != tIdent || !ok {
+		if u.kind != tokIdent || !ok {
 			if part.Str && len(iv.Parts) == 0 {
 				iv.Parts = append(iv.Parts, part) // INTERVAL '1 day 2 hours'
 				return iv, nil
@@ -1266,7 +1266,7 @@ func (p *parser) interval(pos int) (Expr, error) {
 		if p.accept("TO") {
 			tu := p.peek()
 			to, ok := intervalUnits[strings.ToUpper(tu.text)]
-			if tu.kind != tIdent || !ok {
+			if tu.kind != tokIdent || !ok {
 				return nil, p.syntaxWant(tu, "an interval unit after TO")
 			}
 			p.i++
@@ -1283,21 +1283,21 @@ func (p *parser) interval(pos int) (Expr, error) {
 func (p *parser) primary() (Expr, error) {
 	t := p.peek()
 	switch t.kind {
-	case tNumber:
+	case tokNumber:
 		p.i++
 		return numberLiteral(t)
-	case tString:
+	case tokString:
 		p.i++
 		return &Literal{Kind: LitString, Value: t.val, P: t.pos}, nil
-	case tBinary:
+	case tokBinary:
 		p.i++
 		if len(t.val)%2 != 0 || !isHex(t.val) {
 			return nil, errAt(t.pos, fmt.Sprintf("%s is not a binary literal: X'' needs an even number of hex digits", t.text))
 		}
 		return &Literal{Kind: LitBinary, Value: strings.ToUpper(t.val), P: t.pos}, nil
-	case tPlaceholder:
+	case tokPlaceholder:
 		return nil, errAt(t.pos, t.text+" names a table: use it after FROM or JOIN")
-	case tOp:
+	case tokOp:
 		switch t.text {
 		case "(":
 			return p.parenthesized()
@@ -1305,7 +1305,7 @@ func (p *parser) primary() (Expr, error) {
 			return nil, errAt(t.pos, "* is only allowed in the select list and in count(*)")
 		}
 		return nil, p.syntax(t)
-	case tQuoted:
+	case tokQuoted:
 		id, _ := p.ident()
 		if p.peek().isOp("(") {
 			return p.call(id)
@@ -1314,7 +1314,7 @@ func (p *parser) primary() (Expr, error) {
 			return p.lambda([]Ident{id}, t.pos)
 		}
 		return &ColumnRef{Parts: []Ident{id}, P: t.pos}, nil
-	case tEOF:
+	case tokEOF:
 		return nil, p.syntax(t)
 	}
 	// A word.
@@ -1334,7 +1334,7 @@ func (p *parser) primary() (Expr, error) {
 			return p.cast(up == "TRY_CAST")
 		}
 	case "DATE", "TIMESTAMP", "TIMESTAMP_NTZ", "TIMESTAMP_LTZ":
-		if next.kind == tString {
+		if next.kind == tokString {
 			p.i += 2
 			kind := map[string]LitKind{"DATE": LitDate, "TIMESTAMP": LitTimestamp, "TIMESTAMP_LTZ": LitTimestamp, "TIMESTAMP_NTZ": LitTimestampNTZ}[up]
 			return &Literal{Kind: kind, Value: next.val, Text: up, P: t.pos}, nil
@@ -1345,7 +1345,7 @@ func (p *parser) primary() (Expr, error) {
 			return p.interval(t.pos)
 		}
 	case "EXISTS":
-		if next.isOp("(") {
+		if next.isOp("(") && p.startsQuery(2) {
 			return p.notExpr()
 		}
 	}
@@ -1416,7 +1416,7 @@ func (p *parser) lambdaParams() ([]Ident, bool) {
 	var params []Ident
 	for {
 		t := p.peek()
-		if t.kind != tIdent && t.kind != tQuoted {
+		if t.kind != tokIdent && t.kind != tokQuoted {
 			p.i = start
 			return nil, false
 		}
@@ -1511,7 +1511,7 @@ func (p *parser) typeName() (*TypeName, error) {
 	}
 	defer p.leave()
 	t := p.peek()
-	if t.kind != tIdent {
+	if t.kind != tokIdent {
 		return nil, p.syntaxWant(t, "a type name")
 	}
 	name, ok := typeAliases[strings.ToLower(t.text)]
@@ -1526,7 +1526,7 @@ func (p *parser) typeName() (*TypeName, error) {
 			for {
 				n := p.peek()
 				v, err := strconv.Atoi(n.text)
-				if n.kind != tNumber || err != nil {
+				if n.kind != tokNumber || err != nil {
 					return nil, p.syntaxWant(n, "a number")
 				}
 				p.i++
@@ -1589,7 +1589,7 @@ func (p *parser) typeName() (*TypeName, error) {
 					return nil, err
 				}
 			}
-			if p.peek().is("COMMENT") && p.peekN(1).kind == tString {
+			if p.peek().is("COMMENT") && p.peekN(1).kind == tokString {
 				p.i += 2
 			}
 			ty.Fields = append(ty.Fields, StructField{Name: fn, Type: ft})
@@ -1608,7 +1608,7 @@ func (p *parser) typeName() (*TypeName, error) {
 func (p *parser) closeAngle() error {
 	t := p.peek()
 	if t.isOp(">>") {
-		p.toks[p.i] = token{kind: tOp, text: ">", pos: t.pos + 1, end: t.end}
+		p.toks[p.i] = token{kind: tokOp, text: ">", pos: t.pos + 1, end: t.end}
 		return nil
 	}
 	return p.expectOp(">")
@@ -1646,7 +1646,7 @@ func (p *parser) call(name Ident) (Expr, error) {
 				return nil, err
 			} else if ok {
 				arg = st
-			} else if t := p.peek(); (t.kind == tIdent || t.kind == tQuoted) && p.peekN(1).isOp("=>") {
+			} else if t := p.peek(); (t.kind == tokIdent || t.kind == tokQuoted) && p.peekN(1).isOp("=>") {
 				return nil, unsupported(t.pos, "pass the arguments by position", "a named argument (%s => ...)", t.text)
 			} else if arg, err = p.expr(); err != nil {
 				return nil, err
@@ -1842,7 +1842,7 @@ func (p *parser) windowSpec() (*WindowSpec, error) {
 	}
 	p.i++
 	w.Paren = true
-	if u := p.peek(); (u.kind == tIdent || u.kind == tQuoted) && !u.is("PARTITION") && !u.is("DISTRIBUTE") && !u.is("ORDER") && !u.is("SORT") && !u.is("ROWS") && !u.is("RANGE") {
+	if u := p.peek(); (u.kind == tokIdent || u.kind == tokQuoted) && !u.is("PARTITION") && !u.is("DISTRIBUTE") && !u.is("ORDER") && !u.is("SORT") && !u.is("ROWS") && !u.is("RANGE") {
 		id, _ := p.ident()
 		w.Name = id.Name
 	}

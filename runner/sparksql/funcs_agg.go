@@ -1,0 +1,371 @@
+package sparksql
+
+import (
+	"fmt"
+	"strings"
+)
+
+var aggMacros = []macro{
+	{"spark_long_sum", "h", "CASE WHEN h > 9223372036854775807 OR h < -9223372036854775808 THEN error('[ARITHMETIC_OVERFLOW] long overflow. Use ''try_sum'' to tolerate overflow and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.') ELSE CAST(h AS BIGINT) END"},
+}
+
+// extraMacros are the macros of the function families.
+var extraMacros = func() []macro {
+	var out []macro
+	for _, ms := range [][]macro{stringMacros, mathMacros, datetimeMacros, collectionMacros, aggMacros} {
+		out = append(out, ms...)
+	}
+	return out
+}()
+
+// agg is an aggregate table entry.
+func agg(name string, s Support, min, max int, impl func(c *fcall) (*rx, error)) *fnDef {
+	d := fn(name, s, min, max, impl)
+	d.agg = true
+	return d
+}
+
+// win is a window function entry.
+func win(name string, min, max int, impl func(c *fcall) (*rx, error)) *fnDef {
+	d := fn(name, Rewritten, min, max, impl)
+	d.win = true
+	return d
+}
+
+// distinct is "DISTINCT " when the call has it.
+func (c *fcall) distinct() string {
+	if c.node.Distinct {
+		return "DISTINCT "
+	}
+	return ""
+}
+
+func aggFuncs() []*fnDef {
+	sum := func(name string, try bool) *fnDef {
+		return agg(name, Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			x := c.args[0]
+			if x.t.Kind == KString {
+				y, err := c.typed(0, tDouble)
+				if err != nil {
+					return nil, err
+				}
+				x = y
+			}
+			d := c.distinct()
+			switch {
+			case x.t.isIntegral():
+				if try {
+					return c.aggOut(tLong, "TRY_CAST(%[1]s AS BIGINT)", "sum("+d+"CAST("+x.sql+" AS BIGINT))"), nil
+				}
+				return c.aggOut(tLong, "spark_long_sum(%[1]s)", "sum("+d+"CAST("+x.sql+" AS BIGINT))"), nil
+			case x.t.Kind == KDecimal:
+				t := boundedDecimal(x.t.P+10, x.t.S)
+				cast := "CAST"
+				if try {
+					cast = "TRY_CAST"
+				}
+				return c.aggOut(t, cast+"(%[1]s AS "+t.DuckDB()+")", "sum("+d+x.sql+")"), nil
+			case x.t.isFractional():
+				return c.aggOut(tDouble, "%[1]s", "sum("+d+"CAST("+x.sql+" AS DOUBLE))"), nil
+			case x.t.Kind == KVoid:
+				return c.aggOut(tDouble, "CAST(%[1]s AS DOUBLE)", "sum("+d+"CAST(NULL AS DOUBLE))"), nil
+			}
+			return nil, c.wrongType(0, `"NUMERIC" or "ANSI INTERVAL"`)
+		})
+	}
+	avg := func(name string, try bool) *fnDef {
+		return agg(name, Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			x := c.args[0]
+			d := c.distinct()
+			switch {
+			case x.t.Kind == KDecimal:
+				t := boundedDecimal(x.t.P+4, x.t.S+4)
+				// Exact: round(sum * 10^4 / count), half up, at scale s+4.
+				s := x.t.S
+				unscaledSum := "CAST(%[1]s * " + pow10(s) + " AS HUGEINT)"
+				div := fmt.Sprintf("spark_round_div(%s * CAST(10000 AS HUGEINT), CAST(%%[2]s AS HUGEINT))", unscaledSum)
+				val := "CAST(" + div + " AS DECIMAL(38,0))"
+				if t.S > 0 {
+					val = "(" + val + " * " + pow10(-t.S) + ")"
+				}
+				cast := "CAST"
+				if try {
+					cast = "TRY_CAST"
+				}
+				return c.aggOut(t, "CASE WHEN %[2]s = 0 THEN NULL ELSE "+cast+"("+val+" AS "+t.DuckDB()+") END", "sum("+d+x.sql+")", "count("+d+x.sql+")"), nil
+			case x.t.isNumeric() || x.t.Kind == KString || x.t.Kind == KVoid:
+				y, err := c.typed(0, tDouble)
+				if err != nil {
+					return nil, err
+				}
+				return c.aggOut(tDouble, "%[1]s", "avg("+d+y.sql+")"), nil
+			}
+			return nil, c.wrongType(0, `"NUMERIC" or "ANSI INTERVAL"`)
+		})
+	}
+	count := agg("count", Rewritten, 0, -1, func(c *fcall) (*rx, error) {
+		if c.node.StarArg || len(c.args) == 0 {
+			c.name = "count(1)"
+			return c.aggOut(tLong, "%[1]s", "count(*)"), nil
+		}
+		d := c.distinct()
+		if len(c.args) == 1 {
+			x := c.args[0]
+			if x.lit != nil && x.t.Kind != KVoid && d == "" {
+				return c.aggOut(tLong, "%[1]s", "count(*)"), nil
+			}
+			return c.aggOut(tLong, "%[1]s", "count("+d+x.sql+")"), nil
+		}
+		var conds, fields []string
+		for i, a := range c.args {
+			conds = append(conds, a.sql+" IS NOT NULL")
+			fields = append(fields, fmt.Sprintf("'f%d': %s", i, a.sql))
+		}
+		return c.aggOut(tLong, "%[1]s", "count("+d+"CASE WHEN "+strings.Join(conds, " AND ")+" THEN {"+strings.Join(fields, ", ")+"} END)"), nil
+	})
+	minmax := func(name string) *fnDef {
+		return agg(name, Same, 1, 1, func(c *fcall) (*rx, error) {
+			x := c.args[0]
+			if !orderable(x.t) {
+				return nil, c.wrongType(0, "an orderable type")
+			}
+			return c.aggOut(x.t, "%[1]s", name+"("+x.sql+")"), nil
+		})
+	}
+	first := func(name, duck string) *fnDef {
+		return agg(name, Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+			x := c.args[0]
+			ignore := c.node.Nulls == "IGNORE"
+			if len(c.args) == 2 {
+				b := c.args[1]
+				if b.lit == nil || b.lit.Kind != LitBool {
+					return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "The second argument of %s must be a boolean literal.", name)
+				}
+				ignore = ignore || b.lit.Value == "TRUE"
+				c.args = c.args[:1]
+			}
+			c.name = name + "(" + x.name + ")"
+			if ignore {
+				c.name += " ignore nulls"
+				out := c.aggOut(x.t, "%[1]s", duck+"("+x.sql+") FILTER (WHERE "+x.sql+" IS NOT NULL)")
+				out.winParts = []string{duck + "_value(" + x.sql + " IGNORE NULLS)"}
+				return out, nil
+			}
+			return c.aggOut(x.t, "%[1]s", duck+"("+x.sql+")"), nil
+		})
+	}
+	collect := func(name string, distinct bool) *fnDef {
+		return agg(name, Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			x := c.args[0]
+			d := c.distinct()
+			if distinct {
+				d = "DISTINCT "
+				if x.t.Kind == KMap {
+					return nil, c.wrongType(0, "a type that is not a MAP")
+				}
+			}
+			v := c.r.lambdaName()
+			t := arrayOf(x.t)
+			return c.aggOut(t, "coalesce(list_filter(%[1]s, "+v+" -> "+v+" IS NOT NULL), CAST([] AS "+t.DuckDB()+"))", "list("+d+x.sql+")"), nil
+		})
+	}
+	stat := func(name, duck string) *fnDef {
+		return agg(name, Same, 1, 1, func(c *fcall) (*rx, error) {
+			x, err := c.typed(0, tDouble)
+			if err != nil {
+				return nil, err
+			}
+			return c.aggOut(tDouble, "%[1]s", duck+"("+c.distinct()+x.sql+")"), nil
+		})
+	}
+	stat2 := func(name, duck string) *fnDef {
+		return agg(name, Same, 2, 2, func(c *fcall) (*rx, error) {
+			a, err := c.typed(0, tDouble)
+			if err != nil {
+				return nil, err
+			}
+			b, err := c.typed(1, tDouble)
+			if err != nil {
+				return nil, err
+			}
+			return c.aggOut(tDouble, "%[1]s", duck+"("+a.sql+", "+b.sql+")"), nil
+		})
+	}
+	boolAgg := func(name, duck string) *fnDef {
+		return agg(name, Same, 1, 1, func(c *fcall) (*rx, error) {
+			x, err := c.r.boolArg(c.args[0], c.node.Args[0])
+			if err != nil {
+				return nil, err
+			}
+			return c.aggOut(tBool, "%[1]s", duck+"("+x.sql+")"), nil
+		})
+	}
+	byFn := func(name, duck string) *fnDef {
+		return agg(name, Same, 2, 2, func(c *fcall) (*rx, error) {
+			x, y := c.args[0], c.args[1]
+			if !orderable(y.t) {
+				return nil, c.wrongType(1, "an orderable type")
+			}
+			return c.aggOut(x.t, "%[1]s", duck+"("+x.sql+", "+y.sql+")"), nil
+		})
+	}
+	percentile := agg("percentile", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
+		if len(c.args) == 3 {
+			return nil, unsupported(c.argPos(2), "", "a weighted percentile")
+		}
+		x, err := c.typed(0, tDouble)
+		if err != nil {
+			return nil, err
+		}
+		p := c.args[1]
+		if !p.foldable {
+			return nil, unsupported(c.argPos(1), "give the percentage as a constant", "a non-constant percentage")
+		}
+		if p.t.Kind == KArray {
+			ps, err := c.r.cast(p, arrayOf(tDouble), castImplicit)
+			if err != nil {
+				return nil, err
+			}
+			return c.aggOut(arrayOf(tDouble), "%[1]s", "quantile_cont("+x.sql+", "+ps.sql+")"), nil
+		}
+		pd, err := c.typed(1, tDouble)
+		if err != nil {
+			return nil, err
+		}
+		c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
+		return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", "+pd.sql+")"), nil
+	})
+	countIf := agg("count_if", Same, 1, 1, func(c *fcall) (*rx, error) {
+		x, err := c.r.boolArg(c.args[0], c.node.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "count_if("+x.sql+")"), nil
+	})
+	boolAnd := boolAgg("bool_and", "bool_and")
+	boolOr := boolAgg("bool_or", "bool_or")
+	stddev := stat("stddev", "stddev_samp")
+	variance := stat("variance", "var_samp")
+	collectList := collect("collect_list", false)
+	return []*fnDef{
+		sum("sum", false), sum("try_sum", true), avg("avg", false), alias("mean", avg("avg", false)), avg("try_avg", true),
+		count, minmax("min"), minmax("max"),
+		first("first", "first"), first("first_value", "first"), first("last", "last"), first("last_value", "last"),
+		withNote(agg("any_value", Same, 1, 2, func(c *fcall) (*rx, error) {
+			x := c.args[0]
+			return c.aggOut(x.t, "%[1]s", "first("+x.sql+")"), nil
+		}), "any value of the group, as in Spark"),
+		collectList, alias("array_agg", collectList), collect("collect_set", true),
+		countIf, boolAnd, alias("every", boolAnd), boolOr, alias("some", boolOr), alias("any", boolOr),
+		stddev, alias("stddev_samp", stddev), alias("std", stddev), stat("stddev_pop", "stddev_pop"),
+		variance, alias("var_samp", variance), stat("var_pop", "var_pop"),
+		stat2("corr", "corr"), stat2("covar_pop", "covar_pop"), stat2("covar_samp", "covar_samp"),
+		agg("median", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			x, err := c.typed(0, tDouble)
+			if err != nil {
+				return nil, err
+			}
+			return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", 0.5)"), nil
+		}),
+		percentile,
+		byFn("max_by", "arg_max"), byFn("min_by", "arg_min"),
+		agg("grouping", Same, 1, 1, func(c *fcall) (*rx, error) {
+			return c.aggOut(tByte, "CAST(%[1]s AS TINYINT)", "grouping("+c.args[0].sql+")"), nil
+		}),
+		agg("grouping_id", Same, 1, -1, func(c *fcall) (*rx, error) {
+			return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+strings.Join(sqls(c.args), ", ")+")"), nil
+		}),
+		no("skewness", "DuckDB's estimator differs from Spark's"), no("kurtosis", "DuckDB's estimator differs from Spark's"),
+		no("percentile_cont", "use percentile(x, p)"), no("percentile_disc", "not translated yet"),
+		no("histogram_numeric", "Spark's approximation cannot be reproduced"), no("approx_top_k", "Spark's approximation cannot be reproduced"),
+		no("count_min_sketch", "Spark's sketch cannot be reproduced"), no("bit_and", "not translated yet"), no("bit_or", "not translated yet"),
+		no("bit_xor", "not translated yet"), no("bitmap_construct_agg", "not translated yet"), no("bitmap_or_agg", "not translated yet"),
+		no("regr_avgx", "not translated yet"), no("regr_avgy", "not translated yet"), no("regr_count", "not translated yet"),
+		no("regr_intercept", "not translated yet"), no("regr_r2", "not translated yet"), no("regr_slope", "not translated yet"),
+		no("regr_sxx", "not translated yet"), no("regr_sxy", "not translated yet"), no("regr_syy", "not translated yet"),
+		no("mode", "ties are broken differently"), no("listagg", "not translated yet"), no("string_agg", "not translated yet"),
+		no("hll_sketch_agg", "Spark's sketch cannot be reproduced"), no("hll_union_agg", "Spark's sketch cannot be reproduced"),
+	}
+}
+
+func windowFuncs() []*fnDef {
+	intWin := func(name, duck string) *fnDef {
+		return win(name, 0, 0, func(c *fcall) (*rx, error) {
+			return c.aggOut(tInt, "CAST(%[1]s AS INTEGER)", duck+"()"), nil
+		})
+	}
+	dblWin := func(name string) *fnDef {
+		return win(name, 0, 0, func(c *fcall) (*rx, error) {
+			return c.aggOut(tDouble, "%[1]s", name+"()"), nil
+		})
+	}
+	lagLead := func(name string) *fnDef {
+		return win(name, 1, 3, func(c *fcall) (*rx, error) {
+			x := c.args[0]
+			off := "1"
+			if len(c.args) >= 2 {
+				n, err := c.litInt(1, "offset")
+				if err != nil {
+					return nil, err
+				}
+				off = fmt.Sprint(n)
+			}
+			def := &rx{t: tVoid, sql: "NULL", name: "NULL", foldable: true}
+			if len(c.args) == 3 {
+				def = c.args[2]
+			}
+			// The default takes the input's type (Spark casts it).
+			t := x.t
+			if !implicitlyCastable(def.t, t) && !(def.t.isNumeric() && t.isNumeric()) {
+				return nil, sparkErr(c.pos(), "DATATYPE_MISMATCH.DATA_DIFF_TYPES", "The default value of %s must have the input's type.", name)
+			}
+			xv, err := c.r.cast(x, t, castImplicit)
+			if err != nil {
+				return nil, err
+			}
+			dv, err := c.r.cast(def, t, castExplicit)
+			if err != nil {
+				return nil, err
+			}
+			ignore := ""
+			if c.node.Nulls == "IGNORE" {
+				ignore = " IGNORE NULLS"
+			}
+			frame := off
+			if name == "lag" {
+				frame = "-" + off
+			}
+			c.name = fmt.Sprintf("%s(%s, %s, %s)", name, x.name, off, def.name)
+			x2 := c.aggOut(t, "%[1]s", fmt.Sprintf("%s(%s, %s, %s%s)", name, xv.sql, off, dv.sql, ignore))
+			x2.frameName = "ROWS BETWEEN " + frame + " FOLLOWING AND " + frame + " FOLLOWING"
+			return x2, nil
+		})
+	}
+	return []*fnDef{
+		intWin("row_number", "row_number"), intWin("rank", "rank"), intWin("dense_rank", "dense_rank"),
+		dblWin("percent_rank"), dblWin("cume_dist"),
+		win("ntile", 1, 1, func(c *fcall) (*rx, error) {
+			n, err := c.litInt(0, "number of buckets")
+			if err != nil {
+				return nil, err
+			}
+			if n <= 0 {
+				return nil, sparkErr(c.argPos(0), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "The value of buckets must be positive, but got %d.", n)
+			}
+			return c.aggOut(tInt, "CAST(%[1]s AS INTEGER)", fmt.Sprintf("ntile(%d)", n)), nil
+		}),
+		lagLead("lag"), lagLead("lead"),
+		win("nth_value", 2, 2, func(c *fcall) (*rx, error) {
+			n, err := c.litInt(1, "offset")
+			if err != nil {
+				return nil, err
+			}
+			x := c.args[0]
+			ignore := ""
+			if c.node.Nulls == "IGNORE" {
+				ignore = " IGNORE NULLS"
+			}
+			return c.aggOut(x.t, "%[1]s", fmt.Sprintf("nth_value(%s, %d%s)", x.sql, n, ignore)), nil
+		}),
+	}
+}

@@ -1,0 +1,823 @@
+package sparksql
+
+import (
+	"fmt"
+	"regexp/syntax"
+	"strings"
+)
+
+// fn builds a table entry.
+func fn(name string, s Support, min, max int, impl func(c *fcall) (*rx, error)) *fnDef {
+	return &fnDef{name: name, support: s, min: min, max: max, impl: impl}
+}
+
+// alias makes an entry for another name of def.
+func alias(name string, def *fnDef) *fnDef {
+	d := *def
+	d.name, d.aliasOf = name, def.name
+	return &d
+}
+
+// no is an unsupported entry with the reason.
+func no(name, note string) *fnDef {
+	return &fnDef{name: name, support: Unsupported, note: note}
+}
+
+func withNote(d *fnDef, note string) *fnDef {
+	d.note = note
+	return d
+}
+
+// strFn: a function of string arguments computed by a DuckDB expression.
+func strFn(name string, s Support, t *Type, n int, format string) *fnDef {
+	return fn(name, s, n, n, func(c *fcall) (*rx, error) {
+		args := make([]any, n)
+		for i := range n {
+			x, err := c.str(i)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x.sql
+		}
+		return c.out(t, fmt.Sprintf(format, args...)), nil
+	})
+}
+
+// intArgs casts arguments from i on to INT.
+func (c *fcall) intArg(i int) (*rx, error) {
+	return c.r.integralArg(c.args[i], tInt, c.argPos(i))
+}
+
+var stringMacros = []macro{
+	{"spark_substr2", "s, st, l", "CASE WHEN s IS NULL THEN NULL WHEN greatest(st, 0) >= st + l THEN '' ELSE substring(s, CAST(greatest(st, 0) + 1 AS BIGINT), CAST(st + l - greatest(st, 0) AS BIGINT)) END"},
+	{"spark_substr", "s, p, l", "spark_substr2(s, CAST(CASE WHEN p > 0 THEN p - 1 WHEN p < 0 THEN length(s) + p ELSE 0 END AS BIGINT), CAST(l AS BIGINT))"},
+	{"spark_lpad", "s, n, p", "CASE WHEN s IS NULL OR n IS NULL OR p IS NULL THEN NULL WHEN n <= 0 THEN '' WHEN p = '' THEN left(s, n) ELSE lpad(s, n, p) END"},
+	{"spark_rpad", "s, n, p", "CASE WHEN s IS NULL OR n IS NULL OR p IS NULL THEN NULL WHEN n <= 0 THEN '' WHEN p = '' THEN left(s, n) ELSE rpad(s, n, p) END"},
+	{"spark_left", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE left(s, n) END"},
+	{"spark_right", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE right(s, n) END"},
+	{"spark_replace", "s, f, t", "CASE WHEN f = '' THEN s ELSE replace(s, f, t) END"},
+	{"spark_initcap", "s", "array_to_string(list_transform(string_split(lower(s), ' '), m_initcap_w -> upper(left(m_initcap_w, 1)) || substr(m_initcap_w, 2)), ' ')"},
+	{"spark_locate", "sub, s, p", "CASE WHEN p IS NULL OR s IS NULL OR sub IS NULL THEN NULL WHEN p < 1 THEN 0 WHEN instr(substring(s, p), sub) = 0 THEN 0 ELSE instr(substring(s, p), sub) + p - 1 END"},
+	{"spark_substring_index", "s, d, n", "CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n = 0 OR d = '' THEN '' WHEN n > 0 THEN array_to_string(string_split(s, d)[1:n], d) ELSE array_to_string(string_split(s, d)[-(-n):], d) END"},
+	{"spark_split_part", "s, d, n", "CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
+		"WHEN d = '' THEN CASE WHEN n = 1 OR n = -1 THEN s ELSE '' END ELSE coalesce(split_part(s, d, n), '') END"},
+	{"spark_repeat", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE repeat(s, n) END"},
+	{"spark_chr", "n", "CASE WHEN n < 0 THEN '' ELSE chr(CAST(n % 256 AS INTEGER)) END"},
+	{"spark_overlay", "s, r, p, l", "substring(s, 1, greatest(p - 1, 0)) || r || substring(s, p + l)"},
+	{"spark_find_in_set", "s, l", "CASE WHEN s IS NULL OR l IS NULL THEN NULL WHEN contains(s, ',') THEN 0 ELSE coalesce(list_position(string_split(l, ','), s), 0) END"},
+	{"spark_regexp_substr", "s, p", "CASE WHEN regexp_matches(s, p) THEN regexp_extract(s, p, 0) END"},
+}
+
+func stringFuncs() []*fnDef {
+	upper := withNote(strFn("upper", Rewritten, tString, 1, "upper(replace(%s, 'ß', 'SS'))"), "ß becomes SS as in Java; other special casings of Java (ŉ, ǰ, İ) are not reproduced")
+	lower := strFn("lower", Same, tString, 1, "lower(%s)")
+	length := fn("length", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+		if c.args[0].t.Kind == KBinary {
+			return c.out(tInt, "CAST(octet_length("+c.args[0].sql+") AS INTEGER)"), nil
+		}
+		s, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		return c.out(tInt, "CAST(length("+s.sql+") AS INTEGER)"), nil
+	})
+	substr := fn("substring", Macro, 2, 3, func(c *fcall) (*rx, error) {
+		s, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		p, err := c.intArg(1)
+		if err != nil {
+			return nil, err
+		}
+		l, lv, lok := "2147483647", int64(2147483647), true
+		if len(c.args) == 3 {
+			x, err := c.intArg(2)
+			if err != nil {
+				return nil, err
+			}
+			l = x.sql
+			lv, lok = litInt64(c.args[2])
+		} else {
+			c.name = strings.TrimSuffix(c.name, ")") + ", 2147483647)"
+		}
+		if c.node.Syntax == "SUBSTRING_FROM" {
+			c.name = "substring" + c.name[strings.IndexByte(c.name, '('):]
+		}
+		// A constant non-negative start and length is DuckDB's substring
+		// (a start of 0 is 1 in Spark).
+		if pv, ok := litInt64(c.args[1]); ok && pv >= 0 && lok && lv >= 0 {
+			return c.out(tString, fmt.Sprintf("substring(%s, %d, %d)", s.sql, max(pv, 1), lv)), nil
+		}
+		return c.out(tString, "spark_substr("+s.sql+", "+p.sql+", "+l+")"), nil
+	})
+	trimFn := func(name, duck string) *fnDef {
+		return fn(name, Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			switch c.node.Syntax {
+			case "TRIM_BOTH", "TRIM_LEADING", "TRIM_TRAILING":
+				duck := map[string]string{"TRIM_BOTH": "trim", "TRIM_LEADING": "ltrim", "TRIM_TRAILING": "rtrim"}[c.node.Syntax]
+				chars := "' '"
+				cn := ""
+				if len(c.args) == 2 {
+					x, err := c.str(1)
+					if err != nil {
+						return nil, err
+					}
+					chars, cn = x.sql, c.args[1].name+" "
+				}
+				c.name = "TRIM(" + strings.TrimPrefix(c.node.Syntax, "TRIM_") + " " + cn + "FROM " + c.args[0].name + ")"
+				return c.out(tString, duck+"("+s.sql+", "+chars+")"), nil
+			}
+			if len(c.args) == 2 {
+				x, err := c.str(1)
+				if err != nil {
+					return nil, err
+				}
+				return c.out(tString, duck+"("+s.sql+", "+x.sql+")"), nil
+			}
+			return c.out(tString, duck+"("+s.sql+", ' ')"), nil
+		})
+	}
+	pad := func(name, macro string) *fnDef {
+		return fn(name, Macro, 2, 3, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			n, err := c.intArg(1)
+			if err != nil {
+				return nil, err
+			}
+			p := "' '"
+			if len(c.args) == 3 {
+				x, err := c.str(2)
+				if err != nil {
+					return nil, err
+				}
+				p = x.sql
+			} else {
+				c.name = strings.TrimSuffix(c.name, ")") + ",  )"
+			}
+			return c.out(tString, macro+"("+s.sql+", "+n.sql+", "+p+")"), nil
+		})
+	}
+	side := func(name, macro string) *fnDef {
+		return fn(name, Macro, 2, 2, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			n, err := c.intArg(1)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, macro+"("+s.sql+", "+n.sql+")"), nil
+		})
+	}
+	locate := fn("locate", Macro, 2, 3, func(c *fcall) (*rx, error) {
+		sub, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.str(1)
+		if err != nil {
+			return nil, err
+		}
+		p := "1"
+		if len(c.args) == 3 {
+			x, err := c.intArg(2)
+			if err != nil {
+				return nil, err
+			}
+			p = x.sql
+		} else {
+			c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
+		}
+		if c.node.Syntax == "POSITION_IN" {
+			c.name = "locate" + c.name[strings.IndexByte(c.name, '('):]
+		}
+		return c.out(tInt, "CAST(spark_locate("+sub.sql+", "+s.sql+", "+p+") AS INTEGER)"), nil
+	})
+	concat := fn("concat", Rewritten, 0, -1, func(c *fcall) (*rx, error) {
+		if len(c.args) == 0 {
+			return c.out(tString, "''"), nil
+		}
+		arrays := 0
+		for _, a := range c.args {
+			if a.t.Kind == KArray {
+				arrays++
+			}
+		}
+		if arrays > 0 {
+			return c.r.arrayConcat(c)
+		}
+		var parts []string
+		for i := range c.args {
+			x, err := c.str(i)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, x.sql)
+		}
+		return c.out(tString, "("+strings.Join(parts, " || ")+")"), nil
+	})
+	concatWS := fn("concat_ws", Rewritten, 1, -1, func(c *fcall) (*rx, error) {
+		sep, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		var lists []string
+		strOnly := true
+		var parts []string
+		for i := 1; i < len(c.args); i++ {
+			a := c.args[i]
+			if a.t.Kind == KArray {
+				strOnly = false
+				el, err := c.r.cast(a, arrayOf(tString), castImplicit)
+				if err != nil {
+					return nil, err
+				}
+				lists = append(lists, "coalesce("+el.sql+", [])")
+				continue
+			}
+			x, err := c.str(i)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, x.sql)
+			lists = append(lists, "["+x.sql+"]")
+		}
+		if len(c.args) == 1 {
+			return c.out(tString, "CASE WHEN "+sep.sql+" IS NULL THEN NULL ELSE '' END"), nil
+		}
+		if strOnly {
+			return c.out(tString, "CASE WHEN "+sep.sql+" IS NULL THEN NULL ELSE concat_ws("+sep.sql+", "+strings.Join(parts, ", ")+") END"), nil
+		}
+		v := c.r.lambdaName()
+		return c.out(tString, "CASE WHEN "+sep.sql+" IS NULL THEN NULL ELSE array_to_string(list_filter(flatten(["+strings.Join(lists, ", ")+"]), "+v+" -> "+v+" IS NOT NULL), "+sep.sql+") END"), nil
+	})
+	regexExtract := func(name string, all bool) *fnDef {
+		return fn(name, Rewritten, 2, 3, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			p, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			re, err := c.r.regex(p, c.argPos(1))
+			if err != nil {
+				return nil, err
+			}
+			idx := 1
+			if len(c.args) == 3 {
+				if idx, err = c.litInt(2, "group index"); err != nil {
+					return nil, err
+				}
+			} else {
+				c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
+			}
+			if n := regexGroups(p); n >= 0 && (idx > n || idx < 0) {
+				return nil, sparkErr(c.argPos(2), "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "The value of parameter(s) `idx` in `%s` is invalid: Expects group index between 0 and %d, but got %d.", name, n, idx)
+			}
+			guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
+			if err != nil {
+				return nil, err
+			}
+			if all {
+				return c.out(arrayOf(tString), guard(fmt.Sprintf("regexp_extract_all(%s, %s, %d)", s.sql, re, idx))), nil
+			}
+			return c.out(tString, guard(fmt.Sprintf("regexp_extract(%s, %s, %d)", s.sql, re, idx))), nil
+		})
+	}
+	regexReplace := fn("regexp_replace", Rewritten, 3, 4, func(c *fcall) (*rx, error) {
+		s, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		p, err := c.str(1)
+		if err != nil {
+			return nil, err
+		}
+		re, err := c.r.regex(p, c.argPos(1))
+		if err != nil {
+			return nil, err
+		}
+		rep, _, err := c.litStr(2, "replacement")
+		if err != nil {
+			return nil, err
+		}
+		if len(c.args) == 4 {
+			if n, err := c.litInt(3, "position"); err != nil || n != 1 {
+				return nil, unsupported(c.argPos(3), "", "regexp_replace from a position other than 1")
+			}
+		} else {
+			c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
+		}
+		rr, err := javaReplacement(rep, regexGroups(p), c.argPos(2))
+		if err != nil {
+			return nil, err
+		}
+		guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
+		if err != nil {
+			return nil, err
+		}
+		return c.out(tString, guard(fmt.Sprintf("regexp_replace(%s, %s, %s, 'g')", s.sql, re, duckString(rr)))), nil
+	})
+	regexLike := fn("regexp_like", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
+		s, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		p, err := c.str(1)
+		if err != nil {
+			return nil, err
+		}
+		re, err := c.r.regexFind(p, c.argPos(1))
+		if err != nil {
+			return nil, err
+		}
+		c.name = "REGEXP_LIKE(" + c.args[0].name + ", " + c.args[1].name + ")"
+		return c.out(tBool, "regexp_matches("+s.sql+", "+re+")"), nil
+	})
+	split := fn("split", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
+		s, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		p, err := c.str(1)
+		if err != nil {
+			return nil, err
+		}
+		if len(c.args) == 3 {
+			if n, err := c.litInt(2, "limit"); err != nil || n > 0 {
+				return nil, unsupported(c.argPos(2), "", "split with a positive limit")
+			}
+		} else {
+			c.name = strings.TrimSuffix(c.name, ")") + ", -1)"
+		}
+		if p.lit != nil && p.lit.Value == "" {
+			return c.out(arrayOf(tString), "string_split("+s.sql+", '')"), nil
+		}
+		re, err := c.r.regex(p, c.argPos(1))
+		if err != nil {
+			return nil, err
+		}
+		guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
+		if err != nil {
+			return nil, err
+		}
+		return c.out(arrayOf(tString), guard("regexp_split_to_array("+s.sql+", "+re+")")), nil
+	})
+	intOf := func(name, format string) *fnDef {
+		return fn(name, Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tInt, "CAST("+fmt.Sprintf(format, s.sql)+" AS INTEGER)"), nil
+		})
+	}
+	sha2 := fn("sha2", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
+		bits, err := c.litInt(1, "bit length")
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		switch bits {
+		case 0, 256:
+			return c.out(tString, "sha256("+s.sql+")"), nil
+		}
+		return nil, unsupported(c.argPos(1), "use sha2(x, 256)", "sha2 with %d bits", bits)
+	})
+	formatNumber := fn("format_number", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
+		x := c.args[0]
+		d, err := c.litInt(1, "number of decimals")
+		if err != nil {
+			return nil, unsupported(c.argPos(1), "give the number of decimals", "format_number with a format pattern")
+		}
+		if d < 0 {
+			return c.out(tString, "CAST(NULL AS VARCHAR)"), nil
+		}
+		switch {
+		case x.t.isIntegral():
+			if d == 0 {
+				return c.out(tString, "format('{:,}', "+x.sql+")"), nil
+			}
+			return c.out(tString, fmt.Sprintf("format('{:,}', %s) || '.%s'", x.sql, strings.Repeat("0", d))), nil
+		case x.t.Kind == KDecimal:
+			// DecimalFormat rounds half even.
+			return c.out(tString, formatDecimalSQL(x.sql, fmt.Sprintf("CAST(round_even(%s, %d) AS DECIMAL(38,%d))", x.sql, d, d), d)), nil
+		case x.t.isFractional():
+			return c.out(tString, fmt.Sprintf("format('{:,.%df}', CAST(%s AS DOUBLE))", d, x.sql)), nil
+		}
+		return nil, c.wrongType(0, "NUMERIC")
+	})
+	chr := fn("chr", Macro, 1, 1, func(c *fcall) (*rx, error) {
+		n, err := c.r.integralArg(c.args[0], tLong, c.argPos(0))
+		if err != nil {
+			return nil, err
+		}
+		return c.out(tString, "spark_chr("+n.sql+")"), nil
+	})
+	formatString := fn("format_string", Rewritten, 1, -1, func(c *fcall) (*rx, error) {
+		f, _, err := c.litStr(0, "format")
+		if err != nil {
+			return nil, err
+		}
+		return c.r.formatString(c, f)
+	})
+	return []*fnDef{
+		upper, alias("ucase", upper), lower, alias("lcase", lower),
+		withNote(fn("initcap", Macro, 1, 1, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, "spark_initcap("+s.sql+")"), nil
+		}), "words are separated by spaces, as in Spark"),
+		length, alias("char_length", length), alias("character_length", length), alias("len", length),
+		intOf("octet_length", "strlen(%s)"), intOf("bit_length", "8 * strlen(%s)"),
+		intOf("ascii", "CASE WHEN %[1]s = '' THEN 0 ELSE ascii(%[1]s) END"),
+		substr, alias("substr", substr),
+		trimFn("trim", "trim"), trimFn("ltrim", "ltrim"), trimFn("rtrim", "rtrim"), trimFn("btrim", "trim"),
+		pad("lpad", "spark_lpad"), pad("rpad", "spark_rpad"),
+		side("left", "spark_left"), side("right", "spark_right"),
+		fn("reverse", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			if c.args[0].t.Kind == KArray {
+				return c.out(c.args[0].t, "list_reverse("+c.args[0].sql+")"), nil
+			}
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, "reverse("+s.sql+")"), nil
+		}),
+		fn("replace", Macro, 2, 3, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			f, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			t := "''"
+			if len(c.args) == 3 {
+				x, err := c.str(2)
+				if err != nil {
+					return nil, err
+				}
+				t = x.sql
+			} else {
+				c.name = strings.TrimSuffix(c.name, ")") + ", )"
+			}
+			return c.out(tString, "spark_replace("+s.sql+", "+f.sql+", "+t+")"), nil
+		}),
+		strFn("translate", Same, tString, 3, "translate(%s, %s, %s)"),
+		fn("instr", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			sub, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tInt, "CAST(instr("+s.sql+", "+sub.sql+") AS INTEGER)"), nil
+		}),
+		locate, alias("position", locate),
+		concat, concatWS,
+		regexExtract("regexp_extract", false), regexExtract("regexp_extract_all", true),
+		regexReplace, regexLike, alias("rlike", regexLike), alias("regexp", regexLike),
+		fn("regexp_count", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			p, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			re, err := c.r.regex(p, c.argPos(1))
+			if err != nil {
+				return nil, err
+			}
+			guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tInt, guard("CAST(len(regexp_extract_all("+s.sql+", "+re+", 0)) AS INTEGER)")), nil
+		}),
+		fn("regexp_substr", Macro, 2, 2, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			p, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			re, err := c.r.regex(p, c.argPos(1))
+			if err != nil {
+				return nil, err
+			}
+			guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, guard("spark_regexp_substr("+s.sql+", "+re+")")), nil
+		}),
+		split,
+		fn("split_part", Macro, 3, 3, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			d, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			n, err := c.intArg(2)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, "spark_split_part("+s.sql+", "+d.sql+", "+n.sql+")"), nil
+		}),
+		fn("substring_index", Macro, 3, 3, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			d, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			n, err := c.intArg(2)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, "spark_substring_index("+s.sql+", "+d.sql+", "+n.sql+")"), nil
+		}),
+		fn("repeat", Macro, 2, 2, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			n, err := c.intArg(1)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, "spark_repeat("+s.sql+", "+n.sql+")"), nil
+		}),
+		fn("space", Macro, 1, 1, func(c *fcall) (*rx, error) {
+			n, err := c.intArg(0)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, "spark_repeat(' ', "+n.sql+")"), nil
+		}),
+		chr, alias("char", chr),
+		fn("startswith", Same, 2, 2, func(c *fcall) (*rx, error) { return c.strPred("starts_with") }),
+		fn("endswith", Same, 2, 2, func(c *fcall) (*rx, error) { return c.strPred("ends_with") }),
+		fn("contains", Same, 2, 2, func(c *fcall) (*rx, error) { return c.strPred("contains") }),
+		strFn("md5", Same, tString, 1, "md5(%s)"),
+		strFn("sha1", Same, tString, 1, "sha1(%s)"), alias("sha", strFn("sha1", Same, tString, 1, "sha1(%s)")),
+		sha2,
+		fn("base64", Same, 1, 1, func(c *fcall) (*rx, error) {
+			b, err := c.binary(0)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tString, "to_base64("+b+")"), nil
+		}),
+		fn("unbase64", Same, 1, 1, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tBinary, "from_base64("+s.sql+")"), nil
+		}),
+		fn("levenshtein", Same, 2, 2, func(c *fcall) (*rx, error) {
+			a, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			b, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tInt, "CAST(levenshtein("+a.sql+", "+b.sql+") AS INTEGER)"), nil
+		}),
+		fn("overlay", Macro, 3, 4, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			rp, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			p, err := c.intArg(2)
+			if err != nil {
+				return nil, err
+			}
+			l := "length(" + rp.sql + ")"
+			if len(c.args) == 4 {
+				x, err := c.intArg(3)
+				if err != nil {
+					return nil, err
+				}
+				l = x.sql
+			} else {
+				c.name = strings.TrimSuffix(c.name, ")") + ", -1)"
+			}
+			return c.out(tString, "spark_overlay("+s.sql+", "+rp.sql+", "+p.sql+", "+l+")"), nil
+		}),
+		fn("find_in_set", Macro, 2, 2, func(c *fcall) (*rx, error) {
+			a, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			b, err := c.str(1)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tInt, "CAST(spark_find_in_set("+a.sql+", "+b.sql+") AS INTEGER)"), nil
+		}),
+		formatNumber, formatString, alias("printf", formatString),
+		no("soundex", "no DuckDB equivalent"), no("crc32", "no DuckDB equivalent"), no("to_char", "Spark's number format patterns are not translated"),
+		no("to_varchar", "Spark's number format patterns are not translated"), no("to_number", "Spark's number format patterns are not translated"),
+		no("try_to_number", "Spark's number format patterns are not translated"), no("mask", "not translated yet"), no("luhn_check", "not translated yet"),
+		no("encode", "charsets other than UTF-8 are not translated; use CAST(s AS BINARY)"), no("decode", "charsets other than UTF-8 are not translated; use CAST(b AS STRING)"),
+		no("sentences", "locale-dependent word splitting"), no("quote", "not translated yet"),
+	}
+}
+
+func (c *fcall) strPred(duck string) (*rx, error) {
+	a, err := c.str(0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.str(1)
+	if err != nil {
+		return nil, err
+	}
+	return c.out(tBool, duck+"("+a.sql+", "+b.sql+")"), nil
+}
+
+// binary is argument i as bytes (strings are UTF-8 encoded).
+func (c *fcall) binary(i int) (string, error) {
+	x := c.args[i]
+	switch x.t.Kind {
+	case KBinary:
+		return x.sql, nil
+	case KString:
+		return "encode(" + x.sql + ")", nil
+	}
+	s, err := c.str(i)
+	if err != nil {
+		return "", err
+	}
+	return "encode(" + s.sql + ")", nil
+}
+
+// regexGroups counts a literal pattern's capturing groups (-1 when not a
+// literal).
+func regexGroups(p *rx) int {
+	if p.lit == nil {
+		return -1
+	}
+	re, err := syntax.Parse(p.lit.Value, syntax.Perl)
+	if err != nil {
+		return -1
+	}
+	return re.MaxCap()
+}
+
+// formatDecimalSQL formats a DECIMAL(38,d) with thousands separators and d
+// decimals (DecimalFormat's "#,###.00").
+func formatDecimalSQL(orig, x string, d int) string {
+	out := fmt.Sprintf("CASE WHEN %[2]s < 0 THEN '-' ELSE '' END || format('{:,}', CAST(trunc(abs(%[1]s)) AS HUGEINT))", x, orig)
+	if d > 0 {
+		out += fmt.Sprintf(" || '.' || lpad(CAST(CAST((abs(%[1]s) - trunc(abs(%[1]s))) * CAST('1%[2]s' AS DECIMAL(38,0)) AS HUGEINT) AS VARCHAR), %[3]d, '0')", x, strings.Repeat("0", d), d)
+	}
+	return "CASE WHEN " + x + " IS NULL THEN NULL ELSE " + out + " END"
+}
+
+// javaFormatConversion is the error (a Java exception, without a Spark
+// error class) Spark raises for a format conversion of the wrong type.
+const javaFormatConversion = "java.util.IllegalFormatConversionException"
+
+// formatString translates format_string/printf with a literal Java
+// format: %s (the Spark string of any value, "null" for NULL), %d
+// (integers), %.Nf / %f (decimals and doubles, rounded half up as Java
+// does), with - and 0 flags and widths; %% and %n.
+func (r *resolver) formatString(c *fcall, f string) (*rx, error) {
+	var out strings.Builder
+	var args []string
+	next := 1
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			out.WriteByte(f[i])
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("-0", f[j]) >= 0 {
+			j++
+		}
+		flags := f[i+1 : j]
+		k := j
+		for k < len(f) && isDigit(f[k]) {
+			k++
+		}
+		width := f[j:k]
+		prec := ""
+		if k < len(f) && f[k] == '.' {
+			m := k + 1
+			for m < len(f) && isDigit(f[m]) {
+				m++
+			}
+			prec, k = f[k+1:m], m
+		}
+		if k >= len(f) {
+			return nil, sparkErr(c.argPos(0), "FORMAT_STRING_INVALID", "The format string '%s' ends in the middle of a conversion.", f)
+		}
+		conv := f[k]
+		i = k
+		switch conv {
+		case '%':
+			out.WriteString("%%")
+			continue
+		case 'n':
+			out.WriteString("\n")
+			continue
+		}
+		if next >= len(c.args) {
+			return nil, sparkErr(c.argPos(0), "MISSING_FORMAT_ARGUMENT", "Format specifier '%%%c' has no argument.", conv)
+		}
+		a := c.args[next]
+		next++
+		var val string
+		switch conv {
+		case 's', 'S':
+			if prec != "" {
+				return nil, unsupported(c.argPos(0), "", "a precision in %%s")
+			}
+			s, err := r.stringArg(a, c.argPos(next-1))
+			if err != nil {
+				return nil, err
+			}
+			val = "coalesce(" + s.sql + ", 'null')"
+			if conv == 'S' {
+				val = "upper(" + val + ")"
+			}
+		case 'd':
+			if !a.t.isIntegral() && a.t.Kind != KVoid {
+				return nil, sparkErr(c.argPos(next-1), javaFormatConversion, "d != %s: %%d takes an integer", a.t)
+			}
+			if strings.Contains(flags, "0") {
+				out.WriteString("%" + flags + width + "d")
+				args = append(args, "CAST("+a.sql+" AS BIGINT)")
+				continue
+			}
+			val = "coalesce(CAST(" + a.sql + " AS VARCHAR), 'null')"
+		case 'f':
+			if prec == "" {
+				prec = "6"
+			}
+			if strings.Contains(flags, "0") {
+				return nil, unsupported(c.argPos(0), "", "the 0 flag with %%f")
+			}
+			var n int
+			fmt.Sscan(prec, &n)
+			src := a.sql
+			switch {
+			case a.t.isFractional():
+				src = "CAST(CAST(" + a.sql + " AS VARCHAR) AS DECIMAL(38,18))"
+			case a.t.Kind == KVoid:
+			default:
+				// Spark hands decimals and integers to Java's formatter as
+				// objects %f does not take.
+				return nil, sparkErr(c.argPos(next-1), javaFormatConversion, "f != %s: %%f takes a double", a.t)
+			}
+			val = fmt.Sprintf("coalesce(CAST(CAST(%s AS DECIMAL(38,%d)) AS VARCHAR), 'null')", src, n)
+		default:
+			return nil, unsupported(c.argPos(0), "use %s, %d or %.Nf", "the format conversion %%%c", conv)
+		}
+		out.WriteString("%" + strings.ReplaceAll(flags, "0", "") + width + "s")
+		args = append(args, val)
+	}
+	if len(args) == 0 {
+		return c.out(tString, "printf("+duckString(out.String())+")"), nil
+	}
+	return c.out(tString, "printf("+duckString(out.String())+", "+strings.Join(args, ", ")+")"), nil
+}

@@ -1,0 +1,125 @@
+package sparksql
+
+import (
+	"fmt"
+	"strings"
+)
+
+// generatorDef is a table-generating function (explode and friends).
+type generatorDef struct {
+	name  string
+	kind  string // explode, posexplode, inline
+	outer bool
+}
+
+var generators = map[string]*generatorDef{
+	"explode":          {"explode", "explode", false},
+	"explode_outer":    {"explode_outer", "explode", true},
+	"posexplode":       {"posexplode", "posexplode", false},
+	"posexplode_outer": {"posexplode_outer", "posexplode", true},
+	"inline":           {"inline", "inline", false},
+	"inline_outer":     {"inline_outer", "inline", true},
+}
+
+func generatorFor(name string) *generatorDef { return generators[strings.ToLower(name)] }
+
+func (g *generatorDef) outerVariant() *generatorDef {
+	if g.outer {
+		return g
+	}
+	return generators[g.name+"_outer"]
+}
+
+// generator resolves a generator call over the columns of sc: it returns
+// the lateral join that produces its rows and its output columns.
+func (r *resolver) generator(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
+	if len(call.Args) != 1 {
+		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `%s` requires 1 parameters but the actual number is %d.", g.name, len(call.Args))
+	}
+	x, err := r.expr(call.Args[0], sc, &ectx{})
+	if err != nil {
+		return "", nil, err
+	}
+	a := r.alias()
+	var outs []genOut
+	src := x.sql
+	switch {
+	case g.kind == "inline":
+		if x.t.Kind != KArray || x.t.Elem.Kind != KStruct {
+			return "", nil, sparkErr(call.P, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s(%s)\" due to data type mismatch: The first parameter requires the \"ARRAY<STRUCT>\" type, however %s has the type %q.", g.name, x.name, quoteSparkSQL(x.name), strings.ToUpper(x.t.String()))
+		}
+		if g.outer {
+			src = fmt.Sprintf("CASE WHEN len(%[1]s) > 0 THEN %[1]s ELSE [CAST(NULL AS %[2]s)] END", src, x.t.Elem.DuckDB())
+		}
+		for _, f := range x.t.Elem.Fields {
+			outs = append(outs, genOut{f.Name, f.Type, "struct_extract(u, " + duckString(f.Name) + ")"})
+		}
+		var items []string
+		for i, o := range outs {
+			items = append(items, o.sql+" AS "+duckIdent(fmt.Sprint("c", i)))
+		}
+		return r.generatorCols(a, "(SELECT "+strings.Join(items, ", ")+" FROM (SELECT unnest("+src+") AS u))", outs2cols(a, outs), aliases, alias, g, call.P)
+	case x.t.Kind == KArray:
+		elem := "unnest(" + src + ")"
+		pos := "unnest(generate_series(0, len(" + src + ") - 1))"
+		if g.outer {
+			elem = fmt.Sprintf("unnest(CASE WHEN len(%[1]s) > 0 THEN %[1]s ELSE [CAST(NULL AS %[2]s)] END)", src, x.t.Elem.DuckDB())
+			pos = fmt.Sprintf("unnest(CASE WHEN len(%[1]s) > 0 THEN generate_series(0, len(%[1]s) - 1) ELSE [NULL] END)", src)
+		}
+		if g.kind == "posexplode" {
+			outs = append(outs, genOut{"pos", tInt, "CAST(" + pos + " AS INTEGER)"})
+		}
+		outs = append(outs, genOut{"col", x.t.Elem, elem})
+	case x.t.Kind == KMap:
+		keys, vals := "map_keys("+src+")", "map_values("+src+")"
+		pos := "generate_series(0, cardinality(" + src + ") - 1)"
+		if g.outer {
+			keys = fmt.Sprintf("CASE WHEN cardinality(%[1]s) > 0 THEN map_keys(%[1]s) ELSE [CAST(NULL AS %[2]s)] END", src, x.t.Key.DuckDB())
+			vals = fmt.Sprintf("CASE WHEN cardinality(%[1]s) > 0 THEN map_values(%[1]s) ELSE [CAST(NULL AS %[2]s)] END", src, x.t.Val.DuckDB())
+			pos = fmt.Sprintf("CASE WHEN cardinality(%[1]s) > 0 THEN generate_series(0, cardinality(%[1]s) - 1) ELSE [NULL] END", src)
+		}
+		if g.kind == "posexplode" {
+			outs = append(outs, genOut{"pos", tInt, "CAST(unnest(" + pos + ") AS INTEGER)"})
+		}
+		outs = append(outs, genOut{"key", x.t.Key, "unnest(" + keys + ")"}, genOut{"value", x.t.Val, "unnest(" + vals + ")"})
+	default:
+		return "", nil, sparkErr(call.P, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s(%s)\" due to data type mismatch: The first parameter requires the (\"ARRAY\" or \"MAP\") type, however %s has the type %q.", g.name, x.name, quoteSparkSQL(x.name), strings.ToUpper(x.t.String()))
+	}
+	var items []string
+	for i, o := range outs {
+		items = append(items, o.sql+" AS "+duckIdent(fmt.Sprint("c", i)))
+	}
+	return r.generatorCols(a, "(SELECT "+strings.Join(items, ", ")+")", outs2cols(a, outs), aliases, alias, g, call.P)
+}
+
+// genOut is an output column of a generator: its name, type and SQL.
+type genOut struct {
+	name string
+	t    *Type
+	sql  string
+}
+
+func outs2cols(a string, outs []genOut) []*column {
+	cols := make([]*column, len(outs))
+	for i, o := range outs {
+		cols[i] = &column{name: o.name, t: o.t, sql: a + "." + duckIdent(fmt.Sprint("c", i))}
+	}
+	return cols
+}
+
+// generatorCols names a generator's columns (AS a, b) and returns its
+// lateral join.
+func (r *resolver) generatorCols(a, sub string, cols []*column, aliases []Ident, alias *Ident, g *generatorDef, pos int) (string, []*column, error) {
+	if alias != nil {
+		aliases = []Ident{*alias}
+	}
+	if len(aliases) > 0 {
+		if len(aliases) != len(cols) {
+			return "", nil, sparkErr(pos, "UDTF_ALIAS_NUMBER_MISMATCH", "The number of aliases supplied in the AS clause does not match the number of columns output by the UDTF. Expected %d aliases, but got %s.", len(cols), strings.Join(identNames(aliases), ", "))
+		}
+		for i := range cols {
+			cols[i].name = aliases[i].Name
+		}
+	}
+	return "CROSS JOIN LATERAL " + sub + " AS " + a, cols, nil
+}

@@ -1,0 +1,100 @@
+package sparksql
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var predicateSchema = []Column{
+	{"client_id", tInt}, {"s", tString}, {"d", tDate}, {"x", decimalType(10, 2)}, {"f", tDouble}, {"ts", tTS},
+}
+
+// Predicates compare columns with plain DuckDB literals where that compares
+// the same, so that file pruning (delta's reader of column-literal
+// comparisons) applies to Spark predicates.
+func TestPredicatePlainLiterals(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"client_id = 1", `("client_id" = 1)`},
+		{"client_id IN (1, 2)", `("client_id" IN (1, 2))`},
+		{"client_id BETWEEN 1 AND 3", `(("client_id" >= 1) AND ("client_id" <= 3))`},
+		{"s = \"q\"", `("s" = 'q')`},
+		{"d >= '2024-01-01'", `("d" >= DATE '2024-01-01')`},
+		{"d = '2024-1-5'", `("d" = DATE '2024-01-05')`},
+		{"x > 1.5", `("x" > 1.5)`},
+		{"x > -0.25", `("x" > -0.25)`},
+		{"f < 2", `("f" < 2)`},
+		// Not plain: the column is cast, or the string is not a date
+		// (Spark fails on it at run time).
+		{"x > 1.555", `(CAST("x" AS DECIMAL(11,3)) > 1.555)`},
+		{"x = 123456789.5", `(CAST("x" AS DECIMAL(11,2)) = 123456789.5)`},
+		{"d = 'soon'", `("d" = spark_cast_invalid(spark_try_str_to_date('soon'), 'soon', 'DATE'))`},
+	} {
+		r, err := TranslatePredicate(c.in, ExprInput{Schema: predicateSchema}, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if r.SQL != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, r.SQL, c.want)
+		}
+	}
+}
+
+// A predicate is one deterministic boolean expression over the row.
+func TestPredicateShape(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"client_id", `Filter expression "client_id" of type "INT" is not a boolean`},
+		{"client_id IN (SELECT 1)", "a subquery in a predicate"},
+		{"EXISTS (SELECT 1)", "a subquery in a predicate"},
+		{"client_id = (SELECT max(1))", "a subquery in a predicate"},
+		{"sum(client_id) > 1", "aggregate"},
+		{"rand() > 0.5", "non-deterministic"},
+		{"client_id = 1; DROP TABLE t", "Syntax error"},
+		{"client_id = 1 OR", "Syntax error"},
+		{"nope = 1", "UNRESOLVED_COLUMN"},
+	} {
+		_, err := TranslatePredicate(c.in, ExprInput{Schema: predicateSchema}, Options{})
+		var e *Error
+		if err == nil || !errors.As(err, &e) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an *Error with %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestTranslateRejectsDuplicateNames(t *testing.T) {
+	in := []Input{{Ref: "df", SQL: "t", Schema: predicateSchema}}
+	_, err := Translate("SELECT s, s FROM {df}", in, Options{})
+	if err == nil || !strings.Contains(err.Error(), "two columns named `s`") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTranslateBadTimeZone(t *testing.T) {
+	_, err := Translate("SELECT 1", nil, Options{TimeZone: "Mars/Olympus"})
+	if err == nil || !strings.Contains(err.Error(), "Mars/Olympus") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// DuckDB substitutes a macro's arguments into its body, so a lambda
+// parameter of one macro would capture a same-named variable of an
+// argument coming from another macro: each macro names its own.
+func TestMacroLambdasDistinct(t *testing.T) {
+	re := regexp.MustCompile(`\(([a-z_0-9]+(?:, [a-z_0-9]+)+)\) ->|\b([a-z_0-9]+) ->`)
+	owner := map[string]string{}
+	for _, m := range allMacros() {
+		for _, g := range re.FindAllStringSubmatch(m.body, -1) {
+			for _, v := range strings.Split(g[1]+g[2], ", ") {
+				if !strings.HasPrefix(v, "m_") {
+					t.Errorf("macro %s: lambda parameter %s does not start with m_", m.name, v)
+				}
+				if o, ok := owner[v]; ok && o != m.name {
+					t.Errorf("lambda parameter %s in both %s and %s", v, o, m.name)
+				}
+				owner[v] = m.name
+			}
+		}
+	}
+}
