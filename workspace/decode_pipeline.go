@@ -866,7 +866,8 @@ func (d *decoder) step(n *vnode, i int, pc pctx) *Step {
 				if a.kind != vSeq {
 					o.typeErr("func_args", a, "a list")
 				} else {
-					for _, it := range a.vals {
+					for j, it := range a.vals {
+						d.dataSourceArg(it, fmt.Sprintf("func_args[%d]", j))
 						s.FuncArgs = append(s.FuncArgs, Arg{Value: d.argValue(it), Pos: it.pos()})
 					}
 				}
@@ -876,6 +877,7 @@ func (d *decoder) step(n *vnode, i int, pc pctx) *Step {
 					o.typeErr("func_kwargs", kw, "a mapping")
 				} else {
 					for j, k := range kw.keys {
+						d.dataSourceArg(kw.vals[j], fmt.Sprintf("func_kwargs['%s']", k.value))
 						s.FuncKwargs = append(s.FuncKwargs, Arg{Name: k.value, Value: d.argValue(kw.vals[j]), Pos: kw.vals[j].pos()})
 					}
 				}
@@ -883,6 +885,26 @@ func (d *decoder) step(n *vnode, i int, pc pctx) *Step {
 		}
 	})
 	return s
+}
+
+// dataSourceTypes are the `type` values of Laktory's data sources.
+var dataSourceTypes = []string{"PIPELINE_NODE", "FILE", "DATAFRAME", "UNITY_CATALOG", "HIVE_METASTORE"}
+
+// dataSourceArg reports a data source given as a function argument (the
+// syntax before Laktory 0.13), with Laktory 0.13.1's message.
+func (d *decoder) dataSourceArg(n *vnode, where string) {
+	if n == nil || n.kind != vMap {
+		return
+	}
+	if name := n.get("node_name"); name != nil {
+		d.errorf(n.pos(), CodeRenamed, fmt.Sprintf("write '{nodes.%s}' in place of the mapping", name.value),
+			"%s: DataSource objects must not be passed directly as function arguments. Use the string reference '{nodes.%s}' instead.", where, name.value)
+		return
+	}
+	if t := n.get("type"); t != nil && slices.Contains(dataSourceTypes, t.value) {
+		d.errorf(n.pos(), CodeRenamed, "declare the source under the node's `sources` with a `name`, and write '{sources.<name>}' in place of the mapping",
+			"%s: DataSource objects must not be passed directly as function arguments. Declare the source on the pipeline node and reference it with '{sources.<name>}' string syntax instead.", where)
+	}
 }
 
 // argValue unwraps a serialized DataFrameMethodArg ({value: x}).
