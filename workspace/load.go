@@ -501,7 +501,16 @@ func notPipeline(path string, doc *yaml.Node) *Diagnostic {
 			"write `name: my-pipeline` and `nodes:` above the list (indent the list under `nodes:`), or include it from a pipeline with `nodes: !use this-file.yaml`")
 		return &d
 	case yaml.MappingNode:
-		if !topKeys(doc)["name"] {
+		top := topKeys(doc)
+		if !top["name"] {
+			for i := 0; i+1 < len(doc.Content); i += 2 {
+				if r := doc.Content[i+1]; doc.Content[i].Value == "resources" && r.Kind == yaml.MappingNode && topKeys(r)["pipelines"] {
+					d := NewDiagnostic(at(doc.Content[i]), SeverityError, CodeNotRead,
+						"Field required: `name`: Laktory 0.13.1 rejects a stack without a name, and the workbench does not read the pipelines of this file's resources",
+						"add `name: my-stack` at the top, or include the file from a stack with `!use`")
+					return &d
+				}
+			}
 			return nil
 		}
 		for i := 0; i+1 < len(doc.Content); i += 2 {
