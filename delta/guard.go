@@ -18,29 +18,61 @@ import (
 // Guard confines what the product creates, replaces and deletes to allowed
 // roots (a workspace, its lake, the roots its workbench config names). It
 // lives here because package delta imports no project package and removes
-// folders itself (DropTable); callers build one per workspace. The zero
-// Guard has no root and refuses every path.
+// folders itself (DropTable); callers build one per workspace (or run).
+// The zero Guard has no root and refuses every path.
 type Guard struct {
-	roots   []string
-	protect []string
+	roots []string // as given
+	// real are the roots resolved; kept maps every path a check refuses
+	// because it is or holds a root, a protected path, the home or the
+	// current folder (resolved, with each folder above them) to why.
+	real []string
+	kept map[string]string
 }
 
 // NewGuard returns a guard allowing paths strictly inside roots. A path
 // may not be, nor hold, a root or one of protected (the workspace's state
 // folder, its pipeline files...), nor the home or the current folder.
-// Empty entries are ignored. Paths are resolved (symbolic links included)
-// at each check, so a link created later cannot lead a removal outside.
+// Empty entries are ignored. The roots and protected paths are resolved
+// now; the path checked is resolved (symbolic links included) at each
+// check, so a link created later cannot lead a removal outside.
 func NewGuard(roots []string, protected ...string) Guard {
-	var g Guard
-	for _, r := range roots {
-		if strings.TrimSpace(r) != "" {
-			g.roots = append(g.roots, r)
+	g := Guard{kept: map[string]string{}}
+	keep := func(what, p string) {
+		real, err := RealPath(p)
+		if err != nil {
+			return
 		}
+		verb := "is "
+		for d := real; ; d = filepath.Dir(d) {
+			if _, ok := g.kept[d]; !ok {
+				g.kept[d] = verb + what + " " + real
+			}
+			if filepath.Dir(d) == d {
+				return
+			}
+			verb = "holds "
+		}
+	}
+	for _, r := range roots {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		g.roots = append(g.roots, r)
+		if rr, err := RealPath(r); err == nil {
+			g.real = append(g.real, rr)
+		}
+		keep("the root", r)
 	}
 	for _, p := range protected {
 		if strings.TrimSpace(p) != "" {
-			g.protect = append(g.protect, p)
+			keep("the protected path", p)
 		}
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		keep("the home folder", home)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		keep("the current folder", wd)
 	}
 	return g
 }
@@ -64,47 +96,15 @@ func (g Guard) Check(path string) (string, error) {
 	if filepath.Dir(real) == real {
 		return "", fmt.Errorf("%w: refusing %s: it is the filesystem root", ErrProtectedPath, real)
 	}
-	type keep struct{ what, path string }
-	var keeps []keep
-	for _, r := range g.roots {
-		keeps = append(keeps, keep{"the root", r})
+	if why, ok := g.kept[real]; ok {
+		return "", fmt.Errorf("%w: refusing %s: it %s", ErrProtectedPath, real, why)
 	}
-	for _, p := range g.protect {
-		keeps = append(keeps, keep{"the protected path", p})
-	}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		keeps = append(keeps, keep{"the home folder", home})
-	}
-	if wd, err := os.Getwd(); err == nil {
-		keeps = append(keeps, keep{"the current folder", wd})
-	}
-	for _, k := range keeps {
-		p, err := RealPath(k.path)
-		if err != nil {
-			continue
-		}
-		if p == real || strictlyInside(p, real) {
-			what := "is"
-			if p != real {
-				what = "holds"
-			}
-			return "", fmt.Errorf("%w: refusing %s: it %s %s %s", ErrProtectedPath, real, what, k.what, p)
+	for _, r := range g.real {
+		if strictlyInside(real, r) {
+			return real, nil
 		}
 	}
-	inside := false
-	var roots []string
-	for _, r := range g.roots {
-		rr, err := RealPath(r)
-		if err != nil {
-			continue
-		}
-		roots = append(roots, rr)
-		inside = inside || strictlyInside(real, rr)
-	}
-	if !inside {
-		return "", fmt.Errorf("%w: refusing %s: it is not inside %s", ErrOutsideRoots, real, describeRoots(roots))
-	}
-	return real, nil
+	return "", fmt.Errorf("%w: refusing %s: it is not inside %s", ErrOutsideRoots, real, describeRoots(g.real))
 }
 
 func describeRoots(roots []string) string {
@@ -197,6 +197,8 @@ func RealPath(p string) (string, error) {
 // strictlyInside reports whether path lies below dir (both absolute and
 // clean).
 func strictlyInside(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	if !strings.HasPrefix(path, dir) || len(path) == len(dir) {
+		return false
+	}
+	return dir[len(dir)-1] == filepath.Separator || path[len(dir)] == filepath.Separator
 }

@@ -221,8 +221,11 @@ func TestRealPathAgrees(t *testing.T) {
 	os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "link"))
 	os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "dangling"))
 	os.Symlink("a/b", filepath.Join(dir, "rel"))
+	os.Symlink("link", filepath.Join(dir, "link2"))
 	for _, p := range []string{dir, filepath.Join(dir, "a", "b"), filepath.Join(dir, "link", "b", "new", "deeper"),
-		filepath.Join(dir, "dangling", "x"), filepath.Join(dir, "rel", ".."), filepath.Join(dir, "a", "f", "x"),
+		filepath.Join(dir, "link"), filepath.Join(dir, "link2", "b", "x"), filepath.Join(dir, "dangling"),
+		filepath.Join(dir, "dangling", "x"), filepath.Join(dir, "rel", ".."), filepath.Join(dir, "rel", "c"),
+		filepath.Join(dir, "a", "f"), filepath.Join(dir, "a", "f", "x"), filepath.Join(dir, "missing"),
 		filepath.Join(dir, "missing", "x"), ".", "relative/x", "/"} {
 		w, werr := workspace.RealPath(p)
 		d, derr := delta.RealPath(p)

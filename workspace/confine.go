@@ -57,9 +57,10 @@ func (s *Snapshot) writePaths() []WritePath {
 	if len(out) == 0 {
 		return nil
 	}
+	res := resolver{}
 	var roots []string
 	for _, r := range s.Layout.AllowedRoots() {
-		if rr, err := RealPath(r); err == nil {
+		if rr, err := res.real(r); err == nil {
 			roots = append(roots, rr)
 		}
 	}
@@ -68,19 +69,20 @@ func (s *Snapshot) writePaths() []WritePath {
 		keeps = append(keeps, kept{r, "the root " + r})
 	}
 	for _, p := range s.Protected() {
-		if rp, err := RealPath(p); err == nil {
+		if rp, err := res.real(p); err == nil {
 			keeps = append(keeps, kept{rp, s.Rel(p)})
 		}
 	}
+	kx := indexKept(keeps)
 	for i := range out {
 		wp := &out[i]
-		real, err := RealPath(wp.Path)
+		real, err := res.real(wp.Path)
 		if err != nil {
 			wp.Problem = fmt.Sprintf("cannot be resolved (%v)", unwrapPathErr(err))
 			continue
 		}
 		wp.Real = real
-		wp.Problem = confinement(real, roots, keeps)
+		wp.Problem = confinement(real, roots, kx)
 	}
 	return out
 }
@@ -88,16 +90,34 @@ func (s *Snapshot) writePaths() []WritePath {
 // kept is a path no write may take or hold, and what it is.
 type kept struct{ path, what string }
 
-// confinement says why real (resolved) may not be written: it is, or
-// holds, one of keeps, or lies outside every root. "" when it may.
-func confinement(real string, roots []string, keeps []kept) string {
+// keptIndex maps each kept path, and every folder above it, to what a
+// write there would take ("is ...") or hold ("holds ..."): the first kept
+// path it is or holds, in the order given. A lookup per written path,
+// whatever the number of kept paths (every pipeline file is one).
+type keptIndex map[string]string
+
+func indexKept(keeps []kept) keptIndex {
+	kx := keptIndex{}
 	for _, k := range keeps {
-		switch {
-		case k.path == real:
-			return "is " + k.what
-		case strictlyInside(k.path, real):
-			return "holds " + k.what
+		verb := "is "
+		for p := k.path; ; p = filepath.Dir(p) {
+			if _, ok := kx[p]; !ok {
+				kx[p] = verb + k.what
+			}
+			if filepath.Dir(p) == p {
+				break
+			}
+			verb = "holds "
 		}
+	}
+	return kx
+}
+
+// confinement says why real (resolved) may not be written: it is, or
+// holds, a kept path, or lies outside every root. "" when it may.
+func confinement(real string, roots []string, kx keptIndex) string {
+	if why, ok := kx[real]; ok {
+		return why
 	}
 	for _, r := range roots {
 		if strictlyInside(real, r) {
@@ -113,34 +133,56 @@ func confinement(real string, roots []string, keeps []kept) string {
 // error. It is delta.RealPath (which the run's guard uses): package
 // workspace may not import delta, and a runner test keeps the two equal.
 func RealPath(p string) (string, error) {
+	return resolver{}.real(p)
+}
+
+// resolver is RealPath remembering the paths it resolved, so that the
+// paths of one snapshot, which share their folders, cost one Lstat each.
+type resolver map[string]resolved
+
+type resolved struct {
+	real string
+	err  error
+}
+
+func (r resolver) real(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
 	}
-	var rest []string
-	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil {
-			real, err := filepath.EvalSymlinks(d)
-			if err != nil {
-				return "", err
-			}
-			for i := len(rest) - 1; i >= 0; i-- {
-				real = filepath.Join(real, rest[i])
-			}
-			return real, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		if filepath.Dir(d) == d {
-			return abs, nil
-		}
-		rest = append(rest, filepath.Base(d))
+	return r.resolve(abs)
+}
+
+// resolve resolves abs (absolute and clean): a symbolic link by
+// filepath.EvalSymlinks, anything else (a missing path included) as its
+// resolved folder joined with its name.
+func (r resolver) resolve(abs string) (string, error) {
+	if v, ok := r[abs]; ok {
+		return v.real, v.err
 	}
+	var v resolved
+	st, err := os.Lstat(abs)
+	switch {
+	case err == nil && st.Mode()&fs.ModeSymlink != 0:
+		v.real, v.err = filepath.EvalSymlinks(abs)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		v.err = err
+	case filepath.Dir(abs) == abs:
+		v.real = abs
+	default:
+		if v.real, v.err = r.resolve(filepath.Dir(abs)); v.err == nil {
+			v.real = filepath.Join(v.real, filepath.Base(abs))
+		}
+	}
+	r[abs] = v
+	return v.real, v.err
 }
 
 // strictlyInside reports whether path lies below dir (both absolute and
 // clean).
 func strictlyInside(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	if !strings.HasPrefix(path, dir) || len(path) == len(dir) {
+		return false
+	}
+	return dir[len(dir)-1] == filepath.Separator || path[len(dir)] == filepath.Separator
 }
