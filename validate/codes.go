@@ -121,7 +121,7 @@ var Codes = []CodeInfo{
 	{workspace.CodeParameter, Error, "pipeline `parameters` Laktory rejects (reserved, undeclared, outside nodes), or a required one a run leaves unset"},
 	{workspace.CodeNotRead, Error, "a YAML file that looks like a pipeline but is not read (a near-miss of `nodes`, a list of nodes)"},
 	{workspace.CodeBadName, Error, "a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)"},
-	{workspace.CodeExpansion, Error, "a value whose ${vars.x} substitution expands beyond 1 MiB (variables repeating each other)"},
+	{workspace.CodeExpansion, Error, "a value whose ${vars.x} substitution expands beyond 1 MiB, or a file whose substitutions produce more than 16 MiB (variables repeating each other)"},
 	{CodeNotShared, Error, "several nodes of a pipeline write a table and some sinks don't declare shared"},
 	{CodeMultiWriterFormat, Error, "a table written by several nodes needs DELTA sinks in APPEND mode"},
 	{CodeSharedMode, Error, "a shared sink is not in APPEND mode"},

@@ -17,8 +17,11 @@ import (
 )
 
 // TestLoadBoundedOnBadInput: includes of devices, named pipes, huge files
-// or huge folders, and variables that expand exponentially, end the load
-// promptly with an error at the line, and nothing else is lost.
+// or huge folders, and variables that expand exponentially (or a large one
+// referenced many times), end the load promptly with an error at the line,
+// and nothing else is lost. Each bound is on the input (file type, bytes,
+// entries, bytes of substituted text), not on time: the timeout only
+// catches a load that would not end without them.
 func TestLoadBoundedOnBadInput(t *testing.T) {
 	pipeline := func(use string) string {
 		return "name: pl\nnodes:\n- name: a\n  transformer:\n  - expr: " + use + "\n  sinks:\n  - table_name: t\n    mode: APPEND\n"
@@ -28,6 +31,13 @@ func TestLoadBoundedOnBadInput(t *testing.T) {
 		bomb += "  v" + string(rune('0'+i)) + ": \"" + strings.Repeat("${vars.v"+string(rune('1'+i))+"}", 16) + "\"\n"
 	}
 	bomb += "  v8: xxxxxxxxxxxxxxxx\nnodes:\n- name: ${vars.v0}\n"
+	// v0 expands to 512 KiB (under the bound of a value); 40 references
+	// to it, 20 MiB, exceed the bound of a file.
+	wide := "name: pl\nvariables:\n"
+	for i := range 3 {
+		wide += "  v" + string(rune('0'+i)) + ": \"" + strings.Repeat("${vars.v"+string(rune('1'+i))+"}", 16) + "\"\n"
+	}
+	wide += "  v3: " + strings.Repeat("x", 128) + "\n  v9: [" + strings.Repeat(`"${vars.v0}", `, 40) + "]\nnodes:\n- name: a\n"
 	tests := []struct {
 		name  string
 		files map[string]string
@@ -73,6 +83,8 @@ func TestLoadBoundedOnBadInput(t *testing.T) {
 			want: workspacetest.D("pl.yaml", 2, 8, workspace.CodeInclude, "more than 100 files and folders")},
 		{name: "a variable expansion bomb", files: map[string]string{"pl.yaml": bomb},
 			want: workspacetest.D("pl.yaml", 13, 9, workspace.CodeExpansion, "expands to more than 1024 KiB")},
+		{name: "many references to a large value", files: map[string]string{"pl.yaml": wide},
+			want: workspacetest.D("pl.yaml", 7, 8, workspace.CodeExpansion, "expand to more than 16 MiB of text in all")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

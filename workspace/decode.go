@@ -21,6 +21,9 @@ type decoder struct {
 	// pipeline being decoded (run value, else default).
 	runParams map[string]string
 	params    map[string]string
+	// expanded counts the bytes ${vars.x} substitution produced (bounded
+	// by MaxExpandedTotal).
+	expanded int
 }
 
 func newDecoder(layout Layout, opts Options, sc *scope) *decoder {

@@ -131,5 +131,5 @@ const (
 	CodeNotRead          = "LK019" // a YAML file that looks like a pipeline but is not read
 	CodeParameter        = "LK020" // pipeline parameters Laktory rejects, or a required one without a value
 	CodeBadName          = "LK050" // a catalog, schema or table name that is not an identifier
-	CodeExpansion        = "LK051" // a value that expands beyond MaxExpandedSize
+	CodeExpansion        = "LK051" // a value that expands beyond MaxExpandedSize (a file beyond MaxExpandedTotal)
 )

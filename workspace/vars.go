@@ -35,7 +35,6 @@ func (s *scope) lookup(name string) (*vnode, bool) {
 }
 
 var (
-	varRe       = regexp.MustCompile(`\$\{vars?\.([a-zA-Z_][a-zA-Z0-9_]*)\}`)
 	exactVarRe  = regexp.MustCompile(`^\$\{vars?\.([a-zA-Z_][a-zA-Z0-9_]*)\}$`)
 	pyExprRe    = regexp.MustCompile(`\$\{\{.*?\}\}`)
 	maxVarDepth = 8
@@ -45,6 +44,10 @@ var (
 // substitution, so that a few variables repeating each other (an expansion
 // bomb) cannot exhaust memory or time.
 const MaxExpandedSize = 1 << 20
+
+// MaxExpandedTotal bounds the text all the substitutions of one file
+// produce, so that many references to a large value cannot either.
+const MaxExpandedTotal = 16 << 20
 
 // resolve substitutes ${vars.x} / ${var.x} in a scalar: pipeline (and
 // inherited) variables first, then environment variables. A scalar that is
@@ -97,28 +100,9 @@ func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
 		}
 		return d.resolveDepth(&out, depth+1)
 	}
-	changed := false
-	size := len(n.value)
-	s := varRe.ReplaceAllStringFunc(n.value, func(ref string) string {
-		if size > MaxExpandedSize {
-			return ref // over the limit: reported below
-		}
-		name := varRe.FindStringSubmatch(ref)[1]
-		v, ok := d.lookupVar(name)
-		if !ok {
-			d.unresolved(n, name)
-			return ref
-		}
-		if v.kind != vScalar {
-			return ref
-		}
-		changed = true
-		size += len(v.value) - len(ref)
-		return v.value
-	})
-	if size > MaxExpandedSize {
-		d.errorf(n.pos(), CodeExpansion, "variables whose values repeat other variables grow exponentially: write the value out, or shorten it",
-			"the value expands to more than %d KiB of text (variables within variables)", MaxExpandedSize>>10)
+	s, changed, over := d.substitute(n)
+	if over != "" {
+		d.errorf(n.pos(), CodeExpansion, "variables whose values repeat other variables grow exponentially: write the value out, or shorten it", "%s", over)
 		return &vnode{kind: vScalar, tag: "!!str", file: n.file, line: n.line, col: n.col}
 	}
 	if !changed {
@@ -127,6 +111,77 @@ func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
 	out := *n
 	out.value, out.tag = s, "!!str"
 	return d.resolveDepth(&out, depth+1)
+}
+
+// substitute replaces the ${vars.x} references of n's value with their
+// values, one level. It stops as soon as the text would exceed
+// MaxExpandedSize, or the file's substitutions MaxExpandedTotal, and then
+// says so in over: the work is bounded by the text produced, whatever the
+// variables and the machine.
+func (d *decoder) substitute(n *vnode) (s string, changed bool, over string) {
+	overSize := fmt.Sprintf("the value expands to more than %d KiB of text (variables within variables)", MaxExpandedSize>>10)
+	overTotal := fmt.Sprintf("the values of the file expand to more than %d MiB of text in all (variables within variables)", MaxExpandedTotal>>20)
+	var b strings.Builder
+	rest := n.value
+	for {
+		i, j, name := varRef(rest)
+		if i < 0 {
+			break
+		}
+		repl := rest[i:j]
+		if v, ok := d.lookupVar(name); !ok {
+			d.unresolved(n, name)
+		} else if v.kind == vScalar {
+			repl, changed = v.value, true
+		}
+		grown := b.Len() + i + len(repl)
+		switch {
+		case !changed:
+		case grown > MaxExpandedSize:
+			return "", false, overSize
+		case d.expanded+grown > MaxExpandedTotal:
+			d.expanded += grown
+			return "", false, overTotal
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(repl)
+		rest = rest[j:]
+	}
+	if !changed {
+		return n.value, false, ""
+	}
+	if b.Len()+len(rest) > MaxExpandedSize {
+		return "", false, overSize
+	}
+	b.WriteString(rest)
+	d.expanded += b.Len()
+	return b.String(), true, ""
+}
+
+// varRef finds the first ${vars.x} (or ${var.x}) in s: where it starts and
+// ends, and x; start is -1 when there is none.
+func varRef(s string) (start, end int, name string) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "${var")
+		if i < 0 {
+			return -1, -1, ""
+		}
+		i += off
+		j := i + len("${var")
+		if j < len(s) && s[j] == 's' {
+			j++
+		}
+		if j < len(s) && s[j] == '.' {
+			k := j + 1
+			for k < len(s) && (s[k] == '_' || 'a' <= s[k]|0x20 && s[k]|0x20 <= 'z' || k > j+1 && '0' <= s[k] && s[k] <= '9') {
+				k++
+			}
+			if k > j+1 && k < len(s) && s[k] == '}' {
+				return i, k + 1, s[j+1 : k]
+			}
+		}
+		off = i + 1
+	}
 }
 
 func (d *decoder) lookupVar(name string) (*vnode, bool) {
