@@ -122,6 +122,15 @@ func TestLaktoryParity(t *testing.T) {
 		t.Fatal("the laktory package ships no quickstart stacks")
 	}
 	dirs = append(dirs, quick...)
+	// More Laktory YAML, each subfolder a workspace (scripts/laktory-corpus.py
+	// builds one from Laktory's repository and docs).
+	if c := os.Getenv("LAKTORY_PARITY_CORPUS"); c != "" {
+		more, _ := filepath.Glob(filepath.Join(c, "*", ""))
+		if len(more) == 0 {
+			t.Fatalf("LAKTORY_PARITY_CORPUS=%s holds no folder", c)
+		}
+		dirs = append(dirs, more...)
+	}
 	for _, dir := range dirs {
 		dir, _ = filepath.Abs(dir)
 		s := workspacetest.LoadDir(t, dir, workspace.Options{})
@@ -136,6 +145,12 @@ func TestLaktoryParity(t *testing.T) {
 		for _, f := range s.Ignored {
 			if slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.File == f && d.Code == workspace.CodeNotRead }) {
 				add(s, ds, f)
+			}
+		}
+		for _, d := range ds { // files that do not parse: PyYAML must refuse them too
+			if d.Code == workspace.CodeYAMLSyntax && !seen[d.File] {
+				seen[d.File] = true
+				add(s, ds, d.File)
 			}
 		}
 	}
@@ -167,6 +182,9 @@ func TestLaktoryParity(t *testing.T) {
 			t.Errorf("%s: Laktory says %s (%s), we say %s %v", it.file, lk.Verdict, lk.Error, it.ours, it.why)
 		default:
 			agree++
+			if testing.Verbose() {
+				t.Logf("%s: both %s", it.file, it.ours)
+			}
 		}
 	}
 	t.Logf("%d of %d files: same verdict as Laktory 0.13.1", agree, len(items))
