@@ -20,13 +20,21 @@ import yaml
 import laktory as lk
 
 
+class _TagBlindLoader(yaml.SafeLoader):
+    """Reads Laktory's !use/!extend/!update as nothing: enough to see the
+    top-level keys of a stack that includes its pipelines."""
+
+
+_TagBlindLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
 def kind(path):
     base = os.path.basename(path).lower()
     if base in ("stack.yaml", "stack.yml"):
         return "stack"
     try:
         with open(path) as f:
-            doc = yaml.safe_load(f)
+            doc = yaml.load(f, Loader=_TagBlindLoader)
     except Exception:
         return "pipeline"
     if isinstance(doc, dict) and "resources" in doc:
