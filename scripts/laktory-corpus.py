@@ -10,7 +10,8 @@ HEAD). OUT gets one folder per workspace, as TestLaktoryParity reads them
 
 - every folder of YAML files of the revision (quickstart stacks, test data,
   examples) becomes a workspace with its folder tree, so `!use` and
-  `!extend` find their files;
+  `!extend` find their files (the files they name that are no YAML, such
+  as `expr: !use x.sql`, come along);
 - every ```yaml block of the documentation (docs/**/*.md) holding a whole
   pipeline (`nodes:`) or stack (`resources:`) becomes a workspace of its own.
 
@@ -49,6 +50,7 @@ def main():
 
     for rev in revs:
         files = git(repo, "ls-tree", "-r", "--name-only", rev).decode().split("\n")
+        names = set(files)
         tag = re.sub(r"[^A-Za-z0-9.]+", "-", rev)
         # Folders of YAML files: one workspace each (a quickstart stack with
         # its subfolders), a subfolder the parent's files name ("sources/")
@@ -74,6 +76,12 @@ def main():
             groups.setdefault(root(os.path.dirname(f)), []).append(f)
         for key, fs in groups.items():
             blobs_ = {f: blobs[f] for f in fs}
+            # Files the YAML includes that are no YAML (`expr: !use x.sql`).
+            for f in fs:
+                for ref in re.findall(rb"!(?:use|extend|update)\s+([^\s#]+)", blobs[f]):
+                    g = os.path.normpath(os.path.join(os.path.dirname(f), ref.decode()))
+                    if g in names and g not in blobs_ and g.startswith(key):
+                        blobs_[g] = git(repo, "show", f"{rev}:{g}")
             digest = hashlib.sha1(b"".join(f.encode() + blobs_[f] for f in sorted(blobs_))).hexdigest()
             if digest in seen:
                 continue
