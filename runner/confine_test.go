@@ -130,6 +130,61 @@ func TestRunRefusesSymlinkedTable(t *testing.T) {
 	}
 }
 
+// TestRunRefusesNamesThatArePaths: catalog_name and schema_name are
+// identifiers, never path segments. `catalog_name: ../../x` would put the
+// table in the workspace outside the lake (where the run's guard allows
+// it), `schema_name: "."` with `table_name: default` would make the table
+// the schema folder, whose DROP removes every table of the schema: every
+// refresh of them is refused (LK050), and nothing is created or changed.
+func TestRunRefusesNamesThatArePaths(t *testing.T) {
+	sink := func(lines string) string {
+		return "name: bad\nnodes:\n- name: n\n  sources:\n  - path: ../data/\n    format: JSONL\n  sinks:\n" + lines
+	}
+	tests := []struct{ name, sink string }{
+		{"catalog_name out of the lake", "  - table_name: t\n    catalog_name: ../../x\n    mode: APPEND\n"},
+		{"schema_name dot on the schema folder", "  - table_name: default\n    schema_name: \".\"\n    mode: APPEND\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWS(t, map[string]string{
+				"pipelines/keep.yaml": "name: keep\nnodes:\n- name: n\n  sources:\n  - path: ../data/\n    format: JSONL\n  sinks:\n  - table_name: keep\n    mode: APPEND\n",
+				"data/1.jsonl":        jsonl("a", 0, 3, ""),
+			})
+			r := testRunner(t)
+			mustRun(t, r, w.load(), Request{})
+			keep, err := delta.LoadSnapshot(context.Background(), w.table("keep"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.write(map[string]string{"pipelines/bad.yaml": sink(tt.sink)})
+			for _, req := range []Request{{}, {Refresh: validate.RefreshFull},
+				{Refresh: validate.RefreshReset, ResetMode: "TRUNCATE"}, {Refresh: validate.RefreshReset, ResetMode: "DROP"}} {
+				req.Pipelines = []string{"bad"}
+				plan, err := r.Plan(context.Background(), w.load(), req)
+				if err == nil {
+					o := start(t, r, plan)
+					t.Errorf("%+v: planned and ran (%v), want a refusal for the name (%s)", req, o.err, workspace.CodeBadName)
+					continue
+				}
+				var pe *PlanError
+				if !errors.As(err, &pe) || !hasDiag(pe, workspace.CodeBadName, "") {
+					t.Fatalf("%+v: %v, want a refusal for the name (%s)", req, err, workspace.CodeBadName)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(w.dir, "x")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the workspace holds x: %v", err)
+			}
+			s, err := delta.LoadSnapshot(context.Background(), w.table("keep"))
+			if err != nil {
+				t.Fatalf("the schema's table keep is gone: %v", err)
+			}
+			if s.Version() != keep.Version() {
+				t.Fatalf("the schema's table keep is at version %d, want %d (untouched)", s.Version(), keep.Version())
+			}
+		})
+	}
+}
+
 // TestRunWritesIntoConfiguredRoot: a root the workbench config names
 // accepts sinks like the workspace does; its parent still does not.
 func TestRunWritesIntoConfiguredRoot(t *testing.T) {
