@@ -19,6 +19,10 @@ type DeleteMetrics struct {
 	// PartitionOnly is true when whole files were removed without reading
 	// them (a predicate over partition columns only, or Truncate).
 	PartitionOnly bool `json:"partitionOnly"`
+	// FilesScanned counts the files read to find the matching rows: those
+	// whose partition values or stats neither rule out a match nor prove
+	// that every row matches.
+	FilesScanned int `json:"filesScanned"`
 	// DeletionVectors counts the files that kept some rows and got (or
 	// extended) a deletion vector instead of being rewritten.
 	DeletionVectors int           `json:"deletionVectors"`
@@ -37,10 +41,12 @@ const deleteFileCol = "__laktory_delete_file"
 //     each file's partition values: matching files are removed whole,
 //     without reading them;
 //   - otherwise files are pruned by partition values and min/max stats,
-//     the remaining ones are scanned for matching rows, files whose rows
-//     all match are removed, and each file with some matching rows is
-//     rewritten keeping the rows where the predicate IS NOT TRUE (NULL
-//     keeps the row), in new files of the same commit.
+//     files whose stats prove that every row matches are removed
+//     without reading them, the remaining ones are scanned for matching
+//     rows, files whose rows all match are removed, and each file with
+//     some matching rows is rewritten keeping the rows where the
+//     predicate IS NOT TRUE (NULL keeps the row), in new files of the
+//     same commit.
 //
 // Nothing is staged when no row matches (a transaction with nothing else
 // then commits nothing). The predicate becomes a read predicate of the
@@ -91,7 +97,13 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 	for _, f := range candidates {
 		tx.readFiles[f.Key()] = true
 	}
-	var whole []*Add
+	// Files whose stats prove that all their rows match go unread (the
+	// usual shared sink: each writer's rows in its own files).
+	whole, candidates := s.splitAllMatching(candidates, info.sql)
+	for _, f := range whole {
+		n, _ := f.NumRecords()
+		m.DeletedRows += n
+	}
 	if s.writesDeletionVectors() {
 		// Files this transaction wrote itself are rewritten: they are not
 		// in the table yet.
@@ -99,9 +111,12 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 		committed := slices.DeleteFunc(slices.Clone(candidates), own)
 		candidates = slices.DeleteFunc(candidates, func(f *Add) bool { return !own(f) })
 		if len(committed) > 0 {
-			if whole, err = tx.deleteWithDVs(ctx, q, s, committed, info.sql, &m); err != nil {
+			m.FilesScanned += len(committed)
+			dvWhole, err := tx.deleteWithDVs(ctx, q, s, committed, info.sql, &m)
+			if err != nil {
 				return m, err
 			}
+			whole = append(whole, dvWhole...)
 		}
 	}
 	if len(candidates) == 0 {
@@ -111,6 +126,7 @@ func (tx *Transaction) Delete(ctx context.Context, q Querier, predicate string) 
 		}
 		return m, nil
 	}
+	m.FilesScanned += len(candidates)
 	// The rows of each candidate that match, and all its rows, grouped by
 	// the file's position (an integer: grouping by path costs 4x more).
 	scan, err := s.fileIndexScanSQL(ctx, nil, candidates, deleteFileCol, "")

@@ -21,6 +21,9 @@ type predicate interface {
 	// mayMatch is false only when no row of the file can make the
 	// predicate TRUE.
 	mayMatch(f *fileFacts) bool
+	// allMatch is true only when every row of the file makes the
+	// predicate TRUE (a delete then removes the file without reading it).
+	allMatch(f *fileFacts) bool
 }
 
 type (
@@ -67,6 +70,28 @@ func (p orPred) mayMatch(f *fileFacts) bool {
 }
 
 func (truePred) mayMatch(*fileFacts) bool { return true }
+
+func (p andPred) allMatch(f *fileFacts) bool {
+	for _, x := range p {
+		if !x.allMatch(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// allMatch of an OR holds when one of its terms holds for every row (a
+// file whose rows each match a different term is not recognized).
+func (p orPred) allMatch(f *fileFacts) bool {
+	for _, x := range p {
+		if x.allMatch(f) {
+			return true
+		}
+	}
+	return false
+}
+
+func (truePred) allMatch(*fileFacts) bool { return false }
 
 // literal is a SQL literal of the WHERE clause before coercion to a
 // column's type.
@@ -258,6 +283,56 @@ func (p cmpPred) mayMatch(f *fileFacts) bool {
 	return true
 }
 
+// allMatch needs the column's exact value, or no NULL and both bounds.
+// Float columns never qualify: NaN, which DuckDB orders above every
+// number, may lie outside the min/max a writer records.
+func (p cmpPred) allMatch(f *fileFacts) bool {
+	dt, r := f.column(p.col)
+	if !r.known || dt == FloatType || dt == DoubleType {
+		return false
+	}
+	lit, ok := p.lit.coerce(dt)
+	if !ok {
+		return false
+	}
+	if r.exact {
+		if r.v == nil {
+			return false
+		}
+		c, ok := compareValues(r.v, lit)
+		return ok && cmpHolds(c, p.op)
+	}
+	if !r.noNull || r.min == nil || r.max == nil {
+		return false
+	}
+	lower := r.min
+	if dt == TimestampType || dt == TimestampNTZType {
+		// A min truncated to milliseconds toward zero (a time before
+		// 1970) may be up to 999µs above the real one.
+		lower = r.min.(time.Time).Add(time.Microsecond - time.Millisecond)
+	}
+	lo, loOK := compareValues(lower, lit)
+	hi, hiOK := compareValues(r.max, lit)
+	if !loOK || !hiOK {
+		return false
+	}
+	switch p.op {
+	case "=":
+		return lo == 0 && hi == 0
+	case "!=":
+		return lo > 0 || hi < 0
+	case "<":
+		return hi < 0
+	case "<=":
+		return hi <= 0
+	case ">":
+		return lo > 0
+	case ">=":
+		return lo >= 0
+	}
+	return false
+}
+
 func cmpHolds(c int, op string) bool {
 	switch op {
 	case "=":
@@ -296,6 +371,33 @@ func (p inPred) mayMatch(f *fileFacts) bool {
 	return or.mayMatch(f)
 }
 
+func (p inPred) allMatch(f *fileFacts) bool {
+	if p.not {
+		for _, l := range p.lits {
+			if l.kind == "null" {
+				return false
+			}
+		}
+		and := make(andPred, len(p.lits))
+		for i, l := range p.lits {
+			and[i] = cmpPred{col: p.col, op: "!=", lit: l}
+		}
+		return and.allMatch(f)
+	}
+	or := make(orPred, len(p.lits))
+	for i, l := range p.lits {
+		or[i] = cmpPred{col: p.col, op: "=", lit: l}
+	}
+	return or.allMatch(f)
+}
+
+func (p betweenPred) allMatch(f *fileFacts) bool {
+	if p.not {
+		return orPred{cmpPred{p.col, "<", p.lo}, cmpPred{p.col, ">", p.hi}}.allMatch(f)
+	}
+	return andPred{cmpPred{p.col, ">=", p.lo}, cmpPred{p.col, "<=", p.hi}}.allMatch(f)
+}
+
 func (p betweenPred) mayMatch(f *fileFacts) bool {
 	if p.not {
 		return orPred{cmpPred{p.col, "<", p.lo}, cmpPred{p.col, ">", p.hi}}.mayMatch(f)
@@ -315,6 +417,20 @@ func (p nullPred) mayMatch(f *fileFacts) bool {
 		return !r.allNull
 	}
 	return !r.noNull
+}
+
+func (p nullPred) allMatch(f *fileFacts) bool {
+	_, r := f.column(p.col)
+	if !r.known {
+		return false
+	}
+	if r.exact {
+		return (r.v == nil) != p.not
+	}
+	if p.not {
+		return r.noNull
+	}
+	return r.allNull
 }
 
 // ---- parser ----

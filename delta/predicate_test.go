@@ -118,3 +118,75 @@ func TestPruneLongStringMax(t *testing.T) {
 		t.Fatalf("the min bound was not used")
 	}
 }
+
+// TestAllMatchingFiles: the files whose partition values and stats prove
+// that every row makes the predicate TRUE (a delete removes them unread).
+// d has no stats, hence no row count: it is never among them.
+func TestAllMatchingFiles(t *testing.T) {
+	s := pruneSnapshot(t)
+	tests := []struct {
+		where string
+		want  string
+	}{
+		{"part = 'x'", "a"},
+		{"PART = 'y'", "b"},
+		{"part IS NULL", "c"},
+		{"part IS NOT NULL", "a,b"},
+		{"n IN (1, 2)", "a,b"},
+		{"n NOT IN (2, NULL)", ""},
+		{"id >= 1", "a,b"},
+		{"id > 1", "b"},
+		{"id <= 10", "a"},
+		{"id < 10", ""},
+		{"id BETWEEN 1 AND 10", "a"},
+		{"id IN (1, 2)", ""}, // 3..10 are not in it
+		{"id != 15", "a"},    // b's range holds 15
+		{"id NOT IN (15, 30)", "a"},
+		{"id = 5", ""},
+		{"id IS NULL", "c"},
+		{"id IS NOT NULL", "a,b"},
+		{"Name >= 'alice'", "a"}, // b has NULL names
+		{"Name = 'bob'", ""},
+		{"ts >= TIMESTAMP '2024-01-31 23:59:59.999'", "b"},
+		{"ts >= TIMESTAMP '2024-01-01 00:00:00'", "b"}, // a's min may be up to 999µs earlier
+		{"ts < TIMESTAMP '2024-01-01 10:00:00.001'", "a"},
+		{"amount >= 1.5", "a"},
+		{"part = 'x' AND id > 0", "a"},
+		{"part = 'x' AND upper(Name) = 'BOB'", ""},
+		{"upper(Name) = 'BOB' OR part = 'x'", "a"},
+		{"NOT (id > 10)", "a"},
+		{"NOT (part = 'x' AND upper(Name) = 'BOB')", "b"},
+		{"id = id", ""},
+		{"part = 'x' garbage", ""},
+		{"unknown_col = 3", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			all, rest := s.splitAllMatching(s.Files(), tt.where)
+			var got []string
+			for _, f := range all {
+				got = append(got, f.Path)
+			}
+			sort.Strings(got)
+			if strings.Join(got, ",") != tt.want || len(all)+len(rest) != 4 {
+				t.Fatalf("all matching %q = %v (rest %d), want %s", tt.where, got, len(rest), tt.want)
+			}
+		})
+	}
+}
+
+// TestAllMatchingFloatAndDV: a double column never proves a match (NaN may
+// lie outside its min/max), nor does a file with a deletion vector.
+func TestAllMatchingFloatAndDV(t *testing.T) {
+	root := t.TempDir()
+	stats := `{"numRecords":2,"minValues":{"v":1.0,"k":1},"maxValues":{"v":2.0,"k":1},"nullCount":{"v":0,"k":0}}`
+	writeCommit(t, root, 0, protocolAction(3, 7, "deletionVectors"), metadataAction(`{"type":"struct","fields":[{"name":"v","type":"double","nullable":true,"metadata":{}},{"name":"k","type":"long","nullable":true,"metadata":{}}]}`, nil, nil),
+		Action{Add: &Add{Path: "a", Size: 1, Stats: stats}},
+		Action{Add: &Add{Path: "b", Size: 1, Stats: stats, DeletionVector: &DeletionVector{StorageType: "i", PathOrInlineDv: "wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L", SizeInBytes: 40, Cardinality: 1}}})
+	s := mustSnapshot(t, root)
+	for where, want := range map[string]int{"v > 0": 0, "k = 1": 1} {
+		if all, _ := s.splitAllMatching(s.Files(), where); len(all) != want || want == 1 && all[0].Path != "a" {
+			t.Errorf("%q: %d files all match, want %d", where, len(all), want)
+		}
+	}
+}

@@ -70,6 +70,22 @@ func (s *Snapshot) pruneFiles(files []*Add, where string) []*Add {
 	return out
 }
 
+// splitAllMatching splits files into those whose partition values and
+// stats prove that every row makes where TRUE, and the others. Files with
+// a deletion vector (whose stats may count deleted rows) or without a row
+// count are never in all.
+func (s *Snapshot) splitAllMatching(files []*Add, where string) (all, rest []*Add) {
+	pred := parsePredicate(where)
+	for _, f := range files {
+		if _, counted := f.NumRecords(); counted && f.DeletionVector == nil && pred.allMatch(&fileFacts{s: s, add: f}) {
+			all = append(all, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	return all, rest
+}
+
 // ScanSQL returns a DuckDB SELECT that reads the snapshot's rows: the
 // files' data columns under their logical names and types (column mapping
 // applied, columns missing from older files as NULL), partition columns
