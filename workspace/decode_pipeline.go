@@ -97,6 +97,7 @@ type pctx struct {
 	node     string
 	backend  string // effective dataframe backend
 	api      string
+	conf     map[string]string // the pipeline's Spark configuration
 }
 
 // withScope decodes with the object's own variables in scope.
@@ -119,6 +120,7 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 		return nil
 	}
 	p := &Pipeline{File: file, StackKey: stackKey}
+	var conf map[string]string
 	d.withScope(o.n, func() {
 		p.Name = o.required("name")
 		if p.Name != "" {
@@ -138,6 +140,7 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 				}
 				p.Orchestrator = t
 				d.orchestrator(oo, t)
+				conf = d.orchestratorSparkConf(oo.n, t)
 			}
 		}
 		p.DataframeBackend = o.enumAny(backends, "dataframe_backend", "dataframe_backend_")
@@ -150,7 +153,7 @@ func (d *decoder) pipeline(n *vnode, file, stackKey string) *Pipeline {
 		}
 		d.parameters(o, p)
 		defer func() { d.params = nil }()
-		pc := pctx{file: file, pipeline: p.Name, backend: p.DataframeBackend, api: p.DataframeAPI}
+		pc := pctx{file: file, pipeline: p.Name, backend: p.DataframeBackend, api: p.DataframeAPI, conf: conf}
 		for i, it := range o.list("nodes") {
 			if nd := d.node(it, i, pc); nd != nil {
 				p.Nodes = append(p.Nodes, nd)
@@ -430,9 +433,48 @@ func (d *decoder) node(n *vnode, i int, pc pctx) *Node {
 			d.extension(o.n.keyPos(ExtensionFlow), ExtensionFlow)
 			nd.Flow = d.flow(f)
 		}
+		nd.SparkConf = pc.conf
+		if nd.Flow != nil && len(nd.Flow.SparkConf) > 0 {
+			nd.SparkConf = map[string]string{}
+			for k, v := range pc.conf {
+				nd.SparkConf[k] = v
+			}
+			for k, v := range nd.Flow.SparkConf {
+				nd.SparkConf[k] = v
+			}
+		}
 		nd.NodeRefs, nd.SourceRefs = d.refs(nd.Transformer)
 	})
 	return nd
+}
+
+// orchestratorSparkConf reads the Spark configuration the pipeline's nodes
+// run with: the spark_conf of LAKEFLOW_JOB's job cluster node-cluster, or
+// a declarative pipeline's configuration (nil without one). The keys are
+// not validated here (the orchestrator's checks do).
+func (d *decoder) orchestratorSparkConf(o *vnode, typ string) map[string]string {
+	var m *vnode
+	switch typ {
+	case OrchestratorLakeflowJob:
+		for _, c := range d.resolve(o.get("job_clusters")).valsOf() {
+			c = d.resolve(c)
+			if k := d.resolve(c.get("job_cluster_key")); k != nil && k.value == "node-cluster" {
+				m = d.resolve(d.resolve(c.get("new_cluster")).get("spark_conf"))
+			}
+		}
+	case OrchestratorLakeflowDeclarative, OrchestratorSparkDeclarative:
+		m = d.resolve(o.get("configuration"))
+	}
+	if m == nil || m.kind != vMap {
+		return nil
+	}
+	out := map[string]string{}
+	for i, k := range m.keys {
+		if v := d.resolve(m.vals[i]); v != nil && v.kind == vScalar {
+			out[k.value] = v.value
+		}
+	}
+	return out
 }
 
 func (n *vnode) keyPos(key string) Pos {

@@ -81,6 +81,10 @@ type Writer struct {
 	Declarative bool
 	Flow        string
 	Pos         Pos
+	// Backend and SparkConf are the writing node's dataframe backend and
+	// Spark configuration: the dialect of Where (Spark SQL unless POLARS).
+	Backend   string
+	SparkConf map[string]string
 }
 
 // Key is "pipeline.node#sink".
@@ -334,7 +338,7 @@ func (s *Snapshot) assembleGraph() {
 				}
 				t := table(sk.Table, refName(sk.TableRef))
 				w := &Writer{Pipeline: p.Name, Node: n.Name, Sink: sk.Index, Table: sk.Table, Pos: sk.Pos,
-					Declarative: p.Declarative()}
+					Declarative: p.Declarative(), Backend: n.DataframeBackend, SparkConf: n.SparkConf}
 				if sk.Shared != nil {
 					w.Shared = true
 					if sk.Shared.UsesWriterColumn() {

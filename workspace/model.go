@@ -112,6 +112,11 @@ type Node struct {
 	// else pipeline).
 	DataframeBackend string
 	DataframeAPI     string
+	// SparkConf is the node's effective Spark configuration: the job
+	// cluster's spark_conf (LAKEFLOW_JOB's node-cluster) or the declarative
+	// pipeline's configuration, then its flow's spark_conf (local runs read
+	// spark.sql.session.timeZone from it).
+	SparkConf map[string]string
 	// Flow holds the append-flow options of a declarative pipeline (the
 	// `flow:` extension), nil when absent.
 	Flow *Flow
