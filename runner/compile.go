@@ -260,7 +260,7 @@ func sinkReadSQL(ctx context.Context, p *workspace.Pipeline, n *workspace.Node, 
 			}
 			opts.Where = quoteIdent(col) + " = " + quoteString(sh.EffectiveWriterID(p.Name, n.Name))
 		} else {
-			opts.Where = wherePredicate(sh.Where)
+			opts.Where = whereSQL(sh.Where, n.DataframeBackend, n.SparkConf, deltaColumns(s.Schema()))
 		}
 	}
 	return s.ScanSQL(ctx, opts)
@@ -550,19 +550,22 @@ func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (str
 		}
 		return v, nil
 	}
+	switch k := statements(c.n, st.Expr); {
+	case k == 0:
+		return "", fmt.Errorf("%w: the `expr` is empty", ErrStep)
+	case k > 1:
+		// Laktory runs an expr as one query (spark.sql); statements before
+		// it would run here only, with the pipeline's file as their author.
+		return "", fmt.Errorf("%w: the `expr` of transformer step #%d holds %d SQL statements: an expr is one query; remove what comes before (or after) it",
+			ErrStep, st.Index+1, k)
+	}
 	text, err := c.translate(ctx, dialect.Query, st.Expr, df, origin{what: fmt.Sprintf("the `expr` of transformer step #%d", st.Index+1), at: st.At("expr"), exact: true})
 	if err != nil {
 		return "", err
 	}
 	stmts := splitStatements(text)
-	switch {
-	case len(stmts) == 0:
-		return "", fmt.Errorf("%w: the `expr` is empty", ErrStep)
-	case len(stmts) > 1:
-		// Laktory runs an expr as one query (spark.sql); statements before
-		// it would run here only, with the pipeline's file as their author.
-		return "", fmt.Errorf("%w: the `expr` of transformer step #%d holds %d SQL statements: an expr is one query; remove what comes before (or after) it",
-			ErrStep, st.Index+1, len(stmts))
+	if len(stmts) != 1 {
+		return "", fmt.Errorf("%w: the `expr` of transformer step #%d translates to %d SQL statements", ErrStep, st.Index+1, len(stmts))
 	}
 	v, err := c.s.view(ctx, "step", stmts[0])
 	if err != nil {

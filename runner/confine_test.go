@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -231,8 +232,11 @@ func TestWherePayloadDeletesNothing(t *testing.T) {
 		if !hasDiag(pe, validate.CodeWhereSyntax, "") && !hasDiag(pe, validate.CodeWhereReads, "") {
 			t.Fatalf("%s: refused for another reason: %v", payload, pe)
 		}
-		if got := wherePredicate(payload); !strings.HasPrefix(got, "error(") {
-			t.Fatalf("%s is embedded as %s", payload, got)
+		cols := []sparksql.Column{{Name: "client_id", Type: mustType(t, "bigint")}}
+		for _, backend := range []string{"PYSPARK", "POLARS"} {
+			if got := whereSQL(payload, backend, nil, cols); !strings.HasPrefix(got, "error(") {
+				t.Fatalf("%s (%s) is embedded as %s", payload, backend, got)
+			}
 		}
 	}
 	if n := count(t, r, w.table("orders"), "client_id = 2"); n != 2 {
@@ -294,7 +298,9 @@ func TestRealPathAgrees(t *testing.T) {
 // reads and writes only the workspace (and the lake, the roots, the
 // declared sources): elsewhere DuckDB refuses, in validation's binding as
 // in a run (ErrSandbox says why); the runner's own reads and writes work.
-// A text of several statements runs none of them, sandbox or not.
+// A text of several statements runs none of them, sandbox or not. The
+// sandbox guards DuckDB SQL (a POLARS node's); a PYSPARK node's Spark SQL
+// cannot name DuckDB's file functions at all: its translation rejects them.
 func TestSandboxedSQL(t *testing.T) {
 	base := t.TempDir()
 	secret := filepath.Join(base, "secret.csv")
@@ -302,6 +308,10 @@ func TestSandboxedSQL(t *testing.T) {
 	outside := filepath.Join(base, "stolen.csv")
 	node := func(transformer, extra string) string {
 		return "- name: n\n  sources:\n  - path: ../data/\n    format: JSONL\n" + transformer + "  sinks:\n  - table_name: n\n    mode: APPEND\n" + extra
+	}
+	polars := func(n string) string {
+		n = strings.Replace(n, "- name: n\n", "- name: n\n  dataframe_backend: POLARS\n", 1)
+		return strings.Replace(n, "  - table_name: n\n", "  - path: ../out/n\n    format: DELTA\n", 1)
 	}
 	step := func(expr string) string {
 		return "  transformer:\n    nodes:\n    - expr: " + fmt.Sprintf("%q", expr) + "\n"
@@ -312,12 +322,18 @@ func TestSandboxedSQL(t *testing.T) {
 		sandbox    bool
 		want       string // in the plan's or the task's error; "" = the run succeeds
 	}{
-		{"read inside", node(step("SELECT k, v FROM {df}"), ""), true, ""},
-		{"read a file outside", node(step("SELECT * FROM read_csv('"+secret+"')"), ""), true, "file system operations are disabled"},
-		{"glob outside", node(step("SELECT * FROM glob('/etc/*')"), ""), true, "file system operations are disabled"},
-		{"COPY before the expr's query", node(step(copyOut+"; SELECT * FROM {df}"), ""), false, "statement that is not a query"},
-		{"COPY in an expectation", node("", "  expectations:\n  - name: e\n    expr: \"true) FROM (SELECT 1); "+copyOut+"; SELECT (true\"\n    action: WARN\n"),
+		{"read inside", polars(node(step("SELECT k, v FROM {df}"), "")), true, ""},
+		{"read a file outside", polars(node(step("SELECT * FROM read_csv('"+secret+"')"), "")), true, "file system operations are disabled"},
+		{"glob outside", polars(node(step("SELECT * FROM glob('/etc/*')"), "")), true, "file system operations are disabled"},
+		{"COPY before the expr's query", polars(node(step(copyOut+"; SELECT * FROM {df}"), "")), false, "statement that is not a query"},
+		{"COPY in an expectation", polars(node("", "  expectations:\n  - name: e\n    expr: \"true) FROM (SELECT 1); "+copyOut+"; SELECT (true\"\n    action: WARN\n")),
 			false, "more than one statement"},
+		{"Spark SQL: read inside", node(step("SELECT k, v FROM {df}"), ""), true, ""},
+		{"Spark SQL: read_csv", node(step("SELECT * FROM read_csv('"+secret+"')"), ""), false, "the table function `read_csv` is not supported locally"},
+		{"Spark SQL: a file by path", node(step("SELECT * FROM csv.`"+secret+"`"), ""), false, "is not supported locally"},
+		{"Spark SQL: COPY before the expr's query", node(step(copyOut+"; SELECT * FROM {df}"), ""), false, "statement that is not a query"},
+		{"Spark SQL: COPY in an expectation", node("", "  expectations:\n  - name: e\n    expr: \"true) FROM (SELECT 1); "+copyOut+"; SELECT (true\"\n    action: WARN\n"),
+			false, "does not bind: [PARSE_SYNTAX_ERROR]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,10 +2,27 @@ package runner
 
 import (
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/workspace"
 )
 
 // Dialect is the translator of a node's SQL: the one place that picks it,
-// for runs (the compiler) and for validation (the schema flow). Today every
-// node's SQL is DuckDB SQL (dialect.DuckDB passes it through).
-func Dialect(n *workspace.Node) dialect.Translator { return dialect.DuckDB{} }
+// for runs (the compiler) and for validation (the schema flow). PYSPARK
+// nodes (Laktory's default backend) write Spark SQL, translated with
+// Spark's semantics; POLARS nodes keep DuckDB's evaluation for now
+// (validate's LK197 says so).
+func Dialect(n *workspace.Node) dialect.Translator {
+	if n.DataframeBackend == "POLARS" {
+		return dialect.DuckDB{}
+	}
+	return sparkDialect{opts: sparkOptions(n)}
+}
+
+// statements is the number of SQL statements of an `expr` as the node's
+// dialect reads it (Spark's strings take backslash escapes).
+func statements(n *workspace.Node, text string) int {
+	if n.DataframeBackend == "POLARS" {
+		return len(splitStatements(text))
+	}
+	return sparksql.Statements(text)
+}

@@ -366,7 +366,11 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 	case sk.Shared != nil && override == "":
 		sp.reset = resetDeleteOwn
 		e := Effect{Kind: EffectDeleteRows, Task: t.Key, Table: sk.Table, Rows: -1}
-		e.Writer, e.Predicate = ownerPredicate(sp.writer)
+		var schema *delta.StructType
+		if ts != nil {
+			schema = ts.Schema()
+		}
+		e.Writer, e.Predicate = ownerPredicate(sp.writer, schema)
 		switch {
 		case readErr != nil:
 		case ts == nil:
@@ -499,8 +503,9 @@ func (r *Runner) deepWarnings(ctx context.Context, plan *Plan) []validate.Diagno
 }
 
 // ownerPredicate returns the writer (its id or where predicate) and the
-// SQL predicate selecting its rows.
-func ownerPredicate(w *workspace.Writer) (writer, predicate string) {
+// SQL predicate selecting its rows in a table of the given schema (nil
+// when unknown).
+func ownerPredicate(w *workspace.Writer, schema *delta.StructType) (writer, predicate string) {
 	if w == nil {
 		return "", ""
 	}
@@ -508,7 +513,7 @@ func ownerPredicate(w *workspace.Writer) (writer, predicate string) {
 	case workspace.OwnerColumn:
 		return w.WriterID, quoteIdent(w.Column) + " = " + quoteString(w.WriterID)
 	case workspace.OwnerWhere:
-		return w.Where, wherePredicate(w.Where)
+		return w.Where, writerWhere(w, schema)
 	}
 	return "", ""
 }

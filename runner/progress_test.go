@@ -20,7 +20,7 @@ nodes:
     format: JSONL
   transformer:
     nodes:
-    - expr: SELECT range AS id, md5(range::VARCHAR) AS s FROM range(200000)
+    - expr: SELECT id, md5(CAST(id AS STRING)) AS s FROM range(200000)
   sinks:
   - table_name: big
     mode: APPEND

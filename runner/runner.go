@@ -16,6 +16,7 @@ import (
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/runner/schemaflow"
+	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -96,6 +97,15 @@ func New(cfg Config) (*Runner, error) {
 		db, err = delta.OpenDuckDB(context.Background())
 	}
 	if err != nil {
+		return nil, fmt.Errorf("runner: %w", err)
+	}
+	// The macros translated Spark SQL calls live in the database, for
+	// every connection.
+	if err := sparksql.Install(context.Background(), func(ctx context.Context, s string) error {
+		_, err := db.ExecContext(ctx, s)
+		return err
+	}); err != nil {
+		db.Close()
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	r := &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}

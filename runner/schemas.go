@@ -117,6 +117,9 @@ func (b *binding) translated(res dialect.Result, o origin) (string, error) {
 		p := schemaflow.Problem{Kind: schemaflow.DialectWarning, What: o.what, At: o.at, Offset: -1, Message: d.Message, Hint: d.Hint}
 		if d.Severity == workspace.SeverityError {
 			p.Kind = schemaflow.Untranslatable
+			if d.Rejected {
+				p.Kind = schemaflow.Unbound
+			}
 		}
 		if o.exact && d.Offset >= 0 {
 			p.Offset = d.Offset

@@ -57,17 +57,17 @@ func TestValidateSQL(t *testing.T) {
         SELECT symbol,
                prise * qty AS value
         FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 12, 16, validate.CodeSQLBind, `the `+"`expr`"+` of transformer step #1 does not bind: Referenced column "prise" not found in FROM clause did you mean "price"?`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 12, 16, validate.CodeSQLBind, "the `expr` of transformer step #1 does not bind: [UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with name `prise` cannot be resolved. Did you mean one of the following? [`symbol`, `price`, `qty`].")}},
 		{name: "wrong column in a folded expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: >
         SELECT symbol, qty
         FROM {df} WHERE prise > 1
-`)}, want: []W{D("pipelines/pl.yaml", 12, 25, validate.CodeSQLBind, `"prise"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 12, 25, validate.CodeSQLBind, "`prise`")}},
 		{name: "wrong column in a plain expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: SELECT *, prise AS p FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 10, 23, validate.CodeSQLBind, `did you mean "price"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 10, 23, validate.CodeSQLBind, "Did you mean one of the following? [`symbol`, `price`, `qty`]")}},
 		{name: "wrong column in a source filter", files: map[string]string{"pipelines/pl.yaml": node(`    filter: qty > 0 AND prise > 1
 `)}, want: []W{D("pipelines/pl.yaml", 8, 25, validate.CodeSQLBind, "the filter of source #1 does not bind")}},
 		{name: "wrong column in with_columns and filter", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
@@ -79,7 +79,7 @@ func TestValidateSQL(t *testing.T) {
     nodes:
     - func_name: filter
       func_args: ["qtty > 1"]
-`)}, want: []W{D("pipelines/pl.yaml", 11, 20, validate.CodeSQLBind, `did you mean "qty"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 11, 20, validate.CodeSQLBind, "name `qtty` cannot be resolved")}},
 		{name: "select and drop of columns the input lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: select
@@ -87,12 +87,16 @@ func TestValidateSQL(t *testing.T) {
 `)}, want: []W{D("pipelines/pl.yaml", 11, 27, validate.CodeSQLBind, `"prise"`)}},
 		{name: "a function DuckDB lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
-    - expr: SELECT date_formatt(current_date, '%Y') AS y FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, "date_formatt does not exist")}},
+    - expr: SELECT date_formatt(current_date, 'yyyy') AS y FROM {df}
+`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, "Cannot resolve routine `date_formatt`")}},
 		{name: "a type mismatch", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
-    - expr: SELECT upper(qty) AS q FROM {df}
-`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLBind, "upper(INTEGER)")}},
+    - expr: SELECT date_add(symbol, price) AS q FROM {df}
+`)}, want: []W{D("pipelines/pl.yaml", 10, 37, validate.CodeSQLBind, "The second parameter requires the (\"INT\" or \"SMALLINT\" or \"TINYINT\") type")}},
+		{name: "a function Spark has that does not run locally", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: SELECT soundex(symbol) AS q FROM {df}
+`)}, want: []W{D("pipelines/pl.yaml", 10, 20, validate.CodeSQLDialect, "Spark function `soundex` is not supported locally")}},
 		{name: "expectations: not boolean, wrong column", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
   - name: doubled
     expr: price * 2
@@ -100,7 +104,7 @@ func TestValidateSQL(t *testing.T) {
     expr: qtty > 0
 `)}, want: []W{
 			D("pipelines/pl.yaml", 10, 11, validate.CodeNotBoolean, "expectation 'doubled' is not a condition: it gives DOUBLE, not BOOLEAN"),
-			D("pipelines/pl.yaml", 12, 11, validate.CodeSQLBind, "expectation 'typo' does not bind"),
+			D("pipelines/pl.yaml", 12, 11, validate.CodeSQLBind, "expectation 'typo' does not bind: [UNRESOLVED_COLUMN.WITH_SUGGESTION]"),
 		}},
 		{name: "a node's output feeds the next node", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
@@ -111,7 +115,7 @@ func TestValidateSQL(t *testing.T) {
   transformer:
     nodes:
     - expr: SELECT symbol, valeu FROM {df} JOIN {nodes.a} USING (symbol)
-`)}, want: []W{D("pipelines/pl.yaml", 16, 28, validate.CodeSQLBind, `did you mean "value"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 16, 28, validate.CodeSQLBind, "name `valeu` cannot be resolved")}},
 		{name: "a table no run wrote has its writer's schema", files: map[string]string{
 			"pipelines/pl.yaml": node("  sinks:\n  - table_name: prices\n    mode: APPEND\n"),
 			"pipelines/gold.yaml": `name: gold
@@ -122,7 +126,7 @@ nodes:
   transformer:
     nodes:
     - expr: SELECT sum(quantity) AS q FROM {df}
-`}, want: []W{D("pipelines/gold.yaml", 8, 24, validate.CodeSQLBind, `"quantity" not found`)}},
+`}, want: []W{D("pipelines/gold.yaml", 8, 24, validate.CodeSQLBind, "name `quantity` cannot be resolved")}},
 		{name: "where on a column the table does not have", files: map[string]string{
 			"pipelines/acme.yaml": `name: acme
 nodes:
@@ -198,6 +202,11 @@ nodes:
         SET VARIABLE x = 1;
         SELECT prise FROM {df}
 `)}, want: []W{D("pipelines/pl.yaml", 10, 13, validate.CodeExprStmts, "holds a statement that is not a query")}},
+		{name: "a semicolon in a Spark string with a backslash escape is not a statement's end", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - expr: |
+        SELECT symbol, 'it\'s; one query' AS note FROM {df};
+`)}, want: nil},
 		{name: "a source with no file yet is not checked", files: map[string]string{"pipelines/pl.yaml": `name: pl
 nodes:
 - name: a
@@ -234,7 +243,7 @@ func TestValidateSinkAgainstTable(t *testing.T) {
 	mustRun(t, r, w.load(), Request{})
 	w.write(map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
-    - expr: SELECT symbol, CAST(price AS VARCHAR) AS price, CAST(qty AS TINYINT) AS qty FROM {df}
+    - expr: SELECT symbol, CAST(price AS STRING) AS price, CAST(qty AS TINYINT) AS qty FROM {df}
   sinks:
   - table_name: out
     mode: APPEND
@@ -338,12 +347,12 @@ func TestValidateSourceSchemas(t *testing.T) {
 	w.write(map[string]string{"pipelines/delta.yaml": "name: delta\nnodes:\n- name: d\n  sources:\n  - path: ../data/ids.parquet\n    format: PARQUET\n  sinks:\n  - path: ../out/ids\n    format: DELTA\n    mode: APPEND\n"})
 	mustRun(t, r, w.load(), Request{})
 	tests := []struct{ source, wrong, want string }{
-		{"path: ../data/semi.csv\n    format: CSV\n    reader_kwargs: {sep: ';'}", "prices", `did you mean "price"?`},
-		{"path: ../data/nohead.csv\n    format: CSV\n    reader_kwargs: {header: false}", "symbol", `did you mean "column0"`},
-		{"path: ../data/items.json\n    format: JSON", "weigth", `did you mean "weight"?`},
-		{"path: ../data/notes.jsonl\n    format: JSONL", "nots", `did you mean "note"`},
-		{"path: ../data/ids.parquet\n    format: PARQUET", "lable", `did you mean "label"?`},
-		{"path: ../out/ids\n    format: DELTA", "idd", `did you mean "id"?`},
+		{"path: ../data/semi.csv\n    format: CSV\n    reader_kwargs: {sep: ';'}", "prices", "Did you mean one of the following? [`symbol`, `price`]"},
+		{"path: ../data/nohead.csv\n    format: CSV\n    reader_kwargs: {header: false}", "symbol", "Did you mean one of the following? [`column0`, `column1`]"},
+		{"path: ../data/items.json\n    format: JSON", "weigth", "Did you mean one of the following? [`sku`, `weight`]"},
+		{"path: ../data/notes.jsonl\n    format: JSONL", "nots", "Did you mean one of the following? [`note`, `at`]"},
+		{"path: ../data/ids.parquet\n    format: PARQUET", "lable", "Did you mean one of the following? [`id`, `label`]"},
+		{"path: ../out/ids\n    format: DELTA", "idd", "Did you mean one of the following? [`id`, `label`]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.source[:strings.Index(tt.source, "\n")], func(t *testing.T) {

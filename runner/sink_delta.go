@@ -50,14 +50,19 @@ func sinkQuery(sp *sinkPlan, rel string) string {
 func (x *taskExec) checkWhere(ctx context.Context, sp *sinkPlan, rel string) error {
 	w := sp.writer
 	var bad int64
-	q := whereViolationsSQL(wherePredicate(w.Where), rel)
+	cs, err := x.s.columns(ctx, quoteIdent(rel))
+	if err != nil {
+		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
+	}
+	pred := whereSQL(w.Where, w.Backend, w.SparkConf, duckColumns(cs))
+	q := whereViolationsSQL(pred, rel)
 	if err := x.s.e.QueryRow(ctx, q, &bad); err != nil {
 		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
 	}
 	if bad == 0 {
 		return nil
 	}
-	example := x.exampleRow(ctx, fmt.Sprintf("SELECT * FROM %s WHERE %s IS NOT TRUE LIMIT 1", quoteIdent(rel), wherePredicate(w.Where)))
+	example := x.exampleRow(ctx, fmt.Sprintf("SELECT * FROM %s WHERE %s IS NOT TRUE LIMIT 1", quoteIdent(rel), pred))
 	return fmt.Errorf("%w: node '%s' of pipeline '%s' produced %d rows that do not match its `shared.where: %s` (e.g. %s); a FULL refresh of the writer would never delete them, so nothing was written to %s. Fix the transformer (or the predicate) so every row the writer writes matches it",
 		ErrOwnership, w.Node, w.Pipeline, bad, w.Where, example, tableLabel(sp))
 }
@@ -308,7 +313,11 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 	label := tableLabel(sp)
 	switch sp.reset {
 	case resetDeleteOwn:
-		_, pred := ownerPredicate(sp.writer)
+		var schema *delta.StructType
+		if s, err := loadTable(ctx, string(sp.sink.Table)); err == nil && s != nil {
+			schema = s.Schema()
+		}
+		_, pred := ownerPredicate(sp.writer, schema)
 		return x.commitReset(ctx, sp, "DELETE "+pred, x.refreshMeta(sp), func(tx engine.Txn) error {
 			return tx.Delete(ctx, pred)
 		}, true)

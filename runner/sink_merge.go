@@ -104,8 +104,8 @@ func (x *taskExec) writeMerge(ctx context.Context, sp *sinkPlan, rel string, b m
 
 // mergePlan plans the merge of rel: its columns, and delete_where
 // translated to DuckDB SQL over them by the node's SQL dialect (Spark SQL
-// for PYSPARK nodes once the runner's dialect front end is Spark's; the
-// DuckDB pass-through until then). An SCD type 1 delete_where that
+// for PYSPARK nodes, the DuckDB pass-through for POLARS ones). An SCD
+// type 1 delete_where that
 // Laktory's text replacement would change is rejected by validation (it
 // is run as written).
 func (x *taskExec) mergePlan(ctx context.Context, sp *sinkPlan, rel string) (*merge.Plan, error) {

@@ -3,7 +3,10 @@ package runner
 import (
 	"strings"
 
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
 )
 
 // quoteIdent quotes a DuckDB identifier.
@@ -103,15 +106,64 @@ func splitStatements(sql string) []string {
 	return out
 }
 
-// wherePredicate is a `where` ownership predicate as the runner embeds it
-// in SQL: rendered by DuckDB from its parse tree (validate.Predicate), so
-// no text can change the statement around it. A text that is not a
-// predicate (validation rejects it before a run) becomes a call to
-// error(), so a statement using it fails and nothing is deleted.
-func wherePredicate(where string) string {
-	p, err := validate.Predicate(where)
-	if err != nil {
-		return "error(" + quoteString(err.Error()) + ")"
+// whereSQL is a `where` ownership predicate as the runner embeds it in
+// SQL over the rows of its table (columns cols, nil when unknown):
+// for a PYSPARK writer (Laktory's default), the Spark SQL translated with
+// Spark's semantics (what Spark's DELETE ... WHERE means), parsed as
+// exactly one boolean expression without subqueries; for a POLARS writer,
+// rendered by DuckDB from its parse tree (validate.Predicate). A predicate
+// that cannot be rendered becomes an error() call, so that any use fails
+// with the reason instead of running other SQL.
+func whereSQL(where, backend string, conf map[string]string, cols []sparksql.Column) string {
+	if backend == "POLARS" {
+		p, err := validate.Predicate(where)
+		if err != nil {
+			return "error(" + quoteString(err.Error()) + ")"
+		}
+		return p
 	}
-	return p
+	if cols == nil {
+		return "error(" + quoteString("the columns of the table are not known: `"+where+"` cannot be evaluated") + ")"
+	}
+	r, err := sparksql.TranslatePredicate(where, sparksql.ExprInput{Schema: cols}, sparkOptions(&workspace.Node{SparkConf: conf}))
+	if err != nil {
+		return "error(" + quoteString("`shared.where: "+where+"`: "+err.Error()) + ")"
+	}
+	return "(" + r.SQL + ")"
+}
+
+// writerWhere is whereSQL for a writer over a table schema (nil when the
+// table does not exist).
+func writerWhere(w *workspace.Writer, schema *delta.StructType) string {
+	return whereSQL(w.Where, w.Backend, w.SparkConf, deltaColumns(schema))
+}
+
+// deltaColumns are a Delta schema's columns with their Spark types (nil
+// for no schema, or a type the translation does not know).
+func deltaColumns(s *delta.StructType) []sparksql.Column {
+	if s == nil {
+		return nil
+	}
+	var out []sparksql.Column
+	for _, f := range s.Fields {
+		t, err := sparksql.ParseType(f.Type.TypeName())
+		if err != nil {
+			return nil
+		}
+		out = append(out, sparksql.Column{Name: f.Name, Type: t})
+	}
+	return out
+}
+
+// duckColumns are a relation's columns (DESCRIBE) with their Spark types.
+func duckColumns(cs []column) []sparksql.Column {
+	var out []sparksql.Column
+	for _, c := range cs {
+		t, err := sparksql.FromDuckDB(c.Type)
+		if err != nil {
+			return nil
+		}
+		out = append(out, sparksql.Column{Name: c.Name, Type: t})
+	}
+	return out
 }

@@ -324,7 +324,8 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 				d.dropColumn, d.writer = sh.EffectiveColumn(), up.Name
 				d.where = quoteIdent(d.dropColumn) + " = " + quoteString(sh.EffectiveWriterID(p.Name, up.Name))
 			} else {
-				d.where = wherePredicate(sh.Where)
+				backend, conf, where := up.DataframeBackend, up.SparkConf, sh.Where
+				d.whereOf = func(schema *delta.StructType) string { return whereSQL(where, backend, conf, deltaColumns(schema)) }
 			}
 			d.label = fmt.Sprintf("%s (the rows of node '%s')", sk.Describe(), up.Name)
 		}

@@ -220,6 +220,9 @@ type deltaStream struct {
 	// (a node_name stream).
 	where      string
 	dropColumn string
+	// whereOf renders a `where` writer's predicate for a version's schema
+	// (nil for a writer column, whose predicate is where).
+	whereOf func(*delta.StructType) string
 	// startingVersion: -1 none, -2 latest.
 	startingVersion int64
 	limit           int
@@ -378,7 +381,7 @@ func (s *deltaStream) read(ctx context.Context, from, to json.RawMessage) (strin
 			}
 		}
 	}
-	q, err := snap.ScanSQL(ctx, delta.ScanOptions{Files: files, Where: s.where, Columns: cols})
+	q, err := snap.ScanSQL(ctx, delta.ScanOptions{Files: files, Where: s.predicate(snap.Schema()), Columns: cols})
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrSource, s.label, err)
 	}
@@ -493,7 +496,7 @@ func (s *deltaStream) skipped(ctx context.Context, vc delta.VersionChange) {
 	}
 	s.warned[vc.Version] = true
 	fix := fmt.Sprintf("run a FULL refresh of node '%s' (%s), or the rows written again are duplicated", s.reader, s.fullRefresh())
-	if s.where == "" {
+	if s.where == "" && s.whereOf == nil {
 		s.warn(fmt.Sprintf("node '%s' skipped version %d of %s (%s), which removed rows: the deletes are not propagated; %s",
 			s.reader, vc.Version, s.label, vc.Operation, fix))
 		return
@@ -503,6 +506,14 @@ func (s *deltaStream) skipped(ctx context.Context, vc delta.VersionChange) {
 	}
 	s.warn(fmt.Sprintf("node '%s' skipped version %d of %s (%s), which deleted the rows of the writer it reads (a FULL refresh of that writer): those rows are read again as the writer writes them; %s",
 		s.reader, vc.Version, s.label, vc.Operation, fix))
+}
+
+// predicate is the reader's row filter over a version of the table.
+func (s *deltaStream) predicate(schema *delta.StructType) string {
+	if s.whereOf != nil {
+		return s.whereOf(schema)
+	}
+	return s.where
 }
 
 // removedOwnRows reports whether the commit at version v removed files
@@ -521,7 +532,7 @@ func (s *deltaStream) removedOwnRows(ctx context.Context, v int64) bool {
 		return true
 	}
 	mine := map[string]bool{}
-	for _, f := range before.PruneFiles(s.where) {
+	for _, f := range before.PruneFiles(s.predicate(before.Schema())) {
 		mine[f.Path] = true
 	}
 	for _, a := range c.Actions {

@@ -87,7 +87,7 @@ func TestFlowLiveValidation(t *testing.T) {
 
 // TestFlowSchemaValidation opens the demo with the real watcher and the
 // runner's validation (the schema flow), saves a wrong column in an expr
-// and waits for the problem at its place, with DuckDB's candidate, in
+// and waits for the problem at its place, with Spark's candidates, in
 // Problems, the header's counts and the node's mark in the tree.
 func TestFlowSchemaValidation(t *testing.T) {
 	dir := workspacetest.Demo(t)
@@ -113,14 +113,14 @@ func TestFlowSchemaValidation(t *testing.T) {
 	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, tm, "✗ 1 ", "LK301", `did you mean "price"?`)
+	waitFor(t, tm, "✗ 1 ", "LK301", "[`symbol`, `ts`, `price`]")
 	final := finalModel(t, tm)
 	at := strings.Index(broken, "prise")
 	line, col := strings.Count(broken[:at], "\n")+1, at-strings.LastIndex(broken[:at], "\n")
 	var found bool
 	for _, d := range final.Diagnostics() {
 		if d.Code == "LK301" {
-			found = d.Line == line && d.Col == col && strings.Contains(d.Message, `"prise"`)
+			found = d.Line == line && d.Col == col && strings.Contains(d.Message, "`prise`")
 			if !found {
 				t.Errorf("LK301 at %d:%d: %s", d.Line, d.Col, d.Message)
 			}

@@ -51,7 +51,7 @@ nodes:
 - name: slow
   transformer:
     nodes:
-    - expr: SELECT sum(a.range * b.range) AS n FROM range(1000000000) a, range(1000000) b
+    - expr: SELECT sum(a.id * b.id) AS n FROM range(1000000000) a, range(1000000) b
   sinks:
   - table_name: slow
     mode: APPEND

@@ -85,6 +85,10 @@ type Diagnostic struct {
 	Severity workspace.Severity
 	Message  string
 	Hint     string
+	// Rejected: the dialect's own engine rejects the text as well (an
+	// unknown column, a type error), as opposed to a construct only the
+	// translation lacks. Validation reports it as SQL that does not bind.
+	Rejected bool
 }
 
 // Result is a translated step.

@@ -6,6 +6,29 @@ import (
 	"strings"
 )
 
+// Statements is the number of statements of sql separated by semicolons
+// as Spark's lexer reads it (quotes, backslash escapes, comments); 1 when
+// it does not lex, so that parsing reports the problem.
+func Statements(sql string) int {
+	toks, err := lex(sql)
+	if err != nil {
+		return 1
+	}
+	n, empty := 0, true
+	for _, t := range toks {
+		switch {
+		case t.kind == tokEOF || t.isOp(";"):
+			if !empty {
+				n++
+			}
+			empty = true
+		default:
+			empty = false
+		}
+	}
+	return n
+}
+
 // ParseQuery parses one Spark SQL query (a trailing semicolon is allowed).
 func ParseQuery(sql string) (*Query, error) {
 	p, err := newParser(sql)

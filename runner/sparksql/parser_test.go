@@ -214,3 +214,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestStatements(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		want int
+	}{
+		{"SELECT 1", 1},
+		{"SELECT 1;", 1},
+		{"SELECT 'a;b', \"c;d\", `e;f` -- ;\n", 1},
+		{"SELECT 'it\\'s; not the end'", 1},
+		{"SET x = 1; SELECT 2", 2},
+		{"SELECT 1;; SELECT 2; /* ; */", 2},
+		{"", 0},
+	} {
+		if got := Statements(c.sql); got != c.want {
+			t.Errorf("Statements(%q) = %d, want %d", c.sql, got, c.want)
+		}
+	}
+}

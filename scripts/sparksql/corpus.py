@@ -65,6 +65,13 @@ def read_cases(path):
     return cases
 
 
+def entries_type(t):
+    """The type a fixture column is loaded as: maps as arrays of entries."""
+    if isinstance(t, T.MapType):
+        return T.ArrayType(T.StructType([T.StructField("key", t.keyType), T.StructField("value", t.valueType)]))
+    return t
+
+
 def to_python(v, t):
     """A canonical JSON value of type t as the Python value Spark takes."""
     if v is None:
@@ -116,13 +123,32 @@ def canon(v, t):
 
 
 def error_class(e):
+    """Spark's error class, or the Java exception's class for errors
+    without one."""
     cond = None
     if isinstance(e, PySparkException):
         cond = e.getCondition()
+    text = str(e)
+    java = getattr(e, "java_exception", None)
+    if java is not None:
+        text = str(java)
     if not cond:
-        m = re.match(r"\[([A-Z_.]+)\]", str(e))
-        cond = m.group(1) if m else type(e).__name__
+        m = re.search(r"\[([A-Z][A-Z0-9_.]+)\]", text)
+        if m:
+            cond = m.group(1)
+        elif java is not None:
+            cause = java
+            while cause.getCause() is not None:
+                cause = cause.getCause()
+            cond = cause.getClass().getName()
+        else:
+            cond = type(e).__name__
     return cond
+
+
+def error_message(e):
+    java = getattr(e, "java_exception", None)
+    return (str(java) if java is not None else str(e)).split("\n")[0][:300]
 
 
 def main():
@@ -143,8 +169,13 @@ def main():
     tables = json.load(open(os.path.join(args.corpus, "tables.json"), encoding="utf-8"))
     for name, tb in tables.items():
         schema = T._parse_datatype_string(", ".join("%s %s" % (c, t) for c, t in tb["schema"]))
-        rows = [tuple(to_python(v, f.dataType) for v, f in zip(r, schema.fields)) for r in tb["rows"]]
-        spark.createDataFrame(rows, schema).createOrReplaceTempView("t_" + name)
+        # Maps are built from their entries in order (a Python dict would
+        # reach Spark through a Java HashMap, in hash order).
+        load = T.StructType([T.StructField(f.name, entries_type(f.dataType)) for f in schema.fields])
+        rows = [tuple(to_python(v, f.dataType) for v, f in zip(r, load.fields)) for r in tb["rows"]]
+        df = spark.createDataFrame(rows, load)
+        df = df.selectExpr(*[("map_from_entries(`%s`) AS `%s`" % (f.name, f.name)) if isinstance(f.dataType, T.MapType) else "`%s`" % f.name for f in schema.fields])
+        df.createOrReplaceTempView("t_" + name)
 
     files = sorted(glob.glob(os.path.join(args.corpus, "**", "*.sql"), recursive=True))
     for path in files:
@@ -170,9 +201,9 @@ def main():
                     rows = df.collect()
                     res["rows"] = [[canon(v, f.dataType) for v, f in zip(r, fields)] for r in rows]
                 except Exception as e:  # noqa: BLE001
-                    res = {"error": error_class(e), "phase": "runtime", "message": str(e).split("\n")[0][:300]}
+                    res = {"error": error_class(e), "phase": "runtime", "message": error_message(e)}
             except Exception as e:  # noqa: BLE001
-                res = {"error": error_class(e), "phase": "analysis", "message": str(e).split("\n")[0][:300]}
+                res = {"error": error_class(e), "phase": "analysis", "message": error_message(e)}
             finally:
                 for k in c["conf"]:
                     spark.conf.set(k, "UTC" if k == "spark.sql.session.timeZone" else spark.conf.get(k))
