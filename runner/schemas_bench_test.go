@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -78,10 +79,21 @@ func BenchmarkValidateWarm(b *testing.B) {
 }
 
 // BenchmarkValidateCold: the same with an empty flow each time: 200 file
-// schemas inferred and 2,000 nodes bound by DuckDB.
+// schemas inferred and 2,000 nodes bound by DuckDB, their Spark SQL
+// translated first (a step, a filter and an expectation per node); the
+// dialect=duckdb variant passes the SQL through, so the difference is the
+// translation's cost.
 func BenchmarkValidateCold(b *testing.B) {
+	b.Run("dialect=spark", func(b *testing.B) { benchValidateCold(b, testRunner(b)) })
+	b.Run("dialect=duckdb", func(b *testing.B) {
+		benchValidateCold(b, testRunner(b, func(c *Config) {
+			c.Dialect = func(*workspace.Node) dialect.Translator { return dialect.DuckDB{} }
+		}))
+	})
+}
+
+func benchValidateCold(b *testing.B, r *Runner) {
 	dir := benchWorkspace(b)
-	r := testRunner(b)
 	ctx := context.Background()
 	mustValidate(b, r, workspacetest.LoadDir(b, dir, workspace.Options{})) // DuckDB started, predicates parsed
 	b.ReportAllocs()

@@ -52,7 +52,7 @@ type expected struct {
 
 var headerRe = regexp.MustCompile(`^--\s*(name|inputs|conf|mode):\s*(.*)$`)
 
-func readCases(t *testing.T, path, category string) []*corpusCase {
+func readCases(t testing.TB, path, category string) []*corpusCase {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -104,7 +104,7 @@ type fixture struct {
 	rows   [][]json.RawMessage
 }
 
-func loadFixtures(t *testing.T, db *sql.DB) map[string]*fixture {
+func loadFixtures(t testing.TB, db *sql.DB) map[string]*fixture {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/corpus/tables.json")
 	if err != nil {
@@ -147,7 +147,7 @@ func loadFixtures(t *testing.T, db *sql.DB) map[string]*fixture {
 }
 
 // literalSQL is a fixture value as a DuckDB literal of type ty.
-func literalSQL(t *testing.T, raw json.RawMessage, ty *Type) string {
+func literalSQL(t testing.TB, raw json.RawMessage, ty *Type) string {
 	var v any
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
@@ -157,7 +157,7 @@ func literalSQL(t *testing.T, raw json.RawMessage, ty *Type) string {
 	return "CAST(" + valueSQL(t, v, ty) + " AS " + ty.DuckDB() + ")"
 }
 
-func valueSQL(t *testing.T, v any, ty *Type) string {
+func valueSQL(t testing.TB, v any, ty *Type) string {
 	if v == nil {
 		return "NULL"
 	}
