@@ -32,7 +32,9 @@ func workbench(t *testing.T, dir string) *teatest.TestModel {
 	t.Cleanup(func() { lake.Close() })
 	hist := NewHistoryFile(snap.Layout.StateDB())
 	t.Cleanup(func() { hist.Close() })
-	m := New(Deps{Snapshot: snap, Runner: &LocalRunner{R: newRunner(t)}, History: hist, Lake: lake, Tick: -1})
+	local := &LocalRunner{R: newRunner(t)}
+	t.Cleanup(local.Wait) // first of the cleanups: the last run may still write when the program quits
+	m := New(Deps{Snapshot: snap, Runner: local, History: hist, Lake: lake, Tick: -1})
 	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 50))
 }
 
