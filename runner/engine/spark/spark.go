@@ -1,0 +1,526 @@
+// Package spark is the Spark engine: a run's relations and table writes
+// execute on Apache Spark through Spark Connect (sc://host:port), with
+// Delta Lake's SQL. Spark reads the sources by format and runs the
+// transformer's Spark SQL natively; the runner keeps planning, ownership,
+// retries, checkpoints, locks, intents and history, and reads the Delta
+// logs in Go (the lake is a path both see).
+//
+// What the Go client of Spark Connect lacks is done with SQL and two
+// protocol calls of its own: writer options are session configurations
+// (spark.databricks.delta.write.txnAppId/txnVersion for exactly-once
+// batches, commitInfo.userMetadata to find the commit in DESCRIBE
+// HISTORY), and a cancelled context sends Spark Connect's Interrupt for the
+// task's server-side session, which stops its jobs (cancelling the gRPC
+// stream alone leaves them running).
+package spark
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/spark-connect-go/spark/client/channel"
+	"github.com/apache/spark-connect-go/spark/sparkerrors"
+	"github.com/apache/spark-connect-go/spark/sql"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/laktory/workbench/runner/engine"
+)
+
+// Versions the engine works with: Delta 4.4 is built for Spark 4.2 (no
+// Delta release reads tables on Spark 4.3).
+const (
+	SparkVersion = "4.2"
+	DeltaVersion = "4.4"
+)
+
+// Errors of the engine.
+var (
+	// ErrConnect: the Spark Connect server cannot be reached or used.
+	ErrConnect = errors.New("spark connect")
+	// ErrVersion: the server runs versions the engine does not support.
+	ErrVersion = errors.New("unsupported Spark or Delta version")
+)
+
+// Engine runs on one Spark Connect server.
+type Engine struct {
+	remote string
+	info   engine.Info
+	// admin runs what belongs to no task (dropping shared relations).
+	adminMu sync.Mutex
+	admin   *Session
+}
+
+// Open connects to the Spark Connect server at remote (sc://host:port),
+// checks that it runs Spark 4.2.x with Delta 4.4.x, and returns the
+// engine.
+func Open(ctx context.Context, remote string) (*Engine, error) {
+	if err := checkRemote(remote); err != nil {
+		return nil, err
+	}
+	e := &Engine{remote: remote}
+	s, err := e.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sv, dv, err := s.versions(ctx)
+	if err != nil {
+		s.Close() //nolint:errcheck
+		return nil, fmt.Errorf("%w: %s: %w", ErrConnect, remote, err)
+	}
+	if err := checkVersions(sv, dv); err != nil {
+		s.Close() //nolint:errcheck
+		return nil, fmt.Errorf("%s: %w", remote, err)
+	}
+	e.admin = s
+	e.info = engine.Info{Name: engine.Spark, Remote: remote, Version: "Spark " + sv + ", Delta " + dv}
+	return e, nil
+}
+
+// checkRemote checks a Spark Connect address.
+func checkRemote(remote string) error {
+	u, err := url.Parse(remote)
+	if err != nil || u.Scheme != "sc" || u.Host == "" || u.Port() == "" {
+		return fmt.Errorf("%w: %q is not a Spark Connect address: write it sc://HOST:PORT (the server's default port is 15002)", ErrConnect, remote)
+	}
+	return nil
+}
+
+// checkVersions accepts Spark 4.2.x with Delta 4.4.x.
+func checkVersions(spark, delta string) error {
+	if strings.HasPrefix(spark+".", SparkVersion+".") && strings.HasPrefix(delta+".", DeltaVersion+".") {
+		return nil
+	}
+	return fmt.Errorf("%w: the server runs Spark %s with Delta %s; the Spark engine needs Spark %s.x with Delta %s.x (delta-spark %s.x is built for Spark %s)",
+		ErrVersion, spark, orUnknown(delta), SparkVersion, DeltaVersion, DeltaVersion, SparkVersion)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(none: the server has no Delta Lake)"
+	}
+	return s
+}
+
+// Info implements engine.Engine.
+func (e *Engine) Info() engine.Info { return e.info }
+
+// Remote is the server's address.
+func (e *Engine) Remote() string { return e.remote }
+
+// Close implements engine.Engine.
+func (e *Engine) Close() error {
+	e.adminMu.Lock()
+	defer e.adminMu.Unlock()
+	if e.admin == nil {
+		return nil
+	}
+	err := e.admin.Close()
+	e.admin = nil
+	return err
+}
+
+// Unshare implements engine.Engine.
+func (e *Engine) Unshare(ctx context.Context, rel string) error {
+	e.adminMu.Lock()
+	defer e.adminMu.Unlock()
+	if e.admin == nil {
+		return nil
+	}
+	return errors.Join(e.admin.Exec(ctx, "UNCACHE TABLE IF EXISTS "+rel), e.admin.Exec(ctx, "DROP VIEW IF EXISTS "+rel))
+}
+
+// Open implements engine.Engine: a server-side session of its own, so
+// that its configuration (the application transaction of a write) and its
+// interruption concern this task only.
+func (e *Engine) Open(ctx context.Context) (engine.Session, error) { return e.open(ctx) }
+
+func (e *Engine) open(ctx context.Context) (*Session, error) {
+	cb, err := channel.NewBuilder(e.remote)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConnect, e.remote, err)
+	}
+	u, _ := url.Parse(e.remote)
+	b := &builder{Builder: cb, addr: u.Host}
+	ss, err := sql.NewSessionBuilder().WithChannelBuilder(b).Build(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConnect, e.remote, err)
+	}
+	s := &Session{ss: ss, b: b, remote: e.remote}
+	// Identifiers in double quotes, as the runner writes them; schema
+	// evolution on append, as the local engine's MergeSchema.
+	for k, v := range map[string]string{
+		"spark.sql.ansi.doubleQuotedIdentifiers":          "true",
+		"spark.databricks.delta.schema.autoMerge.enabled": "true",
+	} {
+		if err := s.set(ctx, k, v); err != nil {
+			s.Close() //nolint:errcheck
+			return nil, fmt.Errorf("%w: %s: %w", ErrConnect, e.remote, err)
+		}
+	}
+	return s, nil
+}
+
+// builder dials the server like the client's own builder, and watches the
+// requests for the server-side session id (the client keeps it private),
+// which Interrupt and ReleaseSession name.
+type builder struct {
+	channel.Builder
+	addr      string
+	mu        sync.Mutex
+	conn      *grpc.ClientConn
+	sessionID string
+}
+
+// Build implements channel.Builder.
+func (b *builder) Build(ctx context.Context) (*grpc.ClientConn, error) {
+	conn, err := grpc.NewClient(b.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+			b.observe(req)
+			return invoker(ctx, method, req, reply, cc, opts...)
+		}),
+		grpc.WithStreamInterceptor(func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+			cs, err := streamer(ctx, desc, cc, method, opts...)
+			if err != nil {
+				return nil, err
+			}
+			return &observedStream{ClientStream: cs, b: b}, nil
+		}))
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.conn = conn
+	b.mu.Unlock()
+	return conn, nil
+}
+
+type observedStream struct {
+	grpc.ClientStream
+	b *builder
+}
+
+func (s *observedStream) SendMsg(m any) error {
+	s.b.observe(m)
+	return s.ClientStream.SendMsg(m)
+}
+
+// observe keeps the session id of a request.
+func (b *builder) observe(m any) {
+	pm, ok := m.(proto.Message)
+	if !ok {
+		return
+	}
+	r := pm.ProtoReflect()
+	fd := r.Descriptor().Fields().ByName("session_id")
+	if fd == nil || fd.Kind() != protoreflect.StringKind {
+		return
+	}
+	if id := r.Get(fd).String(); id != "" {
+		b.mu.Lock()
+		b.sessionID = id
+		b.mu.Unlock()
+	}
+}
+
+func (b *builder) state() (*grpc.ClientConn, string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.conn, b.sessionID
+}
+
+// call sends a request of Spark Connect's service built by name (the
+// client's generated types are internal to it), e.g. Interrupt.
+func (b *builder) call(ctx context.Context, rpc string, fields map[string]any) error {
+	conn, id := b.state()
+	if conn == nil || id == "" {
+		return nil // nothing was sent: no server-side session to address
+	}
+	req, err := newMessage("spark.connect." + rpc + "Request")
+	if err != nil {
+		return err
+	}
+	resp, err := newMessage("spark.connect." + rpc + "Response")
+	if err != nil {
+		return err
+	}
+	r := req.ProtoReflect()
+	set := func(name string, v any) {
+		fd := r.Descriptor().Fields().ByName(protoreflect.Name(name))
+		switch x := v.(type) {
+		case string:
+			r.Set(fd, protoreflect.ValueOfString(x))
+		case int:
+			r.Set(fd, protoreflect.ValueOfEnum(protoreflect.EnumNumber(x)))
+		}
+	}
+	set("session_id", id)
+	uc := r.Mutable(r.Descriptor().Fields().ByName("user_context")).Message()
+	uc.Set(uc.Descriptor().Fields().ByName("user_id"), protoreflect.ValueOfString(b.User()))
+	for k, v := range fields {
+		set(k, v)
+	}
+	return conn.Invoke(ctx, "/spark.connect.SparkConnectService/"+rpc, req, resp)
+}
+
+func newMessage(name string) (proto.Message, error) {
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(name))
+	if err != nil {
+		return nil, fmt.Errorf("spark connect: %s: %w", name, err)
+	}
+	return mt.New().Interface(), nil
+}
+
+// interruptAll is InterruptRequest.INTERRUPT_TYPE_ALL.
+const interruptAll = 1
+
+// Session is a task's server-side Spark session.
+type Session struct {
+	ss     sql.SparkSession
+	b      *builder
+	remote string
+	// views are the temporary views made, to drop at Close.
+	views []string
+	n     int
+}
+
+// guard runs f; when ctx is cancelled meanwhile, it interrupts every
+// operation of the session on the server, so no job of it keeps running.
+func (s *Session) guard(ctx context.Context, f func(context.Context) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-ctx.Done():
+			s.Interrupt()
+		case <-done:
+		}
+	}()
+	err := f(ctx)
+	close(done)
+	<-stopped
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return classify(err)
+}
+
+// Interrupt stops every operation of the session on the server.
+func (s *Session) Interrupt() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s.b.call(ctx, "Interrupt", map[string]any{"interrupt_type": interruptAll}) //nolint:errcheck // best effort: the server may be gone
+}
+
+func (s *Session) set(ctx context.Context, key, value string) error {
+	return s.guard(ctx, func(ctx context.Context) error { return s.ss.Config().Set(ctx, key, value) })
+}
+
+func (s *Session) unset(ctx context.Context, key string) error {
+	return s.guard(ctx, func(ctx context.Context) error { return s.ss.Config().Unset(ctx, key) })
+}
+
+// Exec implements engine.Session.
+func (s *Session) Exec(ctx context.Context, stmt string) error {
+	return s.guard(ctx, func(ctx context.Context) error {
+		df, err := s.ss.Sql(ctx, stmt)
+		if err != nil {
+			return err
+		}
+		// A query is only planned by Sql: run it (a command ran already).
+		_, err = df.Collect(ctx)
+		return err
+	})
+}
+
+// rows runs a query and returns its rows.
+func (s *Session) rows(ctx context.Context, query string) ([][]any, error) {
+	rs, _, err := s.named(ctx, query)
+	return rs, err
+}
+
+// named runs a query and returns its rows and column names.
+func (s *Session) named(ctx context.Context, query string) ([][]any, []string, error) {
+	var out [][]any
+	var names []string
+	err := s.guard(ctx, func(ctx context.Context) error {
+		df, err := s.ss.Sql(ctx, query)
+		if err != nil {
+			return err
+		}
+		rs, err := df.Collect(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			out = append(out, r.Values())
+			names = r.FieldNames()
+		}
+		return nil
+	})
+	return out, names, err
+}
+
+// QueryRow implements engine.Session.
+func (s *Session) QueryRow(ctx context.Context, query string, dest ...any) error {
+	rs, err := s.rows(ctx, query)
+	if err != nil {
+		return err
+	}
+	if len(rs) == 0 {
+		return fmt.Errorf("spark: no row: %s", query)
+	}
+	return scan(rs[0], dest)
+}
+
+// Describe implements engine.Session.
+func (s *Session) Describe(ctx context.Context, query string) ([]engine.Column, error) {
+	var out []engine.Column
+	err := s.guard(ctx, func(ctx context.Context) error {
+		df, err := s.ss.Sql(ctx, query)
+		if err != nil {
+			return err
+		}
+		st, err := df.Schema(ctx)
+		if err != nil {
+			return err
+		}
+		for _, f := range st.Fields {
+			out = append(out, engine.Column{Name: f.Name, Type: f.DataType.TypeName()})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CreateView implements engine.Session.
+func (s *Session) CreateView(ctx context.Context, name, query string) error {
+	if err := s.Exec(ctx, "CREATE OR REPLACE TEMPORARY VIEW "+quoteIdent(name)+" AS "+query); err != nil {
+		return err
+	}
+	s.views = append(s.views, name)
+	return nil
+}
+
+// CreateTable implements engine.Session: a cached temporary view, computed
+// once (CACHE TABLE is eager).
+func (s *Session) CreateTable(ctx context.Context, name, query string) error {
+	if err := s.Exec(ctx, "CACHE TABLE "+quoteIdent(name)+" AS "+query); err != nil {
+		return err
+	}
+	s.views = append(s.views, name)
+	return nil
+}
+
+// Share implements engine.Session: a cached global temporary view, which
+// every session of the server reads.
+func (s *Session) Share(ctx context.Context, name, query string) (string, error) {
+	rel := "global_temp." + quoteIdent(name)
+	if err := s.Exec(ctx, "CREATE OR REPLACE GLOBAL TEMPORARY VIEW "+quoteIdent(name)+" AS "+query); err != nil {
+		return "", err
+	}
+	if err := s.Exec(ctx, "CACHE TABLE "+rel); err != nil {
+		return "", err
+	}
+	return rel, nil
+}
+
+// Close implements engine.Session: it uncaches and drops the session's
+// views and releases the server-side session.
+func (s *Session) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var errs []error
+	for i := len(s.views) - 1; i >= 0; i-- {
+		errs = append(errs, s.Exec(ctx, "UNCACHE TABLE IF EXISTS "+quoteIdent(s.views[i])))
+	}
+	s.views = nil
+	errs = append(errs, s.b.call(ctx, "ReleaseSession", nil))
+	if conn, _ := s.b.state(); conn != nil {
+		errs = append(errs, conn.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// versions returns the server's Spark and Delta versions ("" without
+// Delta).
+func (s *Session) versions(ctx context.Context) (string, string, error) {
+	var v string
+	if err := s.QueryRow(ctx, "SELECT version()", &v); err != nil {
+		return "", "", err
+	}
+	spark, _, _ := strings.Cut(v, " ")
+	var d string
+	if err := s.QueryRow(ctx, "SELECT reflect('io.delta.package', 'VERSION')", &d); err != nil {
+		d = ""
+	}
+	return spark, d, nil
+}
+
+// errorClass finds the error class in a message ([CLASS] or
+// [CLASS.SUBCLASS]).
+var errorClass = regexp.MustCompile(`\[([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*)\]`)
+
+// classify gives Delta's commit conflicts the sentinels of package delta,
+// so the runner retries them as it retries its own.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	class := ""
+	var se *sparkerrors.SparkError
+	if errors.As(err, &se) && se.ErrorClass != "" {
+		class = se.ErrorClass
+	} else if m := errorClass.FindStringSubmatch(err.Error()); m != nil {
+		class = m[1]
+	}
+	if sentinel := conflictSentinel(class); sentinel != nil {
+		return &Error{Class: class, Err: err, sentinel: sentinel}
+	}
+	if class != "" {
+		return &Error{Class: class, Err: err}
+	}
+	return err
+}
+
+// Error is an error of the server, with its error class.
+type Error struct {
+	Class    string
+	Err      error
+	sentinel error
+}
+
+func (e *Error) Error() string { return trimError(e.Err.Error()) }
+func (e *Error) Unwrap() []error {
+	if e.sentinel == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Err, e.sentinel}
+}
+
+// trimError drops the client's repeated prefixes and the server's JVM
+// stack from a message.
+func trimError(msg string) string {
+	for _, p := range []string{"execution error: ", "failed to execute sql: "} {
+		for strings.Contains(msg, p) {
+			msg = strings.Replace(msg, p, "", 1)
+		}
+	}
+	if i := strings.Index(msg, "\n\tat "); i >= 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimSpace(msg)
+}

@@ -1,0 +1,334 @@
+package spark
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/workspace"
+)
+
+// streamOnly are reader options of streams, which the runner applies
+// itself (file batches, Delta offsets): Spark's batch reader is not told.
+var streamOnly = map[string]bool{
+	"maxfilespertrigger": true, "maxbytespertrigger": true, "skipchangecommits": true, "ignoredeletes": true,
+	"ignorechanges": true, "startingversion": true, "startingtimestamp": true, "readchangefeed": true,
+	"schemalocation": true, "cloudfiles.format": true, "cloudfiles.schemalocation": true,
+}
+
+// ReadFiles implements engine.Session: Spark's reader of the format, with
+// the source's options, over the files (a glob naming each of them).
+func (s *Session) ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error) {
+	format = strings.ToUpper(format)
+	opts := map[string]string{}
+	name := ""
+	switch format {
+	case "CSV":
+		name = "csv"
+		// Laktory's defaults: a header, no type inference.
+		opts["header"], opts["inferSchema"] = "true", "false"
+		if src != nil && src.HasHeader != nil {
+			opts["header"] = strconv.FormatBool(*src.HasHeader)
+		}
+		if src != nil && src.InferSchema != nil {
+			opts["inferSchema"] = strconv.FormatBool(*src.InferSchema)
+		}
+	case "JSON":
+		name, opts["multiLine"] = "json", "true"
+	case "JSONL", "NDJSON":
+		name = "json"
+	case "PARQUET":
+		name, opts["mergeSchema"] = "parquet", "true"
+	default:
+		return "", fmt.Errorf("%w: the Spark engine reads CSV, JSON, JSONL and PARQUET files, not %s", engine.ErrUnsupported, format)
+	}
+	if src != nil {
+		for k, v := range src.ReaderKwargs {
+			if !streamOnly[strings.ToLower(k)] {
+				opts[k] = fmt.Sprint(v)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "USING %s OPTIONS (path %s", name, quoteString(glob(files)))
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		fmt.Fprintf(&b, ", %s %s", quoteIdent(k), quoteString(opts[k]))
+	}
+	b.WriteString(")")
+	if src != nil && src.Schema != nil && len(src.Schema.Columns) > 0 {
+		return "", fmt.Errorf("%w: a declared source schema is not passed to Spark's reader yet", engine.ErrUnsupported)
+	}
+	s.n++
+	v := fmt.Sprintf("lk_files_%d", s.n)
+	if err := s.Exec(ctx, "CREATE OR REPLACE TEMPORARY VIEW "+quoteIdent(v)+" "+b.String()); err != nil {
+		return "", err
+	}
+	s.views = append(s.views, v)
+	return "SELECT * FROM " + quoteIdent(v), nil
+}
+
+// glob is a Hadoop glob naming exactly the files: {a,b} with the glob's
+// special characters of each name escaped.
+func glob(files []string) string {
+	esc := strings.NewReplacer(`\`, `\\`, "{", `\{`, "}", `\}`, ",", `\,`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`)
+	parts := make([]string, len(files))
+	for i, f := range files {
+		parts[i] = esc.Replace(filepath.ToSlash(f))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// tableRef is the Delta table at path in Spark SQL.
+func tableRef(path string) string { return "delta.`" + strings.ReplaceAll(path, "`", "``") + "`" }
+
+// ScanTable implements engine.Session: the table as of the snapshot's
+// version; a stream's files each as of the version that added it
+// (selected by _metadata.file_path), so a later delete does not change
+// what the batch reads.
+func (s *Session) ScanTable(_ context.Context, snap *delta.Snapshot, opts engine.Scan) (string, error) {
+	cols := "*"
+	if opts.Columns != nil {
+		q := make([]string, len(opts.Columns))
+		for i, c := range opts.Columns {
+			q[i] = quoteIdent(c)
+		}
+		cols = strings.Join(q, ", ")
+	}
+	where := ""
+	if opts.Where != "" {
+		where = " WHERE (" + opts.Where + ")"
+	}
+	root := snap.Root()
+	if opts.Files == nil {
+		return fmt.Sprintf("SELECT %s FROM %s VERSION AS OF %d%s", cols, tableRef(root), snap.Version(), where), nil
+	}
+	if len(opts.Files) == 0 {
+		return fmt.Sprintf("SELECT %s FROM %s VERSION AS OF %d WHERE false", cols, tableRef(root), snap.Version()), nil
+	}
+	if len(opts.Versions) != len(opts.Files) {
+		return "", fmt.Errorf("spark: a scan of files needs the version of each")
+	}
+	byVersion := map[int64][]string{}
+	for i, f := range opts.Files {
+		p, err := f.DecodedPath()
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		byVersion[opts.Versions[i]] = append(byVersion[opts.Versions[i]], quoteString("file:"+filepath.ToSlash(p)))
+	}
+	var parts []string
+	for _, v := range slices.Sorted(maps.Keys(byVersion)) {
+		parts = append(parts, fmt.Sprintf("SELECT * FROM %s VERSION AS OF %d WHERE _metadata.file_path IN (%s)", tableRef(root), v, strings.Join(byVersion[v], ", ")))
+	}
+	return fmt.Sprintf("SELECT %s FROM (%s)%s", cols, strings.Join(parts, " UNION ALL "), where), nil
+}
+
+// Begin implements engine.Session.
+func (s *Session) Begin(_ context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
+	return &Txn{s: s, path: path, snap: snap, def: def, opts: opts}, nil
+}
+
+// Txn is a write to one Delta table, run by Spark at Commit.
+type Txn struct {
+	s    *Session
+	path string
+	snap *delta.Snapshot
+	def  delta.TableDefinition
+	opts delta.WriteOptions
+
+	appID   string
+	version int64
+	op      string // APPEND, OVERWRITE, DELETE, TRUNCATE
+	arg     string // the query or the predicate
+}
+
+// SetAppTransaction implements engine.Txn; the table's log, read in Go,
+// says whether it already holds the batch.
+func (t *Txn) SetAppTransaction(appID string, version int64) (bool, error) {
+	t.appID, t.version = appID, version
+	if t.snap == nil {
+		return false, nil
+	}
+	v, ok := t.snap.AppTransactionVersion(appID)
+	return ok && v >= version, nil
+}
+
+func (t *Txn) stage(op, arg string) error {
+	if t.op != "" {
+		return fmt.Errorf("%w: one operation per transaction on Spark (%s, then %s)", engine.ErrUnsupported, t.op, op)
+	}
+	t.op, t.arg = op, arg
+	return nil
+}
+
+// Append implements engine.Txn.
+func (t *Txn) Append(_ context.Context, query string) error { return t.stage("APPEND", query) }
+
+// Overwrite implements engine.Txn.
+func (t *Txn) Overwrite(_ context.Context, query string) error { return t.stage("OVERWRITE", query) }
+
+// Delete implements engine.Txn.
+func (t *Txn) Delete(_ context.Context, predicate string) error { return t.stage("DELETE", predicate) }
+
+// Truncate implements engine.Txn.
+func (t *Txn) Truncate(context.Context) error { return t.stage("TRUNCATE", "") }
+
+// AddedRows implements engine.Txn: unknown until Spark commits.
+func (t *Txn) AddedRows() int64 { return -1 }
+
+// Abort implements engine.Txn: nothing was sent.
+func (t *Txn) Abort() {}
+
+// Session configurations of Delta's writes.
+const (
+	confTxnAppID   = "spark.databricks.delta.write.txnAppId"
+	confTxnVersion = "spark.databricks.delta.write.txnVersion"
+	confMetadata   = "spark.databricks.delta.commitInfo.userMetadata"
+)
+
+// Commit implements engine.Txn: the session's write configuration, the
+// statement, then the commit Spark made, found in the table's history by
+// its commitInfo.userMetadata.
+func (t *Txn) Commit(ctx context.Context) (*delta.CommitResult, error) {
+	s := t.s
+	readVersion := int64(-1)
+	if t.snap != nil {
+		readVersion = t.snap.Version()
+	}
+	meta := t.opts.UserMetadata
+	if meta == "" {
+		meta = "laktory:" + uuid.NewString()
+	}
+	stmt, err := t.statement()
+	if err != nil {
+		return nil, err
+	}
+	if t.snap == nil && t.appID != "" {
+		// Create the table empty first: the batch's own commit then carries
+		// its application transaction (a crash between them re-runs the
+		// batch into the empty table).
+		if err := s.Exec(ctx, t.create("SELECT * FROM ("+t.arg+") WHERE false")); err != nil {
+			return nil, err
+		}
+		readVersion = 0
+		stmt = t.insert()
+	}
+	confs := map[string]string{confMetadata: meta}
+	if t.appID != "" {
+		confs[confTxnAppID], confs[confTxnVersion] = t.appID, strconv.FormatInt(t.version, 10)
+	}
+	for k, v := range confs {
+		if err := s.set(ctx, k, v); err != nil {
+			return nil, err
+		}
+	}
+	defer func() {
+		for k := range confs {
+			s.unset(context.WithoutCancel(ctx), k) //nolint:errcheck // the next write sets its own
+		}
+	}()
+	if err := s.Exec(ctx, stmt); err != nil {
+		return nil, err
+	}
+	return t.committed(ctx, meta, readVersion)
+}
+
+// statement is the SQL of the staged operation.
+func (t *Txn) statement() (string, error) {
+	switch {
+	case t.op == "":
+		return "", fmt.Errorf("spark: nothing to commit to %s", t.path)
+	case t.snap == nil && (t.op == "APPEND" || t.op == "OVERWRITE"):
+		return t.create(t.arg), nil
+	case t.snap == nil:
+		return "", fmt.Errorf("spark: %s of %s, which does not exist", t.op, t.path)
+	case t.op == "APPEND":
+		return t.insert(), nil
+	case t.op == "OVERWRITE":
+		return "CREATE OR REPLACE TABLE " + tableRef(t.path) + " USING delta" + t.layout() + " AS " + t.arg, nil
+	case t.op == "DELETE":
+		return "DELETE FROM " + tableRef(t.path) + " WHERE " + t.arg, nil
+	default: // TRUNCATE
+		return "DELETE FROM " + tableRef(t.path), nil
+	}
+}
+
+func (t *Txn) insert() string { return "INSERT INTO " + tableRef(t.path) + " BY NAME " + t.arg }
+
+// create is the CREATE TABLE ... AS query of a new table.
+func (t *Txn) create(query string) string {
+	return "CREATE TABLE " + tableRef(t.path) + " USING delta" + t.layout() + " AS " + query
+}
+
+// layout is the partitioning and properties of the table definition.
+func (t *Txn) layout() string {
+	var b strings.Builder
+	if len(t.def.PartitionColumns) > 0 {
+		q := make([]string, len(t.def.PartitionColumns))
+		for i, c := range t.def.PartitionColumns {
+			q[i] = quoteIdent(c)
+		}
+		b.WriteString(" PARTITIONED BY (" + strings.Join(q, ", ") + ")")
+	}
+	if t.def.Description != "" {
+		b.WriteString(" COMMENT " + quoteString(t.def.Description))
+	}
+	if len(t.def.Properties) > 0 {
+		var ps []string
+		for _, k := range slices.Sorted(maps.Keys(t.def.Properties)) {
+			ps = append(ps, quoteString(k)+" = "+quoteString(t.def.Properties[k]))
+		}
+		b.WriteString(" TBLPROPERTIES (" + strings.Join(ps, ", ") + ")")
+	}
+	return b.String()
+}
+
+// committed finds the commit marked meta in the table's history (none:
+// Spark had nothing to commit, e.g. a delete matching no row).
+func (t *Txn) committed(ctx context.Context, meta string, readVersion int64) (*delta.CommitResult, error) {
+	rs, names, err := t.s.named(ctx, "DESCRIBE HISTORY "+tableRef(t.path)+" LIMIT 20")
+	if err != nil {
+		return nil, err
+	}
+	res := &delta.CommitResult{Version: readVersion, ReadVersion: readVersion}
+	col := func(r []any, name string) any { return r[slices.Index(names, name)] }
+	i := slices.IndexFunc(rs, func(r []any) bool { return fmt.Sprint(col(r, "userMetadata")) == meta })
+	if i < 0 {
+		return res, nil
+	}
+	var m map[string]string
+	if err := scan([]any{col(rs[i], "version"), col(rs[i], "operation"), col(rs[i], "operationMetrics")}, []any{&res.Version, &res.Operation, &m}); err != nil {
+		return nil, err
+	}
+	res.Committed = true
+	num := func(keys ...string) int64 {
+		for _, k := range keys {
+			if v, err := strconv.ParseInt(m[k], 10, 64); err == nil {
+				return v
+			}
+		}
+		return 0
+	}
+	res.Metrics.AddedRows = num("numOutputRows", "numCopiedRows")
+	res.Metrics.DeletedRows = num("numDeletedRows")
+	res.Metrics.AddedFiles = int(num("numFiles", "numAddedFiles"))
+	res.Metrics.RemovedFiles = int(num("numRemovedFiles"))
+	if res.Operation == "DELETE" {
+		res.Metrics.AddedRows = 0
+	}
+	return res, nil
+}
