@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -97,9 +97,9 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	switch {
 	case err != nil || ok:
 	case src.Kind == workspace.SourceFile:
-		q, err = readFilesSQL(ctx, src.ResolvedPath, src.Format, readOptions{src: src})
+		q, err = readFilesSQL(ctx, c.s.e, src.ResolvedPath, src.Format, readOptions{src: src})
 	case src.Kind == workspace.SourceTable:
-		q, err = tableSQL(ctx, string(src.Table), src.TableRef.String(), delta.ScanOptions{})
+		q, err = tableSQL(ctx, c.s.e, string(src.Table), src.TableRef.String(), engine.Scan{})
 	case src.Kind == workspace.SourceNode:
 		q, err = c.nodeSQL(ctx, src.NodeName)
 	default:
@@ -181,7 +181,7 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 }
 
 // tableSQL scans the Delta table at path.
-func tableSQL(ctx context.Context, path, label string, opts delta.ScanOptions) (string, error) {
+func tableSQL(ctx context.Context, e engine.Session, path, label string, opts engine.Scan) (string, error) {
 	s, err := loadTable(ctx, path)
 	if err != nil {
 		return "", fmt.Errorf("%w: table %s: %w", ErrSource, label, err)
@@ -189,7 +189,7 @@ func tableSQL(ctx context.Context, path, label string, opts delta.ScanOptions) (
 	if s == nil {
 		return "", fmt.Errorf("%w: table %s does not exist yet (no Delta table at %s): run the node that writes it first", ErrSource, label, path)
 	}
-	return s.ScanSQL(ctx, opts)
+	return e.ScanTable(ctx, s, opts)
 }
 
 // nodeSQL reads the output of node name of the same pipeline: from memory
@@ -208,7 +208,7 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 		return "", fmt.Errorf("%w: node '%s' is not defined in pipeline '%s'", ErrSource, name, c.p.Name)
 	}
 	if sk := up.PrimarySink(); sk != nil {
-		return sinkReadSQL(ctx, c.p, up, sk)
+		return sinkReadSQL(ctx, c.s.e, c.p, up, sk)
 	}
 	if c.depth > len(c.p.Nodes) {
 		return "", fmt.Errorf("%w: node '%s' reads itself through its upstream nodes (a cycle)", ErrSource, name)
@@ -228,14 +228,14 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 
 // sinkReadSQL reads what node n wrote to sink sk: a shared sink gives that
 // writer's rows only, without the writer column.
-func sinkReadSQL(ctx context.Context, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) (string, error) {
+func sinkReadSQL(ctx context.Context, e engine.Session, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) (string, error) {
 	path := string(sk.Table)
 	if !sk.IsDelta() {
 		if !pathExists(path) {
 			return "", fmt.Errorf("%w: node '%s' has no output yet: %s does not exist (run node '%s' first, or select *%s to run it in this run)",
 				ErrSource, n.Name, path, n.Name, n.Name)
 		}
-		return readFilesSQL(ctx, path, sk.EffectiveFormat(), readOptions{})
+		return readFilesSQL(ctx, e, path, sk.EffectiveFormat(), readOptions{})
 	}
 	s, err := loadTable(ctx, path)
 	if err != nil {
@@ -245,7 +245,7 @@ func sinkReadSQL(ctx context.Context, p *workspace.Pipeline, n *workspace.Node, 
 		return "", fmt.Errorf("%w: node '%s' has no output yet: its sink %s does not exist (run node '%s' first, or select *%s to run it in this run)",
 			ErrSource, n.Name, sk.Describe(), n.Name, n.Name)
 	}
-	var opts delta.ScanOptions
+	var opts engine.Scan
 	if sh := sk.Shared; sh != nil {
 		if sh.UsesWriterColumn() {
 			col := sh.EffectiveColumn()
@@ -263,7 +263,7 @@ func sinkReadSQL(ctx context.Context, p *workspace.Pipeline, n *workspace.Node, 
 			opts.Where = whereSQL(sh.Where, n.DataframeBackend, n.SparkConf, deltaColumns(s.Schema()))
 		}
 	}
-	return s.ScanSQL(ctx, opts)
+	return e.ScanTable(ctx, s, opts)
 }
 
 // readOptions are a file source's reader options.
@@ -271,19 +271,19 @@ type readOptions struct {
 	src *workspace.Source // nil for a sink read back
 }
 
-// readFilesSQL reads files of a format with DuckDB: a file, a folder (every
-// file below it, hidden and _-prefixed ones excepted, as Spark does) or a
-// glob.
-func readFilesSQL(ctx context.Context, path, format string, o readOptions) (string, error) {
+// readFilesSQL reads files of a format with the session's engine: a file,
+// a folder (every file below it, hidden and _-prefixed ones excepted, as
+// Spark does) or a glob.
+func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o readOptions) (string, error) {
 	format = strings.ToUpper(format)
 	if format == "DELTA" {
-		return tableSQL(ctx, path, path, delta.ScanOptions{})
+		return tableSQL(ctx, e, path, path, engine.Scan{})
 	}
 	files, err := listFiles(path)
 	if err != nil {
 		return "", err
 	}
-	return fileListSQL(files, format, o)
+	return e.ReadFiles(ctx, files, format, o.src)
 }
 
 // fileListSQL reads the given files of a format (CSV, JSON, JSONL,

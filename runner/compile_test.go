@@ -397,14 +397,18 @@ func TestSinkQueryWriterColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := &sinkPlan{writer: &workspace.Writer{Ownership: workspace.OwnerColumn, Column: "_laktory_writer", WriterID: "pl.n"}}
-	cols, err := s.columns(t.Context(), "("+sinkQuery(sp, v)+")")
+	in, err := s.columns(t.Context(), quoteIdent(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, err := s.columns(t.Context(), "("+sinkQuery(sp, v, in)+")")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := columnNames(cols); !slices.Equal(got, []string{"_laktory_writer", "a", "b"}) {
 		t.Fatalf("columns %v", got)
 	}
-	rows, err := s.conn.QueryContext(t.Context(), sinkQuery(sp, v))
+	rows, err := s.conn.QueryContext(t.Context(), sinkQuery(sp, v, in))
 	if err != nil {
 		t.Fatal(err)
 	}

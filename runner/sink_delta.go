@@ -34,15 +34,21 @@ func (x *taskExec) writeProgress(table string) func(delta.WriteProgress) {
 	}
 }
 
-// sinkQuery is the SELECT a Delta sink writes: for a writer-column shared
-// sink, the writer id comes first (replacing a column of that name).
-func sinkQuery(sp *sinkPlan, rel string) string {
+// sinkQuery is the SELECT a Delta sink writes from rel (whose columns are
+// cols): for a writer-column shared sink, the writer id comes first
+// (replacing a column of that name). It is SQL both engines read.
+func sinkQuery(sp *sinkPlan, rel string, cols []column) string {
 	w := sp.writer
 	if w == nil || w.Ownership != workspace.OwnerColumn {
 		return "SELECT * FROM " + quoteIdent(rel)
 	}
-	return fmt.Sprintf("SELECT %s::VARCHAR AS %s, COLUMNS(c -> lower(c) <> %s) FROM %s",
-		quoteString(w.WriterID), quoteIdent(w.Column), quoteString(strings.ToLower(w.Column)), quoteIdent(rel))
+	out := []string{fmt.Sprintf("CAST(%s AS STRING) AS %s", quoteString(w.WriterID), quoteIdent(w.Column))}
+	for _, c := range cols {
+		if !strings.EqualFold(c.Name, w.Column) {
+			out = append(out, quoteIdent(c.Name))
+		}
+	}
+	return fmt.Sprintf("SELECT %s FROM %s", strings.Join(out, ", "), quoteIdent(rel))
 }
 
 // checkWhere fails when rows of rel fall outside the writer's `where`
@@ -165,7 +171,14 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 			return 0, err
 		}
 	}
-	query := sinkQuery(sp, rel)
+	var cols []column
+	if sp.writer != nil && sp.writer.Ownership == workspace.OwnerColumn {
+		var err error
+		if cols, err = x.s.columns(ctx, quoteIdent(rel)); err != nil {
+			return 0, x.writeError(sp, err)
+		}
+	}
+	query := sinkQuery(sp, rel, cols)
 	def, err := x.tableDefinition(sp)
 	if err != nil {
 		return 0, err

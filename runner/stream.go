@@ -279,7 +279,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 		return nil, err
 	}
 	newDelta := func(path, label string) (*deltaStream, error) {
-		d := &deltaStream{path: path, label: label, reader: n.Name, pipeline: p.Name, limit: limit, startingVersion: -1,
+		d := &deltaStream{e: x.s.e, path: path, label: label, reader: n.Name, pipeline: p.Name, limit: limit, startingVersion: -1,
 			warn: x.warn}
 		opt := func(k string) bool { v, ok := src.ReaderOption(k); return ok && truthy(v) }
 		d.opts = delta.StreamOptions{IgnoreDeletes: opt("ignoreDeletes"), IgnoreChanges: opt("ignoreChanges"), SkipChangeCommits: opt("skipChangeCommits")}
@@ -300,7 +300,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 		if strings.EqualFold(src.Format, "DELTA") || (src.Table != "" && isDeltaTable(src.ResolvedPath)) {
 			return newDelta(src.ResolvedPath, "table "+src.Path)
 		}
-		return &fileStream{cp: cp, index: i, path: src.ResolvedPath, format: src.Format, opts: readOptions{src: src}, limit: limit,
+		return &fileStream{e: x.s.e, cp: cp, index: i, path: src.ResolvedPath, format: src.Format, opts: readOptions{src: src}, limit: limit,
 			required: validate.SourceCheckPath(x.run.Plan.snap, src) != ""}, nil
 	case workspace.SourceNode:
 		up := p.Node(src.NodeName)
@@ -313,7 +313,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 			return nil, fmt.Errorf("%w: node '%s' streams node '%s', which writes no table: a stream reads what the node wrote (give '%s' a table sink, or read its sources)",
 				ErrSource, n.Name, up.Name, up.Name)
 		case !sk.IsDelta():
-			return &fileStream{cp: cp, index: i, path: sk.ResolvedPath, format: sk.EffectiveFormat(), limit: limit}, nil
+			return &fileStream{e: x.s.e, cp: cp, index: i, path: sk.ResolvedPath, format: sk.EffectiveFormat(), limit: limit}, nil
 		}
 		d, err := newDelta(string(sk.Table), sk.Describe())
 		if err != nil {

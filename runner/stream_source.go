@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -53,6 +54,7 @@ func maxFiles(src *workspace.Source) (int, error) {
 // fileStream streams the files of a folder (a file source, or a file sink
 // read back): each new file once, oldest first.
 type fileStream struct {
+	e      engine.Session
 	cp     *checkpoint
 	index  int // the source's index in the checkpoint
 	path   string
@@ -200,7 +202,7 @@ func (s *fileStream) read(ctx context.Context, from, to json.RawMessage) (string
 	if len(files) == 0 {
 		return "", fmt.Errorf("%w: no file has landed in %s yet", ErrSource, s.path)
 	}
-	q, err := fileListSQL(files, s.format, s.opts)
+	q, err := s.e.ReadFiles(ctx, files, s.format, s.opts.src)
 	if none {
 		q = emptyOf(q)
 	}
@@ -211,6 +213,7 @@ func (s *fileStream) read(ctx context.Context, from, to json.RawMessage) (string
 // snapshot first (unless startingVersion), then the files each later
 // commit adds, with offsets (version, index).
 type deltaStream struct {
+	e           engine.Session
 	path, label string
 	// reader names the reading node in messages and hints; writer is the
 	// node whose rows a node_name stream reads.
@@ -232,7 +235,10 @@ type deltaStream struct {
 	warned map[int64]bool
 
 	latest *delta.Snapshot // the table when the flow started
-	began  *deltaOffset    // where a new checkpoint started
+	// addedAt is the version that added each file collect returned (the
+	// engine reads a file as its commit added it).
+	addedAt map[*delta.Add]int64
+	began   *deltaOffset // where a new checkpoint started
 }
 
 // deltaOffset is Spark's DeltaSourceOffset.
@@ -381,7 +387,11 @@ func (s *deltaStream) read(ctx context.Context, from, to json.RawMessage) (strin
 			}
 		}
 	}
-	q, err := snap.ScanSQL(ctx, delta.ScanOptions{Files: files, Where: s.predicate(snap.Schema()), Columns: cols})
+	versions := make([]int64, len(files))
+	for i, f := range files {
+		versions[i] = s.addedAt[f]
+	}
+	q, err := s.e.ScanTable(ctx, snap, engine.Scan{Files: files, Versions: versions, Where: s.predicate(snap.Schema()), Columns: cols})
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrSource, s.label, err)
 	}
@@ -431,6 +441,7 @@ func (s *deltaStream) collect(ctx context.Context, pos deltaOffset, to *deltaOff
 				return out, pos, nil
 			}
 			out = append(out, fs[i])
+			s.added(fs[i], pos.ReservoirVersion)
 			pos.Index = i
 		}
 		if beyond(pos.ReservoirVersion+1, baseIndex, false) {
@@ -461,6 +472,7 @@ func (s *deltaStream) collect(ctx context.Context, pos deltaOffset, to *deltaOff
 				return out, pos, nil
 			}
 			out = append(out, adds[i])
+			s.added(adds[i], vc.Version)
 			pos.Index = i
 		}
 		if beyond(vc.Version+1, baseIndex, false) {
@@ -469,6 +481,14 @@ func (s *deltaStream) collect(ctx context.Context, pos deltaOffset, to *deltaOff
 		pos = deltaOffset{ReservoirID: pos.ReservoirID, ReservoirVersion: vc.Version + 1, Index: baseIndex}
 	}
 	return out, pos, nil
+}
+
+// added records the version that added a file.
+func (s *deltaStream) added(f *delta.Add, version int64) {
+	if s.addedAt == nil {
+		s.addedAt = map[*delta.Add]int64{}
+	}
+	s.addedAt[f] = version
 }
 
 // changeError says what to do about a commit the reader does not
