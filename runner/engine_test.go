@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,7 +10,11 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 // fakeEngine is an engine that records the table operations the runner asks
@@ -115,7 +120,7 @@ func TestEngineSeam(t *testing.T) {
 	for _, o := range ownerships {
 		t.Run(o.name, func(t *testing.T) {
 			rec := &fakeEngine{fail: map[string]int{}}
-			r := testRunner(t, func(c *Config) { c.engine = rec })
+			r := testRunner(t, func(c *Config) { c.Engine = rec })
 			rec.Engine = r.local
 			w := newWS(t, scenarioFiles(o))
 			snap := w.load()
@@ -157,7 +162,7 @@ func TestEngineSeam(t *testing.T) {
 // as appends carrying txn(flow, batch id), one per batch.
 func TestEngineSeamStream(t *testing.T) {
 	rec := &fakeEngine{}
-	r := testRunner(t, func(c *Config) { c.engine = rec })
+	r := testRunner(t, func(c *Config) { c.Engine = rec })
 	rec.Engine = r.local
 	w := newWS(t, map[string]string{
 		"pipelines/pl.yaml": `name: pl
@@ -185,4 +190,94 @@ nodes:
 		t.Fatalf("%d rows", n)
 	}
 
+}
+
+// sparkNamed is the local engine under the Spark engine's name: what the
+// runner decides from the engine's name, without a Spark server.
+type sparkNamed struct{ engine.Engine }
+
+func (sparkNamed) Info() engine.Info {
+	return engine.Info{Name: engine.Spark, Remote: "sc://127.0.0.1:15002"}
+}
+
+// TestEngineUnsupported: on the Spark engine, Plan refuses the nodes the
+// engine does not run yet (declarative pipelines, ForEach, MERGE and file
+// sinks), naming each, and accepts the demo's job pipelines.
+func TestEngineUnsupported(t *testing.T) {
+	r := testRunner(t)
+	r.cfg.Engine = sparkNamed{r.local}
+	snap := workspacetest.LoadDir(t, workspacetest.Demo(t), workspace.Options{})
+	pe := planErr(t, r, snap, Request{})
+	for _, want := range []string{
+		"node 'events_backfill' of pipeline 'pl-events' uses a declarative pipeline",
+		"node 'alerts' of pipeline 'pl-events' uses a ForEach sink",
+	} {
+		if !hasDiag(pe, validate.CodeLocalUnsupported, want+" ") || !hasDiag(pe, validate.CodeLocalUnsupported, "which the spark engine does not run yet") {
+			t.Errorf("no diagnostic %q in %+v", want, pe.Diagnostics)
+		}
+	}
+	if _, err := r.Plan(t.Context(), snap, Request{Pipelines: []string{"pl-prices", "pl-client-acme", "pl-client-globex"}}); err != nil {
+		t.Fatalf("the job pipelines: %v", err)
+	}
+
+	w := newWS(t, map[string]string{
+		"data/a/1.jsonl": `{"k": 1}` + "\n",
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: files
+  source: {path: ../data/a/, format: JSONL}
+  sinks:
+  - {path: ../out/files, format: PARQUET}
+- name: merged
+  source: {path: ../data/a/, format: JSONL}
+  sinks:
+  - table_name: merged
+    mode: MERGE
+    merge_cdc_options: {primary_keys: [k]}
+`})
+	pe = planErr(t, r, w.load(), Request{})
+	for _, want := range []string{"uses the file sink format PARQUET", "uses a MERGE sink"} {
+		if !hasDiag(pe, validate.CodeLocalUnsupported, want) {
+			t.Errorf("no diagnostic %q in %+v", want, pe.Diagnostics)
+		}
+	}
+	r.cfg.Engine = nil
+	if _, err := r.Plan(t.Context(), w.load(), Request{}); err != nil {
+		t.Fatalf("the local engine runs them: %v", err)
+	}
+}
+
+// refusing is a translator that translates nothing.
+type refusing struct{}
+
+func (refusing) Translate(context.Context, dialect.Step) (dialect.Result, error) {
+	return dialect.Result{}, errors.New("the local dialect translated SQL for a Spark run")
+}
+
+// TestEngineNativeSQL: a run on the Spark engine runs the YAML's SQL as
+// written (placeholders named); the local dialect translates only for the
+// local engine.
+func TestEngineNativeSQL(t *testing.T) {
+	r := testRunner(t, func(c *Config) { c.Dialect = func(*workspace.Node) dialect.Translator { return refusing{} } })
+	r.cfg.Engine = sparkNamed{r.local}
+	w := newWS(t, map[string]string{
+		"data/a/1.jsonl": `{"k": 1}` + "\n" + `{"k": 2}` + "\n",
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: a
+  source: {path: ../data/a/, format: JSONL}
+  transformer:
+    nodes:
+    - expr: SELECT k * 10 AS k FROM {df} WHERE k > 1
+  sinks:
+  - table_name: a
+`})
+	mustRun(t, r, w.load(), Request{})
+	if n := count(t, r, w.table("a"), "k = 20"); n != 1 {
+		t.Fatalf("%d rows k = 20", n)
+	}
+	r.cfg.Engine = nil
+	if out := run(t, r, w.load(), Request{Refresh: "FULL"}); !strings.Contains(taskSum(t, out.sum, "pl.a").Err, "the local dialect translated") {
+		t.Fatalf("the local engine did not use its dialect: %+v", out.sum)
+	}
 }

@@ -115,6 +115,7 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 		for _, name := range sel.nodes[p.Name] {
 			for _, n := range nodesExecuted(p, p.Node(name), sel.nodes[p.Name]) {
 				ds = append(ds, unsupported(p, n)...)
+				ds = append(ds, engineUnsupported(r.runEngine().Info(), p, n)...)
 			}
 		}
 	}

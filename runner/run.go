@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
@@ -181,10 +182,20 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 
 // runEngine is the engine of runs.
 func (r *Runner) runEngine() engine.Engine {
-	if r.cfg.engine != nil {
-		return r.cfg.engine
+	if r.cfg.Engine != nil {
+		return r.cfg.Engine
 	}
 	return r.local
+}
+
+// dialects picks the translators of the run's SQL: the runner's for the
+// local engine; on Spark the YAML's SQL runs as written (the pass-through
+// translator only names the relations of its placeholders).
+func (run *Run) dialects() dialect.Chooser {
+	if run.engine.Info().Name == engine.Local {
+		return run.r.cfg.Dialect
+	}
+	return func(*workspace.Node) dialect.Translator { return dialect.DuckDB{} }
 }
 
 // Events streams the run's events in order; the channel is closed when the

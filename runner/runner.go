@@ -48,10 +48,13 @@ type Config struct {
 	// (delta.OpenConfinedDuckDB): Sandbox(snap) for a workspace. nil leaves
 	// DuckDB unconfined, for Go programs running SQL they trust.
 	Sandbox *delta.Confinement
+	// Engine executes the runs (nil: the local engine, DuckDB and package
+	// delta). Planning, validation and the history stay the runner's;
+	// Plan refuses what the engine cannot run (engineUnsupported). The
+	// runner does not close it.
+	Engine engine.Engine
 
 	// hooks for tests.
-	// engine replaces the local engine of runs.
-	engine       engine.Engine
 	beforeCommit func(task string, attempt int)
 	// progressEvery is how often writes report their progress (default
 	// delta's).

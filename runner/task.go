@@ -275,7 +275,7 @@ func (x *taskExec) removeCheckpoints(table string, cps []string) error {
 func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	p, n := x.tp.pipeline, x.tp.node
 	x.progress("read", 0)
-	c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.r.cfg.Dialect, p, n)
+	c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.dialects(), p, n)
 	c.override = b.sources
 	df, err := c.transform(ctx)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -68,6 +69,40 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 			add(sk.At("format"), fmt.Sprintf("the sink format %q (%s)", sk.EffectiveFormat(), label), "local runs write "+strings.Join(validate.LocalSinkFormats, ", "))
 		case !slices.Contains(localModes, sk.Mode):
 			add(sk.At("mode"), fmt.Sprintf("the sink mode %s (%s)", sk.Mode, label), "use mode APPEND or OVERWRITE")
+		}
+	}
+	return ds
+}
+
+// engineUnsupported lists what the run's engine cannot execute yet, beyond
+// unsupported: the Spark engine runs batch and streaming nodes of job
+// pipelines into Delta sinks (APPEND, OVERWRITE and the refreshes of shared
+// sinks). Declarative pipelines, ForEach, MERGE and file sinks go through
+// parts of the runner that hold DuckDB (the flow emulation, the ForEach
+// writers, package merge, DuckDB's COPY): on Spark they are refused before
+// anything runs rather than computed elsewhere than the engine chosen.
+func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
+	if info.Name == engine.Local {
+		return nil
+	}
+	var ds []validate.Diagnostic
+	add := func(at workspace.Pos, feature, hint string) {
+		ds = append(ds, workspace.NewDiagnostic(at, workspace.SeverityError, validate.CodeLocalUnsupported,
+			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which the %s engine does not run yet", n.Name, p.Name, feature, info.Name), hint))
+	}
+	const local = "run it on the local engine (without --engine spark), or leave the node out of the run"
+	if p.Declarative() {
+		add(n.Pos, fmt.Sprintf("a declarative pipeline (%s: append flows, once, import_checkpoint)", p.Orchestrator), local)
+	}
+	for _, sk := range n.Sinks {
+		label := "sink " + sk.Describe()
+		switch {
+		case sk.Kind == workspace.SinkForEach:
+			add(sk.Pos, fmt.Sprintf("a ForEach sink (%s)", label), local)
+		case sk.IsMerge():
+			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), local)
+		case !sk.IsDelta():
+			add(sk.At("format"), fmt.Sprintf("the file sink format %s (%s)", sk.EffectiveFormat(), label), "write a DELTA sink, or "+local)
 		}
 	}
 	return ds
