@@ -43,8 +43,18 @@ func TestClassify(t *testing.T) {
 }
 
 func TestGlob(t *testing.T) {
-	if g := glob([]string{"/a/b.json", "/a/c{1},2.json"}); g != `{/a/b.json,/a/c\{1\}\,2.json}` {
-		t.Fatal(g)
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"/a/b.json"}, "/a/b.json"},
+		{[]string{"/a/b.json", "/a/c{1},2.json"}, `/a/{b.json,c\{1\}\,2.json}`},
+		{[]string{"/l/x/1.json", "/l/y/z/2.json", "/l/x/3.json"}, "/l/{x/1.json,y/z/2.json,x/3.json}"},
+		{[]string{"/a,b/1.json", "/c/2.json"}, `/{a\,b/1.json,c/2.json}`},
+	} {
+		if g := glob(c.files); g != c.want {
+			t.Errorf("glob(%q) = %s, want %s", c.files, g, c.want)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -75,18 +76,27 @@ func (s *Session) ReadFiles(ctx context.Context, files []string, format string, 
 	return "SELECT * FROM " + quoteIdent(v), nil
 }
 
-// glob is a Hadoop glob naming exactly the files: {a,b} with the glob's
-// special characters of each name escaped.
+// glob is a Hadoop glob naming exactly the files: their common folder,
+// then {a,b} of the paths below it (a glob starting with a brace would be
+// a path relative to the server's folder), the glob's special characters
+// escaped.
 func glob(files []string) string {
 	esc := strings.NewReplacer(`\`, `\\`, "{", `\{`, "}", `\}`, ",", `\,`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`)
+	if len(files) == 1 {
+		return esc.Replace(filepath.ToSlash(files[0]))
+	}
+	dir := path.Dir(filepath.ToSlash(files[0]))
+	for _, f := range files[1:] {
+		for f := filepath.ToSlash(f); dir != "/" && dir != "." && !strings.HasPrefix(f, dir+"/"); {
+			dir = path.Dir(dir)
+		}
+	}
+	prefix := strings.TrimSuffix(dir, "/") + "/"
 	parts := make([]string, len(files))
 	for i, f := range files {
-		parts[i] = esc.Replace(filepath.ToSlash(f))
+		parts[i] = esc.Replace(strings.TrimPrefix(filepath.ToSlash(f), prefix))
 	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return "{" + strings.Join(parts, ",") + "}"
+	return esc.Replace(prefix) + "{" + strings.Join(parts, ",") + "}"
 }
 
 // tableRef is the Delta table at path in Spark SQL.
