@@ -202,7 +202,7 @@ func (sparkNamed) Info() engine.Info {
 
 // TestEngineUnsupported: on the Spark engine, Plan refuses the nodes the
 // engine does not run yet (declarative pipelines, ForEach, MERGE and file
-// sinks), naming each, and accepts the demo's job pipelines.
+// sinks, declared source schemas), naming each, and accepts the demo's job pipelines.
 func TestEngineUnsupported(t *testing.T) {
 	r := testRunner(t)
 	r.cfg.Engine = sparkNamed{r.local}
@@ -234,9 +234,13 @@ nodes:
   - table_name: merged
     mode: MERGE
     merge_cdc_options: {primary_keys: [k]}
+- name: typed
+  source: {path: ../data/a/, format: JSONL, schema: {columns: {k: long}}}
+  sinks:
+  - table_name: typed
 `})
 	pe = planErr(t, r, w.load(), Request{})
-	for _, want := range []string{"uses the file sink format PARQUET", "uses a MERGE sink"} {
+	for _, want := range []string{"uses the file sink format PARQUET", "uses a MERGE sink", "uses a declared schema (source #1)"} {
 		if !hasDiag(pe, validate.CodeLocalUnsupported, want) {
 			t.Errorf("no diagnostic %q in %+v", want, pe.Diagnostics)
 		}

@@ -159,7 +159,8 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	}
 	id, err := store.StartRun(ctx, history.RunStart{Workspace: plan.snap.Dir, Env: plan.snap.Env,
 		Refresh: history.Refresh(plan.Params.Refresh), ResetMode: history.ResetMode(plan.Params.ResetMode),
-		Pipelines: plan.Request.Pipelines, Selectors: plan.Request.Selectors, Parallelism: parallel})
+		Pipelines: plan.Request.Pipelines, Selectors: plan.Request.Selectors, Parallelism: parallel,
+		Engine: engineName(r.runEngine().Info()), Remote: r.runEngine().Info().Remote})
 	if err != nil {
 		return nil, fmt.Errorf("run history: %w", err)
 	}
@@ -178,6 +179,14 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	}
 	go run.execute()
 	return run, nil
+}
+
+// engineName is the history's name of an engine ("": the local one).
+func engineName(info engine.Info) string {
+	if info.Name == engine.Local {
+		return ""
+	}
+	return info.Name
 }
 
 // runEngine is the engine of runs.

@@ -77,7 +77,7 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 // engineUnsupported lists what the run's engine cannot execute yet, beyond
 // unsupported: the Spark engine runs batch and streaming nodes of job
 // pipelines into Delta sinks (APPEND, OVERWRITE and the refreshes of shared
-// sinks). Declarative pipelines, ForEach, MERGE and file sinks go through
+// sinks). Declared source schemas, declarative pipelines, ForEach, MERGE and file sinks go through
 // parts of the runner that hold DuckDB (the flow emulation, the ForEach
 // writers, package merge, DuckDB's COPY): on Spark they are refused before
 // anything runs rather than computed elsewhere than the engine chosen.
@@ -93,6 +93,12 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 	const local = "run it on the local engine (without --engine spark), or leave the node out of the run"
 	if p.Declarative() {
 		add(n.Pos, fmt.Sprintf("a declarative pipeline (%s: append flows, once, import_checkpoint)", p.Orchestrator), local)
+	}
+	for _, s := range n.Sources {
+		if s.Schema != nil && len(s.Schema.Columns) > 0 {
+			add(s.At("schema"), fmt.Sprintf("a declared schema (source #%d), which is not passed to Spark's reader yet", s.Index+1),
+				"remove `schema` and cast in the transformer, or "+local)
+		}
 	}
 	for _, sk := range n.Sinks {
 		label := "sink " + sk.Describe()

@@ -157,6 +157,9 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter, c cutter) {
 	}
 	field("Workspace", ws)
 	field("Selection", fmt.Sprintf("%s, parallelism %d", selectionText(r), r.Parallelism))
+	if r.Engine != "" {
+		field("Engine", r.Engine+" "+r.Remote)
+	}
 	field("Rows", fmt.Sprintf("read %s, written %s, deleted %s", human.Count(r.RowsRead), human.Count(r.RowsWritten), human.Count(r.RowsDeleted)))
 	field("Counts", fmt.Sprintf("tasks %d (failed %d), retries %d, warnings %d, errors %d",
 		r.Tasks, r.TasksFailed, r.Retries, r.Warnings, r.Errors))

@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/engine/spark"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -48,6 +50,8 @@ type runFlags struct {
 	asJSON      bool
 	strict      bool
 	params      []string
+	engine      string
+	remote      string
 }
 
 // register adds the flags that choose what a run does (laktory run and
@@ -63,6 +67,8 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.asJSON, "json", false, "print the plan (and the summary) as JSON")
 	fl.BoolVar(&f.strict, "strict", false, "refuse to run what Laktory 0.13.1 rejects (orchestrator settings, the flow: and foreach: extensions)")
 	fl.StringArrayVar(&f.params, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable)")
+	fl.StringVar(&f.engine, "engine", engine.Local, "engine that executes the run: local (DuckDB) or spark (Apache Spark through Spark Connect, see --remote)")
+	fl.StringVar(&f.remote, "remote", "", "Spark Connect address sc://HOST:PORT for --engine spark (default: $"+sparkRemoteEnv+")")
 	f.workspaceFlags.register(cmd)
 	registerRunCompletions(cmd)
 }
@@ -181,7 +187,14 @@ func (a *app) run(dir string, f runFlags) error {
 	if err := checkParams(snap, f.workspaceFlags.params); err != nil {
 		return err
 	}
-	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap)})
+	eng, err := a.openEngine(f)
+	if err != nil {
+		return err
+	}
+	if eng != nil {
+		defer eng.Close()
+	}
+	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: eng})
 	if err != nil {
 		return err
 	}
@@ -229,6 +242,37 @@ func (a *app) run(dir string, f runFlags) error {
 		return errProblems
 	}
 	return nil
+}
+
+// sparkRemoteEnv is the Spark Connect address of --engine spark without
+// --remote.
+const sparkRemoteEnv = "LAKTORY_SPARK_REMOTE"
+
+// openEngine opens the engine the flags choose: nil for the local one (the
+// runner's own), or the Spark engine on the Spark Connect server of
+// --remote (else $LAKTORY_SPARK_REMOTE), its versions checked.
+func (a *app) openEngine(f runFlags) (engine.Engine, error) {
+	switch strings.ToLower(f.engine) {
+	case engine.Local:
+		if f.remote != "" {
+			return nil, usagef("--remote is the Spark Connect server of --engine spark: add --engine spark, or drop --remote")
+		}
+		return nil, nil
+	case engine.Spark:
+		remote := f.remote
+		if remote == "" {
+			remote = a.getenv(sparkRemoteEnv)
+		}
+		if remote == "" {
+			return nil, usagef("--engine spark needs the Spark Connect server: --remote sc://HOST:PORT (or $%s)", sparkRemoteEnv)
+		}
+		e, err := spark.Open(a.ctx, remote)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	return nil, usagef("--engine takes local or spark (got %q)", f.engine)
 }
 
 // execute starts a plan, shows its progress and prints its summary (or,

@@ -210,3 +210,30 @@ func TestDescribeNumbers(t *testing.T) {
 		t.Fatalf("describe:\n%s", b.String())
 	}
 }
+
+// TestRunEngineFlags: --engine picks local (the default) or spark, whose
+// Spark Connect server is --remote or else $LAKTORY_SPARK_REMOTE; a
+// missing or malformed address is refused before anything runs.
+func TestRunEngineFlags(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		want string
+	}{
+		{"spark without a remote", nil, []string{"--engine", "spark"}, ExitUsage, "--engine spark needs the Spark Connect server: --remote sc://HOST:PORT (or $LAKTORY_SPARK_REMOTE)"},
+		{"a remote without spark", nil, []string{"--remote", "sc://127.0.0.1:15002"}, ExitUsage, "add --engine spark"},
+		{"an unknown engine", nil, []string{"--engine", "flink"}, ExitUsage, `--engine takes local or spark (got "flink")`},
+		{"a bad --remote", nil, []string{"--engine", "spark", "--remote", "127.0.0.1:15002"}, ExitUsage, `"127.0.0.1:15002" is not a Spark Connect address`},
+		{"a bad $LAKTORY_SPARK_REMOTE", map[string]string{"LAKTORY_SPARK_REMOTE": "host:1"}, []string{"--engine", "spark"}, ExitUsage, `"host:1" is not a Spark Connect address`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, c.env, append([]string{"run", dir, "--yes"}, c.args...)...)
+			if code != c.code || !strings.Contains(stderr, c.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, c.code, c.want)
+			}
+		})
+	}
+}

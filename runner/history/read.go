@@ -16,7 +16,7 @@ const (
 )
 
 const runCols = `r.id, r.status, r.started_at, r.ended_at, r.workspace, r.env, r.refresh, r.reset_mode,
-	r.pipelines, r.selectors, r.parallelism, r.tasks, r.tasks_failed, r.rows_read, r.rows_written,
+	r.pipelines, r.selectors, r.parallelism, r.engine, r.remote, r.tasks, r.tasks_failed, r.rows_read, r.rows_written,
 	r.rows_deleted, r.retries, r.warnings, r.errors, r.error, r.owner_host, r.owner_pid`
 
 // scanner is a row of *sql.Rows or *sql.Row.
@@ -25,7 +25,7 @@ type scanner interface{ Scan(...any) error }
 func scanRun(sc scanner) (Run, error) {
 	var r Run
 	err := sc.Scan(&r.ID, &r.Status, timeCol{&r.StartedAt}, timeCol{&r.EndedAt}, &r.Workspace, &r.Env,
-		&r.Refresh, &r.ResetMode, listCol{&r.Pipelines}, listCol{&r.Selectors}, &r.Parallelism, &r.Tasks,
+		&r.Refresh, &r.ResetMode, listCol{&r.Pipelines}, listCol{&r.Selectors}, &r.Parallelism, &r.Engine, &r.Remote, &r.Tasks,
 		&r.TasksFailed, &r.RowsRead, &r.RowsWritten, &r.RowsDeleted, &r.Retries, &r.Warnings, &r.Errors,
 		&r.Error, &r.Host, &r.PID)
 	return r, err

@@ -37,7 +37,7 @@ func (s *Store) StartRun(ctx context.Context, in RunStart) (int64, error) {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		row, err := s.queryRow(ctx, s.w, tx, qInsertRun,
 			in.Status, ts(s.cfg.now()), in.Workspace, in.Env, in.Refresh, in.ResetMode,
-			jsonList(in.Pipelines), jsonList(in.Selectors), in.Parallelism,
+			jsonList(in.Pipelines), jsonList(in.Selectors), in.Parallelism, in.Engine, in.Remote,
 			s.cfg.self.host, s.cfg.self.pid, s.cfg.self.start)
 		if err != nil {
 			return err
@@ -251,8 +251,8 @@ func (s *Store) ForgetFlows(ctx context.Context, table string) error {
 // Statements run inside transactions (see prepareAll).
 const (
 	qInsertRun = `INSERT INTO runs (status, started_at, workspace, env, refresh, reset_mode, pipelines,
-		selectors, parallelism, owner_host, owner_pid, owner_start)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+		selectors, parallelism, engine, remote, owner_host, owner_pid, owner_start)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 	qInsertRunPipeline = `INSERT OR IGNORE INTO run_pipelines (pipeline, run_id) VALUES (?, ?)`
 	qFinishRun         = `UPDATE runs SET status = ?, ended_at = ?, error = ? WHERE id = ?`
 	qCloseTasks        = `UPDATE tasks SET ended_at = ?,

@@ -385,3 +385,24 @@ func TestRecordMergeRows(t *testing.T) {
 		t.Fatalf("operations %+v", d.Operations)
 	}
 }
+
+// TestRunEngine: a run records its engine and remote; a local run records
+// none (as the runs from before the engine was recorded read).
+func TestRunEngine(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	spark, err := s.StartRun(ctx, RunStart{Workspace: "/ws", Engine: "spark", Remote: "sc://127.0.0.1:15002"})
+	mustNil(t, err, "start spark run")
+	local, err := s.StartRun(ctx, RunStart{Workspace: "/ws"})
+	mustNil(t, err, "start local run")
+	r, _ := s.GetRun(ctx, spark)
+	l, _ := s.GetRun(ctx, local)
+	if r.Engine != "spark" || r.Remote != "sc://127.0.0.1:15002" || l.Engine != "" || l.Remote != "" {
+		t.Fatalf("spark run %q %q, local run %q %q", r.Engine, r.Remote, l.Engine, l.Remote)
+	}
+	runs, err := s.ListRuns(ctx, Page{}, Filter{})
+	mustNil(t, err, "list")
+	if len(runs.Runs) != 2 || runs.Runs[1].Engine != "spark" {
+		t.Fatalf("listed %+v", runs)
+	}
+}

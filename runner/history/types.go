@@ -79,6 +79,9 @@ type RunStart struct {
 	Selectors   []string  // node selectors (name, *name, name*, tags)
 	Parallelism int
 	Status      Status // StatusRunning (default) or StatusQueued
+	// Engine is the engine executing the run ("": the local one) and
+	// Remote its address (a Spark Connect sc://host:port).
+	Engine, Remote string
 }
 
 // RunEnd is how a run ended (FinishRun).
@@ -103,6 +106,8 @@ type Run struct {
 	Pipelines   []string  `json:"pipelines"`
 	Selectors   []string  `json:"selectors"`
 	Parallelism int       `json:"parallelism"`
+	Engine      string    `json:"engine,omitempty"` // "": the local engine
+	Remote      string    `json:"remote,omitempty"`
 	Tasks       int64     `json:"tasks"`
 	TasksFailed int64     `json:"tasks_failed"`
 	RowsRead    int64     `json:"rows_read"`
