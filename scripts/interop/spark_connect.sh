@@ -80,7 +80,8 @@ start() {
     --conf spark.connect.grpc.binding.address=127.0.0.1 --conf spark.connect.grpc.binding.port="$PORT" \
     --conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension \
     --conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog \
-    --conf spark.sql.shuffle.partitions=2 --conf spark.sql.warehouse.dir="$STATE/warehouse" \
+    --conf spark.sql.shuffle.partitions=2 --conf spark.databricks.delta.snapshotPartitions=2 \
+    --conf spark.sql.warehouse.dir="$STATE/warehouse" \
     --conf "spark.driver.extraJavaOptions=-Dderby.system.home=$STATE" \
     spark-internal
   if ! wait_port "$PORT" "$(cat "$STATE/connect.pid")"; then
