@@ -125,6 +125,11 @@ flow per node; ForEach sinks hand each row to their command or HTTP writer.
 Not yet supported locally (the run is rejected, naming the node): MERGE and
 VIEW sinks, Python sources and writers.
 
+--engine spark --remote sc://HOST:PORT (or $LAKTORY_SPARK_REMOTE) executes the
+run on Apache Spark 4.2 with Delta 4.4 through Spark Connect; the lake must be
+a path the cluster sees. Declarative pipelines, ForEach, MERGE and file sinks
+and declared source schemas are refused there before anything runs.
+
 --watch stays after the run: a new or changed file that a source reads, or
 a saved pipeline that validates, runs the nodes it affects (and their
 readers) incrementally, debounced, one run at a time, until Ctrl-C.`,
@@ -134,7 +139,8 @@ readers) incrementally, debounced, one run at a time, until Ctrl-C.`,
   laktory run --select '*gold' --parallel 2
   laktory run --pipeline pl-client-acme --refresh RESET --reset-mode DROP --yes
   laktory run --json > run.json
-  laktory run ./demo --watch`,
+  laktory run ./demo --watch
+  laktory run -p pl-prices --engine spark --remote sc://127.0.0.1:15002`,
 			Args: rangeArgs(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error { return a.run(workspaceDir(args), f) },
 		}
