@@ -208,7 +208,7 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 		return "", fmt.Errorf("%w: node '%s' is not defined in pipeline '%s'", ErrSource, name, c.p.Name)
 	}
 	if sk := up.PrimarySink(); sk != nil {
-		return sinkReadSQL(ctx, c.s.e, c.p, up, sk)
+		return sinkReadSQL(ctx, c.s, c.p, up, sk)
 	}
 	if c.depth > len(c.p.Nodes) {
 		return "", fmt.Errorf("%w: node '%s' reads itself through its upstream nodes (a cycle)", ErrSource, name)
@@ -228,14 +228,14 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 
 // sinkReadSQL reads what node n wrote to sink sk: a shared sink gives that
 // writer's rows only, without the writer column.
-func sinkReadSQL(ctx context.Context, e engine.Session, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) (string, error) {
+func sinkReadSQL(ctx context.Context, ses *session, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) (string, error) {
 	path := string(sk.Table)
 	if !sk.IsDelta() {
 		if !pathExists(path) {
 			return "", fmt.Errorf("%w: node '%s' has no output yet: %s does not exist (run node '%s' first, or select *%s to run it in this run)",
 				ErrSource, n.Name, path, n.Name, n.Name)
 		}
-		return readFilesSQL(ctx, e, path, sk.EffectiveFormat(), readOptions{})
+		return readFilesSQL(ctx, ses.e, path, sk.EffectiveFormat(), readOptions{})
 	}
 	s, err := loadTable(ctx, path)
 	if err != nil {
@@ -260,10 +260,10 @@ func sinkReadSQL(ctx context.Context, e engine.Session, p *workspace.Pipeline, n
 			}
 			opts.Where = quoteIdent(col) + " = " + quoteString(sh.EffectiveWriterID(p.Name, n.Name))
 		} else {
-			opts.Where = whereSQL(sh.Where, n.DataframeBackend, n.SparkConf, deltaColumns(s.Schema()))
+			opts.Where = ses.where(sh.Where, n.DataframeBackend, n.SparkConf, deltaColumns(s.Schema()))
 		}
 	}
-	return e.ScanTable(ctx, s, opts)
+	return ses.e.ScanTable(ctx, s, opts)
 }
 
 // readOptions are a file source's reader options.

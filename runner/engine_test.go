@@ -285,3 +285,28 @@ nodes:
 		t.Fatalf("the local engine did not use its dialect: %+v", out.sum)
 	}
 }
+
+// TestEngineNativeWhere: on Spark a `where` writer's predicate reaches the
+// engine as the Spark SQL written in the YAML (Spark evaluates it); the
+// local engine gets its DuckDB translation.
+func TestEngineNativeWhere(t *testing.T) {
+	w := newWS(t, scenarioFiles(ownerships[1]))
+	snap := w.load()
+	for _, c := range []struct {
+		engine string
+		delete string
+	}{{engine.Spark, "commit prices: delete (c = 1)"}, {engine.Local, `commit prices: delete (("c" = 1))`}} {
+		rec := &fakeEngine{fail: map[string]int{}}
+		r := testRunner(t, func(cfg *Config) { cfg.Engine = rec })
+		rec.Engine = r.local
+		if c.engine == engine.Spark {
+			r.cfg.Engine = sparkNamed{rec}
+		}
+		mustRun(t, r, snap, Request{Selectors: []string{"a", "b"}})
+		rec.take()
+		mustRun(t, r, snap, Request{Refresh: "FULL", Selectors: []string{"a"}})
+		if got := rec.take(); len(got) == 0 || got[0] != c.delete {
+			t.Errorf("%s engine: %q, want first %q", c.engine, got, c.delete)
+		}
+	}
+}

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/local"
+	"github.com/laktory/workbench/runner/sparksql"
+	"github.com/laktory/workbench/workspace"
 )
 
 // session is a task's session on the run's engine (engine.Session) and
@@ -18,7 +21,9 @@ import (
 // conn is the DuckDB connection of a local session (nil on another
 // engine), for what only the local engine does.
 type session struct {
-	e      engine.Session
+	e engine.Session
+	// native: the engine reads the YAML's Spark SQL as written (Spark).
+	native bool
 	conn   *sql.Conn
 	prefix string
 	n      int
@@ -32,7 +37,27 @@ func newSession(ctx context.Context, eng engine.Engine) (*session, error) {
 		return nil, err
 	}
 	conn, _ := local.Conn(es)
-	return &session{e: es, conn: conn, prefix: fmt.Sprintf("lk%d_", sessionSeq.Add(1))}, nil
+	return &session{e: es, native: eng.Info().Name != engine.Local, conn: conn, prefix: fmt.Sprintf("lk%d_", sessionSeq.Add(1))}, nil
+}
+
+// where is a `where` ownership predicate as the session's engine reads it:
+// Spark evaluates the Spark SQL as written; the local engine its
+// translation (whereSQL).
+func (s *session) where(where, backend string, conf map[string]string, cols []sparksql.Column) string {
+	if s.native {
+		return "(" + where + ")"
+	}
+	return whereSQL(where, backend, conf, cols)
+}
+
+// ownerPredicate is ownerPredicate's predicate as the session's engine
+// reads it.
+func (s *session) ownerPredicate(w *workspace.Writer, schema *delta.StructType) string {
+	if s.native && w != nil && w.Ownership == workspace.OwnerWhere {
+		return "(" + w.Where + ")"
+	}
+	_, pred := ownerPredicate(w, schema)
+	return pred
 }
 
 // name returns a new unique temporary object name with a readable hint.

@@ -60,7 +60,7 @@ func (x *taskExec) checkWhere(ctx context.Context, sp *sinkPlan, rel string) err
 	if err != nil {
 		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
 	}
-	pred := whereSQL(w.Where, w.Backend, w.SparkConf, duckColumns(cs))
+	pred := x.s.where(w.Where, w.Backend, w.SparkConf, duckColumns(cs))
 	q := whereViolationsSQL(pred, rel)
 	if err := x.s.e.QueryRow(ctx, q, &bad); err != nil {
 		return fmt.Errorf("%w: node '%s' of pipeline '%s': check the rows against `shared.where: %s`: %w", ErrOwnership, w.Node, w.Pipeline, w.Where, err)
@@ -330,7 +330,7 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 		if s, err := loadTable(ctx, string(sp.sink.Table)); err == nil && s != nil {
 			schema = s.Schema()
 		}
-		_, pred := ownerPredicate(sp.writer, schema)
+		pred := x.s.ownerPredicate(sp.writer, schema)
 		return x.commitReset(ctx, sp, "DELETE "+pred, x.refreshMeta(sp), func(tx engine.Txn) error {
 			return tx.Delete(ctx, pred)
 		}, true)

@@ -325,7 +325,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 				d.where = quoteIdent(d.dropColumn) + " = " + quoteString(sh.EffectiveWriterID(p.Name, up.Name))
 			} else {
 				backend, conf, where := up.DataframeBackend, up.SparkConf, sh.Where
-				d.whereOf = func(schema *delta.StructType) string { return whereSQL(where, backend, conf, deltaColumns(schema)) }
+				d.whereOf = func(schema *delta.StructType) string { return x.s.where(where, backend, conf, deltaColumns(schema)) }
 			}
 			d.label = fmt.Sprintf("%s (the rows of node '%s')", sk.Describe(), up.Name)
 		}
