@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +85,9 @@ func sparkConnect(t *testing.T, sparkPy string) string {
 	if mode == "" {
 		mode = "local"
 	}
-	env := append(os.Environ(), "LAKTORY_SPARK_PYTHON="+sparkPy, "SPARK_CONNECT_DIR="+t.TempDir())
+	state := t.TempDir()
+	env := append(os.Environ(), "LAKTORY_SPARK_PYTHON="+sparkPy, "SPARK_CONNECT_DIR="+state,
+		"SPARK_CONNECT_PORT="+freePort(t), "SPARK_MASTER_PORT="+freePort(t))
 	sh := func(ctx context.Context, args ...string) (string, error) {
 		cmd := exec.CommandContext(ctx, "bash", append([]string{script}, args...)...)
 		cmd.Env = env
@@ -91,7 +95,11 @@ func sparkConnect(t *testing.T, sparkPy string) string {
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			return "", fmt.Errorf("spark_connect.sh %s: %w: %s", strings.Join(args, " "), err, stderr.String())
+			log, _ := os.ReadFile(filepath.Join(state, "connect.log"))
+			if len(log) > 4000 {
+				log = log[len(log)-4000:]
+			}
+			return "", fmt.Errorf("spark_connect.sh %s: %w: %s\nthe end of connect.log:\n%s", strings.Join(args, " "), err, stderr.String(), log)
 		}
 		return strings.TrimSpace(string(out)), nil
 	}
@@ -111,6 +119,17 @@ func sparkConnect(t *testing.T, sparkPy string) string {
 	remote := lines[len(lines)-1]
 	t.Logf("Spark Connect (%s) at %s, started in %s", mode, remote, time.Since(start).Round(100*time.Millisecond))
 	return remote
+}
+
+// freePort is a TCP port of 127.0.0.1 free a moment ago.
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
 // tablePath is the lake path of a demo table.
