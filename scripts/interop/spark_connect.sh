@@ -41,7 +41,7 @@ spark_home() { "$(python_with_spark)" -c 'import os, pyspark; print(os.path.dirn
 # wait_port waits until 127.0.0.1:$1 accepts connections (or the process
 # $2 died).
 wait_port() {
-  for _ in $(seq 1 240); do
+  for _ in $(seq 1 600); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
     if ! kill -0 "$2" 2>/dev/null; then return 1; fi
     sleep 0.5
