@@ -39,7 +39,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	var wheres []string
 	for _, w := range snap.Writers {
 		if w.Ownership == workspace.OwnerWhere {
-			wheres = append(wheres, w.Where)
+			wheres = append(wheres, writerWhere(w))
 		}
 	}
 	parser.parseAll(wheres)

@@ -3,6 +3,9 @@ package validate
 import (
 	"errors"
 	"fmt"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/sparklit"
 )
 
 // ErrPredicate: a `where` ownership predicate is not exactly one
@@ -26,4 +29,15 @@ func Predicate(where string) (string, error) {
 		return "", fmt.Errorf("%w: `%s`: %s", ErrPredicate, where, p.err)
 	}
 	return p.sql, nil
+}
+
+// writerWhere is a writer's predicate as the rules read it (DuckDB's
+// parser): a PYSPARK writer's (Laktory's default) is Spark SQL, whose
+// "..." is a string and whose strings take backslash escapes
+// (sparklit.ToDuckDB); a POLARS writer's is DuckDB SQL already.
+func writerWhere(w *workspace.Writer) string {
+	if w.Backend == "POLARS" {
+		return w.Where
+	}
+	return sparklit.ToDuckDB(w.Where)
 }

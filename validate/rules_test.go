@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/workspace"
@@ -95,7 +96,7 @@ nodes:
 			want: []W{D("pl.yaml", 10, 13, CodeWhereSyntax, "syntax error")}},
 		{name: "disjoint predicates", files: map[string]string{"pl.yaml": writers("pl", "",
 			where("client_id = 1"), where("client_id = 2"), where("client_id > 2 AND client_id <= 10"),
-			where("client_id NOT BETWEEN -10 AND 10"), where("'\"Client_ID\" IN (0, -5)'"))}},
+			where("client_id NOT BETWEEN -10 AND 10"), where("'`Client_ID` IN (0, -5)'"))}},
 		{name: "overlapping predicates", files: map[string]string{"pl.yaml": writers("pl", "", where("client_id IN (1, 2)"), where("client_id = 2 OR client_id = 3"))},
 			want: []W{
 				D("pl.yaml", 8, 14, CodeWhereOverlap, "both would own the rows where client_id = 2"),
@@ -327,6 +328,7 @@ func TestWhereColumns(t *testing.T) {
 	tests := []struct {
 		name    string
 		columns []string // nil: not known
+		polars  bool     // dataframe_backend: POLARS
 		a, b    string
 		want    []W
 	}{
@@ -336,13 +338,25 @@ func TestWhereColumns(t *testing.T) {
 		{name: "column inside a block and a CASE", columns: cols, a: "client_id = 1",
 			b:    "|\n        CASE WHEN regio = 'eu' THEN TRUE ELSE client_id = 2 END",
 			want: []W{D("pl.yaml", 15, 19, CodeWhereColumn, "'regio'")}},
-		{name: "quoted and mixed case", columns: cols, a: `'"Client_ID" = 1'`, b: "CLIENT_ID = 2"},
+		{name: "quoted and mixed case", columns: cols, a: "'`Client_ID` = 1'", b: "CLIENT_ID = 2"},
+		// Spark SQL (PYSPARK, Laktory's default): "..." is a string, and
+		// strings take backslash escapes; DuckDB SQL (POLARS): a column.
+		{name: "Spark strings", columns: []string{"client"}, a: `client = "acme"`, b: `client = "it\'s"`},
+		{name: "Spark strings that are equal", columns: []string{"client"}, a: `client = "it\'s"`, b: `"client = 'it''s'"`,
+			want: []W{D("pl.yaml", 8, 14, CodeWhereOverlap, "overlap"), D("pl.yaml", 14, 14, CodeWhereOverlap, "overlap")}},
+		{name: "DuckDB identifiers", polars: true, columns: []string{"client"}, a: `client = "acme"`, b: `client = "globex"`,
+			want: []W{D("pl.yaml", 9, 23, CodeWhereColumn, "names the column 'acme'"), D("pl.yaml", 15, 23, CodeWhereColumn, "names the column 'globex'"),
+				D("pl.yaml", 6, 5, CodePolars, "Table data sink"), D("pl.yaml", 12, 5, CodePolars, "Table data sink")}},
 		{name: "columns not known: the prover speaks", a: "client_id = 1", b: "clientid = 2",
 			want: []W{D("pl.yaml", 8, 14, CodeWhereUnproven, "cannot prove disjoint"), D("pl.yaml", 14, 14, CodeWhereUnproven, "cannot prove disjoint")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := workspacetest.Load(t, map[string]string{"pl.yaml": writers("pl", "", where(tt.a), where(tt.b))}, workspace.Options{})
+			y := writers("pl", "", where(tt.a), where(tt.b))
+			if tt.polars {
+				y = strings.Replace(y, "\n", "\ndataframe_backend: POLARS\n", 1)
+			}
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": y}, workspace.Options{})
 			var opts Options
 			if tt.columns != nil {
 				opts.TableColumns = map[workspace.TableID][]string{s.Tables[0].ID: tt.columns}

@@ -2,9 +2,10 @@ package sparksql
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/laktory/workbench/workspace/sparklit"
 )
 
 // tokKind is the kind of a lexical token.
@@ -203,75 +204,15 @@ func validPlaceholder(name string) bool {
 	return false
 }
 
-// lexString reads a string literal starting at the quote sql[i]. Spark
-// unescapes backslash sequences (unless raw): \n \t \b \r \Z \0, octal
-// \ooo, \uXXXX, \% and \_ kept with their backslash; any other \c is c. A
-// doubled quote stands for one.
+// lexString reads a string literal starting at the quote sql[i], with
+// Spark's escapes unless raw (sparklit.Unquote).
 func lexString(sql string, i int, raw bool) (int, string, error) {
-	q := sql[i]
-	var b strings.Builder
-	j := i + 1
-	for {
-		if j >= len(sql) {
-			return 0, "", errAt(i, "unclosed string literal: a "+string(q)+" has no matching "+string(q))
-		}
-		c := sql[j]
-		switch {
-		case c == q:
-			if j+1 < len(sql) && sql[j+1] == q {
-				b.WriteByte(q)
-				j += 2
-				continue
-			}
-			return j + 1, b.String(), nil
-		case c == '\\' && j+1 < len(sql):
-			if raw {
-				b.WriteByte(c)
-				b.WriteByte(sql[j+1])
-				j += 2
-				continue
-			}
-			n := sql[j+1]
-			switch {
-			case n == 'u' && j+6 <= len(sql) && isHex(sql[j+2:j+6]):
-				v, _ := strconv.ParseUint(sql[j+2:j+6], 16, 32)
-				b.WriteRune(rune(v))
-				j += 6
-				continue
-			case n >= '0' && n <= '3' && j+4 <= len(sql) && isOctal(sql[j+2]) && isOctal(sql[j+3]):
-				v, _ := strconv.ParseUint(sql[j+1:j+4], 8, 32)
-				b.WriteRune(rune(v))
-				j += 4
-				continue
-			}
-			switch n {
-			case '0':
-				b.WriteByte(0)
-			case 'b':
-				b.WriteByte('\b')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'Z':
-				b.WriteByte(0x1A)
-			case '%', '_':
-				b.WriteByte('\\')
-				b.WriteByte(n)
-			default:
-				_, size := utf8.DecodeRuneInString(sql[j+1:])
-				b.WriteString(sql[j+1 : j+1+size])
-				j += 1 + size
-				continue
-			}
-			j += 2
-		default:
-			b.WriteByte(c)
-			j++
-		}
+	end, v, ok := sparklit.Unquote(sql, i, raw)
+	if !ok {
+		q := string(sql[i])
+		return 0, "", errAt(i, "unclosed string literal: a "+q+" has no matching "+q)
 	}
+	return end, v, nil
 }
 
 func isHex(s string) bool {
@@ -283,8 +224,6 @@ func isHex(s string) bool {
 	}
 	return true
 }
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
 // lexNumber reads a numeric literal: digits, an optional fraction, an
 // optional exponent and an optional suffix (L, S, Y, F, D, BD).
