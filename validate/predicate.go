@@ -16,9 +16,9 @@ var ErrPredicate = errors.New("invalid ownership predicate")
 // Predicate checks a `where` ownership predicate as validation does
 // (codes LK110, LK401, LK402) and returns it as it must be embedded in
 // SQL: rendered by DuckDB from its parse tree, in parentheses, so that no
-// text can change the statement around it. The text is DuckDB SQL (Spark's
-// `quoted` identifiers are accepted); a front end translating another
-// dialect calls it with its translation. Results are cached per text; it
+// text can change the statement around it. The text is DuckDB SQL (a
+// POLARS writer's; Spark's `quoted` identifiers are accepted); a PYSPARK
+// writer's Spark SQL is translated by the runner's front end instead. Results are cached per text; it
 // reads no file and is safe for concurrent use.
 func Predicate(where string) (string, error) {
 	p := parser.parse(where)
