@@ -26,7 +26,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(20*time.Millisecond)) // generous: it returns as soon as the screen shows ss; a loaded machine validates slowly
 }
 
 func finalModel(t *testing.T, tm *teatest.TestModel) Model {
