@@ -22,7 +22,7 @@ func GeneratePipeline(i, nodes, rev int) string {
 			fmt.Fprintf(&b, "  sources:\n  - node_name: n%d\n    filter: amount > 0\n", k-1)
 		}
 		b.WriteString("  transformer:\n    nodes:\n")
-		fmt.Fprintf(&b, "    - expr: |\n        SELECT *, %d AS client_id FROM {df}\n", i)
+		fmt.Fprintf(&b, "    - expr: |\n        SELECT order_id, amount, %d AS client_id FROM {df}\n", i)
 		if k > 1 {
 			b.WriteString("    - func_name: join\n      func_args: ['{nodes.n0}']\n      func_kwargs: {\"on\": [order_id]}\n")
 		}
