@@ -210,7 +210,7 @@ func TestEngineUnsupported(t *testing.T) {
 	pe := planErr(t, r, snap, Request{})
 	for _, want := range []string{
 		"node 'events_backfill' of pipeline 'pl-events' uses a declarative pipeline",
-		"node 'alerts' of pipeline 'pl-events' uses a ForEach sink",
+		"node 'alerts' of pipeline 'pl-events' uses the ForEach sink alerts_outbox,",
 	} {
 		if !hasDiag(pe, validate.CodeLocalUnsupported, want+" ") || !hasDiag(pe, validate.CodeLocalUnsupported, "which the spark engine does not run yet") {
 			t.Errorf("no diagnostic %q in %+v", want, pe.Diagnostics)
@@ -259,8 +259,8 @@ func (refusing) Translate(context.Context, dialect.Step) (dialect.Result, error)
 }
 
 // TestEngineNativeSQL: a run on the Spark engine runs the YAML's SQL as
-// written (placeholders named); the local dialect translates only for the
-// local engine.
+// written (placeholders named), and its history names the engine and its
+// remote; the local dialect translates only for the local engine.
 func TestEngineNativeSQL(t *testing.T) {
 	r := testRunner(t, func(c *Config) { c.Dialect = func(*workspace.Node) dialect.Translator { return refusing{} } })
 	r.cfg.Engine = sparkNamed{r.local}
@@ -276,9 +276,17 @@ nodes:
   sinks:
   - table_name: a
 `})
-	mustRun(t, r, w.load(), Request{})
+	snap := w.load()
+	out := mustRun(t, r, snap, Request{})
 	if n := count(t, r, w.table("a"), "k = 20"); n != 1 {
 		t.Fatalf("%d rows k = 20", n)
+	}
+	store, err := r.store(t.Context(), snap.Layout.StateDB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := store.GetRun(t.Context(), out.sum.RunID); err != nil || h.Engine != engine.Spark || h.Remote != "sc://127.0.0.1:15002" {
+		t.Fatalf("the history of the run: %+v %v", h, err)
 	}
 	r.cfg.Engine = nil
 	if out := run(t, r, w.load(), Request{Refresh: "FULL"}); !strings.Contains(taskSum(t, out.sum, "pl.a").Err, "the local dialect translated") {

@@ -104,7 +104,7 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 		label := "sink " + sk.Describe()
 		switch {
 		case sk.Kind == workspace.SinkForEach:
-			add(sk.Pos, fmt.Sprintf("a ForEach sink (%s)", label), local)
+			add(sk.Pos, "the "+sk.Describe(), local)
 		case sk.IsMerge():
 			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), local)
 		case !sk.IsDelta():
