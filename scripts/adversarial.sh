@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# An adversarial trial of `laktory run` on copies of the demo workspace:
+#
+#  kill        N times: a run with a random refresh mode on random pipelines,
+#              SIGKILLed after a random delay (0-3 s), then a normal run; the
+#              rows per writer of every table (read with deltalake) must equal
+#              those of a clean run, and nothing outside the workspace (nor
+#              its pipelines and landing data) may change.
+#  concurrent  M rounds of 2-4 runs at once with mixed refresh modes (a run
+#              may be refused by a writer's lock: it must then exit non-zero
+#              with a message), then a normal run and the same checks.
+#  hostile     hostile YAML and Delta logs: each run must be refused or
+#              bounded (non-zero exit with a message, within a few seconds)
+#              and touch nothing outside the workspace.
+#
+#   scripts/adversarial.sh [LAKTORY_BINARY]   (default: builds ./cmd/laktory)
+#
+# ADV_KILLS (default 30), ADV_ROUNDS (default 20), ADV_SEED (default: random)
+# and ADV_KEEP=1 (keep the work folder) tune it; $LAKTORY_PYTHON must have
+# deltalake (see scripts/requirements-interop.txt). Opt-in, not part of the
+# test suite: it takes a few minutes. Exits 1 when a trial failed.
+set -Eeuo pipefail
+cd "$(dirname "$0")/.."
+
+py=${LAKTORY_PYTHON:?set LAKTORY_PYTHON to a Python with deltalake}
+kills=${ADV_KILLS:-30}
+rounds=${ADV_ROUNDS:-20}
+seed=${ADV_SEED:-$RANDOM}
+RANDOM=$seed
+
+work=$(mktemp -d)
+cleanup() { [ -n "${ADV_KEEP:-}" ] && echo "work folder: $work" || rm -rf "$work"; }
+trap cleanup EXIT
+trap 'echo "adversarial.sh: line $LINENO failed (exit $?)" >&2' ERR
+
+bin=${1:-}
+if [ -z "$bin" ]; then
+  go build -o "$work/laktory" ./cmd/laktory
+  bin="$work/laktory"
+fi
+bin=$(realpath "$bin")
+echo "== seed $seed, $kills kills, $rounds concurrent rounds; load:$(uptime | sed 's/.*load average//')"
+
+declare -A trials passed
+failures=()
+record() { # record CATEGORY OK DETAIL
+  trials[$1]=$((${trials[$1]:-0} + 1))
+  if [ "$2" = ok ]; then
+    passed[$1]=$((${passed[$1]:-0} + 1))
+  else
+    failures+=("$1: $3")
+    echo "FAIL $1: $3"
+  fi
+}
+
+# rows WS: one line per table and writer (the _laktory_writer column, else
+# client_id, else the whole table): rows and distinct rows.
+rows() {
+  "$py" - "$1/.laktory/lake" <<'EOF'
+import os, sys, deltalake
+lake = sys.argv[1]
+for root, dirs, files in sorted(os.walk(lake)):
+    if "_delta_log" not in dirs:
+        continue
+    dirs.clear()
+    t = deltalake.DeltaTable(root).to_pyarrow_table().to_pylist()
+    key = next((k for k in ("_laktory_writer", "client_id") if t and k in t[0]), None)
+    groups = {}
+    for r in t:
+        groups.setdefault(r[key] if key else "*", []).append(tuple(sorted(map(str, r.items()))))
+    for g, rs in sorted(groups.items(), key=str):
+        print(f"{os.path.relpath(root, lake)} {key or 'table'}={g} rows={len(rs)} distinct={len(set(rs))}")
+sys.stdout.flush()
+os._exit(0)  # deltalake's threads may abort the interpreter's exit on a busy machine
+EOF
+}
+# digest DIR: the names (relative to DIR) and contents of its files.
+digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16); }
+
+# A sentinel folder beside the workspace: nothing may ever touch it.
+mkdir -p "$work/sentinel/sub"
+echo keep >"$work/sentinel/file.txt"
+echo keep >"$work/sentinel/sub/other.txt"
+sentinel=$(digest "$work/sentinel")
+outside() { # outside WS: what a run may not change, outside the lake and state
+  echo "$(digest "$work/sentinel") $(digest "$1/pipelines") $(digest "$1/data")"
+}
+
+base="$work/base/ws"
+mkdir -p "$work/base"
+"$bin" init --demo "$base" >/dev/null
+"$bin" run "$base" >"$work/base.log" 2>&1 || { cat "$work/base.log"; exit 1; }
+expected=$(rows "$base")
+untouched=$(outside "$base")
+echo "== a clean run writes:"
+echo "$expected" | sed 's/^/   /'
+
+pipelines=(pl-client-acme pl-client-globex pl-events pl-prices)
+# args: a random refresh mode on random pipelines. A RESET with a reset
+# mode resets a whole shared table, so it takes all the table's writers
+# (both client pipelines) or its other writers would rightly miss rows.
+args() {
+  local sel=() p
+  for p in "${pipelines[@]}"; do ((RANDOM % 2)) && sel+=("$p"); done
+  [ ${#sel[@]} = 0 ] && sel=("${pipelines[RANDOM % 4]}")
+  local mode=$((RANDOM % 4)) out=()
+  if [ $mode -ge 2 ] && [[ " ${sel[*]} " == *" pl-client-"* ]]; then
+    sel=($(printf '%s\n' "${sel[@]}" pl-client-acme pl-client-globex | sort -u))
+  fi
+  for p in "${sel[@]}"; do out+=(-p "$p"); done
+  case $mode in
+  0) ;;
+  1) out+=(--refresh FULL --yes) ;;
+  2) out+=(--refresh RESET --reset-mode TRUNCATE --yes) ;;
+  3) out+=(--refresh RESET --reset-mode DROP --yes) ;;
+  esac
+  echo "${out[@]}"
+}
+# check CATEGORY WS WHAT: a normal run, then the rows and the files outside.
+# The normal run takes --yes: after an interrupted FULL or RESET it redoes
+# it, a destructive step that it lists and must have confirmed. After a
+# failure WS starts again from the clean run, so that trials stay apart.
+check() {
+  local cat=$1 ws=$2 what=$3 got bad=""
+  if ! timeout 120 "$bin" run "$ws" --yes >"$ws.rerun.log" 2>&1; then
+    bad="the normal run after it failed: $(tail -3 "$ws.rerun.log" | tr '\n' ' ')"
+  elif ! got=$(rows "$ws" 2>&1) || [ "$got" != "$expected" ]; then
+    bad="rows differ: $(diff <(echo "$expected") <(echo "$got") | grep '^[<>]' | tr "\n" " " || true)"
+  elif [ "$(outside "$ws")" != "$untouched" ]; then
+    bad="files outside the lake changed"
+  fi
+  if [ -z "$bad" ]; then
+    record "$cat" ok ""
+    return
+  fi
+  record "$cat" fail "$what: $bad"
+  rm -rf "$ws"
+  cp -a "$base" "$ws"
+}
+
+echo "== kill: $kills runs SIGKILLed at a random time, each followed by a normal run"
+ws="$work/kill/ws"
+mkdir -p "$work/kill"
+cp -a "$base" "$ws"
+for i in $(seq "$kills"); do
+  a=$(args)
+  delay=$((RANDOM % 3)).$((RANDOM % 10))
+  "$bin" run "$ws" $a >"$ws.kill.log" 2>&1 &
+  pid=$!
+  sleep "$delay"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  check kill "$ws" "kill #$i after ${delay}s of run $a"
+done
+
+echo "== concurrent: $rounds rounds of 2-4 runs at once"
+ws="$work/concurrent/ws"
+mkdir -p "$work/concurrent"
+cp -a "$base" "$ws"
+runs=0 refused=0
+for i in $(seq "$rounds"); do
+  n=$((2 + RANDOM % 3)) pids=() all=()
+  for j in $(seq "$n"); do
+    a=$(args)
+    all+=("[$a]")
+    timeout 120 "$bin" run "$ws" $a >"$ws.$j.log" 2>&1 &
+    pids+=($!)
+  done
+  bad=""
+  for j in $(seq "$n"); do
+    runs=$((runs + 1)) rc=0
+    wait "${pids[j - 1]}" || rc=$?
+    [ $rc = 0 ] && continue
+    refused=$((refused + 1))
+    # A refused run exits 1 with a message; 124 is the timeout, more a crash.
+    if [ $rc != 1 ] || ! grep -q . "$ws.$j.log"; then bad="run $j exited $rc; "; fi
+  done
+  if [ -n "$bad" ]; then
+    record concurrent fail "round $i (${all[*]}): $bad"
+  else
+    check concurrent "$ws" "round $i (${all[*]})"
+  fi
+done
+echo "   $runs runs, $refused exited 1 (refused or failed on a lock or conflict)"
+
+echo "== hostile: bad YAML and Delta logs are refused or bounded"
+# hostile NAME FILE CONTENT [ARGS...]: CONTENT goes to pipelines/FILE of a
+# copy of the demo (after a clean run), $setup (if set) runs in the copy,
+# then laktory ARGS (default: a FULL run of every pipeline; @WS@ is the
+# copy) must exit non-zero within 20 s with a message, and leave the
+# sentinel and the demo's own pipelines and data as they were.
+setup=""
+hostiles=0
+hostile() {
+  local name=$1 file=$2 content=$3 ws="$work/hostile/ws" rc=0 start=$SECONDS
+  shift 3
+  rm -rf "$work/hostile"
+  mkdir -p "$work/hostile"
+  cp -a "$base" "$ws"
+  [ -n "$file" ] && printf '%s\n' "$content" >"$ws/pipelines/$file"
+  [ -n "$setup" ] && (cd "$ws" && eval "$setup")
+  [ $# = 0 ] && set -- run "$ws" --refresh FULL --yes
+  (cd "$ws/pipelines" && timeout 20 "$bin" "${@//@WS@/$ws}") >"$work/hostile.log" 2>&1 || rc=$?
+  local took=$((SECONDS - start)) msg
+  hostiles=$((hostiles + 1))
+  cp "$work/hostile.log" "$work/hostile-$hostiles.log"
+  msg=$(grep -m1 -E ' error LK[0-9]' "$work/hostile.log" || grep -m1 -iE 'error|refus|reject|not |invalid|outside|cannot' "$work/hostile.log" || true)
+  msg=$(echo "$msg" | sed 's/^ *//' | cut -c1-100)
+  if [ -f "$base/pipelines/$file" ]; then
+    cp "$base/pipelines/$file" "$ws/pipelines/$file"
+  elif [ -n "$file" ]; then
+    rm -f "$ws/pipelines/$file"
+  fi
+  if [ $rc = 0 ]; then
+    record hostile fail "$name: exit 0 ($(tail -1 "$work/hostile.log"))"
+  elif [ $rc = 124 ]; then
+    record hostile fail "$name: still running after 20 s"
+  elif [ -z "$msg" ]; then
+    record hostile fail "$name: exit $rc without a message"
+  elif [ "$(digest "$work/sentinel")" != "$sentinel" ] || [ ! -f /etc/passwd ]; then
+    record hostile fail "$name: the sentinel outside the workspace changed"
+  elif [ "$(outside "$ws" 2>/dev/null)" != "$untouched" ]; then
+    record hostile fail "$name: the workspace's pipelines or data changed"
+  else
+    record hostile ok ""
+    printf '   %2d %-34s exit %s in %ss: %s\n' $hostiles "$name" "$rc" "$took" "$msg"
+  fi
+}
+node() { # node SINK-YAML [EXPR]: a pipeline of one node over the feed_a landing
+  printf 'name: pl-hostile\nnodes:\n- name: h\n  sources:\n  - path: ../data/landing/feed_a/\n    format: JSONL\n'
+  case ${2:-} in
+  "") ;;
+  !use*) printf '  transformer:\n    nodes:\n    - expr: %s\n' "$2" ;;
+  *) printf '  transformer:\n    nodes:\n    - expr: |\n        %s\n' "$2" ;;
+  esac
+  printf '  sinks:\n  - %s\n' "$1"
+}
+S=$work/sentinel
+hostile "file sink OVERWRITE path: .." pl-hostile.yaml "$(node 'path: ..
+    format: PARQUET
+    mode: OVERWRITE')" run @WS@
+hostile "file sink OVERWRITE the sentinel" pl-hostile.yaml "$(node "path: $S
+    format: PARQUET
+    mode: OVERWRITE")" run @WS@
+hostile "checkpoint_path: .." pl-hostile.yaml "$(node 'table_name: h
+    mode: APPEND
+    checkpoint_path: ..')"
+hostile "checkpoint_path: the sentinel" pl-hostile.yaml "$(node "table_name: h
+    mode: APPEND
+    checkpoint_path: $S")"
+hostile "catalog_name: ../../x" pl-hostile.yaml "$(node 'table_name: h
+    catalog_name: ../../x
+    mode: APPEND')"
+hostile "schema_name: ." pl-hostile.yaml "$(node 'table_name: h
+    schema_name: "."
+    mode: APPEND')"
+hostile "table_name: ../../../sentinel" pl-hostile.yaml "$(node 'table_name: ../../../sentinel
+    mode: APPEND')"
+hostile "where: client_id = 1) OR (true" pl-client-acme.yaml "$(sed 's/where: client_id = 1/where: client_id = 1) OR (true/' "$base/pipelines/pl-client-acme.yaml")"
+hostile "where: read_text('/etc/passwd')" pl-client-acme.yaml "$(sed "s|where: client_id = 1|where: client_id = 1 AND length(read_text('/etc/passwd')) > 0|" "$base/pipelines/pl-client-acme.yaml")"
+hostile "where: a subquery" pl-client-acme.yaml "$(sed "s|where: client_id = 1|where: client_id IN (SELECT 1)|" "$base/pipelines/pl-client-acme.yaml")"
+hostile "expr: COPY ... TO the sentinel" pl-hostile.yaml "$(node 'table_name: h
+    mode: APPEND' "COPY (SELECT 1 AS x) TO '$S/x.csv'; SELECT * FROM {df}")" run @WS@
+hostile "expr: ATTACH outside" pl-hostile.yaml "$(node 'table_name: h
+    mode: APPEND' "ATTACH '$S/x.db' AS x; SELECT * FROM {df}")" run @WS@
+hostile "expr: write_csv via COPY only" pl-hostile.yaml "$(node 'table_name: h
+    mode: APPEND' "COPY (SELECT 1 AS x) TO '$S/y.csv'")" run @WS@
+hostile "expr: read_text('/etc/passwd')" pl-hostile.yaml "$(node 'table_name: h
+    mode: APPEND' "SELECT *, (SELECT content FROM read_text('/etc/passwd')) AS p FROM {df}")" run @WS@
+hostile "!use /dev/zero" pl-hostile.yaml "$(node 'table_name: h
+    mode: APPEND' '!use /dev/zero')" run @WS@
+setup='mkfifo pipelines/fifo.sql'
+hostile "!use a named pipe" pl-hostile.yaml "$(node 'table_name: h
+    mode: APPEND' '!use fifo.sql')" run @WS@
+setup=""
+bomb="name: pl-hostile
+variables:"
+for i in 0 1 2 3 4 5 6 7; do
+  bomb+="
+  v$i: \"$(printf '${vars.v%d}%.0s' $(for _ in $(seq 16); do echo $((i + 1)); done))\""
+done
+bomb+="
+  v8: xxxxxxxxxxxxxxxx
+nodes:
+- name: \${vars.v0}"
+hostile "a \${vars} expansion bomb" pl-hostile.yaml "$bomb" run @WS@
+# A commit file at the largest version in the prices table's log.
+setup='echo "{\"commitInfo\":{}}" >.laktory/lake/main/default/prices/_delta_log/09223372036854775807.json'
+hostile "commit 09223372036854775807: run" "" "" run @WS@
+hostile "commit 09223372036854775807: table" "" "" table describe main.default.prices --dir @WS@
+hostile "commit 09223372036854775807: FULL" "" "" run @WS@ -p pl-prices --refresh FULL --yes
+setup=""
+hostile "pipeline that does not parse" pl-hostile.yaml "name: [unclosed" run @WS@
+
+echo
+echo "== summary (seed $seed; load:$(uptime | sed 's/.*load average//'))"
+printf '   %-12s %7s %7s %7s\n' CATEGORY TRIALS PASSED FAILED
+total_failed=0
+for c in kill concurrent hostile; do
+  t=${trials[$c]:-0} p=${passed[$c]:-0}
+  printf '   %-12s %7s %7s %7s\n' "$c" "$t" "$p" $((t - p))
+  total_failed=$((total_failed + t - p))
+done
+for f in "${failures[@]}"; do echo "   FAILED $f"; done
+[ $total_failed = 0 ]
