@@ -320,11 +320,17 @@ func (d decrement) Close(err error) error { d.n.Add(-1); return d.Writer.Close(e
 // and partitions not started are not started.
 func TestFailureCancelsOtherPartitions(t *testing.T) {
 	boom := errors.New("boom")
+	// Partition 0 fails once partition 1 is running (else the error may
+	// come before partition 1 starts, and it is rightly never started).
+	running := make(chan struct{})
+	var once sync.Once
 	rs := &recorders{mod: func(r *recorder) {
 		r.process = func(ctx context.Context, row foreach.Row) error {
 			if v, _ := row.Get("id"); string(v) == "0" {
+				<-running
 				return boom
 			}
+			once.Do(func() { close(running) })
 			<-ctx.Done() // partition 1 blocks until cancelled
 			return ctx.Err()
 		}
