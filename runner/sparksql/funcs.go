@@ -212,6 +212,12 @@ func Functions() []FunctionInfo {
 				info.Note = "as " + d.aliasOf
 			}
 		}
+		switch {
+		case generatorFor(name) != nil:
+			info.Note = "inside an expression; as a generator (the select list, LATERAL VIEW) it is translated"
+		case name == "range":
+			info.Note = "as a scalar function; as a table function in FROM it is translated"
+		}
 		out = append(out, info)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
