@@ -302,4 +302,4 @@ for c in kill concurrent hostile; do
   total_failed=$((total_failed + t - p))
 done
 for f in "${failures[@]}"; do echo "   FAILED $f"; done
-[ $total_failed = 0 ]
+[ $total_failed = 0 ] || exit 1
