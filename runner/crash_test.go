@@ -443,3 +443,61 @@ func TestCrashLeftoversCleaned(t *testing.T) {
 		t.Error("the run does not say what it removed")
 	}
 }
+
+// TestCrashBetweenTasksOfAFullRun: a FULL refresh of a pipeline stopped
+// between its tasks (a, a writer of a shared table, refreshed; g, a
+// streaming reader of a's rows with skipChangeCommits, not yet): the next
+// normal run refreshes g as the FULL asked, instead of reading a's new
+// rows a second time. Every later task's intent is recorded before the
+// run's first destructive step.
+func TestCrashBetweenTasksOfAFullRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary")
+	}
+	const pl = `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+    as_stream: true
+  sinks:
+  - table_name: prices
+    mode: APPEND
+    shared: true
+- name: b
+  sources:
+  - path: ../data/b/
+    format: JSONL
+    as_stream: true
+  sinks:
+  - table_name: prices
+    mode: APPEND
+    shared: true
+- name: g
+  sources:
+  - node_name: a
+    as_stream: true
+    reader_kwargs: {skipChangeCommits: true}
+  sinks:
+  - table_name: gold
+    mode: APPEND
+`
+	for _, point := range []string{FailRefreshIntent + ":2", FailRefreshDone + ":1"} {
+		t.Run(point, func(t *testing.T) {
+			w := newWS(t, map[string]string{"pipelines/pl.yaml": pl,
+				"data/a/1.jsonl": jsonl("a", 0, 3, ""), "data/b/1.jsonl": jsonl("b", 0, 2, "")})
+			r := testRunner(t)
+			snap := w.load()
+			mustRun(t, r, snap, Request{})
+			crashAt(t, w.dir, point, Request{Pipelines: []string{"pl"}, Refresh: "FULL", Parallel: 1})
+			mustRun(t, r, snap, Request{})
+			if n := count(t, r, w.table("gold"), ""); n != 3 {
+				t.Fatalf("gold holds %d rows after the rerun, want a's 3 (once each)", n)
+			}
+			if n := count(t, r, w.table("prices"), ""); n != 5 {
+				t.Fatalf("prices holds %d rows, want 5", n)
+			}
+		})
+	}
+}

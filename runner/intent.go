@@ -121,8 +121,13 @@ func clearIntent(dir string) error {
 
 // newIntent describes the refresh of sink sp starting now.
 func (x *taskExec) newIntent(ctx context.Context, sp *sinkPlan, refresh string) *intent {
-	in := &intent{ID: uuid.NewString(), RunID: x.run.ID, Task: x.t.Key, Refresh: refresh, Table: tableLabel(sp),
-		Path: string(sp.sink.Table), ReadVersion: -1, At: x.run.r.cfg.Now().UTC()}
+	return x.run.newIntent(ctx, x.t, sp, refresh)
+}
+
+// newIntent describes the refresh of sink sp of task t starting now.
+func (run *Run) newIntent(ctx context.Context, t *Task, sp *sinkPlan, refresh string) *intent {
+	in := &intent{ID: uuid.NewString(), RunID: run.ID, Task: t.Key, Refresh: refresh, Table: tableLabel(sp),
+		Path: string(sp.sink.Table), ReadVersion: -1, At: run.r.cfg.Now().UTC()}
 	switch sp.reset {
 	case resetDrop:
 		in.Mode = "DROP"
@@ -157,6 +162,9 @@ func (x *taskExec) beginRefresh(ctx context.Context) error {
 		return nil
 	}
 	x.run.flushHistory()
+	if err := x.recordPending(ctx); err != nil {
+		return err
+	}
 	for _, sp := range sps {
 		in := x.newIntent(ctx, sp, sp.refresh)
 		if err := writeIntent(sp.lockDir, in); err != nil {
@@ -168,6 +176,59 @@ func (x *taskExec) beginRefresh(ctx context.Context) error {
 		x.intents[sp] = in
 	}
 	delta.FailPoint(FailRefreshIntent)
+	return nil
+}
+
+// recordPending records, before the run's first destructive step, the
+// intent of every destructive refresh of the run's other tasks, under
+// their locks (kept until the run ends). Without it a crash between two
+// tasks of a FULL run (an upstream writer refreshed, its streaming reader
+// not yet) left the reader without an intent: the next run read the
+// upstream's new rows incrementally, a second time. A writer another
+// process holds is left to its own task (which then fails on the lock); an
+// intent already there (a crashed run's) is left to the plan's resume.
+func (x *taskExec) recordPending(ctx context.Context) error {
+	run := x.run
+	run.pendingMu.Lock()
+	defer run.pendingMu.Unlock()
+	if run.pending {
+		return nil
+	}
+	run.pending = true
+	for _, t := range run.Plan.Tasks {
+		if t == x.t {
+			continue
+		}
+		for _, sp := range t.plan.sinks {
+			if !refreshes(sp) || run.lockPending(sp) != nil {
+				continue
+			}
+			cur, err := readIntent(sp.lockDir)
+			if err != nil {
+				return err
+			}
+			if cur != nil {
+				continue
+			}
+			if err := writeIntent(sp.lockDir, run.newIntent(ctx, t, sp, sp.refresh)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lockPending takes the exclusive locks of a later task's destructive
+// refresh of sp, as its task will.
+func (run *Run) lockPending(sp *sinkPlan) error {
+	if err := run.locks.lock(sp.lockDir, true); err != nil {
+		return err
+	}
+	for _, cp := range sp.checkpoints {
+		if err := run.locks.lock(cp, true); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -115,6 +115,10 @@ type Run struct {
 
 	// locks are the writer locks (checkpoint locks) the run holds.
 	locks writerLocks
+	// pending is set once the intents of the run's later refreshes are
+	// recorded (see recordPending).
+	pendingMu sync.Mutex
+	pending   bool
 	// guard confines what the run creates, replaces and deletes.
 	guard delta.Guard
 
