@@ -15,19 +15,26 @@ import (
 // exists: showing an empty history never creates the file (the first run
 // does). It implements History and is safe for concurrent use.
 type HistoryFile struct {
-	path  string
-	mu    sync.Mutex
-	store *history.Store
+	path   string
+	mu     sync.Mutex
+	store  *history.Store
+	closed bool
 }
+
+// ErrClosed is returned by a history or lake used after its Close: a
+// command still in flight when the program quits must not open (and
+// create files in) what the program has closed.
+var ErrClosed = errors.New("closed")
 
 // NewHistoryFile returns the history kept in the SQLite file at path
 // (Layout.StateDB()).
 func NewHistoryFile(path string) *HistoryFile { return &HistoryFile{path: path} }
 
-// Close closes the database if it was opened.
+// Close closes the database if it was opened; later calls get ErrClosed.
 func (h *HistoryFile) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.closed = true
 	if h.store == nil {
 		return nil
 	}
@@ -42,6 +49,9 @@ func (h *HistoryFile) open(ctx context.Context) (*history.Store, error) {
 	defer h.mu.Unlock()
 	if h.store != nil {
 		return h.store, nil
+	}
+	if h.closed {
+		return nil, fmt.Errorf("history %s: %w", h.path, ErrClosed)
 	}
 	if _, err := os.Stat(h.path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -24,17 +24,19 @@ type DeltaLake struct {
 	// HistoryLimit is how many versions Table lists (default 50).
 	HistoryLimit int
 
-	mu sync.Mutex
-	db *sql.DB
+	mu     sync.Mutex
+	db     *sql.DB
+	closed bool
 }
 
 // NewDeltaLake returns a lake reader.
 func NewDeltaLake() *DeltaLake { return &DeltaLake{PreviewRows: 50, HistoryLimit: 50} }
 
-// Close releases the DuckDB database.
+// Close releases the DuckDB database; later calls get ErrClosed.
 func (l *DeltaLake) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.closed = true
 	if l.db == nil {
 		return nil
 	}
@@ -48,6 +50,9 @@ func (l *DeltaLake) duck(ctx context.Context) (*sql.DB, error) {
 	defer l.mu.Unlock()
 	if l.db != nil {
 		return l.db, nil
+	}
+	if l.closed {
+		return nil, fmt.Errorf("lake: %w", ErrClosed)
 	}
 	db, err := delta.OpenDuckDB(ctx)
 	if err != nil {

@@ -138,3 +138,24 @@ func TestHistoryFile(t *testing.T) {
 		t.Fatalf("detail: %+v, %v", d, err)
 	}
 }
+
+// TestClosedStaysClosed: a command still in flight when the program quits
+// must not reopen the history (creating files in the workspace the program
+// is done with) nor the lake's database.
+func TestClosedStaysClosed(t *testing.T) {
+	dir := ranDemo(t)
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	hist := NewHistoryFile(snap.Layout.StateDB())
+	if _, err := hist.ListRuns(context.Background(), history.Page{Limit: 1}, history.Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	hist.Close()
+	if _, err := hist.ListRuns(context.Background(), history.Page{Limit: 1}, history.Filter{}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("history after Close: %v, want ErrClosed", err)
+	}
+	lake := NewDeltaLake()
+	lake.Close()
+	if _, err := lake.duck(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("lake after Close: %v, want ErrClosed", err)
+	}
+}
