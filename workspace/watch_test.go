@@ -12,7 +12,9 @@ import (
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
-const testDebounce = 100 * time.Millisecond
+// testDebounce is long enough that a burst of five writes falls in one
+// window on a loaded machine (a shorter one split the burst under load).
+const testDebounce = 300 * time.Millisecond
 
 func startWatch(t *testing.T, dir string) (<-chan workspace.Event, context.CancelFunc) {
 	t.Helper()
