@@ -28,12 +28,17 @@ func withNote(d *fnDef, note string) *fnDef {
 	return d
 }
 
-// strFn: a function of string arguments computed by a DuckDB expression.
-func strFn(name string, s Support, t *Type, n int, format string) *fnDef {
-	return fn(name, s, n, n, func(c *fcall) (*rx, error) {
-		args := make([]any, n)
-		for i := range n {
-			x, err := c.str(i)
+// strFn: a function of string ('s') and integer ('i') arguments, in the
+// order of kinds, computed by a DuckDB expression.
+func strFn(name string, s Support, t *Type, kinds string, format string) *fnDef {
+	return fn(name, s, len(kinds), len(kinds), func(c *fcall) (*rx, error) {
+		args := make([]any, len(kinds))
+		for i, k := range kinds {
+			arg := c.str
+			if k == 'i' {
+				arg = c.intArg
+			}
+			x, err := arg(i)
 			if err != nil {
 				return nil, err
 			}
@@ -43,7 +48,7 @@ func strFn(name string, s Support, t *Type, n int, format string) *fnDef {
 	})
 }
 
-// intArgs casts arguments from i on to INT.
+// intArg casts argument i to INT.
 func (c *fcall) intArg(i int) (*rx, error) {
 	return c.r.integralArg(c.args[i], tInt, c.argPos(i))
 }
@@ -69,8 +74,8 @@ var stringMacros = []macro{
 }
 
 func stringFuncs() []*fnDef {
-	upper := withNote(strFn("upper", Rewritten, tString, 1, "upper(replace(%s, 'ß', 'SS'))"), "ß becomes SS as in Java; other special casings of Java (ŉ, ǰ, İ) are not reproduced")
-	lower := strFn("lower", Same, tString, 1, "lower(%s)")
+	upper := withNote(strFn("upper", Rewritten, tString, "s", "upper(replace(%s, 'ß', 'SS'))"), "ß becomes SS as in Java; other special casings of Java (ŉ, ǰ, İ) are not reproduced")
+	lower := strFn("lower", Same, tString, "s", "lower(%s)")
 	length := fn("length", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
 		if c.args[0].t.Kind == KBinary {
 			return c.out(tInt, "CAST(octet_length("+c.args[0].sql+") AS INTEGER)"), nil
@@ -437,13 +442,7 @@ func stringFuncs() []*fnDef {
 	})
 	return []*fnDef{
 		upper, alias("ucase", upper), lower, alias("lcase", lower),
-		withNote(fn("initcap", Macro, 1, 1, func(c *fcall) (*rx, error) {
-			s, err := c.str(0)
-			if err != nil {
-				return nil, err
-			}
-			return c.out(tString, "spark_initcap("+s.sql+")"), nil
-		}), "words are separated by spaces, as in Spark"),
+		withNote(strFn("initcap", Macro, tString, "s", "spark_initcap(%s)"), "words are separated by spaces, as in Spark"),
 		length, alias("char_length", length), alias("character_length", length), alias("len", length),
 		intOf("octet_length", "strlen(%s)"), intOf("bit_length", "8 * strlen(%s)"),
 		intOf("ascii", "CASE WHEN %[1]s = '' THEN 0 ELSE ascii(%[1]s) END"),
@@ -482,7 +481,7 @@ func stringFuncs() []*fnDef {
 			}
 			return c.out(tString, "spark_replace("+s.sql+", "+f.sql+", "+t+")"), nil
 		}),
-		strFn("translate", Same, tString, 3, "translate(%s, %s, %s)"),
+		strFn("translate", Same, tString, "sss", "translate(%s, %s, %s)"),
 		fn("instr", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			s, err := c.str(0)
 			if err != nil {
@@ -537,47 +536,9 @@ func stringFuncs() []*fnDef {
 			return c.out(tString, guard("spark_regexp_substr("+s.sql+", "+re+")")), nil
 		}),
 		split,
-		fn("split_part", Macro, 3, 3, func(c *fcall) (*rx, error) {
-			s, err := c.str(0)
-			if err != nil {
-				return nil, err
-			}
-			d, err := c.str(1)
-			if err != nil {
-				return nil, err
-			}
-			n, err := c.intArg(2)
-			if err != nil {
-				return nil, err
-			}
-			return c.out(tString, "spark_split_part("+s.sql+", "+d.sql+", "+n.sql+")"), nil
-		}),
-		fn("substring_index", Macro, 3, 3, func(c *fcall) (*rx, error) {
-			s, err := c.str(0)
-			if err != nil {
-				return nil, err
-			}
-			d, err := c.str(1)
-			if err != nil {
-				return nil, err
-			}
-			n, err := c.intArg(2)
-			if err != nil {
-				return nil, err
-			}
-			return c.out(tString, "spark_substring_index("+s.sql+", "+d.sql+", "+n.sql+")"), nil
-		}),
-		fn("repeat", Macro, 2, 2, func(c *fcall) (*rx, error) {
-			s, err := c.str(0)
-			if err != nil {
-				return nil, err
-			}
-			n, err := c.intArg(1)
-			if err != nil {
-				return nil, err
-			}
-			return c.out(tString, "spark_repeat("+s.sql+", "+n.sql+")"), nil
-		}),
+		strFn("split_part", Macro, tString, "ssi", "spark_split_part(%s, %s, %s)"),
+		strFn("substring_index", Macro, tString, "ssi", "spark_substring_index(%s, %s, %s)"),
+		strFn("repeat", Macro, tString, "si", "spark_repeat(%s, %s)"),
 		fn("space", Macro, 1, 1, func(c *fcall) (*rx, error) {
 			n, err := c.intArg(0)
 			if err != nil {
@@ -589,8 +550,8 @@ func stringFuncs() []*fnDef {
 		fn("startswith", Same, 2, 2, func(c *fcall) (*rx, error) { return c.strPred("starts_with") }),
 		fn("endswith", Same, 2, 2, func(c *fcall) (*rx, error) { return c.strPred("ends_with") }),
 		fn("contains", Same, 2, 2, func(c *fcall) (*rx, error) { return c.strPred("contains") }),
-		strFn("md5", Same, tString, 1, "md5(%s)"),
-		strFn("sha1", Same, tString, 1, "sha1(%s)"), alias("sha", strFn("sha1", Same, tString, 1, "sha1(%s)")),
+		strFn("md5", Same, tString, "s", "md5(%s)"),
+		strFn("sha1", Same, tString, "s", "sha1(%s)"), alias("sha", strFn("sha1", Same, tString, "s", "sha1(%s)")),
 		sha2,
 		fn("base64", Same, 1, 1, func(c *fcall) (*rx, error) {
 			b, err := c.binary(0)
@@ -599,13 +560,7 @@ func stringFuncs() []*fnDef {
 			}
 			return c.out(tString, "to_base64("+b+")"), nil
 		}),
-		fn("unbase64", Same, 1, 1, func(c *fcall) (*rx, error) {
-			s, err := c.str(0)
-			if err != nil {
-				return nil, err
-			}
-			return c.out(tBinary, "from_base64("+s.sql+")"), nil
-		}),
+		strFn("unbase64", Same, tBinary, "s", "from_base64(%s)"),
 		fn("levenshtein", Same, 2, 2, func(c *fcall) (*rx, error) {
 			a, err := c.str(0)
 			if err != nil {
