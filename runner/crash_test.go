@@ -454,27 +454,8 @@ func TestCrashBetweenTasksOfAFullRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("re-executes the test binary")
 	}
-	const pl = `name: pl
-nodes:
-- name: a
-  sources:
-  - path: ../data/a/
-    format: JSONL
-    as_stream: true
-  sinks:
-  - table_name: prices
-    mode: APPEND
-    shared: true
-- name: b
-  sources:
-  - path: ../data/b/
-    format: JSONL
-    as_stream: true
-  sinks:
-  - table_name: prices
-    mode: APPEND
-    shared: true
-- name: g
+	// crashPipeline and g, a streaming reader of a's rows.
+	const pl = crashPipeline + `- name: g
   sources:
   - node_name: a
     as_stream: true

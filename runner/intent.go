@@ -200,7 +200,7 @@ func (x *taskExec) recordPending(ctx context.Context) error {
 			continue
 		}
 		for _, sp := range t.plan.sinks {
-			if !refreshes(sp) || run.lockPending(sp) != nil {
+			if !refreshes(sp) || run.lockSink(sp, true) != nil {
 				continue
 			}
 			cur, err := readIntent(sp.lockDir)
@@ -213,20 +213,6 @@ func (x *taskExec) recordPending(ctx context.Context) error {
 			if err := writeIntent(sp.lockDir, run.newIntent(ctx, t, sp, sp.refresh)); err != nil {
 				return err
 			}
-		}
-	}
-	return nil
-}
-
-// lockPending takes the exclusive locks of a later task's destructive
-// refresh of sp, as its task will.
-func (run *Run) lockPending(sp *sinkPlan) error {
-	if err := run.locks.lock(sp.lockDir, true); err != nil {
-		return err
-	}
-	for _, cp := range sp.checkpoints {
-		if err := run.locks.lock(cp, true); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -191,13 +191,22 @@ func (x *taskExec) lockWriters() error {
 		}
 		// A MERGE updates and deletes rows: exclusive too.
 		exclusive := streaming || sp.reset != resetNone || sp.whole != nil || sp.intent != nil || len(sp.checkpoints) > 0 || sp.sink.IsMerge()
-		if err := x.run.locks.lock(sp.lockDir, exclusive); err != nil {
+		if err := x.run.lockSink(sp, exclusive); err != nil {
 			return err
 		}
-		for _, cp := range sp.checkpoints {
-			if err := x.run.locks.lock(cp, true); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// lockSink takes the lock of sp's writer, and those of the checkpoints
+// it resets (exclusive).
+func (run *Run) lockSink(sp *sinkPlan, exclusive bool) error {
+	if err := run.locks.lock(sp.lockDir, exclusive); err != nil {
+		return err
+	}
+	for _, cp := range sp.checkpoints {
+		if err := run.locks.lock(cp, true); err != nil {
+			return err
 		}
 	}
 	return nil
