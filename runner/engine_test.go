@@ -2,8 +2,11 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -73,7 +76,11 @@ func tableName(path string) string { return path[strings.LastIndex(path, "/")+1:
 
 func (t *recTxn) SetAppTransaction(appID string, version int64) (bool, error) {
 	t.ops = append(t.ops, fmt.Sprintf("txn(%s,%d)", appID, version))
-	return t.Txn.SetAppTransaction(appID, version)
+	done, err := t.Txn.SetAppTransaction(appID, version)
+	if done {
+		t.e.log("skip %s: txn(%s,%d)", t.table, appID, version)
+	}
+	return done, err
 }
 func (t *recTxn) Append(ctx context.Context, q string) error {
 	t.ops = append(t.ops, "append")
@@ -192,6 +199,120 @@ nodes:
 
 }
 
+// TestEngineSeamDeclarative: a declarative pipeline's flows run through the
+// seam alone, the same on the Spark engine (whose sessions hold no DuckDB
+// connection the runner could use) as on the local one: each batch of a
+// flow is an append carrying txn(the flow's checkpoint id, its batch id);
+// the once flow appends once; a batch replayed after a crash (its commit
+// marker lost) is skipped by its txn; a full refresh drops the table (in
+// Go) and every flow appends again from batch 0 under a new checkpoint id.
+// The table's rows and commits are the same on both engines.
+func TestEngineSeamDeclarative(t *testing.T) {
+	want := []string{
+		"first run: create events: txn(backfill,0), append | commit events: txn(live_a,0), append | commit events: txn(live_b,0), append | 7 rows",
+		"new files: commit events: txn(live_a,1), append | 8 rows",
+		"replay: skip events: txn(live_a,1) | 8 rows",
+		"FULL refresh of live_a: create events: txn(live_a,0), append | 4 rows",
+		"the other flows again: commit events: txn(backfill,0), append | commit events: txn(live_b,0), append | 13 rows",
+	}
+	var tables [2][][]string
+	for i, name := range []string{engine.Local, engine.Spark} {
+		t.Run(name, func(t *testing.T) {
+			rec := &fakeEngine{}
+			r := testRunner(t, func(c *Config) { c.Engine = rec })
+			rec.Engine = r.local
+			if name == engine.Spark {
+				r.cfg.Engine = sparkNamed{rec}
+			}
+			w := newWS(t, declFiles())
+			snap, path := w.load(), w.table("events")
+			flows := map[string]string{} // checkpoint id -> node
+			var got []string
+			step := func(what string, req Request) {
+				t.Helper()
+				req.Parallel = 1
+				mustRun(t, r, snap, req)
+				for _, n := range []string{"backfill", "live_a", "live_b"} {
+					var m struct{ ID string }
+					if b, err := os.ReadFile(filepath.Join(flowDir(t, snap, "decl", n), "metadata")); err == nil && json.Unmarshal(b, &m) == nil {
+						flows[m.ID] = n
+					}
+				}
+				ops := strings.Join(append(rec.take(), fmt.Sprintf("%d rows", count(t, r, path, ""))), " | ")
+				for id, n := range flows {
+					ops = strings.ReplaceAll(ops, "txn("+id+",", "txn("+n+",")
+				}
+				got = append(got, what+": "+ops)
+			}
+			step("first run", Request{})
+			w.write(map[string]string{"data/a/2.jsonl": jsonl("a2", 0, 1, ""), "data/archive/2.jsonl": jsonl("old2", 0, 5, "")})
+			step("new files", Request{})
+			// A crash after the batch's commit, before its commit marker.
+			if err := os.Remove(filepath.Join(flowDir(t, snap, "decl", "live_a"), "commits", "1")); err != nil {
+				t.Fatal(err)
+			}
+			step("replay", Request{})
+			step("FULL refresh of live_a", Request{Selectors: []string{"live_a"}, Refresh: "FULL"})
+			step("the other flows again", Request{})
+			if !slices.Equal(got, want) {
+				t.Fatalf("the engine was asked:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			tables[i] = query(t, r, path, "SELECT * FROM t ORDER BY ALL")
+			ctx := t.Context()
+			tbl, err := delta.Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := range int64(3) {
+				c, err := tbl.ReadCommit(ctx, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				txns, adds := 0, 0
+				for _, a := range c.Actions {
+					if a.Txn != nil {
+						txns++
+					}
+					if a.Add != nil && a.Add.DataChange {
+						adds++
+					}
+				}
+				if txns != 1 || adds == 0 || c.Info == nil || c.Info.Operation == "" {
+					t.Errorf("version %d: %d txn, %d files added (%+v): a flow's batch commits its rows with its txn", v, txns, adds, c.Info)
+				}
+				tables[i] = append(tables[i], []string{fmt.Sprintf("v%d %s", v, c.Info.Operation)})
+			}
+		})
+	}
+	if fmt.Sprint(tables[0]) != fmt.Sprint(tables[1]) {
+		t.Fatalf("the engines' tables differ:\nlocal %v\nspark %v", tables[0], tables[1])
+	}
+}
+
+// TestEngineSeamImportCheckpoint: on the Spark engine a flow importing a
+// Spark checkpoint resumes after its last batch under the query's id, so
+// its first batch is txn(the query id, 2).
+func TestEngineSeamImportCheckpoint(t *testing.T) {
+	rec := &fakeEngine{}
+	r := testRunner(t, func(c *Config) { c.Engine = rec })
+	rec.Engine = r.local
+	r.cfg.Engine = sparkNamed{rec}
+	w := newWS(t, importFiles("table_name: migrated\n    mode: APPEND"))
+	snap := w.load()
+	for range 3 {
+		mustRun(t, r, snap, Request{Pipelines: []string{"src"}})
+	}
+	sparkDeltaCheckpoint(t, filepath.Join(w.dir, "cp"), loadSnap(t, w.table("src_t")).TableID(), 2, -1, false)
+	rec.take()
+	mustRun(t, r, snap, Request{Pipelines: []string{"mig"}})
+	if got := rec.take(); !slices.Equal(got, []string{"create migrated: txn(5e1f6a1c-9a0b-4b7e-8a4e-2f1d1c0b9a8f,2), append"}) {
+		t.Fatalf("the import's first batch: %q", got)
+	}
+	if n := count(t, r, w.table("migrated"), ""); n != 3 {
+		t.Fatalf("%d rows, want version 2's 3 rows only", n)
+	}
+}
+
 // sparkNamed is the local engine under the Spark engine's name: what the
 // runner decides from the engine's name, without a Spark server.
 type sparkNamed struct{ engine.Engine }
@@ -201,23 +322,22 @@ func (sparkNamed) Info() engine.Info {
 }
 
 // TestEngineUnsupported: on the Spark engine, Plan refuses the nodes the
-// engine does not run yet (declarative pipelines, ForEach, MERGE and file
-// sinks, declared source schemas), naming each, and accepts the demo's job pipelines.
+// engine does not run yet (ForEach, MERGE and file sinks, update flows,
+// declared source schemas), naming each, and accepts the demo's job
+// pipelines and the append flows of its declarative one.
 func TestEngineUnsupported(t *testing.T) {
 	r := testRunner(t)
 	r.cfg.Engine = sparkNamed{r.local}
 	snap := workspacetest.LoadDir(t, workspacetest.Demo(t), workspace.Options{})
 	pe := planErr(t, r, snap, Request{})
-	for _, want := range []string{
-		"node 'events_backfill' of pipeline 'pl-events' uses a declarative pipeline",
-		"node 'alerts' of pipeline 'pl-events' uses the ForEach sink alerts_outbox,",
-	} {
-		if !hasDiag(pe, validate.CodeLocalUnsupported, want+" ") || !hasDiag(pe, validate.CodeLocalUnsupported, "which the spark engine does not run yet") {
-			t.Errorf("no diagnostic %q in %+v", want, pe.Diagnostics)
-		}
+	if want := "node 'alerts' of pipeline 'pl-events' uses the ForEach sink alerts_outbox, which the spark engine does not run yet"; len(pe.Diagnostics) != 1 || !hasDiag(pe, validate.CodeLocalUnsupported, want) {
+		t.Errorf("want the one diagnostic %q, got %+v", want, pe.Diagnostics)
 	}
 	if _, err := r.Plan(t.Context(), snap, Request{Pipelines: []string{"pl-prices", "pl-client-acme", "pl-client-globex"}}); err != nil {
 		t.Fatalf("the job pipelines: %v", err)
+	}
+	if _, err := r.Plan(t.Context(), snap, Request{Selectors: []string{"pl-events.events_backfill", "pl-events.events_live"}}); err != nil {
+		t.Fatalf("the append flows of the declarative pipeline: %v", err)
 	}
 
 	w := newWS(t, map[string]string{
@@ -238,9 +358,22 @@ nodes:
   source: {path: ../data/a/, format: JSONL, schema: {columns: {k: long}}}
   sinks:
   - table_name: typed
+`,
+		"pipelines/decl.yaml": `name: decl
+orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}
+nodes:
+- name: counts
+  flow: {kind: update}
+  source: {path: ../data/a/, format: JSONL, as_stream: true}
+  transformer:
+    nodes:
+    - expr: SELECT k, count(*) AS n FROM {df} GROUP BY k
+  sinks:
+  - foreach: {command: [cat]}
 `})
 	pe = planErr(t, r, w.load(), Request{})
-	for _, want := range []string{"uses the file sink format PARQUET", "uses a MERGE sink", "uses a declared schema (source #1)"} {
+	for _, want := range []string{"uses the file sink format PARQUET", "uses a MERGE sink", "uses a declared schema (source #1)",
+		"node 'counts' of pipeline 'decl' uses an update flow (flow: {kind: update}), whose aggregation state the runner keeps in Parquet files DuckDB writes and reads"} {
 		if !hasDiag(pe, validate.CodeLocalUnsupported, want) {
 			t.Errorf("no diagnostic %q in %+v", want, pe.Diagnostics)
 		}

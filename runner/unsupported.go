@@ -75,10 +75,13 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 }
 
 // engineUnsupported lists what the run's engine cannot execute yet, beyond
-// unsupported: the Spark engine runs batch and streaming nodes of job
-// pipelines into Delta sinks (APPEND, OVERWRITE and the refreshes of shared
-// sinks). Declared source schemas, declarative pipelines, ForEach, MERGE and file sinks go through
-// parts of the runner that hold DuckDB (the flow emulation, the ForEach
+// unsupported: the Spark engine runs batch and streaming nodes into Delta
+// sinks (APPEND, OVERWRITE and the refreshes of shared sinks), and the
+// flows of declarative pipelines (append flows, once, import_checkpoint, a
+// full refresh clearing the table once), which the runner emulates through
+// the engine seam as it does for the local engine. Declared source
+// schemas, update flows, ForEach, MERGE and file sinks go through parts of
+// the runner that hold DuckDB (an update flow's state, the ForEach
 // writers, package merge, DuckDB's COPY): on Spark they are refused before
 // anything runs rather than computed elsewhere than the engine chosen.
 func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
@@ -91,8 +94,8 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which the %s engine does not run yet", n.Name, p.Name, feature, info.Name), hint))
 	}
 	const local = "run it on the local engine (without --engine spark), or leave the node out of the run"
-	if p.Declarative() {
-		add(n.Pos, fmt.Sprintf("a declarative pipeline (%s: append flows, once, import_checkpoint)", p.Orchestrator), local)
+	if f := n.Flow; p.Declarative() && f != nil && f.Kind == workspace.FlowUpdate {
+		add(f.At("kind"), "an update flow (flow: {kind: update}), whose aggregation state the runner keeps in Parquet files DuckDB writes and reads", local)
 	}
 	for _, s := range n.Sources {
 		if s.Schema != nil && len(s.Schema.Columns) > 0 {
