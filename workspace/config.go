@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,30 @@ type Config struct {
 	// Strict (`strict: true`) makes what Laktory rejects an error in every
 	// validation and run of the workspace, as --strict does.
 	Strict bool
+	// Engine (`engine:`) is the engine runs use when no --engine says
+	// otherwise: EngineLocal or EngineSpark ("" when unset: local).
+	Engine string
+	// SparkRemote (`spark: {remote: sc://HOST:PORT}`) is the Spark Connect
+	// server of the Spark engine; --remote and LAKTORY_SPARK_REMOTE win
+	// over it. Its position is Fields["spark.remote"].
+	SparkRemote string
+}
+
+// Names of the engines the config's `engine` takes (runner/engine names
+// them the same).
+const (
+	EngineLocal = "local"
+	EngineSpark = "spark"
+)
+
+// CheckSparkRemote checks a Spark Connect address: sc://HOST:PORT, maybe
+// with parameters (sc://host:15002/;user_id=me).
+func CheckSparkRemote(remote string) error {
+	u, err := url.Parse(remote)
+	if err != nil || u.Scheme != "sc" || u.Host == "" || u.Port() == "" {
+		return fmt.Errorf("%q is not a Spark Connect address: write it sc://HOST:PORT (the server's default port is 15002)", remote)
+	}
+	return nil
 }
 
 // configKey decodes one key of the config file; v is its value.
@@ -54,6 +79,49 @@ var configKeys = map[string]configKey{
 			return
 		}
 		c.Strict = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+	},
+	"engine": func(c *Config, v *yaml.Node, bad func(*yaml.Node, string, string, string)) {
+		engines := []string{EngineLocal, EngineSpark}
+		if v.Kind != yaml.ScalarNode || !slices.Contains(engines, v.Value) {
+			msg := fmt.Sprintf("`engine` must be %s or %s", EngineLocal, EngineSpark)
+			if v.Kind == yaml.ScalarNode {
+				msg += fmt.Sprintf(" (got %q)", v.Value)
+				if s := suggest(v.Value, engines); s != "" {
+					msg += fmt.Sprintf("; did you mean `%s`?", s)
+				}
+			}
+			bad(v, CodeBadEnum, msg, "write engine: local (DuckDB, the default) or engine: spark (with spark: {remote: sc://HOST:PORT})")
+			return
+		}
+		c.Engine = v.Value
+	},
+	"spark": func(c *Config, v *yaml.Node, bad func(*yaml.Node, string, string, string)) {
+		const hint = "write spark: {remote: sc://HOST:PORT}"
+		if v.Kind != yaml.MappingNode {
+			bad(v, CodeWrongType, "`spark` must be a mapping with the Spark Connect server's `remote`", hint)
+			return
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			k, val := v.Content[i], v.Content[i+1]
+			if k.Value != "remote" {
+				bad(k, CodeUnknownKey, fmt.Sprintf("unknown key `%s` in `spark` of the workbench config", k.Value), "allowed keys: remote")
+				continue
+			}
+			if _, dup := c.Fields["spark.remote"]; dup {
+				bad(k, CodeDuplicateKey, "`remote` is declared twice in `spark`", "keep one")
+				continue
+			}
+			c.Fields["spark.remote"] = Pos{File: c.File, Line: val.Line, Col: val.Column}
+			if val.Kind != yaml.ScalarNode || val.Tag == "!!null" {
+				bad(val, CodeWrongType, "`spark.remote` must be a Spark Connect address (a string)", hint)
+				continue
+			}
+			if err := CheckSparkRemote(val.Value); err != nil {
+				bad(val, CodeBadEnum, "`spark.remote`: "+err.Error(), hint)
+				continue
+			}
+			c.SparkRemote = val.Value
+		}
 	},
 	"roots": func(c *Config, v *yaml.Node, bad func(*yaml.Node, string, string, string)) {
 		if v.Kind != yaml.SequenceNode {

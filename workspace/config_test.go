@@ -152,3 +152,50 @@ func TestConfigReload(t *testing.T) {
 		t.Fatalf("lake %s after removing the config", got)
 	}
 }
+
+// TestConfigEngine reads `engine` and `spark.remote`, with the line of each
+// problem: an engine that is not local or spark, a malformed Spark
+// Connect address, keys `spark` does not know.
+func TestConfigEngine(t *testing.T) {
+	tests := []struct {
+		name, config   string
+		engine, remote string
+		want           []workspacetest.Want
+	}{
+		{name: "spark with its remote", config: "engine: spark\nspark:\n  remote: sc://127.0.0.1:15002\n",
+			engine: "spark", remote: "sc://127.0.0.1:15002"},
+		{name: "local", config: "engine: local\n", engine: "local"},
+		{name: "a remote with parameters, no engine", config: "spark: {remote: 'sc://h:15002/;user_id=me'}\n",
+			remote: "sc://h:15002/;user_id=me"},
+		{name: "unknown engine", config: "engine: sprak\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 9, workspace.CodeBadEnum, "did you mean `spark`?")}},
+		{name: "engine not a name", config: "engine: [spark]\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 9, workspace.CodeBadEnum, "must be local or spark")}},
+		{name: "remote without a port", config: "engine: spark\nspark:\n  remote: sc://localhost\n", engine: "spark",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 3, 11, workspace.CodeBadEnum, "is not a Spark Connect address: write it sc://HOST:PORT")}},
+		{name: "remote of another scheme", config: "spark:\n  remote: http://h:15002\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 2, 11, workspace.CodeBadEnum, "not a Spark Connect address")}},
+		{name: "remote not a string", config: "spark:\n  remote: [a]\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 2, 11, workspace.CodeWrongType, "must be a Spark Connect address")}},
+		{name: "spark not a mapping", config: "spark: sc://h:1\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 8, workspace.CodeWrongType, "must be a mapping")}},
+		{name: "unknown key in spark", config: "spark:\n  remote: sc://h:1\n  master: local[2]\n", remote: "sc://h:1",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 3, 3, workspace.CodeUnknownKey, "unknown key `master` in `spark`")}},
+		{name: "remote twice", config: "spark:\n  remote: sc://h:1\n  remote: sc://h:2\n", remote: "sc://h:1",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 3, 3, workspace.CodeDuplicateKey, "twice")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			workspacetest.Write(t, dir, map[string]string{"pl.yaml": configPipeline, workspace.ConfigFileName: tt.config})
+			s := workspacetest.LoadDir(t, dir, workspace.Options{})
+			workspacetest.Expect(t, s, s.Diagnostics, tt.want)
+			if s.Config.Engine != tt.engine || s.Config.SparkRemote != tt.remote {
+				t.Errorf("engine %q remote %q, want %q %q", s.Config.Engine, s.Config.SparkRemote, tt.engine, tt.remote)
+			}
+			if tt.remote != "" && s.Config.Fields["spark.remote"].Line == 0 {
+				t.Errorf("no position for spark.remote: %v", s.Config.Fields)
+			}
+		})
+	}
+}

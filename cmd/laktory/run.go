@@ -67,8 +67,8 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.asJSON, "json", false, "print the plan (and the summary) as JSON")
 	fl.BoolVar(&f.strict, "strict", false, "refuse to run what Laktory 0.13.1 rejects (orchestrator settings, the flow: and foreach: extensions)")
 	fl.StringArrayVar(&f.params, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable)")
-	fl.StringVar(&f.engine, "engine", engine.Local, "engine that executes the run: local (DuckDB) or spark (Apache Spark through Spark Connect, see --remote)")
-	fl.StringVar(&f.remote, "remote", "", "Spark Connect address sc://HOST:PORT for --engine spark (default: $"+sparkRemoteEnv+")")
+	fl.StringVar(&f.engine, "engine", "", "engine that executes the run: local (DuckDB) or spark (Apache Spark through Spark Connect, see --remote) (default: the engine of "+workspace.ConfigFileName+", else local)")
+	fl.StringVar(&f.remote, "remote", "", "Spark Connect address sc://HOST:PORT of the spark engine (default: $"+sparkRemoteEnv+", else spark.remote in "+workspace.ConfigFileName+")")
 	f.workspaceFlags.register(cmd)
 	registerRunCompletions(cmd)
 }
@@ -127,7 +127,8 @@ VIEW sinks, Python sources and writers.
 
 --engine spark --remote sc://HOST:PORT (or $LAKTORY_SPARK_REMOTE) executes the
 run on Apache Spark 4.2 with Delta 4.4 through Spark Connect; the lake must be
-a path the cluster sees. Declarative pipelines, ForEach, MERGE and file sinks
+a path the cluster sees. Without the flags, engine: and spark: {remote: ...}
+in laktory-workbench.yaml choose them (flags, then the environment, win). Declarative pipelines, ForEach, MERGE and file sinks
 and declared source schemas are refused there before anything runs.
 
 --watch stays after the run: a new or changed file that a source reads, or
@@ -193,7 +194,12 @@ func (a *app) run(dir string, f runFlags) error {
 	if err := checkParams(snap, f.workspaceFlags.params); err != nil {
 		return err
 	}
-	eng, err := a.openEngine(f)
+	if ds := configErrors(snap); len(ds) > 0 {
+		// The run is refused (as Plan refuses it), and the engine the
+		// config chooses may be one of its errors.
+		return a.planRejected(snap, dir, &runner.PlanError{Diagnostics: ds}, f.asJSON)
+	}
+	eng, err := a.openEngine(f, snap.Config)
 	if err != nil {
 		return err
 	}
@@ -254,31 +260,90 @@ func (a *app) run(dir string, f runFlags) error {
 // --remote.
 const sparkRemoteEnv = "LAKTORY_SPARK_REMOTE"
 
-// openEngine opens the engine the flags choose: nil for the local one (the
-// runner's own), or the Spark engine on the Spark Connect server of
-// --remote (else $LAKTORY_SPARK_REMOTE), its versions checked.
-func (a *app) openEngine(f runFlags) (engine.Engine, error) {
-	switch strings.ToLower(f.engine) {
+// engineChoice is the engine a run uses and the Spark Connect server of the
+// Spark engine, each with where it was set (for messages).
+type engineChoice struct {
+	name, nameFrom     string // nameFrom "" when local by default
+	remote, remoteFrom string // remote "" when none is set
+}
+
+// chooseEngine picks the engine and the remote of a run: --engine, else
+// the workbench config's engine, else local; --remote, else
+// $LAKTORY_SPARK_REMOTE, else the config's spark.remote.
+func (a *app) chooseEngine(f runFlags, cfg *workspace.Config) (engineChoice, error) {
+	var c engineChoice
+	switch {
+	case f.engine != "":
+		c.name, c.nameFrom = strings.ToLower(f.engine), "--engine"
+	case cfg != nil && cfg.Engine != "":
+		c.name, c.nameFrom = cfg.Engine, configPos(cfg, "engine")
+	default:
+		c.name = engine.Local
+	}
+	switch {
+	case f.remote != "":
+		c.remote, c.remoteFrom = f.remote, "--remote"
+	case a.getenv(sparkRemoteEnv) != "":
+		c.remote, c.remoteFrom = a.getenv(sparkRemoteEnv), "$"+sparkRemoteEnv
+	case cfg != nil && cfg.SparkRemote != "":
+		c.remote, c.remoteFrom = cfg.SparkRemote, configPos(cfg, "spark.remote")
+	}
+	switch c.name {
 	case engine.Local:
 		if f.remote != "" {
-			return nil, usagef("--remote is the Spark Connect server of --engine spark: add --engine spark, or drop --remote")
+			return c, usagef("--remote is the Spark Connect server of the spark engine, and this run is local (%s): add --engine spark, or drop --remote",
+				orDefault(c.nameFrom, "the default"))
 		}
-		return nil, nil
 	case engine.Spark:
-		remote := f.remote
-		if remote == "" {
-			remote = a.getenv(sparkRemoteEnv)
+		if c.remote == "" {
+			return c, usagef("the spark engine (%s) needs the Spark Connect server: --remote sc://HOST:PORT, $%s or spark: {remote: ...} in %s",
+				c.nameFrom, sparkRemoteEnv, workspace.ConfigFileName)
 		}
-		if remote == "" {
-			return nil, usagef("--engine spark needs the Spark Connect server: --remote sc://HOST:PORT (or $%s)", sparkRemoteEnv)
+		if err := workspace.CheckSparkRemote(c.remote); err != nil {
+			return c, usagef("%s: %v", c.remoteFrom, err)
 		}
-		e, err := spark.Open(a.ctx, remote)
-		if err != nil {
-			return nil, err
-		}
-		return e, nil
+	default:
+		return c, usagef("--engine takes local or spark (got %q)", f.engine)
 	}
-	return nil, usagef("--engine takes local or spark (got %q)", f.engine)
+	return c, nil
+}
+
+// configErrors are the errors of the workbench config of snap.
+func configErrors(snap *workspace.Snapshot) []workspace.Diagnostic {
+	var out []workspace.Diagnostic
+	for _, d := range snap.Diagnostics {
+		if snap.Config != nil && d.File == snap.Config.File && d.Severity == workspace.SeverityError {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// configPos names a key of the workbench config by its file and line.
+func configPos(cfg *workspace.Config, key string) string {
+	return fmt.Sprintf("%s:%d", workspace.ConfigFileName, cfg.Fields[key].Line)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// openEngine opens the engine chooseEngine picks: nil for the local one
+// (the runner's own), or the Spark engine on its Spark Connect server,
+// its versions checked.
+func (a *app) openEngine(f runFlags, cfg *workspace.Config) (engine.Engine, error) {
+	c, err := a.chooseEngine(f, cfg)
+	if err != nil || c.name == engine.Local {
+		return nil, err
+	}
+	e, err := spark.Open(a.ctx, c.remote)
+	if err != nil {
+		return nil, fmt.Errorf("the spark engine (chosen by %s, its server set by %s): %w", c.nameFrom, c.remoteFrom, err)
+	}
+	return e, nil
 }
 
 // execute starts a plan, shows its progress and prints its summary (or,

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
@@ -223,16 +226,61 @@ func TestRunEngineFlags(t *testing.T) {
 		code int
 		want string
 	}{
-		{"spark without a remote", nil, []string{"--engine", "spark"}, ExitUsage, "--engine spark needs the Spark Connect server: --remote sc://HOST:PORT (or $LAKTORY_SPARK_REMOTE)"},
+		{"spark without a remote", nil, []string{"--engine", "spark"}, ExitUsage, "the spark engine (--engine) needs the Spark Connect server: --remote sc://HOST:PORT, $LAKTORY_SPARK_REMOTE or spark: {remote: ...} in laktory-workbench.yaml"},
 		{"a remote without spark", nil, []string{"--remote", "sc://127.0.0.1:15002"}, ExitUsage, "add --engine spark"},
 		{"an unknown engine", nil, []string{"--engine", "flink"}, ExitUsage, `--engine takes local or spark (got "flink")`},
 		{"a bad --remote", nil, []string{"--engine", "spark", "--remote", "127.0.0.1:15002"}, ExitUsage, `"127.0.0.1:15002" is not a Spark Connect address`},
-		{"a bad $LAKTORY_SPARK_REMOTE", map[string]string{"LAKTORY_SPARK_REMOTE": "host:1"}, []string{"--engine", "spark"}, ExitUsage, `"host:1" is not a Spark Connect address`},
+		{"a bad $LAKTORY_SPARK_REMOTE", map[string]string{"LAKTORY_SPARK_REMOTE": "host:1"}, []string{"--engine", "spark"}, ExitUsage, `$LAKTORY_SPARK_REMOTE: "host:1" is not a Spark Connect address`},
+		{"--remote before $LAKTORY_SPARK_REMOTE", map[string]string{"LAKTORY_SPARK_REMOTE": "sc://127.0.0.1:1"}, []string{"--engine", "spark", "--remote", "x:1"}, ExitUsage, `--remote: "x:1" is not a Spark Connect address`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, c.env, append([]string{"run", dir, "--yes"}, c.args...)...)
 			if code != c.code || !strings.Contains(stderr, c.want) {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, c.code, c.want)
+			}
+		})
+	}
+}
+
+// TestRunEngineConfig: the workbench config's engine and spark.remote
+// choose the engine of a run when no flag (and, for the remote, no
+// $LAKTORY_SPARK_REMOTE) does; messages name the line that chose; a
+// config with errors refuses the run at its line.
+func TestRunEngineConfig(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	cfg := filepath.Join(dir, workspace.ConfigFileName)
+	// Port 1 of the loopback: nothing listens, the connection is refused.
+	const closed = "sc://127.0.0.1:1"
+	for _, c := range []struct {
+		name, config string
+		env          map[string]string
+		args         []string
+		code         int
+		want         string
+	}{
+		{"spark without a remote", "engine: spark\n", nil, nil, ExitUsage,
+			"the spark engine (laktory-workbench.yaml:1) needs the Spark Connect server"},
+		{"spark on the config's remote", "# the engine\nengine: spark\nspark:\n  remote: " + closed + "\n", nil, nil, ExitUsage,
+			"the spark engine (chosen by laktory-workbench.yaml:2, its server set by laktory-workbench.yaml:4): spark connect: " + closed + ": "},
+		{"$LAKTORY_SPARK_REMOTE before the config's remote", "engine: spark\nspark: {remote: 'sc://config:15002'}\n",
+			map[string]string{"LAKTORY_SPARK_REMOTE": "env:1"}, nil, ExitUsage, `$LAKTORY_SPARK_REMOTE: "env:1" is not a Spark Connect address`},
+		{"--engine before the config's engine", "engine: spark\n", nil, []string{"--engine", "local"}, ExitOK, "Dry run: nothing was changed."},
+		{"--remote with the config's spark engine", "engine: spark\n", nil, []string{"--remote", closed}, ExitUsage,
+			"the spark engine (chosen by laktory-workbench.yaml:1, its server set by --remote): spark connect: "},
+		{"--remote with the config's local engine", "engine: local\n", nil, []string{"--remote", closed}, ExitUsage,
+			"this run is local (laktory-workbench.yaml:1): add --engine spark"},
+		{"the config's remote alone stays local", "spark: {remote: " + closed + "}\n", nil, nil, ExitOK, "Dry run: nothing was changed."},
+		{"a bad engine in the config", "engine: sprak\n", nil, nil, ExitProblems, "1:9 error LK004 `engine` must be local or spark"},
+		{"a bad remote in the config", "engine: spark\nspark: {remote: 'localhost:15002'}\n", nil, []string{"--remote", closed}, ExitProblems,
+			`2:17 error LK004 ` + "`spark.remote`" + `: "localhost:15002" is not a Spark Connect address`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(cfg, []byte(c.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, stderr := runCLI(t, c.env, append([]string{"plan", dir}, c.args...)...)
+			if code != c.code || !strings.Contains(out+stderr, c.want) {
+				t.Fatalf("exit %d, out %q, stderr %q; want %d and %q", code, out, stderr, c.code, c.want)
 			}
 		})
 	}

@@ -34,6 +34,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/workspace"
 )
 
 // Versions the engine works with: Delta 4.4 is built for Spark 4.2 (no
@@ -88,9 +89,8 @@ func Open(ctx context.Context, remote string) (*Engine, error) {
 
 // checkRemote checks a Spark Connect address.
 func checkRemote(remote string) error {
-	u, err := url.Parse(remote)
-	if err != nil || u.Scheme != "sc" || u.Host == "" || u.Port() == "" {
-		return fmt.Errorf("%w: %q is not a Spark Connect address: write it sc://HOST:PORT (the server's default port is 15002)", ErrConnect, remote)
+	if err := workspace.CheckSparkRemote(remote); err != nil {
+		return fmt.Errorf("%w: %w", ErrConnect, err)
 	}
 	return nil
 }
