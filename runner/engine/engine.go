@@ -13,6 +13,8 @@
 //   - relations: a task's Session creates temporary views and tables over
 //     SQL, runs statements and small queries (counts, checks) and reads
 //     sources by format, as its engine reads them;
+//   - rows in Go: Rows returns the rows of a query, each one JSON object
+//     (what the runner hands to Go code: the writers of a ForEach sink);
 //   - table operations: a Txn on one Delta table (create, append with an
 //     application transaction for exactly-once micro-batches, overwrite,
 //     delete by an owner predicate with the rows it deleted, truncate) that
@@ -103,11 +105,34 @@ type Session interface {
 	// (restricted as opts says; opts.Where is SQL of the common subset).
 	ScanTable(ctx context.Context, snap *delta.Snapshot, opts Scan) (string, error)
 
+	// Rows runs query and returns its rows in Go, each one JSON object of
+	// the form Rows describes, in the order the engine returns them.
+	Rows(ctx context.Context, query string) (Rows, error)
+
 	// Begin starts a transaction on the Delta table at path: on snap, or
 	// creating the table as def says when snap is nil.
 	Begin(ctx context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (Txn, error)
 
 	// Close drops the session's temporary views and tables and ends it.
+	Close() error
+}
+
+// Rows are the rows of a query read in Go (a foreach.Source). Next
+// returns the next row, or io.EOF after the last one; the slice is valid
+// until the next call. Close releases them (the query, or the rows held).
+//
+// The form of each row is the same on every engine: one compact
+// JSON object, the columns in order, null members kept (null); integers
+// and booleans as JSON's; floating-point numbers as numbers, NaN and
+// infinities as the strings "NaN", "Infinity", "-Infinity"; decimals as
+// strings of their exact digits ("12.30"); timestamps with a time zone
+// (Spark's TIMESTAMP) as RFC 3339 in UTC with microseconds
+// (2024-01-02T03:04:05.000000Z), timestamps without (TIMESTAMP_NTZ)
+// without an offset; dates 2024-01-02; binary values in base64; strings
+// as JSON strings. Nested values (arrays, structs, maps) keep each
+// engine's JSON form of their members.
+type Rows interface {
+	Next() ([]byte, error)
 	Close() error
 }
 

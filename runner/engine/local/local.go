@@ -15,6 +15,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -236,6 +237,32 @@ func (s *Session) Discard() {
 	s.Conn.Raw(func(any) error { return driver.ErrBadConn }) //nolint:errcheck // the error is the point
 	s.Conn.Close()
 }
+
+// Rows implements engine.Session: DuckDB builds each row's JSON
+// (foreach.RowJSON) and the connection streams them.
+func (s *Session) Rows(ctx context.Context, query string) (engine.Rows, error) {
+	cols, err := s.Describe(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	fcols := make([]foreach.Column, len(cols))
+	for i, c := range cols {
+		fcols[i] = foreach.Column{Name: c.Name, Type: c.Type}
+	}
+	rows, err := s.Conn.QueryContext(ctx, "SELECT "+foreach.RowJSON(fcols)+" FROM ("+query+")")
+	if err != nil {
+		return nil, err
+	}
+	return jsonRows{Source: foreach.SQLRows(rows), rows: rows}, nil
+}
+
+// jsonRows are the rows of a query, one JSON text each.
+type jsonRows struct {
+	foreach.Source
+	rows *sql.Rows
+}
+
+func (r jsonRows) Close() error { return r.rows.Close() }
 
 // ReadFiles implements engine.Session.
 func (s *Session) ReadFiles(_ context.Context, files []string, format string, src *workspace.Source) (string, error) {

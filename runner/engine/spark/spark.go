@@ -18,12 +18,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/spark-connect-go/spark/client/channel"
 	"github.com/apache/spark-connect-go/spark/sparkerrors"
 	"github.com/apache/spark-connect-go/spark/sql"
@@ -523,4 +525,94 @@ func trimError(msg string) string {
 		msg = msg[:i]
 	}
 	return strings.TrimSpace(msg)
+}
+
+// Rows implements engine.Session: Spark builds each row's JSON
+// (rowJSON) and sends the batch's rows as Arrow, which the session holds
+// in memory until Close.
+func (s *Session) Rows(ctx context.Context, query string) (engine.Rows, error) {
+	cols, err := s.Describe(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	var tbl arrow.Table
+	err = s.guard(ctx, func(ctx context.Context) error {
+		df, err := s.ss.Sql(ctx, "SELECT "+rowJSON(cols)+" AS j FROM ("+query+")")
+		if err != nil {
+			return err
+		}
+		t, err := df.ToArrow(ctx)
+		if t != nil {
+			tbl = *t
+		}
+		return err
+	})
+	if err != nil {
+		if tbl != nil {
+			tbl.Release()
+		}
+		return nil, err
+	}
+	return &arrowRows{tbl: tbl, col: tbl.Column(0).Data().Chunks()}, nil
+}
+
+// arrowRows are the rows of a table of one string column.
+type arrowRows struct {
+	tbl   arrow.Table
+	col   []arrow.Array
+	chunk int
+	i     int
+}
+
+// texts are Arrow's string arrays (Spark sends large ones when
+// spark.sql.execution.arrow.useLargeVarTypes is set).
+type texts interface {
+	arrow.Array
+	Value(int) string
+}
+
+func (r *arrowRows) Next() ([]byte, error) {
+	for r.chunk < len(r.col) {
+		a, ok := r.col[r.chunk].(texts)
+		if !ok {
+			return nil, fmt.Errorf("spark: the rows' JSON came as %s, not strings", r.col[r.chunk].DataType())
+		}
+		if r.i < a.Len() {
+			r.i++
+			return []byte(a.Value(r.i - 1)), nil
+		}
+		r.chunk, r.i = r.chunk+1, 0
+	}
+	return nil, io.EOF
+}
+
+func (r *arrowRows) Close() error {
+	r.tbl.Release()
+	r.col = nil
+	return nil
+}
+
+// rowJSON is the Spark SQL expression of a row's JSON as engine.Rows
+// describes it, for a relation of columns cols: to_json keeps null
+// members and writes timestamps in UTC with microseconds; decimals become
+// strings first (to_json would write numbers).
+func rowJSON(cols []engine.Column) string {
+	if len(cols) == 0 {
+		return "'{}'"
+	}
+	var b strings.Builder
+	b.WriteString("to_json(named_struct(")
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		x := quoteIdent(c.Name)
+		if c.Type == "Decimal" {
+			x = "CAST(" + x + " AS STRING)"
+		}
+		b.WriteString(quoteString(c.Name) + ", " + x)
+	}
+	b.WriteString("), map('ignoreNullFields', 'false', 'timeZone', 'UTC', " +
+		`'timestampFormat', 'yyyy-MM-dd\'T\'HH:mm:ss.SSSSSS\'Z\'', 'timestampNTZFormat', 'yyyy-MM-dd\'T\'HH:mm:ss.SSSSSS'))`)
+	return b.String()
 }
