@@ -2,11 +2,15 @@ package runner
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
@@ -55,32 +59,19 @@ func (x *taskExec) writeForEach(ctx context.Context, sp *sinkPlan, rel string, b
 		x.sinkDefinition(&flowPlan{name: FlowName(x.tp.pipeline, x.tp.node, sk), sink: sp})
 	}
 	start := time.Now()
-	cols, err := x.s.columns(ctx, quoteIdent(rel))
-	if err != nil {
-		return 0, fmt.Errorf("%w: %s: %w", ErrSink, sk.Describe(), err)
-	}
-	fcols := make([]foreach.Column, len(cols))
-	for i, c := range cols {
-		fcols[i] = foreach.Column{Name: c.Name, Type: c.Type}
-	}
 	src := "SELECT * FROM " + quoteIdent(rel)
 	if b.flow != nil && b.flow.update {
 		if src, err = x.updatedRows(ctx, rel, b); err != nil {
 			return 0, err
 		}
 	}
-	// The batch's rows as JSON, in a table of the run's database that
-	// the partitions' queries read at once.
 	tbl := fmt.Sprintf("lk_foreach_%d_%d_%d", x.run.seqNo, x.s.n, time.Now().UnixNano())
 	x.s.n++
 	full := "memory.main." + quoteIdent(tbl)
-	if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT %s AS j FROM (%s)", full, foreach.RowJSON(fcols), src)); err != nil {
+	defer x.run.r.db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+full) //nolint:errcheck // best effort
+	rows, err := x.foreachRows(ctx, tbl, src)
+	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, sk.Describe(), err)
-	}
-	defer x.s.conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+full) //nolint:errcheck // best effort
-	var rows int64
-	if err := x.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+full).Scan(&rows); err != nil {
-		return 0, err
 	}
 	nparts := max(1, min(int((rows+foreachRowsPerPartition-1)/foreachRowsPerPartition), x.run.r.cfg.Parallel))
 	parts := make([]foreach.Partition, nparts)
@@ -113,6 +104,75 @@ func (x *taskExec) writeForEach(ctx context.Context, sp *sinkPlan, rel string, b
 		return res.Rows, fmt.Errorf("%w: node '%s' of pipeline '%s', %s: %w", ErrSink, x.tp.node.Name, x.tp.pipeline.Name, sk.Describe(), err)
 	}
 	return res.Rows, nil
+}
+
+// foreachRows puts the rows of the query src, each one JSON object
+// (engine.Rows), in the table tbl of the run's database, which the
+// partitions' queries read at once, and counts them. A local session
+// builds them there; another engine's rows come to Go (Session.Rows) and
+// are appended, so the writers get the same rows, split into the same
+// partitions, on every engine.
+func (x *taskExec) foreachRows(ctx context.Context, tbl, src string) (int64, error) {
+	full := "memory.main." + quoteIdent(tbl)
+	if x.s.conn != nil {
+		cols, err := x.s.describe(ctx, src)
+		if err != nil {
+			return 0, err
+		}
+		fcols := make([]foreach.Column, len(cols))
+		for i, c := range cols {
+			fcols[i] = foreach.Column{Name: c.Name, Type: c.Type}
+		}
+		if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT %s AS j FROM (%s)", full, foreach.RowJSON(fcols), src)); err != nil {
+			return 0, err
+		}
+	} else if err := x.appendRows(ctx, tbl, src); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := x.run.r.db.QueryRowContext(ctx, "SELECT count(*) FROM "+full).Scan(&n)
+	return n, err
+}
+
+// appendRows appends the rows the session's engine returns for src to
+// the new table tbl (one VARCHAR column j) of the run's database.
+func (x *taskExec) appendRows(ctx context.Context, tbl, src string) error {
+	rows, err := x.s.e.Rows(ctx, src)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	conn, err := x.run.r.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE memory.main."+quoteIdent(tbl)+" (j VARCHAR)"); err != nil {
+		return err
+	}
+	return conn.Raw(func(dc any) error {
+		a, err := duckdb.NewAppender(dc.(driver.Conn), "memory", "main", tbl)
+		if err != nil {
+			return err
+		}
+		for n := 0; ; n++ {
+			if n%4096 == 0 && ctx.Err() != nil {
+				err = ctx.Err()
+				break
+			}
+			var row []byte
+			if row, err = rows.Next(); err != nil {
+				break
+			}
+			if err = a.AppendRow(string(row)); err != nil {
+				break
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+		return errors.Join(err, a.Close())
+	})
 }
 
 // updatedRows is the SQL of an update flow's rows to send: those of the

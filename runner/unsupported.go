@@ -79,11 +79,12 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 // sinks (APPEND, OVERWRITE and the refreshes of shared sinks), and the
 // flows of declarative pipelines (append flows, once, import_checkpoint, a
 // full refresh clearing the table once), which the runner emulates through
-// the engine seam as it does for the local engine. Declared source
-// schemas, update flows, ForEach, MERGE and file sinks go through parts of
-// the runner that hold DuckDB (an update flow's state, the ForEach
-// writers, package merge, DuckDB's COPY): on Spark they are refused before
-// anything runs rather than computed elsewhere than the engine chosen.
+// the engine seam as it does for the local engine, and ForEach sinks
+// (each batch's rows come back to Go through Session.Rows). Declared source
+// schemas, update flows, MERGE and file sinks go through parts of the
+// runner that hold DuckDB (an update flow's state, package merge, DuckDB's
+// COPY): on Spark they are refused before anything runs rather than
+// computed elsewhere than the engine chosen.
 func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
 	if info.Name == engine.Local {
 		return nil
@@ -107,7 +108,7 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 		label := "sink " + sk.Describe()
 		switch {
 		case sk.Kind == workspace.SinkForEach:
-			add(sk.Pos, "the "+sk.Describe(), local)
+			// Its rows come back to Go (writeForEach).
 		case sk.IsMerge():
 			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), local)
 		case !sk.IsDelta():

@@ -1,0 +1,105 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/foreach"
+)
+
+func (s *recSession) Rows(ctx context.Context, query string) (engine.Rows, error) {
+	s.e.log("rows")
+	return s.Session.Rows(ctx, query)
+}
+
+// foreachSeen records what the writers of a ForEach sink received: the
+// rows of each (epoch, partition), sorted.
+type foreachSeen struct {
+	mu   sync.Mutex
+	rows map[string][]string
+}
+
+func (f *foreachSeen) sink(name string) *foreach.Sink {
+	return foreach.New(name, func(_ context.Context, t foreach.Target) (foreach.Writer, error) {
+		return foreach.WriterFunc(func(_ context.Context, row foreach.Row) error {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			key := fmt.Sprintf("%s epoch %d partition %d", t.Flow, t.EpochID, t.PartitionID)
+			f.rows[key] = append(f.rows[key], row.String())
+			return nil
+		}), nil
+	}, foreach.Options{})
+}
+
+func (f *foreachSeen) take() map[string][]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := f.rows
+	for _, rs := range out {
+		slices.Sort(rs)
+	}
+	f.rows = map[string][]string{}
+	return out
+}
+
+// TestEngineSeamForEach: on the Spark engine (whose sessions hold no DuckDB
+// connection the runner could use) a ForEach sink's micro-batches come to
+// Go through the seam (Session.Rows), and its writers get the same rows,
+// in the same partitions, with the same (partition, epoch) ids as on the
+// local engine (which builds the rows in DuckDB): a batch large enough to be split in two partitions, then a
+// batch of one partition.
+func TestEngineSeamForEach(t *testing.T) {
+	files := foreachFiles("command: [\"false\"]")
+	files["pipelines/pl.yaml"] = strings.Replace(files["pipelines/pl.yaml"], "as_stream: true", "as_stream: true\n    reader_kwargs: {maxFilesPerTrigger: 1}", 1)
+	files["data/in/1.jsonl"] = jsonl("o", 0, foreachRowsPerPartition+1, "")
+	files["data/in/2.jsonl"] = jsonl("p", 0, 3, `, "at": "2024-01-02"`)
+	var got [2]map[string][]string
+	for i, name := range []string{engine.Local, engine.Spark} {
+		t.Run(name, func(t *testing.T) {
+			seen := &foreachSeen{rows: map[string][]string{}}
+			rec := &fakeEngine{}
+			r := testRunner(t, func(c *Config) {
+				c.Parallel = 2
+				c.ForEach = map[string]*foreach.Sink{"api": seen.sink("api")}
+			})
+			if name == engine.Spark {
+				rec.Engine = r.local
+				r.cfg.Engine = sparkNamed{rec}
+			}
+			mustRun(t, r, newWS(t, files).load(), Request{})
+			got[i] = seen.take()
+			want := map[string]int{"pl.orders/foreach-api epoch 0 partition 0": 0, "pl.orders/foreach-api epoch 0 partition 1": 0, "pl.orders/foreach-api epoch 1 partition 0": 3}
+			n := 0
+			for k, rs := range got[i] {
+				if c, ok := want[k]; !ok || (c > 0 && len(rs) != c) {
+					t.Errorf("%s: %d rows", k, len(rs))
+				}
+				n += len(rs)
+			}
+			if len(got[i]) != len(want) || n != foreachRowsPerPartition+4 {
+				t.Fatalf("%d partitions, %d rows: %v", len(got[i]), n, slices.Sorted(maps.Keys(got[i])))
+			}
+			rows := 0
+			for _, op := range rec.take() {
+				if op == "rows" {
+					rows++
+				}
+			}
+			if want := map[string]int{engine.Local: 0, engine.Spark: 2}[name]; rows != want {
+				t.Fatalf("%d batches read through Session.Rows, want %d", rows, want)
+			}
+		})
+	}
+	if fmt.Sprint(got[0]) != fmt.Sprint(got[1]) {
+		t.Fatal("the writers got other rows or partitions on the Spark engine than on the local one")
+	}
+	if rs := got[1]["pl.orders/foreach-api epoch 1 partition 0"]; len(rs) != 3 || rs[0] != `{"k":"p-0","v":0,"at":"2024-01-02"}` {
+		t.Fatalf("epoch 1: %q", rs)
+	}
+}
