@@ -262,12 +262,13 @@ func (f *fakeHistory) LastTasks(ctx context.Context, pipeline string) ([]history
 func ptr[T any](v T) *T { return &v }
 
 // demoHistory holds two past runs of the demo: a FULL refresh of feed_a
-// (with a retry and a deletion) and an incremental run of everything.
+// on Spark (with a retry and a deletion) and an incremental run of
+// everything on the local engine.
 func demoHistory() *fakeHistory {
 	full := history.Run{ID: 2, Status: history.StatusSucceeded, StartedAt: clock.Add(-30 * time.Minute),
 		EndedAt: clock.Add(-30*time.Minute + 3200*time.Millisecond), Refresh: history.RefreshFull,
 		Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Parallelism: 2, Tasks: 1,
-		RowsRead: 620, RowsWritten: 620, RowsDeleted: 615, Retries: 1}
+		RowsRead: 620, RowsWritten: 620, RowsDeleted: 615, Retries: 1, Engine: "spark", Remote: "sc://127.0.0.1:15002"}
 	inc := history.Run{ID: 1, Status: history.StatusFailed, StartedAt: clock.Add(-2 * time.Hour),
 		EndedAt: clock.Add(-2*time.Hour + 9*time.Second), Refresh: history.RefreshIncremental, Parallelism: 2,
 		Tasks: 6, TasksFailed: 1, RowsWritten: 1900, Error: "1 task failed"}

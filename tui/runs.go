@@ -522,7 +522,7 @@ func (r *runsPane) shown() []int {
 	out := make([]int, 0, len(r.runs))
 	for i, run := range r.runs {
 		if matches(r.q, strconv.FormatInt(run.ID, 10), string(run.Status), string(run.Refresh), string(run.ResetMode),
-			selectionText(run.Pipelines, run.Selectors), run.Error) {
+			run.EngineLabel(), selectionText(run.Pipelines, run.Selectors), run.Error) {
 			out = append(out, i)
 		}
 	}
@@ -797,13 +797,19 @@ func (r *runsPane) listLines(h int) []string {
 		return append(lines, st.Dim.Render("  no runs yet: r runs the selection"))
 	}
 	wide := r.w >= 100
+	shown := r.shown()
+	// Wide, the engine with its Spark Connect server; else its name.
+	ew := len("engine")
+	for _, i := range shown {
+		ew = max(ew, min(len(r.runs[i].EngineLabel()), maxEngineWidth))
+	}
 	if wide {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %5s %-16s %7s %-11s %-11s %9s %8s %s", "run", "started (UTC)", "took", "status", "refresh", "written", "deleted", "selection")))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %5s %-16s %7s %-11s %-11s %-*s %9s %8s %s", "run", "started (UTC)", "took", "status", "refresh",
+			ew, "engine", "written", "deleted", "selection")))
 	} else {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %4s %-11s %6s %-11s %s", "run", "UTC", "took", "refresh", "+written/-deleted selection")))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %4s %-11s %6s %-11s %-6s %s", "run", "UTC", "took", "refresh", "engine", "+written/-deleted selection")))
 	}
 	rows := max(h-len(lines), 1)
-	shown := r.shown()
 	if len(shown) > 0 && !slices.Contains(shown, r.cursor) {
 		r.cursor = shown[0] // the cursor stays on a run the search shows
 	}
@@ -833,11 +839,11 @@ func (r *runsPane) listLines(h int) []string {
 		sel := selectionText(run.Pipelines, run.Selectors)
 		var rest string
 		if wide {
-			rest = fmt.Sprintf(" %5d %-16s %7s %s %-11s %9s %8s %s", run.ID, stamp(run.StartedAt), took, status, refresh,
-				human.Count(run.RowsWritten), human.Count(run.RowsDeleted), sel)
+			rest = fmt.Sprintf(" %5d %-16s %7s %s %-11s %-*s %9s %8s %s", run.ID, stamp(run.StartedAt), took, status, refresh,
+				ew, ansi.Truncate(run.EngineLabel(), ew, "…"), human.Count(run.RowsWritten), human.Count(run.RowsDeleted), sel)
 		} else {
-			rest = fmt.Sprintf(" %4d %-11s %6s %-11s +%s/-%s %s", run.ID, shortStamp(run.StartedAt), took, refresh,
-				human.Count(run.RowsWritten), human.Count(run.RowsDeleted), sel)
+			rest = fmt.Sprintf(" %4d %-11s %6s %-11s %-6s +%s/-%s %s", run.ID, shortStamp(run.StartedAt), took, refresh,
+				engineName(run), human.Count(run.RowsWritten), human.Count(run.RowsDeleted), sel)
 		}
 		line := runMark(st, run.Status) + rest
 		if wide {
@@ -857,6 +863,18 @@ func (r *runsPane) listLines(h int) []string {
 		lines = append(lines, st.Dim.Render("  … older runs load as you scroll"))
 	}
 	return lines
+}
+
+// maxEngineWidth bounds the engine column of the wide list of runs (a long
+// Spark Connect address is cut; the run's details show it whole).
+const maxEngineWidth = 32
+
+// engineName is the engine of a run, without its server.
+func engineName(run history.Run) string {
+	if run.Engine == "" {
+		return "local"
+	}
+	return run.Engine
 }
 
 func selectionText(pipelines, selectors []string) string {
@@ -904,6 +922,7 @@ func (r *runsPane) detailLines(d history.RunDetail) []string {
 		took = human.Duration(dd)
 	}
 	add("started %s UTC · took %s · parallelism %d", stamp(run.StartedAt), took, run.Parallelism)
+	add("engine %s", run.EngineLabel())
 	add("rows read %s · written %s · deleted %s · %s · %d warnings · %d errors", human.Count(run.RowsRead), human.Count(run.RowsWritten),
 		human.Count(run.RowsDeleted), human.Plural(run.Retries, "retry"), run.Warnings, run.Errors)
 	if run.Error != "" {

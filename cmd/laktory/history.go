@@ -36,7 +36,8 @@ func init() {
 folder), kept in DIR/.laktory/state.db by laktory run and the TUI.
 
 Without --run it lists the runs, newest first: id, start (UTC), duration,
-status, refresh, selection, rows written and deleted, and retries. With
+status, refresh, engine (local, or spark and its Spark Connect server),
+selection, rows written and deleted, and retries. With
 --run ID it shows that run: its tasks, every table operation (Delta version,
 rows added and deleted, files), commit retries (attempt, delay, error),
 rows deleted per writer, and messages. --json prints the same as JSON,
@@ -130,12 +131,12 @@ for an unknown run id.`,
 
 // printRuns prints runs as an aligned table.
 func printRuns(w io.Writer, runs []history.Run, p painter, c cutter) {
-	t := textTable{header: []string{"RUN", "STARTED (UTC)", "DURATION", "STATUS", "REFRESH", "SELECTION",
-		"WRITTEN", "DELETED", "RETRIES"}, right: map[int]bool{0: true, 2: true, 6: true, 7: true, 8: true}}
+	t := textTable{header: []string{"RUN", "STARTED (UTC)", "DURATION", "STATUS", "REFRESH", "ENGINE", "SELECTION",
+		"WRITTEN", "DELETED", "RETRIES"}, right: map[int]bool{0: true, 2: true, 7: true, 8: true, 9: true}}
 	for _, r := range runs {
 		t.rows = append(t.rows, []string{strconv.FormatInt(r.ID, 10), fmtClock(r.StartedAt), fmtDuration(r.Duration()),
-			string(r.Status), refreshText(r), c.line(selectionText(r), 40), human.Count(r.RowsWritten), human.Count(r.RowsDeleted),
-			human.Count(r.Retries)})
+			string(r.Status), refreshText(r), c.line(r.EngineLabel(), 40), c.line(selectionText(r), 40), human.Count(r.RowsWritten),
+			human.Count(r.RowsDeleted), human.Count(r.Retries)})
 	}
 	t.print(w, "", p, map[int]func(string) string{3: statusStyle})
 }
@@ -157,9 +158,7 @@ func printRunDetail(w io.Writer, d history.RunDetail, p painter, c cutter) {
 	}
 	field("Workspace", ws)
 	field("Selection", fmt.Sprintf("%s, parallelism %d", selectionText(r), r.Parallelism))
-	if r.Engine != "" {
-		field("Engine", r.Engine+" "+r.Remote)
-	}
+	field("Engine", r.EngineLabel())
 	field("Rows", fmt.Sprintf("read %s, written %s, deleted %s", human.Count(r.RowsRead), human.Count(r.RowsWritten), human.Count(r.RowsDeleted)))
 	field("Counts", fmt.Sprintf("tasks %d (failed %d), retries %d, warnings %d, errors %d",
 		r.Tasks, r.TasksFailed, r.Retries, r.Warnings, r.Errors))

@@ -19,8 +19,8 @@ import (
 )
 
 // historyWorkspace returns a workspace folder whose history holds three
-// runs: a succeeded INCREMENTAL run, a failed FULL run of two writers of a
-// shared table (a deletion, a retry, messages, events), and a RESET+DROP run
+// runs: a succeeded INCREMENTAL run, a failed FULL run on Spark of two
+// writers of a shared table (a deletion, a retry, messages, events), and a RESET+DROP run
 // still running. It returns the folder and the failed run's id.
 func historyWorkspace(t *testing.T) (string, int64) {
 	t.Helper()
@@ -55,7 +55,8 @@ func historyWorkspace(t *testing.T) (string, int64) {
 
 	const a, b, prices = "pl-prices.feed_a", "pl-prices.feed_b", "main.default.prices"
 	failed, err := s.StartRun(ctx, history.RunStart{Workspace: dir, Env: "dev", Refresh: history.RefreshFull,
-		Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a", "feed_b"}, Parallelism: 2})
+		Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a", "feed_b"}, Parallelism: 2,
+		Engine: "spark", Remote: "sc://127.0.0.1:15002"})
 	must(err)
 	must(s.StartTask(ctx, failed, history.TaskStart{Pipeline: "pl-prices", Node: "feed_a"}))
 	must(s.StartTask(ctx, failed, history.TaskStart{Pipeline: "pl-prices", Node: "feed_b"}))
@@ -133,7 +134,8 @@ func TestHistoryJSON(t *testing.T) {
 	if len(list.Runs) != 2 || list.Runs[0].ID != 3 || list.Runs[1].ID != failed || !list.HasOlder {
 		t.Fatalf("list: %+v", list)
 	}
-	if r := list.Runs[1]; r.RowsWritten != 12600 || r.RowsDeleted != 12800 || r.Retries != 2 || r.Status != history.StatusFailed {
+	if r := list.Runs[1]; r.RowsWritten != 12600 || r.RowsDeleted != 12800 || r.Retries != 2 || r.Status != history.StatusFailed ||
+		r.Engine != "spark" || r.Remote != "sc://127.0.0.1:15002" || !strings.Contains(out, `"engine": "spark"`) {
 		t.Fatalf("failed run summary: %+v", r)
 	}
 

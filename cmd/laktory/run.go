@@ -34,6 +34,10 @@ type runResult struct {
 	Declined bool `json:"declined,omitempty"`
 	// DryRun is true for laktory plan and run --dry-run: nothing ran.
 	DryRun bool `json:"dry_run,omitempty"`
+	// Engine is the engine of the run (or, dry, that would run it) and
+	// Remote its Spark Connect server ("" for the local engine).
+	Engine string `json:"engine,omitempty"`
+	Remote string `json:"remote,omitempty"`
 }
 
 type runFlags struct {
@@ -203,8 +207,10 @@ func (a *app) run(dir string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	info := engine.Info{Name: engine.Local}
 	if eng != nil {
 		defer eng.Close()
+		info = eng.Info()
 	}
 	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: eng})
 	if err != nil {
@@ -229,7 +235,7 @@ func (a *app) run(dir string, f runFlags) error {
 	if f.dryRun {
 		fmt.Fprintln(out, "Dry run: nothing was changed.")
 		if f.asJSON {
-			return a.printJSON(runResult{Plan: plan, DryRun: true})
+			return a.printJSON(runResult{Plan: plan, DryRun: true, Engine: info.Name, Remote: info.Remote})
 		}
 		return nil
 	}
@@ -243,12 +249,12 @@ func (a *app) run(dir string, f runFlags) error {
 			return a.declined(plan, f.asJSON)
 		}
 	}
-	sum, err := a.execute(r, plan, out, f.asJSON, shown)
+	sum, err := a.execute(r, plan, out, f.asJSON, shown, info)
 	if err != nil {
 		return err
 	}
 	if f.watch {
-		return a.watchRuns(r, snap, plan, out, f)
+		return a.watchRuns(r, snap, plan, out, f, info)
 	}
 	if sum.Status != history.StatusSucceeded {
 		return errProblems
@@ -346,9 +352,9 @@ func (a *app) openEngine(f runFlags, cfg *workspace.Config) (engine.Engine, erro
 	return e, nil
 }
 
-// execute starts a plan, shows its progress and prints its summary (or,
-// asJSON, the plan and the summary as JSON).
-func (a *app) execute(r *runner.Runner, plan *runner.Plan, out io.Writer, asJSON bool, shown warnings) (runner.Summary, error) {
+// execute starts a plan on the runner's engine (info), shows its progress
+// and prints its summary (or, asJSON, the plan and the summary as JSON).
+func (a *app) execute(r *runner.Runner, plan *runner.Plan, out io.Writer, asJSON bool, shown warnings, info engine.Info) (runner.Summary, error) {
 	run, err := r.Start(a.ctx, plan)
 	if err != nil {
 		return runner.Summary{}, err
@@ -362,14 +368,18 @@ func (a *app) execute(r *runner.Runner, plan *runner.Plan, out io.Writer, asJSON
 	default:
 		prog = &lineProgress{w: out, shown: shown}
 	}
-	fmt.Fprintf(out, "Run %d started (laktory history --run %d)\n", run.ID, run.ID)
+	on := ""
+	if info.Name != engine.Local {
+		on = " on " + strings.TrimSpace(info.Name+" "+info.Remote)
+	}
+	fmt.Fprintf(out, "Run %d started%s (laktory history --run %d)\n", run.ID, on, run.ID)
 	for e := range run.Events() {
 		prog.event(e)
 	}
 	prog.done()
 	sum, _ := run.Wait()
 	if asJSON {
-		return sum, a.printJSON(runResult{RunID: run.ID, Plan: plan, Summary: &sum})
+		return sum, a.printJSON(runResult{RunID: run.ID, Plan: plan, Summary: &sum, Engine: info.Name, Remote: info.Remote})
 	}
 	printSummary(out, sum, a.color(out), shown)
 	return sum, nil

@@ -285,3 +285,15 @@ func TestRunEngineConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestRunJSONEngine: run --json and plan --json name the engine of the run.
+func TestRunJSONEngine(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	for _, args := range [][]string{{"plan", dir, "-p", "pl-prices", "--json"}, {"run", dir, "-p", "pl-prices", "--json"}} {
+		code, out, stderr := runCLI(t, nil, args...)
+		var res runResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil || code != ExitOK || res.Engine != "local" || res.Remote != "" {
+			t.Fatalf("%v: exit %d, %+v (%v)\n%s", args, code, res, err, stderr)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/watch"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -17,7 +18,7 @@ import (
 // landing file, or a saved pipeline that validates, runs the nodes it
 // affects (within the first run's selection when --pipeline or --select
 // narrowed it) incrementally, debounced, one run at a time, until Ctrl-C.
-func (a *app) watchRuns(r *runner.Runner, snap *workspace.Snapshot, first *runner.Plan, out io.Writer, f runFlags) error {
+func (a *app) watchRuns(r *runner.Runner, snap *workspace.Snapshot, first *runner.Plan, out io.Writer, f runFlags, info engine.Info) error {
 	events, err := workspace.Watch(a.ctx, snap, workspace.WatchOptions{})
 	if err != nil {
 		return fmt.Errorf("watch the workspace: %w", err)
@@ -85,7 +86,7 @@ func (a *app) watchRuns(r *runner.Runner, snap *workspace.Snapshot, first *runne
 			} else {
 				shown := warnings{}
 				printPlan(out, snap, plan, a.color(out), false, shown)
-				if _, err := a.execute(r, plan, out, false, shown); err != nil {
+				if _, err := a.execute(r, plan, out, false, shown, info); err != nil {
 					fmt.Fprintf(a.stderr, "laktory: %v\n", err)
 				}
 			}

@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -123,6 +124,15 @@ type Run struct {
 
 // Duration is how long the run took, or 0 while it has not ended.
 func (r Run) Duration() time.Duration { return span(r.StartedAt, r.EndedAt) }
+
+// EngineLabel names the engine of the run and where it ran, as lists show
+// it: "local", or "spark sc://127.0.0.1:15002".
+func (r Run) EngineLabel() string {
+	if r.Engine == "" {
+		return "local"
+	}
+	return strings.TrimSpace(r.Engine + " " + r.Remote)
+}
 
 func span(from, to time.Time) time.Duration {
 	if from.IsZero() || to.IsZero() {
