@@ -12,6 +12,7 @@ import (
 
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -284,6 +285,33 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 		return "", err
 	}
 	return e.ReadFiles(ctx, files, format, o.src)
+}
+
+// readFileList reads the given files of a format with DuckDB
+// (fileListSQL), their columns in the order of the source's backend:
+// Spark's JSON reader (PYSPARK, the default, and a node's JSON sink read
+// back) infers the columns of the objects sorted by name, where DuckDB and
+// Polars keep the order of the first object's keys. A declared schema
+// keeps its order. (The fields of nested objects keep DuckDB's order.)
+func readFileList(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, error) {
+	sql, err := fileListSQL(files, format, o)
+	spark := o.src == nil || o.src.Backend != "POLARS"
+	if err != nil || !spark || !slices.Contains([]string{"JSON", "JSONL", "NDJSON"}, strings.ToUpper(format)) || schemaColumns(o.src) != "" {
+		return sql, err
+	}
+	cols, err := describe(ctx, q, sql)
+	if err != nil {
+		return "", err
+	}
+	names := columnNames(cols)
+	if slices.IsSorted(names) {
+		return sql, nil
+	}
+	slices.Sort(names)
+	for i, n := range names {
+		names[i] = quoteIdent(n)
+	}
+	return "SELECT " + strings.Join(names, ", ") + " FROM (" + sql + ")", nil
 }
 
 // fileListSQL reads the given files of a format (CSV, JSON, JSONL,

@@ -112,8 +112,8 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	r := &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}
-	r.local = local.New(db, func(files []string, format string, src *workspace.Source) (string, error) {
-		return fileListSQL(files, format, readOptions{src: src})
+	r.local = local.New(db, func(ctx context.Context, q local.Querier, files []string, format string, src *workspace.Source) (string, error) {
+		return readFileList(ctx, q, files, format, readOptions{src: src})
 	})
 	r.flow = schemaflow.New(schemaEngine{r}, schemaflow.Options{StoreDir: cfg.SchemaCache, Version: engineVersion(db)})
 	return r, nil

@@ -292,7 +292,7 @@ func (e schemaEngine) FileSchema(ctx context.Context, src *workspace.Source) ([]
 	if err != nil {
 		return nil, err
 	}
-	q, err := fileListSQL(files, src.Format, readOptions{src: src})
+	q, err := readFileList(ctx, e.r.db, files, src.Format, readOptions{src: src})
 	if err != nil {
 		return nil, err
 	}

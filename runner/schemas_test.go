@@ -152,7 +152,7 @@ nodes:
     shared:
       where: client_id = 2
 `}, want: []W{D("pipelines/acme.yaml", 11, 14, validate.CodeWhereColumn,
-			"names the column 'clientid', which table main.default.all_orders does not have (its columns: order_id, client_id, amount, ts); did you mean 'client_id'?")}},
+			"names the column 'clientid', which table main.default.all_orders does not have (its columns: amount, client_id, order_id, ts); did you mean 'client_id'?")}},
 		{name: "where on a column the writer does not write", files: map[string]string{
 			"pipelines/acme.yaml": `name: acme
 nodes:
@@ -350,7 +350,7 @@ func TestValidateSourceSchemas(t *testing.T) {
 		{"path: ../data/semi.csv\n    format: CSV\n    reader_kwargs: {sep: ';'}", "prices", "Did you mean one of the following? [`symbol`, `price`]"},
 		{"path: ../data/nohead.csv\n    format: CSV\n    reader_kwargs: {header: false}", "symbol", "Did you mean one of the following? [`column0`, `column1`]"},
 		{"path: ../data/items.json\n    format: JSON", "weigth", "Did you mean one of the following? [`sku`, `weight`]"},
-		{"path: ../data/notes.jsonl\n    format: JSONL", "nots", "Did you mean one of the following? [`note`, `at`]"},
+		{"path: ../data/notes.jsonl\n    format: JSONL", "nots", "Did you mean one of the following? [`at`, `note`]"},
 		{"path: ../data/ids.parquet\n    format: PARQUET", "lable", "Did you mean one of the following? [`id`, `label`]"},
 		{"path: ../out/ids\n    format: DELTA", "idd", "Did you mean one of the following? [`id`, `label`]"},
 	}

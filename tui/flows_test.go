@@ -113,7 +113,7 @@ func TestFlowSchemaValidation(t *testing.T) {
 	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, tm, "✗ 1 ", "LK301", "[`symbol`, `ts`, `price`]")
+	waitFor(t, tm, "✗ 1 ", "LK301", "[`price`, `symbol`, `ts`]") // the JSON feed's columns in Spark's order
 	final := finalModel(t, tm)
 	at := strings.Index(broken, "prise")
 	line, col := strings.Count(broken[:at], "\n")+1, at-strings.LastIndex(broken[:at], "\n")

@@ -563,6 +563,7 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 			backend = b
 		}
 		o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
+		s.Backend = backend
 		s.Name = o.str("name")
 		s.AsStream = o.boolean("as_stream")
 		if s.AsStream && backend == "POLARS" {

@@ -231,6 +231,10 @@ type Source struct {
 	Schema           *Schema
 	HasHeader        *bool
 	InferSchema      *bool
+	// Backend is the source's effective dataframe_backend (its own, else
+	// its node's or pipeline's; PYSPARK by default): it decides how the
+	// files are read (Spark's JSON reader orders the columns by name).
+	Backend string
 }
 
 // ReaderOption returns reader_kwargs[key], matching the key

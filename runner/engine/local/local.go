@@ -20,9 +20,10 @@ import (
 )
 
 // FilesReader returns the DuckDB query reading data files of a format
-// with a source's reader options. The runner gives it: the same reader
-// serves the schema checks of validation.
-type FilesReader func(files []string, format string, src *workspace.Source) (string, error)
+// with a source's reader options; q binds queries it needs to decide it
+// (the columns of a read). The runner gives it: the same reader serves
+// the schema checks of validation.
+type FilesReader func(ctx context.Context, q Querier, files []string, format string, src *workspace.Source) (string, error)
 
 // Engine is the local engine over a DuckDB database.
 type Engine struct {
@@ -265,8 +266,8 @@ type jsonRows struct {
 func (r jsonRows) Close() error { return r.rows.Close() }
 
 // ReadFiles implements engine.Session.
-func (s *Session) ReadFiles(_ context.Context, files []string, format string, src *workspace.Source) (string, error) {
-	return s.files(files, format, src)
+func (s *Session) ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error) {
+	return s.files(ctx, s.Conn, files, format, src)
 }
 
 // ScanTable implements engine.Session: package delta's scan SQL.
