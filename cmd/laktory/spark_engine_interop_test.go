@@ -18,11 +18,12 @@ import (
 )
 
 // TestInteropSparkEngine runs the demo's job pipelines (pl-prices,
-// pl-client-acme, pl-client-globex; the declarative pl-events is refused on
-// Spark) on the local engine and on Spark through Spark Connect
-// (laktory run --engine spark), then compares every table the two wrote,
-// row for row with delta-rs: after the first run, and after a FULL refresh
-// of one writer of the shared prices table. It logs the wall time of each
+// pl-client-acme, pl-client-globex) and its declarative pl-events on the
+// local engine and on Spark through Spark Connect (laktory run --engine
+// spark), then compares every table the two wrote, row for row with
+// delta-rs: after the first run, after a FULL refresh of one writer of the
+// shared prices table, and after a full refresh of pl-events (its table
+// cleared once, the once flow run again). It logs the wall time of each
 // run per engine.
 //
 // It is opt-in, as TestInteropSpark: it runs when LAKTORY_SPARK_PYTHON is
@@ -66,8 +67,12 @@ func TestInteropSparkEngine(t *testing.T) {
 			compareEngineTables(t, py, name, table, tablePath(dirs["local"], table), tablePath(dirs["spark"], table))
 		}
 	}
+	events := []string{"-p", "pl-events"}
 	step("first run", jobs...)
+	tables = append(tables, "events")
+	step("first run of pl-events", events...)
 	step("FULL refresh of pl-prices.feed_a", "--select", "pl-prices.feed_a", "--refresh", "FULL")
+	step("full refresh of pl-events", append(events, "--refresh", "FULL")...)
 }
 
 // sparkConnect returns the Spark Connect server of the test:
