@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/runner/watch"
 	"github.com/laktory/workbench/tui/lanes"
@@ -87,6 +88,9 @@ type Model struct {
 	// paramValues are the pipeline parameters given in this session, the
 	// parameters dialog's defaults.
 	paramValues map[string]string
+	// engine is the engine picked in a run dialog this session ("": the
+	// config's, else local).
+	engine string
 }
 
 // tableWatch is the watch of the shown table's log.
@@ -941,6 +945,7 @@ func (m *Model) runKey(refresh string) tea.Cmd {
 	}
 	if refresh == validate.RefreshReset {
 		m.dialog = newResetPicker(t)
+		m.setEngineLines(m.dialog)
 		return nil
 	}
 	return m.plan(t, refresh, "")
@@ -967,6 +972,7 @@ func (m *Model) runAll() tea.Cmd {
 func (m *Model) plan(t runTarget, refresh, resetMode string) tea.Cmd {
 	if fields := missingParams(m.ws.snap, t); len(fields) > 0 {
 		m.dialog = newParamsDialog(t, refresh, resetMode, fields, m.paramValues)
+		m.setEngineLines(m.dialog)
 		return nil
 	}
 	return m.planWith(m.ws.snap, t, refresh, resetMode)
@@ -982,11 +988,17 @@ func (m *Model) planWith(snap *workspace.Snapshot, t runTarget, refresh, resetMo
 		return nil
 	}
 	m.seq.run++
-	m.dialog = &dialog{kind: dlgPlanning, title: title, token: m.seq.run, target: t, refresh: params.Refresh,
-		body: []string{"Planning " + title + "…"}}
+	body := []string{"Planning " + title + "…"}
+	if es := m.engines(snap); es.name == engine.Spark && es.why == "" {
+		body = []string{fmt.Sprintf("Connecting to Spark at %s (from %s), which must run Spark 4.2 with Delta 4.4, then planning %s…",
+			es.remote, es.from, title)}
+	}
+	m.dialog = &dialog{kind: dlgPlanning, title: title, token: m.seq.run, target: t, refresh: params.Refresh, resetMode: resetMode,
+		snap: snap, body: body}
+	m.setEngineLines(m.dialog)
 	req := runner.Request{Pipelines: t.pipelines, Selectors: t.selectors, Refresh: params.Refresh, ResetMode: params.ResetMode,
 		Parallel: m.deps.Parallel}
-	return planCmd(m.ctx, m.deps.Runner, m.seq.run, snap, req)
+	return m.planCmd(m.seq.run, snap, req)
 }
 
 // runTitle names a run: "FULL refresh of node pl.a", "RESET (DROP) of ...".
@@ -1016,16 +1028,66 @@ func (m *Model) planned(msg planMsg) tea.Cmd {
 		if errors.As(msg.err, &pe) && len(pe.Diagnostics) > 0 {
 			body = diagLines(pe.Diagnostics, m.ws.snap, m.c.st)
 		}
-		m.dialog = &dialog{kind: dlgMessage, title: "Cannot run " + d.title, body: m.c.relAll(body)}
+		title := "Cannot run " + d.title + onEngine(msg.engine, m.engines(d.snap))
+		if msg.connect {
+			// The engine cannot be used: say why, and offer the other.
+			title = "Cannot use the spark engine for " + d.title
+			body = []string{m.c.st.Error.Render(msg.err.Error()), "", "e switches to the local engine and plans the run there; esc cancels."}
+		}
+		m.dialog = &dialog{kind: dlgMessage, title: title, body: m.c.relAll(body),
+			target: d.target, refresh: d.refresh, resetMode: d.resetMode, snap: d.snap}
+		m.setEngineLines(m.dialog)
 		return nil
 	}
-	d.plan = msg.plan
-	if d.refresh == validate.RefreshIncremental && len(msg.plan.Effects) == 0 {
+	d.plan, d.runner, d.engine = msg.plan, msg.runner, msg.engine
+	d.title += onEngine(msg.engine, m.engines(d.snap))
+	if d.refresh == validate.RefreshIncremental && len(msg.plan.Effects) == 0 && !m.engines(d.snap).offersSpark() {
 		return m.start(d)
 	}
 	d.kind = dlgConfirm
 	d.body = m.c.relAll(confirmBody(msg.plan, m.ws.snap, m.c.st))
 	return nil
+}
+
+// setEngineLines shows the engine choice in a run dialog, when the
+// workbench offers one.
+func (m *Model) setEngineLines(d *dialog) {
+	if m.deps.Engines == nil {
+		return
+	}
+	snap := d.snap
+	if snap == nil {
+		snap = m.ws.snap
+	}
+	d.engineLines = m.engines(snap).lines(m.c.st)
+}
+
+// switchEngine moves the run dialog's choice to the other engine; a
+// planned run is planned again there (the engines run different sets of
+// nodes). The Spark engine without a server is refused, saying why.
+func (m *Model) switchEngine(d *dialog) tea.Cmd {
+	if m.deps.Engines == nil {
+		return nil
+	}
+	snap := d.snap
+	if snap == nil {
+		snap = m.ws.snap
+	}
+	es := m.engines(snap)
+	next := engine.Spark
+	if es.name == engine.Spark {
+		next = engine.Local
+	}
+	if next == engine.Spark && es.why != "" {
+		m.setStatus("spark unavailable: "+es.why, true)
+		return nil
+	}
+	m.engine = next
+	if d.kind == dlgResetMode {
+		m.setEngineLines(d)
+		return nil
+	}
+	return m.planWith(snap, d.target, d.refresh, d.resetMode)
 }
 
 func (m *Model) start(d *dialog) tea.Cmd {
@@ -1038,7 +1100,7 @@ func (m *Model) start(d *dialog) tea.Cmd {
 	// the keys keep moving what they moved (the footer names what r/f/R
 	// act on).
 	m.setTab(TabRuns)
-	return startCmd(m.ctx, m.deps.Runner, m.seq.run, d.plan)
+	return startCmd(m.ctx, d.runner, m.seq.run, d.plan)
 }
 
 func (m *Model) started(msg startedMsg) tea.Cmd {
@@ -1077,6 +1139,8 @@ func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 	switch d.kind {
 	case dlgResetMode:
 		switch {
+		case key.Matches(msg, k.Engine):
+			return m.switchEngine(d)
 		case key.Matches(msg, k.Up):
 			d.cursor = max(d.cursor-1, 0)
 		case key.Matches(msg, k.Down):
@@ -1088,6 +1152,8 @@ func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case dlgConfirm:
 		switch {
+		case key.Matches(msg, k.Engine):
+			return m.switchEngine(d)
 		case key.Matches(msg, k.Yes):
 			return m.start(d)
 		case key.Matches(msg, k.No), key.Matches(msg, k.Back):
@@ -1103,7 +1169,10 @@ func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 			m.dialog = nil
 		}
 	default: // planning, message
-		if key.Matches(msg, k.Back, k.Enter, k.No) {
+		switch {
+		case key.Matches(msg, k.Engine) && d.kind == dlgMessage && d.snap != nil:
+			return m.switchEngine(d) // a run the engine refused
+		case key.Matches(msg, k.Back, k.Enter, k.No):
 			m.dialog = nil
 		}
 	}
@@ -1313,7 +1382,7 @@ func (m *Model) helpLines() []string {
 	}{
 		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End}},
 		{"Panes and tabs", []key.Binding{k.NextPane, k.PrevPane, k.Graph, k.Problems, k.Runs, k.Table, k.NextTab, k.PrevTab}},
-		{"Runs (of the selection)", []key.Binding{k.Run, k.Full, k.Reset, k.Cancel, k.RunAll, k.Watch}},
+		{"Runs (of the selection)", []key.Binding{k.Run, k.Full, k.Reset, k.Cancel, k.RunAll, k.Watch, k.Engine}},
 		{"This pane", flatten(m.focusedHelp().FullHelp())},
 		{"Other", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.Edit, k.Reload, k.Help, k.Quit}},
 	}

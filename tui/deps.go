@@ -128,8 +128,12 @@ type Deps struct {
 	// Events are the watcher's reloads (workspace.Watch); nil: no live
 	// validation.
 	Events <-chan workspace.Event
-	// Runner starts refreshes; nil: the run keys say runs need the runner.
+	// Runner starts refreshes on the local engine; nil: the run keys say
+	// runs need the runner.
 	Runner Runner
+	// Engines offers the Spark engine in the run dialog; nil: runs are
+	// local and the dialog shows no engine choice.
+	Engines *Engines
 	// Validator validates each snapshot (in a command); nil: validate's
 	// rules only.
 	Validator Validator

@@ -46,6 +46,16 @@ type dialog struct {
 	refresh string
 	plan    *runner.Plan
 	params  *paramsForm // dlgParams, and the planning that follows it
+	// resetMode and snap are what the run is planned with (snap: the
+	// workspace with the run's parameters), for planning it again on the
+	// other engine; runner and engine made the plan.
+	resetMode string
+	snap      *workspace.Snapshot
+	runner    Runner
+	engine    string
+	// engineLines show the engine choice (none: the workbench offers
+	// none), under the title.
+	engineLines []string
 }
 
 // resetModes are the choices of the reset-mode picker, from the least
@@ -254,10 +264,14 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 	if d.cursor < len(d.notes) {
 		note = append([]string{""}, wrap(d.notes[d.cursor], inner)...)
 	}
-	room := max(h-dialogChrome-len(d.options)-len(note), 1)
+	engines := wrapAll(d.engineLines, inner)
+	if len(engines) > 0 {
+		engines = append(engines, "")
+	}
+	room := max(h-dialogChrome-len(d.options)-len(note)-len(engines), 1)
 	d.offset = min(max(d.offset, 0), max(len(body)-room, 0))
 	end := min(d.offset+room, len(body))
-	lines := []string{st.DialogHead.Render(ansi.Truncate(d.title, inner, "…")), ""}
+	lines := append([]string{st.DialogHead.Render(ansi.Truncate(d.title, inner, "…")), ""}, engines...)
 	width := 0 // of the whole body, so the box keeps its size as it scrolls
 	for _, l := range body {
 		width = max(width, ansi.StringWidth(l))
@@ -280,19 +294,26 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 	if len(body) > room {
 		scroll = fmt.Sprintf("↑/↓ %d-%d/%d · ", d.offset+1, end, len(body))
 	}
+	engine := ""
+	if len(d.engineLines) > 0 {
+		engine = "e engine · "
+	}
 	switch d.kind {
 	case dlgResetMode:
-		lines = append(lines, st.Dim.Render(scroll+"↑/↓ choose · enter plan the run · esc cancel"))
+		lines = append(lines, st.Dim.Render(scroll+"↑/↓ choose · "+engine+"enter plan the run · esc cancel"))
 	case dlgParams:
 		lines = append(lines, st.Dim.Render("type a value · tab/↑/↓ next field · enter plan the run · esc cancel"))
 	case dlgPlanning:
 		lines = append(lines, st.Dim.Render("planning… · esc cancel"))
 	case dlgConfirm:
-		lines = append(lines, st.Dim.Render(scroll)+st.Bold.Render("y")+st.Dim.Render(" run · ")+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
+		lines = append(lines, st.Dim.Render(scroll)+st.Bold.Render("y")+st.Dim.Render(" run · "+engine)+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
 	case dlgQuit:
 		lines = append(lines, st.Bold.Render("y")+st.Dim.Render(" cancel the run and quit · ")+st.Bold.Render("n/esc")+st.Dim.Render(" stay"))
 	default:
-		lines = append(lines, st.Dim.Render(scroll+"enter/esc close"))
+		if d.snap == nil { // not a run the engine may take instead
+			engine = ""
+		}
+		lines = append(lines, st.Dim.Render(scroll+engine+"enter/esc close"))
 	}
 	for _, l := range lines {
 		width = max(width, ansi.StringWidth(l))

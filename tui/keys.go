@@ -17,7 +17,7 @@ type KeyMap struct {
 	Graph, Problems, Runs        key.Binding
 	Table, NextTab, PrevTab      key.Binding
 	Run, Full, Reset, Cancel     key.Binding
-	RunAll, Watch                key.Binding
+	RunAll, Watch, Engine        key.Binding
 	Search, NextMatch, PrevMatch key.Binding
 	Edit, Reload                 key.Binding
 	Yes, No                      key.Binding
@@ -58,6 +58,7 @@ func DefaultKeyMap() KeyMap {
 		Cancel:      b([]string{"x"}, "x", "cancel run"),
 		RunAll:      b([]string{"a"}, "a", "run all (incremental)"),
 		Watch:       b([]string{"w"}, "w", "watch on/off"),
+		Engine:      b([]string{"e"}, "e", "engine (dialog)"),
 		Search:      b([]string{"/"}, "/", "search"),
 		NextMatch:   b([]string{"n"}, "n", "next match"),
 		PrevMatch:   b([]string{"N"}, "N", "previous match"),

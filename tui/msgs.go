@@ -49,10 +49,16 @@ type (
 		tasks []history.Task
 		err   error
 	}
+	// planMsg is a plan made by runner (on engine), or why there is none;
+	// connect is true when the engine could not be used (no server, a
+	// connection or version error).
 	planMsg struct {
-		token int
-		plan  *runner.Plan
-		err   error
+		token   int
+		plan    *runner.Plan
+		err     error
+		runner  Runner
+		engine  string
+		connect bool
 	}
 	startedMsg struct {
 		token  int
@@ -179,10 +185,10 @@ func lastTasksCmd(ctx context.Context, h History, seq int) tea.Cmd {
 	}
 }
 
-func planCmd(ctx context.Context, r Runner, token int, snap *workspace.Snapshot, req runner.Request) tea.Cmd {
+func planCmd(ctx context.Context, r Runner, engineName string, token int, snap *workspace.Snapshot, req runner.Request) tea.Cmd {
 	return func() tea.Msg {
 		p, err := r.Plan(ctx, snap, req)
-		return planMsg{token: token, plan: p, err: err}
+		return planMsg{token: token, plan: p, err: err, runner: r, engine: engineName}
 	}
 }
 

@@ -125,7 +125,7 @@ func (m *Model) autoDue() tea.Cmd {
 	m.auto.plan, m.auto.sel, m.auto.why = m.seq.run, sel, why
 	req := sel.Request()
 	req.Refresh, req.Parallel = params.Refresh, m.deps.Parallel
-	return planCmd(m.ctx, m.deps.Runner, m.seq.run, m.ws.snap, req)
+	return m.planCmd(m.seq.run, m.ws.snap, req)
 }
 
 // autoPlanned starts the watch's planned run, in the background: the tab
@@ -142,13 +142,13 @@ func (m *Model) autoPlanned(msg planMsg) tea.Cmd {
 		m.setStatus("watch: the run would delete data: not run (r runs it and asks)", true)
 		return m.autoTick()
 	}
-	title := "watch run of " + m.auto.sel.String()
+	title := "watch run of " + m.auto.sel.String() + onEngine(msg.engine, m.engines(m.ws.snap))
 	m.seq.run++
 	m.auto.run = m.seq.run
 	m.runs.live = newLiveRun(m.seq.run, title, msg.plan, m.ws.snap, nil, m.c.now())
 	m.runs.closeDetail()
 	m.setStatus(title+" ("+joinWhy(m.auto.why)+")", false)
-	return startCmd(m.ctx, m.deps.Runner, m.seq.run, msg.plan)
+	return startCmd(m.ctx, msg.runner, m.seq.run, msg.plan)
 }
 
 // autoClosed ends the watch's run: the next queued changes are due.

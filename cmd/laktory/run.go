@@ -18,6 +18,7 @@ import (
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/spark"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/tui"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -263,8 +264,8 @@ func (a *app) run(dir string, f runFlags) error {
 }
 
 // sparkRemoteEnv is the Spark Connect address of --engine spark without
-// --remote.
-const sparkRemoteEnv = "LAKTORY_SPARK_REMOTE"
+// --remote (the workbench's run dialog reads it too).
+const sparkRemoteEnv = tui.RemoteEnv
 
 // engineChoice is the engine a run uses and the Spark Connect server of the
 // Spark engine, each with where it was set (for messages).

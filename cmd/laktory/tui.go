@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/laktory/workbench/assets"
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/engine/spark"
 	"github.com/laktory/workbench/runner/watch"
 	"github.com/laktory/workbench/tui"
 	"github.com/laktory/workbench/workspace"
@@ -55,7 +57,9 @@ r runs the selection incrementally, a runs every pipeline incrementally, f
 runs a FULL refresh (a writer of a shared table deletes only its own rows),
 R resets (the picker starts on the least destructive choice); destructive
 runs say what they delete and reset and which flows they run, and ask
-first; x cancels. The footer names what r/f/R act on: the tree's item, the
+first; x cancels. A run dialog shows the engine (local, or spark on the
+Spark Connect server of $LAKTORY_SPARK_REMOTE or laktory-workbench.yaml's
+spark.remote) and e switches it. The footer names what r/f/R act on: the tree's item, the
 graph's writer, the selected problem's object. / searches the focused pane
 (n/N next/previous match, esc clears).
 
@@ -143,8 +147,22 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		editor = a.getenv("VISUAL")
 	}
 	local := &tui.LocalRunner{R: r}
+	// The Spark engine, when a run dialog picks it: connected on the
+	// first run there, closed when the program ends.
+	engines := &tui.EngineRunners{
+		Connect: func(ctx context.Context, remote string) (engine.Engine, error) {
+			e, err := spark.Open(ctx, remote)
+			if err != nil {
+				return nil, err // not a typed nil
+			}
+			return e, nil
+		},
+		New: func(e engine.Engine) (*runner.Runner, error) {
+			return runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: e})
+		},
+	}
 	deps := tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
-		Editor: editor, NoColor: noColor, Watch: f.watch}
+		Engines: &tui.Engines{EnvRemote: a.getenv(sparkRemoteEnv), Open: engines.Open}, Editor: editor, NoColor: noColor, Watch: f.watch}
 	if data, err := watch.WatchSources(ctx, snap); err != nil {
 		fmt.Fprintf(a.stderr, "laktory: watch mode does not see landing files: %v\n", err)
 	} else {
@@ -158,6 +176,9 @@ func (a *app) tui(dir string, f tuiFlags) error {
 	_, err = tea.NewProgram(m, opts...).Run()
 	cancel() // stops a run still going, before its next commit
 	local.Wait()
+	if err := engines.Close(); err != nil {
+		fmt.Fprintf(a.stderr, "laktory: closing the spark engine: %v\n", err)
+	}
 	if err != nil && a.ctx.Err() == nil {
 		return fmt.Errorf("workbench: %w", err)
 	}
