@@ -71,7 +71,8 @@ func TestTUIUsageErrors(t *testing.T) {
 
 // TestTUISmokeTmux runs the built binary in a real terminal (tmux): it
 // opens the demo, draws the graph, takes keys (tabs, the tree, help, a
-// run), quits with q and exits 0 with the terminal
+// run whose dialog switches to an unreachable Spark engine and back), quits
+// with q and exits 0 with the terminal
 // restored. It is skipped without tmux unless LAKTORY_REQUIRE_TMUX=1.
 func TestTUISmokeTmux(t *testing.T) {
 	tmuxPath, err := exec.LookPath("tmux")
@@ -97,7 +98,9 @@ func TestTUISmokeTmux(t *testing.T) {
 		return string(out)
 	}
 	defer exec.Command(tmuxPath, "-S", sock, "kill-server").Run()
-	shell := fmt.Sprintf("env TMPDIR=%s TERM=xterm-256color %s tui --demo; echo laktory-exit=$?; sleep 600", dir, bin)
+	// A Spark Connect server nobody listens on (port 1 of the loopback):
+	// the run dialog offers spark, and connecting fails at once.
+	shell := fmt.Sprintf("env TMPDIR=%s TERM=xterm-256color LAKTORY_SPARK_REMOTE=sc://127.0.0.1:1 %s tui --demo; echo laktory-exit=$?; sleep 600", dir, bin)
 	tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "smoke", shell)
 	screen := func() string { return tmux("capture-pane", "-p", "-t", "smoke") }
 	wait := func(what string) string {
@@ -131,8 +134,17 @@ func TestTUISmokeTmux(t *testing.T) {
 	wait("Panes and tabs")
 	keys("?") // (Escape then a key would read as alt+key)
 	// r on acme's writer: it streams its landing files into all_orders.
+	// The dialog offers spark; e tries it and shows the connection error,
+	// e again plans it locally, y runs it.
 	keys("r")
 	wait("incremental run of writer pl-client-acme.orders")
+	wait("Engine ● local · ○ spark sc://127.0.0.1:1 ($LAKTORY_SPARK_REMOTE)")
+	keys("e")
+	wait("Cannot use the spark engine for incremental run")
+	wait("connection refused")
+	keys("e")
+	wait("Engine ● local")
+	keys("y")
 	wait("Summary: succeeded")
 	keys("q", "y") // y answers "quit while a run is in progress?" if asked
 	s := wait("laktory-exit=")
