@@ -67,21 +67,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	}
 
 	// The spare files land: only their rows are processed.
-	spare := filepath.Join(dir, "data", "spare")
-	err := filepath.WalkDir(spare, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(spare, p)
-		b, err := os.ReadFile(p)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "data", "landing", rel), b, 0o644)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	workspacetest.LandSpare(t, dir)
 	o = mustRun(t, r, snap, Request{})
 	if o.sum.RowsWritten != 50+50+50+40+40+30+5 {
 		t.Fatalf("%d rows written for the new files, want 265", o.sum.RowsWritten)

@@ -10,31 +10,52 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
-// TestInteropSparkEngine runs the demo's job pipelines (pl-prices,
-// pl-client-acme, pl-client-globex) and its declarative pl-events on the
-// local engine and on Spark through Spark Connect (laktory run --engine
-// spark), then compares every table the two wrote, row for row with
-// delta-rs: after the first run, after a FULL refresh of one writer of the
-// shared prices table, and after a full refresh of pl-events (its table
-// cleared once, the once flow run again). It logs the wall time of each
-// run per engine.
+// The demo's pipelines the Spark engine check runs and the tables it
+// compares: every step covers what these lists name.
+var (
+	sparkCheckPipelines = []string{"pl-prices", "pl-client-acme", "pl-client-globex", "pl-events"}
+	sparkCheckTables    = []string{"prices", "all_orders", "gld_prices_a", "events"}
+)
+
+// TestInteropSparkEngine runs the demo's pipelines (sparkCheckPipelines:
+// its job pipelines and its declarative pl-events) on the local engine and on Spark through Spark Connect
+// (laktory run --engine spark), each engine in a workspace of its own, and
+// compares the tables the two wrote (sparkCheckTables), row for row with
+// delta-rs, after each step of demo/: the first run, new landing files
+// (an incremental run), a FULL refresh of one writer of the shared table
+// prices, a full refresh of pl-events (its table cleared once, the once
+// flow run again), RESET with TRUNCATE of prices (then an incremental
+// run), and a
+// FULL refresh on Spark of one writer of the shared all_orders while the
+// local engine refreshes its other writer in the same table (both succeed,
+// retrying Delta's conflicts; the table ends as the two refreshes one after
+// the other leave it locally). It logs the wall time of each step per
+// engine. cancel/ proves that cancelling a run on Spark, by Ctrl-C
+// (SIGINT) or by Run.Cancel (the TUI's x), leaves no job running on the
+// server, as its REST API tells.
 //
 // It is opt-in, as TestInteropSpark: it runs when LAKTORY_SPARK_PYTHON is
 // a Python with pyspark and delta-spark, and needs LAKTORY_PYTHON (a
 // Python with deltalake). It starts a Spark Connect server with
 // scripts/interop/spark_connect.sh (LAKTORY_SPARK_CONNECT_MODE local, the
 // default, for local[2]; cluster for a standalone master with two
-// workers) and stops it, unless LAKTORY_SPARK_REMOTE names a running one:
+// workers) and stops it, unless LAKTORY_SPARK_REMOTE names a running one
+// (with LAKTORY_SPARK_UI, its web UI http://HOST:PORT, for cancel/):
 //
 //	LAKTORY_SPARK_PYTHON=$PWD/.venv-spark/bin/python LAKTORY_PYTHON=$PWD/.venv/bin/python \
 //	  go test ./cmd/laktory -run TestInteropSparkEngine -timeout 60m -v
+//
+// A step of demo/ builds on the ones before it: to run some, name them
+// all, e.g. -run 'TestInteropSparkEngine/demo/first_run|concurrent_writer'.
 func TestInteropSparkEngine(t *testing.T) {
 	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
 	if sparkPy == "" {
@@ -47,40 +68,254 @@ func TestInteropSparkEngine(t *testing.T) {
 	if py == "" {
 		t.Fatal("LAKTORY_PYTHON is not set: the tables are compared with deltalake (scripts/requirements-interop.txt)")
 	}
-	remote := sparkConnect(t, sparkPy)
-	dirs := map[string]string{"local": workspacetest.Demo(t), "spark": workspacetest.Demo(t)}
-	flags := map[string][]string{"local": nil, "spark": {"--engine", "spark", "--remote", remote}}
-	jobs := []string{"-p", "pl-prices", "-p", "pl-client-acme", "-p", "pl-client-globex"}
-	tables := []string{"prices", "all_orders", "gld_prices_a"}
+	srv := sparkConnect(t, sparkPy)
+	t.Run("demo", func(t *testing.T) { checkDemoOnEngines(t, py, srv.remote) })
+	t.Run("cancel", func(t *testing.T) { checkSparkCancel(t, srv) })
+}
 
-	step := func(name string, args ...string) {
-		t.Helper()
-		for _, e := range []string{"local", "spark"} {
-			start := time.Now()
-			code, out, errb := runCLI(t, nil, append(append([]string{"run", dirs[e], "--yes"}, args...), flags[e]...)...)
-			t.Logf("%s on the %s engine: %s", name, e, time.Since(start).Round(10*time.Millisecond))
-			if code != ExitOK {
-				t.Fatalf("%s on the %s engine: exit %d\n%s\n%s", name, e, code, out, errb)
-			}
-		}
-		for _, table := range tables {
-			compareEngineTables(t, py, name, table, tablePath(dirs["local"], table), tablePath(dirs["spark"], table))
+// engineCheck runs the demo on both engines, each in its own workspace.
+type engineCheck struct {
+	py    string
+	dirs  map[string]string   // the workspace of each engine
+	flags map[string][]string // the engine flags of laktory run
+	mu    sync.Mutex
+	times []stepTime
+}
+
+// stepTime is the wall time of one laktory run of a step.
+type stepTime struct {
+	step, engine string
+	took         time.Duration
+}
+
+// engines are the engines of the check, the reference first.
+var engines = []string{"local", "spark"}
+
+// cliRun is the outcome of one laktory run --json.
+type cliRun struct {
+	code   int
+	res    runResult
+	stderr string
+	took   time.Duration
+}
+
+// summary is what the run's summary says of its end.
+func (r cliRun) summary() string {
+	if r.res.Summary == nil {
+		return "no summary"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", r.res.Summary.Status, r.res.Summary.Err)
+	for _, ts := range r.res.Summary.Tasks {
+		if ts.Err != "" {
+			fmt.Fprintf(&b, "\n  %s: %s", ts.Key, ts.Err)
 		}
 	}
-	events := []string{"-p", "pl-events"}
-	step("first run", jobs...)
-	tables = append(tables, "events")
-	step("first run of pl-events", events...)
-	step("FULL refresh of pl-prices.feed_a", "--select", "pl-prices.feed_a", "--refresh", "FULL")
-	step("full refresh of pl-events", append(events, "--refresh", "FULL")...)
+	return b.String()
+}
+
+// retries are the commit retries of the run.
+func (r cliRun) retries() []history.Retry {
+	if r.res.Summary == nil {
+		return nil
+	}
+	var out []history.Retry
+	for _, ts := range r.res.Summary.Tasks {
+		out = append(out, ts.Retries...)
+	}
+	return out
+}
+
+// run runs laktory run --yes --json in dir on engine e (safe from any
+// goroutine: it does not fail the test).
+func (c *engineCheck) run(t *testing.T, e, dir string, args ...string) cliRun {
+	start := time.Now()
+	code, out, errb := runCLI(t, nil, append(append([]string{"run", dir, "--yes", "--json"}, args...), c.flags[e]...)...)
+	r := cliRun{code: code, stderr: errb, took: time.Since(start)}
+	if err := json.Unmarshal([]byte(out), &r.res); err != nil {
+		r.stderr += fmt.Sprintf("\n(stdout is not the JSON of a run: %v)\n%s", err, out)
+	}
+	return r
+}
+
+// must runs laktory run in dir on engine e, records its wall time under
+// step and fails the test unless it succeeded.
+func (c *engineCheck) must(t *testing.T, step, e, dir string, args ...string) cliRun {
+	t.Helper()
+	r := c.run(t, e, dir, args...)
+	c.record(t, step, e, r)
+	if r.code != ExitOK {
+		t.Fatalf("%s on the %s engine: exit %d: %s\n%s", step, e, r.code, r.summary(), r.stderr)
+	}
+	return r
+}
+
+func (c *engineCheck) record(t *testing.T, step, e string, r cliRun) {
+	t.Helper()
+	c.mu.Lock()
+	c.times = append(c.times, stepTime{step, e, r.took})
+	c.mu.Unlock()
+	t.Logf("%s on the %s engine: %s, %d retries", step, e, r.took.Round(10*time.Millisecond), len(r.retries()))
+	for _, x := range r.retries() {
+		t.Logf("  retry %d of %s (%s) after: %s", x.Attempt, x.Table, x.Task, x.Error)
+	}
+}
+
+// step runs laktory run with args on each engine in its workspace, then
+// compares the tables; want, when it names a table, is its row count.
+func (c *engineCheck) step(t *testing.T, name string, want map[string]int64, args ...string) {
+	t.Helper()
+	for _, e := range engines {
+		c.must(t, name, e, c.dirs[e], args...)
+	}
+	c.compare(t, name, want)
+}
+
+// compare compares the tables of the two workspaces.
+func (c *engineCheck) compare(t *testing.T, step string, want map[string]int64) {
+	t.Helper()
+	for _, table := range sparkCheckTables {
+		n := compareEngineTables(t, c.py, step, table, tablePath(c.dirs["local"], table), tablePath(c.dirs["spark"], table))
+		if w, ok := want[table]; ok && n != w {
+			t.Errorf("%s: %s has %d rows, want %d", step, table, n, w)
+		}
+	}
+}
+
+// checkDemoOnEngines runs the steps of the demo on both engines; each
+// step builds on the ones before it.
+func checkDemoOnEngines(t *testing.T, py, remote string) {
+	c := &engineCheck{py: py, dirs: map[string]string{"local": workspacetest.Demo(t), "spark": workspacetest.Demo(t)},
+		flags: map[string][]string{"spark": {"--engine", "spark", "--remote", remote}}}
+	var all []string
+	for _, p := range sparkCheckPipelines {
+		all = append(all, "-p", p)
+	}
+	steps := []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"first_run", func(t *testing.T) {
+			c.step(t, "first run", map[string]int64{"prices": 200, "all_orders": 160, "gld_prices_a": 100, "events": 160}, all...)
+		}},
+		{"new_landing_file", func(t *testing.T) {
+			for _, e := range engines {
+				workspacetest.LandSpare(t, c.dirs[e])
+			}
+			c.step(t, "new landing files", map[string]int64{"prices": 300, "all_orders": 240, "gld_prices_a": 150, "events": 190}, all...)
+		}},
+		{"full_refresh", func(t *testing.T) {
+			c.step(t, "FULL refresh of pl-prices.feed_a", map[string]int64{"prices": 300, "all_orders": 240, "gld_prices_a": 150},
+				"--select", "pl-prices.feed_a", "--refresh", "FULL")
+		}},
+		{"full_refresh_events", func(t *testing.T) {
+			c.step(t, "full refresh of pl-events", map[string]int64{"events": 190}, "-p", "pl-events", "--refresh", "FULL")
+		}},
+		{"reset_truncate", func(t *testing.T) {
+			c.step(t, "RESET TRUNCATE of pl-prices", map[string]int64{"prices": 0, "all_orders": 240, "gld_prices_a": 0},
+				"-p", "pl-prices", "--refresh", "RESET", "--reset-mode", "TRUNCATE")
+			c.step(t, "incremental run after the RESET", map[string]int64{"prices": 300, "all_orders": 240, "gld_prices_a": 150}, all...)
+		}},
+		{"concurrent_writer", c.concurrentWriter},
+	}
+	for _, s := range steps {
+		if !t.Run(s.name, s.run) {
+			break // the next steps build on this one
+		}
+	}
+	c.logTimes(t)
+}
+
+// concurrentWriter refreshes (FULL) acme's rows of the shared all_orders
+// on Spark while the local engine refreshes globex's rows of the same
+// table in the same workspace, a few times over the Spark run (fewer than
+// the 5 retries, so that each side can win). Both succeed, retrying the
+// commits that lost a race; the table ends as the two refreshes one after
+// the other leave it on the local engine.
+func (c *engineCheck) concurrentWriter(t *testing.T) {
+	const step = "concurrent local writer"
+	acme := []string{"-p", "pl-client-acme", "--refresh", "FULL"}
+	globex := []string{"-p", "pl-client-globex", "--refresh", "FULL"}
+	c.must(t, step+": reference, acme", "local", c.dirs["local"], acme...)
+	c.must(t, step+": reference, globex", "local", c.dirs["local"], globex...)
+
+	sparkDone := make(chan cliRun, 1)
+	go func() { sparkDone <- c.run(t, "spark", c.dirs["spark"], acme...) }()
+	var locals []cliRun
+	tick := time.NewTicker(700 * time.Millisecond)
+	defer tick.Stop()
+	var sp cliRun
+	for done := false; !done; {
+		select {
+		case sp = <-sparkDone:
+			done = true
+		case <-tick.C:
+			if len(locals) < 4 {
+				locals = append(locals, c.run(t, "local", c.dirs["spark"], globex...))
+			}
+		}
+	}
+	c.record(t, step+": Spark FULL refresh of acme", "spark", sp)
+	for i, l := range locals {
+		c.record(t, fmt.Sprintf("%s: local FULL refresh %d of globex, meanwhile", step, i+1), "local", l)
+	}
+	if sp.code != ExitOK {
+		t.Fatalf("the Spark FULL refresh of acme with a concurrent local writer: exit %d: %s\n%s", sp.code, sp.summary(), sp.stderr)
+	}
+	if len(locals) == 0 {
+		t.Fatalf("the Spark FULL refresh of acme ended (in %s) before the local writer ran", sp.took)
+	}
+	retries := len(sp.retries())
+	for i, l := range locals {
+		if l.code != ExitOK {
+			t.Fatalf("local FULL refresh %d of globex during the Spark refresh: exit %d: %s\n%s", i+1, l.code, l.summary(), l.stderr)
+		}
+		retries += len(l.retries())
+	}
+	t.Logf("%s: %d local refreshes of globex during the Spark refresh of acme; %d retries in all (Spark %d)", step, len(locals), retries, len(sp.retries()))
+	c.compare(t, step, map[string]int64{"all_orders": 240})
+}
+
+// logTimes logs the wall times of the steps, per engine.
+func (c *engineCheck) logTimes(t *testing.T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "wall times:\n%-64s %8s %8s\n", "step", "local", "spark")
+	var order []string
+	per := map[string]map[string]time.Duration{}
+	for _, s := range c.times {
+		if per[s.step] == nil {
+			per[s.step] = map[string]time.Duration{}
+			order = append(order, s.step)
+		}
+		per[s.step][s.engine] += s.took
+	}
+	cell := func(d time.Duration) string {
+		if d == 0 {
+			return "-"
+		}
+		return d.Round(10 * time.Millisecond).String()
+	}
+	for _, s := range order {
+		fmt.Fprintf(&b, "%-64s %8s %8s\n", s, cell(per[s]["local"]), cell(per[s]["spark"]))
+	}
+	t.Log(b.String())
+}
+
+// sparkServer is the Spark Connect server of the check and its web UI.
+type sparkServer struct {
+	remote string
+	ui     string // http://host:port, "" when unknown
 }
 
 // sparkConnect returns the Spark Connect server of the test:
-// $LAKTORY_SPARK_REMOTE, or one started for it (and stopped at its end).
-func sparkConnect(t *testing.T, sparkPy string) string {
+// $LAKTORY_SPARK_REMOTE (and $LAKTORY_SPARK_UI), or one started for it
+// (and stopped at its end).
+func sparkConnect(t *testing.T, sparkPy string) sparkServer {
 	t.Helper()
 	if r := os.Getenv("LAKTORY_SPARK_REMOTE"); r != "" {
-		return r
+		return sparkServer{remote: r, ui: os.Getenv("LAKTORY_SPARK_UI")}
 	}
 	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "interop", "spark_connect.sh"))
 	if err != nil {
@@ -91,8 +326,9 @@ func sparkConnect(t *testing.T, sparkPy string) string {
 		mode = "local"
 	}
 	state := t.TempDir()
+	uiPort := freePort(t)
 	env := append(os.Environ(), "LAKTORY_SPARK_PYTHON="+sparkPy, "SPARK_CONNECT_DIR="+state,
-		"SPARK_CONNECT_PORT="+freePort(t), "SPARK_MASTER_PORT="+freePort(t))
+		"SPARK_CONNECT_PORT="+freePort(t), "SPARK_MASTER_PORT="+freePort(t), "SPARK_UI_PORT="+uiPort)
 	sh := func(ctx context.Context, args ...string) (string, error) {
 		cmd := exec.CommandContext(ctx, "bash", append([]string{script}, args...)...)
 		cmd.Env = env
@@ -123,7 +359,7 @@ func sparkConnect(t *testing.T, sparkPy string) string {
 	lines := strings.Split(out, "\n")
 	remote := lines[len(lines)-1]
 	t.Logf("Spark Connect (%s) at %s, started in %s", mode, remote, time.Since(start).Round(100*time.Millisecond))
-	return remote
+	return sparkServer{remote: remote, ui: "http://127.0.0.1:" + uiPort}
 }
 
 // freePort is a TCP port of 127.0.0.1 free a moment ago.
@@ -144,8 +380,8 @@ func tablePath(dir, name string) string {
 }
 
 // compareEngineTables fails the test unless the two Delta tables have the same
-// schema and the same rows, as delta-rs reads them.
-func compareEngineTables(t *testing.T, py, step, table, a, b string) {
+// schema and the same rows, as delta-rs reads them; it returns the rows of a.
+func compareEngineTables(t *testing.T, py, step, table, a, b string) int64 {
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "interop", "compare_tables.py"))
 	if err != nil {
@@ -169,7 +405,8 @@ func compareEngineTables(t *testing.T, py, step, table, a, b string) {
 	if !res.SameSchema || !res.SameRows {
 		t.Errorf("%s: table %s differs between the engines:\n schema local %v\n schema spark %v\n rows local %d, spark %d\n only local %v\n only spark %v",
 			step, table, res.SchemaA, res.SchemaB, res.RowsA, res.RowsB, res.OnlyA, res.OnlyB)
-		return
+		return res.RowsA
 	}
 	t.Logf("%s: %s: the same %d rows on both engines", step, table, res.RowsA)
+	return res.RowsA
 }

@@ -32,7 +32,7 @@ func TestInteropSparkForEach(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the Spark engine check takes minutes: not in -short")
 	}
-	remote := sparkConnect(t, sparkPy)
+	remote := sparkConnect(t, sparkPy).remote
 	var big strings.Builder
 	for i := range 60_001 {
 		fmt.Fprintf(&big, `{"k": "o-%d", "v": %d}`+"\n", i, i)

@@ -14,13 +14,17 @@
 #
 # Environment: LAKTORY_SPARK_PYTHON (a Python with pyspark and delta-spark),
 # SPARK_CONNECT_DIR (state: pids and logs; default .spark-connect),
-# SPARK_CONNECT_PORT (default 15102), SPARK_MASTER_PORT (default 17077).
+# SPARK_CONNECT_PORT (default 15102), SPARK_MASTER_PORT (default 17077),
+# SPARK_UI_PORT (default 14040: the driver's web UI and its REST API,
+# http://127.0.0.1:PORT/api/v1/applications, which the checks ask whether
+# jobs still run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 STATE=${SPARK_CONNECT_DIR:-$PWD/.spark-connect}
 PORT=${SPARK_CONNECT_PORT:-15102}
 MPORT=${SPARK_MASTER_PORT:-17077}
+UIPORT=${SPARK_UI_PORT:-14040}
 DELTA_PKG=io.delta:delta-spark_4.2_2.13:4.4.0
 
 python_with_spark() {
@@ -76,7 +80,8 @@ start() {
   start_bg connect "$home/bin/spark-submit" --class org.apache.spark.sql.connect.service.SparkConnectServer \
     --master "$master" --driver-memory 1g --executor-memory 768m --total-executor-cores 2 \
     --packages "$DELTA_PKG" \
-    --conf spark.ui.enabled=false --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
+    --conf spark.ui.enabled=true --conf spark.ui.port="$UIPORT" --conf spark.port.maxRetries=0 \
+    --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
     --conf spark.connect.grpc.binding.address=127.0.0.1 --conf spark.connect.grpc.binding.port="$PORT" \
     --conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension \
     --conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog \
@@ -113,11 +118,12 @@ status() {
     local f="$STATE/$name.pid"
     if [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null; then echo "$name running (pid $(cat "$f"))"; fi
   done
+  if [ -f "$STATE/mode" ]; then echo "ui http://127.0.0.1:$UIPORT"; fi
 }
 
 case "${1:-}" in
   start) start "${2:-local}" ;;
   stop) stop ;;
   status) status ;;
-  *) sed -n '2,18p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,21p' "$0" >&2; exit 2 ;;
 esac

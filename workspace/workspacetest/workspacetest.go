@@ -57,6 +57,28 @@ func Demo(t testing.TB) string {
 	return dir
 }
 
+// LandSpare copies the demo's spare files (data/spare) into its landing
+// folders (data/landing), as its README tells: new files for every
+// streaming source.
+func LandSpare(t testing.TB, dir string) {
+	t.Helper()
+	spare := filepath.Join(dir, "data", "spare")
+	err := filepath.WalkDir(spare, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(spare, p)
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "data", "landing", rel), b, 0o644)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Env returns a Getenv reading m.
 func Env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
