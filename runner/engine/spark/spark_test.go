@@ -3,11 +3,17 @@ package spark
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/spark-connect-go/spark/sparkerrors"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
@@ -31,14 +37,80 @@ func TestCheckVersions(t *testing.T) {
 	}
 }
 
-func TestClassify(t *testing.T) {
-	err := classify(errors.New("execution error: failed to execute sql: [DELTA_CONCURRENT_APPEND.WITH_PARTITION_HINT] ConcurrentAppendException: Files were added"))
-	var se *Error
-	if !errors.As(err, &se) || se.Class != "DELTA_CONCURRENT_APPEND.WITH_PARTITION_HINT" || !delta.IsRetryable(err) || !errors.Is(err, delta.ErrConcurrentAppend) {
-		t.Fatalf("%v", err)
+// TestConflictClasses: Delta's errors of a lost commit race (SQLSTATE
+// 2D521: every class of delta-spark 4.4's error-classes.json with that
+// state, with its sub-classes), as the client returns them from the
+// server's gRPC status or as a message only, match the conflict of
+// package delta, which the runner retries (delta.IsRetryable, 5 times,
+// each retry an event and a history record); other errors do not.
+func TestConflictClasses(t *testing.T) {
+	for _, c := range []struct {
+		class string
+		want  error // nil: not a conflict
+	}{
+		{"DELTA_CONCURRENT_APPEND", delta.ErrConcurrentAppend},
+		{"DELTA_CONCURRENT_APPEND.WITHOUT_HINT", delta.ErrConcurrentAppend},
+		{"DELTA_CONCURRENT_APPEND.WITH_PARTITION_HINT", delta.ErrConcurrentAppend},
+		{"DELTA_CONCURRENT_DELETE_READ.WITHOUT_HINT", delta.ErrConcurrentDeleteRead},
+		{"DELTA_CONCURRENT_DELETE_READ.WITH_PARTITION_HINT", delta.ErrConcurrentDeleteRead},
+		{"DELTA_CONCURRENT_DELETE_DELETE.WITHOUT_HINT", delta.ErrConcurrentDeleteDelete},
+		{"DELTA_CONCURRENT_DELETE_DELETE.WITH_PARTITION_HINT", delta.ErrConcurrentDeleteDelete},
+		{"DELTA_CONCURRENT_TRANSACTION", delta.ErrConcurrentTransaction},
+		{"DELTA_CONCURRENT_WRITE", delta.ErrConcurrentTransaction},
+		{"DELTA_METADATA_CHANGED", delta.ErrMetadataChanged},
+		{"DELTA_PROTOCOL_CHANGED", delta.ErrProtocolChanged},
+		{"DELTA_CONFLICT_SET_COLUMN", nil},
+		{"DELTA_CONCURRENT_APPENDS", nil},
+		{"TABLE_OR_VIEW_NOT_FOUND", nil},
+		{"", nil},
+	} {
+		msg := "Transaction conflict detected."
+		if c.class != "" {
+			msg = "[" + c.class + "] " + msg + " SQLSTATE: 2D521"
+		}
+		// As the client returns a failed ExecutePlan (sql.Sql wraps it once more).
+		st, err := status.New(codes.Internal, msg).WithDetails(&errdetails.ErrorInfo{Reason: "io.delta.exceptions.ConcurrentAppendException",
+			Domain: "org.apache.spark", Metadata: map[string]string{"errorClass": c.class, "sqlState": "2D521"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rpc := sparkerrors.WithType(fmt.Errorf("failed to execute sql: DELETE FROM t: %w",
+			sparkerrors.WithType(sparkerrors.FromRPCError(st.Err()), sparkerrors.ExecutionError)), sparkerrors.ExecutionError)
+		for form, in := range map[string]error{"gRPC status": rpc, "message": errors.New("execution error: " + msg)} {
+			err := classify(in)
+			var se *Error
+			switch {
+			case c.want == nil && delta.IsRetryable(err):
+				t.Errorf("%s (%s): retryable: %v", c.class, form, err)
+			case c.want != nil && (!errors.Is(err, c.want) || !delta.IsRetryable(err)):
+				t.Errorf("%s (%s): not %v: %v", c.class, form, c.want, err)
+			case c.class != "" && (!errors.As(err, &se) || se.Class != c.class):
+				t.Errorf("%s (%s): class %+v", c.class, form, se)
+			}
+		}
 	}
-	if err := classify(errors.New("[TABLE_OR_VIEW_NOT_FOUND] x")); delta.IsRetryable(err) {
-		t.Fatalf("not a conflict: %v", err)
+	if classify(nil) != nil {
+		t.Error("classify(nil) is not nil")
+	}
+}
+
+// TestGuardCancelled: a call whose context is cancelled ends with the
+// context's error, even when the server then answers with a conflict, so
+// a cancelled run is not retried.
+func TestGuardCancelled(t *testing.T) {
+	s := &Session{b: &builder{}} // no connection: Interrupt has no session to address
+	ctx, cancel := context.WithCancel(t.Context())
+	conflict := errors.New("[DELTA_CONCURRENT_APPEND.WITHOUT_HINT] Transaction conflict detected.")
+	err := s.guard(ctx, func(context.Context) error {
+		cancel()
+		return conflict
+	})
+	if !errors.Is(err, context.Canceled) || delta.IsRetryable(err) {
+		t.Fatalf("a conflict after cancel: %v", err)
+	}
+	ran := false
+	if err := s.guard(ctx, func(context.Context) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
+		t.Fatalf("a call after cancel: ran %v, %v", ran, err)
 	}
 }
 
