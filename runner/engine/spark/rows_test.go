@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/engine/enginetest"
 )
 
 // TestRowJSON: Spark's JSON of a row keeps null members, writes
@@ -19,4 +20,27 @@ func TestRowJSON(t *testing.T) {
 	if got := rowJSON(nil); got != "'{}'" {
 		t.Fatalf("no columns: %s", got)
 	}
+}
+
+// TestSparkRows: Spark returns a query's rows in the form the local
+// engine does (enginetest.CheckRows: the same values, the same JSON).
+func TestSparkRows(t *testing.T) {
+	ctx := t.Context()
+	e, err := Open(ctx, remote(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s, err := e.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.Rows(ctx, `SELECT k, CAST(k * 1.5 AS DECIMAL(6, 2)) AS d, TIMESTAMP '2024-01-02 03:04:05+01:00' AS ts,
+		TIMESTAMP_NTZ '2024-01-02 03:04:05' AS ntz, DATE '2024-01-02' AS day, CAST('NaN' AS DOUBLE) AS x, k / 4 AS f, k = 1 AS b,
+		X'0102' AS bin, CASE WHEN k = 2 THEN 'two "2"' END AS s FROM range(1, 3) AS t(k) ORDER BY k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.CheckRows(t, rows)
 }
