@@ -990,8 +990,8 @@ func (m *Model) planWith(snap *workspace.Snapshot, t runTarget, refresh, resetMo
 	m.seq.run++
 	body := []string{"Planning " + title + "…"}
 	if es := m.engines(snap); es.name == engine.Spark && es.why == "" {
-		body = []string{fmt.Sprintf("Connecting to Spark at %s (from %s), which must run Spark 4.2 with Delta 4.4, then planning %s…",
-			es.remote, es.from, title)}
+		body = []string{fmt.Sprintf("Planning %s on Spark at %s (from %s): the first run there connects and checks that the server runs Spark 4.2 with Delta 4.4…",
+			title, es.remote, es.from)}
 	}
 	m.dialog = &dialog{kind: dlgPlanning, title: title, token: m.seq.run, target: t, refresh: params.Refresh, resetMode: resetMode,
 		snap: snap, body: body}

@@ -106,7 +106,7 @@ func TestEngineSwitch(t *testing.T) {
 		t.Fatalf("f: dialog %+v, %d local plans, %d connections", m.dialog, len(local.plans), op.calls())
 	}
 	m = step(t, m, keys("e")) // Update alone: no connection yet
-	if op.calls() != 0 || m.dialog.kind != dlgPlanning || !strings.Contains(viewText(m), "Connecting to Spark at sc://127.0.0.1:15002") {
+	if op.calls() != 0 || m.dialog.kind != dlgPlanning || !strings.Contains(strings.Join(m.dialog.body, " "), "on Spark at sc://127.0.0.1:15002 (from laktory-workbench.yaml:3): the first run there connects") {
 		t.Fatalf("e connected in Update (%d) or shows no connection:\n%s", op.calls(), viewText(m))
 	}
 	m, local, op = engineApp(t, 120, 40, sparkConfig, "", nil)
