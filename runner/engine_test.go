@@ -28,6 +28,9 @@ type fakeEngine struct {
 	mu    sync.Mutex
 	ops   []string
 	opens int
+	// zones are the SET TIME ZONE statements the sessions got (not passed
+	// to the local engine).
+	zones []string
 	// fail makes the next n commits to a path lose a race.
 	fail map[string]int
 }
@@ -57,6 +60,16 @@ func (e *fakeEngine) Open(ctx context.Context) (engine.Session, error) {
 type recSession struct {
 	engine.Session
 	e *fakeEngine
+}
+
+func (s *recSession) Exec(ctx context.Context, stmt string) error {
+	if strings.HasPrefix(stmt, "SET TIME ZONE ") {
+		s.e.mu.Lock()
+		s.e.zones = append(s.e.zones, stmt)
+		s.e.mu.Unlock()
+		return nil
+	}
+	return s.Session.Exec(ctx, stmt)
 }
 
 func (s *recSession) Begin(ctx context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
@@ -310,6 +323,29 @@ func TestEngineSeamImportCheckpoint(t *testing.T) {
 	}
 	if n := count(t, r, w.table("migrated"), ""); n != 3 {
 		t.Fatalf("%d rows, want version 2's 3 rows only", n)
+	}
+}
+
+// TestEngineSessionTimeZone: a Spark session computes in the node's
+// spark.sql.session.timeZone (here a flow's spark_conf), else in UTC, the
+// zones the local engine's translation computes in; the local engine's
+// sessions are not told.
+func TestEngineSessionTimeZone(t *testing.T) {
+	files := declFiles()
+	files["pipelines/decl.yaml"] = strings.Replace(files["pipelines/decl.yaml"], `{spark.sql.shuffle.partitions: "4"}`, `{spark.sql.session.timeZone: America/New_York}`, 1)
+	w := newWS(t, files)
+	for _, name := range []string{engine.Local, engine.Spark} {
+		rec := &fakeEngine{}
+		r := testRunner(t, func(c *Config) { c.Engine = rec })
+		rec.Engine = r.local
+		if name == engine.Spark {
+			r.cfg.Engine = sparkNamed{rec}
+		}
+		mustRun(t, r, w.load(), Request{Parallel: 1, Selectors: []string{"backfill", "live_a"}, Refresh: "FULL"})
+		want := map[string]string{engine.Local: "[]", engine.Spark: "[SET TIME ZONE 'America/New_York' SET TIME ZONE 'UTC']"}[name]
+		if got := fmt.Sprint(rec.zones); got != want {
+			t.Errorf("%s engine: the sessions got %s, want %s", name, got, want)
+		}
 	}
 }
 

@@ -1,10 +1,10 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-
 	"strings"
 	"time"
 
@@ -131,6 +131,9 @@ func (x *taskExec) execute(ctx context.Context) error {
 	}
 	defer s.close()
 	x.s = s
+	if err := x.sessionZone(ctx); err != nil {
+		return err
+	}
 	// The writers' locks come first: nothing is changed while another run
 	// processes one of them. Then what an interrupted run left is dealt
 	// with, and this run's refresh recorded before it resets anything.
@@ -176,6 +179,22 @@ func (x *taskExec) execute(ctx context.Context) error {
 			return err
 		}
 		x.recordFlow(f)
+	}
+	return nil
+}
+
+// sessionZone sets a Spark session's time zone to the node's
+// spark.sql.session.timeZone (its orchestrator's configuration, or its
+// flow's spark_conf), else UTC: the zone in which the local engine's
+// translation of its Spark SQL computes. Spark would otherwise use the
+// server's zone.
+func (x *taskExec) sessionZone(ctx context.Context) error {
+	if !x.s.native {
+		return nil
+	}
+	tz := cmp.Or(sparkOptions(x.tp.node).TimeZone, "UTC")
+	if err := x.s.e.Exec(ctx, "SET TIME ZONE "+quoteString(tz)); err != nil {
+		return fmt.Errorf("%w: node '%s' of pipeline '%s': spark.sql.session.timeZone %q: %w", ErrStep, x.tp.node.Name, x.tp.pipeline.Name, tz, err)
 	}
 	return nil
 }
