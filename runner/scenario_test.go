@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -409,8 +410,15 @@ nodes:
 }
 
 // TestWherePredicateViolation: a where writer producing rows outside its
-// predicate fails with the count and an example row, writing nothing.
+// predicate fails with the count and an example row, writing nothing, on
+// both engines (the row is read through the engine seam).
 func TestWherePredicateViolation(t *testing.T) {
+	for _, name := range []string{engine.Local, engine.Spark} {
+		t.Run(name, func(t *testing.T) { wherePredicateViolation(t, name) })
+	}
+}
+
+func wherePredicateViolation(t *testing.T, name string) {
 	w := newWS(t, map[string]string{
 		"pipelines/pl.yaml": `name: pl
 nodes:
@@ -427,6 +435,9 @@ nodes:
 		"data/a/1.jsonl": jsonl("a", 0, 3, `, "c": 1`) + jsonl("x", 7, 9, `, "c": 5`),
 	})
 	r := testRunner(t)
+	if name == engine.Spark {
+		r.cfg.Engine = sparkNamed{&fakeEngine{Engine: r.local}} // its sessions hide DuckDB's connection
+	}
 	o := run(t, r, w.load(), Request{})
 	ts := taskSum(t, o.sum, "pl.a")
 	if !strings.Contains(ts.Err, "produced 2 rows that do not match its `shared.where: c = 1`") ||

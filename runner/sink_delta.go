@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -79,31 +81,45 @@ func whereViolationsSQL(pred, rel string) string {
 	return fmt.Sprintf("SELECT count(*) FILTER (WHERE %s IS NOT TRUE) FROM %s", pred, quoteIdent(rel))
 }
 
-// exampleRow renders the first row of a query as {col: value, ...}.
+// exampleRow renders the first row of a query as {col: value, ...}, read
+// through the engine (Session.Rows: the same text on both engines).
 func (x *taskExec) exampleRow(ctx context.Context, q string) string {
-	if x.s.conn == nil {
-		return "a row" // the local engine's connection renders it
-	}
-	rows, err := x.s.conn.QueryContext(ctx, q)
+	rows, err := x.s.e.Rows(ctx, q)
 	if err != nil {
 		return "a row"
 	}
 	defer rows.Close()
-	types, _ := rows.ColumnTypes()
-	if !rows.Next() {
+	b, err := rows.Next()
+	if err != nil || b == nil {
 		return "a row"
 	}
-	vals := make([]any, len(types))
-	ptrs := make([]any, len(types))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if rows.Scan(ptrs...) != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var parts []string
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return "a row"
 	}
-	parts := make([]string, len(types))
-	for i, t := range types {
-		parts[i] = t.Name() + ": " + delta.TextValue(vals[i], t.DatabaseTypeName(), false)
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return "a row"
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return "a row"
+		}
+		text := "NULL"
+		switch v := v.(type) {
+		case nil:
+		case string:
+			text = v
+		case json.Number, bool:
+			text = fmt.Sprint(v)
+		default:
+			m, _ := json.Marshal(v)
+			text = string(m)
+		}
+		parts = append(parts, fmt.Sprint(k)+": "+text)
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
