@@ -1170,8 +1170,10 @@ func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	default: // planning, message
 		switch {
-		case key.Matches(msg, k.Engine) && d.kind == dlgMessage && d.snap != nil:
-			return m.switchEngine(d) // a run the engine refused
+		case key.Matches(msg, k.Engine) && d.snap != nil:
+			// A run the engine refused, or one still planning (a server
+			// slow to answer): plan it on the other engine.
+			return m.switchEngine(d)
 		case key.Matches(msg, k.Back, k.Enter, k.No):
 			m.dialog = nil
 		}

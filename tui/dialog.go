@@ -304,7 +304,10 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 	case dlgParams:
 		lines = append(lines, st.Dim.Render("type a value · tab/↑/↓ next field · enter plan the run · esc cancel"))
 	case dlgPlanning:
-		lines = append(lines, st.Dim.Render("planning… · esc cancel"))
+		if d.snap == nil { // the parameters loading
+			engine = ""
+		}
+		lines = append(lines, st.Dim.Render("planning… · "+engine+"esc cancel"))
 	case dlgConfirm:
 		lines = append(lines, st.Dim.Render(scroll)+st.Bold.Render("y")+st.Dim.Render(" run · "+engine)+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
 	case dlgQuit:

@@ -288,3 +288,19 @@ func TestFlowEngineSpark(t *testing.T) {
 		t.Fatalf("history %+v %v: want one run on spark sc://127.0.0.1:15002", page.Runs, err)
 	}
 }
+
+// TestEngineSwitchWhilePlanning: e while a run is planned (a server slow
+// to answer) plans it on the other engine; the late plan is ignored.
+func TestEngineSwitchWhilePlanning(t *testing.T) {
+	m, local, op := engineApp(t, 120, 40, "engine: spark\n"+sparkConfig, "", nil)
+	m = step(t, m, keys("f")) // planning on Spark, the connection not made
+	late := m.dialog.token
+	m = run(t, m, keys("e"))
+	if op.calls() != 0 || len(local.plans) != 1 || m.dialog == nil || m.dialog.kind != dlgConfirm || strings.Contains(m.dialog.title, "spark") {
+		t.Fatalf("e while planning: %d connections, %d local plans, dialog %+v", op.calls(), len(local.plans), m.dialog)
+	}
+	m = step(t, m, planMsg{token: late, plan: &runner.Plan{}, engine: engine.Spark, runner: op.r})
+	if m.dialog.kind != dlgConfirm || strings.Contains(m.dialog.title, "spark") {
+		t.Fatalf("the late plan on Spark replaced the local one: %+v", m.dialog)
+	}
+}

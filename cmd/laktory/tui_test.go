@@ -139,10 +139,12 @@ func TestTUISmokeTmux(t *testing.T) {
 	keys("r")
 	wait("incremental run of writer pl-client-acme.orders")
 	wait("Engine ● local · ○ spark sc://127.0.0.1:1 ($LAKTORY_SPARK_REMOTE)")
+	wait("y run · e engine") // planned
 	keys("e")
 	wait("Cannot use the spark engine for incremental run")
 	wait("connection refused")
 	keys("e")
+	wait("y run · e engine") // planned again, locally
 	wait("Engine ● local")
 	keys("y")
 	wait("Summary: succeeded")
