@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/foreach"
@@ -72,7 +74,13 @@ func TestEngineSeamForEach(t *testing.T) {
 				rec.Engine = r.local
 				r.cfg.Engine = sparkNamed{rec}
 			}
-			mustRun(t, r, newWS(t, files).load(), Request{})
+			w := newWS(t, files)
+			// Files are streamed in the order of their modification times:
+			// Write makes them in map order, within the same instant or not.
+			now := time.Now()
+			touch(t, filepath.Join(w.dir, "data", "in", "1.jsonl"), now.Add(-2*time.Minute))
+			touch(t, filepath.Join(w.dir, "data", "in", "2.jsonl"), now.Add(-time.Minute))
+			mustRun(t, r, w.load(), Request{})
 			got[i] = seen.take()
 			want := map[string]int{"pl.orders/foreach-api epoch 0 partition 0": 0, "pl.orders/foreach-api epoch 0 partition 1": 0, "pl.orders/foreach-api epoch 1 partition 0": 3}
 			n := 0
