@@ -24,6 +24,7 @@ func TestCompletion(t *testing.T) {
 		{"pipeline.node prefix", []string{"plan", dir, "--select", "pl-prices.f"}, []string{"pl-prices.feed_a", "pl-prices.feed_b"}, []string{"pl-prices.gld_prices_a"}},
 		{"refresh", []string{"run", "--refresh", ""}, []string{"INCREMENTAL", "FULL", "RESET"}, nil},
 		{"reset modes", []string{"plan", "--reset-mode", ""}, []string{"DROP", "TRUNCATE"}, nil},
+		{"engines", []string{"run", "--engine", ""}, []string{"local", "spark"}, nil},
 		{"tables", []string{"table", "describe", "--dir", dir, ""}, []string{"prices", "all_orders", "main.default.events"}, nil},
 		{"table of scan", []string{"table", "scan", "--dir", dir, "pr"}, []string{"prices"}, []string{"events"}},
 	}
