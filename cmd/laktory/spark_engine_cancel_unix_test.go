@@ -5,10 +5,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -159,34 +157,17 @@ func (a sparkActivity) String() string {
 // running jobs and active stages of its applications, and the tasks their
 // executors run.
 func sparkRunning(ctx context.Context, ui string) (sparkActivity, error) {
-	get := func(path string, v any) error {
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, ui+"/api/v1/"+path, nil)
-		if err != nil {
-			return err
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("GET %s: %s", req.URL, resp.Status)
-		}
-		return json.NewDecoder(resp.Body).Decode(v)
-	}
-	var apps []struct{ ID string }
-	if err := get("applications", &apps); err != nil {
+	apps, err := sparkApps(ctx, ui)
+	if err != nil {
 		return sparkActivity{}, err
 	}
 	var a sparkActivity
 	for _, app := range apps {
 		var jobs, stages []struct{ Status string }
 		var execs []struct{ ActiveTasks int }
-		err := errors.Join(get("applications/"+app.ID+"/jobs?status=running", &jobs),
-			get("applications/"+app.ID+"/stages?status=active", &stages),
-			get("applications/"+app.ID+"/executors", &execs))
+		err := errors.Join(sparkREST(ctx, ui, "applications/"+app+"/jobs?status=running", &jobs),
+			sparkREST(ctx, ui, "applications/"+app+"/stages?status=active", &stages),
+			sparkREST(ctx, ui, "applications/"+app+"/executors", &execs))
 		if err != nil {
 			return sparkActivity{}, err
 		}

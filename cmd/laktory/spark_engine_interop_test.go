@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,7 +40,10 @@ var (
 // local engine refreshes its other writer in the same table (both succeed,
 // retrying Delta's conflicts; the table ends as the two refreshes one after
 // the other leave it locally). It logs the wall time of each step per
-// engine. cancel/ proves that cancelling a run on Spark, by Ctrl-C
+// engine and, of each Spark run, its calls to Spark Connect (counted by a
+// proxy in front of the server), its SQL executions on the driver and
+// their durations (the Spark UI's REST API), against the latency of a
+// trivial query: where the per-call latency dominates. cancel/ proves that cancelling a run on Spark, by Ctrl-C
 // (SIGINT) or by Run.Cancel (the TUI's x), leaves no job running on the
 // server, as its REST API tells.
 //
@@ -55,7 +59,7 @@ var (
 //	  go test ./cmd/laktory -run TestInteropSparkEngine -timeout 60m -v
 //
 // A step of demo/ builds on the ones before it: to run some, name them
-// all, e.g. -run 'TestInteropSparkEngine/demo/first_run|concurrent_writer'.
+// all, e.g. -run 'TestInteropSparkEngine/demo/(first_run|concurrent_writer)'.
 func TestInteropSparkEngine(t *testing.T) {
 	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
 	if sparkPy == "" {
@@ -69,7 +73,7 @@ func TestInteropSparkEngine(t *testing.T) {
 		t.Fatal("LAKTORY_PYTHON is not set: the tables are compared with deltalake (scripts/requirements-interop.txt)")
 	}
 	srv := sparkConnect(t, sparkPy)
-	t.Run("demo", func(t *testing.T) { checkDemoOnEngines(t, py, srv.remote) })
+	t.Run("demo", func(t *testing.T) { checkDemoOnEngines(t, py, srv) })
 	t.Run("cancel", func(t *testing.T) { checkSparkCancel(t, srv) })
 }
 
@@ -78,14 +82,22 @@ type engineCheck struct {
 	py    string
 	dirs  map[string]string   // the workspace of each engine
 	flags map[string][]string // the engine flags of laktory run
-	mu    sync.Mutex
-	times []stepTime
+	// proxy counts the calls of the Spark runs; perCall is the wall time
+	// of one call of a trivial query.
+	proxy   *sparkProxy
+	perCall time.Duration
+	ui      string // the Spark UI, "" when unknown
+	mu      sync.Mutex
+	times   []stepTime
 }
 
 // stepTime is the wall time of one laktory run of a step.
 type stepTime struct {
 	step, engine string
 	took         time.Duration
+	calls        int           // calls to Spark Connect
+	queries      int           // SQL executions on Spark
+	spark        time.Duration // their durations
 }
 
 // engines are the engines of the check, the reference first.
@@ -97,6 +109,11 @@ type cliRun struct {
 	res    runResult
 	stderr string
 	took   time.Duration
+	// calls, queries and spark are a Spark run's calls to Spark Connect,
+	// the SQL executions it made and their durations.
+	calls   rpcCalls
+	queries int
+	spark   time.Duration
 }
 
 // summary is what the run's summary says of its end.
@@ -129,9 +146,24 @@ func (r cliRun) retries() []history.Retry {
 // run runs laktory run --yes --json in dir on engine e (safe from any
 // goroutine: it does not fail the test).
 func (c *engineCheck) run(t *testing.T, e, dir string, args ...string) cliRun {
+	work := func() (int, time.Duration) {
+		if e != "spark" || c.ui == "" {
+			return 0, 0
+		}
+		n, d, err := sparkSQLWork(t.Context(), c.ui)
+		if err != nil {
+			t.Logf("the Spark UI: %v", err)
+		}
+		return n, d
+	}
+	n0, d0 := work()
 	start := time.Now()
 	code, out, errb := runCLI(t, nil, append(append([]string{"run", dir, "--yes", "--json"}, args...), c.flags[e]...)...)
 	r := cliRun{code: code, stderr: errb, took: time.Since(start)}
+	if e == "spark" {
+		n1, d1 := work()
+		r.calls, r.queries, r.spark = c.proxy.take(), n1-n0, d1-d0
+	}
 	if err := json.Unmarshal([]byte(out), &r.res); err != nil {
 		r.stderr += fmt.Sprintf("\n(stdout is not the JSON of a run: %v)\n%s", err, out)
 	}
@@ -153,9 +185,13 @@ func (c *engineCheck) must(t *testing.T, step, e, dir string, args ...string) cl
 func (c *engineCheck) record(t *testing.T, step, e string, r cliRun) {
 	t.Helper()
 	c.mu.Lock()
-	c.times = append(c.times, stepTime{step, e, r.took})
+	c.times = append(c.times, stepTime{step, e, r.took, r.calls.total(), r.queries, r.spark})
 	c.mu.Unlock()
-	t.Logf("%s on the %s engine: %s, %d retries", step, e, r.took.Round(10*time.Millisecond), len(r.retries()))
+	calls := ""
+	if e == "spark" {
+		calls = fmt.Sprintf(", %s, %d SQL executions taking %s", r.calls, r.queries, r.spark.Round(10*time.Millisecond))
+	}
+	t.Logf("%s on the %s engine: %s, %d retries%s", step, e, r.took.Round(10*time.Millisecond), len(r.retries()), calls)
 	for _, x := range r.retries() {
 		t.Logf("  retry %d of %s (%s) after: %s", x.Attempt, x.Table, x.Task, x.Error)
 	}
@@ -184,9 +220,13 @@ func (c *engineCheck) compare(t *testing.T, step string, want map[string]int64) 
 
 // checkDemoOnEngines runs the steps of the demo on both engines; each
 // step builds on the ones before it.
-func checkDemoOnEngines(t *testing.T, py, remote string) {
+func checkDemoOnEngines(t *testing.T, py string, srv sparkServer) {
+	proxy := startSparkProxy(t, srv.remote)
 	c := &engineCheck{py: py, dirs: map[string]string{"local": workspacetest.Demo(t), "spark": workspacetest.Demo(t)},
-		flags: map[string][]string{"spark": {"--engine", "spark", "--remote", remote}}}
+		flags: map[string][]string{"spark": {"--engine", "spark", "--remote", proxy.remote}}, proxy: proxy, ui: srv.ui}
+	q, calls := sparkLatency(t, proxy, 20)
+	c.perCall = q / time.Duration(max(calls.total(), 1))
+	t.Logf("a trivial query (SELECT 1) on Spark: %s (median of 20), %s: %s per call", q.Round(time.Millisecond), calls, c.perCall.Round(time.Millisecond))
 	var all []string
 	for _, p := range sparkCheckPipelines {
 		all = append(all, "-p", p)
@@ -276,20 +316,33 @@ func (c *engineCheck) concurrentWriter(t *testing.T) {
 	c.compare(t, step, map[string]int64{"all_orders": 240})
 }
 
-// logTimes logs the wall times of the steps, per engine.
+// logTimes logs the wall times of the steps per engine, the calls of
+// the Spark runs to Spark Connect and the share of the wall time the
+// per-call latency of a trivial query accounts for (calls x perCall).
 func (c *engineCheck) logTimes(t *testing.T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var b strings.Builder
-	fmt.Fprintf(&b, "wall times:\n%-64s %8s %8s\n", "step", "local", "spark")
+	type row struct {
+		local, spark, queryTime time.Duration
+		calls, queries          int
+	}
 	var order []string
-	per := map[string]map[string]time.Duration{}
+	per := map[string]*row{}
 	for _, s := range c.times {
-		if per[s.step] == nil {
-			per[s.step] = map[string]time.Duration{}
+		r := per[s.step]
+		if r == nil {
+			r = &row{}
+			per[s.step] = r
 			order = append(order, s.step)
 		}
-		per[s.step][s.engine] += s.took
+		if s.engine == "local" {
+			r.local += s.took
+		} else {
+			r.spark += s.took
+			r.calls += s.calls
+			r.queries += s.queries
+			r.queryTime += s.spark
+		}
 	}
 	cell := func(d time.Duration) string {
 		if d == 0 {
@@ -297,10 +350,72 @@ func (c *engineCheck) logTimes(t *testing.T) {
 		}
 		return d.Round(10 * time.Millisecond).String()
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "wall times (a call of a trivial query: %s; SQL: Spark's SQL executions and their durations):\n%-64s %8s %9s %6s %9s %6s %5s %9s\n",
+		c.perCall.Round(time.Millisecond), "step", "local", "spark", "calls", "x latency", "share", "SQL", "SQL time")
 	for _, s := range order {
-		fmt.Fprintf(&b, "%-64s %8s %8s\n", s, cell(per[s]["local"]), cell(per[s]["spark"]))
+		r := per[s]
+		floor, share := time.Duration(r.calls)*c.perCall, "-"
+		if r.spark > 0 {
+			share = fmt.Sprintf("%.0f%%", 100*floor.Seconds()/r.spark.Seconds())
+		}
+		fmt.Fprintf(&b, "%-64s %8s %9s %6d %9s %6s %5d %9s\n", s, cell(r.local), cell(r.spark), r.calls, cell(floor), share, r.queries, cell(r.queryTime))
 	}
 	t.Log(b.String())
+}
+
+// sparkREST gets path of the REST API of the Spark UI at ui
+// (http://host:port) into v.
+func sparkREST(ctx context.Context, ui, path string, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ui+"/api/v1/"+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", req.URL, resp.Status)
+	}
+	return json.NewDecoder(resp.Body).Decode(v)
+}
+
+// sparkApps are the ids of the applications of the Spark UI at ui.
+func sparkApps(ctx context.Context, ui string) ([]string, error) {
+	var apps []struct{ ID string }
+	if err := sparkREST(ctx, ui, "applications", &apps); err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(apps))
+	for i, a := range apps {
+		ids[i] = a.ID
+	}
+	return ids, nil
+}
+
+// sparkSQLWork counts the SQL executions the Spark UI at ui has seen and
+// sums their durations: Spark's own time of the queries.
+func sparkSQLWork(ctx context.Context, ui string) (int, time.Duration, error) {
+	apps, err := sparkApps(ctx, ui)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, total := 0, time.Duration(0)
+	for _, app := range apps {
+		var execs []struct{ Duration int64 }
+		if err := sparkREST(ctx, ui, "applications/"+app+"/sql?details=false&length=1000000", &execs); err != nil {
+			return 0, 0, err
+		}
+		n += len(execs)
+		for _, e := range execs {
+			total += time.Duration(e.Duration) * time.Millisecond
+		}
+	}
+	return n, total, nil
 }
 
 // sparkServer is the Spark Connect server of the check and its web UI.
