@@ -505,7 +505,12 @@ type Error struct {
 	sentinel error
 }
 
-func (e *Error) Error() string { return trimError(e.Err.Error()) }
+func (e *Error) Error() string {
+	// The client writes the class before the server's message, which
+	// starts with it too.
+	msg := strings.Replace(e.Err.Error(), "["+e.Class+"] ["+e.Class+"]", "["+e.Class+"]", 1)
+	return trimError(msg)
+}
 func (e *Error) Unwrap() []error {
 	if e.sentinel == nil {
 		return []error{e.Err}

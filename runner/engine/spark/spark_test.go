@@ -92,6 +92,12 @@ func TestConflictClasses(t *testing.T) {
 	if classify(nil) != nil {
 		t.Error("classify(nil) is not nil")
 	}
+	// The message of a retry (an event, a history record): the class once,
+	// no client prefixes, no JVM stack.
+	err := classify(errors.New("execution error: failed to execute sql: DELETE FROM t: [DELTA_CONCURRENT_APPEND.WITHOUT_HINT] [DELTA_CONCURRENT_APPEND.WITHOUT_HINT] Transaction conflict detected.\n\tat io.delta.X"))
+	if want := "DELETE FROM t: [DELTA_CONCURRENT_APPEND.WITHOUT_HINT] Transaction conflict detected."; err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
+	}
 }
 
 // TestGuardCancelled: a call whose context is cancelled ends with the
