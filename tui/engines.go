@@ -13,22 +13,19 @@ import (
 )
 
 // Engines lets each run choose its engine in the run dialog: the local one
-// (Deps.Runner) or Apache Spark through Spark Connect. The choice starts on
-// the workbench config's `engine`; the Spark engine's server is EnvRemote,
-// else the config's `spark.remote` (read from each snapshot, so an edit of
-// the config applies to the next run).
+// (Deps.Runner) or Apache Spark through Spark Connect. The choice starts
+// where workspace.ChooseEngine puts it (the flags, $LAKTORY_SPARK_REMOTE,
+// the workbench config, read from each snapshot, so an edit of the config
+// applies to the next run) until the dialog switches it.
 type Engines struct {
-	// EnvRemote is the Spark Connect server of the environment
-	// ($LAKTORY_SPARK_REMOTE), which wins over the config's; "" for none.
-	EnvRemote string
+	// Settings are the flags and the environment the choice starts on
+	// (they win over the config's).
+	Settings workspace.EngineSettings
 	// Open returns the runner on the Spark engine at remote, connecting
 	// (and checking the server's versions) the first time. It is called in
 	// commands, never in Update. EngineRunners.Open implements it.
 	Open func(ctx context.Context, remote string) (Runner, error)
 }
-
-// RemoteEnv is the environment variable of EnvRemote, for messages.
-const RemoteEnv = "LAKTORY_SPARK_REMOTE"
 
 // engineState is what the run dialog shows of the engines.
 type engineState struct {
@@ -41,30 +38,21 @@ type engineState struct {
 }
 
 // engines returns the engine choice of the next run on snap: the one the
-// user picked in this session, else the config's, else local.
+// user picked in this session, else workspace.ChooseEngine's.
 func (m *Model) engines(snap *workspace.Snapshot) engineState {
-	es := engineState{name: m.engine, nameFrom: "the run dialog"}
-	cfg := snap.Config
-	if es.name == "" {
-		es.name, es.nameFrom = engine.Local, "default"
-		if cfg != nil && cfg.Engine == engine.Spark {
-			es.name, es.nameFrom = engine.Spark, fmt.Sprintf("%s:%d", workspace.ConfigFileName, cfg.Fields["engine"].Line)
-		}
+	var set workspace.EngineSettings
+	if m.deps.Engines != nil {
+		set = m.deps.Engines.Settings
 	}
-	switch {
-	case m.deps.Engines == nil:
+	c := workspace.ChooseEngine(set, snap.Config)
+	es := engineState{name: c.Engine, nameFrom: c.EngineFrom, remote: c.Remote, from: c.RemoteFrom}
+	if m.engine != "" {
+		es.name, es.nameFrom = m.engine, "the run dialog"
+	}
+	if m.deps.Engines == nil {
 		es.why = "this build runs locally only"
-	case m.deps.Engines.EnvRemote != "":
-		es.remote, es.from = m.deps.Engines.EnvRemote, "$"+RemoteEnv
-	case cfg != nil && cfg.SparkRemote != "":
-		es.remote, es.from = cfg.SparkRemote, fmt.Sprintf("%s:%d", workspace.ConfigFileName, cfg.Fields["spark.remote"].Line)
-	default:
-		es.why = fmt.Sprintf("no Spark Connect server: set spark: {remote: sc://HOST:PORT} in %s, or $%s", workspace.ConfigFileName, RemoteEnv)
-	}
-	if es.remote != "" {
-		if err := workspace.CheckSparkRemote(es.remote); err != nil {
-			es.why = es.from + ": " + err.Error()
-		}
+	} else if err := c.SparkProblem(); err != nil {
+		es.why = err.Error()
 	}
 	return es
 }

@@ -54,7 +54,7 @@ func engineApp(t testing.TB, w, h int, config, env string, openErr error) (Model
 	s := workspacetest.LoadDir(t, dir, workspace.Options{})
 	local := &fakeRunner{plan: fullPlan(t, s)}
 	op := &fakeOpener{r: &fakeRunner{plan: fullPlan(t, s)}, err: openErr}
-	m := app(t, s, Deps{Lake: demoLake(t, s), History: demoHistory(), Runner: local, Engines: &Engines{EnvRemote: env, Open: op.open}})
+	m := app(t, s, Deps{Lake: demoLake(t, s), History: demoHistory(), Runner: local, Engines: &Engines{Settings: workspace.EngineSettings{EnvRemote: env}, Open: op.open}})
 	m = run(t, m, size(w, h))
 	for _, msg := range execCmd(m.Init()) {
 		m = run(t, m, msg)

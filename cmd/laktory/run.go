@@ -18,7 +18,6 @@ import (
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/spark"
 	"github.com/laktory/workbench/runner/history"
-	"github.com/laktory/workbench/tui"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -73,7 +72,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.strict, "strict", false, "refuse to run what Laktory 0.13.1 rejects (orchestrator settings, the flow: and foreach: extensions)")
 	fl.StringArrayVar(&f.params, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable)")
 	fl.StringVar(&f.engine, "engine", "", "engine that executes the run: local (DuckDB) or spark (Apache Spark through Spark Connect, see --remote) (default: the engine of "+workspace.ConfigFileName+", else local)")
-	fl.StringVar(&f.remote, "remote", "", "Spark Connect address sc://HOST:PORT of the spark engine (default: $"+sparkRemoteEnv+", else spark.remote in "+workspace.ConfigFileName+")")
+	fl.StringVar(&f.remote, "remote", "", "Spark Connect address sc://HOST:PORT of the spark engine (default: $"+workspace.SparkRemoteEnv+", else spark.remote in "+workspace.ConfigFileName+")")
 	f.workspaceFlags.register(cmd)
 	registerRunCompletions(cmd)
 }
@@ -263,54 +262,21 @@ func (a *app) run(dir string, f runFlags) error {
 	return nil
 }
 
-// sparkRemoteEnv is the Spark Connect address of --engine spark without
-// --remote (the workbench's run dialog reads it too).
-const sparkRemoteEnv = tui.RemoteEnv
-
-// engineChoice is the engine a run uses and the Spark Connect server of the
-// Spark engine, each with where it was set (for messages).
-type engineChoice struct {
-	name, nameFrom     string // nameFrom "" when local by default
-	remote, remoteFrom string // remote "" when none is set
-}
-
-// chooseEngine picks the engine and the remote of a run: --engine, else
-// the workbench config's engine, else local; --remote, else
-// $LAKTORY_SPARK_REMOTE, else the config's spark.remote.
-func (a *app) chooseEngine(f runFlags, cfg *workspace.Config) (engineChoice, error) {
-	var c engineChoice
-	switch {
-	case f.engine != "":
-		c.name, c.nameFrom = strings.ToLower(f.engine), "--engine"
-	case cfg != nil && cfg.Engine != "":
-		c.name, c.nameFrom = cfg.Engine, configPos(cfg, "engine")
-	default:
-		c.name = engine.Local
+// chooseEngine picks the engine and the remote of a run by
+// workspace.ChooseEngine's rule, and refuses a choice that cannot run.
+func (a *app) chooseEngine(f runFlags, cfg *workspace.Config) (workspace.EngineChoice, error) {
+	name := strings.ToLower(f.engine)
+	if name != "" && name != engine.Local && name != engine.Spark {
+		return workspace.EngineChoice{}, usagef("--engine takes local or spark (got %q)", f.engine)
 	}
+	c := workspace.ChooseEngine(workspace.EngineSettings{Engine: name, Remote: f.remote, EnvRemote: a.getenv(workspace.SparkRemoteEnv)}, cfg)
 	switch {
-	case f.remote != "":
-		c.remote, c.remoteFrom = f.remote, "--remote"
-	case a.getenv(sparkRemoteEnv) != "":
-		c.remote, c.remoteFrom = a.getenv(sparkRemoteEnv), "$"+sparkRemoteEnv
-	case cfg != nil && cfg.SparkRemote != "":
-		c.remote, c.remoteFrom = cfg.SparkRemote, configPos(cfg, "spark.remote")
-	}
-	switch c.name {
-	case engine.Local:
-		if f.remote != "" {
-			return c, usagef("--remote is the Spark Connect server of the spark engine, and this run is local (%s): add --engine spark, or drop --remote",
-				orDefault(c.nameFrom, "the default"))
+	case c.Engine == engine.Local && f.remote != "":
+		return c, usagef("--remote is the Spark Connect server of the spark engine, and this run is local (%s): add --engine spark, or drop --remote", c.EngineFrom)
+	case c.Engine == engine.Spark:
+		if err := c.SparkProblem(); err != nil {
+			return c, usagef("the spark engine (%s): %v", c.EngineFrom, err)
 		}
-	case engine.Spark:
-		if c.remote == "" {
-			return c, usagef("the spark engine (%s) needs the Spark Connect server: --remote sc://HOST:PORT, $%s or spark: {remote: ...} in %s",
-				c.nameFrom, sparkRemoteEnv, workspace.ConfigFileName)
-		}
-		if err := workspace.CheckSparkRemote(c.remote); err != nil {
-			return c, usagef("%s: %v", c.remoteFrom, err)
-		}
-	default:
-		return c, usagef("--engine takes local or spark (got %q)", f.engine)
 	}
 	return c, nil
 }
@@ -326,29 +292,17 @@ func configErrors(snap *workspace.Snapshot) []workspace.Diagnostic {
 	return out
 }
 
-// configPos names a key of the workbench config by its file and line.
-func configPos(cfg *workspace.Config, key string) string {
-	return fmt.Sprintf("%s:%d", workspace.ConfigFileName, cfg.Fields[key].Line)
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // openEngine opens the engine chooseEngine picks: nil for the local one
 // (the runner's own), or the Spark engine on its Spark Connect server,
 // its versions checked.
 func (a *app) openEngine(f runFlags, cfg *workspace.Config) (engine.Engine, error) {
 	c, err := a.chooseEngine(f, cfg)
-	if err != nil || c.name == engine.Local {
+	if err != nil || c.Engine == engine.Local {
 		return nil, err
 	}
-	e, err := spark.Open(a.ctx, c.remote)
+	e, err := spark.Open(a.ctx, c.Remote)
 	if err != nil {
-		return nil, fmt.Errorf("the spark engine (chosen by %s, its server set by %s): %w", c.nameFrom, c.remoteFrom, err)
+		return nil, fmt.Errorf("the spark engine (chosen by %s, its server set by %s): %w", c.EngineFrom, c.RemoteFrom, err)
 	}
 	return e, nil
 }

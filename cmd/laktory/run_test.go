@@ -226,7 +226,7 @@ func TestRunEngineFlags(t *testing.T) {
 		code int
 		want string
 	}{
-		{"spark without a remote", nil, []string{"--engine", "spark"}, ExitUsage, "the spark engine (--engine) needs the Spark Connect server: --remote sc://HOST:PORT, $LAKTORY_SPARK_REMOTE or spark: {remote: ...} in laktory-workbench.yaml"},
+		{"spark without a remote", nil, []string{"--engine", "spark"}, ExitUsage, "the spark engine (--engine): no Spark Connect server: set --remote sc://HOST:PORT, $LAKTORY_SPARK_REMOTE or spark: {remote: sc://HOST:PORT} in laktory-workbench.yaml"},
 		{"a remote without spark", nil, []string{"--remote", "sc://127.0.0.1:15002"}, ExitUsage, "add --engine spark"},
 		{"an unknown engine", nil, []string{"--engine", "flink"}, ExitUsage, `--engine takes local or spark (got "flink")`},
 		{"a bad --remote", nil, []string{"--engine", "spark", "--remote", "127.0.0.1:15002"}, ExitUsage, `"127.0.0.1:15002" is not a Spark Connect address`},
@@ -259,7 +259,7 @@ func TestRunEngineConfig(t *testing.T) {
 		want         string
 	}{
 		{"spark without a remote", "engine: spark\n", nil, nil, ExitUsage,
-			"the spark engine (laktory-workbench.yaml:1) needs the Spark Connect server"},
+			"the spark engine (laktory-workbench.yaml:1): no Spark Connect server"},
 		{"spark on the config's remote", "# the engine\nengine: spark\nspark:\n  remote: " + closed + "\n", nil, nil, ExitUsage,
 			"the spark engine (chosen by laktory-workbench.yaml:2, its server set by laktory-workbench.yaml:4): spark connect: " + closed + ": "},
 		{"$LAKTORY_SPARK_REMOTE before the config's remote", "engine: spark\nspark: {remote: 'sc://config:15002'}\n",

@@ -162,7 +162,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		},
 	}
 	deps := tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
-		Engines: &tui.Engines{EnvRemote: a.getenv(sparkRemoteEnv), Open: engines.Open}, Editor: editor, NoColor: noColor, Watch: f.watch}
+		Engines: &tui.Engines{Settings: workspace.EngineSettings{EnvRemote: a.getenv(workspace.SparkRemoteEnv)}, Open: engines.Open}, Editor: editor, NoColor: noColor, Watch: f.watch}
 	if data, err := watch.WatchSources(ctx, snap); err != nil {
 		fmt.Fprintf(a.stderr, "laktory: watch mode does not see landing files: %v\n", err)
 	} else {
