@@ -44,8 +44,9 @@ func (o *fakeOpener) calls() int {
 }
 
 // engineApp is the demo workbench with config as its laktory-workbench.yaml
-// ("" for none), the engines of env and a fake runner on each engine.
-func engineApp(t testing.TB, w, h int, config, env string, openErr error) (Model, *fakeRunner, *fakeOpener) {
+// ("" for none), the engines of set (the flags, the environment) and a fake
+// runner on each engine.
+func engineApp(t testing.TB, w, h int, config string, set workspace.EngineSettings, openErr error) (Model, *fakeRunner, *fakeOpener) {
 	t.Helper()
 	dir := workspacetest.Demo(t)
 	if config != "" {
@@ -54,7 +55,7 @@ func engineApp(t testing.TB, w, h int, config, env string, openErr error) (Model
 	s := workspacetest.LoadDir(t, dir, workspace.Options{})
 	local := &fakeRunner{plan: fullPlan(t, s)}
 	op := &fakeOpener{r: &fakeRunner{plan: fullPlan(t, s)}, err: openErr}
-	m := app(t, s, Deps{Lake: demoLake(t, s), History: demoHistory(), Runner: local, Engines: &Engines{Settings: workspace.EngineSettings{EnvRemote: env}, Open: op.open}})
+	m := app(t, s, Deps{Lake: demoLake(t, s), History: demoHistory(), Runner: local, Engines: &Engines{Settings: set, Open: op.open}})
 	m = run(t, m, size(w, h))
 	for _, msg := range execCmd(m.Init()) {
 		m = run(t, m, msg)
@@ -73,20 +74,26 @@ func TestEngineDialogGolden(t *testing.T) {
 		"the Spark engine needs Spark 4.2.x with Delta 4.4.x")
 	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		for _, c := range []struct {
-			name, config, env string
-			err               error
-			keys              []string
+			name, config string
+			set          workspace.EngineSettings
+			err          error
+			keys         []string
 		}{
 			{name: "confirm_local", config: sparkConfig, keys: []string{"f"}},
 			{name: "confirm_spark", config: sparkConfig, keys: []string{"f", "e"}},
-			{name: "incremental_spark_env", env: "sc://spark.example:15002", config: "engine: spark\n", keys: []string{"r"}},
+			{name: "incremental_spark_env", set: workspace.EngineSettings{EnvRemote: "sc://spark.example:15002"}, config: "engine: spark\n", keys: []string{"r"}},
+			// laktory tui --engine spark --remote: the flags win over the
+			// environment and the config, and the dialog says so.
+			{name: "flags", set: workspace.EngineSettings{Engine: "spark", Remote: "sc://flag.example:15002", EnvRemote: "sc://spark.example:15002"},
+				config: "engine: local\n" + sparkConfig, keys: []string{"f"}},
+			{name: "flag_engine_bad_env", set: workspace.EngineSettings{Engine: "spark", EnvRemote: "host:1"}, keys: []string{"f"}},
 			{name: "spark_unavailable", keys: []string{"f"}},
 			{name: "config_spark_without_server", config: "engine: spark\n", keys: []string{"f"}},
 			{name: "reset_picker", config: sparkConfig, keys: []string{"R", "e"}},
 			{name: "version_error", config: sparkConfig, err: versionErr, keys: []string{"f", "e"}},
 		} {
 			t.Run(fmt.Sprintf("%s_%dx%d", c.name, sz.w, sz.h), func(t *testing.T) {
-				m, _, _ := engineApp(t, sz.w, sz.h, c.config, c.env, c.err)
+				m, _, _ := engineApp(t, sz.w, sz.h, c.config, c.set, c.err)
 				for _, k := range c.keys {
 					m = run(t, m, keys(k))
 				}
@@ -100,7 +107,7 @@ func TestEngineDialogGolden(t *testing.T) {
 // engine, connecting in a command (never in Update); y starts it on the
 // runner that planned it; the choice stays for the next runs.
 func TestEngineSwitch(t *testing.T) {
-	m, local, op := engineApp(t, 120, 40, sparkConfig, "", nil)
+	m, local, op := engineApp(t, 120, 40, sparkConfig, workspace.EngineSettings{}, nil)
 	m = run(t, m, keys("f"))
 	if m.dialog == nil || m.dialog.kind != dlgConfirm || len(local.plans) != 1 || op.calls() != 0 {
 		t.Fatalf("f: dialog %+v, %d local plans, %d connections", m.dialog, len(local.plans), op.calls())
@@ -109,7 +116,7 @@ func TestEngineSwitch(t *testing.T) {
 	if op.calls() != 0 || m.dialog.kind != dlgPlanning || !strings.Contains(strings.Join(m.dialog.body, " "), "on Spark at sc://127.0.0.1:15002 (from laktory-workbench.yaml:3): the first run there connects") {
 		t.Fatalf("e connected in Update (%d) or shows no connection:\n%s", op.calls(), viewText(m))
 	}
-	m, local, op = engineApp(t, 120, 40, sparkConfig, "", nil)
+	m, local, op = engineApp(t, 120, 40, sparkConfig, workspace.EngineSettings{}, nil)
 	m = run(t, run(t, m, keys("f")), keys("e"))
 	if op.calls() != 1 || op.remotes[0] != "sc://127.0.0.1:15002" || len(op.r.plans) != 1 || m.dialog.kind != dlgConfirm ||
 		!strings.HasSuffix(m.dialog.title, " on spark sc://127.0.0.1:15002") {
@@ -136,7 +143,7 @@ func TestEngineSwitch(t *testing.T) {
 // without a dialog, as without engines; the config's engine: spark without
 // a server refuses the run in the dialog, and e runs it locally.
 func TestEngineUnavailable(t *testing.T) {
-	m, local, op := engineApp(t, 120, 40, "", "", nil)
+	m, local, op := engineApp(t, 120, 40, "", workspace.EngineSettings{}, nil)
 	m = run(t, run(t, m, keys("f")), keys("e"))
 	if op.calls() != 0 || m.dialog == nil || m.dialog.kind != dlgConfirm || !m.errOn || !strings.Contains(m.status, "no Spark Connect server") {
 		t.Fatalf("e without a server: %d connections, dialog %+v, status %q", op.calls(), m.dialog, m.status)
@@ -147,7 +154,7 @@ func TestEngineUnavailable(t *testing.T) {
 		t.Fatalf("r: %d started, dialog %+v", len(local.started), m.dialog)
 	}
 
-	m, local, _ = engineApp(t, 120, 40, "engine: spark\n", "", nil)
+	m, local, _ = engineApp(t, 120, 40, "engine: spark\n", workspace.EngineSettings{}, nil)
 	m = run(t, m, keys("r"))
 	if m.dialog == nil || m.dialog.kind != dlgMessage || len(local.plans) != 0 || !strings.Contains(strings.Join(m.dialog.body, "\n"), "no Spark Connect server") {
 		t.Fatalf("engine: spark without a server: %d local plans, dialog %+v", len(local.plans), m.dialog)
@@ -161,7 +168,7 @@ func TestEngineUnavailable(t *testing.T) {
 // TestEngineConnectError: a connection or version error is shown in the
 // dialog, nothing starts, and the next run connects again.
 func TestEngineConnectError(t *testing.T) {
-	m, _, op := engineApp(t, 120, 40, sparkConfig, "", errors.New("unsupported Spark or Delta version: the server runs Spark 4.3.0"))
+	m, _, op := engineApp(t, 120, 40, sparkConfig, workspace.EngineSettings{}, errors.New("unsupported Spark or Delta version: the server runs Spark 4.3.0"))
 	m = run(t, run(t, m, keys("f")), keys("e"))
 	if m.dialog == nil || m.dialog.kind != dlgMessage || !strings.Contains(viewText(m), "the server runs Spark 4.3.0") || len(op.r.started) != 0 {
 		t.Fatalf("the error is not shown:\n%s", viewText(m))
@@ -292,7 +299,7 @@ func TestFlowEngineSpark(t *testing.T) {
 // TestEngineSwitchWhilePlanning: e while a run is planned (a server slow
 // to answer) plans it on the other engine; the late plan is ignored.
 func TestEngineSwitchWhilePlanning(t *testing.T) {
-	m, local, op := engineApp(t, 120, 40, "engine: spark\n"+sparkConfig, "", nil)
+	m, local, op := engineApp(t, 120, 40, "engine: spark\n"+sparkConfig, workspace.EngineSettings{}, nil)
 	m = step(t, m, keys("f")) // planning on Spark, the connection not made
 	late := m.dialog.token
 	m = run(t, m, keys("e"))

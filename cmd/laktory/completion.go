@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -119,7 +118,6 @@ func registerRunCompletions(cmd *cobra.Command) {
 	cmd.RegisterFlagCompletionFunc("select", nodeSelectors)                     //nolint:errcheck
 	cmd.RegisterFlagCompletionFunc("refresh", fixed(validate.Refreshes...))     //nolint:errcheck
 	cmd.RegisterFlagCompletionFunc("reset-mode", fixed(validate.ResetModes...)) //nolint:errcheck
-	cmd.RegisterFlagCompletionFunc("engine", fixed(engine.Local, engine.Spark)) //nolint:errcheck
 }
 
 // registerWorkspaceCompletions completes DIR and --env.

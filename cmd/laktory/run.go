@@ -54,8 +54,32 @@ type runFlags struct {
 	asJSON      bool
 	strict      bool
 	params      []string
-	engine      string
-	remote      string
+	engineFlags
+}
+
+// engineFlags choose the engine (laktory run, plan and tui).
+type engineFlags struct {
+	engine, remote string
+}
+
+// register adds --engine and --remote; what they set is for
+// ChooseEngine's "the engine" (of a run, or of the run dialog's runs).
+func (f *engineFlags) register(cmd *cobra.Command, of string) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.engine, "engine", "", "engine that executes "+of+": local (DuckDB) or spark (Apache Spark through Spark Connect, see --remote) (default: the engine of "+workspace.ConfigFileName+", else local)")
+	fl.StringVar(&f.remote, "remote", "", "Spark Connect address sc://HOST:PORT of the spark engine (default: $"+workspace.SparkRemoteEnv+", else spark.remote in "+workspace.ConfigFileName+")")
+	cmd.RegisterFlagCompletionFunc("engine", fixed(engine.Local, engine.Spark)) //nolint:errcheck // the flag exists
+}
+
+// settings are the flags and $LAKTORY_SPARK_REMOTE for
+// workspace.ChooseEngine; an --engine that is neither local nor spark is
+// refused.
+func (f engineFlags) settings(getenv func(string) string) (workspace.EngineSettings, error) {
+	name := strings.ToLower(f.engine)
+	if name != "" && name != engine.Local && name != engine.Spark {
+		return workspace.EngineSettings{}, usagef("--engine takes local or spark (got %q)", f.engine)
+	}
+	return workspace.EngineSettings{Engine: name, Remote: f.remote, EnvRemote: getenv(workspace.SparkRemoteEnv)}, nil
 }
 
 // register adds the flags that choose what a run does (laktory run and
@@ -71,8 +95,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.asJSON, "json", false, "print the plan (and the summary) as JSON")
 	fl.BoolVar(&f.strict, "strict", false, "refuse to run what Laktory 0.13.1 rejects (orchestrator settings, the flow: and foreach: extensions)")
 	fl.StringArrayVar(&f.params, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable)")
-	fl.StringVar(&f.engine, "engine", "", "engine that executes the run: local (DuckDB) or spark (Apache Spark through Spark Connect, see --remote) (default: the engine of "+workspace.ConfigFileName+", else local)")
-	fl.StringVar(&f.remote, "remote", "", "Spark Connect address sc://HOST:PORT of the spark engine (default: $"+workspace.SparkRemoteEnv+", else spark.remote in "+workspace.ConfigFileName+")")
+	f.engineFlags.register(cmd, "the run")
 	f.workspaceFlags.register(cmd)
 	registerRunCompletions(cmd)
 }
@@ -264,21 +287,28 @@ func (a *app) run(dir string, f runFlags) error {
 
 // chooseEngine picks the engine and the remote of a run by
 // workspace.ChooseEngine's rule, and refuses a choice that cannot run.
-func (a *app) chooseEngine(f runFlags, cfg *workspace.Config) (workspace.EngineChoice, error) {
-	name := strings.ToLower(f.engine)
-	if name != "" && name != engine.Local && name != engine.Spark {
-		return workspace.EngineChoice{}, usagef("--engine takes local or spark (got %q)", f.engine)
+func (a *app) chooseEngine(f engineFlags, cfg *workspace.Config) (workspace.EngineChoice, error) {
+	set, err := f.settings(a.getenv)
+	if err != nil {
+		return workspace.EngineChoice{}, err
 	}
-	c := workspace.ChooseEngine(workspace.EngineSettings{Engine: name, Remote: f.remote, EnvRemote: a.getenv(workspace.SparkRemoteEnv)}, cfg)
+	c := workspace.ChooseEngine(set, cfg)
 	switch {
 	case c.Engine == engine.Local && f.remote != "":
 		return c, usagef("--remote is the Spark Connect server of the spark engine, and this run is local (%s): add --engine spark, or drop --remote", c.EngineFrom)
 	case c.Engine == engine.Spark:
-		if err := c.SparkProblem(); err != nil {
-			return c, usagef("the spark engine (%s): %v", c.EngineFrom, err)
-		}
+		return c, sparkRefusal(c)
 	}
 	return c, nil
+}
+
+// sparkRefusal refuses the Spark engine of c when it cannot run there
+// (nil when it can).
+func sparkRefusal(c workspace.EngineChoice) error {
+	if err := c.SparkProblem(); err != nil {
+		return usagef("the spark engine (%s): %v", c.EngineFrom, err)
+	}
+	return nil
 }
 
 // configErrors are the errors of the workbench config of snap.
@@ -296,7 +326,7 @@ func configErrors(snap *workspace.Snapshot) []workspace.Diagnostic {
 // (the runner's own), or the Spark engine on its Spark Connect server,
 // its versions checked.
 func (a *app) openEngine(f runFlags, cfg *workspace.Config) (engine.Engine, error) {
-	c, err := a.chooseEngine(f, cfg)
+	c, err := a.chooseEngine(f.engineFlags, cfg)
 	if err != nil || c.Engine == engine.Local {
 		return nil, err
 	}

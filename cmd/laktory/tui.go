@@ -22,6 +22,7 @@ import (
 // tuiFlags are the flags of laktory tui.
 type tuiFlags struct {
 	workspaceFlags
+	engineFlags
 	demo  bool
 	mouse bool
 	watch bool
@@ -57,9 +58,10 @@ r runs the selection incrementally, a runs every pipeline incrementally, f
 runs a FULL refresh (a writer of a shared table deletes only its own rows),
 R resets (the picker starts on the least destructive choice); destructive
 runs say what they delete and reset and which flows they run, and ask
-first; x cancels. A run dialog shows the engine (local, or spark on the
-Spark Connect server of $LAKTORY_SPARK_REMOTE or laktory-workbench.yaml's
-spark.remote) and e switches it. The footer names what r/f/R act on: the tree's item, the
+first; x cancels. A run dialog shows the engine (--engine, else
+laktory-workbench.yaml's engine, else local; spark on the Spark Connect
+server of --remote, $LAKTORY_SPARK_REMOTE or the config's spark.remote,
+as for laktory run) and e switches it. The footer names what r/f/R act on: the tree's item, the
 graph's writer, the selected problem's object. / searches the focused pane
 (n/N next/previous match, esc clears).
 
@@ -85,6 +87,7 @@ the mouse (clicks on tabs and the tree, the wheel scrolls).`,
 		cmd.Flags().BoolVar(&f.demo, "demo", false, "open a fresh copy of the demo workspace, written to a new temporary folder")
 		cmd.Flags().BoolVar(&f.mouse, "mouse", false, "enable the mouse")
 		cmd.Flags().BoolVar(&f.watch, "watch", false, "start with watch mode on (w toggles it): a new landing file or a saved pipeline runs the nodes it affects")
+		f.engineFlags.register(cmd, "the run dialog's runs until e switches it")
 		f.workspaceFlags.register(cmd)
 		return cmd
 	})
@@ -119,6 +122,10 @@ func (a *app) tui(dir string, f tuiFlags) error {
 	if err != nil {
 		return err
 	}
+	engines, err := a.tuiEngines(f.engineFlags, snap.Config)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(a.ctx)
 	defer cancel()
 	events, err := workspace.Watch(ctx, snap, workspace.WatchOptions{Debounce: tui.WatchDebounce})
@@ -149,7 +156,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 	local := &tui.LocalRunner{R: r}
 	// The Spark engine, when a run dialog picks it: connected on the
 	// first run there, closed when the program ends.
-	engines := &tui.EngineRunners{
+	runners := &tui.EngineRunners{
 		Connect: func(ctx context.Context, remote string) (engine.Engine, error) {
 			e, err := spark.Open(ctx, remote)
 			if err != nil {
@@ -162,7 +169,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		},
 	}
 	deps := tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
-		Engines: &tui.Engines{Settings: workspace.EngineSettings{EnvRemote: a.getenv(workspace.SparkRemoteEnv)}, Open: engines.Open}, Editor: editor, NoColor: noColor, Watch: f.watch}
+		Engines: &tui.Engines{Settings: engines, Open: runners.Open}, Editor: editor, NoColor: noColor, Watch: f.watch}
 	if data, err := watch.WatchSources(ctx, snap); err != nil {
 		fmt.Fprintf(a.stderr, "laktory: watch mode does not see landing files: %v\n", err)
 	} else {
@@ -176,7 +183,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 	_, err = tea.NewProgram(m, opts...).Run()
 	cancel() // stops a run still going, before its next commit
 	local.Wait()
-	if err := engines.Close(); err != nil {
+	if err := runners.Close(); err != nil {
 		fmt.Fprintf(a.stderr, "laktory: closing the spark engine: %v\n", err)
 	}
 	if err != nil && a.ctx.Err() == nil {
@@ -186,4 +193,25 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		fmt.Fprintf(a.stdout, "The demo workspace is in %s (laktory tui %s opens it again)\n", dir, dir)
 	}
 	return nil
+}
+
+// tuiEngines are the settings the run dialog's engine choice starts on.
+// What the flags set must be able to run, as for laktory run (with its
+// messages); what only the config or $LAKTORY_SPARK_REMOTE set is the
+// dialog's to report (the config may be fixed while the workbench is
+// open). --remote without --engine spark is the server e switches to.
+func (a *app) tuiEngines(f engineFlags, cfg *workspace.Config) (workspace.EngineSettings, error) {
+	set, err := f.settings(a.getenv)
+	if err != nil {
+		return set, err
+	}
+	if f.remote != "" {
+		if err := workspace.CheckSparkRemote(f.remote); err != nil {
+			return set, usagef("--remote: %v", err)
+		}
+	}
+	if set.Engine == engine.Spark {
+		return set, sparkRefusal(workspace.ChooseEngine(set, cfg))
+	}
+	return set, nil
 }

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 // TestTUIDemo opens the workbench on --demo in-process, with "q" as the
@@ -158,5 +161,63 @@ func TestTUISmokeTmux(t *testing.T) {
 	}
 	if got := strings.TrimSpace(tmux("display", "-p", "-t", "smoke", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}")); got != "0 1 0" {
 		t.Fatalf("terminal not restored: alternate_on cursor_flag mouse_any_flag = %q", got)
+	}
+}
+
+// TestTUIEngineFlags: laktory tui takes --engine and --remote with laktory
+// run's precedence and messages; what the flags set must run (--remote
+// alone is the server the run dialog's e switches to), what only the
+// config sets is left to the run dialog.
+func TestTUIEngineFlags(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		env    map[string]string
+		config string
+		f      engineFlags
+		want   workspace.EngineSettings
+		err    string // through laktory tui: refused before it opens
+	}{
+		{name: "an unknown engine", f: engineFlags{engine: "flink"}, err: `--engine takes local or spark (got "flink")`},
+		{name: "spark without a remote", f: engineFlags{engine: "spark"},
+			err: "the spark engine (--engine): no Spark Connect server: set --remote sc://HOST:PORT, $LAKTORY_SPARK_REMOTE or spark: {remote: sc://HOST:PORT} in laktory-workbench.yaml"},
+		{name: "a bad --remote", f: engineFlags{remote: "x:1"}, err: `--remote: "x:1" is not a Spark Connect address`},
+		{name: "a bad $LAKTORY_SPARK_REMOTE for --engine spark", env: map[string]string{"LAKTORY_SPARK_REMOTE": "host:1"}, f: engineFlags{engine: "spark"},
+			err: `the spark engine (--engine): $LAKTORY_SPARK_REMOTE: "host:1" is not a Spark Connect address`},
+		{name: "--remote alone", f: engineFlags{remote: "sc://flag:15002"}, want: workspace.EngineSettings{Remote: "sc://flag:15002"}},
+		{name: "--engine spark on the config's server", config: "spark: {remote: 'sc://config:15002'}\n", f: engineFlags{engine: "SPARK"},
+			want: workspace.EngineSettings{Engine: "spark"}},
+		{name: "--remote before $LAKTORY_SPARK_REMOTE", env: map[string]string{"LAKTORY_SPARK_REMOTE": "sc://env:1"}, f: engineFlags{engine: "spark", remote: "sc://flag:1"},
+			want: workspace.EngineSettings{Engine: "spark", Remote: "sc://flag:1", EnvRemote: "sc://env:1"}},
+		{name: "the config's spark without a server is the dialog's", config: "engine: spark\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := workspacetest.Demo(t)
+			if c.config != "" {
+				workspacetest.Write(t, dir, map[string]string{workspace.ConfigFileName: c.config})
+			}
+			if c.err != "" {
+				args := []string{"tui", dir}
+				if c.f.engine != "" {
+					args = append(args, "--engine", c.f.engine)
+				}
+				if c.f.remote != "" {
+					args = append(args, "--remote", c.f.remote)
+				}
+				code, _, stderr := runCLI(t, c.env, args...)
+				if code != ExitUsage || !strings.Contains(stderr, c.err) {
+					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, ExitUsage, c.err)
+				}
+				return
+			}
+			cfg, diags := workspace.ReadConfig(dir)
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			a := &app{getenv: func(k string) string { return c.env[k] }}
+			got, err := a.tuiEngines(c.f, cfg)
+			if err != nil || got != c.want {
+				t.Fatalf("tuiEngines = %+v, %v; want %+v", got, err, c.want)
+			}
+		})
 	}
 }
