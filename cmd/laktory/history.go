@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -22,6 +23,15 @@ type historyList struct {
 	Dir      string        `json:"dir"`
 	Runs     []history.Run `json:"runs"`
 	HasOlder bool          `json:"has_older"` // more runs: --before the last id
+}
+
+// nameEngine names the local engine of r ("engine": "local" in JSON, as
+// run --json says it); the history stores it as "".
+func nameEngine(r history.Run) history.Run {
+	if r.Engine == "" {
+		r.Engine = engine.Local
+	}
+	return r
 }
 
 func init() {
@@ -96,6 +106,7 @@ for an unknown run id.`,
 						return err
 					}
 					if asJSON {
+						d.Run = nameEngine(d.Run)
 						return a.printJSON(d)
 					}
 					printRunDetail(a.stdout, d, p, a.cutter(wide))
@@ -106,6 +117,9 @@ for an unknown run id.`,
 					return err
 				}
 				if asJSON {
+					for i := range page.Runs {
+						page.Runs[i] = nameEngine(page.Runs[i])
+					}
 					return a.printJSON(historyList{Dir: layout.Dir, Runs: page.Runs, HasOlder: page.HasOlder})
 				}
 				if len(page.Runs) == 0 {

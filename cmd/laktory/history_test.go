@@ -138,6 +138,13 @@ func TestHistoryJSON(t *testing.T) {
 		r.Engine != "spark" || r.Remote != "sc://127.0.0.1:15002" || !strings.Contains(out, `"engine": "spark"`) {
 		t.Fatalf("failed run summary: %+v", r)
 	}
+	// The local engine is named, as run --json names it.
+	if r := list.Runs[0]; r.Engine != "local" || r.Remote != "" {
+		t.Fatalf("local run: engine %q remote %q", r.Engine, r.Remote)
+	}
+	if _, out, _ := runCLI(t, nil, "history", dir, "--run", "3", "--json"); !strings.Contains(out, `"engine": "local"`) {
+		t.Fatalf("--run 3 --json does not name the local engine:\n%s", out)
+	}
 
 	code, out, stderr = runCLI(t, nil, "history", dir, "--run", strconv.FormatInt(failed, 10), "--json")
 	if code != ExitOK {
