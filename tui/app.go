@@ -1062,9 +1062,10 @@ func (m *Model) setEngineLines(d *dialog) {
 	d.engineLines = m.engines(snap).lines(m.c.st)
 }
 
-// switchEngine moves the run dialog's choice to the other engine; a
-// planned run is planned again there (the engines run different sets of
-// nodes). The Spark engine without a server is refused, saying why.
+// switchEngine moves the run dialog's choice to the other engine (e, and
+// ctrl+e in the parameters form); a planned run is planned again there
+// (the engines run different sets of nodes). The Spark engine without a
+// server is refused, saying why.
 func (m *Model) switchEngine(d *dialog) tea.Cmd {
 	if m.deps.Engines == nil {
 		return nil
@@ -1083,7 +1084,7 @@ func (m *Model) switchEngine(d *dialog) tea.Cmd {
 		return nil
 	}
 	m.engine = next
-	if d.kind == dlgResetMode {
+	if d.kind == dlgResetMode || d.kind == dlgParams { // not planned yet
 		m.setEngineLines(d)
 		return nil
 	}

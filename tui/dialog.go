@@ -302,7 +302,13 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 	case dlgResetMode:
 		lines = append(lines, st.Dim.Render(scroll+"↑/↓ choose · "+engine+"enter plan the run · esc cancel"))
 	case dlgParams:
-		lines = append(lines, st.Dim.Render("type a value · tab/↑/↓ next field · enter plan the run · esc cancel"))
+		if engine != "" { // e is text here
+			engine = "ctrl+e engine · "
+		}
+		// Wrapped, not cut: the engine's key must show at 80 columns.
+		for _, l := range wrap("type a value · tab/↑/↓ next field · "+engine+"enter plan the run · esc cancel", inner) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	case dlgPlanning:
 		if d.snap == nil { // the parameters loading
 			engine = ""

@@ -311,3 +311,37 @@ func TestEngineSwitchWhilePlanning(t *testing.T) {
 		t.Fatalf("the late plan on Spark replaced the local one: %+v", m.dialog)
 	}
 }
+
+// TestEngineParamsForm: the parameters form shows the engine choice; e is
+// text there, so its help line offers ctrl+e, which switches the engine
+// without planning; the run is planned on that engine once the values are
+// given.
+func TestEngineParamsForm(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			dir := t.TempDir()
+			workspacetest.Write(t, dir, paramsWorkspace)
+			workspacetest.Write(t, dir, map[string]string{workspace.ConfigFileName: sparkConfig})
+			s := workspacetest.LoadDir(t, dir, workspace.Options{})
+			plan := func(req runner.Request) (*runner.Plan, error) { return &runner.Plan{Request: req}, nil }
+			local := &fakeRunner{plan: plan}
+			op := &fakeOpener{r: &fakeRunner{plan: plan}}
+			m := app(t, s, Deps{Runner: local, Engines: &Engines{Open: op.open}})
+			m = run(t, run(t, m, size(sz.w, sz.h)), keys("a"))
+			m = run(t, m, keys("e"))
+			if m.dialog == nil || m.dialog.kind != dlgParams || string(m.dialog.params.fields[0].value) != "e" || m.engine != "" {
+				t.Fatalf("e in the form: dialog %+v, engine %q", m.dialog, m.engine)
+			}
+			golden.RequireEqual(t, viewText(m))
+			m = run(t, m, keys("ctrl+e"))
+			if m.dialog == nil || m.dialog.kind != dlgParams || m.engine != engine.Spark || op.calls() != 0 || len(local.plans) != 0 ||
+				!strings.Contains(viewText(m), "● spark sc://127.0.0.1:15002") {
+				t.Fatalf("ctrl+e: dialog %+v, engine %q, %d connections, %d local plans:\n%s", m.dialog, m.engine, op.calls(), len(local.plans), viewText(m))
+			}
+			m = run(t, m, keys("enter"))
+			if op.calls() != 1 || len(op.r.plans) != 1 || len(local.plans) != 0 {
+				t.Fatalf("enter: %d connections, %d spark plans, %d local plans", op.calls(), len(op.r.plans), len(local.plans))
+			}
+		})
+	}
+}

@@ -77,8 +77,9 @@ func (d *dialog) renderParams() {
 }
 
 // paramsKey edits the parameters: typing changes the field under the
-// cursor, tab/↑/↓ move between fields, enter goes to the next field and,
-// on the last with every value given, plans the run; esc cancels.
+// cursor (e is text here), tab/↑/↓ move between fields, ctrl+e switches the
+// engine, enter goes to the next field and, on the last with every value
+// given, plans the run; esc cancels.
 func (m *Model) paramsKey(msg tea.KeyMsg) tea.Cmd {
 	d := m.dialog
 	fs := d.params.fields
@@ -96,6 +97,8 @@ func (m *Model) paramsKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case tea.KeyCtrlU:
 		f.value = nil
+	case tea.KeyCtrlE:
+		return m.switchEngine(d)
 	case tea.KeyTab, tea.KeyDown:
 		d.cursor = (d.cursor + 1) % len(fs)
 	case tea.KeyShiftTab, tea.KeyUp:

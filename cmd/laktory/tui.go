@@ -61,7 +61,8 @@ runs say what they delete and reset and which flows they run, and ask
 first; x cancels. A run dialog shows the engine (--engine, else
 laktory-workbench.yaml's engine, else local; spark on the Spark Connect
 server of --remote, $LAKTORY_SPARK_REMOTE or the config's spark.remote,
-as for laktory run) and e switches it. The footer names what r/f/R act on: the tree's item, the
+as for laktory run) and e switches it (ctrl+e in the parameters form,
+where e is text). The footer names what r/f/R act on: the tree's item, the
 graph's writer, the selected problem's object. / searches the focused pane
 (n/N next/previous match, esc clears).
 
