@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,8 @@ type sparkProxy struct {
 	remote string // sc://host:port of the proxy
 	mu     sync.Mutex
 	calls  map[string]int
+	// watches are told of each request holding their text.
+	watches map[string]chan struct{}
 }
 
 // startSparkProxy starts a proxy in front of the Spark Connect server at
@@ -47,7 +50,7 @@ func startSparkProxy(t *testing.T, remote string) *sparkProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &sparkProxy{remote: "sc://" + l.Addr().String(), calls: map[string]int{}}
+	p := &sparkProxy{remote: "sc://" + l.Addr().String(), calls: map[string]int{}, watches: map[string]chan struct{}{}}
 	srv := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}), grpc.UnknownServiceHandler(p.forward(conn)),
 		grpc.MaxRecvMsgSize(1<<30), grpc.MaxSendMsgSize(1<<30))
 	go srv.Serve(l) //nolint:errcheck // ends with Stop
@@ -83,6 +86,7 @@ func (p *sparkProxy) forward(conn *grpc.ClientConn) grpc.StreamHandler {
 					cs.CloseSend() //nolint:errcheck // the call ends anyway
 					return
 				}
+				p.observe(m)
 				if err := cs.SendMsg(&m); err != nil {
 					return
 				}
@@ -105,6 +109,29 @@ func (p *sparkProxy) forward(conn *grpc.ClientConn) grpc.StreamHandler {
 			}
 			if err := ss.SendMsg(&m); err != nil {
 				return err
+			}
+		}
+	}
+}
+
+// watch returns a channel told (without blocking: it holds up to 16)
+// of each request that holds text, e.g. a statement of SQL.
+func (p *sparkProxy) watch(text string) <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ch := make(chan struct{}, 16)
+	p.watches[text] = ch
+	return ch
+}
+
+func (p *sparkProxy) observe(m []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for text, ch := range p.watches {
+		if bytes.Contains(m, []byte(text)) {
+			select {
+			case ch <- struct{}{}:
+			default:
 			}
 		}
 	}
