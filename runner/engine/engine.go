@@ -15,6 +15,9 @@
 //     sources by format, as its engine reads them;
 //   - rows in Go: Rows returns the rows of a query, each one JSON object
 //     (what the runner hands to Go code: the writers of a ForEach sink);
+//   - state files: SaveParquet writes the rows of a query as Parquet
+//     files in a folder, which ReadFiles reads back (an update flow's
+//     state, in its checkpoint);
 //   - table operations: a Txn on one Delta table (create, append with an
 //     application transaction for exactly-once micro-batches, overwrite,
 //     delete by an owner predicate with the rows it deleted, truncate) that
@@ -108,6 +111,12 @@ type Session interface {
 	// Rows runs query and returns its rows in Go, each one JSON object of
 	// the form Rows describes, in the order the engine returns them.
 	Rows(ctx context.Context, query string) (Rows, error)
+
+	// SaveParquet writes the rows of query as Parquet files (part-*.parquet)
+	// in the new folder dir, which the engine creates: state the runner
+	// keeps between runs (an update flow's input and output), read back
+	// with ReadFiles(PARQUET) of those files on either engine.
+	SaveParquet(ctx context.Context, dir, query string) error
 
 	// Begin starts a transaction on the Delta table at path: on snap, or
 	// creating the table as def says when snap is nil.

@@ -9,6 +9,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -264,6 +266,16 @@ type jsonRows struct {
 }
 
 func (r jsonRows) Close() error { return r.rows.Close() }
+
+// SaveParquet implements engine.Session: DuckDB's COPY writes one file,
+// part-00000.parquet.
+func (s *Session) SaveParquet(ctx context.Context, dir, query string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "part-00000.parquet")
+	return s.Exec(ctx, "COPY ("+query+") TO '"+strings.ReplaceAll(path, "'", "''")+"' (FORMAT parquet)")
+}
 
 // ReadFiles implements engine.Session.
 func (s *Session) ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error) {

@@ -76,6 +76,13 @@ func (s *Session) ReadFiles(ctx context.Context, files []string, format string, 
 	return "SELECT * FROM " + quoteIdent(v), nil
 }
 
+// SaveParquet implements engine.Session: Spark writes the folder (one
+// part-*.parquet file per task, one with the schema when there are no
+// rows; its _SUCCESS and .crc files are not Parquet files).
+func (s *Session) SaveParquet(ctx context.Context, dir, query string) error {
+	return s.Exec(ctx, "INSERT OVERWRITE DIRECTORY "+quoteString(filepath.ToSlash(dir))+" USING parquet "+query)
+}
+
 // glob is a Hadoop glob naming exactly the files: their common folder,
 // then {a,b} of the paths below it (a glob starting with a brace would be
 // a path relative to the server's folder), the glob's special characters
