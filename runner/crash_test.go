@@ -237,9 +237,7 @@ func crashCase(t *testing.T, dir string, fam crashFamily, point string, rerun cr
 		"data/b/1.jsonl": jsonl("b", 0, 2, ""), "data/b/2.jsonl": jsonl("b", 2, 4, "")})
 	w := &ws{t: t, dir: dir}
 	old := time.Now().Add(-time.Hour)
-	for i, f := range []string{"a/1", "a/2", "b/1", "b/2"} {
-		touch(t, filepath.Join(w.dir, "data", f+".jsonl"), old.Add(time.Duration(i)*time.Minute))
-	}
+	workspacetest.Ordered(t, w.dir, old, "data/a/1.jsonl", "data/a/2.jsonl", "data/b/1.jsonl", "data/b/2.jsonl")
 	r := testRunner(t)
 	snap := w.load()
 	rows := map[string]int{"a": 0, "b": 0, "c": 0}
@@ -250,7 +248,7 @@ func crashCase(t *testing.T, dir string, fam crashFamily, point string, rerun cr
 	}
 	if fam.land {
 		w.write(map[string]string{"data/a/3.jsonl": jsonl("a", 5, 7, ""), "data/a/4.jsonl": jsonl("a", 7, 9, "")})
-		touch(t, filepath.Join(w.dir, "data/a/3.jsonl"), old.Add(10*time.Minute))
+		workspacetest.Ordered(t, w.dir, old.Add(10*time.Minute), "data/a/3.jsonl", "data/a/4.jsonl")
 		all = map[string]int{"a": 9, "b": 4, "c": 9}
 	}
 	op := fam.op

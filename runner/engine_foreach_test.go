@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/foreach"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 func (s *recSession) Rows(ctx context.Context, query string) (engine.Rows, error) {
@@ -75,11 +75,7 @@ func TestEngineSeamForEach(t *testing.T) {
 				r.cfg.Engine = sparkNamed{rec}
 			}
 			w := newWS(t, files)
-			// Files are streamed in the order of their modification times:
-			// Write makes them in map order, within the same instant or not.
-			now := time.Now()
-			touch(t, filepath.Join(w.dir, "data", "in", "1.jsonl"), now.Add(-2*time.Minute))
-			touch(t, filepath.Join(w.dir, "data", "in", "2.jsonl"), now.Add(-time.Minute))
+			workspacetest.Ordered(t, w.dir, time.Now().Add(-time.Hour), "data/in/1.jsonl", "data/in/2.jsonl")
 			mustRun(t, r, w.load(), Request{})
 			got[i] = seen.take()
 			want := map[string]int{"pl.orders/foreach-api epoch 0 partition 0": 0, "pl.orders/foreach-api epoch 0 partition 1": 0, "pl.orders/foreach-api epoch 1 partition 0": 3}

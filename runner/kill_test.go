@@ -139,10 +139,7 @@ func TestKillAndRerun(t *testing.T) {
 	} {
 		t.Run(tc.node+" "+tc.step, func(t *testing.T) {
 			w := newWS(t, killFiles())
-			// Oldest first: 1, 2, 3.
-			for i, f := range []string{"1", "2", "3"} {
-				touch(t, filepath.Join(w.dir, "data/in", f+".jsonl"), time.Now().Add(time.Duration(i-10)*time.Minute))
-			}
+			workspacetest.Ordered(t, w.dir, time.Now().Add(-10*time.Minute), "data/in/1.jsonl", "data/in/2.jsonl", "data/in/3.jsonl")
 			killAt(t, w.dir, tc.node, tc.step, 1)
 			r := testRunner(t)
 			snap := w.load()

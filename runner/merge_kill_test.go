@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 // The MERGE crash tests stop a streaming MERGE at each named fail point
@@ -70,9 +71,7 @@ func TestMergeKillAndRerun(t *testing.T) {
 		t.Run("SCD"+strconv.Itoa(scd), func(t *testing.T) {
 			setup := func(t *testing.T) *ws {
 				w := newWS(t, mergeStreamFiles(scd))
-				for i, f := range []string{"1", "2", "3"} {
-					touch(t, filepath.Join(w.dir, "data/in", f+".jsonl"), time.Now().Add(time.Duration(i-10)*time.Minute))
-				}
+				workspacetest.Ordered(t, w.dir, time.Now().Add(-10*time.Minute), "data/in/1.jsonl", "data/in/2.jsonl", "data/in/3.jsonl")
 				return w
 			}
 			w := setup(t)

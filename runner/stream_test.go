@@ -13,6 +13,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 // flowDir is the checkpoint of a node's only sink.
@@ -71,9 +72,7 @@ nodes:
 func TestFileStreamEachFileOnce(t *testing.T) {
 	w := newWS(t, map[string]string{"pipelines/pl.yaml": fileStreamPipeline,
 		"data/in/1.jsonl": jsonl("a", 0, 3, ""), "data/in/2.jsonl": jsonl("b", 0, 2, "")})
-	base := time.Now().Add(-time.Hour)
-	touch(t, filepath.Join(w.dir, "data/in/1.jsonl"), base)
-	touch(t, filepath.Join(w.dir, "data/in/2.jsonl"), base.Add(time.Second))
+	workspacetest.Ordered(t, w.dir, time.Now().Add(-time.Hour), "data/in/1.jsonl", "data/in/2.jsonl")
 	r := testRunner(t)
 	snap := w.load()
 	o := mustRun(t, r, snap, Request{})

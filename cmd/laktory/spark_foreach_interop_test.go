@@ -65,13 +65,7 @@ nodes:
 	for _, e := range []string{"local", "spark"} {
 		dir := t.TempDir()
 		workspacetest.Write(t, dir, files)
-		// A stream reads its files by modification time: 1.jsonl first.
-		for i, f := range []string{"1.jsonl", "2.jsonl"} {
-			at := time.Now().Add(time.Duration(i-2) * time.Minute)
-			if err := os.Chtimes(filepath.Join(dir, "data", "in", f), at, at); err != nil {
-				t.Fatal(err)
-			}
-		}
+		workspacetest.Ordered(t, dir, time.Now().Add(-time.Hour), "data/in/1.jsonl", "data/in/2.jsonl")
 		args := []string{"run", dir, "--yes"}
 		if e == "spark" {
 			args = append(args, "--engine", "spark", "--remote", remote)

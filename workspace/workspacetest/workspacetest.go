@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/laktory/workbench/assets"
 	"github.com/laktory/workbench/workspace"
@@ -23,6 +24,21 @@ func Write(t testing.TB, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Ordered gives the files names (slash-separated, below dir) modification
+// times in that order, from at on, a second apart. A stream reads its
+// files in the order of their modification times, and Write makes a map's
+// files in map order, within the same millisecond or not: a test whose
+// batches depend on which file comes first orders them.
+func Ordered(t testing.TB, dir string, at time.Time, names ...string) {
+	t.Helper()
+	for i, name := range names {
+		mt := at.Add(time.Duration(i) * time.Second)
+		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(name)), mt, mt); err != nil {
 			t.Fatal(err)
 		}
 	}
