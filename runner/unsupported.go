@@ -80,9 +80,10 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 // flows of declarative pipelines (append flows, once, import_checkpoint, a
 // full refresh clearing the table once), which the runner emulates through
 // the engine seam as it does for the local engine, and ForEach sinks
-// (each batch's rows come back to Go through Session.Rows). Declared source
-// schemas, update flows, MERGE and file sinks go through parts of the
-// runner that hold DuckDB (an update flow's state, package merge, DuckDB's
+// (each batch's rows come back to Go through Session.Rows), update flows
+// included (their state is Parquet files the engine writes and reads,
+// Session.SaveParquet). Declared source schemas, MERGE and file sinks go
+// through parts of the runner that hold DuckDB (package merge, DuckDB's
 // COPY): on Spark they are refused before anything runs rather than
 // computed elsewhere than the engine chosen.
 func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
@@ -95,9 +96,6 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which the %s engine does not run yet", n.Name, p.Name, feature, info.Name), hint))
 	}
 	const local = "run it on the local engine (without --engine spark), or leave the node out of the run"
-	if f := n.Flow; p.Declarative() && f != nil && f.Kind == workspace.FlowUpdate {
-		add(f.At("kind"), "an update flow (flow: {kind: update}), whose aggregation state the runner keeps in Parquet files DuckDB writes and reads", local)
-	}
 	for _, s := range n.Sources {
 		if s.Schema != nil && len(s.Schema.Columns) > 0 {
 			add(s.At("schema"), fmt.Sprintf("a declared schema (source #%d), which is not passed to Spark's reader yet", s.Index+1),

@@ -115,3 +115,88 @@ nodes:
 		t.Errorf("Spark wrote the partitions %v", slices.Sorted(maps.Keys(got["spark"])))
 	}
 }
+
+// TestInteropSparkUpdateFlow runs a declarative update flow into a ForEach
+// sink three times (a new landing file before each), on the local engine,
+// on Spark, and switching engines between runs (Spark, local, Spark: the
+// state is Parquet files either engine reads), and compares the changed
+// rows the sink's command writers received per (epoch, partition): counts,
+// a sum whose type widens when a later file brings integers, a timestamp,
+// a column only the second file has. Opt-in, as TestInteropSparkForEach.
+func TestInteropSparkUpdateFlow(t *testing.T) {
+	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
+	if sparkPy == "" {
+		t.Skip("LAKTORY_SPARK_PYTHON not set: the Spark engine check is opt-in (scripts/interop/spark_connect.sh)")
+	}
+	if testing.Short() {
+		t.Skip("the Spark engine check takes minutes: not in -short")
+	}
+	remote := sparkConnect(t, sparkPy).remote
+	files := map[string]string{
+		"pipelines/decl.yaml": `name: decl
+orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}
+nodes:
+- name: counts
+  flow: {kind: update}
+  source: {path: ../data/in/, format: JSONL, as_stream: true}
+  transformer:
+    nodes:
+    - expr: >-
+        SELECT user_id, count(*) AS n, count(src) AS web, sum(v) AS v, max(CAST(t AS TIMESTAMP)) AS last
+        FROM {df} GROUP BY user_id
+  sinks:
+  - foreach:
+      name: out
+      command: ["sh", "-c", "cat > ../out/$LAKTORY_FOREACH_EPOCH_ID-$LAKTORY_FOREACH_PARTITION_ID.jsonl"]
+`,
+		"out/.keep": "",
+	}
+	landings := []string{
+		`{"user_id": "u1", "src": "web", "v": 1.5, "t": "2024-01-02 03:04:05"}` + "\n" + `{"user_id": "u2", "src": "web"}` + "\n" + `{"user_id": "u1", "v": 2}` + "\n",
+		`{"user_id": "u2", "v": 1, "t": "2024-01-03 00:00:00"}` + "\n" + `{"user_id": "u3", "at": "x"}` + "\n",
+		`{"user_id": "u1", "src": "app"}` + "\n",
+	}
+	got := map[string]map[string][]string{}
+	for name, engines := range map[string][]string{"local": {"local", "local", "local"}, "spark": {"spark", "spark", "spark"}, "switch": {"spark", "local", "spark"}} {
+		dir := t.TempDir()
+		workspacetest.Write(t, dir, files)
+		for i, e := range engines { // one new landing file each run, newer than the last
+			workspacetest.Write(t, dir, map[string]string{fmt.Sprintf("data/in/%d.jsonl", i+1): landings[i]})
+			args := []string{"run", dir, "--yes"}
+			if e == "spark" {
+				args = append(args, "--engine", "spark", "--remote", remote)
+			}
+			if code, out, errb := runCLI(t, nil, args...); code != ExitOK {
+				t.Fatalf("%s, run %d on the %s engine: exit %d\n%s\n%s", name, i+1, e, code, out, errb)
+			}
+		}
+		parts, err := filepath.Glob(filepath.Join(dir, "out", "*.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[name] = map[string][]string{}
+		for _, p := range parts {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			slices.Sort(lines)
+			got[name][strings.TrimSuffix(filepath.Base(p), ".jsonl")] = lines
+		}
+	}
+	want := map[string][]string{
+		"0-0": {`{"user_id":"u1","n":2,"web":1,"v":3.5,"last":"2024-01-02T03:04:05.000000Z"}`, `{"user_id":"u2","n":1,"web":1,"v":null,"last":null}`},
+		"1-0": {`{"user_id":"u2","n":2,"web":1,"v":1.0,"last":"2024-01-03T00:00:00.000000Z"}`, `{"user_id":"u3","n":1,"web":0,"v":null,"last":null}`},
+		"2-0": {`{"user_id":"u1","n":3,"web":2,"v":3.5,"last":"2024-01-02T03:04:05.000000Z"}`},
+	}
+	for _, name := range []string{"local", "spark", "switch"} {
+		t.Logf("%s: %v", name, got[name])
+		if fmt.Sprint(got[name]) != fmt.Sprint(got["local"]) {
+			t.Errorf("%s: the writers got %v, locally %v", name, got[name], got["local"])
+		}
+	}
+	if fmt.Sprint(got["local"]) != fmt.Sprint(want) {
+		t.Errorf("locally the writers got %v, want %v", got["local"], want)
+	}
+}
