@@ -82,11 +82,12 @@ type engineCheck struct {
 	py    string
 	dirs  map[string]string   // the workspace of each engine
 	flags map[string][]string // the engine flags of laktory run
-	// proxy counts the calls of the Spark runs; perCall is the wall time
-	// of one call of a trivial query.
-	proxy   *sparkProxy
-	perCall time.Duration
-	ui      string // the Spark UI, "" when unknown
+	// proxy counts the calls of the Spark runs.
+	proxy *sparkProxy
+	ui    string // the Spark UI, "" when unknown
+	// counted: every step before this one ran (-run may skip some), so
+	// the row counts a step expects hold.
+	counted bool
 	mu      sync.Mutex
 	times   []stepTime
 }
@@ -96,6 +97,7 @@ type stepTime struct {
 	step, engine string
 	took         time.Duration
 	calls        int           // calls to Spark Connect
+	latency      time.Duration // calls x the latency of a call of a trivial query
 	queries      int           // SQL executions on Spark
 	spark        time.Duration // their durations
 }
@@ -110,8 +112,10 @@ type cliRun struct {
 	stderr string
 	took   time.Duration
 	// calls, queries and spark are a Spark run's calls to Spark Connect,
-	// the SQL executions it made and their durations.
+	// the SQL executions it made and their durations; perCall is the
+	// latency of a call of a trivial query just before it.
 	calls   rpcCalls
+	perCall time.Duration
 	queries int
 	spark   time.Duration
 }
@@ -156,13 +160,20 @@ func (c *engineCheck) run(t *testing.T, e, dir string, args ...string) cliRun {
 		}
 		return n, d
 	}
+	var perCall time.Duration
+	if e == "spark" {
+		// The machine's load changes: the latency of the moment.
+		q, calls := sparkLatency(t, c.proxy, 5)
+		perCall = q / time.Duration(max(calls.total(), 1))
+		c.proxy.take() // its session's release: not the run's
+	}
 	n0, d0 := work()
 	start := time.Now()
 	code, out, errb := runCLI(t, nil, append(append([]string{"run", dir, "--yes", "--json"}, args...), c.flags[e]...)...)
 	r := cliRun{code: code, stderr: errb, took: time.Since(start)}
 	if e == "spark" {
 		n1, d1 := work()
-		r.calls, r.queries, r.spark = c.proxy.take(), n1-n0, d1-d0
+		r.calls, r.perCall, r.queries, r.spark = c.proxy.take(), perCall, n1-n0, d1-d0
 	}
 	if err := json.Unmarshal([]byte(out), &r.res); err != nil {
 		r.stderr += fmt.Sprintf("\n(stdout is not the JSON of a run: %v)\n%s", err, out)
@@ -185,11 +196,11 @@ func (c *engineCheck) must(t *testing.T, step, e, dir string, args ...string) cl
 func (c *engineCheck) record(t *testing.T, step, e string, r cliRun) {
 	t.Helper()
 	c.mu.Lock()
-	c.times = append(c.times, stepTime{step, e, r.took, r.calls.total(), r.queries, r.spark})
+	c.times = append(c.times, stepTime{step, e, r.took, r.calls.total(), time.Duration(r.calls.total()) * r.perCall, r.queries, r.spark})
 	c.mu.Unlock()
 	calls := ""
 	if e == "spark" {
-		calls = fmt.Sprintf(", %s, %d SQL executions taking %s", r.calls, r.queries, r.spark.Round(10*time.Millisecond))
+		calls = fmt.Sprintf(", %s (a call of a trivial query: %s), %d SQL executions taking %s", r.calls, r.perCall.Round(time.Millisecond), r.queries, r.spark.Round(10*time.Millisecond))
 	}
 	t.Logf("%s on the %s engine: %s, %d retries%s", step, e, r.took.Round(10*time.Millisecond), len(r.retries()), calls)
 	for _, x := range r.retries() {
@@ -198,7 +209,8 @@ func (c *engineCheck) record(t *testing.T, step, e string, r cliRun) {
 }
 
 // step runs laktory run with args on each engine in its workspace, then
-// compares the tables; want, when it names a table, is its row count.
+// compares the tables; want, when it names a table, is its row count
+// (checked when every earlier step ran).
 func (c *engineCheck) step(t *testing.T, name string, want map[string]int64, args ...string) {
 	t.Helper()
 	for _, e := range engines {
@@ -212,7 +224,7 @@ func (c *engineCheck) compare(t *testing.T, step string, want map[string]int64) 
 	t.Helper()
 	for _, table := range sparkCheckTables {
 		n := compareEngineTables(t, c.py, step, table, tablePath(c.dirs["local"], table), tablePath(c.dirs["spark"], table))
-		if w, ok := want[table]; ok && n != w {
+		if w, ok := want[table]; ok && c.counted && n != w {
 			t.Errorf("%s: %s has %d rows, want %d", step, table, n, w)
 		}
 	}
@@ -225,8 +237,7 @@ func checkDemoOnEngines(t *testing.T, py string, srv sparkServer) {
 	c := &engineCheck{py: py, dirs: map[string]string{"local": workspacetest.Demo(t), "spark": workspacetest.Demo(t)},
 		flags: map[string][]string{"spark": {"--engine", "spark", "--remote", proxy.remote}}, proxy: proxy, ui: srv.ui}
 	q, calls := sparkLatency(t, proxy, 20)
-	c.perCall = q / time.Duration(max(calls.total(), 1))
-	t.Logf("a trivial query (SELECT 1) on Spark: %s (median of 20), %s: %s per call", q.Round(time.Millisecond), calls, c.perCall.Round(time.Millisecond))
+	t.Logf("a trivial query (SELECT 1) on Spark: %s (median of 20), %s", q.Round(time.Millisecond), calls)
 	var all []string
 	for _, p := range sparkCheckPipelines {
 		all = append(all, "-p", p)
@@ -258,8 +269,14 @@ func checkDemoOnEngines(t *testing.T, py string, srv sparkServer) {
 		}},
 		{"concurrent_writer", c.concurrentWriter},
 	}
-	for _, s := range steps {
-		if !t.Run(s.name, s.run) {
+	ran := 0
+	for i, s := range steps {
+		ok := t.Run(s.name, func(t *testing.T) {
+			c.counted = ran == i // the counts hold after every earlier step
+			ran++
+			s.run(t)
+		})
+		if !ok {
 			break // the next steps build on this one
 		}
 	}
@@ -319,13 +336,14 @@ func (c *engineCheck) concurrentWriter(t *testing.T) {
 
 // logTimes logs the wall times of the steps per engine, the calls of
 // the Spark runs to Spark Connect and the share of the wall time the
-// per-call latency of a trivial query accounts for (calls x perCall).
+// per-call latency of a trivial query accounts for (calls x that latency,
+// measured before each run).
 func (c *engineCheck) logTimes(t *testing.T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	type row struct {
-		local, spark, queryTime time.Duration
-		calls, queries          int
+		local, spark, queryTime, latency time.Duration
+		calls, queries                   int
 	}
 	var order []string
 	per := map[string]*row{}
@@ -341,6 +359,7 @@ func (c *engineCheck) logTimes(t *testing.T) {
 		} else {
 			r.spark += s.took
 			r.calls += s.calls
+			r.latency += s.latency
 			r.queries += s.queries
 			r.queryTime += s.spark
 		}
@@ -352,11 +371,11 @@ func (c *engineCheck) logTimes(t *testing.T) {
 		return d.Round(10 * time.Millisecond).String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "wall times (a call of a trivial query: %s; SQL: Spark's SQL executions and their durations):\n%-64s %8s %9s %6s %9s %6s %5s %9s\n",
-		c.perCall.Round(time.Millisecond), "step", "local", "spark", "calls", "x latency", "share", "SQL", "SQL time")
+	fmt.Fprintf(&b, "wall times (x latency: calls x the latency of a call of a trivial query; SQL: Spark's SQL executions and their durations):\n%-64s %8s %9s %6s %9s %6s %5s %9s\n",
+		"step", "local", "spark", "calls", "x latency", "share", "SQL", "SQL time")
 	for _, s := range order {
 		r := per[s]
-		floor, share := time.Duration(r.calls)*c.perCall, "-"
+		floor, share := r.latency, "-"
 		if r.spark > 0 {
 			share = fmt.Sprintf("%.0f%%", 100*floor.Seconds()/r.spark.Seconds())
 		}
