@@ -19,6 +19,10 @@ type HistoryFile struct {
 	mu     sync.Mutex
 	store  *history.Store
 	closed bool
+	// inUse counts the calls using store: Close waits for them, so that
+	// no query still runs (and no SQLite connection still closes, which
+	// writes the -wal and -shm files) once Close has returned.
+	inUse sync.WaitGroup
 }
 
 // ErrClosed is returned by a history or lake used after its Close: a
@@ -30,11 +34,15 @@ var ErrClosed = errors.New("closed")
 // (Layout.StateDB()).
 func NewHistoryFile(path string) *HistoryFile { return &HistoryFile{path: path} }
 
-// Close closes the database if it was opened; later calls get ErrClosed.
+// Close waits for the calls in flight, then closes the database if it
+// was opened; later calls get ErrClosed.
 func (h *HistoryFile) Close() error {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.closed = true
+	h.mu.Unlock()
+	h.inUse.Wait()
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.store == nil {
 		return nil
 	}
@@ -43,42 +51,45 @@ func (h *HistoryFile) Close() error {
 	return err
 }
 
-// open returns the store, or nil when the file does not exist yet.
-func (h *HistoryFile) open(ctx context.Context) (*history.Store, error) {
+// open returns the store, or nil when the file does not exist yet, and
+// the release the caller defers once done with it.
+func (h *HistoryFile) open(ctx context.Context) (*history.Store, func(), error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.store != nil {
-		return h.store, nil
-	}
 	if h.closed {
-		return nil, fmt.Errorf("history %s: %w", h.path, ErrClosed)
+		return nil, nil, fmt.Errorf("history %s: %w", h.path, ErrClosed)
 	}
-	if _, err := os.Stat(h.path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if h.store == nil {
+		if _, err := os.Stat(h.path); errors.Is(err, fs.ErrNotExist) {
+			return nil, func() {}, nil
+		}
+		s, err := history.Open(ctx, h.path)
+		if err != nil {
+			return nil, nil, err
+		}
+		h.store = s
 	}
-	s, err := history.Open(ctx, h.path)
-	if err != nil {
-		return nil, err
-	}
-	h.store = s
-	return s, nil
+	h.inUse.Add(1)
+	return h.store, h.inUse.Done, nil
 }
 
 // ListRuns implements History.
 func (h *HistoryFile) ListRuns(ctx context.Context, p history.Page, f history.Filter) (history.RunPage, error) {
-	s, err := h.open(ctx)
+	s, release, err := h.open(ctx)
 	if err != nil || s == nil {
 		return history.RunPage{}, err
 	}
+	defer release()
 	return s.ListRuns(ctx, p, f)
 }
 
 // RunDetail implements History.
 func (h *HistoryFile) RunDetail(ctx context.Context, id int64) (history.RunDetail, error) {
-	s, err := h.open(ctx)
+	s, release, err := h.open(ctx)
 	if err != nil {
 		return history.RunDetail{}, err
 	}
+	defer release()
 	if s == nil {
 		return history.RunDetail{}, fmt.Errorf("run %d: %w", id, history.ErrNotFound)
 	}
@@ -87,9 +98,10 @@ func (h *HistoryFile) RunDetail(ctx context.Context, id int64) (history.RunDetai
 
 // LastTasks implements History.
 func (h *HistoryFile) LastTasks(ctx context.Context, pipeline string) ([]history.Task, error) {
-	s, err := h.open(ctx)
+	s, release, err := h.open(ctx)
 	if err != nil || s == nil {
 		return nil, err
 	}
+	defer release()
 	return s.LastTasks(ctx, pipeline)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/laktory/workbench/delta"
@@ -157,5 +158,53 @@ func TestClosedStaysClosed(t *testing.T) {
 	lake.Close()
 	if _, err := lake.duck(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Fatalf("lake after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestHistoryCloseWaitsForCalls: Close returns only once the calls in
+// flight are done, so that their SQLite connections are closed (and the
+// -wal and -shm files they keep removed) before the workspace may be: the
+// workbench's tests removed it while a command still read the history
+// (TempDir cleanup: directory not empty).
+func TestHistoryCloseWaitsForCalls(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, err := history.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.StartRun(ctx, history.RunStart{Workspace: "/ws"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for round := range 20 {
+		hist := NewHistoryFile(path)
+		var wg sync.WaitGroup
+		started := make(chan struct{}, 8)
+		for range 8 {
+			wg.Go(func() {
+				for i := 0; ; i++ {
+					_, err := hist.RunDetail(ctx, 1)
+					if i == 0 {
+						started <- struct{}{}
+					}
+					if errors.Is(err, ErrClosed) {
+						return
+					}
+				}
+			})
+		}
+		for range 8 {
+			<-started
+		}
+		if err := hist.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for _, side := range []string{"-wal", "-shm"} {
+			if _, err := os.Stat(path + side); err == nil {
+				t.Fatalf("round %d: state.db%s is still there once Close returned", round, side)
+			}
+		}
+		wg.Wait()
 	}
 }
