@@ -1145,10 +1145,10 @@ func (r *resolver) tableFunc(n *TableFunc, sc *scope) (string, error) {
 		lo, hi, step = "0", args[0].sql, "1"
 	case 2:
 		lo, hi, step = args[0].sql, args[1].sql, "1"
-	case 3:
+	case 3, 4: // the 4th, the number of partitions, does not change the rows
 		lo, hi, step = args[0].sql, args[1].sql, args[2].sql
 	default:
-		return "", sparkErr(n.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `range` requires 1, 2 or 3 parameters but the actual number is %d.", len(args))
+		return "", sparkErr(n.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `range` requires [1, 2, 3, 4] parameters but the actual number is %d.", len(args))
 	}
 	a := r.alias()
 	qual := ""

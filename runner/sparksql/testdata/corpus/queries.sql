@@ -145,6 +145,12 @@ FROM {df} /* all orders */ WHERE order_id = 1001
 -- name: q_range_table
 SELECT id, id * 2 AS d FROM range(1, 4)
 
+-- name: q_range_partitions
+SELECT count(*) AS n, sum(id) AS s FROM range(0, 10, 2, 3)
+
+-- name: q_range_too_many_args
+SELECT id FROM range(0, 10, 1, 2, 5)
+
 -- name: q_limit_non_constant
 -- inputs: df=orders
 SELECT order_id FROM {df} LIMIT quantity
