@@ -295,6 +295,9 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 // keeps its order. (The fields of nested objects keep DuckDB's order.)
 func readFileList(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, error) {
 	sql, err := fileListSQL(files, format, o)
+	if err == nil && strings.EqualFold(format, "PARQUET") && schemaColumns(o.src) != "" {
+		return declaredColumns(ctx, q, sql, o.src.Schema)
+	}
 	spark := o.src == nil || o.src.Backend != "POLARS"
 	if err != nil || !spark || !slices.Contains([]string{"JSON", "JSONL", "NDJSON"}, strings.ToUpper(format)) || schemaColumns(o.src) != "" {
 		return sql, err
@@ -312,6 +315,27 @@ func readFileList(ctx context.Context, q local.Querier, files []string, format s
 		names[i] = quoteIdent(n)
 	}
 	return "SELECT " + strings.Join(names, ", ") + " FROM (" + sql + ")", nil
+}
+
+// declaredColumns selects a declared schema's columns of Parquet files
+// (read by sql), as Spark's reader with a schema does: in its order, by
+// name (without case, as spark.sql.caseSensitive's default), cast to its
+// types, absent ones null, others dropped.
+func declaredColumns(ctx context.Context, q local.Querier, sql string, sc *workspace.Schema) (string, error) {
+	cols, err := describe(ctx, q, sql)
+	if err != nil {
+		return "", err
+	}
+	have := columnNames(cols)
+	sel := make([]string, len(sc.Columns))
+	for i, c := range sc.Columns {
+		v := "NULL"
+		if j := slices.IndexFunc(have, func(h string) bool { return strings.EqualFold(h, c.Name) }); j >= 0 {
+			v = quoteIdent(have[j])
+		}
+		sel[i] = fmt.Sprintf("CAST(%s AS %s) AS %s", v, dialect.DuckDBTypeName(c.Type), quoteIdent(c.Name))
+	}
+	return "SELECT " + strings.Join(sel, ", ") + " FROM (" + sql + ")", nil
 }
 
 // fileListSQL reads the given files of a format (CSV, JSON, JSONL,
@@ -367,7 +391,10 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 			args = append(args, "nullstr = "+quoteString(fmt.Sprint(v)))
 		}
 		if cols := schemaColumns(o.src); cols != "" {
-			args = append(args, "columns = "+cols, "auto_detect = false")
+			// The declared columns by position, as Spark's reader with a
+			// schema: a row's missing last values null, its extra ones
+			// dropped.
+			args = append(args, "columns = "+cols, "auto_detect = false", "null_padding = true", "strict_mode = false")
 		}
 		return fmt.Sprintf("SELECT * FROM read_csv(%s, %s)", list, strings.Join(args, ", ")), nil
 	case "JSON", "JSONL", "NDJSON":
@@ -378,12 +405,17 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		// Spark's and Polars' JSON readers keep date- and time-like strings
 		// as strings; DuckDB would detect DATE and TIMESTAMP columns. A
 		// format of literal text matches no date, so nothing is detected.
-		args = append(args, "format = "+quoteString(f), "dateformat = 'no date inference'", "timestampformat = 'no timestamp inference'")
+		args = append(args, "format = "+quoteString(f))
 		if len(files) > 1 {
 			args = append(args, "union_by_name = true")
 		}
 		if cols := schemaColumns(o.src); cols != "" {
+			// The declared columns by name, as Spark's reader with a schema:
+			// absent keys null, other keys dropped, dates and timestamps
+			// parsed as the schema says.
 			args = append(args, "columns = "+cols)
+		} else {
+			args = append(args, "dateformat = 'no date inference'", "timestampformat = 'no timestamp inference'")
 		}
 		return fmt.Sprintf("SELECT * FROM read_json(%s, %s)", list, strings.Join(args, ", ")), nil
 	case "PARQUET":

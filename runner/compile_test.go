@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -274,6 +275,71 @@ nodes:
 	}
 	if !exists(filepath.Join(path, "_laktory_writer=pl.a")) {
 		t.Fatal("not partitioned by the writer column")
+	}
+}
+
+// TestDeclaredSourceSchema: a source's declared schema reads its files as
+// Spark's reader given it does (TestInteropSparkSourceSchema compares the
+// engines): the declared columns in order and types, JSON keys by name,
+// Parquet columns by name without case, CSV values by position, absent
+// ones null, others dropped, dates and timestamps parsed.
+func TestDeclaredSourceSchema(t *testing.T) {
+	for _, c := range []struct {
+		name, format, schema, file, data string
+		cols                             []string
+		rows                             string
+	}{
+		{"json", "JSON", `{id: long, name: string, day: date, at: timestamp, price: "decimal(10,2)", missing: string, ok: boolean}`, "1.json",
+			`[{"name": "a", "id": 1, "price": 2.25, "day": "2024-01-02", "at": "2024-01-02T03:04:05Z", "extra": "x", "ok": true}, {"id": 2, "name": "b"}]`,
+			[]string{"id", "name", "day", "at", "price", "missing", "ok"},
+			"[[1 a 2024-01-02 2024-01-02T03:04:05Z 2.25 NULL true] [2 b NULL NULL NULL NULL NULL]]"},
+		{"jsonl", "JSONL", `{at: Datetime, id: Int32, missing: Int64, day: Date}`, "1.jsonl",
+			`{"id": 1, "day": "2024-01-02", "at": "2024-01-02 03:04:05", "extra": {"z": 1}}` + "\n" + `{"id": 2}` + "\n",
+			[]string{"at", "id", "missing", "day"},
+			"[[2024-01-02T03:04:05Z 1 NULL 2024-01-02] [NULL 2 NULL NULL]]"},
+		{"csv extra values", "CSV", `{id: long, name: string, day: date, flag: boolean}`, "1.csv",
+			"id,name,day,flag,extra\n1,a,2024-01-02,true,x\n2,b,,false,y\n",
+			[]string{"id", "name", "day", "flag"},
+			"[[1 a 2024-01-02 true] [2 b NULL false]]"},
+		{"csv missing values", "CSV", `{id: long, name: string, note: string}`, "1.csv",
+			"id,name\n1,a\n2,b\n",
+			[]string{"id", "name", "note"},
+			"[[1 a NULL] [2 b NULL]]"},
+		{"json keys with case", "JSONL", `{id: long, name: string}`, "1.jsonl", `{"ID": 1, "name": "a"}` + "\n",
+			[]string{"id", "name"},
+			"[[NULL a]]"},
+		{"parquet", "PARQUET", `{amount: double, id: long, missing: double, Name: string}`, "1.parquet", "",
+			[]string{"amount", "id", "missing", "Name"},
+			"[[1.5 1 NULL a] [NULL 2 NULL b]]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWS(t, map[string]string{
+				"pipelines/pl.yaml": fmt.Sprintf(`name: pl
+nodes:
+- name: a
+  source: {path: ../data/a/, format: %s, schema: {columns: %s}}
+  sinks: [{table_name: a}]
+`, c.format, c.schema),
+			})
+			r := testRunner(t)
+			file := filepath.Join(w.dir, "data", "a", c.file)
+			if c.data != "" {
+				w.write(map[string]string{"data/a/" + c.file: c.data})
+			} else {
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				sqlRows(t, r, "COPY (SELECT * FROM (VALUES ('a', 1::INTEGER, 1.5, 'x'), ('b', 2, NULL, 'y')) v(name, id, amount, extra)) TO "+quoteString(file)+" (FORMAT parquet)")
+			}
+			mustRun(t, r, w.load(), Request{})
+			path := w.table("a")
+			if cols := columns(t, path); !slices.Equal(cols, c.cols) {
+				t.Fatalf("columns %v, want the declared %v", cols, c.cols)
+			}
+			if got := query(t, r, path, "SELECT * FROM t ORDER BY "+quoteIdent(c.cols[1])); fmt.Sprint(got) != c.rows {
+				t.Fatalf("rows %v\nwant %s", got, c.rows)
+			}
+		})
 	}
 }
 
