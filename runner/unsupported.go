@@ -82,9 +82,9 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 // the engine seam as it does for the local engine, and ForEach sinks
 // (each batch's rows come back to Go through Session.Rows), update flows
 // included (their state is Parquet files the engine writes and reads,
-// Session.SaveParquet). Declared source schemas, MERGE and file sinks go
-// through parts of the runner that hold DuckDB (package merge, DuckDB's
-// COPY): on Spark they are refused before anything runs rather than
+// Session.SaveParquet), and sources with a declared schema (Spark's reader
+// given it). MERGE and file sinks go through parts of the runner that hold
+// DuckDB (package merge, DuckDB's COPY): on Spark they are refused before anything runs rather than
 // computed elsewhere than the engine chosen.
 func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
 	if info.Name == engine.Local {
@@ -96,12 +96,6 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which the %s engine does not run yet", n.Name, p.Name, feature, info.Name), hint))
 	}
 	const local = "run it on the local engine (without --engine spark), or leave the node out of the run"
-	for _, s := range n.Sources {
-		if s.Schema != nil && len(s.Schema.Columns) > 0 {
-			add(s.At("schema"), fmt.Sprintf("a declared schema (source #%d), which is not passed to Spark's reader yet", s.Index+1),
-				"remove `schema` and cast in the transformer, or "+local)
-		}
-	}
 	for _, sk := range n.Sinks {
 		label := "sink " + sk.Describe()
 		switch {

@@ -76,3 +76,38 @@ func TestSource(t *testing.T) {
 		t.Error("a warning does not fail a step")
 	}
 }
+
+// TestTypeNames: each spelling of a declared type maps to the DuckDB and
+// the Spark type of the same values.
+func TestTypeNames(t *testing.T) {
+	for _, c := range []struct{ in, duck, spark string }{
+		{"String", "VARCHAR", "STRING"},
+		{"str", "VARCHAR", "STRING"},
+		{"Int8", "TINYINT", "TINYINT"},
+		{"short", "SMALLINT", "SMALLINT"},
+		{"UInt8", "SMALLINT", "SMALLINT"},
+		{"Int32", "INTEGER", "INT"},
+		{"integer", "INTEGER", "INT"},
+		{"long", "BIGINT", "BIGINT"},
+		{"Int64", "BIGINT", "BIGINT"},
+		{"UInt32", "BIGINT", "BIGINT"},
+		{"Float32", "FLOAT", "FLOAT"},
+		{"Float64", "DOUBLE", "DOUBLE"},
+		{"Boolean", "BOOLEAN", "BOOLEAN"},
+		{"Date", "DATE", "DATE"},
+		{"Datetime", "TIMESTAMPTZ", "TIMESTAMP"},
+		{" timestamp ", "TIMESTAMPTZ", "TIMESTAMP"},
+		{"timestamp_ntz", "TIMESTAMP", "TIMESTAMP_NTZ"},
+		{"binary", "BLOB", "BINARY"},
+		{"Decimal", "DECIMAL(10,0)", "DECIMAL(10,0)"},
+		{"decimal( 12 , 2 )", "DECIMAL(12,2)", "DECIMAL(12,2)"},
+		{"interval", "interval", "interval"},
+	} {
+		if g := DuckDBTypeName(c.in); g != c.duck {
+			t.Errorf("DuckDBTypeName(%q) = %s, want %s", c.in, g, c.duck)
+		}
+		if g := SparkTypeName(c.in); g != c.spark {
+			t.Errorf("SparkTypeName(%q) = %s, want %s", c.in, g, c.spark)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/workspace"
 )
 
 func TestCheckVersions(t *testing.T) {
@@ -132,6 +133,30 @@ func TestGlob(t *testing.T) {
 	} {
 		if g := glob(c.files); g != c.want {
 			t.Errorf("glob(%q) = %s, want %s", c.files, g, c.want)
+		}
+	}
+}
+
+// TestSchemaDDL: a declared source schema becomes the column list of the
+// reader's view, in its order, with the Spark types of its spellings.
+func TestSchemaDDL(t *testing.T) {
+	for _, c := range []struct {
+		cols []workspace.Column
+		want string
+	}{
+		{nil, ""},
+		{[]workspace.Column{{Name: "k", Type: "long"}}, `("k" BIGINT) `},
+		{[]workspace.Column{{Name: "b", Type: "String"}, {Name: "a", Type: "Int32", Nullable: false}, {Name: "x y", Type: "decimal(12, 2)"}},
+			`("b" STRING, "a" INT, "x y" DECIMAL(12,2)) `},
+		{[]workspace.Column{{Name: `q"t`, Type: "Datetime"}, {Name: "d", Type: "date"}, {Name: "f", Type: "Float64"}, {Name: "ok", Type: "bool"}},
+			`("q""t" TIMESTAMP, "d" DATE, "f" DOUBLE, "ok" BOOLEAN) `},
+	} {
+		var sc *workspace.Schema
+		if c.cols != nil {
+			sc = &workspace.Schema{Columns: c.cols}
+		}
+		if g := schemaDDL(sc); g != c.want {
+			t.Errorf("schemaDDL(%v) = %q, want %q", c.cols, g, c.want)
 		}
 	}
 }

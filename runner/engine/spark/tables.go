@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/workspace"
 )
@@ -26,7 +27,8 @@ var streamOnly = map[string]bool{
 }
 
 // ReadFiles implements engine.Session: Spark's reader of the format, with
-// the source's options, over the files (a glob naming each of them).
+// the source's options and declared schema, over the files (a glob naming
+// each of them).
 func (s *Session) ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error) {
 	format = strings.ToUpper(format)
 	opts := map[string]string{}
@@ -59,14 +61,14 @@ func (s *Session) ReadFiles(ctx context.Context, files []string, format string, 
 		}
 	}
 	var b strings.Builder
+	if src != nil {
+		b.WriteString(schemaDDL(src.Schema))
+	}
 	fmt.Fprintf(&b, "USING %s OPTIONS (path %s", name, quoteString(glob(files)))
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		fmt.Fprintf(&b, ", %s %s", quoteIdent(k), quoteString(opts[k]))
 	}
 	b.WriteString(")")
-	if src != nil && src.Schema != nil && len(src.Schema.Columns) > 0 {
-		return "", fmt.Errorf("%w: a declared source schema is not passed to Spark's reader yet", engine.ErrUnsupported)
-	}
 	s.n++
 	v := fmt.Sprintf("lk_files_%d", s.n)
 	if err := s.Exec(ctx, "CREATE OR REPLACE TEMPORARY VIEW "+quoteIdent(v)+" "+b.String()); err != nil {
@@ -74,6 +76,23 @@ func (s *Session) ReadFiles(ctx context.Context, files []string, format string, 
 	}
 	s.views = append(s.views, v)
 	return "SELECT * FROM " + quoteIdent(v), nil
+}
+
+// schemaDDL is a declared source schema as the column list of a
+// temporary view USING a format, "(a BIGINT, b STRING) " ("" when none):
+// Spark's reader with that schema, as Laktory's spark.read.schema(...)
+// (the columns of the schema in its order, CSV's by position, JSON's and
+// Parquet's by name, absent ones null, others dropped). A file source's
+// columns are all nullable on Spark, so NOT NULL is not written.
+func schemaDDL(sc *workspace.Schema) string {
+	if sc == nil || len(sc.Columns) == 0 {
+		return ""
+	}
+	cols := make([]string, len(sc.Columns))
+	for i, c := range sc.Columns {
+		cols[i] = quoteIdent(c.Name) + " " + dialect.SparkTypeName(c.Type)
+	}
+	return "(" + strings.Join(cols, ", ") + ") "
 }
 
 // SaveParquet implements engine.Session: Spark writes the folder (one
