@@ -75,20 +75,7 @@ nodes:
 			t.Fatalf("the %s engine: exit %d\n%s\n%s", e, code, out, errb)
 		}
 		t.Logf("the %s engine: %s", e, time.Since(start).Round(10*time.Millisecond))
-		parts, err := filepath.Glob(filepath.Join(dir, "out", "*.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[e] = map[string][]string{}
-		for _, p := range parts {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-			slices.Sort(lines)
-			got[e][strings.TrimSuffix(filepath.Base(p), ".jsonl")] = lines
-		}
+		got[e] = outboxLines(t, dir)
 	}
 	want := "[0-0 0-1 1-0]" // 60,001 rows: two partitions on two cores or more
 	if runtime.NumCPU() == 1 {
@@ -170,20 +157,7 @@ nodes:
 				t.Fatalf("%s, run %d on the %s engine: exit %d\n%s\n%s", name, i+1, e, code, out, errb)
 			}
 		}
-		parts, err := filepath.Glob(filepath.Join(dir, "out", "*.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[name] = map[string][]string{}
-		for _, p := range parts {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-			slices.Sort(lines)
-			got[name][strings.TrimSuffix(filepath.Base(p), ".jsonl")] = lines
-		}
+		got[name] = outboxLines(t, dir)
 	}
 	want := map[string][]string{
 		"0-0": {`{"user_id":"u1","n":2,"web":1,"v":3.5,"last":"2024-01-02T03:04:05.000000Z"}`, `{"user_id":"u2","n":1,"web":1,"v":null,"last":null}`},
@@ -199,4 +173,25 @@ nodes:
 	if fmt.Sprint(got["local"]) != fmt.Sprint(want) {
 		t.Errorf("locally the writers got %v, want %v", got["local"], want)
 	}
+}
+
+// outboxLines reads what the command sink of dir wrote: the sorted lines
+// of each out/<epoch>-<partition>.jsonl, by its name.
+func outboxLines(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	parts, err := filepath.Glob(filepath.Join(dir, "out", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, p := range parts {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		slices.Sort(lines)
+		out[strings.TrimSuffix(filepath.Base(p), ".jsonl")] = lines
+	}
+	return out
 }
