@@ -57,7 +57,7 @@ func TestConflictClasses(t *testing.T) {
 		{"DELTA_CONCURRENT_DELETE_DELETE.WITHOUT_HINT", delta.ErrConcurrentDeleteDelete},
 		{"DELTA_CONCURRENT_DELETE_DELETE.WITH_PARTITION_HINT", delta.ErrConcurrentDeleteDelete},
 		{"DELTA_CONCURRENT_TRANSACTION", delta.ErrConcurrentTransaction},
-		{"DELTA_CONCURRENT_WRITE", delta.ErrConcurrentTransaction},
+		{"DELTA_CONCURRENT_WRITE", delta.ErrConcurrentAppend},
 		{"DELTA_METADATA_CHANGED", delta.ErrMetadataChanged},
 		{"DELTA_PROTOCOL_CHANGED", delta.ErrProtocolChanged},
 		{"DELTA_CONFLICT_SET_COLUMN", nil},

@@ -99,13 +99,13 @@ func toInt(v any) (int64, error) {
 func conflictSentinel(class string) error {
 	top, _, _ := strings.Cut(class, ".")
 	switch top {
-	case "DELTA_CONCURRENT_APPEND":
+	case "DELTA_CONCURRENT_APPEND", "DELTA_CONCURRENT_WRITE": // WRITE: new data since the transaction read the table
 		return delta.ErrConcurrentAppend
 	case "DELTA_CONCURRENT_DELETE_READ":
 		return delta.ErrConcurrentDeleteRead
 	case "DELTA_CONCURRENT_DELETE_DELETE":
 		return delta.ErrConcurrentDeleteDelete
-	case "DELTA_CONCURRENT_TRANSACTION", "DELTA_CONCURRENT_WRITE":
+	case "DELTA_CONCURRENT_TRANSACTION":
 		return delta.ErrConcurrentTransaction
 	case "DELTA_METADATA_CHANGED":
 		return delta.ErrMetadataChanged
