@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -21,6 +22,24 @@ import (
 // envTestMain makes this test binary run the CLI (runMain, signals
 // included) with the arguments it holds, separated by \x1f.
 const envTestMain = "LAKTORY_TEST_MAIN"
+
+// startCLI starts this test binary as laktory with args, in a process of
+// its own (to signal it), and returns its stdout to read and its stderr.
+func startCLI(ctx context.Context, t *testing.T, args ...string) (*exec.Cmd, io.Reader, *strings.Builder) {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envTestMain+"="+strings.Join(args, "\x1f"))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr
+}
 
 func TestMain(m *testing.M) {
 	if args := os.Getenv(envTestMain); args != "" {
@@ -80,17 +99,7 @@ func TestSignalsEndCommands(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), envTestMain+"="+strings.Join(tt.args, "\x1f"))
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, stdout, stderr := startCLI(ctx, t, tt.args...)
 			sc := bufio.NewScanner(stdout)
 			ready := false
 			for !ready && sc.Scan() {
@@ -107,7 +116,7 @@ func TestSignalsEndCommands(t *testing.T) {
 				for sc.Scan() {
 				}
 			}()
-			err = cmd.Wait()
+			err := cmd.Wait()
 			took := time.Since(sent)
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() == 0 {

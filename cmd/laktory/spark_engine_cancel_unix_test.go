@@ -47,17 +47,7 @@ func checkSparkCancel(t *testing.T, srv sparkServer) {
 	t.Run("ctrl_c", func(t *testing.T) {
 		waitSparkIdle(t, srv.ui, time.Now()) // nothing of an earlier step
 		dir := slowSparkWorkspace(t)
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), envTestMain+"="+strings.Join([]string{"run", dir, "--engine", "spark", "--remote", srv.remote}, "\x1f"))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, stdout, stderr := startCLI(context.Background(), t, "run", dir, "--engine", "spark", "--remote", srv.remote)
 		exited := make(chan error, 1)
 		t.Cleanup(func() {
 			// SIGINT first: a killed client leaves its job running.

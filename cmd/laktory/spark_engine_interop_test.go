@@ -61,17 +61,8 @@ var (
 // A step of demo/ builds on the ones before it: to run some, name them
 // all, e.g. -run 'TestInteropSparkEngine/demo/(first_run|concurrent_writer)'.
 func TestInteropSparkEngine(t *testing.T) {
-	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
-	if sparkPy == "" {
-		t.Skip("LAKTORY_SPARK_PYTHON not set: the Spark engine check is opt-in (scripts/interop/spark_connect.sh)")
-	}
-	if testing.Short() {
-		t.Skip("the Spark engine check takes minutes: not in -short")
-	}
-	py := os.Getenv("LAKTORY_PYTHON")
-	if py == "" {
-		t.Fatal("LAKTORY_PYTHON is not set: the tables are compared with deltalake (scripts/requirements-interop.txt)")
-	}
+	sparkPy := sparkOptIn(t)
+	py := deltaPython(t)
 	srv := sparkConnect(t, sparkPy)
 	t.Run("demo", func(t *testing.T) { checkDemoOnEngines(t, py, srv) })
 	t.Run("cancel", func(t *testing.T) { checkSparkCancel(t, srv) })
@@ -442,6 +433,32 @@ func sparkSQLWork(ctx context.Context, ui string) (int, time.Duration, error) {
 type sparkServer struct {
 	remote string
 	ui     string // http://host:port, "" when unknown
+}
+
+// sparkOptIn skips t unless the opt-in Spark checks are asked for
+// (LAKTORY_SPARK_PYTHON, a Python with pyspark and delta-spark, and not
+// -short), and returns that Python.
+func sparkOptIn(t *testing.T) string {
+	t.Helper()
+	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
+	if sparkPy == "" {
+		t.Skip("LAKTORY_SPARK_PYTHON not set: the Spark engine check is opt-in (scripts/interop/spark_connect.sh)")
+	}
+	if testing.Short() {
+		t.Skip("the Spark engine check takes minutes: not in -short")
+	}
+	return sparkPy
+}
+
+// deltaPython is LAKTORY_PYTHON, the Python with deltalake that compares
+// the engines' tables; the check fails without it.
+func deltaPython(t *testing.T) string {
+	t.Helper()
+	py := os.Getenv("LAKTORY_PYTHON")
+	if py == "" {
+		t.Fatal("LAKTORY_PYTHON is not set: the tables are compared with deltalake (scripts/requirements-interop.txt)")
+	}
+	return py
 }
 
 // sparkConnect returns the Spark Connect server of the test:

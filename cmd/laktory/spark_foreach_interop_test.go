@@ -25,13 +25,7 @@ import (
 //	LAKTORY_SPARK_PYTHON=$PWD/.venv-spark/bin/python \
 //	  go test ./cmd/laktory -run TestInteropSparkForEach -timeout 30m -v
 func TestInteropSparkForEach(t *testing.T) {
-	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
-	if sparkPy == "" {
-		t.Skip("LAKTORY_SPARK_PYTHON not set: the Spark engine check is opt-in (scripts/interop/spark_connect.sh)")
-	}
-	if testing.Short() {
-		t.Skip("the Spark engine check takes minutes: not in -short")
-	}
+	sparkPy := sparkOptIn(t)
 	remote := sparkConnect(t, sparkPy).remote
 	var big strings.Builder
 	for i := range 60_001 {
@@ -111,13 +105,7 @@ nodes:
 // a sum whose type widens when a later file brings integers, a timestamp,
 // a column only the second file has. Opt-in, as TestInteropSparkForEach.
 func TestInteropSparkUpdateFlow(t *testing.T) {
-	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
-	if sparkPy == "" {
-		t.Skip("LAKTORY_SPARK_PYTHON not set: the Spark engine check is opt-in (scripts/interop/spark_connect.sh)")
-	}
-	if testing.Short() {
-		t.Skip("the Spark engine check takes minutes: not in -short")
-	}
+	sparkPy := sparkOptIn(t)
 	remote := sparkConnect(t, sparkPy).remote
 	files := map[string]string{
 		"pipelines/decl.yaml": `name: decl

@@ -21,17 +21,8 @@ import (
 // others dropped. Opt-in,
 // as TestInteropSparkEngine (the same variables).
 func TestInteropSparkSourceSchema(t *testing.T) {
-	sparkPy := os.Getenv("LAKTORY_SPARK_PYTHON")
-	if sparkPy == "" {
-		t.Skip("LAKTORY_SPARK_PYTHON not set: the Spark engine check is opt-in (scripts/interop/spark_connect.sh)")
-	}
-	if testing.Short() {
-		t.Skip("the Spark engine check takes minutes: not in -short")
-	}
-	py := os.Getenv("LAKTORY_PYTHON")
-	if py == "" {
-		t.Fatal("LAKTORY_PYTHON is not set: the tables are compared with deltalake (scripts/requirements-interop.txt)")
-	}
+	sparkPy := sparkOptIn(t)
+	py := deltaPython(t)
 	remote := sparkConnect(t, sparkPy).remote
 	files := map[string]string{
 		"pipelines/pl.yaml": `name: pl
