@@ -112,10 +112,12 @@ def main():
     polars_status = "ok"
     try:
         polars_df = pl.read_delta(table, version=version)
-    except Exception as e:  # polars refuses the reader features it lacks
-        if "does not support" not in str(e):
-            raise
-        polars_status = "unsupported: " + str(e).splitlines()[0]
+    except Exception as e:
+        # polars (1.32.0, the version laktory[polars] 0.13.1 installs) refuses
+        # reader features it lacks (column mapping, deletion vectors) and
+        # fails on some types (maps): reported in "polars", never a
+        # difference of ours; the tests assert what they expect of it.
+        polars_status = "unsupported: " + (str(e).splitlines() or [type(e).__name__])[0]
         polars_df = None
     if polars_df is not None:
         polars_tbl = polars_df.to_arrow()
