@@ -30,7 +30,8 @@ func Statements(sql string) int {
 }
 
 // ParseQuery parses one Spark SQL query (a trailing semicolon is allowed).
-func ParseQuery(sql string) (*Query, error) {
+func ParseQuery(sql string) (_ *Query, err error) {
+	defer recoverTranslation(sql, nil, &err)
 	p, err := newParser(sql)
 	if err != nil {
 		return nil, err
@@ -53,7 +54,8 @@ func ParseQuery(sql string) (*Query, error) {
 
 // ParseExpr parses one Spark SQL expression (filter, with_columns,
 // expectations, where predicates).
-func ParseExpr(sql string) (Expr, error) {
+func ParseExpr(sql string) (_ Expr, err error) {
+	defer recoverTranslation(sql, nil, &err)
 	p, err := newParser(sql)
 	if err != nil {
 		return nil, err

@@ -84,7 +84,9 @@ func colRx(c *column, pos int) *rx {
 
 // expr resolves an expression.
 func (r *resolver) expr(e Expr, sc *scope, ctx *ectx) (*rx, error) {
+	r.at = append(r.at, e)
 	x, err := r.expr1(e, sc, ctx)
+	r.at = r.at[:len(r.at)-1]
 	if err != nil {
 		return nil, err
 	}

@@ -66,6 +66,13 @@ type selItem struct {
 // query resolves a query; top queries name their columns as Spark does,
 // others c0, c1, ...
 func (r *resolver) query(q *Query, outer *scope, top bool) (*relation, error) {
+	r.at = append(r.at, q) // popped only on return: a panic leaves it (recoverTranslation)
+	rel, err := r.query1(q, outer, top)
+	r.at = r.at[:len(r.at)-1]
+	return rel, err
+}
+
+func (r *resolver) query1(q *Query, outer *scope, top bool) (*relation, error) {
 	env := &cteEnv{names: map[string]*relation{}}
 	if outer != nil {
 		env.parent = outer.ctes

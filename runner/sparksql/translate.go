@@ -35,12 +35,14 @@ type Result struct {
 
 // Translate translates one Spark SQL query reading the given inputs into
 // DuckDB SQL. Errors are *Error with the offset in sql.
-func Translate(sql string, inputs []Input, opts Options) (*Result, error) {
+func Translate(sql string, inputs []Input, opts Options) (_ *Result, err error) {
+	var r *resolver
+	defer recoverTranslation(sql, &r, &err)
 	q, err := ParseQuery(sql)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newResolver(opts)
+	r, err = newResolver(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -81,12 +83,14 @@ type ExprResult struct {
 // TranslateExpr translates one Spark SQL expression over the columns of
 // in (with_columns values, expectations). Aggregates are allowed only
 // with agg (aggregate expectations).
-func TranslateExpr(expr string, in ExprInput, opts Options, agg bool) (*ExprResult, error) {
+func TranslateExpr(expr string, in ExprInput, opts Options, agg bool) (_ *ExprResult, err error) {
+	var r *resolver
+	defer recoverTranslation(expr, &r, &err)
 	e, err := ParseExpr(expr)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newResolver(opts)
+	r, err = newResolver(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +110,9 @@ func TranslateExpr(expr string, in ExprInput, opts Options, agg bool) (*ExprResu
 // boolean expression without subqueries, aggregates, windows, generators
 // or non-deterministic functions, so that it means the same for every row
 // whenever it is evaluated (as Spark's DELETE ... WHERE does).
-func TranslatePredicate(expr string, in ExprInput, opts Options) (*ExprResult, error) {
+func TranslatePredicate(expr string, in ExprInput, opts Options) (_ *ExprResult, err error) {
+	var r *resolver
+	defer recoverTranslation(expr, &r, &err)
 	e, err := ParseExpr(expr)
 	if err != nil {
 		return nil, err
@@ -114,7 +120,7 @@ func TranslatePredicate(expr string, in ExprInput, opts Options) (*ExprResult, e
 	if err := checkPredicateShape(e); err != nil {
 		return nil, err
 	}
-	r, err := newResolver(opts)
+	r, err = newResolver(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -215,6 +221,9 @@ type resolver struct {
 	tz     string // DuckDB zone name of the session time zone
 	inputs map[string]*Input
 	n      int // counter for relation aliases
+	// at is the stack of constructs being resolved (innermost last), so
+	// that a panic names the one it happened in (recoverTranslation).
+	at []Node
 }
 
 func newResolver(opts Options) (*resolver, error) {
