@@ -120,7 +120,7 @@ func TestRenamerPending(t *testing.T) {
 			if err := os.Chtimes(p, now.Add(-tt.age), now.Add(-tt.age)); err != nil {
 				t.Fatal(err)
 			}
-			if got := renamerPending(dir, 7, now); got != tt.want {
+			if got := renamerPending(dir, CommitFileName(7), now); got != tt.want {
 				t.Fatalf("renamerPending = %v, want %v", got, tt.want)
 			}
 		})

@@ -26,6 +26,12 @@ import (
 // created is false (with a nil error) when another writer won the
 // version.
 func putCommitFile(logDir string, v int64, data []byte) (created bool, err error) {
+	return putIfAbsentLocal(logDir, CommitFileName(v), data)
+}
+
+// putIfAbsentLocal is putCommitFile for any file name of a folder
+// (LocalStore.PutIfAbsent).
+func putIfAbsentLocal(logDir, name string, data []byte) (created bool, err error) {
 	f, err := os.CreateTemp(logDir, "_commit_*.json.tmp")
 	if err != nil {
 		return false, err
@@ -43,14 +49,14 @@ func putCommitFile(logDir string, v int64, data []byte) (created bool, err error
 	if err := f.Close(); err != nil {
 		return false, err
 	}
-	final := filepath.Join(logDir, CommitFileName(v))
+	final := filepath.Join(logDir, name)
 	if err := os.Link(tmp, final); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return false, nil
 		}
 		return false, fmt.Errorf("link %s: %w (the filesystem must support hard links)", final, err)
 	}
-	if replacedByRenamer(logDir, v, tmp, final) {
+	if replacedByRenamer(logDir, name, tmp, final) {
 		return false, nil
 	}
 	// The commit is visible from here on: it stands even if the folder
@@ -73,15 +79,15 @@ const (
 	renamerStale = 10 * time.Second
 )
 
-// replacedByRenamer reports whether the commit file final, just linked
-// from tmp, was replaced by a check-then-rename writer of version v. It
+// replacedByRenamer reports whether the commit file final (name), just
+// linked from tmp, was replaced by a check-then-rename writer of it. It
 // waits while such a writer has a fresh temporary file for v (its rename
 // may still come), then compares final with tmp: a replaced commit is a
 // lost race, which the caller checks for conflicts and commits again at
 // the next version.
-func replacedByRenamer(logDir string, v int64, tmp, final string) bool {
+func replacedByRenamer(logDir, name, tmp, final string) bool {
 	deadline := time.Now().Add(renamerWait)
-	for pause := time.Millisecond; renamerPending(logDir, v, time.Now()) && time.Now().Before(deadline); pause = min(2*pause, 20*time.Millisecond) {
+	for pause := time.Millisecond; renamerPending(logDir, name, time.Now()) && time.Now().Before(deadline); pause = min(2*pause, 20*time.Millisecond) {
 		time.Sleep(pause)
 	}
 	a, errA := os.Stat(tmp)
@@ -90,9 +96,9 @@ func replacedByRenamer(logDir string, v int64, tmp, final string) bool {
 }
 
 // renamerPending reports whether logDir holds a recent temporary commit
-// file of version v (".<v>.json.<uuid>.tmp").
-func renamerPending(logDir string, v int64, now time.Time) bool {
-	prefix := "." + CommitFileName(v) + "."
+// file for name (".<v>.json.<uuid>.tmp" for "<v>.json").
+func renamerPending(logDir, name string, now time.Time) bool {
+	prefix := "." + name + "."
 	d, err := os.Open(logDir)
 	if err != nil {
 		return false

@@ -1,0 +1,233 @@
+// Package s3test starts a real S3-compatible server for tests: moto in
+// server mode (moto[server] from PyPI, in the interop venv of
+// scripts/requirements-interop.txt), on a loopback port chosen for it, one
+// per test process. Tests give each case a bucket of its own.
+//
+// The server is found through $LAKTORY_PYTHON (else python3). When that
+// Python has no moto, tests skip, unless LAKTORY_REQUIRE_INTEROP=1
+// (scripts/test.sh and CI set it): then they fail and say what to install.
+// The server dies with the test process (Pdeathsig), and Main stops it
+// when the package's tests end.
+package s3test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// Credentials and region the server is used with (moto accepts any).
+const (
+	AccessKey = "laktory-test"
+	SecretKey = "laktory-test-secret"
+	Region    = "us-east-1"
+)
+
+// Server is a running moto server.
+type Server struct {
+	// Endpoint is its URL, http://127.0.0.1:PORT.
+	Endpoint string
+	cmd      *exec.Cmd
+	client   *s3.Client
+	stderr   *lockedWriter
+}
+
+var shared struct {
+	sync.Mutex
+	srv *Server
+	err error
+}
+
+// Python is the interpreter that runs moto.
+func Python() string {
+	if p := os.Getenv("LAKTORY_PYTHON"); p != "" {
+		return p
+	}
+	return "python3"
+}
+
+// Shared returns the process's server, starting it on first use. It skips
+// the test when moto is missing (fails under LAKTORY_REQUIRE_INTEROP=1).
+func Shared(t testing.TB) *Server {
+	t.Helper()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.srv == nil && shared.err == nil {
+		shared.srv, shared.err = start()
+	}
+	if shared.err != nil {
+		if os.Getenv("LAKTORY_REQUIRE_INTEROP") == "1" {
+			t.Fatalf("the S3-compatible test server is required (LAKTORY_REQUIRE_INTEROP=1) and cannot start: %v\n"+
+				"install it with: %s -m pip install -r scripts/requirements-interop.txt (moto[server]), or set LAKTORY_PYTHON", shared.err, Python())
+		}
+		t.Skipf("no S3-compatible test server (moto[server] for %s): %v", Python(), shared.err)
+	}
+	return shared.srv
+}
+
+// Main runs a package's tests and then stops the shared server:
+// func TestMain(m *testing.M) { s3test.Main(m) }.
+func Main(m *testing.M) {
+	code := m.Run()
+	shared.Lock()
+	if shared.srv != nil {
+		shared.srv.Stop()
+		shared.srv = nil
+	}
+	shared.Unlock()
+	os.Exit(code)
+}
+
+func start() (*Server, error) {
+	py := Python()
+	if out, err := exec.Command(py, "-c", "import moto.server, flask, werkzeug").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("%s cannot import moto.server: %v: %s", py, err, strings.TrimSpace(string(out)))
+	}
+	var lastErr error
+	for try := 0; try < 3; try++ {
+		srv, err := startOnce(py)
+		if err == nil {
+			return srv, nil
+		}
+		lastErr = err
+	}
+	return nil, lastErr
+}
+
+func startOnce(py string) (*Server, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(py, "-m", "moto.server", "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	stderr := &lockedWriter{}
+	cmd.Stdout, cmd.Stderr = nil, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	srv := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, stderr: stderr}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(60 * time.Second)
+	hc := &http.Client{Timeout: 2 * time.Second}
+	for {
+		resp, err := hc.Get(srv.Endpoint + "/moto-api/")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				break
+			}
+		}
+		select {
+		case err := <-exited:
+			return nil, fmt.Errorf("moto exited: %v: %s", err, stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			srv.Stop()
+			return nil, fmt.Errorf("moto did not answer on %s within 60 s: %s", srv.Endpoint, stderr.String())
+		}
+	}
+	srv.client = s3.New(s3.Options{
+		BaseEndpoint: aws.String(srv.Endpoint), Region: Region, UsePathStyle: true,
+		Credentials: aws.NewCredentialsCache(staticCreds{}),
+	})
+	return srv, nil
+}
+
+// Stop kills the server.
+func (s *Server) Stop() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) //nolint:errcheck // gone already is fine
+	}
+}
+
+// Env is the environment that points the AWS SDK's configuration chain
+// (and delta-rs, and Spark's s3a through its environment provider) at the
+// server, with no other source of configuration: no profile, no shared
+// files, no instance metadata.
+func (s *Server) Env() []string {
+	return []string{
+		"AWS_ENDPOINT_URL_S3=" + s.Endpoint,
+		"AWS_ENDPOINT_URL=" + s.Endpoint,
+		"AWS_ACCESS_KEY_ID=" + AccessKey,
+		"AWS_SECRET_ACCESS_KEY=" + SecretKey,
+		"AWS_REGION=" + Region,
+		"AWS_DEFAULT_REGION=" + Region,
+		"AWS_EC2_METADATA_DISABLED=true",
+		"AWS_CONFIG_FILE=/dev/null",
+		"AWS_SHARED_CREDENTIALS_FILE=/dev/null",
+		"AWS_PROFILE=",
+		"AWS_SESSION_TOKEN=",
+		// delta-rs (object_store) refuses plain http without it.
+		"AWS_ALLOW_HTTP=true",
+	}
+}
+
+// Setenv sets Env for the rest of the test (t.Setenv: not with
+// t.Parallel).
+func (s *Server) Setenv(t testing.TB) {
+	t.Helper()
+	for _, kv := range s.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+}
+
+// Bucket creates a bucket of a fresh name and returns it.
+func (s *Server) Bucket(t testing.TB) string {
+	t.Helper()
+	b := make([]byte, 6)
+	rand.Read(b) //nolint:errcheck // never fails
+	name := "lk-" + hex.EncodeToString(b)
+	if _, err := s.client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: &name}); err != nil {
+		t.Fatalf("create bucket %s: %v", name, err)
+	}
+	return name
+}
+
+// Client is an S3 client of the server, for tests that look at the
+// bucket behind the store's back.
+func (s *Server) Client() *s3.Client { return s.client }
+
+type staticCreds struct{}
+
+func (staticCreds) Retrieve(context.Context) (aws.Credentials, error) {
+	return aws.Credentials{AccessKeyID: AccessKey, SecretAccessKey: SecretKey, Source: "s3test"}, nil
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *lockedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.b.Len() < 1<<16 {
+		w.b.Write(p)
+	}
+	return len(p), nil
+}
