@@ -1,6 +1,8 @@
 package sparksql
 
 import (
+	"github.com/laktory/workbench/runner/sqlfront"
+
 	"fmt"
 	"math/big"
 	"regexp"
@@ -177,7 +179,7 @@ func (r *resolver) interval(n *Interval) (*rx, error) {
 				return nil, bad()
 			}
 			for i := 0; i < len(fs); i += 2 {
-				unit, ok := intervalUnits[strings.ToUpper(fs[i+1])]
+				unit, ok := sqlfront.IntervalUnits[strings.ToUpper(fs[i+1])]
 				if !ok {
 					return nil, bad()
 				}

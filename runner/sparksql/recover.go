@@ -44,7 +44,7 @@ func panicError(text string, at []Node, v any) error {
 		Pos:  pos,
 		Msg:  fmt.Sprintf("the local translation failed on %s (internal error: %v); this is a bug of the workbench, not of the step, and the step is not supported locally until it is fixed", what, v),
 		Hint: "rewrite the construct (for example compute it in a CTE), run the pipeline on the Spark engine, and report the SQL",
-		kind: internalKind,
+		Kind: internalKind,
 	}
 }
 

@@ -261,7 +261,7 @@ func sessionZone(tz string) (string, error) {
 		return "UTC", nil
 	}
 	if !validZone(tz) {
-		return "", &Error{Msg: fmt.Sprintf("spark.sql.session.timeZone %q is not a time zone (use a region such as Europe/Paris, or UTC)", tz), Class: "INVALID_CONF_VALUE.TIME_ZONE", kind: ErrSpark}
+		return "", &Error{Msg: fmt.Sprintf("spark.sql.session.timeZone %q is not a time zone (use a region such as Europe/Paris, or UTC)", tz), Class: "INVALID_CONF_VALUE.TIME_ZONE", Kind: ErrSpark}
 	}
 	return tz, nil
 }

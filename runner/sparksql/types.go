@@ -258,16 +258,9 @@ func asDecimal(t *Type) *Type {
 // ParseType parses a Spark type as written in DDL (decimal(10,2),
 // array<string>, struct<a:int,b:string>, long, integer, ...).
 func ParseType(s string) (*Type, error) {
-	p, err := newParser(s)
+	tn, err := sparkSyntax.ParseTypeName(s)
 	if err != nil {
 		return nil, err
-	}
-	tn, err := p.typeName()
-	if err != nil {
-		return nil, err
-	}
-	if p.peek().kind != tokEOF {
-		return nil, p.syntax(p.peek())
 	}
 	return typeOf(tn)
 }

@@ -1,4 +1,4 @@
-package sparksql
+package sqlfront
 
 import (
 	"fmt"
@@ -6,77 +6,11 @@ import (
 	"strings"
 )
 
-// Statements is the number of statements of sql separated by semicolons
-// as Spark's lexer reads it (quotes, backslash escapes, comments); 1 when
-// it does not lex, so that parsing reports the problem.
-func Statements(sql string) int {
-	toks, err := lex(sql)
-	if err != nil {
-		return 1
-	}
-	n, empty := 0, true
-	for _, t := range toks {
-		switch {
-		case t.kind == tokEOF || t.isOp(";"):
-			if !empty {
-				n++
-			}
-			empty = true
-		default:
-			empty = false
-		}
-	}
-	return n
-}
-
-// ParseQuery parses one Spark SQL query (a trailing semicolon is allowed).
-func ParseQuery(sql string) (_ *Query, err error) {
-	defer recoverTranslation(sql, nil, &err)
-	p, err := newParser(sql)
-	if err != nil {
-		return nil, err
-	}
-	q, err := p.query()
-	if err != nil {
-		return nil, err
-	}
-	if t := p.peek(); t.isOp(";") {
-		p.i++
-		if p.peek().kind != tokEOF {
-			return nil, unsupported(t.pos, "write one query per step", "more than one statement in a step")
-		}
-	}
-	if t := p.peek(); t.kind != tokEOF {
-		return nil, p.syntax(t)
-	}
-	return q, nil
-}
-
-// ParseExpr parses one Spark SQL expression (filter, with_columns,
-// expectations, where predicates).
-func ParseExpr(sql string) (_ Expr, err error) {
-	defer recoverTranslation(sql, nil, &err)
-	p, err := newParser(sql)
-	if err != nil {
-		return nil, err
-	}
-	if p.peek().kind == tokEOF {
-		return nil, errAt(0, "the expression is empty")
-	}
-	e, err := p.expr()
-	if err != nil {
-		return nil, err
-	}
-	if t := p.peek(); t.kind != tokEOF {
-		return nil, p.syntax(t)
-	}
-	return e, nil
-}
-
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.
 const maxDepth = 500
 
 type parser struct {
+	syn   *Syntax
 	src   string
 	toks  []token
 	i     int
@@ -86,12 +20,12 @@ type parser struct {
 	notQuery map[int]bool
 }
 
-func newParser(sql string) (*parser, error) {
-	toks, err := lex(sql)
+func newParser(sql string, syn *Syntax) (*parser, error) {
+	toks, err := lex(sql, syn)
 	if err != nil {
 		return nil, err
 	}
-	return &parser{src: sql, toks: toks}, nil
+	return &parser{syn: syn, src: sql, toks: toks}, nil
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -142,9 +76,9 @@ func (p *parser) expectOp(op string) error {
 // syntax is Spark's "Syntax error at or near" for token t.
 func (p *parser) syntax(t token) *Error {
 	if t.kind == tokEOF {
-		return errAt(t.pos, "Syntax error at or near end of input")
+		return p.syn.errAt(t.pos, "Syntax error at or near end of input")
 	}
-	return errAt(t.pos, fmt.Sprintf("Syntax error at or near '%s'", t.text))
+	return p.syn.errAt(t.pos, fmt.Sprintf("Syntax error at or near '%s'", t.text))
 }
 
 func (p *parser) syntaxWant(t token, want string) *Error {
@@ -156,7 +90,7 @@ func (p *parser) syntaxWant(t token, want string) *Error {
 func (p *parser) enter() error {
 	p.depth++
 	if p.depth > maxDepth {
-		return errAt(p.peek().pos, "the SQL is nested too deeply")
+		return p.syn.errAt(p.peek().pos, "the SQL is nested too deeply")
 	}
 	return nil
 }
@@ -731,14 +665,14 @@ func (p *parser) lateralView() (*LateralView, error) {
 	}
 	call, ok := c.(*Call)
 	if !ok || call.Over != nil {
-		return nil, errAt(name.P, "LATERAL VIEW needs a generator function call such as explode(xs)")
+		return nil, p.syn.errAt(name.P, "LATERAL VIEW needs a generator function call such as explode(xs)")
 	}
 	lv.Func = call
 	if lv.Table, err = p.ident(); err != nil {
 		return nil, err
 	}
 	if lv.Table.Name != "" && strings.EqualFold(lv.Table.Name, "AS") && !lv.Table.Quoted {
-		return nil, errAt(lv.Table.P, "LATERAL VIEW needs a table name before AS: LATERAL VIEW explode(xs) t AS x")
+		return nil, p.syn.errAt(lv.Table.P, "LATERAL VIEW needs a table name before AS: LATERAL VIEW explode(xs) t AS x")
 	}
 	p.accept("AS")
 	t2 := p.peek()
@@ -873,7 +807,7 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 			}
 			call, ok := c.(*Call)
 			if !ok || call.Over != nil {
-				return nil, errAt(t.pos, "a table function call cannot have OVER")
+				return nil, p.syn.errAt(t.pos, "a table function call cannot have OVER")
 			}
 			tf := &TableFunc{Func: call, P: t.pos}
 			te, alias, cols = tf, &tf.Alias, &tf.Columns
@@ -1160,7 +1094,7 @@ func (p *parser) unary() (Expr, error) {
 		// -5 is a negative literal (Spark names it "-5", not "(- 5)").
 		if t.text == "-" && p.peek().kind == tokNumber {
 			n := p.next()
-			lit, err := numberLiteral(n)
+			lit, err := p.numberLiteral(n)
 			if err != nil {
 				return nil, err
 			}
@@ -1217,7 +1151,7 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 	}
 }
 
-func numberLiteral(t token) (*Literal, error) {
+func (p *parser) numberLiteral(t token) (*Literal, error) {
 	s := t.text
 	up := strings.ToUpper(s)
 	lit := &Literal{P: t.pos}
@@ -1243,14 +1177,15 @@ func numberLiteral(t token) (*Literal, error) {
 	}
 	integral := !strings.ContainsAny(s, ".eE")
 	if (lit.Kind == LitLong || lit.Kind == LitShort || lit.Kind == LitTiny) && !integral {
-		return nil, errAt(t.pos, fmt.Sprintf("Syntax error at or near '%s'", t.text))
+		return nil, p.syn.errAt(t.pos, fmt.Sprintf("Syntax error at or near '%s'", t.text))
 	}
 	lit.Value = s
 	return lit, nil
 }
 
-// intervalUnits maps interval unit spellings to their singular names.
-var intervalUnits = map[string]string{
+// IntervalUnits maps interval unit spellings (upper case) to their
+// singular names.
+var IntervalUnits = map[string]string{
 	"YEAR": "YEAR", "YEARS": "YEAR", "MONTH": "MONTH", "MONTHS": "MONTH", "WEEK": "WEEK", "WEEKS": "WEEK",
 	"DAY": "DAY", "DAYS": "DAY", "HOUR": "HOUR", "HOURS": "HOUR", "MINUTE": "MINUTE", "MINUTES": "MINUTE",
 	"SECOND": "SECOND", "SECONDS": "SECOND", "MILLISECOND": "MILLISECOND", "MILLISECONDS": "MILLISECOND",
@@ -1278,7 +1213,7 @@ func (p *parser) interval(pos int) (Expr, error) {
 			part.Value = sign + v.text
 		}
 		u := p.peek()
-		unit, ok := intervalUnits[strings.ToUpper(u.text)]
+		unit, ok := IntervalUnits[strings.ToUpper(u.text)]
 		if u.kind != tokIdent || !ok {
 			if part.Str && len(iv.Parts) == 0 {
 				iv.Parts = append(iv.Parts, part) // INTERVAL '1 day 2 hours'
@@ -1290,7 +1225,7 @@ func (p *parser) interval(pos int) (Expr, error) {
 		part.Unit = unit
 		if p.accept("TO") {
 			tu := p.peek()
-			to, ok := intervalUnits[strings.ToUpper(tu.text)]
+			to, ok := IntervalUnits[strings.ToUpper(tu.text)]
 			if tu.kind != tokIdent || !ok {
 				return nil, p.syntaxWant(tu, "an interval unit after TO")
 			}
@@ -1310,24 +1245,24 @@ func (p *parser) primary() (Expr, error) {
 	switch t.kind {
 	case tokNumber:
 		p.i++
-		return numberLiteral(t)
+		return p.numberLiteral(t)
 	case tokString:
 		p.i++
 		return &Literal{Kind: LitString, Value: t.val, P: t.pos}, nil
 	case tokBinary:
 		p.i++
 		if len(t.val)%2 != 0 || !isHex(t.val) {
-			return nil, errAt(t.pos, fmt.Sprintf("%s is not a binary literal: X'' needs an even number of hex digits", t.text))
+			return nil, p.syn.errAt(t.pos, fmt.Sprintf("%s is not a binary literal: X'' needs an even number of hex digits", t.text))
 		}
 		return &Literal{Kind: LitBinary, Value: strings.ToUpper(t.val), P: t.pos}, nil
 	case tokPlaceholder:
-		return nil, errAt(t.pos, t.text+" names a table: use it after FROM or JOIN")
+		return nil, p.syn.errAt(t.pos, t.text+" names a table: use it after FROM or JOIN")
 	case tokOp:
 		switch t.text {
 		case "(":
 			return p.parenthesized()
 		case "*":
-			return nil, errAt(t.pos, "* is only allowed in the select list and in count(*)")
+			return nil, p.syn.errAt(t.pos, "* is only allowed in the select list and in count(*)")
 		}
 		return nil, p.syntax(t)
 	case tokQuoted:
@@ -1519,17 +1454,7 @@ func (p *parser) cast(try bool) (Expr, error) {
 	return &Cast{X: x, Type: ty, Try: try, P: t.pos}, p.expectOp(")")
 }
 
-// typeAliases maps Spark's type spellings to canonical names.
-var typeAliases = map[string]string{
-	"boolean": "boolean", "bool": "boolean", "tinyint": "tinyint", "byte": "tinyint", "smallint": "smallint",
-	"short": "smallint", "int": "int", "integer": "int", "bigint": "bigint", "long": "bigint", "float": "float",
-	"real": "float", "double": "double", "decimal": "decimal", "dec": "decimal", "numeric": "decimal",
-	"string": "string", "varchar": "varchar", "char": "char", "character": "char", "binary": "binary",
-	"date": "date", "timestamp": "timestamp", "timestamp_ltz": "timestamp", "timestamp_ntz": "timestamp_ntz",
-	"array": "array", "map": "map", "struct": "struct", "void": "void", "interval": "interval", "variant": "variant",
-}
-
-// typeName reads a Spark type.
+// typeName reads a type, its name one of the dialect's TypeNames.
 func (p *parser) typeName() (*TypeName, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
@@ -1539,9 +1464,9 @@ func (p *parser) typeName() (*TypeName, error) {
 	if t.kind != tokIdent {
 		return nil, p.syntaxWant(t, "a type name")
 	}
-	name, ok := typeAliases[strings.ToLower(t.text)]
+	name, ok := p.syn.TypeNames[strings.ToLower(t.text)]
 	if !ok {
-		return nil, &Error{Pos: t.pos, Class: "UNSUPPORTED_DATATYPE", Msg: fmt.Sprintf("Unsupported data type \"%s\"", strings.ToUpper(t.text)), kind: ErrSpark}
+		return nil, p.syn.UnknownType(t.pos, t.text)
 	}
 	p.i++
 	ty := &TypeName{Name: name, P: t.pos}
@@ -1781,7 +1706,7 @@ func (p *parser) specialCall(c *Call, upper string) (bool, error) {
 			c.Syntax = "EXTRACT"
 			f, ok := first.(*ColumnRef)
 			if !ok || len(f.Parts) != 1 {
-				return false, errAt(first.Pos(), "EXTRACT needs a field name: EXTRACT(YEAR FROM d)")
+				return false, p.syn.errAt(first.Pos(), "EXTRACT needs a field name: EXTRACT(YEAR FROM d)")
 			}
 		case "OVERLAY":
 			c.Syntax = "OVERLAY"

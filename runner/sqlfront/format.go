@@ -1,4 +1,4 @@
-package sparksql
+package sqlfront
 
 import (
 	"strconv"

@@ -1,4 +1,4 @@
-package sparksql
+package sqlfront
 
 import (
 	"fmt"
@@ -39,7 +39,7 @@ func (t token) isOp(op string) bool { return t.kind == tokOp && t.text == op }
 
 // lex splits sql into tokens (ending with tokEOF). Comments (--, nested
 // /* */) and hints (/*+ */) are skipped.
-func lex(sql string) ([]token, error) {
+func lex(sql string, syn *Syntax) ([]token, error) {
 	var toks []token
 	i := 0
 	for {
@@ -73,7 +73,7 @@ func lex(sql string) ([]token, error) {
 					}
 				}
 				if depth > 0 {
-					return nil, errAt(i, "unclosed comment: a /* has no matching */")
+					return nil, syn.errAt(i, "unclosed comment: a /* has no matching */")
 				}
 				i = j
 				continue
@@ -84,7 +84,7 @@ func lex(sql string) ([]token, error) {
 			toks = append(toks, token{kind: tokEOF, pos: len(sql), end: len(sql)})
 			return toks, nil
 		}
-		t, err := lexOne(sql, i)
+		t, err := lexOne(sql, i, syn)
 		if err != nil {
 			return nil, err
 		}
@@ -115,17 +115,17 @@ var (
 	twoOps   = []string{"<=", ">=", "<>", "!=", "==", "||", "::", "->", "=>", "<<", ">>"}
 )
 
-func lexOne(sql string, i int) (token, error) {
+func lexOne(sql string, i int, syn *Syntax) (token, error) {
 	c := sql[i]
 	switch {
-	case (c == 'r' || c == 'R') && i+1 < len(sql) && (sql[i+1] == '\'' || sql[i+1] == '"'):
-		end, val, err := lexString(sql, i+1, true)
+	case syn.BackslashEscapes && (c == 'r' || c == 'R') && i+1 < len(sql) && (sql[i+1] == '\'' || sql[i+1] == '"'):
+		end, val, err := lexString(sql, i+1, true, syn)
 		if err != nil {
 			return token{}, err
 		}
 		return token{kind: tokString, text: sql[i:end], val: val, pos: i, end: end}, nil
 	case (c == 'x' || c == 'X') && i+1 < len(sql) && sql[i+1] == '\'':
-		end, val, err := lexString(sql, i+1, true)
+		end, val, err := lexString(sql, i+1, true, syn)
 		if err != nil {
 			return token{}, err
 		}
@@ -136,44 +136,24 @@ func lexOne(sql string, i int) (token, error) {
 			j++
 		}
 		return token{kind: tokIdent, text: sql[i:j], val: sql[i:j], pos: i, end: j}, nil
-	case c == '`':
-		var b strings.Builder
-		j := i + 1
-		for {
-			if j >= len(sql) {
-				return token{}, errAt(i, "unclosed quoted identifier: a ` has no matching `")
-			}
-			if sql[j] == '`' {
-				if j+1 < len(sql) && sql[j+1] == '`' {
-					b.WriteByte('`')
-					j += 2
-					continue
-				}
-				break
-			}
-			b.WriteByte(sql[j])
-			j++
-		}
-		if b.Len() == 0 {
-			return token{}, errAt(i, "empty quoted identifier ``")
-		}
-		return token{kind: tokQuoted, text: sql[i : j+1], val: b.String(), pos: i, end: j + 1}, nil
+	case c == '`' || (c == '"' && syn.DoubleQuotedIdentifiers):
+		return lexQuotedIdent(sql, i, syn)
 	case c == '\'' || c == '"':
-		end, val, err := lexString(sql, i, false)
+		end, val, err := lexString(sql, i, false, syn)
 		if err != nil {
 			return token{}, err
 		}
 		return token{kind: tokString, text: sql[i:end], val: val, pos: i, end: end}, nil
 	case isDigit(c) || (c == '.' && i+1 < len(sql) && isDigit(sql[i+1])):
-		return lexNumber(sql, i)
+		return lexNumber(sql, i, syn)
 	case c == '{':
 		j := strings.IndexByte(sql[i:], '}')
 		if j < 0 {
-			return token{}, errAt(i, "unclosed placeholder: a { has no matching }")
+			return token{}, syn.errAt(i, "unclosed placeholder: a { has no matching }")
 		}
 		name := strings.TrimSpace(sql[i+1 : i+j])
 		if !validPlaceholder(name) {
-			return token{}, errAt(i, fmt.Sprintf("%s is not a placeholder: use {df}, {sources.NAME} or {nodes.NAME}", sql[i:i+j+1]))
+			return token{}, syn.errAt(i, fmt.Sprintf("%s is not a placeholder: use {df}, {sources.NAME} or {nodes.NAME}", sql[i:i+j+1]))
 		}
 		return token{kind: tokPlaceholder, text: sql[i : i+j+1], val: name, pos: i, end: i + j + 1}, nil
 	}
@@ -188,7 +168,7 @@ func lexOne(sql string, i int) (token, error) {
 		return token{kind: tokOp, text: string(c), pos: i, end: i + 1}, nil
 	}
 	r, _ := utf8.DecodeRuneInString(sql[i:])
-	return token{}, errAt(i, fmt.Sprintf("unexpected character %q", r))
+	return token{}, syn.errAt(i, fmt.Sprintf("unexpected character %q", r))
 }
 
 // validPlaceholder reports whether name is df, sources.X or nodes.X.
@@ -205,12 +185,16 @@ func validPlaceholder(name string) bool {
 }
 
 // lexString reads a string literal starting at the quote sql[i], with
-// Spark's escapes unless raw (sparklit.Unquote).
-func lexString(sql string, i int, raw bool) (int, string, error) {
+// Spark's escapes unless raw (sparklit.Unquote) where the syntax has
+// backslash escapes, standard SQL's doubled quotes otherwise.
+func lexString(sql string, i int, raw bool, syn *Syntax) (int, string, error) {
+	if !syn.BackslashEscapes {
+		return lexPlainString(sql, i, syn)
+	}
 	end, v, ok := sparklit.Unquote(sql, i, raw)
 	if !ok {
 		q := string(sql[i])
-		return 0, "", errAt(i, "unclosed string literal: a "+q+" has no matching "+q)
+		return 0, "", syn.errAt(i, "unclosed string literal: a "+q+" has no matching "+q)
 	}
 	return end, v, nil
 }
@@ -227,7 +211,7 @@ func isHex(s string) bool {
 
 // lexNumber reads a numeric literal: digits, an optional fraction, an
 // optional exponent and an optional suffix (L, S, Y, F, D, BD).
-func lexNumber(sql string, i int) (token, error) {
+func lexNumber(sql string, i int, syn *Syntax) (token, error) {
 	j := i
 	for j < len(sql) && isDigit(sql[j]) {
 		j++
@@ -253,6 +237,7 @@ func lexNumber(sql string, i int) (token, error) {
 	end := j
 	rest := strings.ToUpper(sql[j:min(len(sql), j+2)])
 	switch {
+	case !syn.NumberSuffixes:
 	case strings.HasPrefix(rest, "BD"):
 		end = j + 2
 	case rest != "" && strings.IndexByte("LSYFD", rest[0]) >= 0:
@@ -263,7 +248,57 @@ func lexNumber(sql string, i int) (token, error) {
 		for k < len(sql) && isIdentChar(sql[k]) {
 			k++
 		}
-		return token{}, errAt(i, fmt.Sprintf("%s is neither a number nor a name: quote a name that starts with a digit in backquotes (`%s`)", sql[i:k], sql[i:k]))
+		return token{}, syn.errAt(i, fmt.Sprintf("%s is neither a number nor a name: quote a name that starts with a digit in backquotes (`%s`)", sql[i:k], sql[i:k]))
 	}
 	return token{kind: tokNumber, text: sql[i:end], pos: i, end: end}, nil
+}
+
+// lexQuotedIdent reads a quoted identifier (`a`, or "a" where the syntax
+// says so); a doubled quote stands for itself.
+func lexQuotedIdent(sql string, i int, syn *Syntax) (token, error) {
+	q := sql[i]
+	var b strings.Builder
+	j := i + 1
+	for {
+		if j >= len(sql) {
+			return token{}, syn.errAt(i, fmt.Sprintf("unclosed quoted identifier: a %c has no matching %c", q, q))
+		}
+		if sql[j] == q {
+			if j+1 < len(sql) && sql[j+1] == q {
+				b.WriteByte(q)
+				j += 2
+				continue
+			}
+			break
+		}
+		b.WriteByte(sql[j])
+		j++
+	}
+	if b.Len() == 0 {
+		return token{}, syn.errAt(i, fmt.Sprintf("empty quoted identifier %c%c", q, q))
+	}
+	return token{kind: tokQuoted, text: sql[i : j+1], val: b.String(), pos: i, end: j + 1}, nil
+}
+
+// lexPlainString reads a standard SQL string literal: no escapes, a
+// doubled quote stands for itself ('it”s').
+func lexPlainString(sql string, i int, syn *Syntax) (int, string, error) {
+	q := sql[i]
+	var b strings.Builder
+	j := i + 1
+	for {
+		if j >= len(sql) {
+			return 0, "", syn.errAt(i, fmt.Sprintf("unclosed string literal: a %c has no matching %c", q, q))
+		}
+		if sql[j] == q {
+			if j+1 < len(sql) && sql[j+1] == q {
+				b.WriteByte(q)
+				j += 2
+				continue
+			}
+			return j + 1, b.String(), nil
+		}
+		b.WriteByte(sql[j])
+		j++
+	}
 }
