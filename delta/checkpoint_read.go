@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 
@@ -335,23 +334,19 @@ func (g *cpRowGroup) action(r int) Action {
 
 // readParquetActions reads every action of a checkpoint (or sidecar)
 // parquet file and passes them to fn in file order.
-func readParquetActions(path string, fn func(Action) error) (err error) {
-	f, err := os.Open(path)
+func readParquetActions(ctx context.Context, st Store, key string, fn func(Action) error) (err error) {
+	f, size, closeFn, err := openObject(ctx, st, key)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
+	defer closeFn()
 	// parquet-go may panic on malformed input; report it as corruption.
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: unreadable parquet: %v", ErrCorruptLog, r)
 		}
 	}()
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("%w: unreadable parquet: %v", ErrCorruptLog, err)
 	}
@@ -382,7 +377,10 @@ func readParquetActions(path string, fn func(Action) error) (err error) {
 // wrap ErrMissingCheckpointPart when a file is missing, ErrCorruptLog when
 // one cannot be read.
 func readCheckpoint(ctx context.Context, root string, cp checkpoint, fn func(Action) error) error {
-	logDir := filepath.Join(root, LogDirName)
+	st, err := storeFor(ctx, root)
+	if err != nil {
+		return err
+	}
 	wrap := func(path string, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("%w: %v", ErrMissingCheckpointPart, err)
@@ -404,11 +402,12 @@ func readCheckpoint(ctx context.Context, root string, cp checkpoint, fn func(Act
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		path := filepath.Join(logDir, name)
+		key := logKey(name)
+		path := st.URI(key)
 		var err error
 		if strings.HasSuffix(name, ".json") {
 			var data []byte
-			if data, err = os.ReadFile(path); err == nil {
+			if data, err = st.Get(ctx, key); err == nil {
 				var actions []Action
 				if actions, err = ParseCommit(data); err == nil {
 					for _, a := range actions {
@@ -419,7 +418,7 @@ func readCheckpoint(ctx context.Context, root string, cp checkpoint, fn func(Act
 				}
 			}
 		} else {
-			err = readParquetActions(path, collect)
+			err = readParquetActions(ctx, st, key, collect)
 		}
 		if err != nil {
 			return wrap(path, err)
@@ -433,19 +432,17 @@ func readCheckpoint(ctx context.Context, root string, cp checkpoint, fn func(Act
 		if err != nil {
 			return wrap(sc.Path, err)
 		}
-		path := filepath.Join(logDir, SidecarDirName, filepath.FromSlash(p))
-		if strings.Contains(p, "/") {
-			// A full path: it must still name a file in _delta_log/_sidecars.
-			path = filepath.Join(logDir, SidecarDirName, filepath.Base(p))
-		}
-		err = readParquetActions(path, func(a Action) error {
+		// A full path must still name a file in _delta_log/_sidecars.
+		key := logKey(SidecarDirName + "/" + path.Base(p))
+		scPath := st.URI(key)
+		err = readParquetActions(ctx, st, key, func(a Action) error {
 			if a.Add == nil && a.Remove == nil {
 				return nil // sidecars hold file actions only
 			}
 			return fn(a)
 		})
 		if err != nil {
-			return wrap(path, err)
+			return wrap(scPath, err)
 		}
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,12 +41,16 @@ func WriteCheckpoint(ctx context.Context, s *Snapshot) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("checkpoint of table %s, version %d: %w", s.root, s.version, err)
 	}
-	logDir := filepath.Join(s.root, LogDirName)
-	path := filepath.Join(logDir, CheckpointFileName(s.version))
-	if err := writeFileAtomic(path, data); err != nil {
+	st, err := storeFor(ctx, s.root)
+	if err != nil {
+		return "", err
+	}
+	key := logKey(CheckpointFileName(s.version))
+	path := st.URI(key)
+	if err := st.Put(ctx, key, bytes.NewReader(data), int64(len(data))); err != nil {
 		return "", fmt.Errorf("checkpoint of table %s, version %d: %w", s.root, s.version, err)
 	}
-	if hint := readLastCheckpoint(s.root); hint != nil && hint.Version > s.version {
+	if hint := readLastCheckpoint(ctx, s.root); hint != nil && hint.Version > s.version {
 		return path, nil
 	}
 	size, adds := int64(len(actions)), int64(len(s.files))
@@ -56,7 +59,7 @@ func WriteCheckpoint(ctx context.Context, s *Snapshot) (string, error) {
 	if err != nil {
 		return path, err
 	}
-	if err := writeFileAtomic(filepath.Join(logDir, LastCheckpointFileName), lc); err != nil {
+	if err := st.Put(ctx, logKey(LastCheckpointFileName), bytes.NewReader(lc), int64(len(lc))); err != nil {
 		return path, fmt.Errorf("checkpoint of table %s, version %d: writing %s: %w", s.root, s.version, LastCheckpointFileName, err)
 	}
 	return path, nil

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -93,8 +91,13 @@ func readCommit(ctx context.Context, root string, v int64) (*Commit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(root, LogDirName, CommitFileName(v))
-	data, err := os.ReadFile(path)
+	st, err := storeFor(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	key := logKey(CommitFileName(v))
+	path := st.URI(key)
+	data, err := st.Get(ctx, key)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &LogFileError{Table: root, Version: v, File: path, Err: fmt.Errorf("%w: commit file is missing", ErrVersionNotFound)}
@@ -118,8 +121,8 @@ func readCommit(ctx context.Context, root string, v int64) (*Commit, error) {
 		}
 	}
 	c.Timestamp = commitTime(c.Info, func() time.Time {
-		if st, err := os.Stat(path); err == nil {
-			return st.ModTime()
+		if info, err := st.Stat(ctx, key); err == nil {
+			return info.ModTime
 		}
 		return time.Time{}
 	})

@@ -125,28 +125,3 @@ func syncDir(dir string) error {
 	defer d.Close()
 	return d.Sync()
 }
-
-// writeFileAtomic writes data to path through a temporary file in the
-// same folder and a rename (for files that may be replaced, such as
-// checkpoints and _last_checkpoint).
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer RemoveFile(tmp) //nolint:errcheck // best effort: gone once linked or renamed
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}

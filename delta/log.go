@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -133,18 +132,29 @@ func listLog(ctx context.Context, root string) (*logListing, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	logDir := filepath.Join(root, LogDirName)
-	f, err := os.Open(logDir)
+	st, err := storeFor(ctx, root)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	logDir := st.URI(LogDirName)
+	if ls, ok := st.(*LocalStore); ok {
+		if _, err := os.Stat(ls.Path(LogDirName)); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s has no %s folder", ErrNotDeltaTable, root, LogDirName)
+		}
+	}
+	objects, err := st.List(ctx, LogDirName, ListOptions{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if st.Capabilities().Local {
+			return nil, fmt.Errorf("%w: %s is not a readable folder: %v", ErrNotDeltaTable, logDir, err)
 		}
 		return nil, fmt.Errorf("list %s: %w", logDir, err)
 	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s is not a readable folder: %v", ErrNotDeltaTable, logDir, err)
+	names := make([]string, len(objects))
+	for i, o := range objects {
+		names[i] = o.Name()
 	}
 	l := &logListing{commits: make([]int64, 0, len(names))}
 	for _, n := range names {
@@ -159,6 +169,9 @@ func listLog(ctx context.Context, root string) (*logListing, error) {
 		}
 	}
 	if len(l.commits) == 0 && len(l.checkpoints) == 0 {
+		if len(objects) == 0 && !st.Capabilities().Local {
+			return nil, fmt.Errorf("%w: %s has no %s (no object under %s/)", ErrNotDeltaTable, root, LogDirName, logDir)
+		}
 		return nil, fmt.Errorf("%w: %s holds no commit file", ErrNotDeltaTable, logDir)
 	}
 	sort.Slice(l.commits, func(i, j int) bool { return l.commits[i] < l.commits[j] })
@@ -267,8 +280,12 @@ func (l *logListing) incompleteCheckpoint(maxVersion int64) string {
 
 // readLastCheckpoint reads the _last_checkpoint hint; any problem (missing,
 // empty, invalid JSON) gives nil: the hint is optional.
-func readLastCheckpoint(root string) *LastCheckpoint {
-	b, err := os.ReadFile(filepath.Join(root, LogDirName, LastCheckpointFileName))
+func readLastCheckpoint(ctx context.Context, root string) *LastCheckpoint {
+	st, err := storeFor(ctx, root)
+	if err != nil {
+		return nil
+	}
+	b, err := st.Get(ctx, logKey(LastCheckpointFileName))
 	if err != nil || len(b) == 0 {
 		return nil
 	}

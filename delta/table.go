@@ -14,14 +14,16 @@ import (
 	"time"
 )
 
-// Table is a Delta table folder on the local filesystem. It holds no state
-// besides its location: every Snapshot call reads the log afresh, so one
-// Table may be shared by goroutines.
+// Table is a Delta table: a folder of the local filesystem, or a prefix of
+// an object store (s3://bucket/lake/table) read through its Store. It
+// holds no state besides its location: every Snapshot call reads the log
+// afresh, so one Table may be shared by goroutines.
 type Table struct {
 	root string
 }
 
-// Open returns the table at root (made absolute). It fails with
+// Open returns the table at root: a local folder (made absolute) or an
+// object store location (s3://bucket/prefix, see OpenStore). It fails with
 // ErrNotDeltaTable when root does not exist or has no _delta_log holding a
 // commit or checkpoint.
 func Open(ctx context.Context, root string) (*Table, error) {
@@ -31,19 +33,21 @@ func Open(ctx context.Context, root string) (*Table, error) {
 
 // openListed is Open, also returning the listing it made.
 func openListed(ctx context.Context, root string) (*Table, *logListing, error) {
-	abs, err := filepath.Abs(root)
+	abs, err := normalizeRoot(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%w: %s does not exist", ErrNotDeltaTable, abs)
+	if !IsRemoteLocation(abs) {
+		st, err := os.Stat(abs)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, nil, fmt.Errorf("%w: %s does not exist", ErrNotDeltaTable, abs)
+			}
+			return nil, nil, err
 		}
-		return nil, nil, err
-	}
-	if !st.IsDir() {
-		return nil, nil, fmt.Errorf("%w: %s is a file, not a folder", ErrNotDeltaTable, abs)
+		if !st.IsDir() {
+			return nil, nil, fmt.Errorf("%w: %s is a file, not a folder", ErrNotDeltaTable, abs)
+		}
 	}
 	l, err := listLog(ctx, abs)
 	if err != nil {
@@ -52,11 +56,24 @@ func openListed(ctx context.Context, root string) (*Table, *logListing, error) {
 	return &Table{root: abs}, l, nil
 }
 
-// Root is the table's absolute folder.
+// Root is the table's absolute folder, or its URI.
 func (t *Table) Root() string { return t.root }
 
-// LogDir is the table's _delta_log folder.
-func (t *Table) LogDir() string { return filepath.Join(t.root, LogDirName) }
+// LogDir is the table's _delta_log folder (or its URI).
+func (t *Table) LogDir() string {
+	if IsRemoteLocation(t.root) {
+		return t.root + "/" + LogDirName
+	}
+	return filepath.Join(t.root, LogDirName)
+}
+
+// logFile is the path (or URI) of a file of the log.
+func (t *Table) logFile(name string) string {
+	if IsRemoteLocation(t.root) {
+		return t.LogDir() + "/" + name
+	}
+	return filepath.Join(t.LogDir(), name)
+}
 
 // LatestVersion lists the log and returns its newest version.
 func (t *Table) LatestVersion(ctx context.Context) (int64, error) {
@@ -141,7 +158,7 @@ func (t *Table) snapshot(ctx context.Context, l *logListing, opts []SnapshotOpti
 // loadSnapshot builds the snapshot of version target from listing l.
 func (t *Table) loadSnapshot(ctx context.Context, l *logListing, target int64) (*Snapshot, error) {
 	cps := l.completeCheckpoints(target)
-	preferHinted(cps, readLastCheckpoint(t.root))
+	preferHinted(cps, readLastCheckpoint(ctx, t.root))
 	var cpErr error
 	for _, cp := range cps {
 		if err := l.checkContiguous(t.root, cp.version+1, target); err != nil {
@@ -166,7 +183,7 @@ func (t *Table) loadSnapshot(ctx context.Context, l *logListing, target int64) (
 			return nil, cpErr
 		case l.incompleteCheckpoint(target) != "":
 			return nil, &LogFileError{Table: t.root, Version: target,
-				File: filepath.Join(t.LogDir(), l.incompleteCheckpoint(target)),
+				File: t.logFile(l.incompleteCheckpoint(target)),
 				Err:  fmt.Errorf("%w: the checkpoint part is missing and the commits before it were cleaned up", ErrMissingCheckpointPart)}
 		case len(l.commits) > 0 && l.commits[0] <= target:
 			return nil, fmt.Errorf("%w: table %s: the log starts at version %d and has no checkpoint to start from",
@@ -298,12 +315,16 @@ func (l *logListing) fillGaps(root string, from, to int64) {
 	if l.commitsCover(from, to) {
 		return
 	}
+	st, err := storeFor(context.Background(), root)
+	if err != nil {
+		return
+	}
 	var found []int64
 	lookups := 0
 	for v := from; lookups < maxGapLookups; v++ {
 		if !l.hasCommit(v) {
 			lookups++
-			if _, err := os.Stat(filepath.Join(root, LogDirName, CommitFileName(v))); err == nil {
+			if _, err := st.Stat(context.Background(), logKey(CommitFileName(v))); err == nil {
 				found = append(found, v)
 			}
 		}

@@ -283,7 +283,7 @@ func TestCheckpoints(t *testing.T) {
 			t.Fatalf("version %d: checkpoint %q, %v", r.Version, r.Checkpoint, r.CheckpointErr)
 		}
 	}
-	hint := readLastCheckpoint(root)
+	hint := readLastCheckpoint(context.Background(), root)
 	if hint == nil || hint.Version != 20 || hint.NumOfAddFiles == nil {
 		t.Fatalf("_last_checkpoint %+v", hint)
 	}
