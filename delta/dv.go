@@ -2,6 +2,7 @@ package delta
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
@@ -131,7 +133,7 @@ func LoadDeletionVector(root string, dv *DeletionVector) (*roaring64.Bitmap, err
 		if err != nil {
 			return nil, err
 		}
-		if data, err = readDVFile(path, dv); err != nil {
+		if data, err = readDVFile(root, path, dv); err != nil {
 			return nil, err
 		}
 	}
@@ -147,15 +149,37 @@ func LoadDeletionVector(root string, dv *DeletionVector) (*roaring64.Bitmap, err
 
 // readDVFile reads one DV of a DV file: at the offset, a big-endian size,
 // the bitmap, and its big-endian CRC-32.
-func readDVFile(path string, dv *DeletionVector) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: deletion vector file %s", ErrMissingDataFile, path)
+func readDVFile(root, path string, dv *DeletionVector) ([]byte, error) {
+	var readAt func(buf []byte, off int64) error
+	if IsRemoteLocation(root) {
+		// A remote table's DV: one ranged read of the object.
+		ctx := context.Background()
+		st, err := storeFor(ctx, root)
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		key := strings.TrimPrefix(path, root+"/")
+		readAt = func(buf []byte, off int64) error {
+			b, err := st.ReadRange(ctx, key, off, int64(len(buf)))
+			if err != nil {
+				return err
+			}
+			if copy(buf, b) < len(buf) {
+				return io.ErrUnexpectedEOF
+			}
+			return nil
+		}
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w: deletion vector file %s", ErrMissingDataFile, path)
+			}
+			return nil, err
+		}
+		defer f.Close()
+		readAt = func(buf []byte, off int64) error { _, err := f.ReadAt(buf, off); return err }
 	}
-	defer f.Close()
 	offset := int64(0)
 	if dv.Offset != nil {
 		offset = int64(*dv.Offset)
@@ -164,7 +188,10 @@ func readDVFile(path string, dv *DeletionVector) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s: size %d out of range", ErrCorruptDeletionVector, path, dv.SizeInBytes)
 	}
 	buf := make([]byte, 4+int(dv.SizeInBytes)+4)
-	if _, err := f.ReadAt(buf, offset); err != nil {
+	if err := readAt(buf, offset); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: deletion vector file %s", ErrMissingDataFile, path)
+		}
 		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("%w: %s is truncated (DV at offset %d, %d bytes)", ErrCorruptDeletionVector, path, offset, dv.SizeInBytes)
 		}

@@ -214,12 +214,17 @@ func (s *Snapshot) partitionFields() []*StructField {
 func (s *Snapshot) resolveFiles(ctx context.Context, files []*Add) ([]scanFile, error) {
 	pfs := s.partitionFields()
 	out := make([]scanFile, 0, len(files))
-	for _, f := range files {
+	locals, fetchErrs := fetchFiles(ctx, s.root, files)
+	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		abs, err := resolveTablePath(s.root, f.Path)
+		abs, err := locals[i], fetchErrs[i]
 		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w: table %s, version %d lists %s, which does not exist (was it deleted or vacuumed by hand?)",
+					ErrMissingDataFile, s.root, s.version, f.Path)
+			}
 			return nil, fmt.Errorf("version %d: %w", s.version, err)
 		}
 		if _, err := os.Stat(abs); err != nil {

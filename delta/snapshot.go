@@ -286,8 +286,16 @@ func (s *Snapshot) FilePath(logPath string) (string, error) {
 	return resolveTablePath(s.root, logPath)
 }
 
-// resolveTablePath decodes a log path and resolves it inside root.
+// resolveTablePath decodes a log path and resolves it inside root (for a
+// remote root, to the object's URI).
 func resolveTablePath(root, logPath string) (string, error) {
+	if IsRemoteLocation(root) {
+		key, err := tableKey(root, logPath)
+		if err != nil {
+			return "", err
+		}
+		return root + "/" + key, nil
+	}
 	p, err := decodeLogPath(logPath)
 	if err != nil {
 		return "", fmt.Errorf("table %s: %w", root, err)

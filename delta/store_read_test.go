@@ -2,6 +2,7 @@ package delta
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -89,7 +90,11 @@ func TestS3ReadConformanceTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	uploadDir(t, st, dir, "golden")
-	compared := 0
+	cache := &ObjectCache{Dir: t.TempDir()}
+	SetObjectCache(cache)
+	t.Cleanup(func() { SetObjectCache(nil) })
+	db := openTestDB(t)
+	compared, scanned := 0, 0
 	for _, e := range entries {
 		local := filepath.Join(dir, e.Name(), "delta")
 		if _, err := os.Stat(local); err != nil {
@@ -120,6 +125,27 @@ func TestS3ReadConformanceTables(t *testing.T) {
 				t.Fatalf("snapshots differ:\nlocal:\n%s\nremote:\n%s", a, b)
 			}
 			t.Logf("latest snapshot: %s", st.Stats().Sub(before))
+			// The rows, read from the bucket through the object cache.
+			lrows, lerr := scanText(db, ls)
+			before, hits := st.Stats(), cache.Stats()
+			rrows, rerr := scanText(db, rs)
+			if (lerr == nil) != (rerr == nil) || !reflect.DeepEqual(lrows, rrows) {
+				t.Fatalf("rows differ:\nlocal %v: %v\nremote %v: %v", lerr, lrows, rerr, rrows)
+			}
+			if lerr == nil {
+				scanned++
+				t.Logf("first scan: %s; cache %+v", st.Stats().Sub(before), cache.Stats())
+				before = st.Stats()
+				if again, err := scanText(db, rs); err != nil || !reflect.DeepEqual(again, lrows) {
+					t.Fatalf("second scan: %v", err)
+				}
+				if d := st.Stats().Sub(before); d.Gets != 0 && !hasDV(rs) {
+					t.Errorf("a second scan read %d objects; the cache should have them all", d.Gets)
+				}
+				if c := cache.Stats(); c.Hits-hits.Hits < int64(rs.NumFiles()) {
+					t.Errorf("cache hits %d → %d for %d files", hits.Hits, c.Hits, rs.NumFiles())
+				}
+			}
 			for v := int64(0); v < ls.Version(); v++ {
 				l, lerr := LoadSnapshot(ctx, local, AtVersion(v))
 				r, rerr := LoadSnapshot(ctx, remote, AtVersion(v))
@@ -140,7 +166,39 @@ func TestS3ReadConformanceTables(t *testing.T) {
 			compared++
 		})
 	}
-	if compared < 20 {
-		t.Fatalf("only %d tables compared", compared)
+	if compared < 20 || scanned < 15 {
+		t.Fatalf("only %d tables compared, %d scanned", compared, scanned)
 	}
+}
+
+// scanText reads every row of a snapshot as sorted text.
+func scanText(db *sql.DB, s *Snapshot) ([]string, error) {
+	q, err := s.ScanSQL(context.Background(), ScanOptions{})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(context.Background(), "SELECT CAST(t AS VARCHAR) FROM ("+q+") t")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out, rows.Err()
+}
+
+func hasDV(s *Snapshot) bool {
+	for _, f := range s.Files() {
+		if f.DeletionVector != nil {
+			return true
+		}
+	}
+	return false
 }
