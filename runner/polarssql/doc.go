@@ -1,10 +1,33 @@
 // Package polarssql is the Polars SQL dialect of local runs: POLARS
-// pipelines' `expr` steps compute what Laktory's Polars backend (polars'
-// SQLContext) computes, with Polars' output names and dtypes, and the
-// Delta types delta-rs writes for them.
+// pipelines' `expr` steps compute what Laktory's Polars backend computes
+// (Laktory 0.13.1 runs an `expr` with polars 1.32.0's SQLContext, its
+// inputs registered as __df__, __nodes_x___, __sources_x___), with Polars'
+// output names and dtypes, and the Delta types delta-rs writes for them.
 //
-// This first part holds Polars' dtypes (Type: their DuckDB holders and
-// the Delta types delta-rs writes) and the differential corpus
-// (testdata/corpus, expectations by scripts/polars/corpus.sh), whose
-// test measures today's evaluation of POLARS steps against polars 1.32.0.
+// The layers:
+//
+//   - Polars' dtypes (Type): their DuckDB holders and the Delta types
+//     delta-rs writes (unsigned integers as the signed type of their
+//     width; Null, Duration and Time cannot be written).
+//   - The dialect: Polars SQL parsed by the one parser (runner/sqlfront)
+//     with Polars' Syntax ("x" is a name, strings double their quotes),
+//     resolved with polars' rules: names match exactly (case-sensitive);
+//     an unaliased expression is named after its leftmost input (a
+//     column's name, "literal" for a constant, "len" for COUNT(*)), two
+//     columns of one name are polars' DuplicateError, SELECT * over a join
+//     suffixes the right side's duplicates with ":alias"; dynamic integer
+//     and float literals take the other operand's dtype; integer
+//     arithmetic wraps around, integer division and modulo floor (NULL by
+//     zero), float division is IEEE's; SUM of no rows is 0; ORDER BY puts
+//     NULLs last ascending and first descending.
+//   - What polars 1.32.0 silently does other than the SQL says (HAVING
+//     and QUALIFY ignored, a window's ORDER BY ignored) and every construct
+//     not translated yet is refused with the construct named
+//     (ErrUnsupported); what polars refuses is ErrPolars with polars'
+//     exception class and message.
+//
+// The differential corpus (testdata/corpus, expectations by
+// scripts/polars/corpus.sh through Laktory's own code paths) measures the
+// translation, and the evaluation POLARS steps had before it, against
+// Laktory.
 package polarssql

@@ -1,0 +1,740 @@
+package polarssql
+
+import (
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/laktory/workbench/runner/sqlfront"
+)
+
+// rx is a resolved expression: its dtype, its DuckDB SQL and the name
+// polars gives it as an unaliased column (the output name of its
+// leftmost input: a column's name, "literal" for a constant, "len" for
+// COUNT(*)).
+type rx struct {
+	t        *Type
+	sql      string
+	name     string
+	col      *column // a plain column reference
+	agg      bool    // an aggregate
+	constant bool    // no column
+	// dyn marks a literal number whose dtype follows the other operand's
+	// (polars' dynamic int and float literals).
+	dyn bool
+	// ival is a dynamic integer literal's value.
+	ival int64
+}
+
+var (
+	tBool    = &Type{Kind: Boolean}
+	tInt32   = &Type{Kind: Int32}
+	tInt64   = &Type{Kind: Int64}
+	tUInt32  = &Type{Kind: UInt32}
+	tFloat32 = &Type{Kind: Float32}
+	tFloat64 = &Type{Kind: Float64}
+	tString  = &Type{Kind: String}
+	tNull    = &Type{Kind: Null}
+)
+
+func (t *Type) isInt() bool      { return t.Kind >= Int8 && t.Kind <= UInt64 }
+func (t *Type) isUnsigned() bool { return t.Kind >= UInt8 && t.Kind <= UInt64 }
+func (t *Type) isFloat() bool    { return t.Kind == Float32 || t.Kind == Float64 }
+func (t *Type) isNumeric() bool  { return t.isInt() || t.isFloat() }
+
+// intBits is an integer dtype's width.
+func (t *Type) intBits() int {
+	switch t.Kind {
+	case Int8, UInt8:
+		return 8
+	case Int16, UInt16:
+		return 16
+	case Int32, UInt32:
+		return 32
+	}
+	return 64
+}
+
+func signedOf(bits int) *Type {
+	return &Type{Kind: map[int]Kind{8: Int8, 16: Int16, 32: Int32, 64: Int64}[bits]}
+}
+
+// supertype is the dtype polars computes two numeric operands in, or nil
+// where this translation does not know it (UInt64 with a signed integer).
+func supertype(a, b *rx) *Type {
+	switch {
+	case a.dyn && b.dyn:
+		if a.t.isFloat() || b.t.isFloat() {
+			return tFloat64
+		}
+		if a.t.Kind == Int64 || b.t.Kind == Int64 {
+			return tInt64
+		}
+		return tInt32
+	case a.dyn:
+		return litSuper(a, b.t)
+	case b.dyn:
+		return litSuper(b, a.t)
+	}
+	x, y := a.t, b.t
+	switch {
+	case x.Kind == y.Kind:
+		return x
+	case x.isFloat() || y.isFloat():
+		if x.Kind == Float64 || y.Kind == Float64 {
+			return tFloat64
+		}
+		// Float32 with an integer: Float32 holds 8- and 16-bit ones.
+		other := x
+		if other.isFloat() {
+			other = y
+		}
+		if other.intBits() <= 16 {
+			return tFloat32
+		}
+		return tFloat64
+	case x.isUnsigned() == y.isUnsigned():
+		if x.intBits() >= y.intBits() {
+			return x
+		}
+		return y
+	}
+	u, s := x, y
+	if !u.isUnsigned() {
+		u, s = y, x
+	}
+	if u.intBits() == 64 {
+		return nil
+	}
+	return signedOf(max(s.intBits(), 2*u.intBits()))
+}
+
+// litSuper is the dtype of a dynamic literal with an operand of dtype t:
+// t, when the literal's value fits it (polars widens t otherwise, which
+// this translation does not follow: nil).
+func litSuper(lit *rx, t *Type) *Type {
+	if lit.t.isFloat() && t.isInt() {
+		return tFloat64
+	}
+	if lit.t.isInt() && t.isInt() && !fits(lit.ival, t) {
+		return nil
+	}
+	return t
+}
+
+// fits reports whether v is a value of integer dtype t.
+func fits(v int64, t *Type) bool {
+	bits := t.intBits()
+	if t.isUnsigned() {
+		return v >= 0 && (bits == 64 || v < int64(1)<<bits)
+	}
+	if bits == 64 {
+		return true
+	}
+	return v >= -(int64(1)<<(bits-1)) && v < int64(1)<<(bits-1)
+}
+
+func (r *resolver) expr(e sqlfront.Expr, sc *scope, grouped bool) (*rx, error) {
+	switch n := e.(type) {
+	case *sqlfront.Literal:
+		return literal(n)
+	case *sqlfront.ColumnRef:
+		c, err := sc.lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		return &rx{t: c.t, sql: c.sql, name: c.name, col: c}, nil
+	case *sqlfront.Binary:
+		l, err := r.expr(n.L, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		rr, err := r.expr(n.R, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		return binary(n, l, rr)
+	case *sqlfront.Unary:
+		x, err := r.expr(n.X, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case n.Op == "NOT" && (x.t.Kind == Boolean || x.t.Kind == Null):
+			return derive(x, tBool, "(NOT "+x.sql+")"), nil
+		case n.Op == "-" && x.t.isNumeric() && !x.t.isUnsigned():
+			out := derive(x, x.t, "(-"+x.sql+")")
+			out.dyn, out.ival = x.dyn, -x.ival
+			return out, nil
+		}
+		return nil, unsupported(n.P, "", "the operator %s on %s in Polars SQL", n.Op, x.t)
+	case *sqlfront.IsNull:
+		x, err := r.expr(n.X, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		op := " IS NULL)"
+		if n.Not {
+			op = " IS NOT NULL)"
+		}
+		return derive(x, tBool, "("+x.sql+op), nil
+	case *sqlfront.Cast:
+		x, err := r.expr(n.X, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		return cast(n, x)
+	case *sqlfront.Call:
+		return r.call(n, sc, grouped)
+	case *sqlfront.InList:
+		return r.inList(n, sc, grouped)
+	case *sqlfront.Like:
+		return r.like(n, sc, grouped)
+	case *sqlfront.Case:
+		return r.caseExpr(n, sc, grouped)
+	}
+	return nil, unsupported(e.Pos(), "", "%s in Polars SQL", describe(e))
+}
+
+func describe(e sqlfront.Expr) string {
+	switch e.(type) {
+	case *sqlfront.Case:
+		return "CASE"
+	case *sqlfront.InList, *sqlfront.InQuery:
+		return "IN"
+	case *sqlfront.Like:
+		return "LIKE"
+	case *sqlfront.Between:
+		return "BETWEEN"
+	case *sqlfront.Interval:
+		return "an interval"
+	case *sqlfront.Subquery, *sqlfront.Exists:
+		return "a subquery"
+	}
+	return "the expression `" + sqlfront.FormatExpr(e) + "`"
+}
+
+// derive is an expression over x keeping its name (polars names an
+// expression after its leftmost input).
+func derive(x *rx, t *Type, sql string) *rx {
+	return &rx{t: t, sql: sql, name: x.name, agg: x.agg, constant: x.constant}
+}
+
+func literal(n *sqlfront.Literal) (*rx, error) {
+	lit := func(t *Type, sql string) *rx { return &rx{t: t, sql: sql, name: "literal", constant: true} }
+	switch n.Kind {
+	case sqlfront.LitNull:
+		return lit(tNull, "NULL"), nil
+	case sqlfront.LitBool:
+		return lit(tBool, strings.ToUpper(n.Value)), nil
+	case sqlfront.LitString:
+		return lit(tString, "'"+strings.ReplaceAll(n.Value, "'", "''")+"'"), nil
+	case sqlfront.LitInt:
+		v, err := strconv.ParseInt(n.Value, 10, 64)
+		if err != nil {
+			return nil, unsupported(n.P, "", "the integer literal %s", n.Value)
+		}
+		x := lit(tInt64, "CAST("+n.Value+" AS BIGINT)")
+		if v >= math.MinInt32 && v <= math.MaxInt32 {
+			x = lit(tInt32, "CAST("+n.Value+" AS INTEGER)")
+		}
+		x.dyn, x.ival = true, v
+		return x, nil
+	case sqlfront.LitDate:
+		if !dateLit.MatchString(n.Value) {
+			return nil, unsupported(n.P, "write the date as YYYY-MM-DD", "the date literal '%s'", n.Value)
+		}
+		return lit(&Type{Kind: Date}, "DATE '"+n.Value+"'"), nil
+	case sqlfront.LitDecimal, sqlfront.LitDouble:
+		f, err := strconv.ParseFloat(n.Value, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, unsupported(n.P, "", "the number %s", n.Value)
+		}
+		x := lit(tFloat64, "CAST('"+strconv.FormatFloat(f, 'g', -1, 64)+"' AS DOUBLE)")
+		x.dyn = true
+		return x, nil
+	}
+	return nil, unsupported(n.P, "", "this literal in Polars SQL")
+}
+
+var dateLit = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// wrapInt is a HUGEINT expression wrapped around into integer dtype t
+// (two's complement, as Rust's wrapping arithmetic).
+func wrapInt(sql string, t *Type) string {
+	bits := t.intBits()
+	mod := new(big.Int).Lsh(big.NewInt(1), uint(bits)).String()
+	if t.isUnsigned() {
+		return "CAST(((" + sql + " % " + mod + ") + " + mod + ") % " + mod + " AS " + t.DuckDB() + ")"
+	}
+	half := new(big.Int).Lsh(big.NewInt(1), uint(bits-1)).String()
+	return "CAST(((((" + sql + " + " + half + ") % " + mod + ") + " + mod + ") % " + mod + ") - " + half + " AS " + t.DuckDB() + ")"
+}
+
+func castTo(x *rx, t *Type) string {
+	if x.t.Equal(t) {
+		return x.sql
+	}
+	return "CAST(" + x.sql + " AS " + t.DuckDB() + ")"
+}
+
+// Equal reports whether two dtypes are the same.
+func (t *Type) Equal(u *Type) bool { return t.String() == u.String() }
+
+func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
+	out := func(t *Type, sql string) *rx {
+		return &rx{t: t, sql: sql, name: l.name, agg: l.agg || rr.agg, constant: l.constant && rr.constant}
+	}
+	switch n.Op {
+	case "AND", "OR":
+		for _, x := range []*rx{l, rr} {
+			if x.t.Kind != Boolean && x.t.Kind != Null {
+				return nil, unsupported(n.P, "", "%s on %s in Polars SQL", n.Op, x.t)
+			}
+		}
+		return out(tBool, "("+l.sql+" "+n.Op+" "+rr.sql+")"), nil
+	case "=", "==", "<>", "!=", "<", "<=", ">", ">=":
+		op := map[string]string{"==": "=", "!=": "<>"}[n.Op]
+		if op == "" {
+			op = n.Op
+		}
+		switch {
+		case l.t.isNumeric() && rr.t.isNumeric():
+			t := supertype(l, rr)
+			if t == nil {
+				break
+			}
+			return out(tBool, "("+castTo(l, t)+" "+op+" "+castTo(rr, t)+")"), nil
+		case l.t.Equal(rr.t) && (l.t.Kind == String || l.t.Kind == Boolean || l.t.Kind == Date || (l.t.Kind == Datetime && l.t.Zone == "")):
+			return out(tBool, "("+l.sql+" "+op+" "+rr.sql+")"), nil
+		}
+		return nil, unsupported(n.P, "cast one side to the other's type", "comparing %s with %s in Polars SQL", l.t, rr.t)
+	case "||":
+		if l.t.Kind != String || rr.t.Kind != String {
+			return nil, unsupported(n.P, "", "|| on %s and %s in Polars SQL", l.t, rr.t)
+		}
+		return out(tString, "("+l.sql+" || "+rr.sql+")"), nil
+	case "+", "-", "*", "/", "%":
+		if (l.t.Kind == String && rr.t.isNumeric()) || (rr.t.Kind == String && l.t.isNumeric()) {
+			return nil, rejected(n.P, "InvalidOperationError", "arithmetic on string and numeric not allowed, try an explicit cast first")
+		}
+		if !l.t.isNumeric() || !rr.t.isNumeric() {
+			return nil, unsupported(n.P, "", "%s on %s and %s in Polars SQL", n.Op, l.t, rr.t)
+		}
+		t := supertype(l, rr)
+		if t == nil {
+			return nil, unsupported(n.P, "cast an operand", "%s on %s and %s in Polars SQL (a literal that does not fit the column's type, or UInt64 with a signed integer)", n.Op, l.t, rr.t)
+		}
+		a, b := castTo(l, t), castTo(rr, t)
+		var sql string
+		switch {
+		case n.Op == "/" && t.isInt():
+			// Integer division floors; by zero it is NULL.
+			sql = "CAST(polars_floor_div(" + a + ", " + b + ") AS " + t.DuckDB() + ")"
+		case n.Op == "%" && t.isInt():
+			sql = "CAST(polars_floor_mod(" + a + ", " + b + ") AS " + t.DuckDB() + ")"
+		case n.Op == "%":
+			return nil, unsupported(n.P, "", "%% on floats in Polars SQL")
+		case n.Op == "/":
+			// IEEE division: x/0 is inf, -inf or NaN.
+			sql = "CAST(polars_div(" + a + ", " + b + ") AS " + t.DuckDB() + ")"
+		case t.isInt():
+			// polars' integer arithmetic wraps around on overflow.
+			sql = wrapInt("(CAST("+a+" AS HUGEINT) "+n.Op+" CAST("+b+" AS HUGEINT))", t)
+		default:
+			sql = "(" + a + " " + n.Op + " " + b + ")"
+		}
+		res := out(t, sql)
+		res.dyn = l.dyn && rr.dyn
+		return res, nil
+	}
+	return nil, unsupported(n.P, "", "the operator %s in Polars SQL", n.Op)
+}
+
+// castTargets are the dtypes of Polars SQL's type names.
+var castTargets = map[string]*Type{
+	"boolean": tBool, "tinyint": {Kind: Int8}, "smallint": {Kind: Int16}, "int": tInt32, "bigint": tInt64,
+	"float": tFloat32, "double": tFloat64, "string": tString, "date": {Kind: Date},
+}
+
+func cast(n *sqlfront.Cast, x *rx) (*rx, error) {
+	if n.Try {
+		return nil, unsupported(n.P, "", "TRY_CAST in Polars SQL")
+	}
+	t := castTargets[n.Type.Name]
+	if t == nil || len(n.Type.Params) > 0 {
+		return nil, unsupported(n.P, "", "a cast to %s in Polars SQL", strings.ToUpper(n.Type.Name))
+	}
+	from := x.t
+	var sql string
+	switch {
+	case from.Equal(t):
+		sql = x.sql
+	case from.isNumeric() && t.isNumeric(), from.Kind == Boolean && t.isNumeric():
+		if from.isFloat() && t.isInt() {
+			// polars truncates toward zero (DuckDB would round).
+			sql = "CAST(trunc(" + x.sql + ") AS " + t.DuckDB() + ")"
+		} else {
+			sql = "CAST(" + x.sql + " AS " + t.DuckDB() + ")"
+		}
+	case (from.isInt() || from.Kind == Boolean || from.Kind == Date) && t.Kind == String:
+		sql = "CAST(" + x.sql + " AS VARCHAR)"
+	case from.Kind == Datetime && from.Zone == "" && t.Kind == Date:
+		sql = "CAST(" + x.sql + " AS DATE)"
+	case from.Kind == Null:
+		sql = "CAST(NULL AS " + t.DuckDB() + ")"
+	default:
+		return nil, unsupported(n.P, "", "a cast from %s to %s in Polars SQL", from, t)
+	}
+	out := derive(x, t, sql)
+	return out, nil
+}
+
+func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) {
+	name := strings.ToLower(n.Name.Name)
+	if n.Syntax != "" {
+		return nil, unsupported(n.P, "", "%s in Polars SQL", strings.ReplaceAll(n.Syntax, "_", " "))
+	}
+	if n.Over != nil || n.Filter != nil || n.Nulls != "" || len(n.Within) > 0 {
+		return nil, unsupported(n.P, "", "%s with OVER, FILTER, IGNORE NULLS or WITHIN GROUP in Polars SQL", name)
+	}
+	if n.StarArg {
+		if name != "count" || n.Distinct {
+			return nil, unsupported(n.P, "", "%s(*) in Polars SQL", name)
+		}
+		return &rx{t: tUInt32, sql: "CAST(count(*) AS UINTEGER)", name: "len", agg: true}, nil
+	}
+	if n.Distinct {
+		return nil, unsupported(n.P, "", "%s(DISTINCT ...) in Polars SQL", name)
+	}
+	var args []*rx
+	for _, a := range n.Args {
+		x, err := r.expr(a, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		if x.agg && aggFuncs[name] {
+			return nil, unsupported(a.Pos(), "", "an aggregate inside an aggregate")
+		}
+		args = append(args, x)
+	}
+	arity := func(k int) error {
+		if len(args) != k {
+			return rejected(n.P, "SQLSyntaxError", "%s expects %d argument(s), got %d", strings.ToUpper(name), k, len(args))
+		}
+		return nil
+	}
+	str := func() error {
+		if err := arity(1); err != nil {
+			return err
+		}
+		if args[0].t.Kind != String {
+			return unsupported(n.P, "", "%s of %s in Polars SQL", name, args[0].t)
+		}
+		return nil
+	}
+	switch name {
+	case "upper":
+		if err := str(); err != nil {
+			return nil, err
+		}
+		// Unicode's full upper case, as Rust's to_uppercase: ß is SS; the
+		// other letters with a special upper case are refused at run time.
+		return derive(args[0], tString, "polars_upper("+args[0].sql+")"), nil
+	case "lower":
+		if err := str(); err != nil {
+			return nil, err
+		}
+		return derive(args[0], tString, "polars_lower("+args[0].sql+")"), nil
+	case "length", "char_length", "character_length":
+		if err := str(); err != nil {
+			return nil, err
+		}
+		return derive(args[0], tUInt32, "CAST(length("+args[0].sql+") AS UINTEGER)"), nil
+	case "octet_length":
+		if err := str(); err != nil {
+			return nil, err
+		}
+		return derive(args[0], tUInt32, "CAST(strlen("+args[0].sql+") AS UINTEGER)"), nil
+	case "abs":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		if !args[0].t.isNumeric() {
+			return nil, unsupported(n.P, "", "abs of %s in Polars SQL", args[0].t)
+		}
+		return derive(args[0], args[0].t, "abs("+args[0].sql+")"), nil
+	case "coalesce", "ifnull":
+		if len(args) == 0 || (name == "ifnull" && len(args) != 2) {
+			return nil, unsupported(n.P, "", "%s with %d arguments in Polars SQL", strings.ToUpper(name), len(args))
+		}
+		t, err := common(args, n.P)
+		if err != nil {
+			return nil, err
+		}
+		var parts []string
+		for _, a := range args {
+			parts = append(parts, castTo(a, t))
+		}
+		return derive(args[0], t, "COALESCE("+strings.Join(parts, ", ")+")"), nil
+	case "nullif":
+		if err := arity(2); err != nil {
+			return nil, err
+		}
+		eq, err := binary(&sqlfront.Binary{Op: "=", P: n.P}, args[0], args[1])
+		if err != nil {
+			return nil, err
+		}
+		// polars writes NULLIF as when(a = b).then(NULL).otherwise(a):
+		// named after the NULL, "literal".
+		out := derive(args[0], args[0].t, "CASE WHEN "+eq.sql+" THEN NULL ELSE "+args[0].sql+" END")
+		out.name = "literal"
+		return out, nil
+	case "concat":
+		if len(args) == 0 {
+			return nil, unsupported(n.P, "", "CONCAT without arguments in Polars SQL")
+		}
+		var parts []string
+		for _, a := range args {
+			if a.t.Kind != String {
+				return nil, unsupported(n.P, "cast the arguments to strings", "CONCAT of %s in Polars SQL", a.t)
+			}
+			parts = append(parts, a.sql)
+		}
+		// polars' concat_str skips NULLs, as DuckDB's concat does.
+		return derive(args[0], tString, "concat("+strings.Join(parts, ", ")+")"), nil
+	case "replace":
+		if err := arity(3); err != nil {
+			return nil, err
+		}
+		for _, a := range args {
+			if a.t.Kind != String {
+				return nil, unsupported(n.P, "", "REPLACE of %s in Polars SQL", a.t)
+			}
+		}
+		return derive(args[0], tString, "replace("+args[0].sql+", "+args[1].sql+", "+args[2].sql+")"), nil
+	case "starts_with", "ends_with":
+		if err := arity(2); err != nil {
+			return nil, err
+		}
+		if args[0].t.Kind != String || args[1].t.Kind != String {
+			return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), args[0].t)
+		}
+		f := map[string]string{"starts_with": "starts_with", "ends_with": "suffix"}[name]
+		return derive(args[0], tBool, f+"("+args[0].sql+", "+args[1].sql+")"), nil
+	case "floor", "ceil", "ceiling":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		switch {
+		case x.t.isInt():
+			return derive(x, x.t, x.sql), nil
+		case x.t.isFloat():
+			return derive(x, x.t, "CAST("+map[string]string{"floor": "floor", "ceil": "ceil", "ceiling": "ceil"}[name]+"("+x.sql+") AS "+x.t.DuckDB()+")"), nil
+		}
+		return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), x.t)
+	case "round":
+		if len(args) != 1 && len(args) != 2 {
+			return nil, unsupported(n.P, "", "ROUND with %d arguments in Polars SQL", len(args))
+		}
+		x := args[0]
+		digits := "0"
+		if len(args) == 2 {
+			lit, ok := n.Args[1].(*sqlfront.Literal)
+			if !ok || lit.Kind != sqlfront.LitInt || strings.HasPrefix(lit.Value, "-") {
+				return nil, unsupported(n.Args[1].Pos(), "", "ROUND to a non-constant or negative number of decimals in Polars SQL")
+			}
+			digits = lit.Value
+		}
+		switch {
+		case x.t.isInt():
+			return derive(x, x.t, x.sql), nil
+		case x.t.isFloat():
+			// polars rounds half to even.
+			return derive(x, x.t, "CAST(round_even("+x.sql+", "+digits+") AS "+x.t.DuckDB()+")"), nil
+		}
+		return nil, unsupported(n.P, "", "ROUND of %s in Polars SQL", x.t)
+	case "sum", "min", "max", "avg", "count":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		var t *Type
+		var sql string
+		switch name {
+		case "count":
+			t, sql = tUInt32, "CAST(count("+x.sql+") AS UINTEGER)"
+		case "sum":
+			if !x.t.isNumeric() {
+				return nil, unsupported(n.P, "", "sum of %s in Polars SQL", x.t)
+			}
+			t = x.t
+			if x.t.isInt() && x.t.intBits() < 32 {
+				t = tInt64
+			}
+			// polars sums no rows, or only NULLs, to 0; integer sums wrap
+			// around on overflow.
+			sql = "CAST(COALESCE(sum(" + x.sql + "), 0) AS " + t.DuckDB() + ")"
+			if t.isInt() {
+				sql = wrapInt("COALESCE(sum(CAST("+x.sql+" AS HUGEINT)), 0)", t)
+			}
+		case "avg":
+			if !x.t.isNumeric() {
+				return nil, unsupported(n.P, "", "avg of %s in Polars SQL", x.t)
+			}
+			t, sql = tFloat64, "avg(CAST("+x.sql+" AS DOUBLE))"
+		default:
+			if !x.t.isNumeric() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean {
+				return nil, unsupported(n.P, "", "%s of %s in Polars SQL", name, x.t)
+			}
+			t, sql = x.t, name+"("+x.sql+")"
+		}
+		return &rx{t: t, sql: sql, name: x.name, agg: true}, nil
+	}
+	return nil, unsupported(n.P, "", "the function %s in Polars SQL", strings.ToUpper(name))
+}
+
+var aggFuncs = map[string]bool{"sum": true, "min": true, "max": true, "avg": true, "count": true}
+
+// inList is x [NOT] IN (constants of x's kind, no NULL: polars answers
+// false, not NULL, for a value missing from a list holding a NULL).
+func (r *resolver) inList(n *sqlfront.InList, sc *scope, grouped bool) (*rx, error) {
+	x, err := r.expr(n.X, sc, grouped)
+	if err != nil {
+		return nil, err
+	}
+	var items []string
+	for _, e := range n.List {
+		v, err := r.expr(e, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case !v.constant || v.t.Kind == Null:
+			return nil, unsupported(e.Pos(), "", "IN with a non-constant or NULL item in Polars SQL")
+		case x.t.isNumeric() && v.t.isNumeric() && supertype(x, v) != nil:
+			t := supertype(x, v)
+			if !t.Equal(x.t) {
+				return nil, unsupported(e.Pos(), "", "IN with an item of another type than %s in Polars SQL", x.t)
+			}
+			items = append(items, castTo(v, t))
+		case v.t.Equal(x.t) && (x.t.Kind == String || x.t.Kind == Boolean || x.t.Kind == Date):
+			items = append(items, v.sql)
+		default:
+			return nil, unsupported(e.Pos(), "", "IN of %s with %s in Polars SQL", x.t, v.t)
+		}
+	}
+	op := " IN ("
+	if n.Not {
+		op = " NOT IN ("
+	}
+	return derive(x, tBool, "("+x.sql+op+strings.Join(items, ", ")+"))"), nil
+}
+
+// like is [NOT] LIKE / ILIKE with a constant pattern and no ESCAPE.
+func (r *resolver) like(n *sqlfront.Like, sc *scope, grouped bool) (*rx, error) {
+	if n.Escape != nil || len(n.Patterns) > 0 || n.Pattern == nil {
+		return nil, unsupported(n.P, "", "LIKE ANY/ALL or ESCAPE in Polars SQL")
+	}
+	if n.Op != "LIKE" && n.Op != "ILIKE" {
+		return nil, unsupported(n.P, "", "%s in Polars SQL", n.Op)
+	}
+	x, err := r.expr(n.X, sc, grouped)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.expr(n.Pattern, sc, grouped)
+	if err != nil {
+		return nil, err
+	}
+	if x.t.Kind != String || p.t.Kind != String || !p.constant {
+		return nil, unsupported(n.P, "", "LIKE on %s with a non-constant pattern in Polars SQL", x.t)
+	}
+	op := " " + n.Op + " "
+	if n.Not {
+		op = " NOT" + op
+	}
+	return derive(x, tBool, "("+x.sql+op+p.sql+")"), nil
+}
+
+// caseExpr is CASE [operand] WHEN ... THEN ... [ELSE ...] END: named after
+// its first THEN value, typed as the values' supertype.
+func (r *resolver) caseExpr(n *sqlfront.Case, sc *scope, grouped bool) (*rx, error) {
+	var operand *rx
+	if n.Operand != nil {
+		var err error
+		if operand, err = r.expr(n.Operand, sc, grouped); err != nil {
+			return nil, err
+		}
+	}
+	var conds, vals []*rx
+	for _, w := range n.Whens {
+		c, err := r.expr(w.Cond, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		if operand != nil {
+			if c, err = binary(&sqlfront.Binary{Op: "=", L: n.Operand, R: w.Cond, P: w.Cond.Pos()}, operand, c); err != nil {
+				return nil, err
+			}
+		}
+		if c.t.Kind != Boolean && c.t.Kind != Null {
+			return nil, unsupported(w.Cond.Pos(), "", "a WHEN condition of type %s in Polars SQL", c.t)
+		}
+		v, err := r.expr(w.Result, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		conds, vals = append(conds, c), append(vals, v)
+	}
+	if n.Else != nil {
+		v, err := r.expr(n.Else, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	t, err := common(vals, n.P)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("CASE")
+	for i, c := range conds {
+		b.WriteString(" WHEN " + c.sql + " THEN " + castTo(vals[i], t))
+	}
+	if n.Else != nil {
+		b.WriteString(" ELSE " + castTo(vals[len(vals)-1], t))
+	}
+	b.WriteString(" END")
+	out := &rx{t: t, sql: b.String(), name: vals[0].name}
+	for _, x := range append(conds, vals...) {
+		out.agg = out.agg || x.agg
+	}
+	return out, nil
+}
+
+// common is the dtype of values that meet in one column (CASE, COALESCE):
+// the same dtype, or numbers' supertype; NULLs take the others' dtype.
+func common(vals []*rx, pos int) (*Type, error) {
+	var acc *rx
+	for _, v := range vals {
+		switch {
+		case v.t.Kind == Null:
+		case acc == nil:
+			acc = v
+		case acc.t.Equal(v.t) && !(acc.dyn && !v.dyn):
+		case acc.t.isNumeric() && v.t.isNumeric() && supertype(acc, v) != nil:
+			acc = &rx{t: supertype(acc, v), dyn: acc.dyn && v.dyn}
+		default:
+			return nil, unsupported(pos, "cast the values to one type", "values of %s and %s in one column in Polars SQL", acc.t, v.t)
+		}
+	}
+	if acc == nil {
+		return tNull, nil
+	}
+	return acc.t, nil
+}

@@ -1,0 +1,457 @@
+package polarssql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/sqlfront"
+)
+
+// Syntax is Polars SQL's variant of the one parser (sqlparser-rs's
+// generic dialect, as polars' SQLContext parses): "x" is a name, strings
+// double their quotes and take no escapes.
+var Syntax = &sqlfront.Syntax{
+	Name:                    "Polars SQL",
+	SyntaxErrorClass:        "SQLSyntaxError",
+	DoubleQuotedIdentifiers: true,
+	TypeNames: map[string]string{
+		"boolean": "boolean", "bool": "boolean", "tinyint": "tinyint", "smallint": "smallint", "int2": "smallint",
+		"int": "int", "integer": "int", "int4": "int", "bigint": "bigint", "int8": "bigint", "float": "double",
+		"real": "float", "float4": "float", "double": "double", "float8": "double",
+		"string": "string", "varchar": "string", "text": "string", "date": "date",
+	},
+	UnknownType: func(pos int, name string) *sqlfront.Error {
+		return sqlfront.Unsupported(pos, "", "the type %s in Polars SQL", strings.ToUpper(name))
+	},
+}
+
+// Errors are *sqlfront.Error; ErrRejected ones carry Polars' exception
+// class and message.
+var (
+	ErrUnsupported = sqlfront.ErrUnsupported
+	ErrPolars      = sqlfront.ErrRejected
+)
+
+// Column is a named, typed column of a relation.
+type Column struct {
+	Name string
+	Type *Type
+}
+
+// Input is a relation a step reads through a placeholder.
+type Input struct {
+	Ref    string   // df, sources.x, nodes.x
+	SQL    string   // the DuckDB relation: a quoted view name or a bracketed query
+	Schema []Column // its columns
+}
+
+// Result is a translated query.
+type Result struct {
+	SQL     string   // DuckDB SQL computing what polars' SQLContext computes
+	Columns []Column // Polars' names and dtypes
+}
+
+// Translate translates one Polars SQL query reading inputs to DuckDB SQL.
+func Translate(sql string, inputs []Input) (_ *Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = sqlfront.Unsupported(0, "report the SQL", "this SQL (internal error of the Polars SQL translation: %v)", v)
+		}
+	}()
+	q, err := Syntax.ParseQuery(sql)
+	if err != nil {
+		return nil, err
+	}
+	r := &resolver{inputs: map[string]*Input{}}
+	for i := range inputs {
+		r.inputs[inputs[i].Ref] = &inputs[i]
+	}
+	return r.query(q)
+}
+
+// column is a column visible in a scope.
+type column struct {
+	name string
+	t    *Type
+	sql  string
+	qual string // the relation's alias (or its placeholder's frame name)
+}
+
+type resolver struct {
+	inputs map[string]*Input
+	n      int
+}
+
+func (r *resolver) alias() string {
+	r.n++
+	return "t" + strconv.Itoa(r.n)
+}
+
+func rejected(pos int, class, format string, args ...any) *sqlfront.Error {
+	return sqlfront.Rejected(pos, class, format, args...)
+}
+
+func unsupported(pos int, hint, format string, args ...any) *sqlfront.Error {
+	return sqlfront.Unsupported(pos, hint, format, args...)
+}
+
+// query resolves a SELECT [FROM one relation or a join] [WHERE] [GROUP
+// BY columns] [ORDER BY] [LIMIT]; anything else is refused.
+func (r *resolver) query(q *sqlfront.Query) (*Result, error) {
+	if len(q.With) > 0 {
+		return nil, unsupported(q.P, "", "WITH in Polars SQL")
+	}
+	s, ok := q.Body.(*sqlfront.Select)
+	if !ok {
+		return nil, unsupported(q.Body.Pos(), "", "a set operation or VALUES in Polars SQL")
+	}
+	switch {
+	case s.Having != nil:
+		return nil, unsupported(s.Having.Pos(), "filter the grouped rows in a step of their own", "HAVING, which polars 1.32.0 ignores (it keeps every group),")
+	case s.Qualify != nil:
+		return nil, unsupported(s.Qualify.Pos(), "", "QUALIFY, which polars 1.32.0 ignores (it keeps every row),")
+	case len(s.Laterals) > 0 || len(s.Windows) > 0:
+		return nil, unsupported(s.P, "", "LATERAL VIEW and WINDOW in Polars SQL")
+	case q.Offset != nil:
+		return nil, unsupported(q.Offset.Pos(), "", "OFFSET in Polars SQL")
+	case len(s.From) != 1:
+		return nil, unsupported(s.P, "join the relations with JOIN ... ON", "a FROM with other than one relation")
+	}
+	sc, from, err := r.from(s.From[0])
+	if err != nil {
+		return nil, err
+	}
+	var where string
+	if s.Where != nil {
+		x, err := r.expr(s.Where, sc, false)
+		if err != nil {
+			return nil, err
+		}
+		if x.t.Kind != Boolean && x.t.Kind != Null {
+			return nil, rejected(s.Where.Pos(), "ComputeError", "filter predicate must be of type `Boolean`, got `%s`", x.t)
+		}
+		where = " WHERE " + x.sql
+	}
+	grouped := s.GroupBy != nil
+	var groupSQL []string
+	var groupCols []*column
+	if grouped {
+		if s.GroupBy.All || s.GroupBy.With != "" {
+			return nil, unsupported(s.GroupBy.P, "", "GROUP BY ALL, ROLLUP and CUBE in Polars SQL")
+		}
+		for _, it := range s.GroupBy.Items {
+			if lit, ok := it.(*sqlfront.Literal); ok && lit.Kind == sqlfront.LitInt {
+				// GROUP BY 2: the select item's column.
+				k, _ := strconv.Atoi(lit.Value)
+				if k < 1 || k > len(s.Items) {
+					return nil, unsupported(lit.P, "", "GROUP BY position %s", lit.Value)
+				}
+				it = s.Items[k-1].Expr
+			}
+			cr, ok := it.(*sqlfront.ColumnRef)
+			if !ok {
+				return nil, unsupported(it.Pos(), "compute the key in a step before and group by its column", "a GROUP BY key that is not a column (polars 1.32.0 makes such keys lists)")
+			}
+			c, err := sc.lookup(cr)
+			if err != nil {
+				return nil, err
+			}
+			groupCols = append(groupCols, c)
+			groupSQL = append(groupSQL, c.sql)
+		}
+	}
+	// The select list.
+	var items []string
+	var out []Column
+	seen := map[string]bool{}
+	add := func(name string, x *rx, pos int) error {
+		if seen[name] {
+			return rejected(pos, "DuplicateError", "the name '%s' is duplicate", name)
+		}
+		seen[name] = true
+		items = append(items, x.sql+" AS "+dialect.QuoteIdent(name))
+		out = append(out, Column{Name: name, Type: x.t})
+		return nil
+	}
+	hasAgg := false
+	for _, it := range s.Items {
+		if st, ok := it.Expr.(*sqlfront.Star); ok {
+			if grouped || len(st.Except) > 0 || len(st.Qualifier) > 0 {
+				return nil, unsupported(st.P, "", "this form of * in Polars SQL")
+			}
+			for _, c := range sc.cols {
+				if err := add(c.starName, &rx{t: c.t, sql: c.sql}, st.P); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if len(it.Aliases) > 0 {
+			return nil, unsupported(it.Expr.Pos(), "", "AS (a, b) in Polars SQL")
+		}
+		x, err := r.expr(it.Expr, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		if grouped && !x.agg && !x.constant {
+			if x.col == nil || !containsCol(groupCols, x.col) {
+				return nil, unsupported(it.Expr.Pos(), "aggregate the column or group by it", "a column of a grouped query that is neither a key nor aggregated")
+			}
+		}
+		if x.agg && !grouped {
+			hasAgg = true
+		}
+		name := x.name
+		if it.Alias != nil {
+			name = it.Alias.Name
+		}
+		if err := add(name, x, it.Expr.Pos()); err != nil {
+			return nil, err
+		}
+	}
+	if hasAgg {
+		for _, it := range s.Items {
+			if x, _ := r.expr(it.Expr, sc, false); x != nil && !x.agg && !x.constant {
+				return nil, unsupported(it.Expr.Pos(), "", "columns beside aggregates without GROUP BY")
+			}
+		}
+	}
+	sql := "SELECT "
+	if s.Distinct {
+		sql += "DISTINCT "
+	}
+	sql += strings.Join(items, ", ") + " FROM " + from + where
+	if grouped {
+		sql += " GROUP BY " + strings.Join(groupSQL, ", ")
+	}
+	sql = sinkTypes(sql, out)
+	if len(q.OrderBy) > 0 {
+		a := r.alias()
+		osc := &scope{}
+		for _, c := range out {
+			osc.cols = append(osc.cols, &scopeCol{column: &column{name: c.Name, t: c.Type, sql: a + "." + dialect.QuoteIdent(c.Name)}, starName: c.Name})
+		}
+		var terms []string
+		for _, o := range q.OrderBy {
+			var x *rx
+			var err error
+			if lit, ok := o.X.(*sqlfront.Literal); ok && lit.Kind == sqlfront.LitInt {
+				// ORDER BY 2: the second output column.
+				k, _ := strconv.Atoi(lit.Value)
+				if k < 1 || k > len(out) {
+					return nil, unsupported(lit.P, "", "ORDER BY position %s", lit.Value)
+				}
+				c := osc.cols[k-1]
+				x = &rx{t: c.t, sql: c.sql}
+			} else if c, ok := o.X.(*sqlfront.Literal); ok {
+				return nil, unsupported(c.P, "", "ORDER BY a constant in Polars SQL")
+			} else {
+				x, err = r.expr(o.X, osc, false)
+			}
+			if err != nil {
+				return nil, unsupported(o.X.Pos(), "order by a column of the result", "ORDER BY on what the query does not select")
+			}
+			term := x.sql
+			// polars sorts NULLs as the largest values: last ascending,
+			// first descending, unless the query says otherwise.
+			switch {
+			case o.Desc && o.Nulls == "":
+				term += " DESC NULLS FIRST"
+			case o.Desc:
+				term += " DESC NULLS " + o.Nulls
+			case o.Nulls == "":
+				term += " ASC NULLS LAST"
+			default:
+				term += " ASC NULLS " + o.Nulls
+			}
+			terms = append(terms, term)
+		}
+		sql = "SELECT * FROM (" + sql + ") AS " + a + " ORDER BY " + strings.Join(terms, ", ")
+	}
+	if q.Limit != nil {
+		lit, ok := q.Limit.(*sqlfront.Literal)
+		if !ok || lit.Kind != sqlfront.LitInt {
+			return nil, unsupported(q.Limit.Pos(), "", "a LIMIT that is not a number")
+		}
+		sql += " LIMIT " + lit.Value
+	}
+	return &Result{SQL: sql, Columns: out}, nil
+}
+
+// sinkTypes casts the unsigned columns of a query to the signed integers
+// of their width, the Delta types delta-rs writes for them (a value that
+// does not fit fails the run instead of being written otherwise).
+func sinkTypes(sql string, cols []Column) string {
+	unsigned := false
+	for _, c := range cols {
+		unsigned = unsigned || c.Type.isUnsigned()
+	}
+	if !unsigned {
+		return sql
+	}
+	items := make([]string, len(cols))
+	for i, c := range cols {
+		q := dialect.QuoteIdent(c.Name)
+		items[i] = q
+		if c.Type.isUnsigned() {
+			items[i] = "CAST(" + q + " AS " + signedOf(c.Type.intBits()).DuckDB() + ") AS " + q
+		}
+	}
+	return "SELECT " + strings.Join(items, ", ") + " FROM (" + sql + ")"
+}
+
+func containsCol(cs []*column, c *column) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// scope is the columns a query's expressions see.
+type scope struct {
+	cols []*scopeCol
+}
+
+type scopeCol struct {
+	*column
+	starName string // its name in SELECT * (right-hand duplicates of a join get ":alias")
+}
+
+func (sc *scope) lookup(cr *sqlfront.ColumnRef) (*column, error) {
+	var qual, name string
+	switch len(cr.Parts) {
+	case 1:
+		name = cr.Parts[0].Name
+	case 2:
+		qual, name = cr.Parts[0].Name, cr.Parts[1].Name
+	default:
+		return nil, unsupported(cr.P, "", "a struct field path in Polars SQL")
+	}
+	var found *column
+	var names []string
+	for _, c := range sc.cols {
+		names = append(names, strconv.Quote(c.name))
+		// polars matches names exactly (case-sensitive).
+		if c.name == name && (qual == "" || c.qual == qual) {
+			if found != nil {
+				return nil, unsupported(cr.P, "qualify the column with its relation's alias", "an ambiguous column `%s`", name)
+			}
+			found = c.column
+		}
+	}
+	if found == nil {
+		shown := name
+		if qual != "" {
+			shown = qual + "." + name
+		}
+		return nil, rejected(cr.P, "ColumnNotFoundError", "unable to find column %q; valid columns: [%s]", shown, strings.Join(dedup(names), ", "))
+	}
+	return found, nil
+}
+
+func dedup(xs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// from resolves a FROM item: a placeholder with an optional alias, or an
+// INNER/LEFT join of two on equal columns.
+func (r *resolver) from(te sqlfront.TableExpr) (*scope, string, error) {
+	switch n := te.(type) {
+	case *sqlfront.TableName:
+		return r.table(n)
+	case *sqlfront.Join:
+		if n.Natural || (n.Kind != "INNER" && n.Kind != "LEFT") || len(n.Using) > 0 || n.On == nil {
+			return nil, "", unsupported(n.P, "", "this join in Polars SQL (only INNER and LEFT JOIN ... ON are translated)")
+		}
+		ln, lok := n.L.(*sqlfront.TableName)
+		rn, rok := n.R.(*sqlfront.TableName)
+		if !lok || !rok {
+			return nil, "", unsupported(n.P, "", "a join of more than two relations in Polars SQL")
+		}
+		ls, lsql, err := r.table(ln)
+		if err != nil {
+			return nil, "", err
+		}
+		rs, rsql, err := r.table(rn)
+		if err != nil {
+			return nil, "", err
+		}
+		sc := &scope{cols: append([]*scopeCol{}, ls.cols...)}
+		for _, c := range rs.cols {
+			cc := *c
+			for _, l := range ls.cols {
+				if l.name == c.name {
+					cc.starName = c.name + ":" + c.qual
+				}
+			}
+			sc.cols = append(sc.cols, &cc)
+		}
+		on, err := r.expr(n.On, sc, false)
+		if err != nil {
+			return nil, "", err
+		}
+		if !equiJoin(n.On) {
+			return nil, "", unsupported(n.On.Pos(), "", "a join condition other than equal columns in Polars SQL")
+		}
+		return sc, lsql + " " + n.Kind + " JOIN " + rsql + " ON " + on.sql, nil
+	}
+	return nil, "", unsupported(te.Pos(), "", "this FROM item in Polars SQL")
+}
+
+func equiJoin(e sqlfront.Expr) bool {
+	b, ok := e.(*sqlfront.Binary)
+	if !ok {
+		return false
+	}
+	if b.Op == "AND" {
+		return equiJoin(b.L) && equiJoin(b.R)
+	}
+	_, l := b.L.(*sqlfront.ColumnRef)
+	_, rr := b.R.(*sqlfront.ColumnRef)
+	return b.Op == "=" && l && rr
+}
+
+func (r *resolver) table(n *sqlfront.TableName) (*scope, string, error) {
+	if n.Placeholder == "" {
+		return nil, "", rejected(n.P, "SQLInterfaceError", "relation '%s' was not found", n.Parts[len(n.Parts)-1].Name)
+	}
+	in, ok := r.inputs[n.Placeholder]
+	if !ok {
+		return nil, "", unsupported(n.P, "use {df}, {sources.<name>} or {nodes.<name>}", "{%s}, which names no input of the step,", n.Placeholder)
+	}
+	if len(n.Columns) > 0 {
+		return nil, "", unsupported(n.P, "", "column aliases of a table in Polars SQL")
+	}
+	a := r.alias()
+	qual := frameName(n.Placeholder)
+	if n.Alias != nil {
+		qual = n.Alias.Name
+	}
+	sc := &scope{}
+	for _, c := range in.Schema {
+		col := &column{name: c.Name, t: c.Type, sql: a + "." + dialect.QuoteIdent(c.Name), qual: qual}
+		sc.cols = append(sc.cols, &scopeCol{column: col, starName: c.Name})
+	}
+	return sc, in.SQL + " AS " + a, nil
+}
+
+// frameName is the name Laktory registers a placeholder's frame under in
+// polars' SQLContext ({df} is __df__, {nodes.x} is __nodes_x___).
+func frameName(ref string) string {
+	if k, x, ok := strings.Cut(ref, "."); ok {
+		return "__" + k + "_" + x + "___"
+	}
+	return "__" + ref + "__"
+}
+

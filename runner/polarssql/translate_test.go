@@ -1,0 +1,100 @@
+package polarssql
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/runner/sqlfront"
+)
+
+func mustType(t *testing.T, s string) *Type {
+	t.Helper()
+	ty, err := ParseType(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ty
+}
+
+// Names and dtypes as polars 1.32.0 gives them, and the classes of what
+// it refuses, without DuckDB.
+func TestTranslateNamesAndTypes(t *testing.T) {
+	in := []Input{{Ref: "df", SQL: `"t"`, Schema: []Column{
+		{"id", mustType(t, "Int64")}, {"i", mustType(t, "Int32")}, {"b", mustType(t, "Int8")}, {"s", mustType(t, "Int16")},
+		{"u", mustType(t, "UInt32")}, {"f", mustType(t, "Float32")}, {"d", mustType(t, "Float64")}, {"str", mustType(t, "String")},
+	}}}
+	for _, tc := range []struct {
+		sql  string
+		want string // name:dtype, ... or error text
+	}{
+		{"SELECT id, d * 2 FROM {df}", "id:Int64, d:Float64"},
+		{"SELECT 2 * d FROM {df}", "literal:Float64"},
+		{"SELECT 7 / 2 AS x, 2.0 * 3 AS y FROM {df}", "x:Int32, y:Float64"},
+		{"SELECT b + s AS a, s * i AS c, u + 1 AS e, u - i AS g FROM {df}", "a:Int16, c:Int32, e:UInt32, g:Int64"},
+		{"SELECT f + b AS a, f + i AS c, f * 2.0 AS e FROM {df}", "a:Float32, c:Float64, e:Float32"},
+		{"SELECT COUNT(*), COUNT(d), SUM(b), SUM(i), AVG(i), MIN(str) FROM {df}", "error DuplicateError"},
+		{"SELECT COUNT(*), SUM(b), SUM(i) AS si, AVG(i) AS a FROM {df}", "len:UInt32, b:Int64, si:Int32, a:Float64"},
+		{"SELECT UPPER(str), LENGTH(str) AS n FROM {df}", "str:String, n:UInt32"},
+		{"SELECT COALESCE(i, 0), NULLIF(i, 0) FROM {df}", "i:Int32, literal:Int32"},
+		{"SELECT CASE WHEN d > 1 THEN str ELSE 'z' END FROM {df}", "str:String"},
+		{"SELECT CASE WHEN d > 1 THEN 1 ELSE 2.5 END AS c FROM {df}", "c:Float64"},
+		{"SELECT CAST(d AS INT) AS a, CAST(i AS FLOAT) AS c, d::int AS e, CAST(i AS REAL) AS g FROM {df}", "a:Int32, c:Float64, e:Int32, g:Float32"},
+		{"SELECT ID FROM {df}", "error ColumnNotFoundError"},
+		{"SELECT '1' + id FROM {df}", "error InvalidOperationError"},
+		{"SELECT * FROM {df} a JOIN {df} b ON a.id = b.id", "id:Int64, i:Int32, b:Int8, s:Int16, u:UInt32, f:Float32, d:Float64, str:String, id:b:Int64, i:b:Int32, b:b:Int8, s:b:Int16, u:b:UInt32, f:b:Float32, d:b:Float64, str:b:String"},
+		{"SELECT a.id, b.id FROM {df} a JOIN {df} b ON a.id = b.id", "error DuplicateError"},
+		{"SELECT id FROM {df} GROUP BY id HAVING COUNT(*) > 1", "unsupported HAVING"},
+		{"SELECT SUM(id) OVER (PARTITION BY i) AS x FROM {df}", "unsupported sum with OVER"},
+		{"SELECT EXTRACT(YEAR FROM d) AS y FROM {df}", "unsupported EXTRACT"},
+	} {
+		res, err := Translate(tc.sql, in)
+		var got string
+		switch {
+		case err != nil:
+			var fe *sqlfront.Error
+			if !errors.As(err, &fe) {
+				t.Errorf("%s: %v is not a positioned error", tc.sql, err)
+				continue
+			}
+			if errors.Is(err, ErrPolars) {
+				got = "error " + fe.Class
+			} else {
+				got = "unsupported " + fe.Msg
+			}
+		default:
+			var parts []string
+			for _, c := range res.Columns {
+				parts = append(parts, c.Name+":"+c.Type.String())
+			}
+			got = strings.Join(parts, ", ")
+		}
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s:\n got  %s\n want %s", tc.sql, got, tc.want)
+		}
+	}
+}
+
+// Every dtype maps to the Delta type delta-rs writes, or says it cannot.
+func TestDeltaTypes(t *testing.T) {
+	for _, tc := range []struct{ dtype, delta string }{
+		{"Int8", "byte"}, {"UInt8", "byte"}, {"Int16", "short"}, {"UInt16", "short"}, {"Int32", "integer"}, {"UInt32", "integer"},
+		{"Int64", "long"}, {"UInt64", "long"}, {"Float32", "float"}, {"Float64", "double"}, {"Decimal(10,2)", "decimal(10,2)"},
+		{"Decimal(None,4)", "decimal(38,4)"}, {"String", "string"}, {"Boolean", "boolean"}, {"Binary", "binary"}, {"Date", "date"},
+		{"Datetime(us)", "timestamp_ntz"}, {"Datetime(ns)", "timestamp_ntz"}, {"Datetime(us,UTC)", "timestamp"},
+		{"List(String)", "array<string>"}, {"Struct(a:Int64,b:List(Date))", "struct<a:long,b:array<date>>"},
+		{"Null", "error"}, {"Duration(ms)", "error"}, {"Time", "error"},
+	} {
+		ty := mustType(t, tc.dtype)
+		if ty.String() != tc.dtype {
+			t.Errorf("%s prints as %s", tc.dtype, ty)
+		}
+		got, err := ty.Delta()
+		if err != nil {
+			got = "error"
+		}
+		if got != tc.delta {
+			t.Errorf("%s: Delta type %s, want %s", tc.dtype, got, tc.delta)
+		}
+	}
+}
