@@ -454,4 +454,3 @@ func frameName(ref string) string {
 	}
 	return "__" + ref + "__"
 }
-
