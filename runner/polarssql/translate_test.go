@@ -1,10 +1,12 @@
 package polarssql
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/sqlfront"
 )
 
@@ -95,6 +97,45 @@ func TestDeltaTypes(t *testing.T) {
 		}
 		if got != tc.delta {
 			t.Errorf("%s: Delta type %s, want %s", tc.dtype, got, tc.delta)
+		}
+	}
+}
+
+// The seam adapter: a query translates, an unknown column is a rejection
+// at its offset, a Null column is refused for the sink, expressions wait.
+func TestTranslatorSeam(t *testing.T) {
+	in := []dialect.Input{{Ref: "df", Relation: "v", Columns: []dialect.Column{{Name: "id", Type: "BIGINT"}, {Name: "u", Type: "UINTEGER"}, {Name: "ts", Type: "TIMESTAMP WITH TIME ZONE"}, {Name: "xs", Type: "VARCHAR[]"}}}}
+	for _, tc := range []struct {
+		kind     dialect.Kind
+		text     string
+		ok       bool
+		rejected bool
+		off      int
+	}{
+		{dialect.Query, "SELECT id, u + 1 AS v FROM {df}", true, false, 0},
+		{dialect.Query, "SELECT ID FROM {df}", false, true, 7},
+		{dialect.Query, "SELECT NULL AS x FROM {df}", false, false, -1},
+		{dialect.Expression, "id > 1", false, false, -1},
+	} {
+		res, err := Translator{}.Translate(context.Background(), dialect.Step{Kind: tc.kind, Text: tc.text, Inputs: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Failed() == tc.ok {
+			t.Errorf("%s: failed=%v: %+v", tc.text, res.Failed(), res.Diagnostics)
+			continue
+		}
+		if !tc.ok && (res.Diagnostics[0].Rejected != tc.rejected || res.Diagnostics[0].Offset != tc.off) {
+			t.Errorf("%s: %+v", tc.text, res.Diagnostics[0])
+		}
+	}
+	for _, s := range []string{"BIGINT", "UINTEGER", "DECIMAL(10,2)", "TIMESTAMP WITH TIME ZONE", "VARCHAR[]", "TIMESTAMP_NS"} {
+		ty, err := FromDuckDB(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back := ty.DuckDB(); back != strings.ReplaceAll(s, "TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ") {
+			t.Errorf("%s -> %s -> %s", s, ty, back)
 		}
 	}
 }
