@@ -191,7 +191,11 @@ func (tx *Transaction) writeDeletionVectors(updates []dvUpdate) ([]*DeletionVect
 	if inFile == 0 {
 		return descs, nil
 	}
-	path := dvFileName(tx.root, "", id)
+	wroot, err := tx.writeRoot()
+	if err != nil {
+		return nil, err
+	}
+	path := dvFileName(wroot, "", id)
 	if err := writeFileSync(path, file.Bytes()); err != nil {
 		RemoveFile(path)
 		return nil, fmt.Errorf("table %s: writing deletion vectors: %w", tx.root, err)

@@ -126,6 +126,11 @@ type Transaction struct {
 	// removed again, when empty, if the transaction does not commit.
 	createdDirs []string
 
+	// stage is a remote table's local staging folder for new files, and
+	// uploaded the keys uploaded from it (see store_txn.go).
+	stage    string
+	uploaded []string
+
 	kinds   []string // operations staged, in order
 	metrics OperationMetrics
 	q       Querier // the last Querier an operation used
@@ -196,6 +201,9 @@ func (s *Snapshot) Begin(opts WriteOptions) (*Transaction, error) {
 	if err := checkWritableSnapshot(s); err != nil {
 		return nil, err
 	}
+	if err := checkRemoteWritable(s.root); err != nil {
+		return nil, err
+	}
 	return &Transaction{
 		root: s.root, read: s, view: s, opts: opts, start: time.Now(),
 		removes: map[FileKey]*Remove{}, readFiles: map[FileKey]bool{},
@@ -215,8 +223,11 @@ func (s *Snapshot) Begin(opts WriteOptions) (*Transaction, error) {
 // it loses the race to another creator. Both are retryable: re-plan on the
 // new table (append to it).
 func BeginCreate(root string, def TableDefinition, opts WriteOptions) (*Transaction, error) {
-	abs, err := filepath.Abs(root)
+	abs, err := normalizeRoot(root)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkRemoteWritable(abs); err != nil {
 		return nil, err
 	}
 	if err := checkNoTable(abs); err != nil {
@@ -493,6 +504,10 @@ func (tx *Transaction) cleanupFiles() {
 		RemoveFile(p)
 	}
 	tx.dvFiles, tx.dvAdds = nil, nil
+	if tx.remote() {
+		tx.cleanupRemote()
+		return
+	}
 	if tx.creating {
 		tx.removeCreatedDirs(dirs)
 	}
@@ -626,7 +641,12 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 		beforeCommitHook(tx)
 	}
 	logDir := filepath.Join(tx.root, LogDirName)
-	if tx.creating {
+	if tx.remote() {
+		if err := tx.uploadStaged(ctx); err != nil {
+			tx.Abort()
+			return nil, err
+		}
+	} else if tx.creating {
 		if err := tx.mkdirCreating(logDir); err != nil {
 			tx.Abort()
 			return nil, fmt.Errorf("create table %s: %w", tx.root, err)
@@ -644,7 +664,7 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 		if attempt == 0 {
 			FailPoint(FailCommitBefore)
 		}
-		created, err := putCommitFile(logDir, version, data)
+		created, err := tx.putCommit(ctx, logDir, version, data)
 		if err != nil {
 			tx.Abort()
 			return nil, fmt.Errorf("commit version %d of table %s: %w", version, tx.root, err)
@@ -679,6 +699,7 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 		res.Rebases++
 	}
 	FailPoint(FailCommitAfter)
+	tx.removeStage(true)
 	tx.done = true
 	res.Version, res.Committed = version, true
 	res.Checkpoint, res.CheckpointErr = tx.maybeCheckpoint(ctx, version)

@@ -71,11 +71,17 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 	if err != nil {
 		return nil, err
 	}
-	if tx.creating {
+	if tx.creating && !tx.remote() {
 		// DuckDB makes the folder it writes to, not its parents.
 		if err := tx.mkdirCreating(tx.root); err != nil {
 			return nil, fmt.Errorf("write data files to table %s: %w", tx.root, err)
 		}
+	}
+	// A remote table's files are written in its staging folder, and
+	// uploaded before the commit (store_txn.go).
+	wroot, err := tx.writeRoot()
+	if err != nil {
+		return nil, err
 	}
 	writeID := uuid.NewString()[:8]
 	opts := []string{"FORMAT parquet", "COMPRESSION snappy", "RETURN_STATS", "APPEND",
@@ -100,7 +106,7 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 			opts = append(opts, "FIELD_IDS "+ids)
 		}
 	}
-	copySQL := "COPY (" + physical + ") TO " + quoteString(tx.root) + " (" + strings.Join(opts, ", ") + ")"
+	copySQL := "COPY (" + physical + ") TO " + quoteString(wroot) + " (" + strings.Join(opts, ", ") + ")"
 	defer tx.watchWrite(writeID, len(pfs) > 0)(&adds, &err)
 	rows, err := q.QueryContext(ctx, copySQL)
 	if err != nil {
@@ -124,7 +130,7 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 		if err := rows.Scan(&filename, &count, &size, &ftr, &colStats, &parts); err != nil {
 			return fail(fmt.Errorf("write data files to table %s: reading COPY statistics: %w", tx.root, err))
 		}
-		rel, err := filepath.Rel(tx.root, filename)
+		rel, err := filepath.Rel(wroot, filename)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return fail(fmt.Errorf("write data files to table %s: DuckDB wrote %s outside the table", tx.root, filename))
 		}
@@ -196,7 +202,8 @@ func ParseByteSize(s string) (int64, error) {
 // removeFailedWrite deletes the files of a failed write (and, when
 // creating the table, the partition folders left empty).
 func (tx *Transaction) removeFailedWrite(depth int, writeID string) {
-	dirs := removeWriteFiles(tx.root, depth, writeID)
+	wroot, _ := tx.writeRoot()
+	dirs := removeWriteFiles(wroot, depth, writeID)
 	if tx.creating {
 		tx.removeEmptyDataDirs(dirs)
 	}

@@ -71,7 +71,7 @@ func Truncate(ctx context.Context, root string, opts WriteOptions) (*CommitResul
 }
 
 func oneShot(ctx context.Context, root string, opts WriteOptions, op func(*Transaction) error) (*CommitResult, error) {
-	abs, err := filepath.Abs(root)
+	abs, err := normalizeRoot(root)
 	if err != nil {
 		return nil, err
 	}

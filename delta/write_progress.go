@@ -42,9 +42,10 @@ func (tx *Transaction) watchWrite(writeID string, partitioned bool) func(adds *[
 		return func(*[]*Add, *error) {}
 	}
 	stop, stopped := make(chan struct{}), make(chan struct{})
+	wroot, _ := tx.writeRoot()
 	go func() {
 		defer close(stopped)
-		m := writeMeter{root: tx.root, writeID: writeID, partitioned: partitioned, rows: map[string]int64{}}
+		m := writeMeter{root: wroot, writeID: writeID, partitioned: partitioned, rows: map[string]int64{}}
 		every := tx.opts.ProgressInterval
 		if every <= 0 {
 			every = DefaultProgressInterval
