@@ -145,6 +145,10 @@ func configPath(c *Config, v *yaml.Node, key string, bad func(*yaml.Node, string
 		return "", false
 	}
 	p := v.Value
+	if err := LocalFolder(p); err != nil {
+		bad(v, CodeBadEnum, fmt.Sprintf("`%s`: %v", key, err), "name a local folder, absolute or relative to "+ConfigFileName)
+		return "", false
+	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(filepath.Dir(c.File), p)
 	}

@@ -44,6 +44,10 @@ func TestConfigFile(t *testing.T) {
 			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 7, workspace.CodeBadEnum, "home folder")}},
 		{name: "a folder holding home", config: "roots: [" + filepath.Dir(home) + "]\n",
 			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 9, workspace.CodeBadEnum, "home folder")}},
+		{name: "an object-store lake", config: "lake: s3://bucket/lake\nroots: [gs://b/x, ./ok]\n", roots: []string{"./ok"},
+			want: []workspacetest.Want{
+				workspacetest.D(workspace.ConfigFileName, 1, 7, workspace.CodeBadEnum, "s3://bucket/lake names an object store"),
+				workspacetest.D(workspace.ConfigFileName, 2, 9, workspace.CodeBadEnum, "gs://b/x names an object store")}},
 		{name: "twice", config: "lake: a\nlake: b\n", lake: "a",
 			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 2, 1, workspace.CodeDuplicateKey, "twice")}},
 		{name: "not a mapping", config: "- a\n",

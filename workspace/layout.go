@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 )
@@ -41,6 +42,9 @@ func NewLayout(dir, lakeOverride, env string) (Layout, error) {
 	l := Layout{Dir: abs, Lake: filepath.Join(abs, StateDirName, LakeDirName)}
 	for _, o := range []string{lakeOverride, env} {
 		if o != "" {
+			if err := LocalFolder(o); err != nil {
+				return Layout{}, fmt.Errorf("the lake %w", err)
+			}
 			if l.Lake, err = filepath.Abs(o); err != nil {
 				return Layout{}, err
 			}
@@ -107,4 +111,20 @@ func ResolvePath(declaredIn, p string) string {
 		return p
 	}
 	return filepath.Clean(filepath.Join(filepath.Dir(declaredIn), p))
+}
+
+// LocalFolder refuses a location that names an object store
+// (s3://bucket/lake, gs://, abfss://...) where a local folder is needed:
+// taken as a path, it would become a folder named "s3:" in the workspace.
+// The Delta layer reads and writes s3:// tables (docs/object-storage.md);
+// runs, plans and the engines do not use them yet.
+func LocalFolder(p string) error {
+	scheme, _, ok := strings.Cut(p, "://")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, "/\\.") {
+		return nil
+	}
+	if scheme == "file" {
+		return fmt.Errorf("%s is a file:// URI: write the folder's path without file://", p)
+	}
+	return fmt.Errorf("%s names an object store (%s://), and the runner needs a local folder for now: runs, plans and the engines do not read or write a lake in a bucket yet", p, scheme)
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -47,6 +48,23 @@ func TestLayout(t *testing.T) {
 	flag := filepath.Join(dir, "flaglake")
 	if l, _ = NewLayout(dir, flag, env); l.Lake != flag {
 		t.Fatalf("flag override: lake = %s", l.Lake)
+	}
+}
+
+// TestLayoutRefusesObjectStoreLake: --lake s3://... (or LAKTORY_LAKE) is
+// refused, not taken as a folder named "s3:" in the current folder.
+func TestLayoutRefusesObjectStoreLake(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range [][2]string{{"s3://bucket/lake", ""}, {"", "s3a://bucket/lake"}, {"abfss://c@a.dfs.core.windows.net/l", ""}} {
+		_, err := NewLayout(dir, tc[0], tc[1])
+		if err == nil || !strings.Contains(err.Error(), "names an object store") {
+			t.Errorf("NewLayout(%q, %q) = %v; want the object store refused", tc[0], tc[1], err)
+		}
+	}
+	for _, ok := range []string{"rel/lake", "/abs/lake", "./a://b", "file.name://x"} {
+		if err := LocalFolder(ok); err != nil {
+			t.Errorf("LocalFolder(%q) = %v", ok, err)
+		}
 	}
 }
 
