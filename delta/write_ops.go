@@ -96,12 +96,17 @@ func oneShot(ctx context.Context, root string, opts WriteOptions, op func(*Trans
 // folder left by a failed create, removed as well). That real folder is
 // removed. A missing folder is not an error. The folder is first renamed
 // to a hidden name next to it, so readers never see a half-deleted table.
+// A table in an object store (an s3:// root) is dropped object by object
+// (see dropRemote); the guard's roots must then hold a location of it.
 func DropTable(ctx context.Context, root string, g Guard) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if strings.TrimSpace(root) == "" {
 		return fmt.Errorf("%w: drop: no table folder given", ErrProtectedPath)
+	}
+	if IsRemoteLocation(root) {
+		return dropRemote(ctx, root, g)
 	}
 	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
 		return nil
