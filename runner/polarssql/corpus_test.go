@@ -260,7 +260,26 @@ func passThrough(c *corpusCase, fx map[string]*fixture) (string, error) {
 // delta-rs cannot write.
 func polarsDialect(c *corpusCase, fx map[string]*fixture) (string, error) {
 	if c.mode != "query" {
-		return "", unsupported(0, "", "a source's %s through Laktory's SQL parser (not translated yet)", c.mode)
+		fx := fx[c.inputs["df"]]
+		var cols []Column
+		for i, col := range fx.cols {
+			cols = append(cols, Column{Name: col.Name, Type: fx.types[i]})
+		}
+		x, err := TranslateLaktoryExpr(c.sql, "", cols)
+		if err != nil {
+			return "", err
+		}
+		from := dialect.QuoteIdent("t_" + c.inputs["df"])
+		if c.mode == "filter" {
+			if x.Type.Kind != Boolean || x.Aggregate {
+				return "", unsupported(0, "", "a filter of %s", x.Type)
+			}
+			return sinkTypes("SELECT * FROM "+from+" WHERE "+x.SQL, cols), nil
+		}
+		if _, err := x.Type.Delta(); err != nil {
+			return "", err
+		}
+		return sinkTypes("SELECT "+x.SQL+" AS "+dialect.QuoteIdent(x.Name)+" FROM "+from, []Column{{Name: x.Name, Type: x.Type}}), nil
 	}
 	var inputs []Input
 	for ref, tb := range c.inputs {

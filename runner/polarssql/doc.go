@@ -26,6 +26,12 @@
 //     (ErrUnsupported); what polars refuses is ErrPolars with polars'
 //     exception class and message.
 //
+// Laktory's own SQL parser (laktory/sqlparser.py, on sqlglot), which
+// Laktory uses for a source's filter and selects and for expectations on
+// the NARWHALS dataframe_api, is TranslateLaktoryExpr: it accepts what
+// that parser accepts, computes what the narwhals expression it builds
+// computes on Polars, and refuses the rest with Laktory's exception.
+//
 // The differential corpus (testdata/corpus, expectations by
 // scripts/polars/corpus.sh through Laktory's own code paths) measures the
 // translation, and the evaluation POLARS steps had before it, against

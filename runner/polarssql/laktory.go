@@ -1,0 +1,286 @@
+package polarssql
+
+import (
+	"strings"
+
+	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/sqlfront"
+)
+
+// Laktory evaluates a source's `filter` and `selects`, and expectations
+// on the NARWHALS dataframe_api, with its own SQL parser
+// (laktory/sqlparser.py, on sqlglot): the text becomes a narwhals
+// expression, here computed with Polars' semantics (its POLARS backend).
+// It accepts much less than Polars SQL: columns (a struct's field as
+// a.b), literal numbers and strings, + - * / % (true division), the
+// comparisons, AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (NULL is
+// false), brackets, and ABS, LOWER, UPPER, ROUND(x), FLOOR and the
+// aggregates MIN, MAX, SUM, AVG and COUNT (which counts every row, NULLs
+// too). What it refuses is ErrPolars with Laktory's exception and message;
+// what it computes other than the SQL says (CEIL is FLOOR) is refused
+// naming what it would do.
+
+// LaktorySyntax is sqlglot's default dialect as Laktory parses with it:
+// "x" is a name, strings double their quotes.
+var LaktorySyntax = &sqlfront.Syntax{
+	Name:                    "Laktory SQL expressions",
+	SyntaxErrorClass:        "ParseError",
+	DoubleQuotedIdentifiers: true,
+	TypeNames:               Syntax.TypeNames,
+	UnknownType: func(pos int, name string) *sqlfront.Error {
+		return laktoryErr(pos, "AttributeError", "module 'narwhals' has no attribute 'Utf8'")
+	},
+}
+
+// Expr is a translated Laktory expression.
+type Expr struct {
+	SQL       string // a DuckDB expression over the relation's columns
+	Name      string // the column name Polars gives it
+	Type      *Type  // its Polars dtype
+	Aggregate bool   // it reduces the relation to one row
+}
+
+// TranslateLaktoryExpr translates one expression of Laktory's SQL parser
+// over cols, whose SQL names are quoted column names (alias "" ) or
+// alias."name".
+func TranslateLaktoryExpr(text, alias string, cols []Column) (_ *Expr, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = sqlfront.Unsupported(0, "report the expression", "this expression (internal error of the translation of Laktory's SQL parser: %v)", v)
+		}
+	}()
+	e, err := LaktorySyntax.ParseExpr(text)
+	if err != nil {
+		return nil, err
+	}
+	sc := &scope{}
+	for _, c := range cols {
+		ref := dialect.QuoteIdent(c.Name)
+		if alias != "" {
+			ref = dialect.QuoteIdent(alias) + "." + ref
+		}
+		sc.cols = append(sc.cols, &scopeCol{column: &column{name: c.Name, t: c.Type, sql: ref}, starName: c.Name})
+	}
+	lk := &laktory{text: text, sc: sc}
+	x, err := lk.expr(e)
+	if err != nil {
+		return nil, err
+	}
+	return &Expr{SQL: x.sql, Name: x.name, Type: x.t, Aggregate: x.agg}, nil
+}
+
+// laktoryErr is an exception Laktory raises while parsing the expression.
+func laktoryErr(pos int, class, format string, args ...any) *sqlfront.Error {
+	return sqlfront.Rejected(pos, class, format, args...)
+}
+
+type laktory struct {
+	text string
+	sc   *scope
+}
+
+// notSupported is Laktory's message for a node its visitor lacks.
+func (lk *laktory) notSupported(e sqlfront.Expr, class string) error {
+	return laktoryErr(e.Pos(), "Exception", "expression %s of type '<class 'sqlglot.expressions.core.%s'>' is not currently supported", sqlfront.FormatExpr(e), class)
+}
+
+func (lk *laktory) expr(e sqlfront.Expr) (*rx, error) {
+	switch n := e.(type) {
+	case *sqlfront.ColumnRef:
+		switch len(n.Parts) {
+		case 1:
+			c, err := lk.sc.lookup(n)
+			if err != nil {
+				return nil, err
+			}
+			return &rx{t: c.t, sql: c.sql, name: c.name, col: c}, nil
+		case 2:
+			c, err := lk.sc.lookup(&sqlfront.ColumnRef{Parts: n.Parts[:1], P: n.P})
+			if err != nil {
+				return nil, err
+			}
+			if c.t.Kind != Struct {
+				return nil, unsupported(n.P, "", "a field of a column of %s", c.t)
+			}
+			f := n.Parts[1].Name
+			for _, fd := range c.t.Fields {
+				if fd.Name == f {
+					return &rx{t: fd.Type, sql: "(" + c.sql + ")." + dialect.QuoteIdent(f), name: f}, nil
+				}
+			}
+			return nil, laktoryErr(n.P, "StructFieldNotFoundError", "%s", f)
+		}
+		return nil, laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlfront.FormatExpr(n))
+	case *sqlfront.Literal:
+		switch n.Kind {
+		case sqlfront.LitBool:
+			return nil, lk.notSupported(n, "Boolean")
+		case sqlfront.LitNull:
+			return nil, lk.notSupported(n, "Null")
+		case sqlfront.LitInt, sqlfront.LitDecimal, sqlfront.LitDouble:
+			if strings.HasPrefix(n.Value, "-") {
+				return nil, lk.notSupported(n, "Neg")
+			}
+		case sqlfront.LitString:
+		default:
+			return nil, unsupported(n.P, "", "this literal in Laktory's SQL parser")
+		}
+		return literal(n)
+	case *sqlfront.IsNull:
+		x, err := lk.expr(n.X)
+		if err != nil {
+			return nil, err
+		}
+		op := " IS NULL)"
+		if n.Not {
+			op = " IS NOT NULL)"
+		}
+		return derive(x, tBool, "("+x.sql+op), nil
+	case *sqlfront.IsBool:
+		x, err := lk.expr(n.X)
+		if err != nil {
+			return nil, err
+		}
+		if n.Value == "UNKNOWN" {
+			return nil, unsupported(n.P, "", "IS UNKNOWN in Laktory's SQL parser")
+		}
+		if x.t.Kind != Boolean {
+			return nil, unsupported(n.P, "", "IS %s on %s in Laktory's SQL parser", n.Value, x.t)
+		}
+		// (x == lit(TRUE)).fill_null(False): NULL is false.
+		sql := "COALESCE(" + x.sql + " = " + n.Value + ", FALSE)"
+		if n.Not {
+			sql = "(NOT " + sql + ")"
+		}
+		return derive(x, tBool, sql), nil
+	case *sqlfront.Unary:
+		if n.Op != "NOT" {
+			return nil, lk.notSupported(n, "Neg")
+		}
+		x, err := lk.expr(n.X)
+		if err != nil {
+			return nil, err
+		}
+		if x.t.Kind != Boolean {
+			return nil, unsupported(n.P, "", "NOT on %s in Laktory's SQL parser", x.t)
+		}
+		return derive(x, tBool, "(NOT "+x.sql+")"), nil
+	case *sqlfront.Binary:
+		return lk.binary(n)
+	case *sqlfront.Cast:
+		// Laktory's map_sql_type builds its table with narwhals.Utf8,
+		// which narwhals 2.29.0 lacks: every CAST fails.
+		return nil, laktoryErr(n.P, "AttributeError", "module 'narwhals' has no attribute 'Utf8'")
+	case *sqlfront.Call:
+		return lk.call(n)
+	case *sqlfront.InList, *sqlfront.InQuery:
+		return nil, lk.notSupported(n, "In")
+	case *sqlfront.Between:
+		return nil, lk.notSupported(n, "Between")
+	case *sqlfront.Like:
+		class := map[string]string{"LIKE": "Like", "ILIKE": "ILike", "RLIKE": "RegexpLike", "REGEXP": "RegexpLike"}[n.Op]
+		return nil, laktoryErr(n.P, "ValueError", "Unsupported binary operator <class 'sqlglot.expressions.core.%s'>", class)
+	case *sqlfront.Case:
+		return nil, laktoryErr(n.P, "ValueError", "Unsupported function None of type <class 'sqlglot.expressions.functions.Case'>")
+	}
+	return nil, unsupported(e.Pos(), "", "%s in Laktory's SQL parser", describe(e))
+}
+
+var laktoryBinaryClass = map[string]string{"||": "DPipe", "<=>": "NullSafeEQ", "&": "BitwiseAnd", "|": "BitwiseOr", "^": "BitwiseXor", "DIV": "IntDiv", "<<": "BitwiseLeftShift", ">>": "BitwiseRightShift"}
+
+func (lk *laktory) binary(n *sqlfront.Binary) (*rx, error) {
+	if c, ok := laktoryBinaryClass[n.Op]; ok {
+		return nil, laktoryErr(n.P, "ValueError", "Unsupported binary operator <class 'sqlglot.expressions.core.%s'>", c)
+	}
+	l, err := lk.expr(n.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := lk.expr(n.R)
+	if err != nil {
+		return nil, err
+	}
+	if l.agg || r.agg {
+		return nil, unsupported(n.P, "", "an aggregate inside an expression in Laktory's SQL parser")
+	}
+	if n.Op == "/" {
+		// narwhals' / is true division: integers divide as Float64.
+		if !l.t.isNumeric() || !r.t.isNumeric() {
+			return nil, unsupported(n.P, "", "/ on %s and %s", l.t, r.t)
+		}
+		t := supertype(l, r)
+		if t == nil {
+			return nil, unsupported(n.P, "", "/ on %s and %s", l.t, r.t)
+		}
+		if t.isInt() {
+			t = tFloat64
+		}
+		return &rx{t: t, sql: "CAST(polars_div(" + castTo(l, t) + ", " + castTo(r, t) + ") AS " + t.DuckDB() + ")", name: l.name}, nil
+	}
+	return binary(n, l, r)
+}
+
+func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
+	name := strings.ToLower(n.Name.Name)
+	if n.StarArg {
+		return nil, lk.notSupported(&sqlfront.ColumnRef{Parts: []sqlfront.Ident{{Name: "*"}}, P: n.P}, "Star")
+	}
+	if n.Over != nil || n.Distinct || n.Filter != nil || n.Syntax != "" {
+		return nil, unsupported(n.P, "", "%s with OVER, DISTINCT, FILTER or a special syntax in Laktory's SQL parser", strings.ToUpper(name))
+	}
+	switch name {
+	case "ceil", "ceiling":
+		return nil, unsupported(n.P, "use FLOOR if the floor is meant, or compute the ceiling in a SQL step", "CEIL, which Laktory 0.13.1's SQL parser computes as the floor ((-1) * ((-1) * x) // 1) named literal,")
+	case "pi":
+		return nil, unsupported(n.P, "", "PI() in Laktory's SQL parser (a literal selected alone gives one row)")
+	case "abs", "lower", "upper", "round", "floor", "min", "max", "sum", "avg", "count":
+	default:
+		return nil, laktoryErr(n.P, "ValueError", "Unsupported function %s", name)
+	}
+	if name == "round" && len(n.Args) > 1 {
+		return nil, laktoryErr(n.P, "TypeError", "argument 'decimals': 'Expr' object cannot be interpreted as an integer")
+	}
+	if len(n.Args) != 1 {
+		return nil, unsupported(n.P, "", "%s with %d arguments in Laktory's SQL parser", strings.ToUpper(name), len(n.Args))
+	}
+	x, err := lk.expr(n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	if x.agg {
+		return nil, unsupported(n.P, "", "an aggregate inside %s", strings.ToUpper(name))
+	}
+	switch name {
+	case "abs":
+		if !x.t.isNumeric() {
+			return nil, unsupported(n.P, "", "ABS of %s", x.t)
+		}
+		return derive(x, x.t, "abs("+x.sql+")"), nil
+	case "lower", "upper":
+		if x.t.Kind != String {
+			return nil, unsupported(n.P, "", "%s of %s", strings.ToUpper(name), x.t)
+		}
+		return derive(x, tString, "polars_"+name+"("+x.sql+")"), nil
+	case "round", "floor":
+		switch {
+		case x.t.isInt():
+			return derive(x, x.t, x.sql), nil
+		case x.t.isFloat() && name == "round":
+			return derive(x, x.t, "CAST(round_even("+x.sql+", 0) AS "+x.t.DuckDB()+")"), nil
+		case x.t.isFloat():
+			return derive(x, x.t, "CAST(floor("+x.sql+") AS "+x.t.DuckDB()+")"), nil
+		}
+		return nil, unsupported(n.P, "", "%s of %s", strings.ToUpper(name), x.t)
+	case "count":
+		// narwhals' len: every row, NULLs too.
+		return &rx{t: tUInt32, sql: "CAST(count(*) AS UINTEGER)", name: x.name, agg: true}, nil
+	}
+	if x.col == nil {
+		return nil, unsupported(n.P, "aggregate a column", "%s of an expression in Laktory's SQL parser", strings.ToUpper(name))
+	}
+	out, err := (&resolver{}).call(&sqlfront.Call{Name: sqlfront.Ident{Name: name}, Args: []sqlfront.Expr{n.Args[0]}, P: n.P}, lk.sc, true)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,59 @@
+package polarssql
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/runner/sqlfront"
+)
+
+// What Laktory's SQL parser accepts, names and types, and its messages for
+// the rest, without DuckDB.
+func TestLaktoryExpr(t *testing.T) {
+	cols := []Column{{"i", mustType(t, "Int32")}, {"d", mustType(t, "Float64")}, {"s", mustType(t, "String")}, {"ok", mustType(t, "Boolean")},
+		{"a", mustType(t, "Struct(city:String)")}}
+	for _, tc := range []struct{ text, want string }{
+		{"i / 2", "i:Float64"},
+		{"2 * d", "literal:Float64"},
+		{"i % 3", "i:Int32"},
+		{"UPPER(s)", "s:String"},
+		{"COUNT(s)", "s:UInt32 agg"},
+		{"SUM(i)", "i:Int32 agg"},
+		{"a.city = 'Paris'", "city:Boolean"},
+		{"ok IS TRUE", "ok:Boolean"},
+		{"i IN (1, 2)", "error Exception: expression (i IN (1, 2)) of type '<class 'sqlglot.expressions.core.In'>' is not currently supported"},
+		{"s LIKE 'a%'", "error ValueError: Unsupported binary operator <class 'sqlglot.expressions.core.Like'>"},
+		{"s || s", "error ValueError: Unsupported binary operator <class 'sqlglot.expressions.core.DPipe'>"},
+		{"CAST(i AS TEXT)", "error AttributeError: module 'narwhals' has no attribute 'Utf8'"},
+		{"ROUND(d, 1)", "error TypeError"},
+		{"COALESCE(s, 'x')", "error ValueError: Unsupported function coalesce"},
+		{"i > -1", "error Exception"},
+		{"ok = TRUE", "error Exception"},
+		{"a.b.c", "error Exception: Column expression a.b.c with more than 2 parts is not supported"},
+		{"CEIL(d)", "unsupported"},
+		{"SUM(i / 2)", "unsupported"},
+	} {
+		x, err := TranslateLaktoryExpr(tc.text, "", cols)
+		var got string
+		switch {
+		case err != nil:
+			var fe *sqlfront.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("%s: %v", tc.text, err)
+			}
+			got = "unsupported"
+			if errors.Is(err, ErrPolars) {
+				got = "error " + fe.Class + ": " + fe.Msg
+			}
+		default:
+			got = x.Name + ":" + x.Type.String()
+			if x.Aggregate {
+				got += " agg"
+			}
+		}
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s:\n got  %s\n want %s", tc.text, got, tc.want)
+		}
+	}
+}
