@@ -48,6 +48,8 @@ var parseQueries = []string{
 	`SELECT current_date, current_timestamp(), now() FROM {df}`,
 	`SELECT a FROM {df} UNION ALL SELECT a FROM {nodes.x} UNION SELECT 1 EXCEPT SELECT 2 INTERSECT SELECT 3 MINUS SELECT 4`,
 	`(SELECT a FROM {df} ORDER BY a LIMIT 1) UNION ALL (SELECT 2)`,
+	`SELECT * FROM ((SELECT a FROM {df}) AS l JOIN {nodes.x} r ON l.a = r.a)`,
+	`SELECT * FROM (((SELECT a FROM {df})) l LEFT JOIN (SELECT a FROM {nodes.x}) r USING (a))`,
 	`SELECT * FROM VALUES (1, 'a'), (2, 'b') AS t(id, name)`,
 	`SELECT * FROM (VALUES (1), (2)) t(a)`,
 	`VALUES (1, 2), (3, 4)`,

@@ -773,12 +773,20 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		dt := &DerivedTable{Query: q, Lateral: true, P: t.pos}
 		te, alias, cols = dt, &dt.Alias, &dt.Columns
 	case t.isOp("(") && p.startsQuery(1):
+		start := p.i
 		p.i++
 		q, err := p.query()
-		if err != nil {
-			return nil, err
+		if err == nil {
+			err = p.expectOp(")")
 		}
-		if err := p.expectOp(")"); err != nil {
+		if err != nil {
+			// ((SELECT ...) AS a JOIN b ON ...): a bracketed join whose
+			// first table is a subquery.
+			p.i = start + 1
+			inner, err2 := p.tableItem()
+			if err2 == nil && p.acceptOp(")") {
+				return inner, nil
+			}
 			return nil, err
 		}
 		dt := &DerivedTable{Query: q, P: t.pos}
