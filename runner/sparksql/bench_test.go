@@ -12,15 +12,15 @@ import (
 )
 
 // BenchmarkTranslateCorpus: parse, resolve and emit every step of the
-// corpus (development and held-out, 561 steps) against its inputs'
+// corpus (every part) against its inputs'
 // schemas; ns/step is the translation's cost per step at validate time
 // (budget: under 1 ms).
 func BenchmarkTranslateCorpus(b *testing.B) {
 	db := benchDB(b)
 	fixtures := loadFixtures(b, db)
 	var cases []*corpusCase
-	for _, dir := range []string{"testdata/corpus", "testdata/corpus/heldout"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.sql"))
+	for _, part := range corpusParts {
+		files, _ := filepath.Glob(filepath.Join(part.dir, "*.sql"))
 		sort.Strings(files)
 		for _, f := range files {
 			cases = append(cases, readCases(b, f, filepath.Base(f))...)

@@ -33,8 +33,20 @@ var update = flag.Bool("update", false, "rewrite testdata/corpus/status.txt")
 // the test. testdata/corpus/status.txt records every step's outcome
 // (regenerate with -update and read the diff).
 
+// corpusParts are the corpus's parts, each reported apart: the held-out
+// parts were written, and their expectations computed, before the code
+// they test; round 2 (steps r2_ and h2_, and the fixture tables landing,
+// history, money, jdocs, clicks, nested, products, fx, texts) was written
+// from everyday pipelines before the round-2 fixes.
+var corpusParts = []struct{ dir, prefix, total string }{
+	{"testdata/corpus", "", "round 1 (development)"},
+	{"testdata/corpus/heldout", "heldout/", "round 1 (held out)"},
+	{"testdata/corpus/round2", "round2/", "round 2 (development)"},
+	{"testdata/corpus/heldout2", "heldout2/", "round 2 (held out)"},
+}
+
 type corpusCase struct {
-	file   string // category: the file name without .sql; heldout/ prefix for the held-out part
+	file   string // category: the part's prefix and the file name without .sql
 	name   string
 	inputs map[string]string
 	conf   map[string]string
@@ -413,17 +425,14 @@ func TestCorpus(t *testing.T) {
 	}
 	fixtures := loadFixtures(t, db)
 	var results []result
-	// The held-out part was written, and its expectations computed, before
-	// the functions it uses were translated; its figures are reported apart.
-	dirs := []string{"testdata/corpus", "testdata/corpus/heldout"}
-	for _, dir := range dirs {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.sql"))
+	for _, part := range corpusParts {
+		files, _ := filepath.Glob(filepath.Join(part.dir, "*.sql"))
 		sort.Strings(files)
+		if len(files) == 0 {
+			t.Fatalf("%s: no corpus files", part.dir)
+		}
 		for _, f := range files {
-			category := strings.TrimSuffix(filepath.Base(f), ".sql")
-			if strings.HasSuffix(dir, "heldout") {
-				category = "heldout/" + category
-			}
+			category := part.prefix + strings.TrimSuffix(filepath.Base(f), ".sql")
 			exp := map[string]*expected{}
 			raw, err := os.ReadFile(strings.TrimSuffix(f, ".sql") + ".expected.json")
 			if err != nil {
@@ -635,6 +644,7 @@ func normDuckType(s string) string {
 
 func checkResults(t *testing.T, results []result) {
 	type tally struct{ n, exact, err, rejected, runtime, class, different, success, claim int }
+	known := readKnown(t)
 	byCat := map[string]*tally{}
 	var lines []string
 	for _, r := range results {
@@ -644,6 +654,7 @@ func checkResults(t *testing.T, results []result) {
 		}
 		tl := byCat[k]
 		tl.n++
+		var bad string
 		switch r.status {
 		case okExact:
 			tl.exact++
@@ -653,23 +664,36 @@ func checkResults(t *testing.T, results []result) {
 			tl.rejected++
 		case badRuntime:
 			tl.runtime++
+			bad = "fails at run time where Spark succeeds"
 		case badClass:
 			tl.class++
+			bad = "fails with another error than Spark's"
 		case badDifferent:
 			tl.different++
-			t.Errorf("%s/%s: a different result from Spark's: %s", r.c.file, r.c.name, r.detail)
+			bad = "a different result from Spark's"
 		case badSuccess:
 			tl.success++
-			t.Errorf("%s/%s: succeeds where Spark fails: %s", r.c.file, r.c.name, r.detail)
+			bad = "succeeds where Spark fails"
 		case badClaim:
 			tl.claim++
-			t.Errorf("%s/%s: rejected as a Spark error although Spark accepts it: %s", r.c.file, r.c.name, r.detail)
+			bad = "rejected as a Spark error although Spark accepts it"
 		}
+		want, isKnown := known[r.c.name]
+		switch {
+		case isKnown && want != r.status:
+			t.Errorf("%s/%s: %s, but testdata/corpus/known.txt says %s: update it", r.c.file, r.c.name, r.status, want)
+		case bad != "" && !isKnown:
+			t.Errorf("%s/%s: %s: %s", r.c.file, r.c.name, bad, r.detail)
+		}
+		delete(known, r.c.name)
 		line := fmt.Sprintf("%-28s %-40s %s", r.c.file, r.c.name, r.status)
 		if r.status != okExact {
 			line += "  " + firstLine(r.detail)
 		}
 		lines = append(lines, line)
+	}
+	for name := range known {
+		t.Errorf("testdata/corpus/known.txt names %s, which is no corpus step", name)
 	}
 	var cats []string
 	for k := range byCat {
@@ -678,14 +702,20 @@ func checkResults(t *testing.T, results []result) {
 	sort.Strings(cats)
 	summary := []string{"# Spark SQL corpus outcomes (go test ./runner/sparksql -run TestCorpus -update)", "#",
 		"# category                     steps  exact  error  rejected  runtime-fail  wrong-error  DIFFERENT  FALSE-SUCCESS  FALSE-CLAIM"}
-	var tot, held tally
+	totals := make([]tally, len(corpusParts))
+	row := func(name string, c tally) string {
+		return fmt.Sprintf("# %-28s %5d  %5d  %5d  %8d  %12d  %11d  %9d  %13d  %11d", name, c.n, c.exact, c.err, c.rejected, c.runtime, c.class, c.different, c.success, c.claim)
+	}
 	for _, k := range cats {
 		c := byCat[k]
-		summary = append(summary, fmt.Sprintf("# %-28s %5d  %5d  %5d  %8d  %12d  %11d  %9d  %13d  %11d", k, c.n, c.exact, c.err, c.rejected, c.runtime, c.class, c.different, c.success, c.claim))
-		acc := &tot
-		if strings.HasPrefix(k, "heldout/") {
-			acc = &held
+		summary = append(summary, row(k, *c))
+		part := 0
+		for i, p := range corpusParts {
+			if p.prefix != "" && strings.HasPrefix(k, p.prefix) {
+				part = i
+			}
 		}
+		acc := &totals[part]
 		acc.n += c.n
 		acc.exact += c.exact
 		acc.err += c.err
@@ -696,11 +726,8 @@ func checkResults(t *testing.T, results []result) {
 		acc.success += c.success
 		acc.claim += c.claim
 	}
-	for _, x := range []struct {
-		name string
-		c    tally
-	}{{"total (development)", tot}, {"total (held out)", held}} {
-		summary = append(summary, fmt.Sprintf("# %-28s %5d  %5d  %5d  %8d  %12d  %11d  %9d  %13d  %11d", x.name, x.c.n, x.c.exact, x.c.err, x.c.rejected, x.c.runtime, x.c.class, x.c.different, x.c.success, x.c.claim))
+	for i, p := range corpusParts {
+		summary = append(summary, row("total "+p.total, totals[i]))
 	}
 	content := strings.Join(append(append(summary, "#"), lines...), "\n") + "\n"
 	for _, s := range summary[3:] {
@@ -717,6 +744,33 @@ func checkResults(t *testing.T, results []result) {
 	if err != nil || string(old) != content {
 		t.Errorf("%s is not current: run go test ./runner/sparksql -run TestCorpus -update and read the diff", path)
 	}
+}
+
+// readKnown reads testdata/corpus/known.txt: steps whose outcome is known
+// to be wrong (name and status a line, then why), recorded when a corpus
+// part is written before the code it tests so that its "before" figures
+// can be checked in. A step listed there must have exactly that outcome;
+// the list only shrinks.
+func readKnown(t *testing.T) map[string]string {
+	raw, err := os.ReadFile("testdata/corpus/known.txt")
+	if err != nil {
+		if os.IsNotExist(err) {
+			return map[string]string{}
+		}
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for i, line := range strings.Split(string(raw), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			t.Fatalf("testdata/corpus/known.txt:%d: want a step name and its status", i+1)
+		}
+		out[f[0]] = f[1]
+	}
+	return out
 }
 
 func firstLine(s string) string {

@@ -17,7 +17,7 @@ compare the local translation against these files without a JVM.
 
 Run it through corpus.sh (which sets up the venv):
 
-    corpus.py [--only NAME_PREFIX] CORPUS_DIR
+    corpus.py [--only NAME_PREFIX[,NAME_PREFIX...]] CORPUS_DIR
 """
 import argparse
 import datetime as dt
@@ -154,7 +154,7 @@ def error_message(e):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus")
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="comma-separated prefixes of the step names to run")
     args = ap.parse_args()
 
     spark = (SparkSession.builder.master("local[1]").appName("sparksql-corpus")
@@ -181,13 +181,15 @@ def main():
     for path in files:
         out = {}
         for c in read_cases(path):
-            if args.only and not c["name"].startswith(args.only):
+            if args.only and not c["name"].startswith(tuple(args.only.split(","))):
                 continue
             sql = c["sql"]
             for ph, table in c["inputs"].items():
                 sql = sql.replace("{" + ph + "}", "t_" + table)
             if c["mode"] == "filter":
-                sql = "SELECT * FROM t_%s WHERE (%s)" % (c["inputs"]["df"], sql)
+                # The alias keeps Spark from reading WHERE (x) as the
+                # table's alias with a column list when x is one name.
+                sql = "SELECT * FROM t_%s AS filter_input WHERE (%s)" % (c["inputs"]["df"], sql)
             elif c["mode"] == "expr":
                 sql = "SELECT (%s) AS v FROM t_%s" % (sql, c["inputs"]["df"])
             for k, v in c["conf"].items():

@@ -8,6 +8,7 @@
 #
 #   ./scripts/sparksql/corpus.sh                 every step
 #   ./scripts/sparksql/corpus.sh --only h_cast   steps whose name starts so
+#   ./scripts/sparksql/corpus.sh --only r2_,h2_  several prefixes
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
