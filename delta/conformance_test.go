@@ -105,7 +105,8 @@ func TestConformanceNegative(t *testing.T) {
 	}
 }
 
-// TestConformanceSnapshots checks log-level facts the README states.
+// TestConformanceSnapshots checks log-level facts the conformance tables'
+// README states.
 func TestConformanceSnapshots(t *testing.T) {
 	dir := conformanceDir(t)
 	load := func(t *testing.T, name string) *Snapshot {
@@ -151,7 +152,8 @@ func TestConformanceSnapshots(t *testing.T) {
 	})
 }
 
-// conformanceSkipColumns lists expected columns known to be wrong (README).
+// conformanceSkipColumns lists expected columns known to be wrong (the
+// conformance tables' README).
 var conformanceSkipColumns = map[string][]string{
 	"data-reader-partition-values": {"as_timestamp"},
 }

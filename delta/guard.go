@@ -10,7 +10,7 @@ import (
 )
 
 // This file holds the only calls in the product that remove anything from
-// disk (the README's "Removing files" rule; a test of cmd/laktory fails on
+// disk (docs/development.md, "Removing files"; a test of cmd/laktory fails on
 // any other os.Remove or os.RemoveAll). A folder is removed only by
 // Guard.RemoveAll, which checks where it is; a file by RemoveFile, an
 // empty folder by RemoveEmptyDir (neither can remove a folder's content).

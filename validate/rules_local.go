@@ -215,8 +215,8 @@ func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
 }
 
 // DVReadersLost names the readers that refuse a Delta table with the
-// deletionVectors feature, as measured by the interop tests (README,
-// "Deletion vectors"): delta-rs' pyarrow path refuses the feature itself,
+// deletionVectors feature, as measured by the interop tests
+// (docs/delta-tables.md, "Deletion vectors"): delta-rs' pyarrow path refuses the feature itself,
 // DVs written or not.
 const DVReadersLost = "deltalake (delta-rs) 1.6's pyarrow readers (DeltaTable.to_pyarrow_table, to_pyarrow_dataset, to_pandas)"
 

@@ -25,7 +25,7 @@ type execStep struct {
 	selects   []string
 	params    map[string]string
 	files     map[string]string // written before the step
-	// A documented difference (README, "Fidelity to Laktory 0.13.1"), at a
+	// A documented difference (docs/fidelity.md, "Runs checked against Laktory"), at a
 	// scenario's last step: our run fails saying oursFails while Laktory's
 	// runs, or Laktory's fails saying laktoryFails while ours runs. The
 	// tables must then differ.

@@ -184,7 +184,8 @@ func TestInteropSparkDeclarative(t *testing.T) {
 	}
 	for k, st := range steps {
 		if k > 0 && k < len(res) && strings.Contains(res[k].Error, sdpSecondRun) {
-			// Known (README): each spark-pipelines run has its own in-memory
+			// Known (docs/development.md, "Declarative pipelines on
+			// Spark"): each spark-pipelines run has its own in-memory
 			// catalog, so a second run does not find the table the first
 			// created and fails creating it over its folder.
 			t.Logf("%s and after: not compared, Laktory 0.13.1 cannot run them locally (%s)", st.Name, sdpSecondRun)

@@ -9,7 +9,7 @@ import (
 )
 
 // allowed lists, for each top-level package, the top-level project packages
-// it may import (DEVELOPERS.md: cmd -> tui -> runner -> delta; tui and runner
+// it may import (docs/development.md, "Layout and layering": cmd -> tui -> runner -> delta; tui and runner
 // -> validate -> workspace; delta and assets import no project package;
 // nothing imports tui or cmd).
 var allowed = map[string][]string{
@@ -48,7 +48,7 @@ func TestImportDirections(t *testing.T) {
 		from := top(f[0])
 		ok, known := allowed[from]
 		if !known {
-			t.Errorf("package %s is outside the documented layout (add it to DEVELOPERS.md and this test)", f[0])
+			t.Errorf("package %s is outside the documented layout (add it to docs/development.md and this test)", f[0])
 			continue
 		}
 		checked++

@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// removalFile is the one file allowed to remove anything from disk (the
-// README's "Removing files" rule).
+// removalFile is the one file allowed to remove anything from disk
+// (docs/development.md, "Removing files").
 const removalFile = "delta/guard.go"
 
 // removers are the calls that delete files or folders, by import path.
@@ -80,7 +80,7 @@ func TestRemovalsGoThroughGuard(t *testing.T) {
 			}
 			for _, fn := range names[id.Name] {
 				if sel.Sel.Name == fn {
-					t.Errorf("%s: %s.%s: only %s removes files and folders (README, Development: \"Removing files\"); use delta.Guard.RemoveAll for a folder, delta.RemoveFile for a file, delta.RemoveEmptyDir for an empty folder",
+					t.Errorf("%s: %s.%s: only %s removes files and folders (docs/development.md, \"Removing files\"); use delta.Guard.RemoveAll for a folder, delta.RemoveFile for a file, delta.RemoveEmptyDir for an empty folder",
 						fset.Position(sel.Pos()), id.Name, fn, removalFile)
 				}
 			}

@@ -98,7 +98,7 @@ pipeline, a stack nor included by one).
 
 It exits with 1 when the workspace has errors (warnings and infos don't
 count), and prints every diagnostic as JSON with --json. Codes are stable
-(LK001...); the README lists them.`,
+(LK001...); docs/validation.md lists them.`,
 			Example: `  laktory validate
   laktory validate ./demo
   laktory validate --deep ./demo
