@@ -216,9 +216,10 @@ func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
 
 // DVReadersLost names the readers that refuse a Delta table with the
 // deletionVectors feature, as measured by the interop tests
-// (docs/delta-tables.md, "Deletion vectors"): delta-rs' pyarrow path refuses the feature itself,
-// DVs written or not.
-const DVReadersLost = "deltalake (delta-rs) 1.6's pyarrow readers (DeltaTable.to_pyarrow_table, to_pyarrow_dataset, to_pandas)"
+// (docs/delta-tables.md, "Deletion vectors"): delta-rs' pyarrow path
+// refuses the feature itself, DVs written or not, and so does polars 1.32.0
+// (the version laktory[polars] 0.13.1 installs).
+const DVReadersLost = "deltalake (delta-rs) 1.6's pyarrow readers (DeltaTable.to_pyarrow_table, to_pyarrow_dataset, to_pandas) and polars 1.32.0 (the version laktory[polars] 0.13.1 installs)"
 
 // deletionVectors warns about a sink whose table properties enable
 // deletion vectors: deletes then mark rows instead of rewriting files, and
@@ -230,9 +231,9 @@ func (c *checker) deletionVectors(n *workspace.Node, sk *workspace.Sink) {
 	for k, v := range sk.Metadata.Properties {
 		if strings.EqualFold(k, "delta.enableDeletionVectors") && strings.EqualFold(strings.TrimSpace(v), "true") {
 			c.add(sk.Metadata.At("properties"), Warning, CodeDeletionVectors,
-				fmt.Sprintf("node '%s' writes %s with deletion vectors (delta.enableDeletionVectors=true): deletes and FULL refreshes mark rows instead of rewriting files, and %s refuse the table; delta-rs' DataFusion QueryBuilder, polars, Spark and Databricks read it",
+				fmt.Sprintf("node '%s' writes %s with deletion vectors (delta.enableDeletionVectors=true): deletes and FULL refreshes mark rows instead of rewriting files, and %s refuse the table; delta-rs' DataFusion QueryBuilder, Spark and Databricks read it",
 					n.Name, sk.Describe(), DVReadersLost),
-				"remove the property to keep every reader, or read the table with polars or deltalake's QueryBuilder; `laktory table optimize` purges the deleted rows")
+				"remove the property to keep every reader, or read the table with deltalake's QueryBuilder or Spark; `laktory table optimize` purges the deleted rows")
 		}
 	}
 }

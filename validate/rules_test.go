@@ -287,7 +287,7 @@ nodes:
     metadata:
       properties: {delta.enableDeletionVectors: "false"}
 `}, want: []W{
-			D("pl.yaml", 10, 19, CodeDeletionVectors, "refuse the table"),
+			D("pl.yaml", 10, 19, CodeDeletionVectors, "and polars 1.32.0 (the version laktory[polars] 0.13.1 installs) refuse the table"),
 		}},
 		{name: "polars backend", files: map[string]string{"pl.yaml": `
 name: pl
