@@ -397,8 +397,14 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 	if n.Syntax != "" {
 		return nil, unsupported(n.P, "", "%s in Polars SQL", strings.ReplaceAll(n.Syntax, "_", " "))
 	}
-	if n.Over != nil || n.Filter != nil || n.Nulls != "" || len(n.Within) > 0 {
-		return nil, unsupported(n.P, "", "%s with OVER, FILTER, IGNORE NULLS or WITHIN GROUP in Polars SQL", name)
+	if polarsLacks[name] {
+		return nil, rejected(n.P, "SQLInterfaceError", "unsupported function '%s'", name)
+	}
+	if n.Filter != nil || n.Nulls != "" || len(n.Within) > 0 {
+		return nil, unsupported(n.P, "", "%s with FILTER, IGNORE NULLS or WITHIN GROUP in Polars SQL", name)
+	}
+	if n.Over != nil {
+		return r.window(n, name, sc, grouped)
 	}
 	if n.StarArg {
 		if name != "count" || n.Distinct {
@@ -561,38 +567,11 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		if err := arity(1); err != nil {
 			return nil, err
 		}
-		x := args[0]
-		var t *Type
-		var sql string
-		switch name {
-		case "count":
-			t, sql = tUInt32, "CAST(count("+x.sql+") AS UINTEGER)"
-		case "sum":
-			if !x.t.isNumeric() {
-				return nil, unsupported(n.P, "", "sum of %s in Polars SQL", x.t)
-			}
-			t = x.t
-			if x.t.isInt() && x.t.intBits() < 32 {
-				t = tInt64
-			}
-			// polars sums no rows, or only NULLs, to 0; integer sums wrap
-			// around on overflow.
-			sql = "CAST(COALESCE(sum(" + x.sql + "), 0) AS " + t.DuckDB() + ")"
-			if t.isInt() {
-				sql = wrapInt("COALESCE(sum(CAST("+x.sql+" AS HUGEINT)), 0)", t)
-			}
-		case "avg":
-			if !x.t.isNumeric() {
-				return nil, unsupported(n.P, "", "avg of %s in Polars SQL", x.t)
-			}
-			t, sql = tFloat64, "avg(CAST("+x.sql+" AS DOUBLE))"
-		default:
-			if !x.t.isNumeric() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean {
-				return nil, unsupported(n.P, "", "%s of %s in Polars SQL", name, x.t)
-			}
-			t, sql = x.t, name+"("+x.sql+")"
+		t, sql, err := aggregate(n, name, args[0], "")
+		if err != nil {
+			return nil, err
 		}
-		return &rx{t: t, sql: sql, name: x.name, agg: true}, nil
+		return &rx{t: t, sql: sql, name: args[0].name, agg: true}, nil
 	}
 	return nil, unsupported(n.P, "", "the function %s in Polars SQL", strings.ToUpper(name))
 }
@@ -737,4 +716,109 @@ func common(vals []*rx, pos int) (*Type, error) {
 		return tNull, nil
 	}
 	return acc.t, nil
+}
+
+// aggregate is an aggregate's dtype and SQL, over a window when over is
+// an OVER clause: polars sums no rows, or only NULLs, to 0 and integer
+// sums wrap around on overflow; COUNT counts non-NULL values (UInt32).
+func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string, error) {
+	switch name {
+	case "count":
+		return tUInt32, "CAST(count(" + x.sql + ")" + over + " AS UINTEGER)", nil
+	case "sum":
+		if !x.t.isNumeric() {
+			return nil, "", unsupported(n.P, "", "sum of %s in Polars SQL", x.t)
+		}
+		t := x.t
+		if x.t.isInt() && x.t.intBits() < 32 {
+			t = tInt64
+		}
+		if t.isInt() {
+			return t, wrapInt("COALESCE(sum(CAST("+x.sql+" AS HUGEINT))"+over+", 0)", t), nil
+		}
+		return t, "CAST(COALESCE(sum(" + x.sql + ")" + over + ", 0) AS " + t.DuckDB() + ")", nil
+	case "avg":
+		if !x.t.isNumeric() {
+			return nil, "", unsupported(n.P, "", "avg of %s in Polars SQL", x.t)
+		}
+		return tFloat64, "avg(CAST(" + x.sql + " AS DOUBLE))" + over, nil
+	}
+	if !x.t.isNumeric() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean {
+		return nil, "", unsupported(n.P, "", "%s of %s in Polars SQL", name, x.t)
+	}
+	return x.t, name + "(" + x.sql + ")" + over, nil
+}
+
+// window is an aggregate over a window of PARTITION BY columns (polars'
+// .over()): polars 1.32.0 ignores a window's ORDER BY and frame, and
+// needs a key.
+func (r *resolver) window(n *sqlfront.Call, name string, sc *scope, grouped bool) (*rx, error) {
+	w := n.Over
+	switch {
+	case grouped:
+		return nil, unsupported(n.P, "", "a window function in a grouped query in Polars SQL")
+	case w.Name != "":
+		return nil, unsupported(n.P, "", "a named window in Polars SQL")
+	case len(w.OrderBy) > 0 || w.Frame != nil:
+		return nil, unsupported(w.P, "compute a running total with a self-join, or drop the ORDER BY if the whole partition is meant", "a window's ORDER BY or frame, which polars 1.32.0 ignores (it computes %s over the whole partition),", strings.ToUpper(name))
+	case !aggFuncs[name]:
+		return nil, unsupported(n.P, "", "%s over a window in Polars SQL", strings.ToUpper(name))
+	case n.Distinct:
+		return nil, unsupported(n.P, "", "%s(DISTINCT ...) over a window in Polars SQL", name)
+	case len(w.PartitionBy) == 0:
+		return nil, rejected(w.P, "ComputeError", "at least one key is required in a group_by operation")
+	}
+	var keys []string
+	for _, p := range w.PartitionBy {
+		cr, ok := p.(*sqlfront.ColumnRef)
+		if !ok {
+			return nil, unsupported(p.Pos(), "", "a PARTITION BY key that is not a column in Polars SQL")
+		}
+		c, err := sc.lookup(cr)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, c.sql)
+	}
+	over := " OVER (PARTITION BY " + strings.Join(keys, ", ") + ")"
+	if n.StarArg {
+		if name != "count" {
+			return nil, unsupported(n.P, "", "%s(*) in Polars SQL", name)
+		}
+		return &rx{t: tUInt32, sql: "CAST(count(*)" + over + " AS UINTEGER)", name: "len"}, nil
+	}
+	if len(n.Args) != 1 {
+		return nil, unsupported(n.P, "", "%s with %d arguments in Polars SQL", strings.ToUpper(name), len(n.Args))
+	}
+	x, err := r.expr(n.Args[0], sc, false)
+	if err != nil {
+		return nil, err
+	}
+	if x.agg {
+		return nil, unsupported(n.P, "", "an aggregate inside a window function")
+	}
+	t, sql, err := aggregate(n, name, x, over)
+	if err != nil {
+		return nil, err
+	}
+	return &rx{t: t, sql: sql, name: x.name}, nil
+}
+
+// polarsLacks are functions polars 1.32.0's SQL does not have ("unsupported
+// function"), found by calling each.
+var polarsLacks = setOf(`row_number rank dense_rank lag lead ntile percent_rank cume_dist first_value last_value nth_value
+	nvl nvl2 lpad rpad date_trunc datediff dateadd mean mode var_pop stddev_pop string_agg listagg approx_count_distinct
+	bool_and bool_or every any_value group_concat collect_list collect_set size cardinality instr locate regexp_extract
+	regexp_replace regexp_substr split translate repeat space ascii chr char format printf md5 sha1 sha2 hash uuid random
+	rand now current_timestamp today to_date to_timestamp to_char to_number typeof unix_timestamp from_unixtime
+	date_format date_add date_sub add_months last_day months_between next_day year month day hour minute second quarter
+	week weekofyear dayofweek dayofyear dayofmonth epoch trunc truncate isnull isnan nanvl len btrim sinh cosh tanh explode
+	named_struct map element_at get_json_object json_extract iff iif case_when decode`)
+
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		m[f] = true
+	}
+	return m
 }

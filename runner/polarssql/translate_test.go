@@ -47,7 +47,10 @@ func TestTranslateNamesAndTypes(t *testing.T) {
 		{"SELECT * FROM {df} a JOIN {df} b ON a.id = b.id", "id:Int64, i:Int32, b:Int8, s:Int16, u:UInt32, f:Float32, d:Float64, str:String, id:b:Int64, i:b:Int32, b:b:Int8, s:b:Int16, u:b:UInt32, f:b:Float32, d:b:Float64, str:b:String"},
 		{"SELECT a.id, b.id FROM {df} a JOIN {df} b ON a.id = b.id", "error DuplicateError"},
 		{"SELECT id FROM {df} GROUP BY id HAVING COUNT(*) > 1", "unsupported HAVING"},
-		{"SELECT SUM(id) OVER (PARTITION BY i) AS x FROM {df}", "unsupported sum with OVER"},
+		{"SELECT SUM(id) OVER (PARTITION BY i) AS x, COUNT(*) OVER (PARTITION BY i) FROM {df}", "x:Int64, len:UInt32"},
+		{"SELECT SUM(id) OVER (PARTITION BY i ORDER BY id) AS x FROM {df}", "unsupported a window's ORDER BY"},
+		{"SELECT MAX(id) OVER () AS x FROM {df}", "error ComputeError"},
+		{"SELECT ROW_NUMBER() OVER (PARTITION BY i) AS x FROM {df}", "error SQLInterfaceError"},
 		{"SELECT EXTRACT(YEAR FROM d) AS y FROM {df}", "unsupported EXTRACT"},
 	} {
 		res, err := Translate(tc.sql, in)
