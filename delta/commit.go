@@ -97,7 +97,16 @@ func readCommit(ctx context.Context, root string, v int64) (*Commit, error) {
 	}
 	key := logKey(CommitFileName(v))
 	path := st.URI(key)
-	data, err := st.Get(ctx, key)
+	data, etag, cached := []byte(nil), "", false
+	if !st.Capabilities().Local {
+		data, etag, cached = remoteCommits.get(path)
+	}
+	if !cached {
+		data, err = st.Get(ctx, key)
+		if err == nil && etag != "" {
+			remoteCommits.put(path, etag, data)
+		}
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &LogFileError{Table: root, Version: v, File: path, Err: fmt.Errorf("%w: commit file is missing", ErrVersionNotFound)}

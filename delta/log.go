@@ -153,8 +153,12 @@ func listLog(ctx context.Context, root string) (*logListing, error) {
 		return nil, fmt.Errorf("list %s: %w", logDir, err)
 	}
 	names := make([]string, len(objects))
+	remote := !st.Capabilities().Local
 	for i, o := range objects {
 		names[i] = o.Name()
+		if remote && o.ETag != "" && strings.HasSuffix(names[i], ".json") {
+			remoteCommits.listed(st.URI(o.Key), o.ETag)
+		}
 	}
 	l := &logListing{commits: make([]int64, 0, len(names))}
 	for _, n := range names {

@@ -1,0 +1,81 @@
+package delta
+
+import (
+	"container/list"
+	"sync"
+)
+
+// commitCache keeps the bytes of commit files read from remote tables: a
+// commit file, once created (put-if-absent), never changes, and every
+// snapshot of a table replays the commits after its last checkpoint, so a
+// process that loads a table again reads only what is new. An entry is
+// keyed by the object's URI and the ETag the latest listing of its log
+// saw (a table dropped and created again at the same location has new
+// ETags); a commit whose ETag the listing did not give is read, not cached.
+// The cache is bounded (commitCacheBytes) and drops the least recently
+// used entries.
+type commitCache struct {
+	mu      sync.Mutex
+	max     int64
+	size    int64
+	order   *list.List // of *commitEntry, most recent first
+	entries map[string]*list.Element
+	// etags are the ETags the latest listings saw, by URI.
+	etags map[string]string
+}
+
+type commitEntry struct {
+	key  string
+	data []byte
+}
+
+const commitCacheBytes = 64 << 20
+
+var remoteCommits = &commitCache{max: commitCacheBytes, order: list.New(), entries: map[string]*list.Element{}, etags: map[string]string{}}
+
+// listed records the ETag a listing saw for uri.
+func (c *commitCache) listed(uri, etag string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.etags) > 1<<17 {
+		c.etags = map[string]string{} // bound it; later listings refill it
+	}
+	c.etags[uri] = etag
+}
+
+// get returns the cached bytes of uri at the ETag last listed.
+func (c *commitCache) get(uri string) ([]byte, string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	etag := c.etags[uri]
+	if etag == "" {
+		return nil, "", false
+	}
+	if e, ok := c.entries[uri+"\x00"+etag]; ok {
+		c.order.MoveToFront(e)
+		return e.Value.(*commitEntry).data, etag, true
+	}
+	return nil, etag, false
+}
+
+// put caches data as uri at etag.
+func (c *commitCache) put(uri, etag string, data []byte) {
+	if etag == "" || int64(len(data)) > c.max/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := uri + "\x00" + etag
+	if _, ok := c.entries[key]; ok {
+		return
+	}
+	c.entries[key] = c.order.PushFront(&commitEntry{key: key, data: data})
+	c.size += int64(len(data))
+	for c.size > c.max {
+		last := c.order.Back()
+		e := last.Value.(*commitEntry)
+		c.order.Remove(last)
+		delete(c.entries, e.key)
+		c.size -= int64(len(e.data))
+	}
+}
