@@ -31,25 +31,11 @@ func (c *cpLeaf) present(r int) bool {
 	return c != nil && c.vals[r].DefinitionLevel() == c.maxDef
 }
 
-// defined reports whether row r reaches definition level d (its parent
-// structs are non-null down to that level).
-func (c *cpLeaf) defined(r, d int) bool {
-	return c != nil && c.vals[r].DefinitionLevel() >= d
-}
-
 func (c *cpLeaf) str(r int) string {
 	if !c.present(r) {
 		return ""
 	}
 	return string(c.vals[r].ByteArray())
-}
-
-func (c *cpLeaf) strPtr(r int) *string {
-	if !c.present(r) {
-		return nil
-	}
-	s := string(c.vals[r].ByteArray())
-	return &s
 }
 
 func (c *cpLeaf) i64(r int) *int64 {

@@ -72,8 +72,3 @@ func enumOf(field string, models ...string) []string {
 	}
 	return out
 }
-
-// minus returns keys without the ones in drop.
-func minus(keys []string, drop ...string) []string {
-	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return slices.Contains(drop, k) })
-}

@@ -52,21 +52,20 @@ type Field struct {
 }
 
 var (
-	tVoid    = &Type{Kind: KVoid}
-	tBool    = &Type{Kind: KBool}
-	tByte    = &Type{Kind: KByte}
-	tShort   = &Type{Kind: KShort}
-	tInt     = &Type{Kind: KInt}
-	tLong    = &Type{Kind: KLong}
-	tFloat   = &Type{Kind: KFloat}
-	tDouble  = &Type{Kind: KDouble}
-	tString  = &Type{Kind: KString}
-	tBinary  = &Type{Kind: KBinary}
-	tDate    = &Type{Kind: KDate}
-	tTS      = &Type{Kind: KTimestamp}
-	tTSNTZ   = &Type{Kind: KTimestampNTZ}
-	tDaySec  = &Type{Kind: KIntervalDT, From: "DAY", To: "SECOND"}
-	tYearMon = &Type{Kind: KIntervalYM, From: "YEAR", To: "MONTH"}
+	tVoid   = &Type{Kind: KVoid}
+	tBool   = &Type{Kind: KBool}
+	tByte   = &Type{Kind: KByte}
+	tShort  = &Type{Kind: KShort}
+	tInt    = &Type{Kind: KInt}
+	tLong   = &Type{Kind: KLong}
+	tFloat  = &Type{Kind: KFloat}
+	tDouble = &Type{Kind: KDouble}
+	tString = &Type{Kind: KString}
+	tBinary = &Type{Kind: KBinary}
+	tDate   = &Type{Kind: KDate}
+	tTS     = &Type{Kind: KTimestamp}
+	tTSNTZ  = &Type{Kind: KTimestampNTZ}
+	tDaySec = &Type{Kind: KIntervalDT, From: "DAY", To: "SECOND"}
 )
 
 func decimalType(p, s int) *Type { return &Type{Kind: KDecimal, P: p, S: s} }
