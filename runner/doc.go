@@ -15,9 +15,11 @@
 // carrying validation's diagnostics: unknown pipelines or selectors, bad
 // refresh/reset_mode combinations (validate.RunParameters), errors in the
 // selected pipelines' files, and nodes using what local runs do not
-// support yet (one check, in unsupported.go: MERGE, VIEW and pipeline view
-// sinks, Python-only sources, formats DuckDB does not read, streaming writes
-// other than APPEND). The errors include the schema flow's (Validate,
+// support yet (one check, in unsupported.go: VIEW and pipeline view sinks,
+// MERGE sinks of declarative pipelines, Python-only sources and custom
+// writers, formats DuckDB does not read, streaming writes other than APPEND
+// or MERGE), or what the run's engine does not (engineUnsupported: MERGE
+// and file sinks on the Spark engine). The errors include the schema flow's (Validate,
 // package runner/schemaflow): the selected nodes' SQL bound against the
 // schemas of what they read, compiled by the same compiler over empty
 // relations, and their sinks' column types against their tables.
@@ -33,7 +35,8 @@
 // Go), applies its transformer (SQL `expr` steps with {df}, {sources.x},
 // {nodes.x}, and the func_name steps of validate.LocalFuncs mapped to SQL)
 // and expectations, and writes its sinks: Delta tables (through package
-// delta) and PARQUET/CSV/JSON files.
+// delta), MERGE sinks (merge_cdc_options, SCD type 1 and 2, through
+// runner/merge), PARQUET/CSV/JSON files and ForEach sinks.
 //
 // Shared sinks: a writer-column sink writes its writer id as the table's
 // first column; a `where` sink must write only rows matching its predicate

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -47,13 +46,6 @@ func newWS(t testing.TB, files map[string]string) *ws {
 }
 
 func (w *ws) write(files map[string]string) { w.t.Helper(); workspacetest.Write(w.t, w.dir, files) }
-
-func (w *ws) remove(name string) {
-	w.t.Helper()
-	if err := os.Remove(filepath.Join(w.dir, filepath.FromSlash(name))); err != nil {
-		w.t.Fatal(err)
-	}
-}
 
 func (w *ws) load() *workspace.Snapshot {
 	w.t.Helper()

@@ -142,7 +142,6 @@ type tableReset struct {
 	once sync.Once
 	by   string
 	err  error
-	op   *history.Operation
 }
 
 // Start starts executing a plan and returns at once. The run is recorded

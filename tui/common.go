@@ -55,11 +55,6 @@ func newWSView(snap *workspace.Snapshot, diags []workspace.Diagnostic, stats map
 	return &wsView{snap: snap, diags: diags, ix: ix, stats: stats, graph: lanes.Build(snap, ix.writerState)}
 }
 
-// facts returns the deep-validation facts of the stats.
-func (v *wsView) facts() map[workspace.TableID]validate.TableFacts {
-	return factsOf(v.stats)
-}
-
 func factsOf(stats map[workspace.TableID]TableStats) map[workspace.TableID]validate.TableFacts {
 	if len(stats) == 0 {
 		return nil

@@ -177,7 +177,7 @@ func TestDialogScrolls(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "checkpoint .laktory") || !strings.Contains(v, "y run") {
 		t.Fatalf("scrolled down, the end of the confirmation shows:\n%s", v)
 	}
-	m = run(t, m, keys("y"))
+	run(t, m, keys("y"))
 	if len(r.started) != 1 {
 		t.Fatal("y runs a scrolled confirmation")
 	}

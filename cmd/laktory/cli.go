@@ -97,6 +97,7 @@ table), and runs refreshes locally against Delta Lake tables on disk.`,
 	root.SetErr(a.stderr)
 	root.SetVersionTemplate("laktory {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		//lint:ignore ST1005 the usage hint is a line of its own, printed as cobra prints it
 		return usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
 	})
 	names := make([]string, 0, len(commandFactories))
@@ -115,6 +116,7 @@ table), and runs refreshes locally against Delta Lake tables on disk.`,
 func rangeArgs(min, max int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := cobra.RangeArgs(min, max)(cmd, args); err != nil {
+			//lint:ignore ST1005 the usage hint is a line of its own, printed as cobra prints it
 			return usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, cmd.CommandPath())}
 		}
 		return nil

@@ -175,7 +175,6 @@ func parseURLTemplate(raw string) (urlTemplate, error) {
 		if open < 0 {
 			t.parts = append(t.parts, urlPart{lit: rest})
 			plain.WriteString(rest)
-			inQuery = inQuery || strings.Contains(rest, "?")
 			break
 		}
 		if rest[open] == '}' {

@@ -126,9 +126,6 @@ func (p *Plan) names(cols []Column) []string {
 	return out
 }
 
-// UpdateColumns are the columns the merge writes besides the keys.
-func (p *Plan) UpdateColumns() []string { return p.names(p.update) }
-
 // TargetColumns are the columns of the table to create before the first
 // merge, as Laktory's _init_target does: the keys, the update columns,
 // then for SCD type 2 __hash_cols (a string), start and end (typed like

@@ -112,8 +112,7 @@ func Build(snap *workspace.Snapshot, state func(*workspace.Writer) State) *Graph
 		state = func(*workspace.Writer) State { return OK }
 	}
 	type laneSrc struct {
-		lane  Lane
-		nodes map[string]bool
+		lane Lane
 	}
 	var srcs []laneSrc
 	for _, t := range snap.Tables {
