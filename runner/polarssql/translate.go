@@ -80,6 +80,8 @@ type column struct {
 
 type resolver struct {
 	inputs map[string]*Input
+	ctes   []cte
+	depth  int // nesting of the query being resolved (1: the step's)
 	n      int
 }
 
@@ -99,13 +101,74 @@ func unsupported(pos int, hint, format string, args ...any) *sqlfront.Error {
 // query resolves a SELECT [FROM one relation or a join] [WHERE] [GROUP
 // BY columns] [ORDER BY] [LIMIT]; anything else is refused.
 func (r *resolver) query(q *sqlfront.Query) (*Result, error) {
-	if len(q.With) > 0 {
-		return nil, unsupported(q.P, "", "WITH in Polars SQL")
+	saved := r.ctes
+	r.depth++
+	defer func() { r.ctes, r.depth = saved, r.depth-1 }()
+	for _, c := range q.With {
+		if len(c.Columns) > 0 {
+			return nil, unsupported(c.Name.P, "", "column names of a WITH query in Polars SQL")
+		}
+		res, err := r.query(c.Query)
+		if err != nil {
+			return nil, err
+		}
+		// A CTE is a frame of the context under its name.
+		r.ctes = append(r.ctes, cte{name: c.Name.Name, in: &Input{Ref: c.Name.Name, SQL: "(" + res.SQL + ")", Schema: res.Columns}})
 	}
-	s, ok := q.Body.(*sqlfront.Select)
-	if !ok {
-		return nil, unsupported(q.Body.Pos(), "", "a set operation or VALUES in Polars SQL")
+	if q.Offset != nil {
+		return nil, unsupported(q.Offset.Pos(), "", "OFFSET in Polars SQL")
 	}
+	res, err := r.body(q.Body)
+	if err != nil {
+		return nil, err
+	}
+	return r.orderLimit(res, q)
+}
+
+// cte is a WITH query visible by name.
+type cte struct {
+	name string
+	in   *Input
+}
+
+// body resolves a SELECT, a bracketed query or UNION [ALL] of queries
+// with the same column names and dtypes.
+func (r *resolver) body(b sqlfront.QueryExpr) (*Result, error) {
+	switch n := b.(type) {
+	case *sqlfront.Select:
+		return r.selectBody(n)
+	case *sqlfront.Query:
+		return r.query(n)
+	case *sqlfront.SetOp:
+		if n.Op != "UNION" || n.ByName {
+			return nil, unsupported(n.P, "", "%s in Polars SQL", n.Op)
+		}
+		l, err := r.body(n.L)
+		if err != nil {
+			return nil, err
+		}
+		rr, err := r.body(n.R)
+		if err != nil {
+			return nil, err
+		}
+		if len(l.Columns) != len(rr.Columns) {
+			return nil, unsupported(n.P, "", "UNION of queries with different columns in Polars SQL")
+		}
+		for i := range l.Columns {
+			if l.Columns[i].Name != rr.Columns[i].Name || !l.Columns[i].Type.Equal(rr.Columns[i].Type) {
+				return nil, unsupported(n.P, "give both sides the same column names and types", "UNION of `%s` %s with `%s` %s in Polars SQL", l.Columns[i].Name, l.Columns[i].Type, rr.Columns[i].Name, rr.Columns[i].Type)
+			}
+		}
+		op := " UNION "
+		if n.All {
+			op = " UNION ALL "
+		}
+		return &Result{SQL: "(" + l.SQL + ")" + op + "(" + rr.SQL + ")", Columns: l.Columns}, nil
+	}
+	return nil, unsupported(b.Pos(), "", "VALUES in Polars SQL")
+}
+
+func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 	switch {
 	case s.Having != nil:
 		return nil, unsupported(s.Having.Pos(), "filter the grouped rows in a step of their own", "HAVING, which polars 1.32.0 ignores (it keeps every group),")
@@ -113,8 +176,6 @@ func (r *resolver) query(q *sqlfront.Query) (*Result, error) {
 		return nil, unsupported(s.Qualify.Pos(), "", "QUALIFY, which polars 1.32.0 ignores (it keeps every row),")
 	case len(s.Laterals) > 0 || len(s.Windows) > 0:
 		return nil, unsupported(s.P, "", "LATERAL VIEW and WINDOW in Polars SQL")
-	case q.Offset != nil:
-		return nil, unsupported(q.Offset.Pos(), "", "OFFSET in Polars SQL")
 	case len(s.From) != 1:
 		return nil, unsupported(s.P, "join the relations with JOIN ... ON", "a FROM with other than one relation")
 	}
@@ -225,7 +286,16 @@ func (r *resolver) query(q *sqlfront.Query) (*Result, error) {
 	if grouped {
 		sql += " GROUP BY " + strings.Join(groupSQL, ", ")
 	}
-	sql = sinkTypes(sql, out)
+	return &Result{SQL: sql, Columns: out}, nil
+}
+
+// orderLimit applies a query's ORDER BY (output columns, by name or
+// position) and LIMIT.
+func (r *resolver) orderLimit(res *Result, q *sqlfront.Query) (*Result, error) {
+	sql, out := res.SQL, res.Columns
+	if r.depth == 1 {
+		sql = sinkTypes(sql, out)
+	}
 	if len(q.OrderBy) > 0 {
 		a := r.alias()
 		osc := &scope{}
@@ -371,42 +441,104 @@ func (r *resolver) from(te sqlfront.TableExpr) (*scope, string, error) {
 	case *sqlfront.TableName:
 		return r.table(n)
 	case *sqlfront.Join:
-		if n.Natural || (n.Kind != "INNER" && n.Kind != "LEFT") || len(n.Using) > 0 || n.On == nil {
-			return nil, "", unsupported(n.P, "", "this join in Polars SQL (only INNER and LEFT JOIN ... ON are translated)")
-		}
-		ln, lok := n.L.(*sqlfront.TableName)
-		rn, rok := n.R.(*sqlfront.TableName)
-		if !lok || !rok {
-			return nil, "", unsupported(n.P, "", "a join of more than two relations in Polars SQL")
-		}
-		ls, lsql, err := r.table(ln)
-		if err != nil {
-			return nil, "", err
-		}
-		rs, rsql, err := r.table(rn)
-		if err != nil {
-			return nil, "", err
-		}
-		sc := &scope{cols: append([]*scopeCol{}, ls.cols...)}
-		for _, c := range rs.cols {
-			cc := *c
-			for _, l := range ls.cols {
-				if l.name == c.name {
-					cc.starName = c.name + ":" + c.qual
-				}
-			}
-			sc.cols = append(sc.cols, &cc)
-		}
-		on, err := r.expr(n.On, sc, false)
-		if err != nil {
-			return nil, "", err
-		}
-		if !equiJoin(n.On) {
-			return nil, "", unsupported(n.On.Pos(), "", "a join condition other than equal columns in Polars SQL")
-		}
-		return sc, lsql + " " + n.Kind + " JOIN " + rsql + " ON " + on.sql, nil
+		return r.join(n)
 	}
 	return nil, "", unsupported(te.Pos(), "", "this FROM item in Polars SQL")
+}
+
+// join resolves l JOIN r (l itself a join or a relation, r a relation):
+// INNER, LEFT, FULL and CROSS keep both sides' columns (SELECT * suffixes
+// the right side's duplicates with ":alias"), SEMI and ANTI the left's;
+// ON takes equalities of columns, USING names columns of both sides.
+func (r *resolver) join(n *sqlfront.Join) (*scope, string, error) {
+	kind := n.Kind
+	switch kind {
+	case "INNER", "LEFT", "FULL", "CROSS":
+	case "LEFT SEMI":
+		kind = "SEMI"
+	case "LEFT ANTI":
+		kind = "ANTI"
+	default:
+		return nil, "", unsupported(n.P, "", "a %s JOIN in Polars SQL", kind)
+	}
+	if n.Natural {
+		return nil, "", unsupported(n.P, "", "NATURAL JOIN in Polars SQL")
+	}
+	rn, ok := n.R.(*sqlfront.TableName)
+	if !ok {
+		return nil, "", unsupported(n.R.Pos(), "", "a bracketed join in Polars SQL")
+	}
+	ls, lsql, err := r.from(n.L)
+	if err != nil {
+		return nil, "", err
+	}
+	rs, rsql, err := r.table(rn)
+	if err != nil {
+		return nil, "", err
+	}
+	both := &scope{cols: append([]*scopeCol{}, ls.cols...)}
+	for _, c := range rs.cols {
+		cc := *c
+		for _, l := range ls.cols {
+			if l.starName == c.name {
+				cc.starName = c.name + ":" + c.qual
+			}
+		}
+		both.cols = append(both.cols, &cc)
+	}
+	sc := both
+	if kind == "SEMI" || kind == "ANTI" {
+		sc = ls
+	}
+	switch {
+	case kind == "CROSS":
+		if n.On != nil || len(n.Using) > 0 {
+			return nil, "", unsupported(n.P, "", "CROSS JOIN with a condition")
+		}
+		return sc, lsql + " CROSS JOIN " + rsql, nil
+	case len(n.Using) > 0:
+		var conds []string
+		for _, u := range n.Using {
+			l, err := ls.lookup(&sqlfront.ColumnRef{Parts: []sqlfront.Ident{u}, P: u.P})
+			if err != nil {
+				return nil, "", err
+			}
+			rc, err := rs.lookup(&sqlfront.ColumnRef{Parts: []sqlfront.Ident{u}, P: u.P})
+			if err != nil {
+				return nil, "", err
+			}
+			if !l.t.Equal(rc.t) {
+				return nil, "", unsupported(u.P, "", "joining %s with %s in Polars SQL", l.t, rc.t)
+			}
+			conds = append(conds, l.sql+" = "+rc.sql)
+		}
+		return sc, lsql + " " + kind + " JOIN " + rsql + " ON " + strings.Join(conds, " AND "), nil
+	case n.On == nil:
+		return nil, "", unsupported(n.P, "", "a join without ON or USING in Polars SQL")
+	}
+	if !equiJoin(n.On) {
+		return nil, "", unsupported(n.On.Pos(), "", "a join condition other than equal columns in Polars SQL")
+	}
+	on, err := r.expr(n.On, both, false)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, b := range equalities(n.On) {
+		l, _ := r.expr(b.L, both, false)
+		rr, _ := r.expr(b.R, both, false)
+		if !l.t.Equal(rr.t) {
+			return nil, "", unsupported(b.P, "cast the keys to one type", "joining %s with %s in Polars SQL", l.t, rr.t)
+		}
+	}
+	return sc, lsql + " " + kind + " JOIN " + rsql + " ON " + on.sql, nil
+}
+
+func equalities(e sqlfront.Expr) []*sqlfront.Binary {
+	b := e.(*sqlfront.Binary)
+	if b.Op == "AND" {
+		return append(equalities(b.L), equalities(b.R)...)
+	}
+	return []*sqlfront.Binary{b}
 }
 
 func equiJoin(e sqlfront.Expr) bool {
@@ -423,18 +555,31 @@ func equiJoin(e sqlfront.Expr) bool {
 }
 
 func (r *resolver) table(n *sqlfront.TableName) (*scope, string, error) {
+	var in *Input
+	qual := ""
 	if n.Placeholder == "" {
-		return nil, "", rejected(n.P, "SQLInterfaceError", "relation '%s' was not found", n.Parts[len(n.Parts)-1].Name)
-	}
-	in, ok := r.inputs[n.Placeholder]
-	if !ok {
-		return nil, "", unsupported(n.P, "use {df}, {sources.<name>} or {nodes.<name>}", "{%s}, which names no input of the step,", n.Placeholder)
+		name := n.Parts[len(n.Parts)-1].Name
+		for i := len(r.ctes) - 1; i >= 0 && len(n.Parts) == 1; i-- {
+			if r.ctes[i].name == name {
+				in = r.ctes[i].in
+				break
+			}
+		}
+		if in == nil {
+			return nil, "", rejected(n.P, "SQLInterfaceError", "relation '%s' was not found", name)
+		}
+		qual = name
+	} else {
+		var ok bool
+		if in, ok = r.inputs[n.Placeholder]; !ok {
+			return nil, "", unsupported(n.P, "use {df}, {sources.<name>} or {nodes.<name>}", "{%s}, which names no input of the step,", n.Placeholder)
+		}
+		qual = frameName(n.Placeholder)
 	}
 	if len(n.Columns) > 0 {
 		return nil, "", unsupported(n.P, "", "column aliases of a table in Polars SQL")
 	}
 	a := r.alias()
-	qual := frameName(n.Placeholder)
 	if n.Alias != nil {
 		qual = n.Alias.Name
 	}
