@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -52,8 +53,9 @@ func TestS3KillPoints(t *testing.T) {
 			root := "s3://" + srv.Bucket(t) + "/t"
 			mustCreate(t, db, root, "SELECT 1::BIGINT AS id, 'a' AS p", []string{"p"}, nil)
 			mustAppend(t, db, root, "SELECT i::BIGINT AS id, 'a' AS p FROM range(0, 5) r(i)")
+			tmp := t.TempDir() // the writers' TMPDIR, where they stage
 			cmd := exec.Command(os.Args[0], "-test.run=^TestS3KillPoints$", "-test.count=1")
-			cmd.Env = append(os.Environ(), "LAKTORY_S3_KILL_CHILD="+root, FailPointEnv+"="+tc.point)
+			cmd.Env = append(os.Environ(), "LAKTORY_S3_KILL_CHILD="+root, FailPointEnv+"="+tc.point, "TMPDIR="+tmp)
 			out, err := cmd.CombinedOutput()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != FailPointExit {
@@ -68,10 +70,18 @@ func TestS3KillPoints(t *testing.T) {
 			// The rerun: commit again unless the kill came after the commit.
 			if !tc.committed {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestS3KillPoints$", "-test.count=1")
-				cmd.Env = append(os.Environ(), "LAKTORY_S3_KILL_CHILD="+root)
+				cmd.Env = append(os.Environ(), "LAKTORY_S3_KILL_CHILD="+root, "TMPDIR="+tmp)
 				if out, err := cmd.CombinedOutput(); err != nil {
 					t.Fatalf("rerun: %v\n%s", err, out)
 				}
+			}
+			// The killed writer's staging folder is gone: removed by the
+			// rerun's first write, or by the next writer's sweep.
+			if tc.committed {
+				sweepStages(tmp)
+			}
+			if left, _ := filepath.Glob(filepath.Join(tmp, stagePrefix+"*")); len(left) != 0 {
+				t.Errorf("staging folders left: %v", left)
 			}
 			s = mustSnapshot(t, root)
 			rows = snapshotRows(t, db, s, "id")

@@ -9,7 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // FailUpload: a remote table's commit is uploading its data files (the
@@ -35,13 +40,51 @@ func (tx *Transaction) writeRoot() (string, error) {
 		return tx.root, nil
 	}
 	if tx.stage == "" {
-		dir, err := os.MkdirTemp("", "laktory-stage-*")
+		sweepStagesOnce.Do(func() { sweepStages(os.TempDir()) })
+		dir, err := os.MkdirTemp("", stagePrefix+"*")
 		if err != nil {
+			return "", fmt.Errorf("table %s: a staging folder for its new files: %w", tx.root, err)
+		}
+		// The owner's pid: a later process removes the folder of a writer
+		// that was killed (sweepStages).
+		if err := os.WriteFile(filepath.Join(dir, stageOwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
 			return "", fmt.Errorf("table %s: a staging folder for its new files: %w", tx.root, err)
 		}
 		tx.stage = dir
 	}
 	return tx.stage, nil
+}
+
+const (
+	stagePrefix    = "laktory-stage-"
+	stageOwnerFile = ".owner"
+)
+
+var sweepStagesOnce sync.Once
+
+// sweepStages removes the staging folders in dir of writers that no longer
+// run (killed before they cleaned up): those whose owner process is gone,
+// or with no owner and older than a day.
+func sweepStages(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), stagePrefix) {
+			continue
+		}
+		stage := filepath.Join(dir, e.Name())
+		if b, err := os.ReadFile(filepath.Join(stage, stageOwnerFile)); err == nil {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err == nil && pid > 0 && (pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH) {
+				continue // its writer runs
+			}
+		} else if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < 24*time.Hour {
+			continue
+		}
+		(&Transaction{stage: stage}).removeStage(false)
+	}
 }
 
 // checkRemoteWritable refuses a transaction on a store whose commits
