@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,71 @@ func TestImportDirections(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("go list returned no packages")
+	}
+}
+
+// duckDBImporters are the packages whose non-test code may import DuckDB
+// (docs/development.md, "Layout and layering"): package delta, which
+// scans and writes tables with it, and the local engine, which opens the
+// runner's database and hands it to whoever needs it.
+var duckDBImporters = []string{"delta", "runner/engine/local"}
+
+// importDebt are imports that break the rules below and are still being
+// removed (docs/development.md lists them): each entry must still be
+// needed, so the list only shrinks. Nothing may be added to it.
+var importDebt = map[string][]string{
+	// The ForEach appender of non-local engines (runner/sink_foreach.go).
+	"runner": {"github.com/duckdb/duckdb-go/v2"},
+	// validate's `where` parser (validate/sql.go).
+	"validate": {"github.com/duckdb/duckdb-go/v2"},
+	// The lake reader (tui/lake.go), the table history (tui/deps.go) and
+	// the table watcher (tui/lakewatch.go).
+	"tui": {"github.com/laktory/workbench/delta"},
+}
+
+// TestDataPlaneImports fails when non-test code outside delta and the
+// local engine imports DuckDB, or when tui imports delta (the TUI consumes
+// the runner's interfaces and holds no data-plane code), beyond
+// importDebt, and when an entry of importDebt is no longer needed.
+func TestDataPlaneImports(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "github.com/laktory/workbench/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const mod = "github.com/laktory/workbench/"
+	used := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		pkg := strings.TrimPrefix(f[0], mod)
+		for _, imp := range f[1:] {
+			var rule string
+			switch {
+			case strings.HasPrefix(imp, "github.com/duckdb/duckdb-go"):
+				if slices.Contains(duckDBImporters, pkg) {
+					continue
+				}
+				rule = "only " + strings.Join(duckDBImporters, " and ") + " may import DuckDB (open it there and hand it down)"
+			case imp == mod+"delta" && (pkg == "tui" || strings.HasPrefix(pkg, "tui/")):
+				rule = "tui may not import delta (read tables through the runner's interfaces)"
+			default:
+				continue
+			}
+			if slices.Contains(importDebt[pkg], imp) {
+				used[pkg+" "+imp] = true
+				continue
+			}
+			t.Errorf("%s imports %s: %s", pkg, imp, rule)
+		}
+	}
+	for pkg, imps := range importDebt {
+		for _, imp := range imps {
+			if !used[pkg+" "+imp] {
+				t.Errorf("%s no longer imports %s: remove it from importDebt (and docs/development.md)", pkg, imp)
+			}
+		}
 	}
 }
