@@ -300,6 +300,13 @@ func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
 		if op == "" {
 			op = n.Op
 		}
+		if tl := temporalSide(l, rr); tl != nil {
+			l, rr = tl[0], tl[1]
+		} else if l.constant && l.t.Kind == String && (rr.t.Kind == Date || rr.t.Kind == Datetime) {
+			// polars casts a string compared with a temporal column only on
+			// the right-hand side.
+			return nil, rejected(n.P, "InvalidOperationError", "%s", `cannot compare 'date/datetime/time' to a string value (create native python { 'date', 'datetime', 'time' } or compare to a temporal column)`)
+		}
 		switch {
 		case l.t.isNumeric() && rr.t.isNumeric():
 			t := supertype(l, rr)
@@ -394,6 +401,13 @@ func cast(n *sqlfront.Cast, x *rx) (*rx, error) {
 
 func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) {
 	name := strings.ToLower(n.Name.Name)
+	if n.Syntax == "EXTRACT" {
+		x, err := r.expr(n.Args[1], sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		return extract(n, n.Args[0].(*sqlfront.ColumnRef).Parts[0].Name, x)
+	}
 	if n.Syntax != "" {
 		return nil, unsupported(n.P, "", "%s in Polars SQL", strings.ReplaceAll(n.Syntax, "_", " "))
 	}
@@ -563,6 +577,51 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return derive(x, x.t, "CAST(round_even("+x.sql+", "+digits+") AS "+x.t.DuckDB()+")"), nil
 		}
 		return nil, unsupported(n.P, "", "ROUND of %s in Polars SQL", x.t)
+	case "date_part":
+		if err := arity(2); err != nil {
+			return nil, err
+		}
+		f, ok := n.Args[0].(*sqlfront.Literal)
+		if !ok || f.Kind != sqlfront.LitString {
+			return nil, unsupported(n.P, "", "DATE_PART with a non-constant field in Polars SQL")
+		}
+		return extract(n, f.Value, args[1])
+	case "strftime":
+		if err := arity(2); err != nil {
+			return nil, err
+		}
+		f, ok := n.Args[1].(*sqlfront.Literal)
+		if !ok || f.Kind != sqlfront.LitString || !plainFormat(f.Value) || (args[0].t.Kind != Date && args[0].t.Kind != Datetime) {
+			return nil, unsupported(n.P, "", "STRFTIME other than of a date or datetime with %%Y %%m %%d %%H %%M %%S in Polars SQL")
+		}
+		return derive(args[0], tString, "strftime("+localTime(args[0])+", "+args[1].sql+")"), nil
+	case "strpos":
+		if err := arity(2); err != nil {
+			return nil, err
+		}
+		if args[0].t.Kind != String || args[1].t.Kind != String || !args[1].constant {
+			return nil, unsupported(n.P, "", "STRPOS other than of a string and a constant string in Polars SQL")
+		}
+		// polars counts the position in bytes (1-based), 0 when not
+		// found, NULL strings included.
+		p := "strpos(" + args[0].sql + ", " + args[1].sql + ")"
+		return derive(args[0], tUInt32, "CAST(COALESCE(CASE WHEN "+p+" = 0 THEN 0 ELSE strlen(substr("+args[0].sql+", 1, "+p+" - 1)) + 1 END, 0) AS UINTEGER)"), nil
+	case "substr", "left", "right":
+		if len(args) < 2 || len(args) > 3 || (name != "substr" && len(args) != 2) {
+			return nil, unsupported(n.P, "", "%s with %d arguments in Polars SQL", strings.ToUpper(name), len(args))
+		}
+		if args[0].t.Kind != String {
+			return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), args[0].t)
+		}
+		var nums []string
+		for _, a := range n.Args[1:] {
+			lit, ok := a.(*sqlfront.Literal)
+			if !ok || lit.Kind != sqlfront.LitInt || strings.HasPrefix(lit.Value, "-") || (name == "substr" && lit.Value == "0" && len(nums) == 0) {
+				return nil, unsupported(a.Pos(), "", "%s with a non-constant, negative or zero position in Polars SQL", strings.ToUpper(name))
+			}
+			nums = append(nums, lit.Value)
+		}
+		return derive(args[0], tString, name+"("+args[0].sql+", "+strings.Join(nums, ", ")+")"), nil
 	case "sum", "min", "max", "avg", "count":
 		if err := arity(1); err != nil {
 			return nil, err
@@ -821,4 +880,84 @@ func setOf(s string) map[string]bool {
 		m[f] = true
 	}
 	return m
+}
+
+// extractFields are the EXTRACT and DATE_PART fields translated: their
+// DuckDB function and polars' dtype (Sunday is DOW 0 and ISODOW 7).
+var extractFields = map[string]struct {
+	fn string
+	t  *Type
+}{
+	"YEAR": {"year", tInt32}, "MONTH": {"month", &Type{Kind: Int8}}, "DAY": {"day", &Type{Kind: Int8}},
+	"HOUR": {"hour", &Type{Kind: Int8}}, "MINUTE": {"minute", &Type{Kind: Int8}}, "SECOND": {"second", &Type{Kind: Int8}},
+	"DOW": {"dayofweek", &Type{Kind: Int8}}, "ISODOW": {"isodow", &Type{Kind: Int8}},
+}
+
+func extract(n *sqlfront.Call, field string, x *rx) (*rx, error) {
+	f := strings.ToUpper(field)
+	if x.t.Kind != Date && x.t.Kind != Datetime {
+		return nil, unsupported(n.P, "", "EXTRACT from %s in Polars SQL", x.t)
+	}
+	if f == "EPOCH" && x.t.Kind == Datetime {
+		return derive(x, tFloat64, "(CAST(epoch_us("+x.sql+") AS DOUBLE) / 1000000)"), nil
+	}
+	d, ok := extractFields[f]
+	if !ok || (x.t.Kind == Date && (f == "HOUR" || f == "MINUTE" || f == "SECOND")) {
+		return nil, unsupported(n.P, "", "EXTRACT(%s FROM %s) in Polars SQL", f, x.t)
+	}
+	return derive(x, d.t, "CAST("+d.fn+"("+localTime(x)+") AS "+d.t.DuckDB()+")"), nil
+}
+
+// localTime is a date or datetime as its wall-clock time: an aware
+// datetime in its own zone.
+func localTime(x *rx) string {
+	if x.t.Kind == Datetime && x.t.Zone != "" {
+		return "(" + x.sql + " AT TIME ZONE '" + strings.ReplaceAll(x.t.Zone, "'", "''") + "')"
+	}
+	return x.sql
+}
+
+// plainFormat: a strftime format of %Y %m %d %H %M %S and plain text,
+// which chrono and DuckDB format alike.
+func plainFormat(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if f[i] == '%' {
+			if i+1 >= len(f) || !strings.ContainsRune("YmdHMS", rune(f[i+1])) {
+				return false
+			}
+			i++
+		}
+	}
+	return true
+}
+
+var (
+	dateText     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	datetimeText = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$`)
+)
+
+// temporalLiteral is a string literal compared with a date or naive
+// datetime, as polars casts it to the column's dtype; nil when the text
+// is not one this translation reads exactly as polars does.
+func temporalLiteral(lit *rx, t *Type) *rx {
+	v := strings.TrimSuffix(strings.TrimPrefix(lit.sql, "'"), "'")
+	switch {
+	case t.Kind == Date && dateText.MatchString(v):
+		return &rx{t: t, sql: "DATE '" + v + "'", name: lit.name, constant: true}
+	case t.Kind == Datetime && t.Zone == "" && (dateText.MatchString(v) || datetimeText.MatchString(v)):
+		return &rx{t: t, sql: "CAST(TIMESTAMP '" + strings.Replace(v, "T", " ", 1) + "' AS " + t.DuckDB() + ")", name: lit.name, constant: true}
+	}
+	return nil
+}
+
+// temporalSide turns a string literal compared with a date or datetime
+// into a literal of that dtype (nil when neither side is one).
+func temporalSide(l, r *rx) []*rx {
+	switch {
+	case r.constant && r.t.Kind == String && (l.t.Kind == Date || l.t.Kind == Datetime) && !strings.Contains(r.sql, "''"):
+		if lit := temporalLiteral(r, l.t); lit != nil {
+			return []*rx{l, lit}
+		}
+	}
+	return nil
 }

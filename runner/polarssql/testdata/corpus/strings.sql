@@ -49,3 +49,19 @@ SELECT "id", "s" AS "my col" FROM {df}
 -- name: str_upper_unaliased
 -- inputs: df=strs
 SELECT UPPER(email), LOWER(email) FROM {df}
+
+-- name: str_strpos_unicode
+-- inputs: df=strs
+SELECT id, STRPOS(s, 'e') AS p FROM {df}
+
+-- name: str_substr_two_args
+-- inputs: df=strs
+SELECT id, SUBSTR(s, 3) AS x FROM {df}
+
+-- name: str_left_unicode
+-- inputs: df=strs
+SELECT id, LEFT(s, 3) AS l, RIGHT(s, 4) AS r FROM {df}
+
+-- name: str_substr_long
+-- inputs: df=strs
+SELECT id, SUBSTR(code, 2, 100) AS x FROM {df}
