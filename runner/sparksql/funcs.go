@@ -50,13 +50,22 @@ type fcall struct {
 	name string // Spark's name for the call: f(arg names)
 	// lambdaNames are the names of the resolved lambda bodies by argument.
 	lambdaNames map[int]string
+	// bodies are the resolved lambda bodies: children of the call's
+	// result with its arguments (the grouped-query check walks them).
+	bodies []*rx
 }
 
 func (c *fcall) pos() int { return c.node.P }
 
 // out builds the call's result with Spark's name.
 func (c *fcall) out(t *Type, sql string) *rx {
-	x := mk(t, sql, c.name, c.args...)
+	var kids []*rx
+	for _, a := range c.args {
+		if a != nil { // a lambda argument: its body is in bodies
+			kids = append(kids, a)
+		}
+	}
+	x := mk(t, sql, c.name, append(kids, c.bodies...)...)
 	x.pos = c.node.P
 	return x
 }
@@ -372,7 +381,7 @@ func (c *fcall) lambda(i int, types ...*Type) (*rx, []string, error) {
 	if len(lam.Params) > len(types) || (len(lam.Params) < len(types) && !lambdaOptionalParams(c.def.name, len(lam.Params))) {
 		return nil, nil, sparkErr(lam.P, "INVALID_LAMBDA_FUNCTION_CALL.NUM_ARGS_MISMATCH", "Invalid lambda function call. A higher order function expects %d arguments, but got %d.", len(types), len(lam.Params))
 	}
-	inner := &scope{cols: nil, parent: c.sc, ctes: c.sc.ctes, lambdas: map[string]*rx{}}
+	inner := &scope{parent: c.sc, ctes: c.sc.ctes, lambdas: map[string]*rx{}, lambda: true}
 	var names []string
 	for j, p := range lam.Params {
 		v := c.r.lambdaName()
@@ -393,6 +402,7 @@ func (c *fcall) noteLambda(i int, body *rx) {
 		c.lambdaNames = map[int]string{}
 	}
 	c.lambdaNames[i] = body.name
+	c.bodies = append(c.bodies, body)
 }
 
 // lambdaOptionalParams: transform and filter take (x) or (x, i).

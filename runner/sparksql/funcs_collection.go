@@ -623,7 +623,7 @@ func (c *fcall) lambdaIndexed(i int, elem *Type) (*rx, []string, error) {
 	if !ok || len(lam.Params) != 2 {
 		return c.lambda(i, elem, tInt)
 	}
-	inner := &scope{parent: c.sc, ctes: c.sc.ctes, lambdas: map[string]*rx{}}
+	inner := &scope{parent: c.sc, ctes: c.sc.ctes, lambdas: map[string]*rx{}, lambda: true}
 	x, idx := c.r.lambdaName(), c.r.lambdaName()
 	inner.lambdas[strings.ToLower(lam.Params[0].Name)] = &rx{t: elem, sql: x, isLambdaVar: true}
 	inner.lambdas[strings.ToLower(lam.Params[1].Name)] = &rx{t: tInt, sql: "CAST(" + idx + " - 1 AS INTEGER)", isLambdaVar: true}

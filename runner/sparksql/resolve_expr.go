@@ -44,11 +44,12 @@ type rx struct {
 
 // mk builds an expression from its parts, inheriting their properties.
 func mk(t *Type, sql, name string, kids ...*rx) *rx {
-	x := &rx{t: t, sql: sql, name: name, kids: kids, foldable: true}
+	x := &rx{t: t, sql: sql, name: name, foldable: true}
 	for _, k := range kids {
 		if k == nil {
 			continue
 		}
+		x.kids = append(x.kids, k)
 		x.hasAgg = x.hasAgg || k.hasAgg
 		x.hasWin = x.hasWin || k.hasWin
 		x.nondet = x.nondet || k.nondet
@@ -447,7 +448,12 @@ func (r *resolver) columnRef(n *ColumnRef, sc *scope, ctx *ectx) (*rx, error) {
 			return r.fields(x, parts[1:])
 		}
 	}
-	for s, depth := sc, 0; s != nil; s, depth = s.parent, depth+1 {
+	// depth counts the enclosing queries passed (lambda scopes are part
+	// of the query they are in).
+	for s, depth := sc, 0; s != nil; s = s.parent {
+		if s.lambda {
+			continue
+		}
 		c, rest, err := matchColumn(s, parts, n.P)
 		if err != nil {
 			return nil, err
@@ -459,16 +465,19 @@ func (r *resolver) columnRef(n *ColumnRef, sc *scope, ctx *ectx) (*rx, error) {
 				x.outer = true
 				x.foldable = true
 				for t := sc; t != s; t = t.parent {
-					t.correlated = true
+					if !t.lambda {
+						t.correlated = true
+					}
 				}
 			}
 			return r.fields(x, rest)
 		}
 		if depth == 0 {
-			if x := aliasRef(sc, ctx, parts[0].Name); x != nil {
+			if x := aliasRef(s, ctx, parts[0].Name); x != nil {
 				return r.fields(x, parts[1:])
 			}
 		}
+		depth++
 	}
 	if len(parts) == 1 {
 		switch low := strings.ToLower(parts[0].Name); low {
@@ -1218,7 +1227,17 @@ func (r *resolver) like(n *Like, sc *scope, ctx *ectx) (*rx, error) {
 		if q == "SOME" {
 			q = "ANY"
 		}
-		out = mk(tBool, "("+strings.Join(sqls, join)+")", x.name+" "+strings.ToUpper(n.Op)+" "+q+" ("+strings.Join(names, ", ")+")", parts...)
+		op := strings.ToUpper(n.Op)
+		if n.Not {
+			// Spark's NOT LIKE ANY/ALL applies NOT to each pattern's
+			// match (NotLikeAny: some pattern does not match; NotLikeAll:
+			// no pattern matches), not to the quantified whole.
+			for i := range sqls {
+				sqls[i] = "(NOT " + sqls[i] + ")"
+			}
+			op = "NOT " + op
+		}
+		return mk(tBool, "("+strings.Join(sqls, join)+")", x.name+" "+op+" "+q+" ("+strings.Join(names, ", ")+")", parts...), nil
 	} else {
 		if out, err = one(n.Pattern); err != nil {
 			return nil, err

@@ -32,6 +32,9 @@ type scope struct {
 	windows map[string]*WindowSpec
 	// correlated is set when a name resolved in an enclosing query.
 	correlated bool
+	// lambda marks a lambda's scope (its parameters only): names it does
+	// not bind resolve in the same query, not in an enclosing one.
+	lambda bool
 }
 
 // cteEnv is the WITH names visible to a query.

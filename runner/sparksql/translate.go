@@ -57,6 +57,9 @@ func Translate(sql string, inputs []Input, opts Options) (_ *Result, err error) 
 	res := &Result{SQL: rel.sql}
 	for _, c := range rel.cols {
 		low := strings.ToLower(c.name)
+		if c.name == "" {
+			return nil, unsupported(q.P, "give the column a name with AS", "a result column with an empty name (Spark names the column of '' so)")
+		}
 		if seen[low] {
 			return nil, unsupported(q.P, "give each column its own name with AS", "a result with two columns named `%s`", c.name)
 		}

@@ -204,3 +204,11 @@ SELECT customer_id, concat_ws(',', sort_array(collect_list(status))) AS s FROM {
 -- name: r2_agg_regr
 -- inputs: df=orders
 SELECT round(regr_slope(amount, quantity), 6) AS slope, regr_count(amount, quantity) AS n FROM {df}
+
+-- name: r2_agg_lambda_ungrouped_column
+-- inputs: df=orders
+SELECT customer_id, transform(collect_list(quantity), q -> q * order_id) AS xs FROM {df} GROUP BY customer_id
+
+-- name: r2_agg_lambda_grouped_column
+-- inputs: df=orders
+SELECT customer_id, transform(sort_array(collect_list(quantity)), q -> q * customer_id) AS xs FROM {df} GROUP BY customer_id
