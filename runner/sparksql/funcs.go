@@ -487,7 +487,7 @@ func (r *resolver) window(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error
 			if it.Nulls != "" {
 				nulls = it.Nulls
 			}
-			os = append(os, o.sql+" "+dir+" NULLS "+nulls)
+			os = append(os, r.orderKey(o.sql, o.t)+" "+dir+" NULLS "+nulls)
 			on = append(on, o.name+" "+dir+" NULLS "+nulls)
 		}
 		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))

@@ -18,6 +18,21 @@ var extraMacros = func() []macro {
 	return out
 }()
 
+// DuckDB's statistical aggregates fail when their result is not finite;
+// Spark's give NaN when an input is NaN or infinite and Infinity or NaN
+// (by the order of the rows) when squares overflow. statFormat combines
+// the aggregate over the finite inputs below 1e150 (%[1]s) with the
+// counts of non-finite inputs (%[2]s: the result is NaN) and of larger
+// ones (%[3]s: the run stops, saying why).
+const statFormat = "CASE WHEN %[2]s > 0 THEN CAST('NaN' AS DOUBLE) WHEN %[3]s > 0 THEN error('[LOCALLY_UNSUPPORTED.STATISTIC_OVERFLOW] A variance, standard deviation, covariance or correlation of values above 1e150 in magnitude: Spark computes Infinity or NaN there, by the order of the rows, which the local run does not reproduce.') ELSE %[1]s END"
+
+// finiteParts: x when finite and at most 1e150 in magnitude (else NULL),
+// the condition "x is NaN or infinite", the condition "x is larger".
+func finiteParts(x string) (f, nan, big string) {
+	return "CASE WHEN isfinite(" + x + ") AND abs(" + x + ") <= 1e150 THEN " + x + " END",
+		"NOT isfinite(" + x + ")", "(isfinite(" + x + ") AND abs(" + x + ") > 1e150)"
+}
+
 // agg is an aggregate table entry.
 func agg(name string, s Support, min, max int, impl func(c *fcall) (*rx, error)) *fnDef {
 	d := fn(name, s, min, max, impl)
@@ -129,6 +144,10 @@ func aggFuncs() []*fnDef {
 			if !orderable(x.t) {
 				return nil, c.wrongType(0, "an orderable type")
 			}
+			if needsOrderKey(x.t) {
+				// Spark's order of nested NULLs (ordering.go).
+				return c.aggOut(x.t, "%[1]s", "arg_"+name+"("+x.sql+", "+c.r.orderKey(x.sql, x.t)+")"), nil
+			}
 			return c.aggOut(x.t, "%[1]s", name+"("+x.sql+")"), nil
 		})
 	}
@@ -175,7 +194,8 @@ func aggFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
-			return c.aggOut(tDouble, "%[1]s", duck+"("+c.distinct()+x.sql+")"), nil
+			f, nan, big := finiteParts(x.sql)
+			return c.aggOut(tDouble, statFormat, duck+"("+c.distinct()+f+")", "count_if("+nan+")", "count_if("+big+")"), nil
 		})
 	}
 	stat2 := func(name, duck string) *fnDef {
@@ -188,7 +208,11 @@ func aggFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
-			return c.aggOut(tDouble, "%[1]s", duck+"("+a.sql+", "+b.sql+")"), nil
+			fa, nana, biga := finiteParts(a.sql)
+			fb, nanb, bigb := finiteParts(b.sql)
+			both := "(" + a.sql + " IS NOT NULL AND " + b.sql + " IS NOT NULL)"
+			return c.aggOut(tDouble, statFormat, duck+"(CASE WHEN "+both+" THEN "+fa+" END, CASE WHEN "+both+" THEN "+fb+" END)",
+				"count_if("+both+" AND ("+nana+" OR "+nanb+"))", "count_if("+both+" AND ("+biga+" OR "+bigb+"))"), nil
 		})
 	}
 	boolAgg := func(name, duck string) *fnDef {
@@ -206,7 +230,9 @@ func aggFuncs() []*fnDef {
 			if !orderable(y.t) {
 				return nil, c.wrongType(1, "an orderable type")
 			}
-			return c.aggOut(x.t, "%[1]s", duck+"("+x.sql+", "+y.sql+")"), nil
+			// The value of the row with the greatest (least) ordering key,
+			// NULL or not; rows whose key is NULL are skipped.
+			return c.aggOut(x.t, "%[1]s", duck+"_null("+x.sql+", "+c.r.orderKey(y.sql, y.t)+")"), nil
 		})
 	}
 	percentile := agg("percentile", Rewritten, 2, 3, func(c *fcall) (*rx, error) {

@@ -7,6 +7,8 @@ import (
 )
 
 var collectionMacros = []macro{
+	{"spark_comparator", "v", "CASE WHEN v IS NULL THEN error('[COMPARATOR_RETURNS_NULL] The comparator has returned a NULL for a comparison. It should return a negative integer for \"greater than\", 0 for \"equal\" and a positive integer for \"less than\".') ELSE v END"},
+	{"spark_sort_by_rank", "a, r", "CASE WHEN a IS NULL THEN NULL ELSE list_transform(generate_series(0, len(a) - 1), m_sort_rank_p -> a[list_position(r, m_sort_rank_p)]) END"},
 	{"spark_has_null", "a", "list_bool_or(list_transform(a, m_has_null_lx -> m_has_null_lx IS NULL))"},
 	{"spark_array_contains", "a, v", "CASE WHEN a IS NULL OR v IS NULL THEN NULL WHEN list_contains(a, v) THEN true WHEN spark_has_null(a) THEN NULL ELSE false END"},
 	{"spark_array_position", "a, v", "CASE WHEN a IS NULL OR v IS NULL THEN NULL ELSE coalesce(list_position(a, v), 0) END"},
@@ -28,8 +30,8 @@ var collectionMacros = []macro{
 	{"spark_exists", "a, m", "CASE WHEN a IS NULL THEN NULL WHEN len(list_filter(m, m_exists_lx -> m_exists_lx)) > 0 THEN true WHEN len(list_filter(m, m_exists_lx -> m_exists_lx IS NULL)) > 0 THEN NULL ELSE false END"},
 	{"spark_forall", "a, m", "CASE WHEN a IS NULL THEN NULL WHEN len(list_filter(m, m_forall_lx -> NOT m_forall_lx)) > 0 THEN false WHEN len(list_filter(m, m_forall_lx -> m_forall_lx IS NULL)) > 0 THEN NULL ELSE true END"},
 	{"spark_map_concat_check", "ks, n", "CASE WHEN len(list_distinct(ks)) < n THEN error('[DUPLICATED_MAP_KEY] Duplicate map key was found, please check the input data. If you want to remove the duplicated keys, you can set \"spark.sql.mapKeyDedupPolicy\" to \"LAST_WIN\" so that the key inserted at last takes precedence.') END"},
-	{"spark_array_join", "a, d", "array_to_string(list_filter(a, m_array_join_lx -> m_array_join_lx IS NOT NULL), d)"},
-	{"spark_array_join_null", "a, d, r", "array_to_string(list_transform(a, m_array_join_null_lx -> coalesce(m_array_join_null_lx, r)), d)"},
+	{"spark_array_join", "a, d", "CASE WHEN d IS NULL THEN NULL ELSE array_to_string(list_filter(a, m_array_join_lx -> m_array_join_lx IS NOT NULL), d) END"},
+	{"spark_array_join_null", "a, d, r", "CASE WHEN d IS NULL OR r IS NULL THEN NULL ELSE array_to_string(list_transform(a, m_array_join_null_lx -> coalesce(m_array_join_null_lx, r)), d) END"},
 	{"spark_sequence", "a, b, st", "CASE WHEN st = 0 AND a <> b OR st > 0 AND a > b OR st < 0 AND a < b THEN error('[INVALID_PARAMETER_VALUE.SEQUENCE_WRONG_INPUT_TYPES] Illegal sequence boundaries: ' || a || ' to ' || b || ' by ' || st) ELSE generate_series(a, b, CASE WHEN st = 0 THEN 1 ELSE st END) END"},
 }
 
@@ -402,7 +404,34 @@ func collectionFuncs() []*fnDef {
 		arr2("arrays_overlap", "spark_arrays_overlap"),
 		arrayJoin,
 		arr1("array_max", Same, elem, "list_max(%s)"), arr1("array_min", Same, elem, "list_min(%s)"),
-		arr1("array_sort", Rewritten, same, "list_sort(%s, 'ASC', 'NULLS LAST')"),
+
+		fn("array_sort", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+			a, err := c.arrayArg(0)
+			if err != nil {
+				return nil, err
+			}
+			if len(c.node.Args) == 1 {
+				if !orderable(a.t.Elem) {
+					return nil, c.wrongType(0, `"ARRAY" of orderable elements`)
+				}
+				return c.out(a.t, c.r.listSort(a.sql, a.t.Elem, "ASC", "NULLS LAST")), nil
+			}
+			// A comparator: each element's place is the number of
+			// elements that sort before it (equal ones by position), as
+			// Spark's stable sort places them for a consistent comparator.
+			cmp, vars, err := c.lambda(1, a.t.Elem, a.t.Elem)
+			if err != nil {
+				return nil, err
+			}
+			if !cmp.t.isIntegral() {
+				return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.UNEXPECTED_RETURN_TYPE", "Cannot resolve %s due to data type mismatch: The comparator of array_sort must return an INT, not %q.", quoteSparkSQL(c.name), strings.ToUpper(cmp.t.String()))
+			}
+			i, j := c.r.lambdaName(), c.r.lambdaName()
+			call := "list_transform([" + a.sql + "[" + j + "]], " + vars[0] + " -> list_transform([" + a.sql + "[" + i + "]], " + vars[1] + " -> spark_comparator(" + cmp.sql + "))[1])[1]"
+			ranks := "list_transform(generate_series(1, len(" + a.sql + ")), " + i + " -> len(list_filter(generate_series(1, len(" + a.sql + ")), " + j + " -> " + j + " <> " + i + " AND (" + call + " < 0 OR (" + call + " = 0 AND " + j + " < " + i + ")))))"
+			c.name = lambdaCallName(c, 1)
+			return c.out(a.t, "spark_sort_by_rank("+a.sql+", "+ranks+")"), nil
+		}),
 		fn("sort_array", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
 			a, err := c.arrayArg(0)
 			if err != nil {
@@ -419,9 +448,9 @@ func collectionFuncs() []*fnDef {
 				c.name = strings.TrimSuffix(c.name, ")") + ", true)"
 			}
 			if asc {
-				return c.out(a.t, "list_sort("+a.sql+", 'ASC', 'NULLS FIRST')"), nil
+				return c.out(a.t, c.r.listSort(a.sql, a.t.Elem, "ASC", "NULLS FIRST")), nil
 			}
-			return c.out(a.t, "list_sort("+a.sql+", 'DESC', 'NULLS LAST')"), nil
+			return c.out(a.t, c.r.listSort(a.sql, a.t.Elem, "DESC", "NULLS LAST")), nil
 		}),
 		fn("slice", Macro, 3, 3, func(c *fcall) (*rx, error) {
 			a, err := c.arrayArg(0)
@@ -483,7 +512,7 @@ func collectionFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
-			return c.out(arrayOf(t), "list_append("+as+", "+vs+")"), nil
+			return c.out(arrayOf(t), "CASE WHEN "+as+" IS NULL THEN NULL ELSE list_append("+as+", "+vs+") END"), nil
 		}),
 		fn("array_prepend", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			a, err := c.arrayArg(0)
@@ -494,7 +523,7 @@ func collectionFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
-			return c.out(arrayOf(t), "list_prepend("+vs+", "+as+")"), nil
+			return c.out(arrayOf(t), "CASE WHEN "+as+" IS NULL THEN NULL ELSE list_prepend("+vs+", "+as+") END"), nil
 		}),
 		arr1("array_compact", Rewritten, same, "list_filter(%s, lx -> lx IS NOT NULL)"),
 		transform, filter, quant("exists", "spark_exists"), quant("forall", "spark_forall"),
@@ -587,9 +616,10 @@ func collectionFuncs() []*fnDef {
 		}),
 		fn("arrays_zip", Rewritten, 1, -1, func(c *fcall) (*rx, error) {
 			st := &Type{Kind: KStruct}
-			var lens, fields []string
+			var lens, fields, nulls []string
 			v := c.r.lambdaName()
 			for i, a := range c.args {
+				nulls = append(nulls, a.sql+" IS NULL")
 				if a.t.Kind != KArray {
 					return nil, c.wrongType(i, `"ARRAY"`)
 				}
@@ -601,7 +631,8 @@ func collectionFuncs() []*fnDef {
 				lens = append(lens, "len("+a.sql+")")
 				fields = append(fields, duckIdent(name)+" := "+a.sql+"["+v+"]")
 			}
-			return c.out(arrayOf(st), "list_transform(generate_series(1, greatest("+strings.Join(lens, ", ")+")), "+v+" -> struct_pack("+strings.Join(fields, ", ")+"))"), nil
+			// NULL when any array is (DuckDB's greatest would skip it).
+			return c.out(arrayOf(st), "CASE WHEN "+strings.Join(nulls, " OR ")+" THEN NULL ELSE list_transform(generate_series(1, greatest("+strings.Join(lens, ", ")+")), "+v+" -> struct_pack("+strings.Join(fields, ", ")+")) END"), nil
 		}),
 		no("zip_with", "not translated yet"), no("transform_keys", "not translated yet"), no("transform_values", "not translated yet"),
 		no("map_filter", "not translated yet"), no("array_insert", "not translated yet"), no("shuffle", "Spark's random order cannot be reproduced"),

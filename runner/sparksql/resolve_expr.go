@@ -745,8 +745,13 @@ func (r *resolver) comparison(op string, l, rr *rx, pos int) (*rx, error) {
 	}
 	a.sql, b.sql = plainLiteral(l, a, t), plainLiteral(rr, b, t)
 	dop := op
-	if op == "<=>" {
+	switch op {
+	case "<=>":
 		dop = "IS NOT DISTINCT FROM"
+	case "<", "<=", ">", ">=":
+		if needsOrderKey(t) {
+			a.sql, b.sql = r.orderKey(a.sql, t), r.orderKey(b.sql, t)
+		}
 	}
 	return mk(tBool, "("+a.sql+" "+dop+" "+b.sql+")", name, l, rr), nil
 }

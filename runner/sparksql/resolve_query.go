@@ -300,7 +300,7 @@ func (r *resolver) orderTerm(it *OrderItem, sc *scope, items []*selItem, ctx *ec
 	if !orderable(x.t) {
 		return "", sparkErr(it.X.Pos(), "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The `sortorder` does not support ordering on type %q.", x.name, strings.ToUpper(x.t.String()))
 	}
-	term := x.sql
+	term := r.orderKey(x.sql, x.t) // Spark's order of nested NULLs
 	if it.Desc {
 		term += " DESC"
 	} else {

@@ -1,6 +1,8 @@
 package sparksql
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"strings"
 	"testing"
@@ -51,4 +53,36 @@ func TestPanicErrorNamesConstruct(t *testing.T) {
 	if !errors.Is(err, ErrInternal) || !strings.Contains(err.Error(), "this SQL") {
 		t.Errorf("parser panic: %v", err)
 	}
+}
+
+// DuckDB's statistical aggregates fail on results that are not finite;
+// Spark gives NaN for NaN or infinite inputs and Infinity or NaN when
+// squares overflow: the local run says so instead of DuckDB's error.
+func TestStatisticOverflowSaysSo(t *testing.T) {
+	db := openTestDB(t)
+	r, err := Translate("SELECT variance(x) AS v FROM VALUES (1e300D), (0D), (-1e300D) AS t(x)", nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	err = db.QueryRow(r.SQL).Scan(&v)
+	var re *RunError
+	if !errors.As(RuntimeError(err), &re) || re.Class != "LOCALLY_UNSUPPORTED.STATISTIC_OVERFLOW" {
+		t.Fatalf("got %v (%v), want LOCALLY_UNSUPPORTED.STATISTIC_OVERFLOW", err, v)
+	}
+}
+
+// openTestDB is an in-memory DuckDB with the translation's macros.
+func openTestDB(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
+	if err := Install(context.Background(), func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }

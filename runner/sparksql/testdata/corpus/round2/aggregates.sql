@@ -212,3 +212,11 @@ SELECT customer_id, transform(collect_list(quantity), q -> q * order_id) AS xs F
 -- name: r2_agg_lambda_grouped_column
 -- inputs: df=orders
 SELECT customer_id, transform(sort_array(collect_list(quantity)), q -> q * customer_id) AS xs FROM {df} GROUP BY customer_id
+
+-- name: r2_agg_stddev_nonfinite
+-- inputs: df=nums
+SELECT stddev(x) AS sd, variance(x) AS v, var_pop(x) AS vp, corr(x, y) AS c, covar_samp(x, y) AS cs FROM VALUES (1.0D, 2.0D), (CAST('Infinity' AS DOUBLE), 1.0D), (3.0D, CAST('NaN' AS DOUBLE)) AS t(x, y)
+
+-- name: r2_agg_stddev_one_row
+-- inputs: df=nums
+SELECT stddev(d) AS sd, stddev_pop(d) AS sp, variance(d) AS v FROM {df} WHERE id = 1

@@ -164,3 +164,23 @@ SELECT sku, max_by(price, valid_from) AS current_price, max(valid_from) AS since
 -- name: r2_hist_scd2_range_join
 -- inputs: df=clicks, nodes.products=products
 SELECT c.user_id, c.ts, p.name FROM {df} c JOIN {nodes.products} p ON p.sku = 'C3' AND c.ts >= p.valid_from AND (p.valid_to IS NULL OR c.ts < p.valid_to) WHERE c.user_id = 3
+
+-- name: r2_hist_order_by_struct_nulls
+-- inputs: df=history
+SELECT id, seq, status FROM {df} WHERE id IN (1, 2, 3) ORDER BY struct(status, seq), id
+
+-- name: r2_hist_struct_less_than_null_field
+-- inputs: df=history
+SELECT id, seq, struct(status, seq) < struct('new', 2) AS lt, struct(status, seq) >= named_struct('a', 'new', 'b', 2) AS ge FROM {df}
+
+-- name: r2_hist_min_max_struct_nested_null
+-- inputs: df=history
+SELECT id, min(struct(status, amount)) AS mn, max(struct(amount, status)) AS mx FROM {df} GROUP BY id
+
+-- name: r2_hist_max_by_struct_key
+-- inputs: df=history
+SELECT id, max_by(seq, struct(status, seq)) AS s FROM {df} GROUP BY id
+
+-- name: r2_hist_row_number_struct_order
+-- inputs: df=history
+SELECT id, seq, row_number() OVER (PARTITION BY id ORDER BY struct(status, seq) DESC) AS rn FROM {df} WHERE id IN (1, 2, 3)

@@ -248,3 +248,35 @@ SELECT id, aggregate(items, CAST(0 AS DECIMAL(22,2)), (acc, x) -> acc + coalesce
 -- name: r2_nest_aggregate_lambda_cast_acc
 -- inputs: df=nested
 SELECT id, aggregate(items, CAST(0 AS DECIMAL(22,2)), (acc, x) -> CAST(acc + coalesce(x.qty * x.price, 0) AS DECIMAL(22,2))) AS total FROM {df}
+
+-- name: r2_nest_sort_array_struct_null_fields
+-- inputs: df=nested
+SELECT id, sort_array(items) AS a, sort_array(items, false) AS d, array_sort(items) AS s FROM {df}
+
+-- name: r2_nest_array_sort_comparator_strings
+-- inputs: df=nested
+SELECT id, array_sort(tags, (a, b) -> CASE WHEN a IS NULL AND b IS NULL THEN 0 WHEN a IS NULL THEN -1 WHEN b IS NULL THEN 1 WHEN lower(a) < lower(b) THEN -1 WHEN lower(a) > lower(b) THEN 1 ELSE 0 END) AS ci FROM {df}
+
+-- name: r2_nest_array_sort_comparator_null_result
+-- inputs: df=nested
+SELECT id, array_sort(scores, (a, b) -> a - b) AS s FROM {df}
+
+-- name: r2_nest_null_arrays_family
+-- inputs: df=nested
+SELECT id, flatten(array(tags, CAST(NULL AS ARRAY<STRING>))) AS f, concat(tags, CAST(NULL AS ARRAY<STRING>)) AS c, array_union(tags, CAST(NULL AS ARRAY<STRING>)) AS u, array_distinct(tags) AS d FROM {df}
+
+-- name: r2_nest_null_elements_family
+-- inputs: df=nested
+SELECT id, array_union(scores, array(NULL, 1)) AS u, array_intersect(scores, array(NULL, 5)) AS i, array_except(scores, array(CAST(NULL AS INT))) AS e, array_remove(scores, 10) AS r FROM {df}
+
+-- name: r2_nest_null_scalar_args
+-- inputs: df=nested
+SELECT id, array_repeat('x', CAST(NULL AS INT)) AS r, slice(scores, 1, CAST(NULL AS INT)) AS s, array_position(scores, CAST(NULL AS INT)) AS p, array_join(tags, CAST(NULL AS STRING)) AS j FROM {df}
+
+-- name: r2_nest_aggregate_null_array
+-- inputs: df=nested
+SELECT id, aggregate(scores, 0, (acc, x) -> acc + coalesce(x, 0)) AS s, transform(scores, x -> x + 1) AS t, filter(scores, x -> x > 1) AS f, exists(scores, x -> x IS NULL) AS e FROM {df}
+
+-- name: r2_nest_map_null_semantics
+-- inputs: df=nested
+SELECT id, map_keys(attrs) IS NULL AS k, map_concat(kv, CAST(NULL AS MAP<STRING, INT>)) AS c, element_at(kv, CAST(NULL AS STRING)) AS e FROM {df}
