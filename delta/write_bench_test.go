@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,8 +129,7 @@ func benchCopyFloor(b *testing.B, db *sql.DB, base string) {
 	}
 	benchOnCopy(b, base, func(root string) {
 		q := "COPY (SELECT * FROM read_parquet([" + strings.Join(files, ", ") + "]) WHERE (writer = 'w3') IS NOT TRUE) TO " +
-			quoteString(filepath.Join(root, "floor.parquet")) + " (FORMAT parquet, COMPRESSION snappy, RETURN_STATS, DICTIONARY_SIZE_LIMIT " +
-			strconv.Itoa(dictionarySizeLimit) + ")"
+			quoteString(filepath.Join(root, "floor.parquet")) + " (" + strings.Join(parquetOptions(s.Schema().Fields, DefaultTargetFileSize), ", ") + ", RETURN_STATS)"
 		rows, err := db.Query(q)
 		if err != nil {
 			b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,29 +39,181 @@ const statsStringPrefix = 32
 // defaultNumIndexedCols is Spark's delta.dataSkippingNumIndexedCols.
 const defaultNumIndexedCols = 32
 
-// dictionarySizeLimit is the most distinct values a column of a row group
-// may have to be dictionary-encoded; beyond, its values are written plain
-// (and snappy-compressed). DuckDB's default, a fifth of the row group's
-// rows (24,576 for a full one of 122,880), makes the writer fill a hash
-// table of that many values (more than a core's cache) for every
-// high-cardinality column (ids, timestamps, amounts) of every row group
-// before giving up on it; 4,096 saved 11% of the CPU of a 5M-row append but
-// wrote plain the columns of 4,096 to 24,576 distinct values per row group
-// (an amount of price x quantity: 1.22x delta-rs' bytes for the 5M rows of
-// symbol, ts, price, qty, notional). 8,192 keeps those dictionary-encoded
-// (0.98x delta-rs' bytes there, 0.95x on the benchmark's id, writer, ts,
-// value, qty, note) at the same CPU within noise (874 vs 898 cpu-ms and
-// 885 vs 867 for the two 5M-row COPYs, medians of 5). In a small write (a
-// row group of fewer than 40,960 rows) every column with up to 8,192
-// distinct values is dictionary-encoded, as Spark and delta-rs do.
-//
-// Parquet V2 encodings (PARQUET_VERSION V2) would write 5-20x smaller
-// files of such data (delta-packed timestamps and ids), but DuckDB then
-// writes high-cardinality float and double columns BYTE_STREAM_SPLIT,
-// which Spark 4.2's vectorized parquet reader refuses ("Unsupported
-// encoding: BYTE_STREAM_SPLIT"), and COPY cannot choose encodings per
-// column: files stay V1.
-const dictionarySizeLimit = 8192
+// Parquet encoding. Data files are written by DuckDB's COPY, then
+// finished by finishDataFile (parquet_encode.go). In DuckDB 1.5 a column
+// chunk is dictionary-encoded (RLE/bit-packed indices) when its distinct
+// values fit in DICTIONARY_SIZE_LIMIT entries (and, for strings,
+// STRING_DICTIONARY_PAGE_SIZE_LIMIT bytes); otherwise PARQUET_VERSION V1
+// writes it PLAIN, and V2 DELTA_BINARY_PACKED for integers, dates,
+// timestamps and decimals of up to 18 digits (a few bits a value for ids
+// and timestamps, where PLAIN takes 8 bytes), DELTA_LENGTH_BYTE_ARRAY for
+// strings and binary, BYTE_STREAM_SPLIT for floats and doubles, PLAIN
+// for booleans and wider decimals. Spark 4.2, delta-rs and Polars 1.32
+// read DELTA_BINARY_PACKED and DELTA_LENGTH_BYTE_ARRAY; Spark's
+// vectorized reader refuses BYTE_STREAM_SPLIT (scripts/interop/
+// spark_check.sh --only ours_encodings; TestInteropEncodings). COPY
+// cannot choose per column, so a table with a float or double column is
+// written V1 (PLAIN after its dictionaries, as delta-rs and Spark do) and
+// any other table V2. Measured on the column shapes of
+// scripts/bench/shapes_vs_deltars.sh.
+const (
+	// dictionaryEntries is the largest DICTIONARY_SIZE_LIMIT: a chunk of up
+	// to 65,536 distinct values is dictionary-encoded, as delta-rs and
+	// Spark do below their 1 MiB dictionary pages (131,072 longs). DuckDB
+	// allocates each column of a row group a hash table of twice the
+	// limit, whatever the data (2-3 MiB at 65,536), so wide tables get a
+	// smaller limit (dictionaryLimit).
+	dictionaryEntries = 65536
+	// dictionaryBudget bounds those hash tables for one row group (per
+	// thread): 64 bytes per entry and column.
+	dictionaryBudget = 96 << 20
+	// maxRowGroupRows is the most rows of a row group: a dictionary per
+	// 1.3 million rows where delta-rs writes one per 1,048,576 (arrow-rs'
+	// row groups): DuckDB's threads each cut their own row groups, so a
+	// limit of 1,048,576 left a third, small one (a third dictionary) in
+	// 2M-row writes.
+	maxRowGroupRows = 1310720
+	// maxWideDecimalRowGroupRows is the most rows of a row group with a
+	// decimal of more than 18 digits (16-byte FIXED_LEN_BYTE_ARRAY, PLAIN):
+	// DuckDB writes one page per column chunk, and those pages compress
+	// 3-7% worse past 16 MiB (1,048,576 values).
+	maxWideDecimalRowGroupRows = 1<<20 - 8192
+	// rowGroupBudget bounds the rows DuckDB buffers per thread for a row
+	// group (estimated from the schema, rowGroupRows). A write's peak memory
+	// grows with it: 4M rows of id, symbol, ts, price, qty, notional took
+	// 70 MB with 122,880-row groups, 108 MB at this budget (377k rows, 0.975x
+	// delta-rs' bytes), 169 MB at twice it (0.956x).
+	rowGroupBudget = 32 << 20
+	// minRowGroupRows is DuckDB's default row group, the fewest rows a
+	// wide table's row groups get.
+	minRowGroupRows = 122880
+	// stringDictionaryBytes is STRING_DICTIONARY_PAGE_SIZE_LIMIT: a string
+	// chunk whose distinct values take more falls back (DuckDB's default
+	// is 1 GB).
+	stringDictionaryBytes = 4 << 20
+)
+
+// parquetOptions are the COPY options of data files of a table of the
+// given (data) columns. Bloom filters are off: none of delta-rs, Spark or
+// Polars writes them, data skipping uses the log's stats, and they cost
+// bytes (3-15% of the matrix's dictionary-encoded shapes) and CPU.
+func parquetOptions(cols []*StructField, targetFileSize int64) []string {
+	version := "V2"
+	if slices.ContainsFunc(cols, func(f *StructField) bool { return hasLeaf(f.Type, isFloat) }) {
+		version = "V1"
+	}
+	return []string{"FORMAT parquet", "COMPRESSION snappy", "PARQUET_VERSION " + version, "WRITE_BLOOM_FILTER false",
+		"ROW_GROUP_SIZE " + strconv.Itoa(rowGroupRows(cols, targetFileSize)),
+		"DICTIONARY_SIZE_LIMIT " + strconv.Itoa(dictionaryLimit(leafCount(cols))),
+		"STRING_DICTIONARY_PAGE_SIZE_LIMIT " + strconv.Itoa(stringDictionaryBytes)}
+}
+
+func isFloat(dt DataType) bool { return dt == FloatType || dt == DoubleType }
+
+func isWideDecimal(dt DataType) bool { d, ok := dt.(DecimalType); return ok && d.Precision > 18 }
+
+// hasLeaf says whether dt, or a type nested in it, satisfies leaf.
+func hasLeaf(dt DataType, leaf func(DataType) bool) bool {
+	switch t := dt.(type) {
+	case *StructType:
+		return slices.ContainsFunc(t.Fields, func(f *StructField) bool { return hasLeaf(f.Type, leaf) })
+	case *ArrayType:
+		return hasLeaf(t.ElementType, leaf)
+	case *MapType:
+		return hasLeaf(t.KeyType, leaf) || hasLeaf(t.ValueType, leaf)
+	}
+	return leaf(dt)
+}
+
+// leafCount is the number of leaf columns (column chunks per row group).
+func leafCount(cols []*StructField) int {
+	var count func(DataType) int
+	count = func(dt DataType) int {
+		switch t := dt.(type) {
+		case *StructType:
+			n := 0
+			for _, f := range t.Fields {
+				n += count(f.Type)
+			}
+			return n
+		case *ArrayType:
+			return count(t.ElementType)
+		case *MapType:
+			return count(t.KeyType) + count(t.ValueType)
+		}
+		return 1
+	}
+	n := 0
+	for _, f := range cols {
+		n += count(f.Type)
+	}
+	return n
+}
+
+// dictionaryLimit is DICTIONARY_SIZE_LIMIT for a table of n leaf columns: as
+// many entries as dictionaryBudget allows, a power of two (DuckDB sizes
+// its hash tables by the next one up), at most dictionaryEntries and at
+// least 8,192.
+func dictionaryLimit(n int) int {
+	limit := dictionaryEntries
+	for limit > 8192 && limit*64*max(n, 1) > dictionaryBudget {
+		limit /= 2
+	}
+	return limit
+}
+
+// rowGroupRows is ROW_GROUP_SIZE for a table of the given columns: the
+// rows of rowGroupBudget at the columns' estimated width in DuckDB's
+// vectors, and no more than a target file holds at that width (DuckDB
+// cuts files between row groups), within [minRowGroupRows,
+// maxRowGroupRows].
+func rowGroupRows(cols []*StructField, targetFileSize int64) int {
+	width := 0
+	for _, f := range cols {
+		width += valueWidth(f.Type)
+	}
+	width = max(width, 1)
+	rows := int64(rowGroupBudget / width)
+	if targetFileSize > 0 {
+		rows = min(rows, targetFileSize/int64(width))
+	}
+	most := int64(maxRowGroupRows)
+	if slices.ContainsFunc(cols, func(f *StructField) bool { return hasLeaf(f.Type, isWideDecimal) }) {
+		most = maxWideDecimalRowGroupRows
+	}
+	return int(min(max(rows, minRowGroupRows), most))
+}
+
+// valueWidth estimates the bytes a value of dt takes in DuckDB's vectors
+// (strings: 16 bytes and their text; lists and maps: a few elements).
+func valueWidth(dt DataType) int {
+	switch t := dt.(type) {
+	case DecimalType:
+		if t.Precision > 18 {
+			return 17
+		}
+		return 9
+	case PrimitiveType:
+		switch t {
+		case StringType, BinaryType:
+			return 48
+		case IntegerType, DateType, FloatType, ShortType, ByteType, BooleanType:
+			return 5
+		}
+		return 9
+	case *StructType:
+		w := 1
+		for _, f := range t.Fields {
+			w += valueWidth(f.Type)
+		}
+		return w
+	case *ArrayType:
+		return 17 + 4*valueWidth(t.ElementType)
+	case *MapType:
+		return 17 + 4*(valueWidth(t.KeyType)+valueWidth(t.ValueType))
+	}
+	return 16
+}
 
 // writeData writes the rows of logicalSQL (a SELECT returning the view's
 // columns under their logical names and types, in schema order) as data
@@ -84,9 +237,14 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 		return nil, err
 	}
 	writeID := uuid.NewString()[:8]
-	opts := []string{"FORMAT parquet", "COMPRESSION snappy", "RETURN_STATS", "APPEND",
-		"DICTIONARY_SIZE_LIMIT " + strconv.Itoa(dictionarySizeLimit),
-		"FILENAME_PATTERN " + quoteString("part-{i}-"+writeID+"-{uuid}-c000.snappy")}
+	var dataCols []*StructField
+	for _, f := range s.schema.Fields {
+		if !s.isPartitionColumn(f.Name) {
+			dataCols = append(dataCols, f)
+		}
+	}
+	opts := append(parquetOptions(dataCols, tx.targetFileSize()), "RETURN_STATS", "APPEND",
+		"FILENAME_PATTERN "+quoteString("part-{i}-"+writeID+"-{uuid}-c000.snappy"))
 	pfs := s.partitionFields()
 	if len(pfs) > 0 {
 		names := make([]string, len(pfs))
@@ -138,6 +296,10 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 			RemoveFile(filename) // DuckDB writes an empty file for an empty result
 			continue
 		}
+		fileSize, err := finishDataFile(filename, int64(size))
+		if err != nil {
+			return fail(fmt.Errorf("write data files to table %s: %w", tx.root, err))
+		}
 		pv := map[string]*string{}
 		pk, pvals := orderedMapEntries(parts)
 		for i, k := range pk {
@@ -157,7 +319,7 @@ func (tx *Transaction) writeData(ctx context.Context, q Querier, logicalSQL stri
 		if err != nil {
 			return fail(fmt.Errorf("write data files to table %s: %w", tx.root, err))
 		}
-		adds = append(adds, &Add{Path: EncodeLogPath(filepath.ToSlash(rel)), PartitionValues: pv, Size: int64(size),
+		adds = append(adds, &Add{Path: EncodeLogPath(filepath.ToSlash(rel)), PartitionValues: pv, Size: fileSize,
 			ModificationTime: now, DataChange: true, Stats: stats})
 	}
 	if err := rows.Err(); err != nil {

@@ -195,45 +195,57 @@ func TestAppendStatsAndLayout(t *testing.T) {
 }
 
 // TestDataFileEncoding: data files dictionary-encode the columns with up
-// to dictionarySizeLimit distinct values per row group, and write the
-// others plain without building a dictionary first.
+// to dictionaryLimit distinct values per row group, and write the others
+// with V2's delta encodings, or PLAIN in a table with a double.
 func TestDataFileEncoding(t *testing.T) {
 	db := writeTestDB(t)
-	root := filepath.Join(t.TempDir(), "t")
 	q := fmt.Sprintf(`SELECT i::BIGINT AS id, 'w' || (i %% 10) AS writer, (i %% %d)::BIGINT AS few, (i %% %d)::BIGINT AS many
-	  FROM range(300000) t(i)`, dictionarySizeLimit-96, dictionarySizeLimit+904)
-	mustCreate(t, db, root, q, nil, nil)
-	mustAppend(t, db, root, q)
-	var files []string
-	s := mustSnapshot(t, root)
-	for _, f := range s.Files() {
-		p, err := s.FilePath(f.Path)
+	  FROM range(300000) t(i)`, dictionaryLimit(4)-96, dictionaryLimit(4)+904)
+	// A table with a double is written V1 (Spark reads no BYTE_STREAM_SPLIT):
+	// PLAIN past the dictionary; without one, V2's delta encodings.
+	withDouble := `SELECT i::BIGINT AS id, hash(i) / 7.0 AS d, (i % 10)::DOUBLE AS few_d FROM range(300000) t(i)`
+	strs := `SELECT md5(i::VARCHAR) AS h, 'w' || (i % 10) AS writer FROM range(300000) t(i)`
+	for _, c := range []struct {
+		query string
+		want  map[string]string // column -> encodings of its chunks
+	}{
+		{q, map[string]string{"id": "DELTA_BINARY_PACKED", "writer": "RLE_DICTIONARY", "few": "RLE_DICTIONARY", "many": "DELTA_BINARY_PACKED"}},
+		{withDouble, map[string]string{"id": "PLAIN", "d": "PLAIN", "few_d": "PLAIN_DICTIONARY"}},
+		{strs, map[string]string{"h": "DELTA_LENGTH_BYTE_ARRAY", "writer": "RLE_DICTIONARY"}},
+	} {
+		root := filepath.Join(t.TempDir(), "t")
+		mustCreate(t, db, root, c.query, nil, nil)
+		mustAppend(t, db, root, c.query)
+		var files []string
+		s := mustSnapshot(t, root)
+		for _, f := range s.Files() {
+			p, err := s.FilePath(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, quoteString(p))
+		}
+		rows, err := db.Query(`SELECT path_in_schema, encodings, row_group_num_rows FROM parquet_metadata([` + strings.Join(files, ", ") + `])
+		  WHERE row_group_num_rows >= ` + strconv.Itoa(dictionaryLimit(4)+904))
 		if err != nil {
 			t.Fatal(err)
 		}
-		files = append(files, quoteString(p))
-	}
-	rows, err := db.Query(`SELECT path_in_schema, encodings, row_group_num_rows FROM parquet_metadata([` + strings.Join(files, ", ") + `])
-	  WHERE row_group_num_rows >= ` + strconv.Itoa(dictionarySizeLimit+904))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	want := map[string]bool{"id": false, "writer": true, "few": true, "many": false} // dictionary-encoded?
-	seen := 0
-	for rows.Next() {
-		var col, enc string
-		var n int64
-		if err := rows.Scan(&col, &enc, &n); err != nil {
-			t.Fatal(err)
+		seen := 0
+		for rows.Next() {
+			var col, enc string
+			var n int64
+			if err := rows.Scan(&col, &enc, &n); err != nil {
+				t.Fatal(err)
+			}
+			seen++
+			if enc != c.want[col] {
+				t.Errorf("column %s of a row group of %d rows: encodings %s, want %s", col, n, enc, c.want[col])
+			}
 		}
-		seen++
-		if got := strings.Contains(enc, "DICTIONARY"); got != want[col] {
-			t.Errorf("column %s of a row group of %d rows: encodings %s", col, n, enc)
+		rows.Close()
+		if err := rows.Err(); err != nil || seen == 0 {
+			t.Fatalf("%d column chunks: %v", seen, err)
 		}
-	}
-	if err := rows.Err(); err != nil || seen == 0 {
-		t.Fatalf("%d column chunks: %v", seen, err)
 	}
 }
 

@@ -1,7 +1,7 @@
 """Reads a Delta table with delta-rs and with polars and compares both
 readings with the expected rows (a parquet file).
 
-Usage: python write_interop_check.py TABLE EXPECTED_PARQUET [VERSION]
+Usage: python write_interop_check.py [--datafusion] TABLE EXPECTED_PARQUET [VERSION]
 
 Rows are compared as multisets of normalized values: timestamps with a
 zone as ISO 8601 UTC, without a zone as ISO 8601, decimals as strings with
@@ -11,7 +11,9 @@ a JSON report ({"version", "rows", "columns", "partition_values",
 "files", "deltars_reader", "polars"}) and exits 1 on any difference,
 naming it. delta-rs reads through pyarrow, or through DataFusion
 (QueryBuilder) for the reader features its pyarrow path refuses (column
-mapping, deletion vectors); polars refusing a reader feature it does not
+mapping, deletion vectors), and with --datafusion through both (arrow-rs'
+Parquet reader, which delta-rs' own operations use, besides pyarrow's);
+polars refusing a reader feature it does not
 support (column mapping) is reported in "polars", not as a difference.
 """
 import datetime
@@ -84,8 +86,10 @@ def schema_of(schema):
 
 
 def main():
-    table, expected_path = sys.argv[1], sys.argv[2]
-    version = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    both = "--datafusion" in sys.argv[1:]
+    table, expected_path = args[0], args[1]
+    version = int(args[2]) if len(args) > 2 else None
     expected = pq.read_table(expected_path)
     problems = []
 
@@ -108,6 +112,14 @@ def main():
     got = rows_of(deltars.select(expected.column_names)) if set(expected.column_names) <= set(deltars.column_names) else []
     if got != want_rows:
         problems.append(diff("delta-rs", got, want_rows))
+    if both and deltars_reader == "pyarrow":
+        df = pa.table(QueryBuilder().register("t", dt).execute("SELECT * FROM t").read_all())
+        if schema_of(df.schema) != want_schema:
+            problems.append("delta-rs (datafusion) schema %s, expected %s" % (schema_of(df.schema), want_schema))
+        got = rows_of(df.select(expected.column_names)) if set(expected.column_names) <= set(df.column_names) else []
+        if got != want_rows:
+            problems.append(diff("delta-rs (datafusion)", got, want_rows))
+        deltars_reader = "pyarrow+datafusion"
 
     polars_status = "ok"
     try:

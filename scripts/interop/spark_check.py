@@ -24,6 +24,7 @@ import base64
 import collections
 import datetime as dt
 import decimal
+import glob
 import json
 import os
 import shutil
@@ -399,6 +400,51 @@ def ours_types_partitions_checkpoint():
     n = df.where("part = 'with space' AND id < 500").count()
     expect(n == len(our_rows_where(root, "part = 'with space' AND id < 500")), "filtered count differs")
     return "version %d, checkpoint %d" % (ours["version"], cp)
+
+
+ENCODING_QUERIES = {
+    # no float column: PARQUET_VERSION V2 (DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY)
+    "v2": """SELECT i::BIGINT AS id, (hash(i) % 1000000)::BIGINT AS big, CASE WHEN i % 4 = 0 THEN NULL ELSE md5(i::VARCHAR) END AS h,
+      'w' || (i % 2) AS writer, CASE WHEN i % 3 = 0 THEN NULL ELSE (hash(i) % 4)::INTEGER END AS four,
+      TIMESTAMPTZ '2024-01-01 00:00:00+00' + i * INTERVAL 1 SECOND AS ts, DATE '2020-01-01' + (i % 100000)::INTEGER AS d,
+      (i / 100)::DECIMAL(18,2) AS dec, (i / 7)::DECIMAL(38,6) AS wide, (i % 30000)::SMALLINT AS sm,
+      {'a': i::INTEGER, 'b': 'x' || (i % 2)} AS st, ['k' || (i % 3), md5((i * 3)::VARCHAR)] AS l, i % 3 = 0 AS flag
+      FROM range(150000) t(i)""",
+    # doubles: V1, PLAIN past the dictionary (never BYTE_STREAM_SPLIT)
+    "v1": """SELECT i::BIGINT AS id, hash(i) / 1e6 AS price, (i % 2)::DOUBLE AS half,
+      CASE WHEN i % 5 = 0 THEN NULL ELSE (i % 4)::FLOAT END AS f, [hash(i) / 1e9, i / 3.0] AS l, CAST(NULL AS DOUBLE) AS none
+      FROM range(150000) t(i)""",
+}
+
+
+@check
+def ours_encodings():
+    """The encodings our writer chooses (dictionaries with re-packed
+    indices, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, PLAIN past the
+    dictionary in tables with doubles), nested columns and nulls, written
+    by an append and by a delete's rewrite, read by Spark's vectorized
+    reader as we read them."""
+    encodings = set()
+    for name, q in ENCODING_QUERIES.items():
+        root = work("ours", "encodings_" + name)
+        shutil.rmtree(root, ignore_errors=True)
+        deltaop("create", root, "--query", q)
+        compare_table(root)
+        deltaop("delete", root, "--where", "id % 10 = 3")  # rewrites the file
+        df, _ = compare_table(root)
+        expect(df.count() == 135000, "%s: %d rows after the delete" % (name, df.count()))
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:
+            continue
+        for f in glob.glob(os.path.join(root, "*.parquet")):
+            md = pq.ParquetFile(f).metadata
+            for i in range(md.num_row_groups):
+                for j in range(md.num_columns):
+                    encodings.update(md.row_group(i).column(j).encodings)
+    want = {"DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "RLE_DICTIONARY", "PLAIN"}
+    expect(not encodings or want <= encodings and "BYTE_STREAM_SPLIT" not in encodings, "encodings %s" % sorted(encodings))
+    return "encodings " + ", ".join(sorted(encodings)) if encodings else "pyarrow absent: encodings not listed"
 
 
 def our_rows_where(path, where):
