@@ -175,6 +175,10 @@ func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
 	}
 }
 
+// polarsDeltaModes are the modes Laktory 0.13.1 writes a DELTA file sink
+// with on the POLARS backend (POLARS_DELTA_MODES).
+var polarsDeltaModes = []string{"ERROR", "APPEND", "OVERWRITE", "MERGE"}
+
 // laktorySink mirrors sink checks Laktory makes when it builds the model.
 func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
 	merge := sk.Mode == workspace.ModeMerge || sk.MergeCDC != nil
@@ -194,7 +198,7 @@ func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
 	if sk.CustomWriter != "" && sk.MergeCDC != nil {
 		c.add(sk.At("merge_cdc_options"), Error, CodeCustomWriterMode, "`custom_writer` and `merge_cdc_options` are mutually exclusive.", "remove `merge_cdc_options`")
 	}
-	if n.DataframeBackend != "POLARS" {
+	if sk.Backend != "POLARS" && n.DataframeBackend != "POLARS" {
 		return
 	}
 	switch {
@@ -202,8 +206,13 @@ func (c *checker) laktorySink(n *workspace.Node, sk *workspace.Sink) {
 		c.add(sk.Pos, Error, CodePolars,
 			"Table data sink does not support the Polars backend. Use FileDataSink with DELTA format for Polars file-based writes.",
 			"write `path:` + `format: DELTA`, or use the PYSPARK backend")
-	case sk.Kind == workspace.SinkFile && sk.Format == "DELTA" && sk.Mode == "":
-		c.add(sk.Pos, Error, CodePolars, "'mode' configuration required with Polars 'DELTA' format", "set `mode: APPEND` (or OVERWRITE)")
+	case sk.Kind == workspace.SinkFile && sk.Format == "DELTA" && !slices.Contains(polarsDeltaModes, sk.Mode) && !strings.Contains(sk.Mode, "${"):
+		mode, at := sk.Mode, sk.At("mode")
+		if mode == "" {
+			mode, at = "None", sk.Pos
+		}
+		c.add(at, Error, CodePolars, fmt.Sprintf("Mode '%s' is not supported for Polars DataFrame with DELTA format. Set to %s", mode, workspace.PyList(polarsDeltaModes)),
+			"set `mode: APPEND` (or OVERWRITE, ERROR, MERGE)")
 	case sk.Kind == workspace.SinkFile && sk.Format != "DELTA" && sk.Mode != "":
 		c.add(sk.At("mode"), Error, CodePolars, fmt.Sprintf("Mode '%s' is not supported for Polars DataFrame. Set to `None`", sk.Mode), "remove `mode`")
 	}

@@ -306,7 +306,7 @@ nodes:
 `}, want: []W{
 			D("pl.yaml", 6, 13, CodePolars, "Unity Catalog data source does not support the Polars backend."),
 			D("pl.yaml", 8, 5, CodePolars, "Table data sink does not support the Polars backend."),
-			D("pl.yaml", 10, 5, CodePolars, "'mode' configuration required with Polars 'DELTA' format"),
+			D("pl.yaml", 10, 5, CodePolars, "Mode 'None' is not supported for Polars DataFrame with DELTA format. Set to ['ERROR', 'APPEND', 'OVERWRITE', 'MERGE']"),
 			D("pl.yaml", 14, 11, CodePolars, "Mode 'APPEND' is not supported for Polars DataFrame. Set to `None`"),
 		}},
 	}

@@ -691,6 +691,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 			backend = b
 		}
 		o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
+		s.Backend = backend
 		s.Mode = o.enum("mode", sinkModes)
 		s.ResetMode = o.enum("reset_mode", resetModes)
 		s.IsQuarantine = o.boolean("is_quarantine")

@@ -282,6 +282,9 @@ type Sink struct {
 	Located
 	Index int
 	Kind  SinkKind
+	// Backend is the sink's effective dataframe_backend (its own, else
+	// its node's): "" is Laktory's default, PYSPARK.
+	Backend string
 	// Type is the explicit `type:` ("" when inferred from the fields).
 	Type string
 	// Path is the path as written, ResolvedPath the absolute path.
