@@ -372,6 +372,64 @@ func (r *resolver) callResolved(name string, args []*rx, pos int) (*rx, error) {
 	return def.impl(c)
 }
 
+// lambdaCapture collects what a lambda body reads from outside the lambda
+// (columns, enclosing lambdas' variables): DuckDB's list_reduce misaligns
+// such values between rows when lists differ in length, so a fold's body
+// reads them from its element (elem.c.kN) instead.
+type lambdaCapture struct {
+	elem  string // the element's lambda variable
+	items []*rx  // the captured values, in their own SQL
+}
+
+func (lc *lambdaCapture) add(x *rx) *rx {
+	k := -1
+	for i, it := range lc.items {
+		if it.sql == x.sql {
+			k = i
+		}
+	}
+	if k < 0 {
+		k = len(lc.items)
+		lc.items = append(lc.items, x)
+	}
+	y := mk(x.t, lc.elem+".c.k"+strconv.Itoa(k), x.name, x)
+	y.pos, y.outer, y.foldable = x.pos, x.outer, x.foldable
+	return y
+}
+
+// capturesSQL is the struct of the captured values (as evaluated in the
+// element's list_transform) and its DuckDB type.
+func (lc *lambdaCapture) capturesSQL() (string, string) {
+	var vals, types []string
+	for i, it := range lc.items {
+		vals = append(vals, "'k"+strconv.Itoa(i)+"': "+it.sql)
+		types = append(types, "k"+strconv.Itoa(i)+" "+it.t.DuckDB())
+	}
+	return "{" + strings.Join(vals, ", ") + "}", "STRUCT(" + strings.Join(types, ", ") + ")"
+}
+
+// foldLambda resolves a fold's lambda (acc, x) -> ... whose parameters are
+// the given SQL expressions, capturing outside values into cap.
+func (c *fcall) foldLambda(i int, cap *lambdaCapture, params []*rx) (*rx, error) {
+	lam, ok := c.node.Args[i].(*Lambda)
+	if !ok {
+		return nil, sparkErr(c.argPos(i), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "The %s argument of %s must be a lambda function (x -> ...).", ordinal(i+1), c.def.name)
+	}
+	if len(lam.Params) != len(params) {
+		return nil, sparkErr(lam.P, "INVALID_LAMBDA_FUNCTION_CALL.NUM_ARGS_MISMATCH", "Invalid lambda function call. A higher order function expects %d arguments, but got %d.", len(params), len(lam.Params))
+	}
+	inner := &scope{parent: c.sc, ctes: c.sc.ctes, lambdas: map[string]*rx{}, lambda: true, capture: cap}
+	for j, p := range lam.Params {
+		inner.lambdas[strings.ToLower(p.Name)] = params[j]
+	}
+	body, err := c.r.expr(lam.Body, inner, c.ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.noteLambda(i, body)
+	return body, nil
+}
+
 // lambda resolves a lambda argument with parameters of the given types.
 func (c *fcall) lambda(i int, types ...*Type) (*rx, []string, error) {
 	lam, ok := c.node.Args[i].(*Lambda)

@@ -244,14 +244,31 @@ func collectionFuncs() []*fnDef {
 			return nil, err
 		}
 		zero := c.args[1]
-		merge, vars, err := c.lambda(2, zero.t, a.t.Elem)
+		// DuckDB's fold takes elements of the accumulator's type and
+		// misaligns values its lambda captures from the row: each element
+		// is {a: accumulator, x: the array's element, c: the captured
+		// values}, the accumulator the same struct (lambdaCapture).
+		acc, el := c.r.lambdaName(), c.r.lambdaName()
+		capt := &lambdaCapture{elem: el}
+		merge, err := c.foldLambda(2, capt, []*rx{
+			{t: zero.t, sql: acc + ".a", isLambdaVar: true},
+			{t: a.t.Elem, sql: el + ".x", isLambdaVar: true},
+		})
 		if err != nil {
 			return nil, err
 		}
 		if !merge.t.Equal(zero.t) {
 			return nil, sparkErr(c.argPos(2), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve %s due to data type mismatch: Parameter 3 requires the %q type, however %s has the type %q.", quoteSparkSQL(c.name), strings.ToUpper(zero.t.String()), quoteSparkSQL(merge.name), strings.ToUpper(merge.t.String()))
 		}
-		sql := "list_reduce(" + a.sql + ", (" + vars[0] + ", " + vars[1] + ") -> " + merge.sql + ", " + zero.sql + ")"
+		v := c.r.lambdaName()
+		capVals, capType := "{'k0': NULL}", "STRUCT(k0 INTEGER)"
+		if len(capt.items) > 0 {
+			capVals, capType = capt.capturesSQL()
+		}
+		elems := "list_transform(" + a.sql + ", " + v + " -> {'a': CAST(NULL AS " + zero.t.DuckDB() + "), 'x': " + v + ", 'c': " + capVals + "})"
+		init := "{'a': " + zero.sql + ", 'x': CAST(NULL AS " + a.t.Elem.DuckDB() + "), 'c': CAST(NULL AS " + capType + ")}"
+		step := "{'a': " + merge.sql + ", 'x': CAST(NULL AS " + a.t.Elem.DuckDB() + "), 'c': CAST(NULL AS " + capType + ")}"
+		sql := "struct_extract(list_reduce(" + elems + ", (" + acc + ", " + el + ") -> " + step + ", " + init + "), 'a')"
 		t := zero.t
 		if len(c.args) == 4 {
 			fin, fv, err := c.lambda(3, zero.t)

@@ -2,6 +2,7 @@ package sparksql
 
 import (
 	"fmt"
+	"regexp"
 	"regexp/syntax"
 	"strings"
 )
@@ -54,6 +55,24 @@ func (c *fcall) intArg(i int) (*rx, error) {
 }
 
 var stringMacros = []macro{
+	{"spark_split_chars", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN s = '' THEN [''] WHEN n > 0 AND length(s) > n THEN list_append(string_split(left(s, n - 1), ''), substr(s, n)) ELSE string_split(s, '') END"},
+	// java.util.regex's split scan over the code point positions 0..len:
+	// state {f: next search position, x: start of the current piece, p:
+	// the pieces}; a match at i (anchored pattern a) ends a piece, an
+	// empty one at 0 is skipped, the search resumes after a non-empty
+	// match or one past an empty one; at most n - 1 matches when n > 0.
+	{"spark_split_java", "s, a, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL ELSE list_append(list_transform(generate_series(1, len(struct_extract(spark_split_scan(s, a, n), 'p')), 2), m_split_k -> substr(s, struct_extract(spark_split_scan(s, a, n), 'p')[m_split_k] + 1, struct_extract(spark_split_scan(s, a, n), 'p')[m_split_k + 1])), substr(s, struct_extract(spark_split_scan(s, a, n), 'x') + 1)) END"},
+	// The fold's lambda refers to its arguments only: DuckDB's list_reduce
+	// misaligns values captured from the row when lists differ in length,
+	// so the limit travels in each element (n) and the pieces are kept as
+	// (start, length) pairs (p).
+	{"spark_split_scan", "s, a, n", "list_reduce(list_transform(generate_series(0, length(s)), m_split_i -> {'f': CAST(NULL AS BIGINT), 'x': CAST(NULL AS BIGINT), 'p': CAST(NULL AS BIGINT[]), 'i': m_split_i, 'l': CASE WHEN regexp_matches(substr(s, m_split_i + 1), a) THEN length(regexp_extract(substr(s, m_split_i + 1), a)) END, 'n': CAST(n AS BIGINT)}), (m_split_st, m_split_e) -> CASE WHEN m_split_e.i < m_split_st.f OR m_split_e.l IS NULL OR (m_split_e.n > 0 AND len(m_split_st.p) // 2 >= m_split_e.n - 1) THEN m_split_st WHEN m_split_e.i = 0 AND m_split_e.l = 0 THEN {'f': 1, 'x': m_split_st.x, 'p': m_split_st.p, 'i': NULL, 'l': NULL, 'n': NULL} ELSE {'f': m_split_e.i + greatest(m_split_e.l, 1), 'x': m_split_e.i + m_split_e.l, 'p': list_concat(m_split_st.p, [m_split_st.x, m_split_e.i - m_split_st.x]), 'i': NULL, 'l': NULL, 'n': NULL} END, {'f': 0, 'x': 0, 'p': CAST([] AS BIGINT[]), 'i': CAST(NULL AS BIGINT), 'l': CAST(NULL AS BIGINT), 'n': CAST(NULL AS BIGINT)})"},
+	// levenshtein by code points: DuckDB's counts bytes, so other strings
+	// are rewritten with one ASCII character per distinct code point
+	// (there are at most 127), or computed row by row.
+	{"spark_lev_ascii", "s, cs", "CASE WHEN s = '' THEN '' ELSE array_to_string(list_transform(string_split(s, ''), m_lev_c -> chr(CAST(list_position(cs, m_lev_c) AS INTEGER))), '') END"},
+	{"spark_lev_rows", "a, b", "(list_reduce(list_transform(string_split(a, ''), m_lev_x -> {'r': CAST(NULL AS BIGINT[]), 'c': m_lev_x, 'b': b}), (m_lev_acc, m_lev_e) -> {'r': list_transform([list_transform(generate_series(0, len(m_lev_e.b)), m_lev_j -> CASE WHEN m_lev_j = 0 THEN m_lev_acc.r[1] + 1 ELSE least(m_lev_acc.r[m_lev_j + 1] + 1, m_lev_acc.r[m_lev_j] + CASE WHEN m_lev_e.b[m_lev_j] = m_lev_e.c THEN 0 ELSE 1 END) END)], m_lev_t -> list_transform(generate_series(0, len(m_lev_e.b)), m_lev_k -> m_lev_k + list_min(list_transform(generate_series(0, m_lev_k), m_lev_i -> m_lev_t[m_lev_i + 1] - m_lev_i))))[1], 'c': NULL, 'b': NULL}, {'r': generate_series(0, len(b)), 'c': CAST(NULL AS VARCHAR), 'b': CAST(NULL AS VARCHAR[])})).r[len(b) + 1]"},
+	{"spark_levenshtein", "a, b", "CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN NOT regexp_matches(a || b, '[^\\x00-\\x7F]') THEN levenshtein(a, b) WHEN len(list_distinct(string_split(a || b, ''))) <= 127 THEN levenshtein(spark_lev_ascii(a, list_distinct(string_split(a || b, ''))), spark_lev_ascii(b, list_distinct(string_split(a || b, '')))) ELSE spark_lev_rows(a, string_split(b, '')) END"},
 	{"spark_substr2", "s, st, l", "CASE WHEN s IS NULL THEN NULL WHEN greatest(st, 0) >= st + l THEN '' ELSE substring(s, CAST(greatest(st, 0) + 1 AS BIGINT), CAST(st + l - greatest(st, 0) AS BIGINT)) END"},
 	{"spark_substr", "s, p, l", "spark_substr2(s, CAST(CASE WHEN p > 0 THEN p - 1 WHEN p < 0 THEN length(s) + p ELSE 0 END AS BIGINT), CAST(l AS BIGINT))"},
 	{"spark_lpad", "s, n, p", "CASE WHEN s IS NULL OR n IS NULL OR p IS NULL THEN NULL WHEN n <= 0 THEN '' WHEN p = '' THEN left(s, n) ELSE lpad(s, n, p) END"},
@@ -61,7 +80,6 @@ var stringMacros = []macro{
 	{"spark_left", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE left(s, n) END"},
 	{"spark_right", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE right(s, n) END"},
 	{"spark_replace", "s, f, t", "CASE WHEN f = '' THEN s ELSE replace(s, f, t) END"},
-	{"spark_initcap", "s", "array_to_string(list_transform(string_split(lower(s), ' '), m_initcap_w -> upper(left(m_initcap_w, 1)) || substr(m_initcap_w, 2)), ' ')"},
 	{"spark_locate", "sub, s, p", "CASE WHEN p IS NULL OR s IS NULL OR sub IS NULL THEN NULL WHEN p < 1 THEN 0 WHEN instr(substring(s, p), sub) = 0 THEN 0 ELSE instr(substring(s, p), sub) + p - 1 END"},
 	{"spark_substring_index", "s, d, n", "CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n = 0 OR d = '' THEN '' WHEN n > 0 THEN array_to_string(string_split(s, d)[1:n], d) ELSE array_to_string(string_split(s, d)[-(-n):], d) END"},
 	{"spark_split_part", "s, d, n", "CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
@@ -74,8 +92,8 @@ var stringMacros = []macro{
 }
 
 func stringFuncs() []*fnDef {
-	upper := withNote(strFn("upper", Rewritten, tString, "s", "upper(replace(%s, 'ß', 'SS'))"), "ß becomes SS as in Java; other special casings of Java (ŉ, ǰ, İ) are not reproduced")
-	lower := strFn("lower", Same, tString, "s", "lower(%s)")
+	upper := withNote(strFn("upper", Macro, tString, "s", "spark_upper(%s)"), "Spark's ICU case mappings (ß becomes SS)")
+	lower := withNote(strFn("lower", Macro, tString, "s", "spark_lower(%s)"), "Spark's ICU case mappings (İ becomes i̇, a final Σ ς)")
 	length := fn("length", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
 		if c.args[0].t.Kind == KBinary {
 			return c.out(tInt, "CAST(octet_length("+c.args[0].sql+") AS INTEGER)"), nil
@@ -141,6 +159,14 @@ func stringFuncs() []*fnDef {
 				x, err := c.str(1)
 				if err != nil {
 					return nil, err
+				}
+				if name != "btrim" {
+					// trim(trimStr, str), ltrim and rtrim likewise: the
+					// characters come first (btrim(str, trimStr) is the
+					// other way round); Spark names them TRIM(... FROM str).
+					s, x = x, s
+					side := map[string]string{"trim": "BOTH", "ltrim": "LEADING", "rtrim": "TRAILING"}[name]
+					c.name = "TRIM(" + side + " " + c.args[0].name + " FROM " + c.args[1].name + ")"
 				}
 				return c.out(tString, duck+"("+s.sql+", "+x.sql+")"), nil
 			}
@@ -359,17 +385,22 @@ func stringFuncs() []*fnDef {
 		if err != nil {
 			return nil, err
 		}
+		limit := "-1"
 		if len(c.args) == 3 {
-			if n, err := c.litInt(2, "limit"); err != nil || n > 0 {
-				return nil, unsupported(c.argPos(2), "", "split with a positive limit")
+			l, err := c.intArg(2)
+			if err != nil {
+				return nil, err
 			}
+			limit = l.sql
 		} else {
 			c.name = strings.TrimSuffix(c.name, ")") + ", -1)"
 		}
 		if p.lit != nil && p.lit.Value == "" {
-			return c.out(arrayOf(tString), "string_split("+s.sql+", '')"), nil
+			// Spark splits into characters (no trailing empty string);
+			// a positive limit keeps the rest in the last one.
+			return c.out(arrayOf(tString), "spark_split_chars("+s.sql+", "+limit+")"), nil
 		}
-		re, err := c.r.regex(p, c.argPos(1))
+		jre, err := c.r.regexLit(p, c.argPos(1))
 		if err != nil {
 			return nil, err
 		}
@@ -377,7 +408,20 @@ func stringFuncs() []*fnDef {
 		if err != nil {
 			return nil, err
 		}
-		return c.out(arrayOf(tString), guard("regexp_split_to_array("+s.sql+", "+re+")")), nil
+		if len(c.args) == 3 || regexp.MustCompile(jre.re2).MatchString("") {
+			// Java's String.split: a pattern that matches the empty
+			// string, or a limit, is scanned as java.util.regex scans
+			// (RE2's split differs on empty matches).
+			split := "spark_split_java(" + s.sql + ", " + duckString("^(?:"+jre.re2+")") + ", " + limit + ")"
+			if regexp.MustCompile(jre.re2).MatchString("") {
+				// Java scans UTF-16: an empty match falls between the two
+				// halves of a character beyond U+FFFF, which Spark then
+				// writes as '?'; the local run stops rather than differ.
+				split = "CASE WHEN regexp_matches(" + s.sql + ", '[\\x{10000}-\\x{10FFFF}]') THEN error(" + duckString("[LOCALLY_UNSUPPORTED.SPLIT_SUPPLEMENTARY] split with a pattern that matches the empty string, of a value with a character beyond U+FFFF: Spark splits it between its UTF-16 halves") + ") ELSE " + split + " END"
+			}
+			return c.out(arrayOf(tString), guard(split)), nil
+		}
+		return c.out(arrayOf(tString), guard("regexp_split_to_array("+s.sql+", "+duckString(jre.re2)+")")), nil
 	})
 	intOf := func(name, format string) *fnDef {
 		return fn(name, Rewritten, 1, 1, func(c *fcall) (*rx, error) {
@@ -442,7 +486,7 @@ func stringFuncs() []*fnDef {
 	})
 	return []*fnDef{
 		upper, alias("ucase", upper), lower, alias("lcase", lower),
-		withNote(strFn("initcap", Macro, tString, "s", "spark_initcap(%s)"), "words are separated by spaces, as in Spark"),
+		withNote(strFn("initcap", Macro, tString, "s", "spark_initcap(%s)"), "words are separated by spaces; Spark's ICU title case of their first character"),
 		length, alias("char_length", length), alias("character_length", length), alias("len", length),
 		intOf("octet_length", "strlen(%s)"), intOf("bit_length", "8 * strlen(%s)"),
 		intOf("ascii", "CASE WHEN %[1]s = '' THEN 0 ELSE ascii(%[1]s) END"),
@@ -458,7 +502,9 @@ func stringFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
-			return c.out(tString, "reverse("+s.sql+")"), nil
+			// By code point, as Spark reverses (DuckDB's reverse keeps
+			// grapheme clusters together).
+			return c.out(tString, "array_to_string(list_reverse(string_split("+s.sql+", '')), '')"), nil
 		}),
 		fn("replace", Macro, 2, 3, func(c *fcall) (*rx, error) {
 			s, err := c.str(0)
@@ -561,7 +607,7 @@ func stringFuncs() []*fnDef {
 			return c.out(tString, "to_base64("+b+")"), nil
 		}),
 		strFn("unbase64", Same, tBinary, "s", "from_base64(%s)"),
-		fn("levenshtein", Same, 2, 2, func(c *fcall) (*rx, error) {
+		withNote(fn("levenshtein", Macro, 2, 3, func(c *fcall) (*rx, error) {
 			a, err := c.str(0)
 			if err != nil {
 				return nil, err
@@ -570,8 +616,17 @@ func stringFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
-			return c.out(tInt, "CAST(levenshtein("+a.sql+", "+b.sql+") AS INTEGER)"), nil
-		}),
+			d := "spark_levenshtein(" + a.sql + ", " + b.sql + ")"
+			if len(c.args) == 3 {
+				th, err := c.intArg(2)
+				if err != nil {
+					return nil, err
+				}
+				// -1 when the distance exceeds the threshold.
+				return c.out(tInt, "CAST(CASE WHEN "+d+" > "+th.sql+" THEN -1 ELSE "+d+" END AS INTEGER)"), nil
+			}
+			return c.out(tInt, "CAST("+d+" AS INTEGER)"), nil
+		}), "edits of characters (code points), as Spark counts them"),
 		fn("overlay", Macro, 3, 4, func(c *fcall) (*rx, error) {
 			s, err := c.str(0)
 			if err != nil {
@@ -671,108 +726,3 @@ func formatDecimalSQL(orig, x string, d int) string {
 // javaFormatConversion is the error (a Java exception, without a Spark
 // error class) Spark raises for a format conversion of the wrong type.
 const javaFormatConversion = "java.util.IllegalFormatConversionException"
-
-// formatString translates format_string/printf with a literal Java
-// format: %s (the Spark string of any value, "null" for NULL), %d
-// (integers), %.Nf / %f (decimals and doubles, rounded half up as Java
-// does), with - and 0 flags and widths; %% and %n.
-func (r *resolver) formatString(c *fcall, f string) (*rx, error) {
-	var out strings.Builder
-	var args []string
-	next := 1
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			out.WriteByte(f[i])
-			continue
-		}
-		j := i + 1
-		for j < len(f) && strings.IndexByte("-0", f[j]) >= 0 {
-			j++
-		}
-		flags := f[i+1 : j]
-		k := j
-		for k < len(f) && isDigit(f[k]) {
-			k++
-		}
-		width := f[j:k]
-		prec := ""
-		if k < len(f) && f[k] == '.' {
-			m := k + 1
-			for m < len(f) && isDigit(f[m]) {
-				m++
-			}
-			prec, k = f[k+1:m], m
-		}
-		if k >= len(f) {
-			return nil, sparkErr(c.argPos(0), "FORMAT_STRING_INVALID", "The format string '%s' ends in the middle of a conversion.", f)
-		}
-		conv := f[k]
-		i = k
-		switch conv {
-		case '%':
-			out.WriteString("%%")
-			continue
-		case 'n':
-			out.WriteString("\n")
-			continue
-		}
-		if next >= len(c.args) {
-			return nil, sparkErr(c.argPos(0), "MISSING_FORMAT_ARGUMENT", "Format specifier '%%%c' has no argument.", conv)
-		}
-		a := c.args[next]
-		next++
-		var val string
-		switch conv {
-		case 's', 'S':
-			if prec != "" {
-				return nil, unsupported(c.argPos(0), "", "a precision in %%s")
-			}
-			s, err := r.stringArg(a, c.argPos(next-1))
-			if err != nil {
-				return nil, err
-			}
-			val = "coalesce(" + s.sql + ", 'null')"
-			if conv == 'S' {
-				val = "upper(" + val + ")"
-			}
-		case 'd':
-			if !a.t.isIntegral() && a.t.Kind != KVoid {
-				return nil, sparkErr(c.argPos(next-1), javaFormatConversion, "d != %s: %%d takes an integer", a.t)
-			}
-			if strings.Contains(flags, "0") {
-				out.WriteString("%" + flags + width + "d")
-				args = append(args, "CAST("+a.sql+" AS BIGINT)")
-				continue
-			}
-			val = "coalesce(CAST(" + a.sql + " AS VARCHAR), 'null')"
-		case 'f':
-			if prec == "" {
-				prec = "6"
-			}
-			if strings.Contains(flags, "0") {
-				return nil, unsupported(c.argPos(0), "", "the 0 flag with %%f")
-			}
-			var n int
-			fmt.Sscan(prec, &n)
-			src := a.sql
-			switch {
-			case a.t.isFractional():
-				src = "CAST(CAST(" + a.sql + " AS VARCHAR) AS DECIMAL(38,18))"
-			case a.t.Kind == KVoid:
-			default:
-				// Spark hands decimals and integers to Java's formatter as
-				// objects %f does not take.
-				return nil, sparkErr(c.argPos(next-1), javaFormatConversion, "f != %s: %%f takes a double", a.t)
-			}
-			val = fmt.Sprintf("coalesce(CAST(CAST(%s AS DECIMAL(38,%d)) AS VARCHAR), 'null')", src, n)
-		default:
-			return nil, unsupported(c.argPos(0), "use %s, %d or %.Nf", "the format conversion %%%c", conv)
-		}
-		out.WriteString("%" + strings.ReplaceAll(flags, "0", "") + width + "s")
-		args = append(args, val)
-	}
-	if len(args) == 0 {
-		return c.out(tString, "printf("+duckString(out.String())+")"), nil
-	}
-	return c.out(tString, "printf("+duckString(out.String())+", "+strings.Join(args, ", ")+")"), nil
-}

@@ -441,17 +441,30 @@ func javaFloating(f float64, bits int) string {
 
 func (r *resolver) columnRef(n *ColumnRef, sc *scope, ctx *ectx) (*rx, error) {
 	parts := n.Parts
-	// Lambda variables shadow columns.
+	// Lambda variables shadow columns. A name bound outside the innermost
+	// fold's lambda is captured by it.
+	var capture *lambdaCapture
 	for s := sc; s != nil; s = s.parent {
 		if v, ok := s.lambdas[strings.ToLower(parts[0].Name)]; ok {
 			x := &rx{t: v.t, sql: v.sql, name: "namedlambdavariable()", isLambdaVar: true, pos: n.P}
+			if capture != nil {
+				x = capture.add(x)
+				x.isLambdaVar = true
+			}
 			return r.fields(x, parts[1:])
 		}
+		if s.capture != nil && capture == nil {
+			capture = s.capture
+		}
 	}
+	capture = nil
 	// depth counts the enclosing queries passed (lambda scopes are part
 	// of the query they are in).
 	for s, depth := sc, 0; s != nil; s = s.parent {
 		if s.lambda {
+			if s.capture != nil && capture == nil {
+				capture = s.capture
+			}
 			continue
 		}
 		c, rest, err := matchColumn(s, parts, n.P)
@@ -469,6 +482,9 @@ func (r *resolver) columnRef(n *ColumnRef, sc *scope, ctx *ectx) (*rx, error) {
 						t.correlated = true
 					}
 				}
+			}
+			if capture != nil {
+				x = capture.add(x)
 			}
 			return r.fields(x, rest)
 		}

@@ -35,6 +35,9 @@ type scope struct {
 	// lambda marks a lambda's scope (its parameters only): names it does
 	// not bind resolve in the same query, not in an enclosing one.
 	lambda bool
+	// capture, on a fold's lambda scope, takes what the body reads from
+	// outside it (see lambdaCapture).
+	capture *lambdaCapture
 }
 
 // cteEnv is the WITH names visible to a query.

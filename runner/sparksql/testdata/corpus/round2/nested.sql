@@ -280,3 +280,7 @@ SELECT id, aggregate(scores, 0, (acc, x) -> acc + coalesce(x, 0)) AS s, transfor
 -- name: r2_nest_map_null_semantics
 -- inputs: df=nested
 SELECT id, map_keys(attrs) IS NULL AS k, map_concat(kv, CAST(NULL AS MAP<STRING, INT>)) AS c, element_at(kv, CAST(NULL AS STRING)) AS e FROM {df}
+
+-- name: r2_nest_aggregate_captures_row
+-- inputs: df=nested
+SELECT id, aggregate(scores, 0L, (acc, x) -> acc + coalesce(x, 0) * id) AS w, aggregate(tags, '', (acc, t) -> concat(acc, coalesce(t, '?'), CAST(size(scores) AS STRING))) AS s, transform(scores, y -> aggregate(tags, 0, (a, t) -> a + y)) AS n FROM {df}

@@ -244,3 +244,31 @@ SELECT id, is_valid_utf8(s) AS v, make_valid_utf8(s) = s AS same FROM {df}
 -- name: r2_str_printf_double
 -- inputs: df=orders
 SELECT order_id, printf('%08.2f|%-8s|%5d', CAST(amount AS DOUBLE), status, quantity) AS p FROM {df}
+
+-- name: r2_str_case_special_chars
+-- inputs: df=texts
+SELECT upper('ǆ ﬁ ß ŉ ǰ ΐ ᾀ ﬗ') AS u, lower('ǅ ΑΣ. ΑΣΑ Σ ΑΣ1 ΑΣ''Α') AS l, lower('ασ') AS l2, initcap('ǆemal ßtraße ﬁne İİ x  y ΑΣ ΣΑ') AS i FROM {df} WHERE id = 1
+
+-- name: r2_str_levenshtein_mixed
+-- inputs: df=texts
+SELECT id, levenshtein(s, 'straße'), levenshtein(t, s, 3) AS th FROM {df}
+
+-- name: r2_str_split_java_semantics
+-- inputs: df=texts
+SELECT split('axxb', 'x*') AS a, split('abc', 'x*') AS b, split('', 'x*') AS c, split('a,b,,', ',', 2) AS d, split('abc', '', 2) AS e, split('a1b22c', '[0-9]', 3) AS f, split(s, 'o*') AS g FROM {df}
+
+-- name: r2_str_trim_two_args_names
+-- inputs: df=landing
+SELECT ltrim('0', rec_id), rtrim('0 ', amount), trim('0', client_id) FROM {df}
+
+-- name: r2_str_printf_java_flags
+-- inputs: df=nums
+SELECT id, printf('%05d|%+d|%,d|%(d|%-6d|', i, i, l, i, t) AS a, printf('%x|%X|%o|%#x|%08x', i, l, s, t, i) AS b, printf('%,.2f|%+.1f|%(.1f|%08.2f|%-9.3f|', d, d, d, d, f) AS c, printf('%b|%c|%.2s|%5.1f|%S', b, 65 + id, str_num, d, str_num) AS d FROM {df}
+
+-- name: r2_str_printf_positional_dates
+-- inputs: df=orders
+SELECT order_id, format_string('%2$s-%1$s-%2$s', order_id, status) AS p, printf('%s|%s', ship_date, ordered_at) AS internal FROM {df}
+
+-- name: r2_str_printf_unsupported_e
+-- inputs: df=nums
+SELECT printf('%e', d) AS e FROM {df}
