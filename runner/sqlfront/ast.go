@@ -146,12 +146,13 @@ type Exists struct {
 	P     int
 }
 
-// Like is x [NOT] LIKE|ILIKE|RLIKE|REGEXP pattern [ESCAPE 'c'], or
-// x [NOT] LIKE ANY|ALL|SOME (p1, p2, ...).
+// Like is x [NOT] LIKE|ILIKE|RLIKE|REGEXP pattern [ESCAPE 'c'],
+// x [NOT] LIKE ANY|ALL|SOME (p1, p2, ...), or (Syntax.RegexOperators)
+// x [!]~ pattern and x [!]~* pattern.
 type Like struct {
 	X        Expr
-	Op       string // LIKE, ILIKE, RLIKE, REGEXP
-	Not      bool
+	Op       string // LIKE, ILIKE, RLIKE, REGEXP, ~, ~*
+	Not      bool   // NOT LIKE ..., !~, !~*
 	Pattern  Expr
 	Escape   *Literal
 	Quant    string // ANY, ALL, SOME or ""

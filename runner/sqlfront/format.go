@@ -196,7 +196,16 @@ func fmtExpr(b *strings.Builder, e Expr) {
 	case *Like:
 		b.WriteByte('(')
 		fmtExpr(b, n.X)
-		b.WriteString(" " + not(n.Not) + n.Op + " ")
+		if n.Op == "~" || n.Op == "~*" {
+			// x !~ p, x !~* p
+			op := n.Op
+			if n.Not {
+				op = "!" + op
+			}
+			b.WriteString(" " + op + " ")
+		} else {
+			b.WriteString(" " + not(n.Not) + n.Op + " ")
+		}
 		if n.Quant != "" {
 			b.WriteString(n.Quant + " (")
 			fmtExprs(b, n.Patterns)

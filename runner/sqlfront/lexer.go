@@ -113,6 +113,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 var (
 	threeOps = []string{"<=>"}
 	twoOps   = []string{"<=", ">=", "<>", "!=", "==", "||", "::", "->", "=>", "<<", ">>"}
+	// regexOps are Syntax.RegexOperators' operators, longest first.
+	regexOps = []string{"!~*", "~*", "!~"}
 )
 
 func lexOne(sql string, i int, syn *Syntax) (token, error) {
@@ -156,6 +158,13 @@ func lexOne(sql string, i int, syn *Syntax) (token, error) {
 			return token{}, syn.errAt(i, fmt.Sprintf("%s is not a placeholder: use {df}, {sources.NAME} or {nodes.NAME}", sql[i:i+j+1]))
 		}
 		return token{kind: tokPlaceholder, text: sql[i : i+j+1], val: name, pos: i, end: i + j + 1}, nil
+	}
+	if syn.RegexOperators {
+		for _, op := range regexOps {
+			if strings.HasPrefix(sql[i:], op) {
+				return token{kind: tokOp, text: op, pos: i, end: i + len(op)}, nil
+			}
+		}
 	}
 	for _, group := range [][]string{threeOps, twoOps} {
 		for _, op := range group {

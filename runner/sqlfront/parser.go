@@ -1004,6 +1004,13 @@ func (p *parser) predicate() (Expr, error) {
 			if err := p.expectOp(")"); err != nil {
 				return nil, err
 			}
+		case p.syn.RegexOperators && !not && (t.isOp("~") || t.isOp("~*") || t.isOp("!~") || t.isOp("!~*")):
+			p.i++
+			pat, err := p.comparison()
+			if err != nil {
+				return nil, err
+			}
+			x = &Like{X: x, Op: strings.TrimPrefix(t.text, "!"), Not: strings.HasPrefix(t.text, "!"), Pattern: pat, P: t.pos}
 		case u.is("LIKE"), u.is("ILIKE"), u.is("RLIKE"), u.is("REGEXP"):
 			p.i += k + 1
 			lk := &Like{X: x, Op: strings.ToUpper(u.text), Not: not, P: t.pos}

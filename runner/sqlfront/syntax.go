@@ -27,6 +27,11 @@ type Syntax struct {
 	TypeNames map[string]string
 	// UnknownType is the error for a type name not in TypeNames.
 	UnknownType func(pos int, name string) *Error
+	// RegexOperators: PostgreSQL's regular expression matches x ~ p,
+	// x ~* p (case-insensitive) and their negations x !~ p, x !~* p, at
+	// LIKE's precedence (Polars SQL, which sqlparser-rs parses so); they
+	// parse as a Like of Op "~" or "~*".
+	RegexOperators bool
 }
 
 // Statements is the number of statements of sql separated by semicolons

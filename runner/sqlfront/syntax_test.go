@@ -15,6 +15,8 @@ var standard = &Syntax{
 	},
 }
 
+var regex = &Syntax{Name: "Polars-like SQL", SyntaxErrorClass: "SQLSyntaxError", DoubleQuotedIdentifiers: true, RegexOperators: true}
+
 var spark = &Syntax{Name: "Spark SQL", SyntaxErrorClass: "PARSE_SYNTAX_ERROR", BackslashEscapes: true, NumberSuffixes: true,
 	TypeNames: map[string]string{"int": "int"}}
 
@@ -36,6 +38,12 @@ func TestSyntaxVariants(t *testing.T) {
 		{standard, `CAST(x AS int)`, "CAST(x AS INT)"},
 		{standard, `CAST(x AS money)`, "error SQLInterfaceError"},
 		{standard, `"unclosed`, "error SQLSyntaxError"},
+		{regex, `s ~ 'a+' AND t !~* 'B' OR NOT u ~* 'c' AND v !~ 'd'`, "(((s ~ 'a+') AND (t !~* 'B')) OR ((NOT (u ~* 'c')) AND (v !~ 'd')))"},
+		{regex, `s~'a'||'b'`, "(s ~ ('a' || 'b'))"},
+		{regex, `~1 + 2`, "((~ 1) + 2)"},
+		{standard, `s ~ 'a'`, "error SQLSyntaxError"},
+		{standard, `s !~ 'a'`, "error SQLSyntaxError"},
+		{spark, `~1`, "(~ 1)"},
 	} {
 		e, err := tc.syn.ParseExpr(tc.sql)
 		got := ""
