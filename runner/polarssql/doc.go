@@ -20,6 +20,16 @@
 //     arithmetic wraps around, integer division and modulo floor (NULL by
 //     zero), float division is IEEE's; SUM of no rows is 0; ORDER BY puts
 //     NULLs last ascending and first descending.
+//   - Strings, decimals and dates as polars computes them: TRIM strips
+//     Unicode's whitespace, INITCAP lower cases then capitalises after
+//     each non-alphanumeric character, regular expressions (~, ~*, !~,
+//     RLIKE, REGEXP_LIKE) are Rust's rewritten for RE2 with Rust's Unicode
+//     classes; decimals meet in their supertype with polars' scales (*
+//     2S, / S+4 floored, literals truncated from their binary value);
+//     string casts accept only the text polars parses, floats print as
+//     Rust's ryu; INTERVAL strings offset dates and datetimes by months
+//     then by the clock, date differences are Durations; a float column
+//     divided by a scalar is multiplied by its reciprocal, as polars does.
 //   - What polars 1.32.0 silently does other than the SQL says (HAVING
 //     and QUALIFY ignored, a window's ORDER BY ignored) and every construct
 //     not translated yet is refused with the construct named

@@ -24,8 +24,12 @@ type rx struct {
 	// dyn marks a literal number whose dtype follows the other operand's
 	// (polars' dynamic int and float literals).
 	dyn bool
-	// ival is a dynamic integer literal's value.
+	// ival is a dynamic integer literal's value, fval a dynamic float
+	// literal's.
 	ival int64
+	fval float64
+	// iv is an INTERVAL literal's value.
+	iv *interval
 }
 
 var (
@@ -166,8 +170,12 @@ func (r *resolver) expr(e sqlfront.Expr, sc *scope, grouped bool) (*rx, error) {
 			return derive(x, tBool, "(NOT "+x.sql+")"), nil
 		case n.Op == "-" && x.t.isNumeric() && !x.t.isUnsigned():
 			out := derive(x, x.t, "(-"+x.sql+")")
-			out.dyn, out.ival = x.dyn, -x.ival
+			out.dyn, out.ival, out.fval = x.dyn, -x.ival, -x.fval
 			return out, nil
+		case n.Op == "-" && x.t.isDecimal():
+			// polars' negation of a decimal is unbounded.
+			t := decType(0, x.t.S)
+			return derive(x, t, "CAST(-"+x.sql+" AS "+t.DuckDB()+")"), nil
 		}
 		return nil, unsupported(n.P, "", "the operator %s on %s in Polars SQL", n.Op, x.t)
 	case *sqlfront.IsNull:
@@ -194,6 +202,8 @@ func (r *resolver) expr(e sqlfront.Expr, sc *scope, grouped bool) (*rx, error) {
 		return r.like(n, sc, grouped)
 	case *sqlfront.Case:
 		return r.caseExpr(n, sc, grouped)
+	case *sqlfront.Interval:
+		return intervalLiteral(n)
 	}
 	return nil, unsupported(e.Pos(), "", "%s in Polars SQL", describe(e))
 }
@@ -247,13 +257,18 @@ func literal(n *sqlfront.Literal) (*rx, error) {
 			return nil, unsupported(n.P, "write the date as YYYY-MM-DD", "the date literal '%s'", n.Value)
 		}
 		return lit(&Type{Kind: Date}, "DATE '"+n.Value+"'"), nil
+	case sqlfront.LitTimestamp:
+		if !datetimeText.MatchString(n.Value) {
+			return nil, unsupported(n.P, "write the timestamp as YYYY-MM-DD HH:MM:SS", "the timestamp literal '%s'", n.Value)
+		}
+		return lit(&Type{Kind: Datetime, Unit: "us"}, "TIMESTAMP '"+strings.Replace(n.Value, "T", " ", 1)+"'"), nil
 	case sqlfront.LitDecimal, sqlfront.LitDouble:
 		f, err := strconv.ParseFloat(n.Value, 64)
 		if err != nil || math.IsInf(f, 0) {
 			return nil, unsupported(n.P, "", "the number %s", n.Value)
 		}
 		x := lit(tFloat64, "CAST('"+strconv.FormatFloat(f, 'g', -1, 64)+"' AS DOUBLE)")
-		x.dyn = true
+		x.dyn, x.fval = true, f
 		return x, nil
 	}
 	return nil, unsupported(n.P, "", "this literal in Polars SQL")
@@ -273,9 +288,25 @@ func wrapInt(sql string, t *Type) string {
 	return "CAST(((((" + sql + " + " + half + ") % " + mod + ") + " + mod + ") % " + mod + ") - " + half + " AS " + t.DuckDB() + ")"
 }
 
+// floatDiv is a / b in float dtype t, IEEE's (x/0 is inf, -inf or NaN).
+// Polars divides a column by a scalar as a product with the scalar's
+// reciprocal (2.5 / 3 is 2.5 * (1 / 3), 0.8333333333333333), which
+// rounds otherwise than a division.
+func floatDiv(a, b string, t *Type, byScalar bool) string {
+	if byScalar {
+		return "CAST(" + a + " * CAST(polars_div(CAST(1 AS " + t.DuckDB() + "), " + b + ") AS " + t.DuckDB() + ") AS " + t.DuckDB() + ")"
+	}
+	return "CAST(polars_div(" + a + ", " + b + ") AS " + t.DuckDB() + ")"
+}
+
 func castTo(x *rx, t *Type) string {
 	if x.t.Equal(t) {
 		return x.sql
+	}
+	if t.isDecimal() {
+		if sql, ok := decOperand(x, t, true); ok {
+			return sql
+		}
 	}
 	return "CAST(" + x.sql + " AS " + t.DuckDB() + ")"
 }
@@ -307,6 +338,12 @@ func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
 			// the right-hand side.
 			return nil, rejected(n.P, "InvalidOperationError", "%s", `cannot compare 'date/datetime/time' to a string value (create native python { 'date', 'datetime', 'time' } or compare to a temporal column)`)
 		}
+		if x, ok, err := decimalBinary(&sqlfront.Binary{Op: op, L: n.L, R: n.R, P: n.P}, l, rr, out); ok {
+			return x, err
+		}
+		if x, ok, err := durationCompare(n.P, op, l, rr, out); ok {
+			return x, err
+		}
 		switch {
 		case l.t.isNumeric() && rr.t.isNumeric():
 			t := supertype(l, rr)
@@ -327,6 +364,12 @@ func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
 		if (l.t.Kind == String && rr.t.isNumeric()) || (rr.t.Kind == String && l.t.isNumeric()) {
 			return nil, rejected(n.P, "InvalidOperationError", "arithmetic on string and numeric not allowed, try an explicit cast first")
 		}
+		if x, ok, err := decimalBinary(n, l, rr, out); ok {
+			return x, err
+		}
+		if x, ok, err := temporalArith(n, l, rr, out); ok {
+			return x, err
+		}
 		if !l.t.isNumeric() || !rr.t.isNumeric() {
 			return nil, unsupported(n.P, "", "%s on %s and %s in Polars SQL", n.Op, l.t, rr.t)
 		}
@@ -345,8 +388,7 @@ func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
 		case n.Op == "%":
 			return nil, unsupported(n.P, "", "%% on floats in Polars SQL")
 		case n.Op == "/":
-			// IEEE division: x/0 is inf, -inf or NaN.
-			sql = "CAST(polars_div(" + a + ", " + b + ") AS " + t.DuckDB() + ")"
+			sql = floatDiv(a, b, t, rr.constant && !l.constant)
 		case t.isInt():
 			// polars' integer arithmetic wraps around on overflow.
 			sql = wrapInt("(CAST("+a+" AS HUGEINT) "+n.Op+" CAST("+b+" AS HUGEINT))", t)
@@ -360,45 +402,6 @@ func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
 	return nil, unsupported(n.P, "", "the operator %s in Polars SQL", n.Op)
 }
 
-// castTargets are the dtypes of Polars SQL's type names.
-var castTargets = map[string]*Type{
-	"boolean": tBool, "tinyint": {Kind: Int8}, "smallint": {Kind: Int16}, "int": tInt32, "bigint": tInt64,
-	"float": tFloat32, "double": tFloat64, "string": tString, "date": {Kind: Date},
-}
-
-func cast(n *sqlfront.Cast, x *rx) (*rx, error) {
-	if n.Try {
-		return nil, unsupported(n.P, "", "TRY_CAST in Polars SQL")
-	}
-	t := castTargets[n.Type.Name]
-	if t == nil || len(n.Type.Params) > 0 {
-		return nil, unsupported(n.P, "", "a cast to %s in Polars SQL", strings.ToUpper(n.Type.Name))
-	}
-	from := x.t
-	var sql string
-	switch {
-	case from.Equal(t):
-		sql = x.sql
-	case from.isNumeric() && t.isNumeric(), from.Kind == Boolean && t.isNumeric():
-		if from.isFloat() && t.isInt() {
-			// polars truncates toward zero (DuckDB would round).
-			sql = "CAST(trunc(" + x.sql + ") AS " + t.DuckDB() + ")"
-		} else {
-			sql = "CAST(" + x.sql + " AS " + t.DuckDB() + ")"
-		}
-	case (from.isInt() || from.Kind == Boolean || from.Kind == Date) && t.Kind == String:
-		sql = "CAST(" + x.sql + " AS VARCHAR)"
-	case from.Kind == Datetime && from.Zone == "" && t.Kind == Date:
-		sql = "CAST(" + x.sql + " AS DATE)"
-	case from.Kind == Null:
-		sql = "CAST(NULL AS " + t.DuckDB() + ")"
-	default:
-		return nil, unsupported(n.P, "", "a cast from %s to %s in Polars SQL", from, t)
-	}
-	out := derive(x, t, sql)
-	return out, nil
-}
-
 func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) {
 	name := strings.ToLower(n.Name.Name)
 	if n.Syntax == "EXTRACT" {
@@ -408,7 +411,7 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		}
 		return extract(n, n.Args[0].(*sqlfront.ColumnRef).Parts[0].Name, x)
 	}
-	if n.Syntax != "" {
+	if n.Syntax != "" && !strings.HasPrefix(n.Syntax, "TRIM_") {
 		return nil, unsupported(n.P, "", "%s in Polars SQL", strings.ReplaceAll(n.Syntax, "_", " "))
 	}
 	if polarsLacks[name] {
@@ -455,6 +458,9 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		}
 		return nil
 	}
+	if x, ok, err := textCall(n, name, args); ok {
+		return x, err
+	}
 	switch name {
 	case "upper":
 		if err := str(); err != nil {
@@ -482,7 +488,7 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		if err := arity(1); err != nil {
 			return nil, err
 		}
-		if !args[0].t.isNumeric() {
+		if !args[0].t.isNumeric() && !args[0].t.isDecimal() {
 			return nil, unsupported(n.P, "", "abs of %s in Polars SQL", args[0].t)
 		}
 		return derive(args[0], args[0].t, "abs("+args[0].sql+")"), nil
@@ -554,6 +560,9 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return derive(x, x.t, x.sql), nil
 		case x.t.isFloat():
 			return derive(x, x.t, "CAST("+map[string]string{"floor": "floor", "ceil": "ceil", "ceiling": "ceil"}[name]+"("+x.sql+") AS "+x.t.DuckDB()+")"), nil
+		case x.t.isDecimal():
+			v := "CAST(" + map[string]string{"floor": "floor", "ceil": "ceil", "ceiling": "ceil"}[name] + "(" + x.sql + ") AS DECIMAL(38," + strconv.Itoa(x.t.S) + "))"
+			return derive(x, x.t, fitDecimal(v, x.t, strings.ToUpper(name))), nil
 		}
 		return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), x.t)
 	case "round":
@@ -575,6 +584,9 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		case x.t.isFloat():
 			// polars rounds half to even.
 			return derive(x, x.t, "CAST(round_even("+x.sql+", "+digits+") AS "+x.t.DuckDB()+")"), nil
+		case x.t.isDecimal():
+			d, _ := strconv.Atoi(digits)
+			return derive(x, x.t, decRound(x, d)), nil
 		}
 		return nil, unsupported(n.P, "", "ROUND of %s in Polars SQL", x.t)
 	case "date_part":
@@ -653,6 +665,10 @@ func (r *resolver) inList(n *sqlfront.InList, sc *scope, grouped bool) (*rx, err
 		switch {
 		case !v.constant || v.t.Kind == Null:
 			return nil, unsupported(e.Pos(), "", "IN with a non-constant or NULL item in Polars SQL")
+		case x.t.isDecimal() && (v.dyn || v.t.isDecimal()):
+			// A literal takes the decimal's dtype (a float truncated).
+			sql, _ := decOperand(v, x.t, false)
+			items = append(items, sql)
 		case x.t.isNumeric() && v.t.isNumeric() && supertype(x, v) != nil:
 			t := supertype(x, v)
 			if !t.Equal(x.t) {
@@ -672,13 +688,23 @@ func (r *resolver) inList(n *sqlfront.InList, sc *scope, grouped bool) (*rx, err
 	return derive(x, tBool, "("+x.sql+op+strings.Join(items, ", ")+"))"), nil
 }
 
-// like is [NOT] LIKE / ILIKE with a constant pattern and no ESCAPE.
+// regexOpName is how polars names a regex operator in its messages.
+func regexOpName(n *sqlfront.Like) string {
+	if n.Op == "~" || n.Op == "~*" {
+		if n.Not {
+			return "!" + n.Op
+		}
+		return n.Op
+	}
+	return n.Op
+}
+
+// like is [NOT] LIKE / ILIKE with a constant pattern and no ESCAPE, and
+// the regular expression matches (~, ~*, their negations, RLIKE,
+// REGEXP).
 func (r *resolver) like(n *sqlfront.Like, sc *scope, grouped bool) (*rx, error) {
 	if n.Escape != nil || len(n.Patterns) > 0 || n.Pattern == nil {
 		return nil, unsupported(n.P, "", "LIKE ANY/ALL or ESCAPE in Polars SQL")
-	}
-	if n.Op != "LIKE" && n.Op != "ILIKE" {
-		return nil, unsupported(n.P, "", "%s in Polars SQL", n.Op)
 	}
 	x, err := r.expr(n.X, sc, grouped)
 	if err != nil {
@@ -687,6 +713,16 @@ func (r *resolver) like(n *sqlfront.Like, sc *scope, grouped bool) (*rx, error) 
 	p, err := r.expr(n.Pattern, sc, grouped)
 	if err != nil {
 		return nil, err
+	}
+	switch n.Op {
+	case "~", "RLIKE", "REGEXP":
+		// polars: str.contains(pattern), a regular expression.
+		return regexMatch(n.P, x, p, "", n.Not, regexOpName(n))
+	case "~*":
+		return regexMatch(n.P, x, p, "(?i)", n.Not, regexOpName(n))
+	case "LIKE", "ILIKE":
+	default:
+		return nil, unsupported(n.P, "", "%s in Polars SQL", n.Op)
 	}
 	if x.t.Kind != String || p.t.Kind != String || !p.constant {
 		return nil, unsupported(n.P, "", "LIKE on %s with a non-constant pattern in Polars SQL", x.t)
@@ -758,6 +794,25 @@ func (r *resolver) caseExpr(n *sqlfront.Case, sc *scope, grouped bool) (*rx, err
 // common is the dtype of values that meet in one column (CASE, COALESCE):
 // the same dtype, or numbers' supertype; NULLs take the others' dtype.
 func common(vals []*rx, pos int) (*Type, error) {
+	var dec *Type
+	for _, v := range vals {
+		if v.t.isDecimal() {
+			if dec == nil {
+				dec = v.t
+			} else {
+				dec = decSuper(dec, v.t)
+			}
+		}
+	}
+	if dec != nil {
+		// Decimals meet integers and literal numbers in their supertype.
+		for _, v := range vals {
+			if !v.t.isDecimal() && v.t.Kind != Null && !v.t.isInt() && !(v.dyn && v.t.isFloat()) {
+				return nil, unsupported(pos, "cast the values to one type", "values of %s and %s in one column in Polars SQL", dec, v.t)
+			}
+		}
+		return dec, nil
+	}
 	var acc *rx
 	for _, v := range vals {
 		switch {
@@ -785,7 +840,7 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 	case "count":
 		return tUInt32, "CAST(count(" + x.sql + ")" + over + " AS UINTEGER)", nil
 	case "sum":
-		if !x.t.isNumeric() {
+		if !x.t.isNumeric() && !x.t.isDecimal() {
 			return nil, "", unsupported(n.P, "", "sum of %s in Polars SQL", x.t)
 		}
 		t := x.t
@@ -797,12 +852,12 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 		}
 		return t, "CAST(COALESCE(sum(" + x.sql + ")" + over + ", 0) AS " + t.DuckDB() + ")", nil
 	case "avg":
-		if !x.t.isNumeric() {
+		if !x.t.isNumeric() && !x.t.isDecimal() {
 			return nil, "", unsupported(n.P, "", "avg of %s in Polars SQL", x.t)
 		}
 		return tFloat64, "avg(CAST(" + x.sql + " AS DOUBLE))" + over, nil
 	}
-	if !x.t.isNumeric() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean {
+	if !x.t.isNumeric() && !x.t.isDecimal() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean {
 		return nil, "", unsupported(n.P, "", "%s of %s in Polars SQL", name, x.t)
 	}
 	return x.t, name + "(" + x.sql + ")" + over, nil

@@ -215,7 +215,7 @@ func (lk *laktory) binary(n *sqlfront.Binary) (*rx, error) {
 		if t.isInt() {
 			t = tFloat64
 		}
-		return &rx{t: t, sql: "CAST(polars_div(" + castTo(l, t) + ", " + castTo(r, t) + ") AS " + t.DuckDB() + ")", name: l.name}, nil
+		return &rx{t: t, sql: floatDiv(castTo(l, t), castTo(r, t), t, r.constant && !l.constant), name: l.name}, nil
 	}
 	return binary(n, l, r)
 }

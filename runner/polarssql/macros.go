@@ -19,6 +19,8 @@ var macros = []string{
 	`CREATE OR REPLACE MACRO polars_lower(s) AS CASE WHEN regexp_matches(s, '[İΣ]') THEN error('[ComputeError] lower-casing ' || s || ' with Unicode''s special case mappings (İ, final Σ) is not supported locally') ELSE lower(s) END`,
 }
 
+func init() { macros = append(macros, initcapMacro) }
+
 // Install creates the macros on a DuckDB connection through exec.
 func Install(ctx context.Context, exec func(ctx context.Context, sql string) error) error {
 	return exec(ctx, strings.Join(macros, ";\n"))

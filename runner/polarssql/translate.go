@@ -15,11 +15,13 @@ var Syntax = &sqlfront.Syntax{
 	Name:                    "Polars SQL",
 	SyntaxErrorClass:        "SQLSyntaxError",
 	DoubleQuotedIdentifiers: true,
+	RegexOperators:          true,
 	TypeNames: map[string]string{
 		"boolean": "boolean", "bool": "boolean", "tinyint": "tinyint", "smallint": "smallint", "int2": "smallint",
 		"int": "int", "integer": "int", "int4": "int", "bigint": "bigint", "int8": "bigint", "float": "double",
 		"real": "float", "float4": "float", "double": "double", "float8": "double",
 		"string": "string", "varchar": "string", "text": "string", "date": "date",
+		"decimal": "decimal", "numeric": "decimal", "dec": "decimal", "timestamp": "timestamp", "datetime": "timestamp",
 	},
 	UnknownType: func(pos int, name string) *sqlfront.Error {
 		return sqlfront.Unsupported(pos, "", "the type %s in Polars SQL", strings.ToUpper(name))

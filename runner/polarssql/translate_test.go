@@ -52,6 +52,21 @@ func TestTranslateNamesAndTypes(t *testing.T) {
 		{"SELECT MAX(id) OVER () AS x FROM {df}", "error ComputeError"},
 		{"SELECT ROW_NUMBER() OVER (PARTITION BY i) AS x FROM {df}", "error SQLInterfaceError"},
 		{"SELECT EXTRACT(YEAR FROM d) AS y FROM {df}", "unsupported EXTRACT"},
+		{"SELECT str ~ 'a', str !~* 'b' AS n, REGEXP_LIKE(str, 'c', 'i') AS r FROM {df}", "str:Boolean, n:Boolean, r:Boolean"},
+		{"SELECT str ~ str FROM {df}", "error SQLSyntaxError"},
+		{"SELECT REGEXP_LIKE(str, 'c', 'q') AS r FROM {df}", "error ComputeError"},
+		{"SELECT TRIM(str), INITCAP(str) AS t, REVERSE(str) AS r, SPLIT_PART(str, ',', 2) AS p FROM {df}", "str:String, t:String, r:String, p:String"},
+		{"SELECT TRIM(str, 'x') FROM {df}", "error SQLSyntaxError"},
+		{"SELECT TRIM(LEADING FROM str) FROM {df}", "error SQLInterfaceError"},
+		{"SELECT CAST(str AS INT) AS a, CAST(d AS VARCHAR) AS c, TRY_CAST(str AS DOUBLE) AS e, CAST(str AS DECIMAL(10,2)) AS g, CAST(i AS DECIMAL) AS h FROM {df}", "a:Int32, c:String, e:Float64, g:Decimal(10,2), h:Decimal(38,9)"},
+		{"SELECT CAST(str AS BOOLEAN) AS b FROM {df}", "error InvalidOperationError"},
+		{"SELECT CAST(i AS DECIMAL(10,3)) * i AS a, CAST(i AS DECIMAL(10,3)) / 2 AS c, CAST(i AS DECIMAL(10,3)) + 1.5 AS e, CAST(i AS DECIMAL(10,3)) + d AS g FROM {df}", "a:Decimal(None,6), c:Decimal(None,7), e:Decimal(None,3), g:Float64"},
+		{"SELECT CAST(i AS DECIMAL(10,3)) % 2 AS m FROM {df}", "error InvalidOperationError"},
+		{"SELECT SUM(CAST(i AS DECIMAL(10,3))) AS s, MAX(ROUND(CAST(i AS DECIMAL(10,3)), 1)) AS r FROM {df} GROUP BY i", "s:Decimal(10,3), r:Decimal(10,3)"},
+		{"SELECT CAST(i AS DATE) + INTERVAL '1 month' AS m, TIMESTAMP '2024-01-01 00:00:00' - INTERVAL '1 day' AS t FROM {df}", "m:Date, t:Datetime(us)"},
+		{"SELECT CAST(i AS DATE) - CAST(i AS DATE) AS d FROM {df}", "d:Duration(ms)"},
+		{"SELECT CAST(i AS DATE) + 1 AS d FROM {df}", "error InvalidOperationError"},
+		{"SELECT TIMESTAMP '2024-01-01 00:00:00' + INTERVAL '-1 day' AS d FROM {df}", "error SQLInterfaceError"},
 	} {
 		res, err := Translate(tc.sql, in)
 		var got string
