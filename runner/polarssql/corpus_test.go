@@ -523,7 +523,7 @@ func canonical(v any) any {
 	case float64:
 		return floatVal(x)
 	case duckdb.Decimal:
-		return decimalString(x.Value, int(x.Scale))
+		return decimalText(x.Value, int(x.Scale))
 	case time.Time:
 		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
 			// DATE and TIMESTAMP values scan alike; the expected side
@@ -599,20 +599,6 @@ func canonicalExpected(v any, ty *Type) any {
 	return v
 }
 
-func decimalString(v *big.Int, scale int) string {
-	neg := v.Sign() < 0
-	s := new(big.Int).Abs(v).String()
-	for len(s) <= scale {
-		s = "0" + s
-	}
-	if scale > 0 {
-		s = s[:len(s)-scale] + "." + s[len(s)-scale:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
 
 func rowKey(v any) string {
 	switch x := v.(type) {
