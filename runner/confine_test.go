@@ -234,7 +234,7 @@ func TestWherePayloadDeletesNothing(t *testing.T) {
 		}
 		cols := []sparksql.Column{{Name: "client_id", Type: mustType(t, "bigint")}}
 		for _, backend := range []string{"PYSPARK", "POLARS"} {
-			if got := whereSQL(payload, backend, nil, cols); !strings.HasPrefix(got, "error(") {
+			if got := whereSQL(r.sql, payload, backend, nil, cols); !strings.HasPrefix(got, "error(") {
 				t.Fatalf("%s (%s) is embedded as %s", payload, backend, got)
 			}
 		}

@@ -443,7 +443,7 @@ func (x *taskExec) recoverHistory(ctx context.Context, sp *sinkPlan, in *intent)
 				dl.Predicate = sp.writer.Where
 			} else {
 				dl.Writer = sp.writer.WriterID
-				_, dl.Predicate = ownerPredicate(sp.writer, nil)
+				_, dl.Predicate = ownerPredicate(x.run.r.sql, sp.writer, nil)
 			}
 			x.run.recordSync(func(c context.Context) error { return x.run.store.RecordDeletion(c, in.RunID, dl) })
 		}

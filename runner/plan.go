@@ -371,7 +371,7 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 		if ts != nil {
 			schema = ts.Schema()
 		}
-		e.Writer, e.Predicate = ownerPredicate(sp.writer, schema)
+		e.Writer, e.Predicate = ownerPredicate(r.sql, sp.writer, schema)
 		switch {
 		case readErr != nil:
 		case ts == nil:
@@ -494,7 +494,7 @@ func (r *Runner) deepWarnings(ctx context.Context, plan *Plan) []validate.Diagno
 		return nil
 	}
 	var out []validate.Diagnostic
-	for _, d := range validate.Check(plan.snap, validate.Options{Facts: facts}) {
+	for _, d := range validate.Check(plan.snap, validate.Options{Facts: facts, SQL: r.sql}) {
 		switch d.Code {
 		case validate.CodeOrphanWriters, validate.CodeOwnershipSwitch, validate.CodeFactsUnreadable:
 			out = append(out, d)
@@ -505,8 +505,8 @@ func (r *Runner) deepWarnings(ctx context.Context, plan *Plan) []validate.Diagno
 
 // ownerPredicate returns the writer (its id or where predicate) and the
 // SQL predicate selecting its rows in a table of the given schema (nil
-// when unknown).
-func ownerPredicate(w *workspace.Writer, schema *delta.StructType) (writer, predicate string) {
+// when unknown); sqlp parses a POLARS writer's predicate (whereSQL).
+func ownerPredicate(sqlp validate.SQL, w *workspace.Writer, schema *delta.StructType) (writer, predicate string) {
 	if w == nil {
 		return "", ""
 	}
@@ -514,7 +514,7 @@ func ownerPredicate(w *workspace.Writer, schema *delta.StructType) (writer, pred
 	case workspace.OwnerColumn:
 		return w.WriterID, quoteIdent(w.Column) + " = " + quoteString(w.WriterID)
 	case workspace.OwnerWhere:
-		return w.Where, writerWhere(w, schema)
+		return w.Where, writerWhere(sqlp, w, schema)
 	}
 	return "", ""
 }

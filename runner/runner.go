@@ -17,6 +17,7 @@ import (
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/runner/sparksql"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -72,6 +73,8 @@ type Runner struct {
 	db  *sql.DB
 	// local is the local engine over db: schema checks and local runs.
 	local engine.Engine
+	// sql is DuckDB's parser over db (validate.SQL).
+	sql *local.Parser
 	// flow checks workspaces against their inputs' schemas (Validate).
 	flow *schemaflow.Flow
 
@@ -92,13 +95,7 @@ func New(cfg Config) (*Runner, error) {
 		cfg.Parallel = runtime.NumCPU()
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	var db *sql.DB
-	var err error
-	if cfg.Sandbox != nil {
-		db, err = delta.OpenConfinedDuckDB(context.Background(), *cfg.Sandbox)
-	} else {
-		db, err = delta.OpenDuckDB(context.Background())
-	}
+	db, err := local.OpenDB(context.Background(), cfg.Sandbox)
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
@@ -112,12 +109,17 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	r := &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}
-	r.local = local.New(db, func(ctx context.Context, q local.Querier, files []string, format string, src *workspace.Source) (string, error) {
+	le := local.New(db, func(ctx context.Context, q local.Querier, files []string, format string, src *workspace.Source) (string, error) {
 		return readFileList(ctx, q, files, format, readOptions{src: src})
 	})
+	r.local, r.sql = le, le.Parser()
 	r.flow = schemaflow.New(schemaEngine{r}, schemaflow.Options{StoreDir: cfg.SchemaCache, Version: engineVersion(db)})
 	return r, nil
 }
+
+// SQL is the runner's SQL parser for validate (validate.Options.SQL,
+// validate.Predicate): DuckDB's, over the runner's database.
+func (r *Runner) SQL() validate.SQL { return r.sql }
 
 // Close releases the DuckDB database and the run histories the runner
 // opened. Runs still going are not waited for: cancel and Wait them first.

@@ -18,7 +18,8 @@ import (
 )
 
 // Validate checks a workspace as `laktory validate` does: validate's
-// rules over the snapshot (with opts' table facts), and the schema flow
+// rules over the snapshot (with opts' table facts, parsing with the
+// runner's SQL when opts has none), and the schema flow
 // (runner/schemaflow), which binds every node's SQL against its inputs'
 // schemas read from the files and tables, and gives the rules the tables'
 // columns. The runner's flow keeps its caches from one call to the next.
@@ -35,6 +36,9 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 		return nil, err
 	}
 	opts.TableColumns = res.TableColumns
+	if opts.SQL == nil {
+		opts.SQL = r.sql
+	}
 	return workspace.SortDiagnostics(append(validate.Check(snap, opts), res.Diagnostics...)), nil
 }
 

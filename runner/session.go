@@ -12,6 +12,7 @@ import (
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/sparksql"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -47,7 +48,16 @@ func (s *session) where(where, backend string, conf map[string]string, cols []sp
 	if s.native {
 		return "(" + where + ")"
 	}
-	return whereSQL(where, backend, conf, cols)
+	return whereSQL(s.parser(), where, backend, conf, cols)
+}
+
+// parser is the local engine's SQL parser (nil on another engine, which
+// reads predicates as written).
+func (s *session) parser() validate.SQL {
+	if ls, ok := s.e.(*local.Session); ok {
+		return ls.Parser()
+	}
+	return nil
 }
 
 // ownerPredicate is ownerPredicate's predicate as the session's engine
@@ -56,7 +66,7 @@ func (s *session) ownerPredicate(w *workspace.Writer, schema *delta.StructType) 
 	if s.native && w != nil && w.Ownership == workspace.OwnerWhere {
 		return "(" + w.Where + ")"
 	}
-	_, pred := ownerPredicate(w, schema)
+	_, pred := ownerPredicate(s.parser(), w, schema)
 	return pred
 }
 

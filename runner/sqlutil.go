@@ -111,12 +111,13 @@ func splitStatements(sql string) []string {
 // for a PYSPARK writer (Laktory's default), the Spark SQL translated with
 // Spark's semantics (what Spark's DELETE ... WHERE means), parsed as
 // exactly one boolean expression without subqueries; for a POLARS writer,
-// rendered by DuckDB from its parse tree (validate.Predicate). A predicate
-// that cannot be rendered becomes an error() call, so that any use fails
-// with the reason instead of running other SQL.
-func whereSQL(where, backend string, conf map[string]string, cols []sparksql.Column) string {
+// rendered by DuckDB from its parse tree (validate.Predicate with sqlp,
+// the local engine's parser). A predicate that cannot be rendered becomes
+// an error() call, so that any use fails with the reason instead of
+// running other SQL.
+func whereSQL(sqlp validate.SQL, where, backend string, conf map[string]string, cols []sparksql.Column) string {
 	if backend == "POLARS" {
-		p, err := validate.Predicate(where)
+		p, err := validate.Predicate(sqlp, where)
 		if err != nil {
 			return "error(" + quoteString(err.Error()) + ")"
 		}
@@ -134,8 +135,8 @@ func whereSQL(where, backend string, conf map[string]string, cols []sparksql.Col
 
 // writerWhere is whereSQL for a writer over a table schema (nil when the
 // table does not exist).
-func writerWhere(w *workspace.Writer, schema *delta.StructType) string {
-	return whereSQL(w.Where, w.Backend, w.SparkConf, deltaColumns(schema))
+func writerWhere(sqlp validate.SQL, w *workspace.Writer, schema *delta.StructType) string {
+	return whereSQL(sqlp, w.Where, w.Backend, w.SparkConf, deltaColumns(schema))
 }
 
 // deltaColumns are a Delta schema's columns with their Spark types (nil

@@ -444,7 +444,7 @@ func (x *taskExec) deletion(sp *sinkPlan, rows int64, version *int64) {
 		d.Predicate, writer = w.Where, "where "+w.Where
 	} else if w != nil {
 		d.Writer, writer = w.WriterID, w.WriterID
-		_, d.Predicate = ownerPredicate(w, nil)
+		_, d.Predicate = ownerPredicate(x.run.r.sql, w, nil)
 	}
 	x.sum.Deletions = append(x.sum.Deletions, d)
 	x.run.recordSync(func(c context.Context) error { return x.run.store.RecordDeletion(c, x.run.ID, d) })

@@ -123,7 +123,7 @@ func New(d Deps) Model {
 	}
 	diags := d.Diagnostics
 	if diags == nil && d.Snapshot != nil {
-		diags = validate.Check(d.Snapshot, validate.Options{})
+		diags = validate.Check(d.Snapshot, validate.Options{SQL: d.SQL})
 	}
 	m := Model{deps: d, ctx: d.Context, c: c, focus: PaneMain, tab: TabGraph, last: map[string]history.Status{},
 		tree: newTreePane(c), graph: newGraphPane(c), probs: newProblemsPane(c), runs: newRunsPane(c, d.History != nil),
@@ -164,7 +164,7 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, statsCmd(m.ctx, m.deps.Lake, m.seq.stats, m.ws.snap))
 	}
 	if m.deps.Validator != nil && m.ws.snap != nil {
-		cmds = append(cmds, validateCmd(m.ctx, m.deps.Validator, m.seq.val, m.ws.snap, nil))
+		cmds = append(cmds, validateCmd(m.ctx, m.deps.Validator, m.deps.SQL, m.seq.val, m.ws.snap, nil))
 	}
 	if m.deps.History != nil {
 		m.runs.loading = true
@@ -214,7 +214,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 				m.deps.Data.Update(msg.ev.Snapshot)
 			}
 			m.seq.val++
-			cmds = append(cmds, validateCmd(m.ctx, m.deps.Validator, m.seq.val, msg.ev.Snapshot, factsOf(m.stats)))
+			cmds = append(cmds, validateCmd(m.ctx, m.deps.Validator, m.deps.SQL, m.seq.val, msg.ev.Snapshot, factsOf(m.stats)))
 		}
 		return tea.Batch(append(cmds, waitWatch(m.deps.Events))...)
 	case watchClosedMsg:
@@ -260,7 +260,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.graph.setStats(m.ws)
 		m.table.setWorkspace(m.ws)
 		m.seq.val++ // the deep rules read the facts
-		cmd := validateCmd(m.ctx, m.deps.Validator, m.seq.val, m.ws.snap, factsOf(m.stats))
+		cmd := validateCmd(m.ctx, m.deps.Validator, m.deps.SQL, m.seq.val, m.ws.snap, factsOf(m.stats))
 		if again {
 			return tea.Batch(cmd, m.reloadTables())
 		}

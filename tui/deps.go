@@ -137,6 +137,11 @@ type Deps struct {
 	// Validator validates each snapshot (in a command); nil: validate's
 	// rules only.
 	Validator Validator
+	// SQL parses the SQL of validate's rules where the Validator does not
+	// validate (the first validation in New, and without a Validator):
+	// the runner's (runner.Runner.SQL). nil: `where` predicates are not
+	// checked there.
+	SQL validate.SQL
 	// History lists past runs; nil: no history.
 	History History
 	// Lake reads tables; nil: no table facts, no Table tab data.

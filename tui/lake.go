@@ -10,6 +10,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -26,6 +27,7 @@ type DeltaLake struct {
 
 	mu     sync.Mutex
 	db     *sql.DB
+	parser *local.Parser // DuckDB's parser over db
 	closed bool
 }
 
@@ -58,7 +60,7 @@ func (l *DeltaLake) duck(ctx context.Context) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.db = db
+	l.db, l.parser = db, local.NewParser(db)
 	return db, nil
 }
 
@@ -149,7 +151,7 @@ func (l *DeltaLake) countPredicates(ctx context.Context, t *workspace.Table, s *
 }
 
 func (l *DeltaLake) predicateRows(ctx context.Context, db *sql.DB, s *delta.Snapshot, pred string) (int64, error) {
-	where, err := validate.Predicate(pred)
+	where, err := validate.Predicate(l.parser, pred)
 	if err != nil {
 		return 0, err
 	}

@@ -99,10 +99,11 @@ func waitWatch(ch <-chan workspace.Event) tea.Cmd {
 
 // validateCmd validates a snapshot (with the known table facts, and
 // whether its source paths exist) off the UI goroutine: with the validator
-// when there is one (it reads schemas), else validate's rules.
-func validateCmd(ctx context.Context, v Validator, seq int, snap *workspace.Snapshot, facts map[workspace.TableID]validate.TableFacts) tea.Cmd {
+// when there is one (it reads schemas), else validate's rules parsing with
+// sqlp.
+func validateCmd(ctx context.Context, v Validator, sqlp validate.SQL, seq int, snap *workspace.Snapshot, facts map[workspace.TableID]validate.TableFacts) tea.Cmd {
 	return func() tea.Msg {
-		opts := validate.Options{Facts: facts, Paths: runner.PathFacts(snap)}
+		opts := validate.Options{Facts: facts, Paths: runner.PathFacts(snap), SQL: sqlp}
 		if v != nil {
 			if ds, err := v.Validate(ctx, snap, opts); err == nil {
 				return validatedMsg{seq: seq, snap: snap, diags: ds}

@@ -27,14 +27,18 @@ type Options struct {
 	// Strict makes what Laktory rejects at load an error (LK017, LK018),
 	// as --strict and `strict: true` in the workbench config do.
 	Strict bool
+	// SQL parses the SQL texts the rules read (`where` predicates, expr
+	// steps' statements): the runner's (runner.Runner.SQL). nil parses
+	// none: `where` predicates are then neither checked nor proven.
+	SQL SQL
 }
 
 // Check runs every rule over a snapshot and returns its load diagnostics
 // and the rules' diagnostics, sorted by file, line and column. It reads no
-// file: `where` predicates are parsed by an in-memory DuckDB, once per text.
-// It is safe for concurrent use.
+// file: `where` predicates are parsed by opts.SQL, once per text and
+// parser. It is safe for concurrent use.
 func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
-	c := &checker{snap: snap, opts: opts}
+	c := &checker{snap: snap, opts: opts, parser: parserOf(opts.SQL)}
 	c.diags = append(c.diags, snap.Diagnostics...)
 	var wheres []string
 	for _, w := range snap.Writers {
@@ -42,7 +46,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 			wheres = append(wheres, writerWhere(w))
 		}
 	}
-	parser.parseAll(wheres)
+	c.parser.parseAll(wheres)
 	c.dag()
 	c.shared()
 	c.declarative()
@@ -67,6 +71,8 @@ type checker struct {
 	snap  *workspace.Snapshot
 	opts  Options
 	diags []Diagnostic
+	// parser parses SQL texts (opts.SQL's).
+	parser *sqlParser
 }
 
 func (c *checker) add(p workspace.Pos, sev Severity, code, msg, hint string) {

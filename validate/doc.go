@@ -1,8 +1,9 @@
 // Package validate runs pure rules over a workspace snapshot and returns
-// diagnostics: Check(snap, opts) []Diagnostic. Rules never read files; the
-// `where` predicates of shared sinks are parsed by an in-memory DuckDB
-// (json_serialize_sql), once per predicate text, and proven disjoint by an
-// interval prover. Deep rules run over table facts passed in as data
+// diagnostics: Check(snap, opts) []Diagnostic. Rules never read files and
+// the package links no SQL engine: the `where` predicates of shared sinks
+// are parsed by the SQL parser the caller passes (Options.SQL: DuckDB's
+// json_serialize_sql, which the runner provides), once per predicate text,
+// and proven disjoint by an interval prover. Deep rules run over table facts passed in as data
 // (Options.Facts, gathered by runner.GatherFacts). RunParameters validates
 // the refresh and reset_mode of a run, for the runner and the CLI.
 //

@@ -19,12 +19,13 @@ var ErrPredicate = errors.New("invalid ownership predicate")
 // text can change the statement around it. The text is DuckDB SQL (a
 // POLARS writer's; Spark's `quoted` identifiers are accepted); a PYSPARK
 // writer's Spark SQL is translated by the runner's front end instead. Results are cached per text; it
-// reads no file and is safe for concurrent use.
-func Predicate(where string) (string, error) {
-	p := parser.parse(where)
+// reads no file and is safe for concurrent use. sql parses it (the
+// runner's parser, as for Options.SQL).
+func Predicate(sql SQL, where string) (string, error) {
+	p := parserOf(sql).parse(where)
 	switch {
 	case p.unavailable:
-		return "", fmt.Errorf("%w: DuckDB could not be started to parse `%s`", ErrPredicate, where)
+		return "", fmt.Errorf("%w: `%s` cannot be parsed: no SQL parser, or DuckDB could not start", ErrPredicate, where)
 	case p.err != "":
 		return "", fmt.Errorf("%w: `%s`: %s", ErrPredicate, where, p.err)
 	}

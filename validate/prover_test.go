@@ -115,7 +115,7 @@ func TestParseErrors(t *testing.T) {
 			if p.code != tt.code || p.errOffset != tt.offset {
 				t.Fatalf("%s at %d, want %s at %d (%s)", p.code, p.errOffset, tt.code, tt.offset, p.err)
 			}
-			if _, err := Predicate(tt.where); !errors.Is(err, ErrPredicate) {
+			if _, err := Predicate(testSQL, tt.where); !errors.Is(err, ErrPredicate) {
 				t.Fatalf("Predicate: %v", err)
 			}
 		})
@@ -133,7 +133,7 @@ func TestPredicate(t *testing.T) {
 		"x BETWEEN 1 AND 2 /* ) OR (true */":              "((x BETWEEN 1 AND 2))",
 		"s.f = 1 AND CAST(d AS DATE) = DATE '2026-01-01'": "(((s.f = 1) AND (CAST(d AS DATE) = CAST('2026-01-01' AS DATE))))",
 	} {
-		got, err := Predicate(where)
+		got, err := Predicate(testSQL, where)
 		if err != nil || got != want {
 			t.Errorf("Predicate(%q) = %q, %v; want %q", where, got, err, want)
 		}
@@ -152,7 +152,7 @@ func TestParseAll(t *testing.T) {
 		if !ok {
 			t.Fatalf("%q not parsed by the batch", w)
 		}
-		want := (&sqlParser{cache: map[string]*predicate{}}).parse(w)
+		want := newSQLParser(testSQL).parse(w)
 		if (got.expr == nil) != (want.expr == nil) || got.err != want.err || got.errOffset != want.errOffset {
 			t.Errorf("%q: batch %+v, single %+v", w, got, want)
 		}

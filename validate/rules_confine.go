@@ -45,7 +45,7 @@ func (c *checker) exprStatements() {
 					continue
 				}
 				text := placeholderRe.ReplaceAllString(st.Expr, "__laktory_input")
-				switch k := parser.statementCount(text); {
+				switch k := c.parser.statementCount(text); {
 				case k > 1:
 					c.add(st.At("expr"), Error, CodeExprStmts,
 						fmt.Sprintf("the `expr` of transformer step #%d of node '%s' holds %d SQL statements: an expr is one query (Laktory runs it with spark.sql)", st.Index+1, n.Name, k),

@@ -256,7 +256,7 @@ func (c *checker) columnWriters(t *workspace.Table, ws []*workspace.Writer) {
 // whereSyntax parses a writer's predicate and reports a syntax error at its
 // position in the file.
 func (c *checker) whereSyntax(w *workspace.Writer) *predicate {
-	p := parser.parse(writerWhere(w))
+	p := c.parser.parse(writerWhere(w))
 	if p.err != "" {
 		at := c.sharedPos(w, "where")
 		if p.errOffset >= 0 {
@@ -280,7 +280,7 @@ func (c *checker) whereWriters(t *workspace.Table, ws []*workspace.Writer) {
 	index := map[string]map[string][]int{}
 	for i, w := range ws {
 		norm[i] = normalizeSQL(w.Where)
-		points[i] = pointsOf(parser.parse(writerWhere(w)))
+		points[i] = pointsOf(c.parser.parse(writerWhere(w)))
 		if p := points[i]; p.ok {
 			if index[p.col] == nil {
 				index[p.col] = map[string][]int{}
@@ -355,7 +355,7 @@ func pointsOf(p *predicate) pointSet {
 func normalizeSQL(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
 func (c *checker) proveDisjoint(t *workspace.Table, a, b *workspace.Writer) {
-	pa, pb := parser.parse(writerWhere(a)), parser.parse(writerWhere(b))
+	pa, pb := c.parser.parse(writerWhere(a)), c.parser.parse(writerWhere(b))
 	if pa.expr == nil || pb.expr == nil {
 		return // syntax errors are reported; nothing to prove
 	}

@@ -2,16 +2,35 @@ package validate
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
-
-	// DuckDB parses the where predicates (in memory, no file access).
-	_ "github.com/duckdb/duckdb-go/v2"
 )
+
+// SQL is the parser validate's rules read SQL texts with: DuckDB's,
+// which the runner provides (runner.Runner.SQL parses on the local
+// engine's database; runner/engine/local.OpenParser on one of its own).
+// validate holds no SQL engine and links no cgo: it stays pure rules over
+// a snapshot, and Options.SQL hands it the parser. The texts are parsed
+// and rendered, never run.
+type SQL interface {
+	// Serialize parses each text and returns, in the order of texts, its
+	// parse tree as DuckDB's json_serialize_sql gives it (an object whose
+	// "error" is true, with the message and position, when the text does
+	// not parse) and, for a text that parsed, the SQL DuckDB renders from
+	// that tree (json_deserialize_sql; "" when it did not parse or cannot
+	// be rendered). err is for a parser that cannot run (DuckDB could not
+	// start), not for texts that do not parse.
+	Serialize(texts []string) (trees, rendered []string, err error)
+	// Deterministic names DuckDB's built-in scalar functions whose result
+	// depends on their arguments only (stability CONSISTENT in every
+	// overload): the functions an ownership predicate may call.
+	Deterministic() ([]string, error)
+}
 
 // sqlNode is DuckDB's serialized expression tree (json_serialize_sql).
 type sqlNode struct {
@@ -62,8 +81,9 @@ type predicate struct {
 	err       string
 	code      string
 	errOffset int
-	// unavailable is set when DuckDB could not be started: predicates are
-	// then neither checked nor proven.
+	// unavailable is set when there is no parser (Options.SQL nil) or
+	// DuckDB could not be started: predicates are then neither checked nor
+	// proven.
 	unavailable bool
 
 	once sync.Once
@@ -85,11 +105,10 @@ func (p *predicate) normal() (dnf, []string, error) {
 	return p.dnf, p.cols, p.derr
 }
 
-// sqlParser parses predicates with an in-memory DuckDB, once per text.
+// sqlParser parses predicates with an SQL implementation, once per text.
 type sqlParser struct {
+	src   SQL
 	once  sync.Once
-	db    *sql.DB
-	stmt  *sql.Stmt
 	err   error
 	mu    sync.Mutex
 	cache map[string]*predicate
@@ -100,42 +119,64 @@ type sqlParser struct {
 	counts map[string]int
 }
 
-var parser = &sqlParser{cache: map[string]*predicate{}}
+func newSQLParser(src SQL) *sqlParser { return &sqlParser{src: src, cache: map[string]*predicate{}} }
+
+// errNoSQL: Check was given no SQL parser.
+var errNoSQL = errors.New("no SQL parser")
+
+// fallbackSQL parses when Options.SQL is nil. Programs leave it nil and
+// pass their runner's parser; validate's own tests set it (sql_test.go)
+// to the local engine's.
+var fallbackSQL SQL
+
+// parsers holds one parser per SQL implementation, so that a long-lived
+// caller (the workbench validates every save) parses each text once.
+var parsers = struct {
+	sync.Mutex
+	m map[SQL]*sqlParser
+}{m: map[SQL]*sqlParser{}}
+
+// parserOf returns the parser of an SQL implementation; nil's parses
+// nothing (predicates are then neither checked nor proven).
+func parserOf(src SQL) *sqlParser {
+	if src == nil {
+		src = fallbackSQL
+	}
+	if src == nil || !reflect.TypeOf(src).Comparable() {
+		return newSQLParser(src) // not cached across calls
+	}
+	parsers.Lock()
+	defer parsers.Unlock()
+	p := parsers.m[src]
+	if p == nil {
+		if len(parsers.m) >= 64 { // parsers of closed runners
+			clear(parsers.m)
+		}
+		p = newSQLParser(src)
+		parsers.m[src] = p
+	}
+	return p
+}
 
 // A predicate is parsed as the only item of a select list: on its own, so
 // that a text such as `a = 1) OR (true` is a syntax error instead of
 // changing the statement around it.
 const predPrefix = "SELECT "
 
-// parseSQL serializes the parse tree of each text x and renders it back
-// to SQL when it parsed.
-const parseSQL = "SELECT x, j::VARCHAR, CASE WHEN j->>'error' = 'false' THEN json_deserialize_sql(j) END FROM (SELECT x, json_serialize_sql(x) AS j FROM "
-
 func (p *sqlParser) open() {
-	p.db, p.err = sql.Open("duckdb", "?autoinstall_known_extensions=false&autoload_known_extensions=false&threads=1&enable_external_access=false")
-	if p.err != nil {
+	if p.src == nil {
+		p.err = errNoSQL
 		return
 	}
-	p.db.SetMaxOpenConns(1)
-	if p.stmt, p.err = p.db.Prepare(parseSQL + "(SELECT ?::VARCHAR AS x))"); p.err != nil {
-		return
-	}
-	rows, err := p.db.Query(`SELECT function_name FROM duckdb_functions() GROUP BY function_name
-		HAVING bool_and(function_type = 'scalar' AND stability = 'CONSISTENT')`)
+	names, err := p.src.Deterministic()
 	if err != nil {
 		p.err = err
 		return
 	}
-	defer rows.Close()
-	p.pure = map[string]bool{}
-	for rows.Next() {
-		var name string
-		if p.err = rows.Scan(&name); p.err != nil {
-			return
-		}
-		p.pure[name] = true
+	p.pure = make(map[string]bool, len(names))
+	for _, n := range names {
+		p.pure[n] = true
 	}
-	p.err = rows.Err()
 }
 
 // parse returns the parsed predicate (cached).
@@ -157,8 +198,9 @@ func (p *sqlParser) parse(where string) *predicate {
 	return r
 }
 
-// parseAll parses the predicates not parsed yet in one DuckDB query (a
-// validation of many writers pays one round trip, not one per predicate).
+// parseAll parses the predicates not parsed yet in one call of the parser
+// (a validation of many writers pays one round trip, not one per
+// predicate).
 func (p *sqlParser) parseAll(wheres []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -181,30 +223,21 @@ func (p *sqlParser) parseAll(wheres []string) {
 	if p.err != nil {
 		return
 	}
-	rows, err := p.db.Query(parseSQL+"unnest(?::VARCHAR[]) t(x))", todo)
+	trees, rendered, err := p.src.Serialize(todo)
 	if err != nil {
-		return // parse falls back to one query per predicate
+		return // parse tries again one predicate at a time
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var q, out string
-		var rendered sql.NullString
-		if rows.Scan(&q, &out, &rendered) != nil {
-			return
-		}
-		if w, ok := byQuery[q]; ok {
-			p.cache[w] = p.decodeParse(w, out, rendered.String)
-		}
+	for i, q := range todo {
+		p.cache[byQuery[q]] = p.decodeParse(byQuery[q], trees[i], rendered[i])
 	}
 }
 
 func (p *sqlParser) parseLocked(where string) *predicate {
-	var q, out string
-	var rendered sql.NullString
-	if err := p.stmt.QueryRow(predPrefix+sparkIdentifiers(where)).Scan(&q, &out, &rendered); err != nil {
+	trees, rendered, err := p.src.Serialize([]string{predPrefix + sparkIdentifiers(where)})
+	if err != nil {
 		return &predicate{err: err.Error(), code: CodeWhereSyntax, errOffset: -1}
 	}
-	return p.decodeParse(where, out, rendered.String)
+	return p.decodeParse(where, trees[0], rendered[0])
 }
 
 // decodeParse reads DuckDB's json_serialize_sql output for where, and
@@ -374,15 +407,14 @@ func (p *sqlParser) statementCount(text string) int {
 	if p.err != nil {
 		return -1
 	}
-	var out string
 	n := -1
-	if p.db.QueryRow("SELECT json_serialize_sql(?::VARCHAR)::VARCHAR", text).Scan(&out) == nil {
+	if trees, _, err := p.src.Serialize([]string{text}); err == nil {
 		var res struct {
 			Error        bool   `json:"error"`
 			ErrorMessage string `json:"error_message"`
 			Statements   []any  `json:"statements"`
 		}
-		if json.Unmarshal([]byte(out), &res) == nil {
+		if json.Unmarshal([]byte(trees[0]), &res) == nil {
 			switch {
 			case !res.Error:
 				n = len(res.Statements)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/spf13/cobra"
@@ -96,7 +97,10 @@ stderr and the exit code is 1: run laktory validate to see them.`,
 				} else {
 					printGraph(a.stdout, g, a.color(a.stdout))
 				}
-				ds := validate.Check(s, validate.Options{})
+				// DuckDB's parser, opened only when a predicate needs it.
+				sqlp := local.OpenParser()
+				defer sqlp.Close()
+				ds := validate.Check(s, validate.Options{SQL: sqlp})
 				n := countErrors(ds)
 				if n == 0 {
 					return nil

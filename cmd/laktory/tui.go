@@ -169,7 +169,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 			return runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: e})
 		},
 	}
-	deps := tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, History: hist, Lake: lake,
+	deps := tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, SQL: r.SQL(), History: hist, Lake: lake,
 		Engines: &tui.Engines{Settings: engines, Open: runners.Open}, Editor: editor, NoColor: noColor, Watch: f.watch}
 	if data, err := watch.WatchSources(ctx, snap); err != nil {
 		fmt.Fprintf(a.stderr, "laktory: watch mode does not see landing files: %v\n", err)

@@ -65,7 +65,7 @@ func (a *app) watchRuns(r *runner.Runner, snap *workspace.Snapshot, first *runne
 			old := snap
 			snap = ev.Snapshot
 			data.Update(snap)
-			add(watch.Change{Old: old, New: snap, Paths: ev.Changed, Diagnostics: validate.Check(snap, validate.Options{})})
+			add(watch.Change{Old: old, New: snap, Paths: ev.Changed, Diagnostics: validate.Check(snap, validate.Options{SQL: r.SQL()})})
 		case paths, ok := <-data.Changes():
 			if !ok {
 				return nil

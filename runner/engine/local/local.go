@@ -29,13 +29,20 @@ type FilesReader func(ctx context.Context, q Querier, files []string, format str
 
 // Engine is the local engine over a DuckDB database.
 type Engine struct {
-	db    *sql.DB
-	files FilesReader
+	db     *sql.DB
+	files  FilesReader
+	parser *Parser
 }
 
 // New returns the local engine over db (which the caller keeps and
-// closes).
-func New(db *sql.DB, files FilesReader) *Engine { return &Engine{db: db, files: files} }
+// closes; OpenDB opens it).
+func New(db *sql.DB, files FilesReader) *Engine {
+	return &Engine{db: db, files: files, parser: NewParser(db)}
+}
+
+// Parser is DuckDB's parser over the engine's database, for validate's
+// rules and the `where` predicates the engine embeds.
+func (e *Engine) Parser() *Parser { return e.parser }
 
 // Info implements engine.Engine.
 func (e *Engine) Info() engine.Info {
@@ -65,18 +72,22 @@ func (e *Engine) Open(ctx context.Context) (engine.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("DuckDB connection: %w", err)
 	}
-	return &Session{Conn: conn, files: e.files}, nil
+	return &Session{Conn: conn, files: e.files, parser: e.parser}, nil
 }
 
 // Session is a task's DuckDB connection. Conn is exported for what only
 // the local engine does (file sinks, ForEach partitions, update flows'
 // state).
 type Session struct {
-	Conn  *sql.Conn
-	files FilesReader
+	Conn   *sql.Conn
+	files  FilesReader
+	parser *Parser
 	// created are "VIEW name" / "TABLE name", to drop at Close.
 	created []string
 }
+
+// Parser is the parser of the session's engine (Engine.Parser).
+func (s *Session) Parser() *Parser { return s.parser }
 
 // Conn returns the DuckDB connection of a local session (ok false for
 // another engine's).
