@@ -310,10 +310,12 @@ func datetimeFuncs() []*fnDef {
 			}
 			u, ok := truncUnits[strings.ToUpper(unit)]
 			if c.args[1].t.Kind == KTimestampNTZ {
+				// Spark casts a TIMESTAMP_NTZ to TIMESTAMP (its wall clock in
+				// the session zone) and truncates that: the result is a TIMESTAMP.
 				if null || !ok {
-					return c.out(tTSNTZ, "CAST(NULL AS TIMESTAMP)"), nil
+					return c.out(tTS, "CAST(NULL AS TIMESTAMPTZ)"), nil
 				}
-				return c.out(tTSNTZ, "date_trunc('"+u+"', "+c.args[1].sql+")"), nil
+				return c.out(tTS, c.r.instant("date_trunc('"+u+"', "+c.args[1].sql+")")), nil
 			}
 			w, err := c.wallArg(1)
 			if err != nil {

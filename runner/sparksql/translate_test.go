@@ -98,3 +98,20 @@ func TestMacroLambdasDistinct(t *testing.T) {
 		}
 	}
 }
+
+// date_trunc of a TIMESTAMP_NTZ is a TIMESTAMP in Spark 4.2: the wall
+// clock is read in the session zone, then truncated (pyspark 4.2:
+// date_trunc('DAY', timestamp_ntz'2024-01-01 23:30:00') is
+// timestamp '2024-01-01 00:00:00' in America/New_York).
+func TestDateTruncNTZ(t *testing.T) {
+	in := ExprInput{Schema: []Column{{"t", tTSNTZ}}}
+	for _, tz := range []string{"", "America/New_York"} {
+		r, err := TranslateExpr("date_trunc('DAY', t)", in, Options{TimeZone: tz}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Type.Kind != KTimestamp {
+			t.Errorf("%s: date_trunc of timestamp_ntz is %s, want timestamp", tz, r.Type)
+		}
+	}
+}
