@@ -313,18 +313,18 @@ func (c *compiler) notAvailable(name string, api API, missing string) *Error {
 // write in another API's spelling.
 func (c *compiler) methodHint(name string, api API) string {
 	nw := map[string]string{
-		"limit":           "use head (narwhals' LazyFrame has no limit)",
-		"union":           "use laktory.union",
-		"drop_duplicates": "use unique (or dataframe_api: NATIVE on PYSPARK)",
-		"dropDuplicates":  "use unique",
-		"withColumn":      "use with_columns",
-		"withColumns":     "use with_columns",
+		"limit":             "use head (narwhals' LazyFrame has no limit)",
+		"union":             "use laktory.union",
+		"drop_duplicates":   "use unique (or dataframe_api: NATIVE on PYSPARK)",
+		"dropDuplicates":    "use unique",
+		"withColumn":        "use with_columns",
+		"withColumns":       "use with_columns",
 		"withColumnRenamed": "use rename",
-		"where":           "use filter",
-		"orderBy":         "use sort",
-		"distinct":        "use unique",
-		"groupBy":         "use laktory.groupby_and_agg",
-		"group_by":        "use laktory.groupby_and_agg",
+		"where":             "use filter",
+		"orderBy":           "use sort",
+		"distinct":          "use unique",
+		"groupBy":           "use laktory.groupby_and_agg",
+		"group_by":          "use laktory.groupby_and_agg",
 	}
 	if api == Narwhals {
 		return nw[name]

@@ -388,7 +388,7 @@ type param struct {
 }
 
 // sig parses a Python signature: "x, decimals=0, *, strict=True",
-// "*exprs, separator=''", "**named". Defaults are Python literals.
+// "*exprs, separator=”", "**named". Defaults are Python literals.
 func sig(s string) []param {
 	var out []param
 	kwOnly := false
@@ -468,10 +468,10 @@ type args struct {
 	kw   map[string]value
 }
 
-func (a *args) get(name string) value   { return a.vals[name] }
-func (a *args) given(name string) bool  { return a.set[name] }
-func (a *args) posOf(name string) int   { return a.pos[name] }
-func (a *args) str(name string) string  { s, _ := a.vals[name].(string); return s }
+func (a *args) get(name string) value    { return a.vals[name] }
+func (a *args) given(name string) bool   { return a.set[name] }
+func (a *args) posOf(name string) int    { return a.pos[name] }
+func (a *args) str(name string) string   { s, _ := a.vals[name].(string); return s }
 func (a *args) boolean(name string) bool { b, _ := truthy(a.vals[name]); return b }
 
 // bind binds the call's arguments to a signature, with Python's
@@ -844,10 +844,4 @@ func pySubscript(recv, idx value, pos int) (value, error) {
 		return string(rs[i]), nil
 	}
 	return nil, laktoryErr(pos, "TypeError: '%s' object is not subscriptable", pyType(recv))
-}
-
-// sqlExpr is sql_expr("...") (key: laktory.sql_expr for narwhals,
-// pl.sql_expr for Polars).
-func (ev *evaluator) sqlExpr(text, key string) (value, error) {
-	return nil, unsupportedAt(-1, "write the expression with nw.col(...)", "%s", describeKey(key))
 }

@@ -62,8 +62,13 @@ func (c *compiler) step(st Step) (*relation, error) {
 		return nil, err
 	}
 	fn, ok := methods[key]
-	if c.env.Backend == PySpark && !strings.HasPrefix(key, "spark.") && !sparkReady[key] {
-		ok = false
+	if c.env.Backend == PySpark && strings.HasPrefix(key, "nw.") {
+		// narwhals on PYSPARK: its own methods, or the shared ones.
+		if f, has := spNwMethods[key]; has {
+			fn, ok = f, true
+		} else if !sparkShared[key] {
+			ok = false
+		}
 	}
 	if !ok {
 		return nil, &Error{Pos: -1, Msg: fmt.Sprintf("the method %s of %s (func_name: %s) is not supported locally", strings.TrimPrefix(key, owner+"."), c.frameType(api), st.Func),
@@ -102,8 +107,12 @@ func (c *compiler) step(st Step) (*relation, error) {
 	return rel, nil
 }
 
-// sparkReady are the narwhals methods implemented on PYSPARK.
-var sparkReady = map[string]bool{}
+// spNwMethods are narwhals' methods on PYSPARK; sparkShared the ones
+// written for both backends.
+var (
+	spNwMethods = map[string]method{}
+	sparkShared = map[string]bool{}
+)
 
 func lastPart(s string) string {
 	if i := strings.LastIndexByte(s, '.'); i >= 0 {

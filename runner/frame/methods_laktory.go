@@ -222,7 +222,7 @@ func (m *mcall) aggItem(ev *evaluator, it value) (value, error) {
 	}
 	text = strings.ReplaceAll(text, "\n", " ")
 	if typ == "SQL" {
-		return ev.sqlExpr(text, "laktory.sql_expr")
+		return ev.sqlExpr(text, "laktory.sql_expr", -1)
 	}
 	n, err := Parse(text)
 	if err != nil {

@@ -20,8 +20,9 @@ func (m *mcall) pl() *plEngine { return m.ev.eng.(*plEngine) }
 
 // outCol is one output column of a projection.
 type outCol struct {
-	name string
-	x    *plExpr
+	name  string
+	x     *plExpr
+	where string // the argument it comes from
 }
 
 // exprsOf evaluates the expressions of with_columns/select: positional
@@ -44,11 +45,11 @@ func (m *mcall) exprsOf(pos []value, kwNames []string, kwVals []value) ([]outCol
 		}
 		if x.multi != nil {
 			for _, y := range x.multi {
-				out = append(out, outCol{name: y.name, x: y})
+				out = append(out, outCol{name: y.name, x: y, where: where})
 			}
 			return nil
 		}
-		out = append(out, outCol{name: x.name, x: x})
+		out = append(out, outCol{name: x.name, x: x, where: where})
 		return nil
 	}
 	for i, v := range pos {
@@ -83,7 +84,7 @@ func (m *mcall) exprsOf(pos []value, kwNames []string, kwVals []value) ([]outCol
 		}
 		y := *x
 		y.name = k
-		out = append(out, outCol{name: k, x: &y})
+		out = append(out, outCol{name: k, x: &y, where: m.kwArg[k]})
 	}
 	return out, nil
 }
@@ -98,6 +99,9 @@ func (m *mcall) argName(i int) string {
 // rowSQL is an expression evaluated per row: its aggregates broadcast
 // over the whole frame (OVER ()).
 func (m *mcall) rowSQL(x *plExpr) (string, error) {
+	if x.groupOnly {
+		return "", unsupportedAt(x.pos, "use it in laktory.groupby_and_agg, or write nw.col(...).sum()", "an aggregate sql_expr outside a group")
+	}
 	if x.orderDep {
 		return "", laktoryErr(x.pos, "%s", orderDependentMsg)
 	}
@@ -407,25 +411,25 @@ func init() {
 	// Methods that do not return a DataFrame: Laktory fails when it turns
 	// their result into one.
 	for key, ret := range map[string]string{
-		"nw.LazyFrame.group_by":               "<class 'narwhals.group_by.LazyGroupBy'>",
-		"pl.LazyFrame.group_by":               "<class 'polars.lazyframe.group_by.LazyGroupBy'>",
-		"nw.LazyFrame.collect_schema":         "<class 'narwhals.schema.Schema'>",
-		"pl.LazyFrame.collect_schema":         "<class 'polars.schema.Schema'>",
-		"nw.LazyFrame.laktory.has_column":     "<class 'bool'>",
-		"nw.LazyFrame.laktory.signature":      "<class 'str'>",
-		"nw.LazyFrame.laktory.schema_flat":    "<class 'list'>",
-		"nw.LazyFrame.laktory.display":        "<class 'NoneType'>",
-		"pl.LazyFrame.explain":                "<class 'str'>",
-		"pl.LazyFrame.describe":               "<class 'polars.dataframe.frame.DataFrame'>",
-		"spark.DataFrame.groupBy":             "<class 'pyspark.sql.group.GroupedData'>",
-		"spark.DataFrame.groupby":             "<class 'pyspark.sql.group.GroupedData'>",
-		"spark.DataFrame.rollup":              "<class 'pyspark.sql.group.GroupedData'>",
-		"spark.DataFrame.cube":                "<class 'pyspark.sql.group.GroupedData'>",
-		"spark.DataFrame.count":               "<class 'int'>",
-		"spark.DataFrame.collect":             "<class 'list'>",
-		"spark.DataFrame.show":                "<class 'NoneType'>",
-		"spark.DataFrame.printSchema":         "<class 'NoneType'>",
-		"spark.DataFrame.isEmpty":             "<class 'bool'>",
+		"nw.LazyFrame.group_by":                   "<class 'narwhals.group_by.LazyGroupBy'>",
+		"pl.LazyFrame.group_by":                   "<class 'polars.lazyframe.group_by.LazyGroupBy'>",
+		"nw.LazyFrame.collect_schema":             "<class 'narwhals.schema.Schema'>",
+		"pl.LazyFrame.collect_schema":             "<class 'polars.schema.Schema'>",
+		"nw.LazyFrame.laktory.has_column":         "<class 'bool'>",
+		"nw.LazyFrame.laktory.signature":          "<class 'str'>",
+		"nw.LazyFrame.laktory.schema_flat":        "<class 'list'>",
+		"nw.LazyFrame.laktory.display":            "<class 'NoneType'>",
+		"pl.LazyFrame.explain":                    "<class 'str'>",
+		"pl.LazyFrame.describe":                   "<class 'polars.dataframe.frame.DataFrame'>",
+		"spark.DataFrame.groupBy":                 "<class 'pyspark.sql.group.GroupedData'>",
+		"spark.DataFrame.groupby":                 "<class 'pyspark.sql.group.GroupedData'>",
+		"spark.DataFrame.rollup":                  "<class 'pyspark.sql.group.GroupedData'>",
+		"spark.DataFrame.cube":                    "<class 'pyspark.sql.group.GroupedData'>",
+		"spark.DataFrame.count":                   "<class 'int'>",
+		"spark.DataFrame.collect":                 "<class 'list'>",
+		"spark.DataFrame.show":                    "<class 'NoneType'>",
+		"spark.DataFrame.printSchema":             "<class 'NoneType'>",
+		"spark.DataFrame.isEmpty":                 "<class 'bool'>",
 		"spark.DataFrame.createOrReplaceTempView": "<class 'NoneType'>",
 	} {
 		ret := ret
@@ -506,7 +510,7 @@ func (m *mcall) withColumns(outs []outCol) (*relation, error) {
 		if i, ok := byName[c.name]; ok {
 			s, err := m.rowSQL(outs[i].x)
 			if err != nil {
-				return nil, err
+				return nil, at(err, outs[i].where)
 			}
 			sel = append(sel, typedSQL(s, outs[i].x)+" AS "+quoteIdent(c.name))
 			cols = append(cols, column{name: c.name, t: outs[i].x.t})
@@ -522,7 +526,7 @@ func (m *mcall) withColumns(outs []outCol) (*relation, error) {
 		}
 		s, err := m.rowSQL(o.x)
 		if err != nil {
-			return nil, err
+			return nil, at(err, o.where)
 		}
 		sel = append(sel, typedSQL(s, o.x)+" AS "+quoteIdent(o.name))
 		cols = append(cols, column{name: o.name, t: o.x.t})
@@ -552,7 +556,7 @@ func (m *mcall) selectOuts(outs []outCol) (*relation, error) {
 			s, err = m.rowSQL(o.x)
 		}
 		if err != nil {
-			return nil, err
+			return nil, at(err, o.where)
 		}
 		sel = append(sel, typedSQL(s, o.x)+" AS "+quoteIdent(o.name))
 		cols = append(cols, column{name: o.name, t: o.x.t})

@@ -336,7 +336,7 @@ func (p *parser) primary() (Node, error) {
 			p.next()
 			n := p.peek()
 			if n.kind != tName || pyKeywords[n.text] {
-				return nil, p.unexpected(n)
+				return nil, syntaxErr(n.pos, "invalid syntax")
 			}
 			p.next()
 			x = &Attr{X: x, Name: n.text, P: n.pos}
@@ -386,6 +386,9 @@ func (p *parser) call(fn Node) (Node, error) {
 	for !p.isOp(")") {
 		t := p.peek()
 		if t.kind == tOp && (t.text == "*" || t.text == "**") {
+			if n := p.peekN(1); n.kind == tOp && (n.text == ")" || n.text == ",") || n.kind == tEOF {
+				return nil, syntaxErr(t.pos, "invalid syntax")
+			}
 			return nil, unsupportedAt(t.pos, "pass the values one by one", "unpacking with %s", t.text)
 		}
 		if t.kind == tName && !pyKeywords[t.text] && p.peekN(1).kind == tOp && p.peekN(1).text == "=" {

@@ -41,6 +41,8 @@ type plExpr struct {
 	selector bool
 	// lengthChanging: explode(), unique(), drop_nulls() as expressions.
 	lengthChanging string
+	// groupOnly: an aggregate that runs only in a group (sql_expr's).
+	groupOnly bool
 }
 
 func (x *plExpr) exprFamily() string { return x.fam }
@@ -49,7 +51,7 @@ func (x *plExpr) position() int      { return x.pos }
 // derive is a new expression computed from x (its name, aggregate and
 // window properties).
 func (x *plExpr) derive(t *DType, sql string) *plExpr {
-	return &plExpr{fam: x.fam, t: t, sql: sql, name: x.name, pos: x.pos, scalar: x.scalar, agg: x.agg, orderDep: x.orderDep}
+	return &plExpr{fam: x.fam, t: t, sql: sql, name: x.name, pos: x.pos, scalar: x.scalar, agg: x.agg, orderDep: x.orderDep, groupOnly: x.groupOnly}
 }
 
 // plEngine builds plExpr values: narwhals and Polars expressions on the
@@ -101,8 +103,13 @@ func (e *plEngine) resolve(sql string, partition []string, order string, inGroup
 			continue
 		}
 		var parts []string
-		if len(partition) > 0 {
-			parts = append(parts, "PARTITION BY "+strings.Join(partition, ", "))
+		part := partition
+		if w.kind == "partx" {
+			// count(*) over the rows of the same value (rank ties).
+			part = append(append([]string{}, partition...), w.order)
+		}
+		if len(part) > 0 {
+			parts = append(parts, "PARTITION BY "+strings.Join(part, ", "))
 		}
 		switch w.kind {
 		case "rank":
@@ -362,6 +369,7 @@ func combine(x *plExpr, parts ...*plExpr) *plExpr {
 		x.scalar = x.scalar && p.scalar
 		x.agg = x.agg || p.agg
 		x.orderDep = x.orderDep || p.orderDep
+		x.groupOnly = x.groupOnly || p.groupOnly
 	}
 	return x
 }

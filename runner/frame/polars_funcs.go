@@ -104,6 +104,10 @@ func (e *plEngine) exprArg(fam string, v value, pos int, strAsCol bool) (*plExpr
 	if s, ok := v.(string); ok && strAsCol {
 		return e.column(fam, s, pos)
 	}
+	if x, ok := v.(*plExpr); ok && x.multi != nil && x.fam == fam {
+		// A multi-column selection is expanded by the method.
+		return x, nil
+	}
 	return e.operand(fam, v, pos)
 }
 
@@ -1125,10 +1129,10 @@ func (e *plEngine) horizontal(c *call, f string) (value, error) {
 	out := combine(&plExpr{fam: fam, name: xs[0].name, pos: c.at}, xs...)
 	switch f {
 	case "sum":
+		// The supertype itself (Int8 stays Int8); booleans count as UInt32.
 		rt := t
-		switch t.Kind {
-		case DInt8, DInt16, DUInt8, DUInt16, DBool:
-			rt = dInt64
+		if t.Kind == DBool {
+			rt = dUInt32
 		}
 		if !rt.IsNumeric() {
 			return nil, laktoryErr(c.at, "InvalidOperationError: `sum_horizontal` operation not supported for dtype `%s`", shortDtype(t))

@@ -144,10 +144,10 @@ def jsonable(v):
         return {"hex": bytes(v).hex()}
     if isinstance(v, dict):
         return {k: jsonable(x) for k, x in v.items()}
+    if hasattr(v, "asDict"):  # a Spark Row (struct): a tuple, so first
+        return {k: jsonable(x) for k, x in v.asDict().items()}
     if isinstance(v, (list, tuple)):
         return [jsonable(x) for x in v]
-    if hasattr(v, "asDict"):  # a Spark Row (struct)
-        return {k: jsonable(x) for k, x in v.asDict().items()}
     return str(v)
 
 
@@ -345,7 +345,7 @@ def main():
             items = [f" {json.dumps(k)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}" for k, v in expected.items()]
             f.write(",\n".join(items))
             f.write("\n}\n")
-    print(f"{total} cases run on {be.name}", file=sys.stderr)
+    print(f"{total} cases run on {be.name}")
 
 
 if __name__ == "__main__":
