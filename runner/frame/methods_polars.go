@@ -436,8 +436,13 @@ func init() {
 		regMethod(func(m *mcall) (*relation, error) {
 			return nil, laktoryErr(-1, "TypeError: Unsupported dataframe type, got: %s", ret)
 		}, key)
+		notFrames[key] = ret
 	}
 }
+
+// notFrames are the methods whose result is no DataFrame (Laktory fails
+// turning it into one), with the type they return.
+var notFrames = map[string]string{}
 
 // names are column names given as strings or lists of strings.
 func (m *mcall) names(vs []value, method string) ([]string, error) {
