@@ -286,21 +286,11 @@ func (m *mcall) groupbyAndAgg(a *args) (*relation, error) {
 	}
 	for i, v := range aggs {
 		where := fmt.Sprintf("%s[%d]", m.kwArg["agg_expressions"], i)
-		if w, ok := v.(*whenChain); ok {
-			x, err := e.whenExpr(w, nil, false, w.pos)
-			if err != nil {
-				return nil, at(err, where)
-			}
-			v = x
-		}
-		x, err := e.exprArg("nw", v, -1, true)
+		x, err := e.methodArg("nw", v)
 		if err != nil {
 			return nil, at(err, where)
 		}
-		xs := []*plExpr{x}
-		if x.multi != nil {
-			xs = x.multi
-		}
+		xs := x.each()
 		for _, y := range xs {
 			if !y.agg && !y.lit {
 				return nil, at(laktoryErr(-1, "InvalidOperationError: Non-aggregating expressions are not supported in `group_by().agg()`: %s (aggregate it, e.g. .sum(), .first())", y.name), where)

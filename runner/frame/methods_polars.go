@@ -32,14 +32,7 @@ func (m *mcall) exprsOf(pos []value, kwNames []string, kwVals []value) ([]outCol
 	e := m.pl()
 	var out []outCol
 	add := func(v value, where string) error {
-		if w, ok := v.(*whenChain); ok {
-			x, err := e.whenExpr(w, nil, false, w.pos)
-			if err != nil {
-				return at(err, where)
-			}
-			v = x
-		}
-		x, err := e.exprArg(m.fam(), v, -1, true)
+		x, err := e.methodArg(m.fam(), v)
 		if err != nil {
 			return at(err, where)
 		}
@@ -68,14 +61,7 @@ func (m *mcall) exprsOf(pos []value, kwNames []string, kwVals []value) ([]outCol
 	}
 	for i, k := range kwNames {
 		v := kwVals[i]
-		if w, ok := v.(*whenChain); ok {
-			x, err := e.whenExpr(w, nil, false, w.pos)
-			if err != nil {
-				return nil, at(err, m.kwArg[k])
-			}
-			v = x
-		}
-		x, err := e.exprArg(m.fam(), v, -1, true)
+		x, err := e.methodArg(m.fam(), v)
 		if err != nil {
 			return nil, at(err, m.kwArg[k])
 		}
@@ -583,14 +569,7 @@ func (m *mcall) filter(a *args) (*relation, error) {
 			items = elts
 		}
 		for _, it := range items {
-			if w, ok := it.(*whenChain); ok {
-				x, err := e.whenExpr(w, nil, false, w.pos)
-				if err != nil {
-					return nil, at(err, m.argName(i))
-				}
-				it = x
-			}
-			x, err := e.exprArg(m.fam(), it, -1, true)
+			x, err := e.methodArg(m.fam(), it)
 			if err != nil {
 				if s, isStr := it.(string); isStr && strings.ContainsAny(s, " <>=!") {
 					if er, ok := err.(*Error); ok {
@@ -1001,25 +980,33 @@ func (m *mcall) explode(names []string) (*relation, error) {
 	return sub("SELECT "+strings.Join(sel, ", ")+" FROM "+m.in.sql, cols, false), nil
 }
 
-// unpivot turns the `on` columns into (variable, value) rows.
-func (m *mcall) unpivot(a *args) (*relation, error) {
-	var on, index []string
-	var err error
+// unpivotNames are unpivot's `on` columns (by default every column not in
+// `index`) and its `index` columns.
+func (m *mcall) unpivotNames(a *args) (on, index []string, err error) {
 	if a.get("index") != nil {
 		if index, err = m.names([]value{a.get("index")}, "unpivot"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if a.get("on") != nil {
 		if on, err = m.names([]value{a.get("on")}, "unpivot"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-	} else {
-		for _, c := range m.in.cols {
-			if indexOf(index, c.name) < 0 {
-				on = append(on, c.name)
-			}
+		return on, index, nil
+	}
+	for _, c := range m.in.cols {
+		if indexOf(index, c.name) < 0 {
+			on = append(on, c.name)
 		}
+	}
+	return on, index, nil
+}
+
+// unpivot turns the `on` columns into (variable, value) rows.
+func (m *mcall) unpivot(a *args) (*relation, error) {
+	on, index, err := m.unpivotNames(a)
+	if err != nil {
+		return nil, err
 	}
 	variable, value := "variable", "value"
 	if s, ok := a.get("variable_name").(string); ok {

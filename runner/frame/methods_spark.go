@@ -57,14 +57,7 @@ func (m *mcall) spExprs(pos []value, kwNames []string, kwVals []value, fam strin
 	e := m.sp()
 	var out []spOut
 	add := func(v value, name, where string) error {
-		if w, ok := v.(*whenChain); ok {
-			x, err := e.whenExpr(w, nil, false, w.pos)
-			if err != nil {
-				return at(err, where)
-			}
-			v = x
-		}
-		x, err := e.exprArg(fam, v, -1, true)
+		x, err := e.methodArg(fam, v)
 		if err != nil {
 			return at(err, where)
 		}
@@ -833,23 +826,9 @@ func (m *mcall) spExplode(name string, outer bool) (*relation, error) {
 }
 
 func (m *mcall) spUnpivot(a *args) (*relation, error) {
-	var on, index []string
-	var err error
-	if a.get("index") != nil {
-		if index, err = m.names([]value{a.get("index")}, "unpivot"); err != nil {
-			return nil, err
-		}
-	}
-	if a.get("on") != nil {
-		if on, err = m.names([]value{a.get("on")}, "unpivot"); err != nil {
-			return nil, err
-		}
-	} else {
-		for _, c := range m.in.cols {
-			if indexOf(index, c.name) < 0 {
-				on = append(on, c.name)
-			}
-		}
+	on, index, err := m.unpivotNames(a)
+	if err != nil {
+		return nil, err
 	}
 	variable, val := a.str("variable_name"), a.str("value_name")
 	var parts []string
@@ -867,31 +846,41 @@ func (m *mcall) spUnpivot(a *args) (*relation, error) {
 	return m.spQuery(strings.Join(parts, " UNION ALL "), nil)
 }
 
-// spRowNumber adds row_number() - 1 ordered by orderBy (within partition).
-func (m *mcall) spRowNumber(name string, orderBy value, part []string, first bool) (*relation, error) {
-	if orderBy == nil {
-		return nil, laktoryErr(-1, "TypeError: Must pass `order_by` to `with_row_index` for PySpark-like")
-	}
+// spRowWindow is the ORDER BY (ascending, nulls first) and the PARTITION BY
+// (1 without partition columns) of with_row_index's window.
+func (m *mcall) spRowWindow(orderBy value, part []string) (order, partition string, err error) {
 	names, err := m.names([]value{orderBy}, "with_row_index")
 	if err != nil {
-		return nil, err
+		return "", "", err
 	}
 	var terms []string
 	for _, n := range names {
 		if _, ok := m.in.find(n); !ok {
-			return nil, m.in.notFound("nw", n, -1)
+			return "", "", m.in.notFound("nw", n, -1)
 		}
 		terms = append(terms, sparkIdent(n)+" ASC NULLS FIRST")
 	}
-	pb := "1"
+	partition = "1"
 	if len(part) > 0 {
 		var ps []string
 		for _, p := range part {
 			ps = append(ps, sparkIdent(p))
 		}
-		pb = strings.Join(ps, ", ")
+		partition = strings.Join(ps, ", ")
 	}
-	idx := fmt.Sprintf("(row_number() OVER (PARTITION BY %s ORDER BY %s) - 1) AS %s", pb, strings.Join(terms, ", "), sparkIdent(name))
+	return strings.Join(terms, ", "), partition, nil
+}
+
+// spRowNumber adds row_number() - 1 ordered by orderBy (within partition).
+func (m *mcall) spRowNumber(name string, orderBy value, part []string, first bool) (*relation, error) {
+	if orderBy == nil {
+		return nil, laktoryErr(-1, "TypeError: Must pass `order_by` to `with_row_index` for PySpark-like")
+	}
+	order, pb, err := m.spRowWindow(orderBy, part)
+	if err != nil {
+		return nil, err
+	}
+	idx := fmt.Sprintf("(row_number() OVER (PARTITION BY %s ORDER BY %s) - 1) AS %s", pb, order, sparkIdent(name))
 	if first {
 		return m.spQuery("SELECT "+idx+", * FROM {df}", nil)
 	}
@@ -901,26 +890,11 @@ func (m *mcall) spRowNumber(name string, orderBy value, part []string, first boo
 // spRowIndex is laktory.with_row_index on PYSPARK: narwhals' cum_count
 // over the window, minus 1 (bigint), appended.
 func (m *mcall) spRowIndex(name string, orderBy value, part []string) (*relation, error) {
-	names, err := m.names([]value{orderBy}, "with_row_index")
+	order, pb, err := m.spRowWindow(orderBy, part)
 	if err != nil {
 		return nil, err
 	}
-	var terms []string
-	for _, n := range names {
-		if _, ok := m.in.find(n); !ok {
-			return nil, m.in.notFound("nw", n, -1)
-		}
-		terms = append(terms, sparkIdent(n)+" ASC NULLS FIRST")
-	}
-	pb := "1"
-	if len(part) > 0 {
-		var ps []string
-		for _, p := range part {
-			ps = append(ps, sparkIdent(p))
-		}
-		pb = strings.Join(ps, ", ")
-	}
-	idx := fmt.Sprintf("(count(1) OVER (PARTITION BY %s ORDER BY %s ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - 1) AS %s", pb, strings.Join(terms, ", "), sparkIdent(name))
+	idx := fmt.Sprintf("(count(1) OVER (PARTITION BY %s ORDER BY %s ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - 1) AS %s", pb, order, sparkIdent(name))
 	return m.spQuery("SELECT *, "+idx+" FROM {df}", nil)
 }
 
@@ -1174,21 +1148,11 @@ func (m *mcall) spGroupBy(ev *evaluator, groups []string, aggs []value) (*relati
 	}
 	for i, v := range aggs {
 		where := fmt.Sprintf("%s[%d]", m.kwArg["agg_expressions"], i)
-		if w, ok := v.(*whenChain); ok {
-			x, err := e.whenExpr(w, nil, false, w.pos)
-			if err != nil {
-				return nil, at(err, where)
-			}
-			v = x
-		}
-		x, err := e.exprArg("nw", v, -1, true)
+		x, err := e.methodArg("nw", v)
 		if err != nil {
 			return nil, at(err, where)
 		}
-		xs := []*spExpr{x}
-		if x.multi != nil {
-			xs = x.multi
-		}
+		xs := x.each()
 		for _, y := range xs {
 			s, err := e.resolve(y.sql, nil, "", true)
 			if err != nil {

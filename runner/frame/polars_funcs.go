@@ -111,6 +111,29 @@ func (e *plEngine) exprArg(fam string, v value, pos int, strAsCol bool) (*plExpr
 	return e.operand(fam, v, pos)
 }
 
+// methodArg is an expression a DataFrame method receives: a when() chain
+// without otherwise() ends there (its other rows are null), a string is a
+// column name.
+func (e *plEngine) methodArg(fam string, v value) (*plExpr, error) {
+	if w, ok := v.(*whenChain); ok {
+		x, err := e.whenExpr(w, nil, false, w.pos)
+		if err != nil {
+			return nil, err
+		}
+		v = x
+	}
+	return e.exprArg(fam, v, -1, true)
+}
+
+// each is the expressions x stands for: its columns for a multi-column
+// selection, else x.
+func (x *plExpr) each() []*plExpr {
+	if x.multi != nil {
+		return x.multi
+	}
+	return []*plExpr{x}
+}
+
 // exprArgs flattens positional arguments (lists included) into expressions.
 func (e *plEngine) exprArgs(fam string, vs []value, pos []int, strAsCol bool) ([]*plExpr, error) {
 	var out []*plExpr
@@ -135,6 +158,19 @@ func (e *plEngine) exprArgs(fam string, vs []value, pos []int, strAsCol bool) ([
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// aliasArg is the name alias(name) gives.
+func aliasArg(c *call) (string, error) {
+	a, err := c.bind("name")
+	if err != nil {
+		return "", err
+	}
+	n, ok := a.get("name").(string)
+	if !ok {
+		return "", laktoryErr(a.posOf("name"), "TypeError: alias() argument 'name' must be str, not %s", pyType(a.get("name")))
+	}
+	return n, nil
 }
 
 func famOf(key string) string { f, _, _ := strings.Cut(key, "."); return f }
@@ -255,13 +291,9 @@ func init() {
 
 	// --- naming and casting
 	reg(func(e *plEngine, c *call, x *plExpr) (value, error) {
-		a, err := c.bind("name")
+		n, err := aliasArg(c)
 		if err != nil {
 			return nil, err
-		}
-		n, ok := a.get("name").(string)
-		if !ok {
-			return nil, laktoryErr(a.posOf("name"), "TypeError: alias() argument 'name' must be str, not %s", pyType(a.get("name")))
 		}
 		y := *x
 		y.name = n

@@ -195,6 +195,26 @@ func (e *spEngine) exprArg(fam string, v value, pos int, strAsCol bool) (*spExpr
 	return e.operand(fam, v, pos)
 }
 
+// methodArg is an expression a DataFrame method receives (see plEngine's).
+func (e *spEngine) methodArg(fam string, v value) (*spExpr, error) {
+	if w, ok := v.(*whenChain); ok {
+		x, err := e.whenExpr(w, nil, false, w.pos)
+		if err != nil {
+			return nil, err
+		}
+		v = x
+	}
+	return e.exprArg(fam, v, -1, true)
+}
+
+// each is the expressions x stands for.
+func (x *spExpr) each() []*spExpr {
+	if x.multi != nil {
+		return x.multi
+	}
+	return []*spExpr{x}
+}
+
 func (e *spEngine) exprArgs(fam string, vs []value, pos []int, strAsCol bool) ([]*spExpr, error) {
 	var out []*spExpr
 	for i, v := range vs {

@@ -142,13 +142,9 @@ func init() {
 
 	// --- narwhals expression methods
 	regSp(func(e *spEngine, c *call, x *spExpr) (value, error) {
-		a, err := c.bind("name")
+		n, err := aliasArg(c)
 		if err != nil {
 			return nil, err
-		}
-		n, ok := a.get("name").(string)
-		if !ok {
-			return nil, laktoryErr(a.posOf("name"), "TypeError: alias() argument 'name' must be str, not %s", pyType(a.get("name")))
 		}
 		y := *x
 		y.name = n
