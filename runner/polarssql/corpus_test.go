@@ -599,7 +599,6 @@ func canonicalExpected(v any, ty *Type) any {
 	return v
 }
 
-
 func rowKey(v any) string {
 	switch x := v.(type) {
 	case floatVal:
