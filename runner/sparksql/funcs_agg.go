@@ -97,7 +97,7 @@ func aggFuncs() []*fnDef {
 				t := boundedDecimal(x.t.P+4, x.t.S+4)
 				// Exact: round(sum * 10^4 / count), half up, at scale s+4.
 				s := x.t.S
-				unscaledSum := "CAST(%[1]s * " + pow10(s) + " AS HUGEINT)"
+				unscaledSum := unscaled("%[1]s", s, s)
 				div := fmt.Sprintf("spark_round_div(%s * CAST(10000 AS HUGEINT), CAST(%%[2]s AS HUGEINT))", unscaledSum)
 				val := "CAST(" + div + " AS DECIMAL(38,0))"
 				if t.S > 0 {

@@ -10,8 +10,11 @@ var mathMacros = []macro{
 	// (round) or half even (bround).
 	{"spark_round_double", "x, d", "CASE WHEN x IS NULL THEN NULL WHEN isnan(x) OR isinf(x) THEN x WHEN abs(x) >= 1e20 THEN CASE WHEN d >= 0 THEN x ELSE round(x, d) END " +
 		"ELSE CAST(round(CAST(CAST(x AS VARCHAR) AS DECIMAL(38,18)), d) AS DOUBLE) END"},
+	// DuckDB's round_even of a DECIMAL rounds its DOUBLE: half even on the
+	// exact unscaled value instead, read back from its digits.
 	{"spark_bround_double", "x, d", "CASE WHEN x IS NULL THEN NULL WHEN isnan(x) OR isinf(x) THEN x WHEN abs(x) >= 1e20 THEN CASE WHEN d >= 0 THEN x ELSE round_even(x, d) END " +
-		"ELSE CAST(round_even(CAST(CAST(x AS VARCHAR) AS DECIMAL(38,18)), d) AS DOUBLE) END"},
+		"WHEN d >= 18 THEN CAST(CAST(CAST(x AS VARCHAR) AS DECIMAL(38,18)) AS DOUBLE) WHEN d <= -20 THEN 0.0 * x " +
+		"ELSE CAST(CAST(spark_div_half_even(CAST(replace(CAST(CAST(CAST(x AS VARCHAR) AS DECIMAL(38,18)) AS VARCHAR), '.', '') AS HUGEINT), CAST('1' || repeat('0', 18 - d) AS HUGEINT)) AS VARCHAR) || 'e' || CAST(-d AS VARCHAR) AS DOUBLE) END"},
 	// Spark's pmod: r = a % n; if r < 0 then (r + n) % n else r.
 	{"spark_pmod", "a, b", "CASE WHEN b = 0 THEN error(" + sqlq(msgRemainder) + ") WHEN a % b < 0 THEN (a % b + b) % b ELSE a % b END"},
 	{"spark_pfmod", "a, b", "CASE WHEN b = 0 THEN error(" + sqlq(msgRemainder) + ") WHEN a % b < 0 THEN (a % b + b) % b ELSE a % b END"},
@@ -49,10 +52,16 @@ func mathFuncs() []*fnDef {
 			switch {
 			case x.t.Kind == KDecimal:
 				t := roundedDecimal(x.t, d)
+				if decfn == "round_even" {
+					return c.out(t, decimalRoundSQL(x.sql, x.t, d, "spark_div_half_even", t)), nil
+				}
 				return c.out(t, fmt.Sprintf("CAST(%s(%s, %d) AS %s)", decfn, x.sql, d, t.DuckDB())), nil
 			case x.t.isIntegral():
 				if d >= 0 {
 					return c.out(x.t, x.sql), nil
+				}
+				if decfn == "round_even" {
+					return c.out(x.t, "CAST("+decimalRoundSQL("CAST("+x.sql+" AS DECIMAL(38,0))", decimalType(38, 0), d, "spark_div_half_even", decimalType(38, 0))+" AS "+x.t.DuckDB()+")"), nil
 				}
 				return c.out(x.t, fmt.Sprintf("CAST(%s(CAST(%s AS DECIMAL(38,0)), %d) AS %s)", decfn, x.sql, d, x.t.DuckDB())), nil
 			case x.t.isFractional():
@@ -83,7 +92,7 @@ func mathFuncs() []*fnDef {
 					return nil, unsupported(c.argPos(0), "", "%s with a scale on a %s", name, x.t)
 				}
 				t := roundedDecimal(x.t, d)
-				return c.out(t, fmt.Sprintf("CAST(%s(%s * %s) / %s AS %s)", duck, x.sql, pow10(d), pow10(d), t.DuckDB())), nil
+				return c.out(t, decimalRoundSQL(x.sql, x.t, d, "spark_div_"+duck, t)), nil
 			}
 			c.name = strings.ToUpper(name) + c.name[len(name):]
 			switch {
@@ -291,6 +300,32 @@ func roundedDecimal(t *Type, d int) *Type {
 	}
 	s := min(t.S, d)
 	return decimalType(min(integral+s, 38), s)
+}
+
+// decimalRoundSQL rounds the decimal x of type from to d decimals with
+// div (spark_div_half_even, spark_div_ceil, spark_div_floor: a HUGEINT
+// division by a positive power of ten) on its exact unscaled value, typed
+// out. DuckDB's round_even, and a decimal division, compute in doubles.
+func decimalRoundSQL(x string, from *Type, d int, div string, out *Type) string {
+	if d >= from.S {
+		return "CAST(" + x + " AS " + out.DuckDB() + ")"
+	}
+	k := from.S - d
+	if k > 38 {
+		// |x| < 10^(38-from.S) < 10^-d / 2: half even gives 0; ceil of a
+		// positive and floor of a negative give 10^-d, beyond 38 digits.
+		over := "error('[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] 1E" + fmt.Sprint(-d) + " cannot be represented as " + out.String() + ". If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error, and return NULL instead.')"
+		cond := map[string]string{"spark_div_ceil": " > 0", "spark_div_floor": " < 0"}[div]
+		if cond == "" {
+			return "CASE WHEN " + x + " IS NULL THEN NULL ELSE CAST(0 AS " + out.DuckDB() + ") END"
+		}
+		return "CASE WHEN " + x + " IS NULL THEN NULL WHEN " + x + cond + " THEN " + over + " ELSE CAST(0 AS " + out.DuckDB() + ") END"
+	}
+	q := div + "(" + unscaled(x, from.S, from.S) + ", " + hugePow10(k) + ")"
+	if d < 0 {
+		return "CAST(CAST(" + q + " AS DECIMAL(38,0)) * " + pow10(-d) + " AS " + out.DuckDB() + ")"
+	}
+	return fromUnscaled(q, out)
 }
 
 func pow10(d int) string {

@@ -464,7 +464,7 @@ func stringFuncs() []*fnDef {
 			return c.out(tString, fmt.Sprintf("format('{:,}', %s) || '.%s'", x.sql, strings.Repeat("0", d))), nil
 		case x.t.Kind == KDecimal:
 			// DecimalFormat rounds half even.
-			return c.out(tString, formatDecimalSQL(x.sql, fmt.Sprintf("CAST(round_even(%s, %d) AS DECIMAL(38,%d))", x.sql, d, d), d)), nil
+			return c.out(tString, formatDecimalSQL(x.sql, decimalRoundSQL(x.sql, x.t, d, "spark_div_half_even", decimalType(38, d)), d)), nil
 		case x.t.isFractional():
 			return c.out(tString, fmt.Sprintf("format('{:,.%df}', CAST(%s AS DOUBLE))", d, x.sql)), nil
 		}

@@ -47,6 +47,18 @@ var macros = []macro{
 	// n / d on HUGEINTs rounded half up (away from zero).
 	{"spark_round_div", "n, d", "CASE WHEN d = 0 THEN error(" + sqlq(msgDivideByZero) + ") ELSE " +
 		"CAST(sign(n) * sign(d) AS HUGEINT) * (abs(n) // abs(d) + CASE WHEN abs(n) % abs(d) >= abs(d) - abs(n) % abs(d) THEN 1 ELSE 0 END) END"},
+	{"spark_mul_abs", "a, b, f", "a * (b // f) + (a // f) * (b % f) + spark_round_div((a % f) * (b % f), f)"},
+	// The unscaled product of unscaled decimals a and b divided by f
+	// (10^k, k <= 19) rounded half up, exactly (see decimalMultiplySQL);
+	// s is the result's scale, for the message.
+	{"spark_decimal_mul", "a, b, f, s", "CASE WHEN a IS NULL OR b IS NULL THEN NULL " +
+		"WHEN abs(CAST(a AS DOUBLE)) * abs(CAST(b AS DOUBLE)) / CAST(f AS DOUBLE) >= 1.6e38 THEN error('[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] the product ' || " +
+		"CAST(CAST(a AS DOUBLE) * CAST(b AS DOUBLE) / CAST(f AS DOUBLE) AS VARCHAR) || ' (unscaled) cannot be represented as Decimal(38, ' || s || '). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error, and return NULL instead.') " +
+		"ELSE CAST(sign(a) * sign(b) AS HUGEINT) * spark_mul_abs(abs(a), abs(b), f) END"},
+	// n / d (d > 0) rounded half to even, toward +infinity, toward -infinity.
+	{"spark_div_half_even", "n, d", "CAST(sign(n) AS HUGEINT) * (abs(n) // d + CASE WHEN abs(n) % d > d - abs(n) % d OR (abs(n) % d = d - abs(n) % d AND (abs(n) // d) % 2 = 1) THEN 1 ELSE 0 END)"},
+	{"spark_div_ceil", "n, d", "CASE WHEN n >= 0 THEN n // d + CASE WHEN n % d > 0 THEN 1 ELSE 0 END ELSE -(abs(n) // d) END"},
+	{"spark_div_floor", "n, d", "CASE WHEN n >= 0 THEN n // d ELSE -(abs(n) // d + CASE WHEN abs(n) % d > 0 THEN 1 ELSE 0 END) END"},
 	{"spark_trunc_div", "n, d", "CASE WHEN d = 0 THEN error(" + sqlq(msgDivideByZero) + ") ELSE " +
 		"CAST(sign(n) * sign(d) AS HUGEINT) * (abs(n) // abs(d)) END"},
 

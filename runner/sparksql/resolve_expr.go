@@ -983,10 +983,14 @@ func (r *resolver) decimalArith(op string, lx, rX *rx, name string, l, rr *rx) (
 		return mk(t, fmt.Sprintf("CAST(%s %s %s AS %s)", decimalWiden(ax, a, t), op, decimalWiden(bx, b, t), t.DuckDB()), name, l, rr), nil
 	case "*":
 		t = adjustedDecimal(p1+p2+1, s1+s2)
-		if s1+s2 > 38 {
-			return nil, unsupported(l.pos, "cast the operands to smaller decimals", "multiplying %s by %s (the exact product has more than 38 decimals)", strings.ToUpper(a.String()), strings.ToUpper(b.String()))
+		k := s1 + s2 - t.S
+		if k == 0 {
+			return mk(t, fmt.Sprintf("CAST(%s * %s AS %s)", ax.sql, bx.sql, t.DuckDB()), name, l, rr), nil
 		}
-		return mk(t, fmt.Sprintf("CAST(%s * %s AS %s)", ax.sql, bx.sql, t.DuckDB()), name, l, rr), nil
+		if k > 19 {
+			return nil, unsupported(l.pos, "cast the operands to smaller decimals", "multiplying %s by %s (the exact product is rounded by %d digits, more than the local engine computes exactly)", strings.ToUpper(a.String()), strings.ToUpper(b.String()), k)
+		}
+		return mk(t, decimalMultiplySQL(ax.sql, bx.sql, s1, s2, k, t), name, l, rr), nil
 	case "/":
 		s := max(6, s1+p2+1)
 		t = adjustedDecimal(p1-s1+s2+s, s)
@@ -1001,32 +1005,58 @@ func (r *resolver) decimalArith(op string, lx, rX *rx, name string, l, rr *rx) (
 		return mk(t, fmt.Sprintf("CAST(spark_mod(%s, %s) AS %s)", decimalWiden(ax, a, t), decimalWiden(bx, b, t), t.DuckDB()), name, l, rr), nil
 	case "DIV":
 		s := max(s1, s2)
-		return mk(tLong, fmt.Sprintf("CAST(spark_trunc_div(%s, %s) AS BIGINT)", unscaled(ax.sql, s), unscaled(bx.sql, s)), name, l, rr), nil
+		return mk(tLong, fmt.Sprintf("CAST(spark_trunc_div(%s, %s) AS BIGINT)", unscaled(ax.sql, s1, s), unscaled(bx.sql, s2, s)), name, l, rr), nil
 	}
 	return nil, fmt.Errorf("unexpected operator %s", op)
 }
 
-// unscaled is a decimal's value times 10^s as a HUGEINT (exact when the
-// decimal has at most s decimals).
-func unscaled(sql string, s int) string {
-	if s == 0 {
-		return "CAST(" + sql + " AS HUGEINT)"
+// unscaled is a decimal of scale from as a HUGEINT of its value times
+// 10^s (s >= from), exact: DuckDB prints a DECIMAL(p,from) with all its
+// from decimals, so its digits are the unscaled value (multiplying the
+// decimal by 10^s instead keeps the scale and overflows 38 digits).
+func unscaled(sql string, from, s int) string {
+	n := "CAST(" + sql + " AS HUGEINT)"
+	if from > 0 {
+		n = "CAST(replace(CAST(" + sql + " AS VARCHAR), '.', '') AS HUGEINT)"
 	}
-	return "CAST(" + sql + " * " + pow10(s) + " AS HUGEINT)"
+	if s > from {
+		n += " * " + hugePow10(s-from)
+	}
+	return n
+}
+
+// hugePow10 is 10^k as a HUGEINT literal (k <= 38).
+func hugePow10(k int) string { return "CAST('1" + strings.Repeat("0", k) + "' AS HUGEINT)" }
+
+// fromUnscaled is a HUGEINT unscaled value typed as the decimal t.
+func fromUnscaled(n string, t *Type) string {
+	q := "CAST(" + n + " AS DECIMAL(38,0))"
+	if t.S > 0 {
+		q += " * " + pow10(-t.S)
+	}
+	return "CAST(" + q + " AS " + t.DuckDB() + ")"
+}
+
+// decimalMultiplySQL multiplies decimals whose exact product has k more
+// decimals than Spark's result type t keeps (t is DECIMAL(38,s) reduced
+// from the product's scale sa+sb): Spark rounds the exact product half up
+// to t's scale. With A and B the unscaled operands, F = 10^k, B = bh*F + bl
+// and A = ah*F + al: A*B/F = A*bh + ah*bl + al*bl/F, every term within a
+// HUGEINT for k <= 19 and a product that fits; one beyond 1.6e38 (checked
+// in doubles first) or of more than 38 digits is
+// NUMERIC_VALUE_OUT_OF_RANGE, as in Spark.
+func decimalMultiplySQL(a, b string, sa, sb, k int, t *Type) string {
+	A, B := unscaled(a, sa, sa), unscaled(b, sb, sb)
+	F := hugePow10(k)
+	body := fmt.Sprintf("spark_decimal_mul(%s, %s, %s, %d)", A, B, F, t.S)
+	return fromUnscaled(body, t)
 }
 
 // decimalDivideSQL divides exactly: the unscaled quotient at the result's
 // scale, rounded half up, then typed (a zero divisor raises DIVIDE_BY_ZERO).
 func decimalDivideSQL(a, b string, sa, sb, k int, t *Type) string {
-	n := unscaled(a, sa)
-	if k > 0 {
-		n += " * CAST('1" + strings.Repeat("0", k) + "' AS HUGEINT)"
-	}
-	q := "CAST(spark_round_div(" + n + ", " + unscaled(b, sb) + ") AS DECIMAL(38,0))"
-	if t.S > 0 {
-		q += " * " + pow10(-t.S)
-	}
-	return "CAST(" + q + " AS " + t.DuckDB() + ")"
+	n := unscaled(a, sa, sa+k)
+	return fromUnscaled("spark_round_div("+n+", "+unscaled(b, sb, sb)+")", t)
 }
 
 // decimalWiden casts a decimal to the scale of t with enough integer
