@@ -437,106 +437,245 @@ func (r *resolver) datetimeArith(op string, l, rr *rx, pos int) (*rx, error) {
 	return fail()
 }
 
-// javaDateFormat translates a Spark datetime pattern to a strftime format
-// (formatting) and a regular expression the text must match (parsing).
+// dtPattern is a Spark datetime pattern compiled for DuckDB: a strftime
+// format for formatting and, for parsing, alternatives each of a regular
+// expression the whole text must match and the strptime format reading it.
+type dtPattern struct {
+	format    string
+	formatErr error   // why the pattern cannot format (it can still parse)
+	alts      []dtAlt // parse alternatives, tried in order
+	twoDigitY bool    // yy: Spark's base year 2000 (2000-2099)
+	parseErr  string  // a letter Spark only formats with (E): it fails to parse
+}
+
+type dtAlt struct{ re, strptime string }
+
+// dtToken is a pattern element: a field or literal text, or an optional
+// section [...] of elements.
+type dtToken struct {
+	spec, re string // strptime directive (or literal text) and its regex
+	fmtSpec  string // the strftime directive when it differs from spec
+	noFormat string // the letters, when strftime cannot print them
+	opt      []dtToken
+}
+
+// maxPatternAlts bounds the expansion of optional sections.
+const maxPatternAlts = 16
+
+// javaDateFormat translates a Spark datetime pattern used to format to a
+// strftime format, and returns the regular expression of the text it
+// parses without optional sections.
 func javaDateFormat(p string) (string, string, error) {
-	var f, re strings.Builder
-	rs := []rune(p)
-	for i := 0; i < len(rs); {
-		c := rs[i]
-		j := i
-		for j < len(rs) && rs[j] == c {
-			j++
-		}
-		n := j - i
-		if c == '\'' {
-			// 'literal' ('' is a quote).
-			k := i + 1
-			var lit strings.Builder
-			for k < len(rs) {
-				if rs[k] == '\'' {
-					if k+1 < len(rs) && rs[k+1] == '\'' {
-						lit.WriteRune('\'')
-						k += 2
-						continue
-					}
-					break
-				}
-				lit.WriteRune(rs[k])
-				k++
-			}
-			if k >= len(rs) && n == 1 {
-				return "", "", fmt.Errorf("an unclosed quote")
-			}
-			if n == 2 && j == i+2 {
-				lit.Reset()
-				lit.WriteRune('\'')
-				k = i + 1
-			}
-			f.WriteString(strings.ReplaceAll(lit.String(), "%", "%%"))
-			re.WriteString(regexQuote(lit.String()))
-			i = k + 1
-			continue
-		}
-		spec, rx := "", ""
-		switch {
-		case c == 'y' && n == 4, c == 'y' && n == 1:
-			spec, rx = "%Y", "[0-9]{4}"
-		case c == 'y' && n == 2:
-			spec, rx = "%y", "[0-9]{2}"
-		case (c == 'M' || c == 'L') && n == 2:
-			spec, rx = "%m", "[0-9]{2}"
-		case (c == 'M' || c == 'L') && n == 1:
-			spec, rx = "%-m", "[0-9]{1,2}"
-		case (c == 'M' || c == 'L') && n == 3:
-			spec, rx = "%b", "[A-Za-z]{3}"
-		case (c == 'M' || c == 'L') && n == 4:
-			spec, rx = "%B", "[A-Za-z]+"
-		case c == 'd' && n == 2:
-			spec, rx = "%d", "[0-9]{2}"
-		case c == 'd' && n == 1:
-			spec, rx = "%-d", "[0-9]{1,2}"
-		case c == 'D' && n == 3:
-			spec, rx = "%j", "[0-9]{3}"
-		case c == 'D' && n == 1:
-			spec, rx = "%-j", "[0-9]{1,3}"
-		case c == 'H' && n == 2:
-			spec, rx = "%H", "[0-9]{2}"
-		case c == 'H' && n == 1:
-			spec, rx = "%-H", "[0-9]{1,2}"
-		case c == 'h' && n == 2:
-			spec, rx = "%I", "[0-9]{2}"
-		case c == 'h' && n == 1:
-			spec, rx = "%-I", "[0-9]{1,2}"
-		case c == 'm' && n == 2:
-			spec, rx = "%M", "[0-9]{2}"
-		case c == 'm' && n == 1:
-			spec, rx = "%-M", "[0-9]{1,2}"
-		case c == 's' && n == 2:
-			spec, rx = "%S", "[0-9]{2}"
-		case c == 's' && n == 1:
-			spec, rx = "%-S", "[0-9]{1,2}"
-		case c == 'S' && n == 3:
-			spec, rx = "%g", "[0-9]{3}"
-		case c == 'S' && n == 6:
-			spec, rx = "%f", "[0-9]{6}"
-		case c == 'a' && n == 1:
-			spec, rx = "%p", "(AM|PM|am|pm)"
-		case c == 'E' && n <= 3:
-			spec, rx = "%a", "[A-Za-z]{3}"
-		case c == 'E' && n == 4:
-			spec, rx = "%A", "[A-Za-z]+"
-		case (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
-			return "", "", fmt.Errorf("the pattern letter%s %s", plural(n), string(rs[i:j]))
-		default:
-			lit := string(rs[i:j])
-			spec, rx = strings.ReplaceAll(lit, "%", "%%"), regexQuote(lit)
-		}
-		f.WriteString(spec)
-		re.WriteString(rx)
-		i = j
+	pt, err := sparkPattern(p)
+	if err != nil {
+		return "", "", err
 	}
-	return f.String(), re.String(), nil
+	if pt.formatErr != nil {
+		return "", "", pt.formatErr
+	}
+	return pt.format, pt.alts[0].re, nil
+}
+
+// sparkPattern compiles a pattern of Spark's datetime pattern language
+// (DateTimeFormatterBuilder as Spark 4.2 configures it): letters are
+// fields, '...' quotes text, [...] is an optional section (parsing tries
+// the section, then goes on without it); for parsing, S...S (up to 6) reads
+// 1 to that many fraction digits and yy reads 2000 to 2099.
+func sparkPattern(p string) (*dtPattern, error) {
+	rs := []rune(p)
+	pos := 0
+	pt := &dtPattern{}
+	var seq func(depth int) ([]dtToken, error)
+	seq = func(depth int) ([]dtToken, error) {
+		var out []dtToken
+		for pos < len(rs) {
+			c := rs[pos]
+			switch c {
+			case '[':
+				pos++
+				inner, err := seq(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, dtToken{opt: inner})
+				if pt.formatErr == nil {
+					pt.formatErr = fmt.Errorf("an optional section [...] when formatting")
+				}
+				continue
+			case ']':
+				if depth == 0 {
+					return nil, fmt.Errorf("a ] without its [")
+				}
+				pos++
+				return out, nil
+			}
+			j := pos
+			for j < len(rs) && rs[j] == c {
+				j++
+			}
+			n := j - pos
+			if c == '\'' {
+				// 'literal' ('' is a quote).
+				k := pos + 1
+				var lit strings.Builder
+				for k < len(rs) {
+					if rs[k] == '\'' {
+						if k+1 < len(rs) && rs[k+1] == '\'' {
+							lit.WriteRune('\'')
+							k += 2
+							continue
+						}
+						break
+					}
+					lit.WriteRune(rs[k])
+					k++
+				}
+				if k >= len(rs) && n == 1 {
+					return nil, fmt.Errorf("an unclosed quote")
+				}
+				if n == 2 && j == pos+2 {
+					lit.Reset()
+					lit.WriteRune('\'')
+					k = pos + 1
+				}
+				out = append(out, dtToken{spec: strings.ReplaceAll(lit.String(), "%", "%%"), re: regexQuote(lit.String())})
+				pos = k + 1
+				continue
+			}
+			tok := dtToken{}
+			switch {
+			case c == 'y' && n == 4, c == 'y' && n == 1:
+				tok.spec, tok.re = "%Y", "[0-9]{4}"
+			case c == 'y' && n == 2:
+				tok.spec, tok.re = "%y", "[0-9]{2}"
+				pt.twoDigitY = true
+			case (c == 'M' || c == 'L') && n == 2:
+				tok.spec, tok.re = "%m", "[0-9]{2}"
+			case (c == 'M' || c == 'L') && n == 1:
+				tok.spec, tok.re = "%-m", "[0-9]{1,2}"
+			case (c == 'M' || c == 'L') && n == 3:
+				tok.spec, tok.re = "%b", "[A-Za-z]{3}"
+			case (c == 'M' || c == 'L') && n == 4:
+				tok.spec, tok.re = "%B", "[A-Za-z]+"
+			case c == 'd' && n == 2:
+				tok.spec, tok.re = "%d", "[0-9]{2}"
+			case c == 'd' && n == 1:
+				tok.spec, tok.re = "%-d", "[0-9]{1,2}"
+			case c == 'D' && n == 3:
+				tok.spec, tok.re = "%j", "[0-9]{3}"
+			case c == 'D' && n == 1:
+				tok.spec, tok.re = "%-j", "[0-9]{1,3}"
+			case c == 'H' && n == 2:
+				tok.spec, tok.re = "%H", "[0-9]{2}"
+			case c == 'H' && n == 1:
+				tok.spec, tok.re = "%-H", "[0-9]{1,2}"
+			case c == 'h' && n == 2:
+				tok.spec, tok.re = "%I", "[0-9]{2}"
+			case c == 'h' && n == 1:
+				tok.spec, tok.re = "%-I", "[0-9]{1,2}"
+			case c == 'm' && n == 2:
+				tok.spec, tok.re = "%M", "[0-9]{2}"
+			case c == 'm' && n == 1:
+				tok.spec, tok.re = "%-M", "[0-9]{1,2}"
+			case c == 's' && n == 2:
+				tok.spec, tok.re = "%S", "[0-9]{2}"
+			case c == 's' && n == 1:
+				tok.spec, tok.re = "%-S", "[0-9]{1,2}"
+			case c == 'S' && n <= 6:
+				// strptime's %f reads 1 to 6 digits as a fraction.
+				tok.spec, tok.re = "%f", fmt.Sprintf("[0-9]{1,%d}", n)
+				if n != 3 && n != 6 {
+					tok.noFormat = string(rs[pos:j])
+				}
+			case c == 'a' && n == 1:
+				tok.spec, tok.re = "%p", "(AM|PM|am|pm)"
+			case c == 'E' && n <= 4 && pt.parseErr == "":
+				pt.parseErr = string(rs[pos:j])
+				fallthrough
+			case c == 'E' && n <= 4:
+				tok.spec, tok.re = "%a", "[A-Za-z]{3}"
+				if n == 4 {
+					tok.spec, tok.re = "%A", "[A-Za-z]+"
+				}
+			case (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
+				return nil, fmt.Errorf("the pattern letter%s %s", plural(n), string(rs[pos:j]))
+			default:
+				lit := string(rs[pos:j])
+				tok.spec, tok.re = strings.ReplaceAll(lit, "%", "%%"), regexQuote(lit)
+			}
+			if c == 'S' && n == 3 {
+				tok.fmtSpec = "%g"
+			}
+			out = append(out, tok)
+			pos = j
+		}
+		if depth > 0 {
+			return nil, fmt.Errorf("an optional section [ without its ]")
+		}
+		return out, nil
+	}
+	toks, err := seq(0)
+	if err != nil {
+		return nil, err
+	}
+	// Formatting: the tokens outside optional sections.
+	var f strings.Builder
+	for _, t := range toks {
+		switch {
+		case t.opt != nil:
+		case t.noFormat != "":
+			if pt.formatErr == nil {
+				pt.formatErr = fmt.Errorf("the pattern letters %s when formatting", t.noFormat)
+			}
+		case t.fmtSpec != "":
+			f.WriteString(t.fmtSpec)
+		default:
+			f.WriteString(t.spec)
+		}
+	}
+	pt.format = f.String()
+	// Parsing: every choice of optional sections, present ones first.
+	var expand func(ts []dtToken) []dtAlt
+	expand = func(ts []dtToken) []dtAlt {
+		alts := []dtAlt{{}}
+		for _, t := range ts {
+			var tails []dtAlt
+			if t.opt != nil {
+				tails = append(expand(t.opt), dtAlt{})
+			} else {
+				tails = []dtAlt{{re: t.re, strptime: t.spec}}
+			}
+			var next []dtAlt
+			for _, a := range alts {
+				for _, tl := range tails {
+					next = append(next, dtAlt{re: a.re + tl.re, strptime: a.strptime + tl.strptime})
+				}
+			}
+			if len(next) > maxPatternAlts {
+				next = next[:maxPatternAlts]
+			}
+			alts = next
+		}
+		return alts
+	}
+	pt.alts = expand(toks)
+	if countAlts(toks) > maxPatternAlts {
+		return nil, fmt.Errorf("more than %d combinations of optional sections", maxPatternAlts)
+	}
+	return pt, nil
+}
+
+func countAlts(ts []dtToken) int {
+	n := 1
+	for _, t := range ts {
+		if t.opt != nil {
+			n *= countAlts(t.opt) + 1
+			if n > maxPatternAlts {
+				return n
+			}
+		}
+	}
+	return n
 }
 
 func plural(n int) string {

@@ -148,6 +148,21 @@ func datetimeFuncs() []*fnDef {
 		}
 		return c.out(tDate, "CAST("+local+" AS DATE)"), nil
 	})
+	// try_to_date: to_date giving NULL for text it cannot parse.
+	tryToDate := fn("try_to_date", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+		if len(c.args) == 1 {
+			x, err := c.r.cast(c.args[0], tDate, castTry)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tDate, x.sql), nil
+		}
+		local, err := c.parseLocal(true)
+		if err != nil {
+			return nil, err
+		}
+		return c.out(tDate, "CAST("+local+" AS DATE)"), nil
+	})
 	toTS := func(name string, try bool, ntz bool) *fnDef {
 		return fn(name, Rewritten, 1, 2, func(c *fcall) (*rx, error) {
 			t := tTS
@@ -344,7 +359,7 @@ func datetimeFuncs() []*fnDef {
 			}
 			return c.out(tString, "strftime("+w+", "+duckString(sf)+")"), nil
 		}),
-		toDate, toTS("to_timestamp", false, false), toTS("try_to_timestamp", true, false),
+		toDate, tryToDate, toTS("to_timestamp", false, false), toTS("try_to_timestamp", true, false),
 		toTS("to_timestamp_ntz", false, true), toTS("to_timestamp_ltz", false, false),
 		unixTS, alias("to_unix_timestamp", unixTS),
 		fn("from_unixtime", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
@@ -456,7 +471,6 @@ func datetimeFuncs() []*fnDef {
 		no("make_interval", "not translated yet"), no("make_dt_interval", "not translated yet"), no("make_ym_interval", "not translated yet"),
 		no("window", "use laktory.groupby_and_agg with groupby_window"), no("session_window", "not translated yet"), no("window_time", "not translated yet"),
 		no("try_make_timestamp", "not translated yet"), no("make_timestamp_ntz", "not translated yet"), no("make_timestamp_ltz", "not translated yet"),
-		no("try_to_date", "not translated yet"),
 	}
 }
 
@@ -528,11 +542,27 @@ func (c *fcall) parseLocal(try bool) (string, error) {
 	if null {
 		return "CAST(NULL AS TIMESTAMP)", nil
 	}
-	sf, re, err := javaDateFormat(f)
+	pt, err := sparkPattern(f)
 	if err != nil {
 		return "", unsupported(c.argPos(1), "", "the datetime pattern '%s' (%v)", f, err)
 	}
-	parsed := fmt.Sprintf("CASE WHEN regexp_full_match(%s, %s) THEN try_strptime(%s, %s) END", s.sql, duckString(re), s.sql, duckString(sf))
+	if pt.parseErr != "" {
+		return "", sparkErr(c.argPos(1), "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION",
+			"You may get a different result due to the upgrading to Spark >= 3.0: Fail to recognize '%s' pattern in the DateTimeFormatter. "+
+				"1) You can set \"spark.sql.legacy.timeParserPolicy\" to \"LEGACY\" to restore the behavior before Spark 3.0. "+
+				"2) You can form a valid datetime pattern with the guide from 'https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html'.", f)
+	}
+	var b strings.Builder
+	b.WriteString("CASE")
+	for _, a := range pt.alts {
+		fmt.Fprintf(&b, " WHEN regexp_full_match(%s, %s) THEN try_strptime(%s, %s)", s.sql, duckString(a.re), s.sql, duckString(a.strptime))
+	}
+	b.WriteString(" END")
+	parsed := b.String()
+	if pt.twoDigitY {
+		// strptime's %y reads 69-99 as 1969-1999; Spark's yy is 2000-2099.
+		parsed = fmt.Sprintf("list_transform([%s], v -> CASE WHEN year(v) < 2000 THEN v + INTERVAL 100 YEAR ELSE v END)[1]", parsed)
+	}
 	if try {
 		return parsed, nil
 	}

@@ -115,3 +115,46 @@ func TestDateTruncNTZ(t *testing.T) {
 		}
 	}
 }
+
+// Spark's datetime pattern language as a parser of its own: optional
+// sections expand into alternatives (present first), S...S reads 1 to
+// that many digits, yy is 2000-2099, E fails to parse (Spark 3+), and
+// what strftime cannot print is refused for formatting only.
+func TestSparkPattern(t *testing.T) {
+	for _, tc := range []struct {
+		pattern   string
+		alts      []string // regexes, in order
+		formatErr bool
+		yy        bool
+		parseErr  bool
+	}{
+		{"yyyy-MM-dd HH:mm:ss.SSS", []string{`[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{1,3}`}, false, false, false},
+		{"HH:mm:ss[.SSSSSS]", []string{`[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{1,6}`, `[0-9]{2}:[0-9]{2}:[0-9]{2}`}, true, false, false},
+		{"ss[.S[S]]", []string{`[0-9]{2}\.[0-9]{1,1}[0-9]{1,1}`, `[0-9]{2}\.[0-9]{1,1}`, `[0-9]{2}`}, true, false, false},
+		{"dd/MM/yy", []string{`[0-9]{2}/[0-9]{2}/[0-9]{2}`}, false, true, false},
+		{"ss.SS", []string{`[0-9]{2}\.[0-9]{1,2}`}, true, false, false},
+		{"EEEE d MMMM yyyy", []string{`[A-Za-z]+ [0-9]{1,2} [A-Za-z]+ [0-9]{4}`}, false, false, true},
+		{"'['yyyy']'", []string{`\[[0-9]{4}\]`}, false, false, false},
+	} {
+		pt, err := sparkPattern(tc.pattern)
+		if err != nil {
+			t.Errorf("%s: %v", tc.pattern, err)
+			continue
+		}
+		var got []string
+		for _, a := range pt.alts {
+			got = append(got, a.re)
+		}
+		if strings.Join(got, " | ") != strings.Join(tc.alts, " | ") {
+			t.Errorf("%s: alternatives %q, want %q", tc.pattern, got, tc.alts)
+		}
+		if (pt.formatErr != nil) != tc.formatErr || pt.twoDigitY != tc.yy || (pt.parseErr != "") != tc.parseErr {
+			t.Errorf("%s: formatErr %v, yy %v, parseErr %q", tc.pattern, pt.formatErr, pt.twoDigitY, pt.parseErr)
+		}
+	}
+	for _, bad := range []string{"yyyy[-MM", "yyyy]", "[HH][mm][ss][SSS][a]"} {
+		if _, err := sparkPattern(bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
