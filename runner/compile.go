@@ -600,15 +600,7 @@ func (c *compiler) resolveRef(ctx context.Context, ref, df string) (string, erro
 // step applies one transformer step to the view df.
 func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (string, error) {
 	if !st.IsSQL() {
-		q, err := c.funcSQL(ctx, st, df)
-		if err != nil {
-			return "", err
-		}
-		v, err := c.s.view(ctx, "step", q)
-		if err != nil {
-			return "", fmt.Errorf("%w: func_name %s: %w", ErrStep, st.FuncName, err)
-		}
-		return v, nil
+		return c.funcStep(ctx, st, df)
 	}
 	switch k := statements(c.n, st.Expr); {
 	case k == 0:

@@ -98,10 +98,10 @@ nodes:
     - expr: SELECT d.*, m.name FROM {df} d JOIN {sources.meta} m USING (symbol)
     - func_name: with_columns
       func_kwargs:
-        close: round(close * 2, 1)
-        flag: close > 5
+        close: (nw.col("close") * 2).round(1)
+        flag: nw.col("close") > 5
     - func_name: filter
-      func_args: ["symbol <> 'ZZZ'"]
+      func_args: ['nw.col("symbol") != "ZZZ"']
     - func_name: rename
       func_args: [{name: label}]
     - func_name: select
@@ -111,6 +111,17 @@ nodes:
   sinks:
   - table_name: joined
     mode: OVERWRITE
+- name: agg_copy
+  sources:
+  - node_name: joined
+  transformer:
+    nodes:
+    - func_name: laktory.groupby_and_agg
+      func_kwargs:
+        groupby_columns: [flag]
+        agg_expressions:
+        - expr: nw.len().alias("n")
+        - expr: nw.col("close").max().alias("top")
 - name: agg
   sources:
   - node_name: joined
@@ -120,10 +131,10 @@ nodes:
       func_kwargs:
         groupby_columns: [flag]
         agg_expressions:
-        - {name: n, expr: count(*)}
-        - {name: top, expr: max(close)}
-    - func_name: union
-      func_kwargs: {other: "{df}"}
+        - expr: nw.len().alias("n")
+        - expr: nw.col("close").max().alias("top")
+    - func_name: laktory.union
+      func_args: ["{nodes.agg_copy}"]
     - func_name: unique
     - func_name: drop
       func_args: [top]
@@ -132,7 +143,7 @@ nodes:
         other: "{nodes.joined}"
         "on": [flag]
         how: inner
-    - func_name: limit
+    - func_name: head
       func_args: [100]
   sinks:
   - path: ../out/agg

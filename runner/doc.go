@@ -33,7 +33,8 @@
 // (FULL, RESET, reset_mode), then reads its sources into DuckDB views (one
 // connection per task, one database per Runner: rows never pass through
 // Go), applies its transformer (SQL `expr` steps with {df}, {sources.x},
-// {nodes.x}, and the func_name steps of validate.LocalFuncs mapped to SQL)
+// {nodes.x}, and func_name steps translated by runner/frame for the node's
+// backend and dataframe_api)
 // and expectations, and writes its sinks: Delta tables (through package
 // delta), MERGE sinks (merge_cdc_options, SCD type 1 and 2, through
 // runner/merge), PARQUET/CSV/JSON files and ForEach sinks.

@@ -349,11 +349,6 @@ func (o boundOutputs) output(_, node string) (string, bool) {
 // its shared sinks are bound over its output.
 func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow.Output, error) {
 	var out schemaflow.Output
-	for _, st := range in.Node.Transformer {
-		if !validate.RunsLocally(st) {
-			return out, fmt.Errorf("%w: transformer step #%d does not run locally", errUnchecked, st.Index+1)
-		}
-	}
 	s, err := newSession(ctx, e.r.local)
 	if err != nil {
 		return out, err

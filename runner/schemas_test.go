@@ -44,7 +44,7 @@ func TestValidateSQL(t *testing.T) {
         SELECT symbol, price * qty AS value
         FROM {df}
     - func_name: with_columns
-      func_kwargs: {double: value * 2}
+      func_kwargs: {double: 'nw.col("value") * 2'}
   expectations:
   - {name: positive, expr: value > 0, action: DROP}
   sinks:
@@ -70,21 +70,40 @@ func TestValidateSQL(t *testing.T) {
 `)}, want: []W{D("pipelines/pl.yaml", 10, 23, validate.CodeSQLBind, "Did you mean one of the following? [`symbol`, `price`, `qty`]")}},
 		{name: "wrong column in a source filter", files: map[string]string{"pipelines/pl.yaml": node(`    filter: qty > 0 AND prise > 1
 `)}, want: []W{D("pipelines/pl.yaml", 8, 25, validate.CodeSQLBind, "the filter of source #1 does not bind")}},
-		{name: "wrong column in with_columns and filter", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+		{name: "wrong column in with_columns", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: with_columns
-      func_kwargs: {value: prise * 2}
-`)}, want: []W{D("pipelines/pl.yaml", 11, 28, validate.CodeSQLBind, "transformer step #1 (with_columns) does not bind")}},
+      func_kwargs: {value: 'nw.col("prise") * 2'}
+`)}, want: []W{D("pipelines/pl.yaml", 11, 36, validate.CodeFrameFails, "func_kwargs.value of transformer step #1 (func_name: with_columns): Laktory 0.13.1 fails: ColumnNotFoundError: The selected columns were not found. Missing column: prise did you mean price?")}},
 		{name: "filter func", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: filter
-      func_args: ["qtty > 1"]
-`)}, want: []W{D("pipelines/pl.yaml", 11, 20, validate.CodeSQLBind, "name `qtty` cannot be resolved")}},
+      func_args: ['nw.col("qty") > 1', 'nw.col("qtty") > 1']
+`)}, want: []W{D("pipelines/pl.yaml", 11, 48, validate.CodeFrameFails, "func_args[1] of transformer step #1 (func_name: filter): Laktory 0.13.1 fails: ColumnNotFoundError: The selected columns were not found. Missing column: qtty did you mean qty?")}},
+		{name: "SQL text where narwhals reads a column name", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - func_name: filter
+      func_args: ["qty > 1"]
+`)}, want: []W{D("pipelines/pl.yaml", 11, 19, validate.CodeFrameFails, "Missing column: qty > 1")}},
 		{name: "select and drop of columns the input lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: select
       func_args: [symbol, prise]
-`)}, want: []W{D("pipelines/pl.yaml", 11, 27, validate.CodeSQLBind, `"prise"`)}},
+`)}, want: []W{D("pipelines/pl.yaml", 11, 27, validate.CodeFrameFails, "Missing column: prise")}},
+		{name: "a method narwhals lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - func_name: limit
+      func_args: [3]
+`)}, want: []W{D("pipelines/pl.yaml", 10, 18, validate.CodeFrameFails, "Function limit is not available on dataframe of type <class 'narwhals.dataframe.LazyFrame'> with NARWHALS API")}},
+		{name: "a construct local runs do not translate", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - func_name: join_asof
+`)}, want: []W{D("pipelines/pl.yaml", 10, 18, validate.CodeLocalStep, "transformer step #1 (func_name: join_asof) cannot run locally: the method join_asof of <class 'narwhals.dataframe.LazyFrame'> (func_name: join_asof) is not supported locally")}},
+		{name: "a method narwhals lacks on a LazyFrame", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
+    nodes:
+    - func_name: pivot
+      func_args: [symbol]
+`)}, want: []W{D("pipelines/pl.yaml", 10, 18, validate.CodeFrameFails, "Function pivot is not available on dataframe of type <class 'narwhals.dataframe.LazyFrame'> with NARWHALS API")}},
 		{name: "a function DuckDB lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: SELECT date_formatt(current_date, 'yyyy') AS y FROM {df}

@@ -68,6 +68,7 @@ const (
 	CodeCycle              = "LK172"
 	CodeUnknownSource      = "LK173"
 	CodeLocalStep          = "LK180"
+	CodeFrameFails         = "LK181"
 	CodeLocalFormat        = "LK182"
 	CodeLocalUnsupported   = "LK183"
 	CodeDeletionVectors    = "LK184"
@@ -164,7 +165,8 @@ var Codes = []CodeInfo{
 	{CodeDuplicateNode, Error, "a node name declared twice in a pipeline"},
 	{CodeCycle, Error, "the nodes of a pipeline form a cycle"},
 	{CodeUnknownSource, Error, "{sources.x} names no source of the node"},
-	{CodeLocalStep, Error, "a transformer step that cannot run locally"},
+	{CodeLocalStep, Error, "a transformer step that cannot run locally: a func_name step with a construct local runs do not translate, named (schema flow)"},
+	{CodeFrameFails, Error, "a func_name step Laktory 0.13.1 fails on, with its message: a method the dataframe_api lacks, a missing column (with the candidates), a type error (schema flow)"},
 	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
 	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet: nothing runs"},
 	{CodeDeletionVectors, Warning, "a sink enables deletion vectors: the readers that cannot read such a table are named"},

@@ -80,7 +80,8 @@
 //	LK171  error    a node name declared twice in a pipeline
 //	LK172  error    the nodes of a pipeline form a cycle
 //	LK173  error    {sources.x} names no source of the node
-//	LK180  error    a transformer step that cannot run locally
+//	LK180  error    a transformer step that cannot run locally: a func_name step with a construct local runs do not translate, named (schema flow)
+//	LK181  error    a func_name step Laktory 0.13.1 fails on, with its message: a method the dataframe_api lacks, a missing column (with the candidates), a type error (schema flow)
 //	LK182  warning  a source, sink or format that does not run locally
 //	LK183  error    a run selects a node local runs do not support yet: nothing runs
 //	LK184  warning  a sink enables deletion vectors: the readers that cannot read such a table are named

@@ -2,16 +2,11 @@ package validate
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/laktory/workbench/workspace"
 )
-
-// LocalFuncs are the func_name steps local runs support (mapped to SQL).
-var LocalFuncs = []string{"select", "drop", "rename", "filter", "with_columns", "unique", "drop_duplicates",
-	"join", "union", "sort", "limit", "laktory.groupby_and_agg"}
 
 // Formats local runs read and write.
 var (
@@ -19,29 +14,12 @@ var (
 	LocalSinkFormats   = []string{"DELTA", "PARQUET", "CSV", "JSON", "JSONL", "NDJSON"}
 )
 
-// pythonExpr matches the Python expressions Laktory evaluates in method
-// arguments (narwhals, Polars or Spark): nw.col("x"), pl.lit(1), F.sum(...),
-// col("x"), sql_expr("...").
-var pythonExpr = regexp.MustCompile(`(^|[^\w.])(nw|pl|F)\s*\.\s*[A-Za-z_]|^\s*(col|lit|sql_expr|when)\s*\(`)
-
-// PythonExpr reports whether a method argument is a Python expression
-// (which local runs cannot evaluate) rather than SQL or a column name.
-func PythonExpr(s string) bool {
-	if !strings.Contains(s, "(") && !strings.Contains(s, "nw.") && !strings.Contains(s, "pl.") && !strings.Contains(s, "F.") {
-		return false
-	}
-	return pythonExpr.MatchString(s)
-}
-
 // local checks what local runs cannot do yet, and the sink and source
 // combinations Laktory itself rejects.
 func (c *checker) local() {
 	for _, p := range c.snap.Pipelines {
 		for _, n := range p.Nodes {
 			c.polarsSQL(n)
-			for _, st := range n.Transformer {
-				c.localStep(n, st)
-			}
 			for _, s := range n.Sources {
 				c.localSource(n, s)
 			}
@@ -69,75 +47,6 @@ func (c *checker) polarsSQL(n *workspace.Node) {
 			fmt.Sprintf("node '%s' uses the POLARS backend: local runs evaluate its SQL with DuckDB's semantics, which may differ from Polars'", n.Name),
 			"use the PYSPARK backend for Spark SQL with Spark's semantics")
 	}
-}
-
-func stepName(n *workspace.Node, st *workspace.Step) string {
-	return fmt.Sprintf("transformer step #%d of node '%s'", st.Index+1, n.Name)
-}
-
-// RunsLocally reports whether local runs can run a transformer step: an
-// `expr` step, or a func_name of LocalFuncs without Python arguments (the
-// rules report the others).
-func RunsLocally(st *workspace.Step) bool {
-	if st.IsSQL() {
-		return true
-	}
-	if !slices.Contains(LocalFuncs, st.FuncName) {
-		return false
-	}
-	for _, a := range slices.Concat(st.FuncArgs, st.FuncKwargs) {
-		if _, ok := findPython(a.Value); ok {
-			return false
-		}
-	}
-	return true
-}
-
-func (c *checker) localStep(n *workspace.Node, st *workspace.Step) {
-	if st.IsSQL() {
-		return
-	}
-	if !slices.Contains(LocalFuncs, st.FuncName) {
-		c.add(st.At("func_name"), Error, CodeLocalStep,
-			fmt.Sprintf("%s (func_name: %s) cannot run locally: local runs support `expr:` SQL steps and func_name %s",
-				stepName(n, st), st.FuncName, strings.Join(LocalFuncs, ", ")),
-			"write the step as SQL: `expr: SELECT ... FROM {df}`")
-		return
-	}
-	for _, a := range slices.Concat(st.FuncArgs, st.FuncKwargs) {
-		if expr, ok := findPython(a.Value); ok {
-			what := "argument"
-			if a.Name != "" {
-				what = "argument `" + a.Name + "`"
-			}
-			c.add(a.Pos, Error, CodeLocalStep,
-				fmt.Sprintf("%s (func_name: %s) has the Python expression %s as %s, which local runs cannot evaluate",
-					stepName(n, st), st.FuncName, expr, what),
-				"write it in SQL: a SQL expression string (e.g. ROUND(x, 2) instead of nw.col(\"x\").round(2)), or an `expr:` step")
-			return
-		}
-	}
-}
-
-// findPython returns the first Python expression found in an argument.
-func findPython(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, PythonExpr(x)
-	case []any:
-		for _, e := range x {
-			if s, ok := findPython(e); ok {
-				return s, true
-			}
-		}
-	case map[string]any:
-		for _, e := range x {
-			if s, ok := findPython(e); ok {
-				return s, true
-			}
-		}
-	}
-	return "", false
 }
 
 func (c *checker) localSource(n *workspace.Node, s *workspace.Source) {

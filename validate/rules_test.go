@@ -264,8 +264,6 @@ nodes:
     mode: APPEND
 `}, want: []W{
 			D("pl.yaml", 7, 13, CodeLocalFormat, "local runs cannot read AVRO files"),
-			D("pl.yaml", 10, 18, CodeLocalStep, "transformer step #1 of node 'a' (func_name: pivot) cannot run locally"),
-			D("pl.yaml", 12, 41, CodeLocalStep, "has the Python expression nw.col(\"x\").round() as argument `y`"),
 			D("pl.yaml", 18, 11, CodeMergeOptions, "`merge_cdc_options` must be specified"),
 			D("pl.yaml", 17, 13, CodeMergeFormat, "Only 'DELTA' format is supported with 'MERGE' mode."),
 			D("pl.yaml", 21, 17, CodeTruncateView, "not supported by view"),

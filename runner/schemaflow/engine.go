@@ -89,6 +89,12 @@ const (
 	// NotBoolean: an expectation is not a boolean expression; Message is
 	// the type it has.
 	NotBoolean
+	// FrameFails: a func_name step Laktory fails on (runner/frame says
+	// so with Laktory's or the backend's message).
+	FrameFails
+	// FrameUnsupported: a func_name step with a construct local runs do
+	// not translate (runner/frame names it).
+	FrameUnsupported
 )
 
 // Problem is a problem with one text of a node's YAML.
