@@ -128,3 +128,60 @@ func TestEmptyOrMissing(t *testing.T) {
 		})
 	}
 }
+
+// TestRunnerGatherFacts: the runner gathers the same facts through its
+// own database (no database per call): once the runner is closed, the
+// tables that need a query report the closed database.
+func TestRunnerGatherFacts(t *testing.T) {
+	dir := t.TempDir()
+	workspacetest.Write(t, dir, map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+- name: b
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+- name: d
+  sinks: [{table_name: legacy, mode: APPEND, shared: true}]
+`})
+	s := workspacetest.LoadDir(t, dir, workspace.Options{})
+	ctx := context.Background()
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	table := func(name string) string { return s.Layout.TablePath(workspace.ParseTableName(name, "", "")) }
+	createTable(t, db, table("prices"), `SELECT * FROM (VALUES ('pl.a', 1), ('pl.b', 2), ('pl.b', 3)) v(_laktory_writer, x)`)
+	createTable(t, db, table("legacy"), `SELECT 1 AS x`)
+
+	r, err := runner.New(runner.Config{Sandbox: runner.Sandbox(s)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.GatherFacts(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := runner.GatherFacts(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("runner's facts:\n%+v\nwant\n%+v", got, want)
+	}
+	if f := got[workspace.TableID(filepath.Clean(table("prices")))]; f.WriterRows["pl.b"] != 2 {
+		t.Fatalf("prices facts %+v: want 2 rows of pl.b", f)
+	}
+	r.Close()
+	got, err = r.GatherFacts(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := got[workspace.TableID(filepath.Clean(table("prices")))]; !strings.Contains(f.Err, "closed") {
+		t.Fatalf("prices facts after Close %+v: want the closed database's error", f)
+	}
+	if f := got[workspace.TableID(filepath.Clean(table("legacy")))]; f.Err != "" || !f.Exists {
+		t.Fatalf("legacy facts after Close %+v: read from the log, no query", f)
+	}
+}

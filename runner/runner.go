@@ -15,6 +15,7 @@ import (
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/runner/lake"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
@@ -120,6 +121,11 @@ func New(cfg Config) (*Runner, error) {
 // SQL is the runner's SQL parser for validate (validate.Options.SQL,
 // validate.Predicate): DuckDB's, over the runner's database.
 func (r *Runner) SQL() validate.SQL { return r.sql }
+
+// Tables reads Delta tables through the runner's database (the facts
+// of deep validation, the workbench's Table tab): a reader the caller need
+// not close, which fails once the runner is closed.
+func (r *Runner) Tables() *lake.Reader { return lake.New(r.db, r.sql) }
 
 // Close releases the DuckDB database and the run histories the runner
 // opened. Runs still going are not waited for: cancel and Wait them first.

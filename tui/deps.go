@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/runner/lake"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -56,25 +56,15 @@ type Lake interface {
 	Table(ctx context.Context, snap *workspace.Snapshot, id workspace.TableID) (*TableInfo, error)
 }
 
-// TableStats is what is known of a table on disk.
-type TableStats struct {
-	// Facts feed validate.Check's deep rules (and list the rows per
-	// writer id of a writer column).
-	Facts validate.TableFacts
-	// Version is the table's latest version (-1 when it does not exist).
-	Version int64
-	// Rows is the number of rows from the log's stats; RowsExact is false
-	// when some file has no stats (Rows is then a lower bound).
-	Rows      int64
-	RowsExact bool
-	// PredicateRows counts the rows matching each `where` predicate of the
-	// table's writers; PredicateErr says why a predicate could not be
-	// counted.
-	PredicateRows map[string]int64
-	PredicateErr  map[string]string
-}
+// The tables as the runner side reads them (package runner/lake).
+type (
+	// TableStats is what is known of a table on disk.
+	TableStats = lake.TableStats
+	// Preview is the first rows of a table, as text.
+	Preview = lake.Preview
+)
 
-// TableInfo is one table as the Table tab shows it.
+// TableInfo is one table as the Table tab shows it (lake.TableInfo).
 type TableInfo struct {
 	ID workspace.TableID
 	// Stats holds the table's existence, version and row count (its facts
@@ -84,14 +74,14 @@ type TableInfo struct {
 	Files     int
 	SizeBytes int64
 	// History is the table's commits, newest first (at most HistoryLimit).
-	History    []delta.HistoryEntry
+	History    []lake.HistoryEntry
 	Columns    []ColumnInfo
 	Partitions []string
 	Properties map[string]string
 	Preview    Preview
 }
 
-// ColumnInfo is one column of a table's schema.
+// ColumnInfo is one column of a table's schema (lake.ColumnInfo).
 type ColumnInfo struct {
 	Name      string
 	Type      string
@@ -99,14 +89,14 @@ type ColumnInfo struct {
 	Partition bool
 }
 
-// Preview is the first rows of a table, as text.
-type Preview struct {
-	Columns []string
-	Rows    [][]string
-	// More is true when the table has more rows than shown.
-	More bool
-	// Err says why the rows could not be read.
-	Err string
+// tableInfo is the Table tab's view of what the reader read.
+func tableInfo(t *lake.TableInfo) *TableInfo {
+	info := &TableInfo{ID: t.ID, Stats: t.Stats, Timestamp: t.Timestamp, Files: t.Files, SizeBytes: t.SizeBytes,
+		History: t.History, Partitions: t.Partitions, Properties: t.Properties, Preview: t.Preview}
+	for _, c := range t.Columns {
+		info.Columns = append(info.Columns, ColumnInfo(c))
+	}
+	return info
 }
 
 // WatchDebounce is the quiet period the workbench asks of the watcher

@@ -1,14 +1,6 @@
 package tui
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
-
-	"github.com/fsnotify/fsnotify"
-	"github.com/laktory/workbench/delta"
-)
+import "github.com/laktory/workbench/runner/lake"
 
 // TableWatcher tells when a table's log changes. DeltaLake implements it;
 // the workbench watches the table it shows through it (when its Lake
@@ -21,80 +13,8 @@ type TableWatcher interface {
 	WatchTable(path string) (changes <-chan struct{}, stop func(), err error)
 }
 
-// watchSettle coalesces a burst of log events (a commit's temporary file,
-// its link, a checkpoint) into one change.
-const watchSettle = 50 * time.Millisecond
-
-// WatchTable implements TableWatcher with fsnotify: it watches the
-// table's _delta_log, or while that does not exist the nearest existing
-// folder on the way to it, moving down or up as folders come and go.
+// WatchTable implements TableWatcher (lake.WatchTable: fsnotify on the
+// table's _delta_log, or the nearest existing folder on the way to it).
 func (l *DeltaLake) WatchTable(path string) (<-chan struct{}, func(), error) {
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return nil, nil, err
-	}
-	path = filepath.Clean(path)
-	logDir := filepath.Join(path, delta.LogDirName)
-	target := ""
-	// follow watches the deepest existing folder of logDir and its
-	// parents; it reports whether the target moved.
-	follow := func() bool {
-		want := logDir
-		for {
-			if st, err := os.Stat(want); err == nil && st.IsDir() {
-				break
-			}
-			up := filepath.Dir(want)
-			if up == want {
-				break
-			}
-			want = up
-		}
-		if want == target {
-			return false
-		}
-		if target != "" {
-			w.Remove(target) //nolint:errcheck // gone already, or replaced below
-		}
-		if w.Add(want) == nil {
-			target = want
-		} else {
-			target = ""
-		}
-		return true
-	}
-	follow()
-	changes := make(chan struct{}, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(changes) // the command waiting on it ends
-		var settle <-chan time.Time
-		for {
-			select {
-			case <-done:
-				return
-			case ev, ok := <-w.Events:
-				if !ok {
-					return
-				}
-				moved := follow()
-				if moved || target == logDir || ev.Name == path || strings.HasPrefix(path, ev.Name+string(filepath.Separator)) ||
-					strings.HasPrefix(ev.Name, path+string(filepath.Separator)) {
-					settle = time.After(watchSettle)
-				}
-			case <-w.Errors:
-			case <-settle:
-				settle = nil
-				select {
-				case changes <- struct{}{}:
-				default: // a change is pending already
-				}
-			}
-		}
-	}()
-	stop := func() {
-		close(done)
-		w.Close()
-	}
-	return changes, stop, nil
+	return lake.WatchTable(path)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/lake"
 	"github.com/laktory/workbench/tui/lanes"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -299,7 +299,7 @@ var mergeMetrics = []struct {
 
 // historyDetail sums up a commit's parameters and metrics: for a MERGE,
 // the rows it inserted, updated and deleted, its source rows and files.
-func historyDetail(h delta.HistoryEntry) string {
+func historyDetail(h lake.HistoryEntry) string {
 	var parts []string
 	if h.Operation == "MERGE" {
 		for _, m := range mergeMetrics {

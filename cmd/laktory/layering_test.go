@@ -95,9 +95,6 @@ var duckDBImporters = []string{"delta", "runner/engine/local"}
 var importDebt = map[string][]string{
 	// The ForEach appender of non-local engines (runner/sink_foreach.go).
 	"runner": {"github.com/duckdb/duckdb-go/v2"},
-	// The lake reader (tui/lake.go), the table history (tui/deps.go) and
-	// the table watcher (tui/lakewatch.go).
-	"tui": {"github.com/laktory/workbench/delta"},
 }
 
 // TestDataPlaneImports fails when non-test code outside delta and the

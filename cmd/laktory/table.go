@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/lake"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
 	"github.com/spf13/cobra"
@@ -424,16 +425,13 @@ there are ("20 of N rows"); --limit 0 prints all.`,
 					opts.Columns = append(opts.Columns, strings.TrimSpace(c))
 				}
 			}
-			db, err := delta.OpenDuckDB(a.ctx)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+			tables := lake.Open()
+			defer tables.Close()
 			query := limit
 			if limit > 0 {
 				query = limit + 1 // one more tells whether rows were left out
 			}
-			rows, err := s.Query(a.ctx, db, opts, query)
+			rows, err := tables.Query(a.ctx, s, opts, query)
 			if err != nil {
 				if errors.Is(err, delta.ErrUnknownColumn) {
 					return usageError{err}
@@ -447,7 +445,7 @@ there are ("20 of N rows"); --limit 0 prints all.`,
 			}
 			switch {
 			case more:
-				total, err := s.Count(a.ctx, db, opts)
+				total, err := tables.Count(a.ctx, s, opts)
 				if err != nil {
 					return err
 				}
@@ -632,15 +630,12 @@ and a concurrent writer that removes one of the files makes it start again
 			if err != nil {
 				return err
 			}
-			db, err := delta.OpenDuckDB(a.ctx)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+			tables := lake.Open()
+			defer tables.Close()
 			out := optimizeJSON{Path: t.Root()}
 			for {
 				out.Attempts++
-				res, m, err := delta.Optimize(a.ctx, db, t.Root(), opts, delta.WriteOptions{})
+				res, m, err := tables.Optimize(a.ctx, t.Root(), opts, delta.WriteOptions{})
 				if delta.IsRetryable(err) && out.Attempts < 5 {
 					time.Sleep(time.Duration(out.Attempts) * 100 * time.Millisecond)
 					continue

@@ -139,7 +139,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		return err
 	}
 	defer r.Close()
-	lake := tui.NewDeltaLake()
+	lake := tui.NewLake(r.Tables()) // reads through the runner's database
 	defer lake.Close()
 	hist := tui.NewHistoryFile(snap.Layout.StateDB())
 	defer hist.Close()

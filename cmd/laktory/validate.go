@@ -111,16 +111,16 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 					return err
 				}
 				opts := validate.Options{Paths: runner.PathFacts(s), Strict: strict}
-				if deep {
-					if opts.Facts, err = runner.GatherFacts(a.ctx, s); err != nil {
-						return err
-					}
-				}
 				r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(s)})
 				if err != nil {
 					return err
 				}
 				defer r.Close()
+				if deep {
+					if opts.Facts, err = r.GatherFacts(a.ctx, s); err != nil {
+						return err
+					}
+				}
 				ds, err := r.Validate(a.ctx, s, opts)
 				if err != nil {
 					return err
