@@ -278,9 +278,14 @@ func (r *resolver) call(n *Call, sc *scope, ctx *ectx) (*rx, error) {
 // callWith resolves the arguments and applies the function's
 // implementation (aggregates without their OVER).
 func (r *resolver) callWith(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error) {
-	argCtx := ctx
-	if def.agg {
-		argCtx = ctx.with(func(c *ectx) { c.inAgg = true; c.aggOK = false; c.winOK = false })
+	argCtx := ctx.with(func(c *ectx) { c.overArgs = false })
+	switch {
+	case def.agg && ctx.overArgs:
+		// An aggregate over a window reads the rows of the query, grouped
+		// ones too: sum(sum(x)) OVER () sums the groups' sums.
+		argCtx = ctx.with(func(c *ectx) { c.overArgs = false; c.winOK = false })
+	case def.agg:
+		argCtx = ctx.with(func(c *ectx) { c.inAgg = true; c.aggOK = false; c.winOK = false; c.overArgs = false })
 	}
 	if len(n.Args) < def.min || (def.max >= 0 && len(n.Args) > def.max) {
 		if !(n.StarArg && def.name == "count") {
@@ -510,7 +515,7 @@ func (r *resolver) window(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error
 	wctx := ctx.with(func(c *ectx) { c.winOK = false; c.inAgg = false })
 	inner := *n
 	inner.Over = nil
-	x, err := r.callWith(&inner, def, sc, wctx.with(func(c *ectx) { c.aggOK = true }))
+	x, err := r.callWith(&inner, def, sc, wctx.with(func(c *ectx) { c.aggOK = true; c.overArgs = true }))
 	if err != nil {
 		return nil, err
 	}
@@ -566,6 +571,9 @@ func (r *resolver) window(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error
 	names = append(names, frameName)
 	over := " OVER (" + strings.Join(parts, " ") + ")"
 	out := mk(x.t, "", x.name+" OVER ("+strings.Join(names, " ")+")", kids...)
+	if n.Distinct {
+		return nil, sparkErr(n.P, "DISTINCT_WINDOW_FUNCTION_UNSUPPORTED", "Distinct window functions are not supported: %q.", out.name)
+	}
 	if x.aggParts == nil {
 		return nil, unsupported(n.P, "", "%s as a window function", x.name)
 	}

@@ -296,9 +296,18 @@ func aggFuncs() []*fnDef {
 		percentile,
 		byFn("max_by", "arg_max"), byFn("min_by", "arg_min"),
 		agg("grouping", Same, 1, 1, func(c *fcall) (*rx, error) {
+			if err := c.groupingSets(); err != nil {
+				return nil, err
+			}
 			return c.aggOut(tByte, "CAST(%[1]s AS TINYINT)", "grouping("+c.args[0].sql+")"), nil
 		}),
-		agg("grouping_id", Same, 1, -1, func(c *fcall) (*rx, error) {
+		agg("grouping_id", Same, 0, -1, func(c *fcall) (*rx, error) {
+			if err := c.groupingSets(); err != nil {
+				return nil, err
+			}
+			if len(c.args) == 0 {
+				return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+gidPlaceholder+")"), nil
+			}
 			return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+strings.Join(sqls(c.args), ", ")+")"), nil
 		}),
 		no("skewness", "DuckDB's estimator differs from Spark's"), no("kurtosis", "DuckDB's estimator differs from Spark's"),
@@ -394,4 +403,13 @@ func windowFuncs() []*fnDef {
 			return c.aggOut(x.t, "%[1]s", fmt.Sprintf("nth_value(%s, %d%s)", x.sql, n, ignore)), nil
 		}),
 	}
+}
+
+// groupingSets: grouping() and grouping_id() need a GROUP BY with
+// grouping sets in their own SELECT (Spark's analysis error otherwise).
+func (c *fcall) groupingSets() error {
+	if g := c.r.grouping; len(g) > 0 && g[len(g)-1] {
+		return nil
+	}
+	return sparkErr(c.node.P, "UNSUPPORTED_GROUPING_EXPRESSION", "grouping()/grouping_id() can only be used with GroupingSets/Cube/Rollup.")
 }

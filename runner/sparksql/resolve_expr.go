@@ -71,6 +71,7 @@ type ectx struct {
 	outAliases   bool // the select list's aliases are visible (HAVING, QUALIFY)
 	groupAliases []*selItem
 	clause       string // WHERE, ON, HAVING, ... for error classes
+	overArgs     bool   // the arguments of an aggregate called with OVER
 }
 
 func (c *ectx) with(f func(*ectx)) *ectx {

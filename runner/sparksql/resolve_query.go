@@ -368,6 +368,8 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	// Each SELECT has its own FROM scope (set operation branches do not
 	// see each other's tables).
 	sc := &scope{parent: outer.parent, ctes: outer.ctes, lambdas: outer.lambdas}
+	r.grouping = append(r.grouping, hasGroupingSets(s.GroupBy))
+	defer func() { r.grouping = r.grouping[:len(r.grouping)-1] }()
 	var from []string
 	for _, te := range s.From {
 		f, err := r.tableExpr(te, sc)
@@ -569,7 +571,35 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	}
 	b.WriteString(tail)
 	rel.sql = b.String()
+	if strings.Contains(rel.sql, gidPlaceholder) {
+		// grouping_id(): every grouping expression, in order, once.
+		var gs []string
+		seen := map[string]bool{}
+		for _, g := range groups {
+			if !seen[g.sql] {
+				seen[g.sql] = true
+				gs = append(gs, g.sql)
+			}
+		}
+		rel.sql = strings.ReplaceAll(rel.sql, gidPlaceholder, strings.Join(gs, ", "))
+	}
 	return rel, nil
+}
+
+// hasGroupingSets: GROUP BY ROLLUP, CUBE, GROUPING SETS or WITH ROLLUP/CUBE.
+func hasGroupingSets(g *GroupBy) bool {
+	if g == nil {
+		return false
+	}
+	if g.With != "" {
+		return true
+	}
+	for _, it := range g.Items {
+		if _, ok := it.(*GroupingSets); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // topName is Spark's name of an unaliased select item: a column keeps

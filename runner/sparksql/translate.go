@@ -227,7 +227,15 @@ type resolver struct {
 	// at is the stack of constructs being resolved (innermost last), so
 	// that a panic names the one it happened in (recoverTranslation).
 	at []Node
+	// grouping is the stack of the SELECTs being resolved: whether each
+	// groups by grouping sets (ROLLUP, CUBE, GROUPING SETS), where
+	// grouping() and grouping_id() are allowed.
+	grouping []bool
 }
+
+// gidPlaceholder stands for the grouping expressions in grouping_id()
+// until the GROUP BY is resolved (after the select list).
+const gidPlaceholder = "\x00grouping_id\x00"
 
 func newResolver(opts Options) (*resolver, error) {
 	tz, err := sessionZone(opts.TimeZone)
