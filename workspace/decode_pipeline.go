@@ -181,6 +181,7 @@ func (d *decoder) parameters(o *obj, p *Pipeline) {
 		if po == nil {
 			return
 		}
+		vals := map[string]string{}
 		for i, k := range po.n.keys {
 			prm := &Parameter{Name: k.value, Located: Located{Pos: k.pos(), Fields: map[string]Pos{}}}
 			if v := po.n.vals[i]; !v.isNull() {
@@ -197,16 +198,37 @@ func (d *decoder) parameters(o *obj, p *Pipeline) {
 				bad(k.pos(), fmt.Sprintf("Parameter name '%s' is reserved. Reserved names are %s.", k.value, PyList(reservedParameters)),
 					"rename the parameter")
 			}
-			if v, ok := d.runParams[k.value]; ok && v != "" {
+			v, given := d.runParams[k.value]
+			switch {
+			case given && v == "":
+				// Laktory would run with the default instead: an empty
+				// value is refused rather than silently replaced.
+				def := "none: the run is refused as Laktory refuses a required parameter left unset"
+				if prm.Default != nil && *prm.Default != "" {
+					def = fmt.Sprintf("%q", *prm.Default)
+				}
+				bad(k.pos(), fmt.Sprintf("--param %s= gives parameter '%s' an empty value, which Laktory 0.13.1 replaces with its default (%s)", k.value, k.value, def),
+					fmt.Sprintf("give a value (--param %s=VALUE), or leave --param %s out to use the default", k.value, k.value))
+			case given:
 				prm.Value, prm.Set = v, true
-			} else if prm.Default != nil && *prm.Default != "" {
+			case prm.Default != nil && *prm.Default != "":
 				prm.Value, prm.Set = *prm.Default, true
 			}
-			if prm.Set {
-				d.params[k.value] = prm.Value
+			if prm.Set && strings.Contains(prm.Value, "${params.") {
+				// Laktory substitutes a parameter's value as it is, once
+				// per reference: a value naming a parameter would be
+				// substituted a varying number of times (or grow without
+				// bound when it names itself).
+				bad(k.pos(), fmt.Sprintf("the value of parameter '%s' refers to a parameter (%s): parameter values are literal text", k.value, paramRe.FindString(prm.Value)),
+					"write the value out in full")
+			} else if prm.Set {
+				vals[k.value] = prm.Value
 			}
 			p.Parameters = append(p.Parameters, prm)
 		}
+		// The defaults decode without parameters (a default naming one
+		// is refused above); the nodes with the values.
+		d.params = vals
 	}
 	declared := map[string]bool{}
 	for _, prm := range p.Parameters {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/workspace"
@@ -320,4 +321,45 @@ nodes:
 		workspacetest.D("pl.yaml", 5, 16, workspace.CodeParameter, "Parameters ['client'] of pipeline 'pl' are used outside of the pipeline nodes."),
 		workspacetest.D("pl.yaml", 7, 9, workspace.CodeParameter, "Nodes ['a_${params.client}'] of pipeline 'pl' use parameters in their name."),
 	})
+}
+
+// TestParameterValuesLiteral: a parameter's value is literal text,
+// substituted once (Laktory resolves parameters after the variables): a
+// ${vars.x} in a --param value stays as written, a value that names a
+// parameter (itself, ten times over, in a default or a --param) is refused
+// instead of growing, a large value referenced many times stops at the
+// expansion bound, and an empty --param is refused (Laktory would silently
+// use the default).
+func TestParameterValuesLiteral(t *testing.T) {
+	env := workspacetest.Env(map[string]string{"HOME": "/root/secret"})
+	pipeline := func(def string) map[string]string {
+		return map[string]string{"pl.yaml": "name: pl\nvariables:\n  v: from-var\nparameters:\n  own: {default: \"" + def + "\"}\nnodes:\n- name: a\n  comment: \"${vars.v} ${params.own}\"\n"}
+	}
+	s := workspacetest.Load(t, pipeline("c = 1"), workspace.Options{Getenv: env, Params: map[string]string{"own": "${vars.HOME} and ${vars.v}"}})
+	workspacetest.Expect(t, s, s.Diagnostics, nil)
+	if got := s.Pipeline("pl").Nodes[0].Comment; got != "from-var ${vars.HOME} and ${vars.v}" {
+		t.Errorf("a --param value is literal text: %q", got)
+	}
+	self := strings.Repeat("${params.own}", 10)
+	s = workspacetest.Load(t, pipeline(self), workspace.Options{})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{
+		workspacetest.D("pl.yaml", 5, 3, workspace.CodeParameter, "the value of parameter 'own' refers to a parameter (${params.own})"),
+	})
+	s = workspacetest.Load(t, pipeline("c = 1"), workspace.Options{Params: map[string]string{"own": self}})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{
+		workspacetest.D("pl.yaml", 5, 3, workspace.CodeParameter, "refers to a parameter"),
+	})
+	s = workspacetest.Load(t, pipeline("c = 1"), workspace.Options{Params: map[string]string{"own": ""}})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{
+		workspacetest.D("pl.yaml", 5, 3, workspace.CodeParameter, `--param own= gives parameter 'own' an empty value, which Laktory 0.13.1 replaces with its default ("c = 1")`),
+	})
+	// 64 references to a 64 KiB value: 4 MiB, over the bound of a value.
+	wide := map[string]string{"pl.yaml": "name: pl\nparameters:\n  own: {}\nnodes:\n- name: a\n  comment: \"" + strings.Repeat("${params.own}", 64) + "\"\n"}
+	s = workspacetest.Load(t, wide, workspace.Options{Params: map[string]string{"own": strings.Repeat("x", 64<<10)}})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{
+		workspacetest.D("pl.yaml", 6, 12, workspace.CodeExpansion, "with its parameters' values"),
+	})
+	if got := len(s.Pipeline("pl").Nodes[0].Comment); got != 0 {
+		t.Errorf("the value over the bound is dropped, got %d bytes", got)
+	}
 }

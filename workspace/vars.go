@@ -53,8 +53,49 @@ const MaxExpandedTotal = 16 << 20
 // inherited) variables first, then environment variables. A scalar that is
 // exactly one variable takes the variable's value and type (a mapping, a
 // list, a bool...). Unresolved variables stay as written, with a warning.
+//
+// Pipeline parameters (${params.x}) are substituted last, in one pass, as
+// Laktory 0.13.1 resolves them after the variables: a parameter's value is
+// literal text (a ${vars.x} or ${params.y} inside it stays as written), and
+// the text it produces is bounded like the variables'.
 func (d *decoder) resolve(n *vnode) *vnode {
-	return d.resolveDepth(n, 0)
+	return d.applyParams(d.resolveDepth(n, 0))
+}
+
+// applyParams substitutes the ${params.x} references of a scalar with the
+// values of the pipeline being decoded, once: the values are not expanded
+// again. It stops at MaxExpandedSize (MaxExpandedTotal for the file) with
+// CodeExpansion, as substitute does.
+func (d *decoder) applyParams(n *vnode) *vnode {
+	if n == nil || n.kind != vScalar || len(d.params) == 0 || !strings.Contains(n.value, "${params.") {
+		return n
+	}
+	var b strings.Builder
+	last, changed := 0, false
+	for _, m := range paramRe.FindAllStringSubmatchIndex(n.value, -1) {
+		v, ok := d.params[n.value[m[2]:m[3]]]
+		if !ok {
+			continue
+		}
+		grown := b.Len() + m[0] - last + len(v)
+		if grown > MaxExpandedSize || d.expanded+grown > MaxExpandedTotal {
+			d.expanded += grown
+			d.errorf(n.pos(), CodeExpansion, "shorten the parameter's value, or reference it fewer times",
+				"the value expands to more than %d KiB of text with its parameters' values (%d KiB in all for the file)", MaxExpandedSize>>10, MaxExpandedTotal>>20)
+			return &vnode{kind: vScalar, tag: "!!str", file: n.file, line: n.line, col: n.col}
+		}
+		b.WriteString(n.value[last:m[0]])
+		b.WriteString(v)
+		last, changed = m[1], true
+	}
+	if !changed {
+		return n
+	}
+	b.WriteString(n.value[last:])
+	d.expanded += b.Len()
+	out := *n
+	out.value, out.tag = b.String(), "!!str"
+	return &out
 }
 
 func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
@@ -65,19 +106,6 @@ func (d *decoder) resolveDepth(n *vnode, depth int) *vnode {
 		d.errorf(n.pos(), CodeUnresolvedVar, "a variable cannot refer to itself, directly or not",
 			"variables in %q refer to each other in a loop", n.value)
 		return n
-	}
-	if len(d.params) > 0 && strings.Contains(n.value, "${params.") {
-		s := paramRe.ReplaceAllStringFunc(n.value, func(ref string) string {
-			if v, ok := d.params[paramRe.FindStringSubmatch(ref)[1]]; ok {
-				return v
-			}
-			return ref
-		})
-		if s != n.value {
-			out := *n
-			out.value, out.tag = s, "!!str"
-			return d.resolveDepth(&out, depth+1)
-		}
 	}
 	if pyExprRe.MatchString(n.value) && !d.warned[n.pos()] {
 		d.warned[n.pos()] = true

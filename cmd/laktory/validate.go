@@ -65,6 +65,7 @@ func init() {
 	registerCommand("validate", func(a *app) *cobra.Command {
 		var asJSON, deep, strict bool
 		var wf workspaceFlags
+		var paramFlags []string
 		cmd := &cobra.Command{
 			Use:   "validate [DIR]",
 			Short: "Check the pipelines of a workspace (YAML, shared sinks, DAG, local runs)",
@@ -96,18 +97,32 @@ extensions) is a warning, an error with --strict (or strict: true in
 laktory-workbench.yaml). It lists the YAML files it did not read (neither a
 pipeline, a stack nor included by one).
 
+--param NAME=VALUE checks the pipelines with the values a run would give
+their parameters (as laktory run --param): every ${params.NAME} in a
+shared sink, a where predicate or a path takes the value before the rules
+run.
+
 It exits with 1 when the workspace has errors (warnings and infos don't
 count), and prints every diagnostic as JSON with --json. Codes are stable
 (LK001...); docs/validation.md lists them.`,
 			Example: `  laktory validate
   laktory validate ./demo
   laktory validate --deep ./demo
+  laktory validate --param 'own=client_id = 1'
   laktory validate --env prod --json ./stack-workspace`,
 			Args: rangeArgs(0, 1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				dir := workspaceDir(args)
+				params, err := parseParams(paramFlags)
+				if err != nil {
+					return err
+				}
+				wf.params = params
 				s, err := a.loadWorkspace(dir, wf)
 				if err != nil {
+					return err
+				}
+				if err := checkParams(s, params); err != nil {
 					return err
 				}
 				opts := validate.Options{Paths: runner.PathFacts(s), Strict: strict}
@@ -158,6 +173,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as JSON")
 		cmd.Flags().BoolVar(&deep, "deep", false, "also check the Delta tables of shared sinks against their writers")
 		cmd.Flags().BoolVar(&strict, "strict", false, "make what Laktory 0.13.1 rejects an error (orchestrator settings, the flow: and foreach: extensions)")
+		cmd.Flags().StringArrayVar(&paramFlags, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable): check the pipelines as a run with these values")
 		wf.register(cmd)
 		return cmd
 	})
