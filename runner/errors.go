@@ -44,6 +44,11 @@ var (
 	// sandbox (Config.Sandbox) and DuckDB refused it.
 	ErrSandbox = errors.New("path outside the sandbox")
 
+	// ErrOverlap: a destructive step would delete rows that also match
+	// another writer's predicate, and the run did not acknowledge it
+	// (Request.AllowOverlap).
+	ErrOverlap = errors.New("rows of another writer would be deleted")
+
 	// ErrSink: a sink cannot be written.
 	ErrSink = errors.New("cannot write sink")
 

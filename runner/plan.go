@@ -304,6 +304,7 @@ func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagno
 			}
 		}
 	}
+	overwriteEffects(plan, load)
 	return r.deepWarnings(ctx, plan), nil
 }
 
@@ -382,8 +383,14 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 			if n, err := r.countRows(ctx, ts, e.Predicate); err == nil {
 				e.Rows = n
 			}
+			if e.Rows != 0 {
+				e.Overlaps = r.overlaps(ctx, ts, sp, e.Predicate)
+			}
 		}
 		e.Description = fmt.Sprintf("delete the rows of %s from %s (%s)", ownerLabel(sp.writer), label, rowsText(e.Rows))
+		for _, o := range e.Overlaps {
+			e.Description += fmt.Sprintf("; %s of them also match writer %s (where %s)", rowsText(o.Rows), o.Writer, o.Where)
+		}
 		plan.Effects = append(plan.Effects, e)
 		sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
 	case sk.Shared != nil || tp.pipeline.Declarative():
@@ -459,6 +466,66 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 		}
 		plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Table: sk.Table, Rows: -1, Checkpoint: cp,
 			Description: fmt.Sprintf("reset the streaming checkpoint %s: its flow reprocesses all its data", snap.Rel(cp))})
+	}
+}
+
+// overlaps counts, per other writer of sp's table with a where
+// predicate, the rows of ts that the delete predicate pred removes and that
+// also match that writer's predicate: the rows a FULL refresh of sp would
+// take from it (predicates validation cannot prove disjoint, or that a
+// parameter changed). A count that fails is reported as unknown (-1).
+func (r *Runner) overlaps(ctx context.Context, ts *delta.Snapshot, sp *sinkPlan, pred string) []Overlap {
+	if sp.table == nil || sp.writer == nil || pred == "" {
+		return nil
+	}
+	var out []Overlap
+	for _, o := range sp.table.Writers {
+		if o == sp.writer || o.Ownership != workspace.OwnerWhere || o.Declarative {
+			continue
+		}
+		other := writerWhere(r.sql, o, ts.Schema())
+		if other == "" {
+			continue
+		}
+		n, err := r.countRows(ctx, ts, "("+pred+") AND ("+other+")")
+		if err != nil {
+			n = -1
+		}
+		if n != 0 {
+			out = append(out, Overlap{Writer: o.Pipeline + "." + o.Node, Where: o.Where, Rows: n})
+		}
+	}
+	return out
+}
+
+// overwriteEffects lists the OVERWRITE sinks (without `shared`) of an
+// INCREMENTAL run that write a table other writers write too: each
+// replaces every row of it, theirs included.
+func overwriteEffects(plan *Plan, load func(workspace.TableID) (*delta.Snapshot, error)) {
+	for _, t := range plan.Tasks {
+		for _, sp := range t.plan.sinks {
+			sk := sp.sink
+			if sp.refresh != validate.RefreshIncremental || sp.table == nil || sk.Shared != nil || !strings.EqualFold(sk.Mode, workspace.ModeOverwrite) {
+				continue
+			}
+			var others []*workspace.Writer
+			for _, w := range sp.table.Writers {
+				if w != sp.writer && (w.Pipeline != t.Pipeline || w.Node != t.Node || w.Sink != sk.Index) {
+					others = append(others, w)
+				}
+			}
+			if len(others) == 0 {
+				continue
+			}
+			var ts *delta.Snapshot
+			if sk.IsDelta() {
+				ts, _ = load(sk.Table)
+			}
+			e := wholeTableEffect(EffectOverwrite, t.Key, sk.Table, tableLabel(sp), ts, "")
+			e.Description = fmt.Sprintf("overwrite %s (mode OVERWRITE, not `shared`): every row is replaced, the rows of its other writers (%s) included (%s)",
+				tableLabel(sp), strings.Join(writerNames(others), ", "), rowsText(e.Rows))
+			plan.Effects = append(plan.Effects, e)
+		}
 	}
 }
 

@@ -152,6 +152,9 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	if plan == nil || plan.snap == nil {
 		return nil, fmt.Errorf("%w: start needs a plan from Runner.Plan", ErrInvalidRun)
 	}
+	if ov := plan.Overlapping(); len(ov) > 0 && !plan.Request.AllowOverlap {
+		return nil, fmt.Errorf("%w: %s: nothing was changed; make the predicates disjoint, or acknowledge it (laktory run --delete-overlapping)", ErrOverlap, ov[0].Description)
+	}
 	store, err := r.store(ctx, plan.snap.Layout.StateDB())
 	if err != nil {
 		return nil, fmt.Errorf("run history: %w", err)

@@ -343,10 +343,20 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 	switch sp.reset {
 	case resetDeleteOwn:
 		var schema *delta.StructType
-		if s, err := loadTable(ctx, string(sp.sink.Table)); err == nil && s != nil {
-			schema = s.Schema()
+		ts, err := loadTable(ctx, string(sp.sink.Table))
+		if err == nil && ts != nil {
+			schema = ts.Schema()
 		}
 		pred := x.s.ownerPredicate(sp.writer, schema)
+		if ts != nil && !x.run.Plan.Request.AllowOverlap {
+			// Counted again on the table as it is now: rows may have
+			// arrived since the plan.
+			_, own := ownerPredicate(x.run.r.sql, sp.writer, schema)
+			if ov := x.run.r.overlaps(ctx, ts, sp, own); len(ov) > 0 {
+				return fmt.Errorf("%w: node '%s': deleting the rows of %s from %s would also delete %s matching writer %s (where %s): nothing was deleted; make the predicates disjoint, or acknowledge it (laktory run --delete-overlapping)",
+					ErrOverlap, x.tp.node.Name, ownerLabel(sp.writer), label, rowsText(ov[0].Rows), ov[0].Writer, ov[0].Where)
+			}
+		}
 		return x.commitReset(ctx, sp, "DELETE "+pred, x.refreshMeta(sp), func(tx engine.Txn) error {
 			return tx.Delete(ctx, pred)
 		}, true)

@@ -27,6 +27,11 @@ type Request struct {
 	Strict bool `json:"strict,omitempty"`
 	// Parallel bounds the tasks running at once; 0 means the number of cores.
 	Parallel int `json:"parallel,omitempty"`
+	// AllowOverlap acknowledges that a destructive step deletes rows that
+	// also match another writer's predicate (Effect.Overlaps): without
+	// it, Start refuses such a plan and the step fails before deleting
+	// (ErrOverlap).
+	AllowOverlap bool `json:"allow_overlap,omitempty"`
 }
 
 // Plan is a validated run, ready to execute: its tasks in dependency order
@@ -71,6 +76,19 @@ type FlowInfo struct {
 // confirmation is due before Start).
 func (p *Plan) Destructive() bool { return len(p.Effects) > 0 }
 
+// Overlapping returns the effects that would delete rows also matching
+// another writer's predicate (their Overlaps say whose and how many): a
+// plan with any runs only with Request.AllowOverlap.
+func (p *Plan) Overlapping() []Effect {
+	var out []Effect
+	for _, e := range p.Effects {
+		if len(e.Overlaps) > 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Task is one node of one pipeline, executed as a unit.
 type Task struct {
 	// Key is "pipeline.node".
@@ -97,6 +115,9 @@ const (
 	// EffectResetCheckpoint deletes a streaming checkpoint, so its flow
 	// reprocesses all its data.
 	EffectResetCheckpoint EffectKind = "reset_checkpoint"
+	// EffectOverwrite replaces every row of a table that other writers
+	// write too (an OVERWRITE sink without `shared`): their rows go.
+	EffectOverwrite EffectKind = "overwrite_table"
 	// EffectResume finishes or redoes a refresh a crash interrupted (RunID
 	// names the interrupted run): a writer's FULL or RESET is redone as a
 	// FULL refresh of it, a whole-table reset finished.
@@ -124,6 +145,18 @@ type Effect struct {
 	RunID int64 `json:"run_id,omitempty"`
 	// Description says it in one sentence for a confirmation prompt.
 	Description string `json:"description"`
+	// Overlaps are the other writers whose predicate also matches rows
+	// this step deletes, with their counts (EffectDeleteRows).
+	Overlaps []Overlap `json:"overlaps,omitempty"`
+}
+
+// Overlap is another writer's share of the rows a destructive step deletes.
+type Overlap struct {
+	// Writer is the other writer (pipeline.node) and Where its predicate.
+	Writer string `json:"writer"`
+	Where  string `json:"where"`
+	// Rows counts the rows the step deletes that match Where.
+	Rows int64 `json:"rows"`
 }
 
 // EventKind names what an Event reports.

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
@@ -74,5 +76,89 @@ func TestValidateParams(t *testing.T) {
 				t.Fatalf("exit %d (want %d), want %q in\n%s%s", code, tt.code, tt.want, out, errs)
 			}
 		})
+	}
+}
+
+// TestParamWhereOverlapRefused: the new user's loss of issue 24 item 1. A
+// where predicate from --param that validation cannot prove disjoint from
+// the other writer's (different columns) would have a FULL refresh delete
+// pb's rows: the plan names pb.b and the 2 rows, --yes alone is refused
+// (nothing changes), --delete-overlapping runs it.
+func TestParamWhereOverlapRefused(t *testing.T) {
+	dir := paramWorkspace(t)
+	if code, out, errs := runCLI(t, nil, "run", dir); code != ExitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errs)
+	}
+	full := []string{"run", dir, "-p", "pa", "--refresh", "FULL", "--param", "own=client_id = 1 OR id > 0"}
+	code, out, _ := runCLI(t, nil, append([]string{"plan"}, full[1:]...)...)
+	if code != ExitOK || !strings.Contains(out, "delete the rows of writer pa.a (where client_id = 1 OR id > 0) from main.default.orders (5 rows); 2 rows of them also match writer pb.b (where client_id = 2)") {
+		t.Fatalf("plan: exit %d\n%s", code, out)
+	}
+	code, out, errs := runCLI(t, nil, append(full, "--yes")...)
+	if code != ExitProblems || !strings.Contains(errs, "Refused: 1 step(s) above would delete rows that also match another writer's predicate (pa.a: 2 rows of writer pb.b)") {
+		t.Fatalf("--yes alone: exit %d\n%s%s", code, out, errs)
+	}
+	scan := func() string {
+		_, out, _ := runCLI(t, nil, "table", "scan", "orders", "--dir", dir, "--json", "--where", "client_id = 2")
+		return out
+	}
+	if n := strings.Count(scan(), "\n"); n != 2 {
+		t.Fatalf("pb's rows after the refusal: %d", n)
+	}
+	if code, out, errs := runCLI(t, nil, append(full, "--yes", "--delete-overlapping")...); code != ExitOK {
+		t.Fatalf("acknowledged: exit %d\n%s%s", code, out, errs)
+	}
+	if n := strings.Count(scan(), "\n"); n != 0 {
+		t.Fatalf("acknowledged: pb's rows were to go, %d left", n)
+	}
+}
+
+// TestRunWatchRefusesDestructive: a pipeline saved during run --watch
+// that switches a sink of a shared table to OVERWRITE without `shared` is
+// listed and not run (a watch cannot ask): the other writer's rows stay.
+func TestRunWatchRefusesDestructive(t *testing.T) {
+	dir := paramWorkspace(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"run", dir, "--watch"}, strings.NewReader(""), &out, &errb, func(string) string { return "" })
+	}()
+	wait := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(out.String(), what) {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("%q never printed:\n%s%s", what, out.String(), errb.String())
+	}
+	wait("Watching " + dir + ": waiting for changes")
+	workspacetest.Write(t, dir, map[string]string{"pipelines/pa.yaml": `name: pa
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: orders
+    mode: OVERWRITE
+`})
+	wait("watch: not run: this run of")
+	if s := out.String(); !strings.Contains(s, "overwrite main.default.orders (mode OVERWRITE, not `shared`): every row is replaced, the rows of its other writers (pb.b) included (5 rows)") {
+		t.Fatalf("the refused run's effects:\n%s", s)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("--watch did not end on Ctrl-C")
+	}
+	_, rows, _ := runCLI(t, nil, "table", "scan", "orders", "--dir", dir, "--json", "--where", "client_id = 2")
+	if n := strings.Count(rows, "\n"); n != 2 {
+		t.Fatalf("pb's rows after the watch: %d", n)
 	}
 }

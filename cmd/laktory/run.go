@@ -49,6 +49,7 @@ type runFlags struct {
 	resetMode   string
 	parallel    int
 	yes         bool
+	overlap     bool
 	dryRun      bool
 	watch       bool
 	asJSON      bool
@@ -111,7 +112,7 @@ func (f *runFlags) request() (runner.Request, error) {
 		refresh = validate.RefreshFull
 	}
 	return runner.Request{Pipelines: nonNil(f.pipelines), Selectors: nonNil(f.selectors), Refresh: refresh, ResetMode: f.resetMode,
-		Parallel: f.parallel, Strict: f.strict}, nil
+		Parallel: f.parallel, Strict: f.strict, AllowOverlap: f.overlap}, nil
 }
 
 func init() {
@@ -137,6 +138,11 @@ Before a destructive run (FULL or RESET) the effects are listed: whose rows
 are deleted and how many, which tables are dropped or truncated, which
 checkpoints reset. On a terminal you confirm them (--yes skips the
 question); without a terminal the run is refused unless --yes is given.
+A step deleting rows that also match another writer's predicate (counted
+before the run, again before the delete) is refused unless
+--delete-overlapping is given, and a terminal still asks; --yes alone does
+not acknowledge it. An OVERWRITE sink without shared on a table other
+writers write is destructive too, in every refresh.
 A refused or declined run changes nothing and exits 1.
 
 Commits that conflict with concurrent writers are retried up to 5 times with
@@ -174,6 +180,7 @@ readers) incrementally, debounced, one run at a time, until Ctrl-C.`,
 		}
 		f.register(cmd)
 		cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "do not ask for confirmation before a destructive run")
+		cmd.Flags().BoolVar(&f.overlap, "delete-overlapping", false, "acknowledge that a FULL refresh deletes rows that also match another writer's predicate (the plan lists them; a terminal still asks, --yes does not acknowledge them)")
 		cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the plan and what it would delete, and change nothing (as laktory plan)")
 		cmd.Flags().BoolVar(&f.watch, "watch", false, "after the run, run again (incrementally) the nodes a new landing file or a saved pipeline affects, until Ctrl-C")
 		return cmd
@@ -262,7 +269,17 @@ func (a *app) run(dir string, f runFlags) error {
 		}
 		return nil
 	}
-	if plan.Destructive() && !f.yes {
+	if ov := plan.Overlapping(); len(ov) > 0 {
+		if !f.overlap {
+			fmt.Fprintf(a.stderr, "Refused: %d step(s) above would delete rows that also match another writer's predicate (%s). Nothing was changed: make the predicates disjoint, or run again with --delete-overlapping to delete them too.\n",
+				len(ov), overlapSummary(ov))
+			return a.declined(plan, f.asJSON)
+		}
+		if a.interactive() && !a.confirm(out) {
+			fmt.Fprintln(out, "Not confirmed: nothing was changed.")
+			return a.declined(plan, f.asJSON)
+		}
+	} else if plan.Destructive() && !f.yes {
 		if !a.interactive() {
 			fmt.Fprintln(a.stderr, "Refused: this run deletes, drops, truncates or resets what is listed above, and without a terminal it cannot be confirmed. Nothing was changed: run again with --yes to proceed.")
 			return a.declined(plan, f.asJSON)
@@ -737,6 +754,22 @@ func printSummary(w io.Writer, s runner.Summary, color bool, shown warnings) {
 		fmt.Fprintln(w, p.paint(ansiBold+ansiRed, "Failures:"))
 		fmt.Fprintln(w, strings.Join(failed, "\n"))
 	}
+}
+
+// overlapSummary names, for each overlapping effect, the other writers
+// and their row counts.
+func overlapSummary(es []runner.Effect) string {
+	var parts []string
+	for _, e := range es {
+		for _, o := range e.Overlaps {
+			n := fmt.Sprintf("%d rows", o.Rows)
+			if o.Rows < 0 {
+				n = "an unknown number of rows"
+			}
+			parts = append(parts, fmt.Sprintf("%s: %s of writer %s", e.Task, n, o.Writer))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // parseParams reads --param NAME=VALUE flags.

@@ -81,9 +81,14 @@ func (a *app) watchRuns(r *runner.Runner, snap *workspace.Snapshot, first *runne
 			req := sel.Request()
 			req.Parallel = f.parallel
 			plan, err := r.Plan(a.ctx, snap, req)
-			if err != nil {
+			switch {
+			case err != nil:
 				a.planRejected(snap, snap.Dir, err, false) //nolint:errcheck // reported; the watch goes on
-			} else {
+			case plan.Destructive():
+				// Nobody is there to confirm a change on save.
+				printPlan(out, snap, plan, a.color(out), true, warnings{})
+				fmt.Fprintf(out, "watch: not run: this run of %s would delete or reset what is listed above, and a watch does not ask: stop the watch and confirm it with laktory run\n", sel)
+			default:
 				shown := warnings{}
 				printPlan(out, snap, plan, a.color(out), false, shown)
 				if _, err := a.execute(r, plan, out, false, shown, info); err != nil {
