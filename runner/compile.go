@@ -2,13 +2,13 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
@@ -98,7 +98,7 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	switch {
 	case err != nil || ok:
 	case src.Kind == workspace.SourceFile:
-		q, err = readFilesSQL(ctx, c.s.e, src.ResolvedPath, src.Format, readOptions{src: src})
+		q, err = readFilesSQL(ctx, c.s.e, src.ResolvedPath, src.Format, readOptions{src: src, settle: c.s.settle, warn: c.s.warn})
 	case src.Kind == workspace.SourceTable:
 		q, err = tableSQL(ctx, c.s.e, string(src.Table), src.TableRef.String(), engine.Scan{})
 	case src.Kind == workspace.SourceNode:
@@ -270,6 +270,10 @@ func sinkReadSQL(ctx context.Context, ses *session, p *workspace.Pipeline, n *wo
 // readOptions are a file source's reader options.
 type readOptions struct {
 	src *workspace.Source // nil for a sink read back
+	// settle is the settle window of landing files (0: none, for what the
+	// run wrote itself); warn reports skipped files (nil: not reported).
+	settle time.Duration
+	warn   func(string)
 }
 
 // readFilesSQL reads files of a format with the session's engine: a file,
@@ -280,11 +284,25 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 	if format == "DELTA" {
 		return tableSQL(ctx, e, path, path, engine.Scan{})
 	}
-	files, err := listFiles(path)
+	l, err := listFiles(ctx, path)
 	if err != nil {
 		return "", err
 	}
-	return e.ReadFiles(ctx, files, format, o.src)
+	if w := l.skippedWarning(path); w != "" && o.warn != nil {
+		o.warn(w)
+	}
+	complete, writing, err := settle(ctx, l.files, o.settle, time.Now)
+	if err != nil {
+		return "", err
+	}
+	if len(writing) > 0 {
+		return "", fmt.Errorf("%w: %s is still being written (its size or modification time changed within %s): run again once it is complete, or write landing files under a hidden name (.name or _name) and rename them into place",
+			ErrSource, writing[0].Path, o.settle)
+	}
+	if len(complete) == 0 {
+		return "", fmt.Errorf("%w: no files match %s", ErrSource, path)
+	}
+	return e.ReadFiles(ctx, listing{files: complete}.paths(), format, o.src)
 }
 
 // readFileList reads the given files of a format with DuckDB
@@ -342,7 +360,15 @@ func declaredColumns(ctx context.Context, q local.Querier, sql string, sc *works
 // PARQUET) with DuckDB.
 func fileListSQL(files []string, format string, o readOptions) (string, error) {
 	format = strings.ToUpper(format)
-	list := stringList(files)
+	exact := make([]string, len(files))
+	for i, f := range files {
+		p, err := duckPath(f)
+		if err != nil {
+			return "", err
+		}
+		exact[i] = p
+	}
+	list := stringList(exact)
 	var args []string
 	switch format {
 	case "CSV":
@@ -454,45 +480,23 @@ func schemaColumns(src *workspace.Source) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// listFiles returns the data files a path names: the file itself, a glob
-// as is, or every file below a folder (sorted), skipping names starting
-// with '.' or '_' (Spark's hidden files: _SUCCESS, _delta_log, .crc).
-func listFiles(path string) ([]string, error) {
-	if strings.ContainsAny(path, "*?[") {
-		return []string{path}, nil
-	}
-	fi, err := os.Stat(path)
+// listFiles returns the data files a path names (listLanding): the
+// file itself, the files of a glob, or every file below a folder (sorted),
+// skipping names starting with '.' or '_' (Spark's hidden files: _SUCCESS,
+// _delta_log, .crc) and what is not a regular file. A folder without a
+// file is an error ("no files in").
+func listFiles(ctx context.Context, path string) (listing, error) {
+	l, err := listLanding(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s does not exist", ErrSource, path)
-	}
-	if !fi.IsDir() {
-		return []string{path}, nil
-	}
-	var files []string
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+		if errors.Is(err, fs.ErrNotExist) {
+			return l, fmt.Errorf("%w: %s does not exist", ErrSource, path)
 		}
-		name := d.Name()
-		if p != path && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%w: list %s: %w", ErrSource, path, err)
+		return l, err
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("%w: no files in %s", ErrSource, path)
+	if len(l.files) == 0 && !isGlob(path) {
+		return l, fmt.Errorf("%w: no files in %s", ErrSource, path)
 	}
-	slices.Sort(files)
-	return files, nil
+	return l, nil
 }
 
 // placeholder matches {df}, {sources.x} and {nodes.x}.

@@ -56,6 +56,12 @@ type Config struct {
 	// runner does not close it.
 	Engine engine.Engine
 
+	// Settle is the settle window of landing files: a file whose size or
+	// modification time changed within it is not read yet (a stream
+	// defers it to a later run, a batch read fails); 0 takes the default
+	// (one second), a negative value turns the check off.
+	Settle time.Duration
+
 	// hooks for tests.
 	beforeCommit func(task string, attempt int)
 	// progressEvery is how often writes report their progress (default
@@ -64,6 +70,17 @@ type Config struct {
 	// afterStep is called after each step of a micro-batch (stepOffsets,
 	// stepSink, stepCommit).
 	afterStep func(task, flow, step string, batch int64)
+}
+
+// settle is the runner's settle window of landing files.
+func (r *Runner) settle() time.Duration {
+	switch {
+	case r.cfg.Settle == 0:
+		return defaultSettle
+	case r.cfg.Settle < 0:
+		return 0
+	}
+	return r.cfg.Settle
 }
 
 // Runner plans and executes runs of workspaces. It owns one DuckDB

@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,7 +39,32 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 	if opts.SQL == nil {
 		opts.SQL = r.sql
 	}
-	return workspace.SortDiagnostics(append(validate.Check(snap, opts), res.Diagnostics...)), nil
+	ds := append(validate.Check(snap, opts), res.Diagnostics...)
+	ds = append(ds, landingDiagnostics(ctx, snap)...)
+	return workspace.SortDiagnostics(ds), nil
+}
+
+// landingDiagnostics lists, for each file source, the entries of its path
+// that are not regular files (LK206): runs skip them without opening them.
+func landingDiagnostics(ctx context.Context, snap *workspace.Snapshot) []validate.Diagnostic {
+	var out []validate.Diagnostic
+	for _, p := range snap.Pipelines {
+		for _, n := range p.Nodes {
+			for _, src := range n.Sources {
+				if src.Kind != workspace.SourceFile || src.ResolvedPath == "" || src.Table != "" || strings.EqualFold(src.Format, "DELTA") {
+					continue
+				}
+				l, err := listLanding(ctx, src.ResolvedPath)
+				if err != nil || len(l.skipped) == 0 {
+					continue
+				}
+				out = append(out, workspace.NewDiagnostic(src.At("path"), validate.Warning, validate.CodeNotRegular,
+					fmt.Sprintf("source #%d of node '%s': %s", src.Index+1, n.Name, l.skippedWarning(snap.Rel(src.ResolvedPath))),
+					"landing folders hold data files only: runs skip these entries and never open them"))
+			}
+		}
+	}
+	return out
 }
 
 // engineVersion identifies what binds nodes (this program and its DuckDB),
@@ -268,25 +293,18 @@ func (e schemaEngine) FileVersion(src *workspace.Source) (string, error) {
 	return b.String(), nil
 }
 
-// sourceFiles lists the files a file source reads now (a glob expanded);
-// none when nothing is there yet (a run says so; a check has nothing to
-// infer a schema from).
+// sourceFiles lists the files a file source reads now (a glob expanded,
+// what is not a regular file skipped); none when nothing is there yet (a
+// run says so; a check has nothing to infer a schema from).
 func sourceFiles(src *workspace.Source) ([]string, error) {
-	if strings.ContainsAny(src.ResolvedPath, "*?[") {
-		files, err := filepath.Glob(src.ResolvedPath)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrSource, src.ResolvedPath, err)
-		}
-		return files, nil
-	}
-	if _, err := os.Stat(src.ResolvedPath); err != nil {
+	l, err := listLanding(context.Background(), src.ResolvedPath)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	files, err := listFiles(src.ResolvedPath)
-	if errors.Is(err, ErrSource) && strings.Contains(err.Error(), "no files in") {
-		return nil, nil
+	if err != nil {
+		return nil, err
 	}
-	return files, err
+	return l.paths(), nil
 }
 
 // FileSchema implements schemaflow.Engine: DuckDB binds the read (CSV

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
@@ -28,6 +29,11 @@ type session struct {
 	conn   *sql.Conn
 	prefix string
 	n      int
+	// settle is the settle window of the landing files the session reads
+	// (Config.Settle); warn reports what a read skipped (nil: a schema
+	// check's session, whose validation reports it).
+	settle time.Duration
+	warn   func(string)
 }
 
 var sessionSeq atomic.Int64

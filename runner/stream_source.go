@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
@@ -66,8 +65,17 @@ type fileStream struct {
 	// sink read back may not exist before its first write.
 	required bool
 
+	// settle is the settle window of landing files (0: none, for a sink
+	// read back); warn reports skipped, deferred and changed files;
+	// reader and pipeline name the reading node in its hints.
+	settle           time.Duration
+	warn             func(string)
+	reader, pipeline string
+
 	listed []fileEntry // the files available when the flow started
 	done   bool
+	// changedReported: the processed files already reported as changed.
+	changedReported map[string]bool
 }
 
 // fileOffset is Spark's FileStreamSourceOffset.
@@ -89,46 +97,37 @@ func parseFileOffset(o json.RawMessage) (int64, error) {
 	return f.LogOffset, nil
 }
 
-// available lists the files of the source when the flow starts, oldest
-// first (modification time, then path).
-func (s *fileStream) available() ([]fileEntry, error) {
+// available lists the complete files of the source when the flow starts,
+// oldest first (modification time, then path): what is not a regular file
+// is skipped, and a file still being written (settle) is left for a later
+// run, with a warning each.
+func (s *fileStream) available(ctx context.Context) ([]fileEntry, error) {
 	if s.done {
 		return s.listed, nil
 	}
 	s.done = true
-	var paths []string
-	var err error
-	if strings.ContainsAny(s.path, "*?[") {
-		if paths, err = filepath.Glob(s.path); err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrSource, s.path, err)
-		}
-	} else {
-		fi, err := os.Stat(s.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && s.required:
-			return nil, fmt.Errorf("%w: %s does not exist: fix the source's path, or create the folder", ErrSource, s.path)
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, nil // nothing written yet
-		case err != nil:
-			return nil, fmt.Errorf("%w: %w", ErrSource, err)
-		case fi.IsDir():
-			if entries, _ := os.ReadDir(s.path); len(entries) == 0 {
-				return nil, nil
-			}
-		}
-		if paths, err = listFiles(s.path); err != nil {
-			if strings.Contains(err.Error(), "no files in") {
-				return nil, nil
-			}
-			return nil, err
-		}
+	l, err := listLanding(ctx, s.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && s.required:
+		return nil, fmt.Errorf("%w: %s does not exist: fix the source's path, or create the folder", ErrSource, s.path)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil // nothing written yet
+	case err != nil:
+		return nil, err
 	}
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() {
-			continue
-		}
-		s.listed = append(s.listed, fileEntry{Path: fileURI(p), Timestamp: fi.ModTime().UnixMilli()})
+	if w := l.skippedWarning(s.path); w != "" {
+		s.report(w)
+	}
+	complete, writing, err := settle(ctx, l.files, s.settle, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	if len(writing) > 0 {
+		s.report(fmt.Sprintf("%d files of %s are still being written (their size or modification time changed within %s): left for a later run, first %s",
+			len(writing), s.path, s.settle, writing[0].Path))
+	}
+	for _, f := range complete {
+		s.listed = append(s.listed, fileEntry{Path: fileURI(f.Path), Timestamp: f.ModTime.UnixMilli()})
 	}
 	slices.SortFunc(s.listed, func(a, b fileEntry) int {
 		if a.Timestamp != b.Timestamp {
@@ -139,12 +138,19 @@ func (s *fileStream) available() ([]fileEntry, error) {
 	return s.listed, nil
 }
 
+// report emits a warning of the stream (dropped when it has none).
+func (s *fileStream) report(msg string) {
+	if s.warn != nil {
+		s.warn(msg)
+	}
+}
+
 func (s *fileStream) next(ctx context.Context, from json.RawMessage) (json.RawMessage, bool, error) {
 	n, err := parseFileOffset(from)
 	if err != nil {
 		return nil, false, err
 	}
-	all, err := s.available()
+	all, err := s.available(ctx)
 	if err != nil || len(all) == 0 {
 		return from, false, err
 	}
@@ -152,19 +158,32 @@ func (s *fileStream) next(ctx context.Context, from json.RawMessage) (json.RawMe
 	if err != nil {
 		return nil, false, err
 	}
-	done := make(map[string]bool, len(seen))
+	done := make(map[string]fileEntry, len(seen))
 	for _, e := range seen {
-		done[uriPath(e.Path)] = true
+		done[uriPath(e.Path)] = e
 	}
 	var batch []fileEntry
+	var changed []string
 	for _, e := range all {
-		if len(batch) >= s.limit {
-			break
+		p := uriPath(e.Path)
+		if was, ok := done[p]; ok {
+			if was.Timestamp != e.Timestamp && !s.changedReported[p] {
+				changed = append(changed, fmt.Sprintf("%s (read in batch %d)", p, was.BatchID))
+				if s.changedReported == nil {
+					s.changedReported = map[string]bool{}
+				}
+				s.changedReported[p] = true
+			}
+			continue
 		}
-		if !done[uriPath(e.Path)] {
+		if len(batch) < s.limit {
 			e.BatchID = n + 1
 			batch = append(batch, e)
 		}
+	}
+	if len(changed) > 0 {
+		s.report(fmt.Sprintf("%d files of %s changed after they were read, and a stream reads a file once: their new content is not read: %s; to read them again, run a FULL refresh of node '%s' (%s)",
+			len(changed), s.path, strings.Join(changed, ", "), s.reader, human.RunCommand(s.pipeline, []string{s.reader}, validate.RefreshFull, "")))
 	}
 	if len(batch) == 0 {
 		return from, false, nil

@@ -131,6 +131,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 	}
 	defer s.close()
 	x.s = s
+	s.settle, s.warn = x.run.r.settle(), x.warn
 	if err := x.sessionZone(ctx); err != nil {
 		return err
 	}

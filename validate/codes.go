@@ -85,6 +85,7 @@ const (
 	CodeOwnershipSwitch    = "LK203"
 	CodeFactsUnreadable    = "LK204"
 	CodeSourceMissing      = "LK205"
+	CodeNotRegular         = "LK206"
 	CodeSQLBind            = "LK301"
 	CodeSQLDialect         = "LK302"
 	CodeSQLDiffers         = "LK303"
@@ -183,6 +184,7 @@ var Codes = []CodeInfo{
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
 	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
 	{CodeSourceMissing, Error, "a file source path that does not exist (read from disk by the caller)"},
+	{CodeNotRegular, Warning, "a file source's folder holds entries that are not regular files (a FIFO, socket, device, link to a folder): skipped, never opened"},
 	{CodeSQLBind, Error, "SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)"},
 	{CodeSQLDialect, Error, "SQL the node's dialect cannot translate to the local engine's (schema flow)"},
 	{CodeSQLDiffers, Warning, "SQL whose local result may differ from the dialect's engine (schema flow)"},
