@@ -120,6 +120,30 @@ func (r *resolver) castSQL(sql string, from, to *Type, mode castMode, name strin
 		case KTimestampNTZ:
 			return r.instant(sql), nil
 		}
+		if mode != castImplicit && (from.isIntegral() || from.isFractional()) {
+			// Seconds since the epoch (Spark's longToTimestamp and
+			// doubleToTimestamp: micros truncated toward zero); NaN and
+			// infinities are CAST_INVALID_INPUT (NULL for TRY_CAST).
+			micros := "CAST(" + sql + " AS HUGEINT) * 1000000"
+			if from.isFractional() {
+				micros = "CAST(trunc(CAST(" + sql + " AS DOUBLE) * 1000000) AS HUGEINT)"
+			}
+			ts := "timezone('UTC', make_timestamp(CAST(" + micros + " AS BIGINT)))"
+			bad := "error('[LOCALLY_UNSUPPORTED.TIMESTAMP_RANGE] ' || CAST(" + sql + " AS VARCHAR) || ' seconds since the epoch is beyond the timestamps the local engine holds')"
+			if try {
+				bad = "NULL"
+			}
+			guard := "abs(" + micros + ") > CAST('9223372036854775807' AS HUGEINT)"
+			if from.isFractional() {
+				invalid := "error('[CAST_INVALID_INPUT] The value ' || CAST(" + sql + " AS VARCHAR) || ' of the type \"" + strings.ToUpper(from.String()) + "\" cannot be cast to \"TIMESTAMP\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.')"
+				if try {
+					invalid = "NULL"
+				}
+				return "CASE WHEN " + sql + " IS NULL THEN NULL WHEN isnan(" + sql + ") OR isinf(" + sql + ") THEN " + invalid +
+					" WHEN abs(CAST(" + sql + " AS DOUBLE)) >= 9.2e12 THEN " + bad + " ELSE " + ts + " END", nil
+			}
+			return "CASE WHEN " + sql + " IS NULL THEN NULL WHEN " + guard + " THEN " + bad + " ELSE " + ts + " END", nil
+		}
 	case KTimestampNTZ:
 		switch from.Kind {
 		case KString:

@@ -198,8 +198,15 @@ func buildTable() map[string]*fnDef {
 
 // lookupFunc finds a function by name (case-insensitive).
 func lookupFunc(name string) *fnDef {
+	if d := syntaxFuncs[strings.ToLower(name)]; d != nil {
+		return d
+	}
 	return table()[strings.ToLower(name)]
 }
+
+// syntaxFuncs are the functions Spark's parser builds (a unit keyword
+// first), not in its function registry: timestampadd and timestampdiff.
+var syntaxFuncs = map[string]*fnDef{"timestampadd": timestampAdd, "timestampdiff": timestampDiff}
 
 // FunctionInfo describes a Spark function's local support (for the docs).
 type FunctionInfo struct {
@@ -295,6 +302,14 @@ func (r *resolver) callWith(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, err
 	c := &fcall{r: r, def: def, node: n, sc: sc, ctx: argCtx}
 	var names []string
 	for i, a := range n.Args {
+		if cr, ok := a.(*ColumnRef); ok && i == 0 && len(cr.Parts) == 1 && unitFirst(def.name, len(n.Args)) {
+			// timestampadd(HOUR, ...): the unit is a keyword, not a column.
+			f := cr.Parts[0]
+			lit := &Literal{Kind: LitString, Value: strings.ToUpper(f.Name), P: f.P}
+			c.args = append(c.args, litRx(tString, duckString(strings.ToUpper(f.Name)), strings.ToUpper(f.Name), lit))
+			names = append(names, strings.ToUpper(f.Name))
+			continue
+		}
 		if n.Syntax == "EXTRACT" && i == 0 {
 			// EXTRACT's first argument names a field, not a column.
 			f := a.(*ColumnRef).Parts[0]

@@ -233,7 +233,10 @@ func datetimeFuncs() []*fnDef {
 		alias("datepart", fn("date_part", Rewritten, 2, 2, func(c *fcall) (*rx, error) { return c.extract(0, 1) })),
 		fn("extract", Rewritten, 2, 2, func(c *fcall) (*rx, error) { return c.extract(0, 1) }),
 		dateAdd("date_add", "+"), dateAdd("date_sub", "-"),
-		fn("datediff", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
+		fn("datediff", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
+			if len(c.args) == 3 {
+				return c.timestampDiff()
+			}
 			a, err := c.dateArg(0)
 			if err != nil {
 				return nil, err
@@ -592,3 +595,114 @@ func (c *fcall) utcShift(from bool) (*rx, error) {
 	}
 	return c.out(tTS, localToInstant("timezone('UTC', "+ts.sql+")", duckString(zone))), nil
 }
+
+// unitFirst: the functions whose first argument is a datetime unit
+// keyword (timestampadd(HOUR, 2, ts), datediff(DAY, a, b)).
+func unitFirst(name string, n int) bool {
+	switch name {
+	case "timestampadd", "timestampdiff":
+		return true
+	case "datediff":
+		return n == 3
+	}
+	return false
+}
+
+// microsPerUnit: the time-based units of timestampadd/timestampdiff.
+var microsPerUnit = map[string]int64{"MICROSECOND": 1, "MILLISECOND": 1000, "SECOND": 1000000, "MINUTE": 60000000, "HOUR": 3600000000}
+
+// monthsPerUnit: the date-based units counted in months.
+var monthsPerUnit = map[string]int{"MONTH": 1, "QUARTER": 3, "YEAR": 12}
+
+var timestampDiff = fn("timestampdiff", Rewritten, 3, 3, func(c *fcall) (*rx, error) { return c.timestampDiff() })
+
+// timestampDiff is Spark's DateTimeUtils.timestampDiff: the number of
+// whole units between the session-local date-times of start and end,
+// java.time's ChronoUnit.between (truncated toward zero; the date-based
+// units move the end date one day when its time of day has not reached
+// the start's).
+func (c *fcall) timestampDiff() (*rx, error) {
+	unit, _, err := c.litStr(0, "unit")
+	if err != nil {
+		return nil, err
+	}
+	unit = strings.ToUpper(unit)
+	a, err := c.wallArg(1)
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.wallArg(2)
+	if err != nil {
+		return nil, err
+	}
+	if us, ok := microsPerUnit[unit]; ok {
+		return c.out(tLong, fmt.Sprintf("CAST((epoch_us(%s) - epoch_us(%s)) // %d AS BIGINT)", b, a, us)), nil
+	}
+	end := fmt.Sprintf("spark_until_end_date(%s, %s)", a, b)
+	switch unit {
+	case "DAY", "DAYOFYEAR":
+		return c.out(tLong, fmt.Sprintf("CAST(%s - CAST(%s AS DATE) AS BIGINT)", end, a)), nil
+	case "WEEK":
+		return c.out(tLong, fmt.Sprintf("CAST((%s - CAST(%s AS DATE)) // 7 AS BIGINT)", end, a)), nil
+	}
+	if m, ok := monthsPerUnit[unit]; ok {
+		return c.out(tLong, fmt.Sprintf("CAST(spark_months_until(CAST(%s AS DATE), %s) // %d AS BIGINT)", a, end, m)), nil
+	}
+	return nil, c.badUnit(unit)
+}
+
+func (c *fcall) badUnit(unit string) error {
+	return sparkErr(c.argPos(0), "INVALID_PARAMETER_VALUE.DATETIME_UNIT", "The value of parameter(s) `unit` in `%s` is invalid: expects one of the units without quotes YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFYEAR, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND, but got the string literal '%s'.", c.def.name, unit)
+}
+
+// timestampAdd is Spark's DateTimeUtils.timestampAdd: time-based units
+// add microseconds to the instant; days, weeks, months, quarters and
+// years move the session-local date (a month's last day clamps, as in
+// add_months), keeping the time of day.
+var timestampAdd = fn("timestampadd", Rewritten, 3, 3, func(c *fcall) (*rx, error) {
+	unit, _, err := c.litStr(0, "unit")
+	if err != nil {
+		return nil, err
+	}
+	unit = strings.ToUpper(unit)
+	n, err := c.typed(1, tLong)
+	if err != nil {
+		return nil, err
+	}
+	x := c.args[2]
+	t := tTS
+	if x.t.Kind == KTimestampNTZ {
+		t = tTSNTZ
+	}
+	wall, err := c.wallArg(2)
+	if err != nil {
+		return nil, err
+	}
+	var local string
+	if us, ok := microsPerUnit[unit]; ok {
+		if t == tTSNTZ {
+			return c.out(t, fmt.Sprintf("make_timestamp(epoch_us(%s) + %s * %d)", wall, n.sql, us)), nil
+		}
+		ts, err := c.tsArg(2)
+		if err != nil {
+			return nil, err
+		}
+		return c.out(t, fmt.Sprintf("timezone('UTC', make_timestamp(epoch_us(%s) + %s * %d))", ts.sql, n.sql, us)), nil
+	}
+	switch unit {
+	case "DAY", "DAYOFYEAR":
+		local = fmt.Sprintf("(%s + to_days(CAST(%s AS INTEGER)))", wall, n.sql)
+	case "WEEK":
+		local = fmt.Sprintf("(%s + to_days(CAST(%s * 7 AS INTEGER)))", wall, n.sql)
+	default:
+		m, ok := monthsPerUnit[unit]
+		if !ok {
+			return nil, c.badUnit(unit)
+		}
+		local = fmt.Sprintf("(%s + to_months(CAST(%s * %d AS INTEGER)))", wall, n.sql, m)
+	}
+	if t == tTSNTZ {
+		return c.out(t, local), nil
+	}
+	return c.out(t, c.r.instant(local)), nil
+})

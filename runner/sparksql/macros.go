@@ -59,6 +59,13 @@ var macros = []macro{
 	{"spark_div_half_even", "n, d", "CAST(sign(n) AS HUGEINT) * (abs(n) // d + CASE WHEN abs(n) % d > d - abs(n) % d OR (abs(n) % d = d - abs(n) % d AND (abs(n) // d) % 2 = 1) THEN 1 ELSE 0 END)"},
 	{"spark_div_ceil", "n, d", "CASE WHEN n >= 0 THEN n // d + CASE WHEN n % d > 0 THEN 1 ELSE 0 END ELSE -(abs(n) // d) END"},
 	{"spark_div_floor", "n, d", "CASE WHEN n >= 0 THEN n // d ELSE -(abs(n) // d + CASE WHEN abs(n) % d > 0 THEN 1 ELSE 0 END) END"},
+	// java.time's LocalDateTime.until for date-based units: the end date,
+	// moved one day toward the start when its time of day has not
+	// reached the start's; months between two dates as LocalDate.until
+	// counts them (packed year*12+month and day, truncated toward zero).
+	{"spark_until_end_date", "a, b", "CASE WHEN CAST(b AS DATE) > CAST(a AS DATE) AND epoch_us(b) - epoch_us(date_trunc('day', b)) < epoch_us(a) - epoch_us(date_trunc('day', a)) THEN CAST(b AS DATE) - 1 " +
+		"WHEN CAST(b AS DATE) < CAST(a AS DATE) AND epoch_us(b) - epoch_us(date_trunc('day', b)) > epoch_us(a) - epoch_us(date_trunc('day', a)) THEN CAST(b AS DATE) + 1 ELSE CAST(b AS DATE) END"},
+	{"spark_months_until", "a, e", "(((year(e) * 12 + month(e)) * 32 + day(e)) - ((year(a) * 12 + month(a)) * 32 + day(a))) // 32"},
 	{"spark_trunc_div", "n, d", "CASE WHEN d = 0 THEN error(" + sqlq(msgDivideByZero) + ") ELSE " +
 		"CAST(sign(n) * sign(d) AS HUGEINT) * (abs(n) // abs(d)) END"},
 
