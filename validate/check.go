@@ -56,6 +56,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.sourcePaths()
 	c.confinement()
 	c.exprStatements()
+	c.unresolvedRefs()
 	c.deep()
 	if opts.Strict || (snap.Config != nil && snap.Config.Strict) {
 		for i, d := range c.diags {
