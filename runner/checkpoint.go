@@ -78,6 +78,9 @@ func openCheckpoint(dir, home string) (*checkpoint, error) {
 		cp.id = m.ID
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
+	case !pathExists(importMarker(dir)) && hasLogs(dir):
+		return nil, fmt.Errorf("%w: checkpoint %s has batches but no metadata file (its query id, which its Delta commits carry): they cannot be told apart from another query's",
+			errUntrusted, dir)
 	default:
 		cp.id = uuid.NewString()
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -95,15 +98,82 @@ func openCheckpoint(dir, home string) (*checkpoint, error) {
 	var m struct {
 		Workspace string `json:"workspace"`
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, workspaceMarker)); err == nil && json.Unmarshal(b, &m) == nil && filepath.IsAbs(m.Workspace) {
+	b, err = os.ReadFile(filepath.Join(dir, workspaceMarker))
+	switch {
+	case err == nil && json.Unmarshal(b, &m) == nil && filepath.IsAbs(m.Workspace):
 		cp.base = filepath.Clean(m.Workspace)
 		return cp, nil
+	case err == nil:
+		// The folder the log's paths are written for is lost: in a moved
+		// workspace, every file read before would look new.
+		return nil, fmt.Errorf("%w: checkpoint %s: its %s file is garbled (%.60q, not {\"workspace\": \"<absolute folder>\"}): the files it read before cannot be told from new ones",
+			errUntrusted, dir, workspaceMarker, string(bytes.TrimSpace(b)))
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
 	}
 	b, _ = json.Marshal(map[string]string{"workspace": home})
 	if err := writeFileAtomic(filepath.Join(dir, workspaceMarker), append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
 	}
 	return cp, nil
+}
+
+// errUntrusted marks a checkpoint that cannot be trusted: resuming it
+// would skip or read again files or commits. It wraps ErrCheckpoint; the
+// flow names the FULL refresh that starts it over (untrusted).
+var errUntrusted = fmt.Errorf("%w: cannot be trusted", ErrCheckpoint)
+
+// hasLogs reports whether a checkpoint folder holds any batch: offsets,
+// commits, a file source log or a state.
+func hasLogs(dir string) bool {
+	for _, log := range []string{"offsets", "commits", "sources", "state"} {
+		if entries, err := os.ReadDir(filepath.Join(dir, log)); err == nil && len(entries) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// trust checks that the checkpoint's logs agree with each other, as a
+// run leaves them: commits/ never ahead of offsets/, at most one batch
+// planned and not committed (a crash), file source logs at most one batch
+// ahead of offsets/ (written just before it), and no file source log or
+// state without offsets. Anything else means parts of it were lost or
+// edited: resuming would skip new files for good or read old ones again.
+func (cp *checkpoint) trust() error {
+	last, err := cp.lastCommitted()
+	if err != nil {
+		return err
+	}
+	planned, err := cp.lastOffsets()
+	if err != nil {
+		return err
+	}
+	bad := func(what string) error {
+		return fmt.Errorf("%w: checkpoint %s %s", errUntrusted, cp.dir, what)
+	}
+	switch {
+	case last > planned:
+		return bad(fmt.Sprintf("has commits/%d but its offsets/ end at %d (lost or removed)", last, planned))
+	case planned > last+1:
+		return bad(fmt.Sprintf("has offsets/%d but its commits/ end at %d: more than the one batch a crash leaves uncommitted (commits/ lost or removed)", planned, last))
+	}
+	sources, _ := os.ReadDir(filepath.Join(cp.dir, "sources"))
+	for _, src := range sources {
+		entries, _ := os.ReadDir(filepath.Join(cp.dir, "sources", src.Name()))
+		for _, e := range entries {
+			n, err := strconv.ParseInt(strings.TrimSuffix(e.Name(), ".compact"), 10, 64)
+			if err == nil && n > planned+1 {
+				return bad(fmt.Sprintf("has the file source log sources/%s/%s beyond its offsets/, which end at %d (offsets/ and commits/ lost or removed): the files it lists would never be read again", src.Name(), e.Name(), planned))
+			}
+		}
+	}
+	if planned < 0 {
+		if entries, _ := os.ReadDir(filepath.Join(cp.dir, "state")); len(entries) > 0 {
+			return bad("has a state/ but no offsets/ (lost or removed)")
+		}
+	}
+	return nil
 }
 
 // rebase moves path from one workspace folder to another when it lies

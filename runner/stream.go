@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/human"
 )
 
 // flowPlan is a flow of a task: the node writing one sink through its own
@@ -73,8 +75,11 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 		x.sinkDefinition(f)
 	}
 	cp, err := openCheckpoint(f.dir, x.run.Plan.snap.Dir)
+	if err == nil {
+		err = cp.trust()
+	}
 	if err != nil {
-		return err
+		return x.untrusted(err)
 	}
 	if f.once {
 		return x.runOnce(ctx, f, cp)
@@ -332,6 +337,18 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 		return d, nil
 	}
 	return nil, fmt.Errorf("%w: a %s source cannot be read as a stream locally", ErrSource, src.Kind)
+}
+
+// untrusted adds, to the error of a checkpoint that cannot be trusted,
+// the command that recovers: a FULL refresh of the node, which starts its
+// checkpoints over with its rows.
+func (x *taskExec) untrusted(err error) error {
+	if !errors.Is(err, errUntrusted) {
+		return err
+	}
+	p, n := x.tp.pipeline, x.tp.node
+	return fmt.Errorf("%w. Run a FULL refresh of node '%s' of pipeline '%s' to start it over with the node's rows (%s)",
+		err, n.Name, p.Name, human.RunCommand(p.Name, []string{n.Name}, validate.RefreshFull, ""))
 }
 
 // isDeltaTable reports whether path holds a Delta log.

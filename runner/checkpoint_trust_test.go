@@ -1,0 +1,77 @@
+package runner
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUntrustedCheckpoint: a checkpoint whose logs disagree (parts lost or
+// edited) stops the run with an error naming it and the FULL refresh that
+// recovers, instead of skipping new files for good or reading old ones
+// again; the FULL refresh then gives every row once.
+func TestUntrustedCheckpoint(t *testing.T) {
+	cases := []struct {
+		name   string
+		damage func(t *testing.T, cp string)
+		says   string
+	}{
+		{"offsets and commits lost", func(t *testing.T, cp string) {
+			os.RemoveAll(filepath.Join(cp, "offsets"))
+			os.RemoveAll(filepath.Join(cp, "commits"))
+		}, "beyond its offsets/"},
+		{"commits lost", func(t *testing.T, cp string) {
+			os.RemoveAll(filepath.Join(cp, "commits"))
+		}, "more than the one batch a crash leaves uncommitted"},
+		{"offsets lost", func(t *testing.T, cp string) {
+			os.RemoveAll(filepath.Join(cp, "offsets"))
+		}, "but its offsets/ end at -1"},
+		{"metadata lost", func(t *testing.T, cp string) {
+			os.Remove(filepath.Join(cp, "metadata"))
+		}, "has batches but no metadata file"},
+		{"workspace map garbled", func(t *testing.T, cp string) {
+			os.WriteFile(filepath.Join(cp, workspaceMarker), []byte("{\"workspace\": \"not absolute"), 0o644)
+		}, "laktory-workspace file is garbled"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			w := &ws{t: t, dir: filepath.Join(base, "ws")}
+			w.write(map[string]string{"pipelines/pl.yaml": fileStreamPipeline,
+				"data/in/1.jsonl": jsonl("a", 0, 3, ""), "data/in/2.jsonl": jsonl("b", 0, 2, "")})
+			r := testRunner(t)
+			mustRun(t, r, w.load(), Request{})
+			// The workspace moves (the map is what keeps its files read once).
+			moved := filepath.Join(base, "moved")
+			if err := os.Rename(w.dir, moved); err != nil {
+				t.Fatal(err)
+			}
+			w.dir = moved
+			w.write(map[string]string{"data/in/3.jsonl": jsonl("c", 0, 4, "")})
+			cp := flowDir(t, w.load(), "pl", "s")
+			tc.damage(t, cp)
+			o := run(t, r, w.load(), Request{})
+			msg := o.sum.Tasks[0].Err
+			if o.err == nil || !errors.Is(o.err, ErrCheckpoint) && !strings.Contains(msg, "cannot be trusted") {
+				t.Fatalf("the run went on (%v, %d rows written) over a checkpoint that cannot be trusted", o.err, o.sum.RowsWritten)
+			}
+			for _, want := range []string{cp, tc.says, "laktory run --pipeline pl --select s --refresh FULL"} {
+				if !strings.Contains(msg, want) {
+					t.Fatalf("the error does not say %q:\n%s", want, msg)
+				}
+			}
+			if n := count(t, r, w.table("out"), ""); n != 5 {
+				t.Fatalf("%d rows after the refused run, want the 5 of before", n)
+			}
+			mustRun(t, r, w.load(), Request{Refresh: "FULL"})
+			if n := count(t, r, w.table("out"), ""); n != 9 {
+				t.Fatalf("%d rows after the FULL refresh, want 9 (each file once)", n)
+			}
+			if o := mustRun(t, r, w.load(), Request{}); o.sum.RowsWritten != 0 {
+				t.Fatalf("%d rows read again after the FULL refresh", o.sum.RowsWritten)
+			}
+		})
+	}
+}
