@@ -2,18 +2,15 @@ package runner
 
 import (
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
-
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
@@ -137,44 +134,15 @@ func (x *taskExec) foreachRows(ctx context.Context, tbl, src string) (int64, err
 }
 
 // appendRows appends the rows the session's engine returns for src to
-// the new table tbl (one VARCHAR column j) of the run's database.
+// the new table tbl (one VARCHAR column j) of the run's database, with
+// the local engine's appender.
 func (x *taskExec) appendRows(ctx context.Context, tbl, src string) error {
 	rows, err := x.s.e.Rows(ctx, src)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	conn, err := x.run.r.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "CREATE TABLE memory.main."+quoteIdent(tbl)+" (j VARCHAR)"); err != nil {
-		return err
-	}
-	return conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppender(dc.(driver.Conn), "memory", "main", tbl)
-		if err != nil {
-			return err
-		}
-		for n := 0; ; n++ {
-			if n%4096 == 0 && ctx.Err() != nil {
-				err = ctx.Err()
-				break
-			}
-			var row []byte
-			if row, err = rows.Next(); err != nil {
-				break
-			}
-			if err = a.AppendRow(string(row)); err != nil {
-				break
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			err = nil
-		}
-		return errors.Join(err, a.Close())
-	})
+	return local.AppendJSONRows(ctx, x.run.r.db, tbl, rows)
 }
 
 // updatedRows is the SQL of an update flow's rows to send: those of the
