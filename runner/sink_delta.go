@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -41,14 +42,27 @@ func (x *taskExec) writeProgress(table string) func(delta.WriteProgress) {
 // (replacing a column of that name). It is SQL both engines read.
 func sinkQuery(sp *sinkPlan, rel string, cols []column) string {
 	w := sp.writer
-	if w == nil || w.Ownership != workspace.OwnerColumn {
-		return "SELECT * FROM " + quoteIdent(rel)
+	owner := w != nil && w.Ownership == workspace.OwnerColumn
+	var out []string
+	if owner {
+		out = append(out, fmt.Sprintf("CAST(%s AS STRING) AS %s", quoteString(w.WriterID), quoteIdent(w.Column)))
 	}
-	out := []string{fmt.Sprintf("CAST(%s AS STRING) AS %s", quoteString(w.WriterID), quoteIdent(w.Column))}
+	cast, backend := false, ""
+	if sp.sink != nil {
+		backend = sp.sink.Backend
+	}
 	for _, c := range cols {
-		if !strings.EqualFold(c.Name, w.Column) {
-			out = append(out, quoteIdent(c.Name))
+		if owner && strings.EqualFold(c.Name, w.Column) {
+			continue
 		}
+		e := quoteIdent(c.Name)
+		if t := schemaflow.SinkType(backend, c.Type); t != c.Type {
+			e, cast = fmt.Sprintf("CAST(%s AS %s) AS %s", e, t, e), true
+		}
+		out = append(out, e)
+	}
+	if !owner && !cast {
+		return "SELECT * FROM " + quoteIdent(rel)
 	}
 	return fmt.Sprintf("SELECT %s FROM %s", strings.Join(out, ", "), quoteIdent(rel))
 }
@@ -188,7 +202,7 @@ func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b m
 		}
 	}
 	var cols []column
-	if sp.writer != nil && sp.writer.Ownership == workspace.OwnerColumn {
+	if sp.writer != nil && sp.writer.Ownership == workspace.OwnerColumn || sk.Backend == "POLARS" {
 		var err error
 		if cols, err = x.s.columns(ctx, quoteIdent(rel)); err != nil {
 			return 0, x.writeError(sp, err)

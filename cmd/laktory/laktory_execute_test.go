@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -262,6 +263,113 @@ nodes:
 	}
 }
 
+// narwhalsScenario is a POLARS pipeline of NARWHALS func_name steps
+// (narwhals expressions, sql_expr, unique with order_by, a {sources.x}
+// join, dt.truncate, laktory.groupby_and_agg with narwhals aggregations,
+// sort) into a Delta table; runner's TestFuncNamePipelineToDelta runs the
+// same workspace in the default suite.
+var narwhalsScenario = execScenario{
+	name: "narwhals func_name steps",
+	files: map[string]string{
+		"pipelines/pl.yaml": `name: pl
+dataframe_backend: POLARS
+nodes:
+- name: totals
+  sources:
+  - path: ../data/orders.jsonl
+    format: JSONL
+  - name: clients
+    path: ../data/clients.jsonl
+    format: JSONL
+  transformer:
+    nodes:
+    - func_name: with_columns
+      func_kwargs:
+        ts: nw.col("ts").str.to_datetime("%Y-%m-%dT%H:%M:%S")
+        value: nw.col("price") * nw.col("qty")
+    - func_name: filter
+      func_args: ['sql_expr("qty > 0")']
+    - func_name: unique
+      func_kwargs: {subset: [order_id], keep: first, order_by: [ts]}
+    - func_name: join
+      func_kwargs: {other: "{sources.clients}", "on": [client_id], how: left}
+    - func_name: with_columns
+      func_kwargs:
+        day: nw.col("ts").dt.truncate("1d")
+    - func_name: laktory.groupby_and_agg
+      func_kwargs:
+        groupby_columns: [name, day]
+        agg_expressions:
+        - expr: nw.len().alias("n")
+        - expr: nw.col("value").sum().round(2).alias("total")
+    - func_name: sort
+      func_kwargs: {by: [name, day], nulls_last: true}
+  sinks:
+  - path: ../lake/totals
+    format: DELTA
+    mode: OVERWRITE
+`,
+		"data/orders.jsonl": `{"order_id": 1, "client_id": 1, "price": 2.5, "qty": 2, "ts": "2026-01-01T09:00:00"}
+{"order_id": 1, "client_id": 1, "price": 2.5, "qty": 2, "ts": "2026-01-01T10:00:00"}
+{"order_id": 2, "client_id": 1, "price": 1.25, "qty": 4, "ts": "2026-01-01T23:59:59"}
+{"order_id": 3, "client_id": 2, "price": 10.0, "qty": 1, "ts": "2026-01-02T00:00:00"}
+{"order_id": 4, "client_id": 3, "price": 7.0, "qty": 3, "ts": "2026-01-02T08:00:00"}
+{"order_id": 5, "client_id": 2, "price": 3.0, "qty": 0, "ts": "2026-01-03T08:00:00"}
+`,
+		"data/clients.jsonl": `{"client_id": 1, "name": "acme"}
+{"client_id": 2, "name": "bolt"}
+`,
+	},
+	tables: map[string]string{"totals": "lake/totals"},
+	steps:  []execStep{{name: "first run", pipeline: "pl"}, {name: "run again", pipeline: "pl"}},
+}
+
+// quickstartScenario is the local-pipeline quickstart stack shipped in
+// the installed laktory package (laktory/resources/quickstart-stacks), as
+// a user copies it: its pipeline (SQL and func_name steps with narwhals
+// expressions: struct fields, casts, dt.truncate, a join of {sources.x},
+// laktory.groupby_and_agg) and its data, with the Parquet sinks of its
+// silver and gold nodes written as Delta tables (mode OVERWRITE) instead,
+// so that delta-rs compares the Delta types too. Laktory's run and ours
+// must leave the same tables.
+func quickstartScenario(t *testing.T, py string) execScenario {
+	t.Helper()
+	out, err := exec.Command(py, "-c", "import laktory, os; print(os.path.join(os.path.dirname(laktory.__file__), 'resources', 'quickstart-stacks', 'local-pipeline'))").Output()
+	if err != nil {
+		t.Fatalf("laktory is not installed in %s: %v", py, err)
+	}
+	dir := strings.TrimSpace(string(out))
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("the local-pipeline quickstart: %v", err)
+		}
+		return string(b)
+	}
+	// The bronze nodes keep their Parquet sinks: their JSON has all-null
+	// fields (Polars' Null dtype), which Laktory cannot write to Delta.
+	sinks := regexp.MustCompile(`(path: )\./data/((?:slv|gld)_\w+)\.parquet(\s*\n\s*)format: PARQUET`)
+	yml := read("pipeline.yaml")
+	tables := map[string]string{}
+	for _, m := range sinks.FindAllStringSubmatch(yml, -1) {
+		tables[m[2]] = "pipelines/lake/" + m[2]
+	}
+	if len(tables) != 3 {
+		t.Fatalf("the local-pipeline quickstart has %d silver and gold Parquet sinks, want 3 (it changed: adapt the scenario)", len(tables))
+	}
+	yml = sinks.ReplaceAllString(yml, "${1}./lake/${2}${3}format: DELTA${3}mode: OVERWRITE")
+	return execScenario{
+		name: "local-pipeline quickstart",
+		files: map[string]string{
+			"pipelines/pl-stock-prices.yaml":     yml,
+			"pipelines/data/stock_prices.json":   read("data/stock_prices.json"),
+			"pipelines/data/stock_metadata.json": read("data/stock_metadata.json"),
+		},
+		tables: tables,
+		steps:  []execStep{{name: "first run", pipeline: "pl-stock-prices"}, {name: "run again", pipeline: "pl-stock-prices"}},
+	}
+}
+
 // laktoryPython is $LAKTORY_PYTHON, a Python with the interop packages
 // (laktory among them). Without it the test skips, unless
 // LAKTORY_REQUIRE_INTEROP=1 (scripts/test.sh), then it fails.
@@ -317,7 +425,8 @@ func TestLaktoryExecution(t *testing.T) {
 		Steps     []planStep                   `json:"steps"`
 	}
 	var plans []plan
-	for i, sc := range execScenarios {
+	scenarios := append(slices.Clip(execScenarios), quickstartScenario(t, py), narwhalsScenario)
+	for i, sc := range scenarios {
 		dir := filepath.Join(root, fmt.Sprint(i))
 		ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "laktory")
 		workspacetest.Write(t, ours, sc.files)
@@ -392,11 +501,11 @@ func TestLaktoryExecution(t *testing.T) {
 			Tables map[string]struct{ Laktory, Ours tableState }
 		}
 	}
-	if err := json.Unmarshal(b, &res); err != nil || len(res) != len(execScenarios) {
-		t.Fatalf("%v: %d results for %d scenarios", err, len(res), len(execScenarios))
+	if err := json.Unmarshal(b, &res); err != nil || len(res) != len(scenarios) {
+		t.Fatalf("%v: %d results for %d scenarios", err, len(res), len(scenarios))
 	}
 	compared := 0
-	for i, sc := range execScenarios {
+	for i, sc := range scenarios {
 		for k, st := range res[i].Steps {
 			where := sc.name + ", step " + fmt.Sprint(k+1) + " (" + st.Name + ")"
 			want := sc.steps[k]

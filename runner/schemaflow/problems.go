@@ -124,6 +124,19 @@ func duckError(raw string) (msg, hint string) {
 	return msg, strings.Join(hints, " ")
 }
 
+// SinkType is the DuckDB type a Delta sink of a dataframe_backend writes
+// a column of DuckDB type t as: delta-rs writes Polars' unsigned integers
+// (UInt32 of len() and count(), with_row_index's index) as the signed
+// Delta type of their width (UInt32 is integer), so a POLARS sink does.
+func SinkType(backend, t string) string {
+	if s, ok := polarsUnsigned[strings.ToUpper(t)]; ok && backend == "POLARS" {
+		return s
+	}
+	return t
+}
+
+var polarsUnsigned = map[string]string{"UTINYINT": "TINYINT", "USMALLINT": "SMALLINT", "UINTEGER": "INTEGER", "UBIGINT": "BIGINT"}
+
 // target is the schema a Delta sink appends to.
 type target struct {
 	cols []Column
@@ -150,6 +163,7 @@ func (c *check) sinks(ns *nodeState) {
 		}
 		tg := c.target(ns, t, w, sk)
 		for _, col := range sinkColumns(w, ns.cols) {
+			col.Type = SinkType(sk.Backend, col.Type)
 			from, err := delta.ParseDuckDBType(col.Type)
 			if err != nil {
 				c.add(at, validate.Error, validate.CodeSinkType,
