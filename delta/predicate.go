@@ -115,6 +115,19 @@ func (l literal) coerce(dt DataType) (value, bool) {
 				return nil, false
 			}
 		}
+		switch dt {
+		case DoubleType:
+			// DuckDB compares a DOUBLE column with a number literal
+			// (DECIMAL or integer) as DOUBLEs: 0.1 is the double 0.1,
+			// not the exact tenth (which no double equals, so a file of
+			// d = 0.1 rows was pruned from `d = 0.1`).
+			f, err := strconv.ParseFloat(l.text, 64)
+			return f, err == nil
+		case FloatType:
+			// A FLOAT's stats hold the float's shortest text: compared
+			// with a literal its double may differ from it; not judged.
+			return nil, false
+		}
 		if n, err := strconv.ParseInt(l.text, 10, 64); err == nil {
 			return n, true
 		}

@@ -190,3 +190,38 @@ func TestAllMatchingFloatAndDV(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneFloatLiterals: a number literal compared with a DOUBLE column is
+// the double DuckDB compares (a file of d = 0.1 rows is kept for
+// `d = 0.1`, as the scan's filter then matches them); FLOAT columns are not
+// pruned by their stats' text.
+func TestPruneFloatLiterals(t *testing.T) {
+	schema := `{"type":"struct","fields":[` +
+		`{"name":"d","type":"double","nullable":true,"metadata":{}},` +
+		`{"name":"f","type":"float","nullable":true,"metadata":{}}]}`
+	root := t.TempDir()
+	writeCommit(t, root, 0, protocolAction(1, 2), metadataAction(schema, nil, nil),
+		Action{Add: &Add{Path: "a", Size: 1, DataChange: true, Stats: `{"numRecords":2,"minValues":{"d":0.1,"f":0.1},"maxValues":{"d":0.1,"f":0.1},"nullCount":{"d":0,"f":0}}`}},
+		Action{Add: &Add{Path: "b", Size: 1, DataChange: true, Stats: `{"numRecords":2,"minValues":{"d":10000000000000000,"f":2},"maxValues":{"d":10000000000000000,"f":2},"nullCount":{"d":0,"f":0}}`}})
+	s := mustSnapshot(t, root)
+	for _, tt := range []struct{ where, want string }{
+		{"d = 0.1", "a"},
+		{"d = 0.10", "a"},
+		{"d IN (0.1, 0.3)", "a"},
+		{"d > 0.1", "b"},
+		{"d <= 0.1", "a"},
+		{"d = 0.2", ""},
+		{"d = 10000000000000001", "b"}, // the same double as 1e16
+		{"d = 1e16", "b"},
+		{"f = 0.1", "a,b"},
+	} {
+		var got []string
+		for _, f := range s.PruneFiles(tt.where) {
+			got = append(got, f.Path)
+		}
+		sort.Strings(got)
+		if strings.Join(got, ",") != tt.want {
+			t.Errorf("PruneFiles(%q) = %v, want %s", tt.where, got, tt.want)
+		}
+	}
+}

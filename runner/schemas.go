@@ -35,7 +35,7 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 	if err != nil {
 		return nil, err
 	}
-	opts.TableColumns = res.TableColumns
+	opts.TableColumns, opts.TableColumnTypes = res.TableColumns, res.TableColumnTypes
 	if opts.SQL == nil {
 		opts.SQL = r.sql
 	}

@@ -24,6 +24,10 @@ type Options struct {
 	// A `where` predicate naming another column is an error; tables not
 	// listed are not checked.
 	TableColumns map[workspace.TableID][]string
+	// TableColumnTypes are the DuckDB types of those columns by lower
+	// case name: a `where` comparing a floating-point column for equality
+	// is an error (LK115). Tables not listed are not checked.
+	TableColumnTypes map[workspace.TableID]map[string]string
 	// Strict makes what Laktory rejects at load an error (LK017, LK018),
 	// as --strict and `strict: true` in the workbench config do.
 	Strict bool

@@ -39,6 +39,7 @@ const (
 	CodeWhereUnproven      = "LK112"
 	CodeWhereColumn        = "LK113"
 	CodeUnresolvedRef      = "LK114"
+	CodeWhereFloatEqual    = "LK115"
 	CodeDeclarativeOwner   = "LK120"
 	CodeSharedNotDeclared  = "LK122"
 	CodeDeclarativeShared  = "LK130"
@@ -196,6 +197,7 @@ var Codes = []CodeInfo{
 	{CodeWhereShape, Error, "a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)"},
 	{CodeWhereReads, Error, "a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)"},
 	{CodePathOutside, Error, "a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them"},
+	{CodeWhereFloatEqual, Error, "a where predicate compares a floating-point column for equality (=, <>, IN): rows computed otherwise never match it (schema flow)"},
 	{CodeUnresolvedRef, Error, "an unresolved ${vars.x} in a path, table name, predicate or SQL a run uses (it would be used as written)"},
 	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }

@@ -55,3 +55,43 @@ nodes:
 		D("pl.yaml", 23, 14, CodeUnresolvedRef, "the `shared.where` of sink #2 of node 'a' holds ${vars.client}"),
 	})
 }
+
+// TestWhereFloatEquality: with the table's column types known (the schema
+// flow), a `where` comparing a FLOAT or DOUBLE column for equality is an
+// error (LK115); ranges and exact types are not.
+func TestWhereFloatEquality(t *testing.T) {
+	types := map[string]string{"d": "DOUBLE", "f": "FLOAT", "c": "BIGINT", "s": "VARCHAR", "m": "DECIMAL(10,2)"}
+	tests := []struct {
+		where string
+		bad   bool
+	}{
+		{"d = 0.1", true},
+		{"0.1 = D", true},
+		{"d <> 0.1", true},
+		{"d IN (0.1, 0.2)", true},
+		{"NOT (f = 1)", true},
+		{"c = 1 AND (d = 2 OR s = 'x')", true},
+		{"d >= 0.1 AND d < 0.2", false},
+		{"d BETWEEN 1 AND 2", false},
+		{"c = 1", false},
+		{"m = 0.1", false},
+		{"s IN ('a', 'b')", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.where, func(t *testing.T) {
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": writers("pl", "", where(`"`+tt.where+`"`), where("c = 99"))}, workspace.Options{})
+			opts := Options{SQL: testSQL, TableColumnTypes: map[workspace.TableID]map[string]string{s.Tables[0].ID: types}}
+			var got []Diagnostic
+			for _, d := range Check(s, opts) {
+				if d.Code == CodeWhereFloatEqual {
+					got = append(got, d)
+				}
+			}
+			var want []W
+			if tt.bad {
+				want = []W{D("pl.yaml", 8, 14, CodeWhereFloatEqual, "compares the")}
+			}
+			workspacetest.Expect(t, s, got, want)
+		})
+	}
+}

@@ -112,8 +112,12 @@ func (c *checker) ownership(t *workspace.Table) {
 	}
 	known := where[:0:0]
 	for _, w := range where {
-		if p := c.whereSyntax(w); p.expr != nil && !c.whereColumns(t, w, p) {
+		p := c.whereSyntax(w)
+		if p.expr != nil && !c.whereColumns(t, w, p) {
 			continue
+		}
+		if p.expr != nil {
+			c.whereFloatEquality(t, w, p)
 		}
 		known = append(known, w)
 	}
@@ -167,6 +171,61 @@ func (c *checker) whereColumns(t *workspace.Table, w *workspace.Writer, p *predi
 			"name columns of the table: the run checks each row the writer writes against the predicate, and a FULL refresh deletes the rows it matches")
 	}
 	return good
+}
+
+// whereFloatEquality reports a writer's predicate comparing a FLOAT or
+// DOUBLE column for equality with =, <>, IN or NOT IN (LK115): the write
+// check, the delete and a scan compare binary doubles, so a value computed
+// otherwise than the literal (0.1 + 0.2 against 0.3) or a literal no
+// double equals never matches, and each FULL refresh would append its
+// rows again. Ranges (d >= 0.1 AND d < 0.2) say what is meant.
+func (c *checker) whereFloatEquality(t *workspace.Table, w *workspace.Writer, p *predicate) {
+	types, ok := c.opts.TableColumnTypes[t.ID]
+	if !ok {
+		return
+	}
+	float := func(e *sqlNode) (string, string, bool) {
+		name, ok := column(e)
+		if !ok {
+			return "", "", false
+		}
+		switch typ := strings.ToUpper(types[name]); typ {
+		case "FLOAT", "DOUBLE", "REAL", "FLOAT4", "FLOAT8":
+			return e.ColumnNames[len(e.ColumnNames)-1], typ, true
+		}
+		return "", "", false
+	}
+	var walk func(e *sqlNode) bool
+	walk = func(e *sqlNode) bool {
+		if e == nil {
+			return false
+		}
+		var sides []*sqlNode
+		switch e.Type {
+		case "COMPARE_EQUAL", "COMPARE_NOTEQUAL", "COMPARE_DISTINCT_FROM", "COMPARE_NOT_DISTINCT_FROM":
+			sides = []*sqlNode{e.Left, e.Right}
+		case "COMPARE_IN", "COMPARE_NOT_IN":
+			if len(e.Children) > 0 {
+				sides = e.Children[:1]
+			}
+		}
+		for _, s := range sides {
+			if name, typ, ok := float(s); ok {
+				c.add(c.sharedPos(w, "where"), Error, CodeWhereFloatEqual,
+					fmt.Sprintf("the `shared.where` of %s (%s) compares the %s column '%s' for equality: the run's check, the FULL refresh's delete and a scan compare binary floating-point values, so rows whose value is computed otherwise than the literal never match and each FULL refresh appends them again",
+						writerName(w), w.Where, typ, name),
+					fmt.Sprintf("own the rows by a range (%s >= 0.1 AND %s < 0.2), by a column of an exact type (an integer, a DECIMAL, a string), or with `shared: true`", name, name))
+				return true
+			}
+		}
+		for _, ch := range append([]*sqlNode{e.Left, e.Right, e.Input, e.Child}, e.Children...) {
+			if walk(ch) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(p.expr)
 }
 
 // columnRefs appends the column references of an expression tree.

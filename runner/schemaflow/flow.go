@@ -80,6 +80,9 @@ type Result struct {
 	// validate.Options.TableColumns), for the tables whose columns are
 	// known.
 	TableColumns map[workspace.TableID][]string
+	// TableColumnTypes are the DuckDB types of those columns, by lower
+	// case name (see validate.Options.TableColumnTypes).
+	TableColumnTypes map[workspace.TableID]map[string]string
 }
 
 // nodeState is a node during a check.
@@ -137,7 +140,8 @@ func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot, pipelines ..
 	if err := c.run(); err != nil {
 		return Result{}, err
 	}
-	res := Result{TableColumns: c.tableColumns()}
+	cols, types := c.tableColumns()
+	res := Result{TableColumns: cols, TableColumnTypes: types}
 	for _, ns := range c.order {
 		c.problems(ns, res.TableColumns)
 		if ns.cols != nil {

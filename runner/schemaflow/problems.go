@@ -264,8 +264,9 @@ func (c *check) declared(t *workspace.Table, sk *workspace.Sink) []Column {
 // tableColumns are the columns of each table written: the table's on
 // disk, else its declared schema, else its writers' outputs (when every
 // writer's is known).
-func (c *check) tableColumns() map[workspace.TableID][]string {
+func (c *check) tableColumns() (map[workspace.TableID][]string, map[workspace.TableID]map[string]string) {
 	out := map[workspace.TableID][]string{}
+	types := map[workspace.TableID]map[string]string{}
 	for _, t := range c.snap.Tables {
 		if len(t.Writers) == 0 {
 			continue
@@ -296,10 +297,12 @@ func (c *check) tableColumns() map[workspace.TableID][]string {
 			}
 		}
 		names := make([]string, len(cols))
+		types[t.ID] = make(map[string]string, len(cols))
 		for i, col := range cols {
 			names[i] = col.Name
+			types[t.ID][strings.ToLower(col.Name)] = col.Type
 		}
 		out[t.ID] = names
 	}
-	return out
+	return out, types
 }
