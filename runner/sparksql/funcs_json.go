@@ -97,6 +97,7 @@ var jsonMacros = []macro{
 
 func jsonFuncs() []*fnDef {
 	return []*fnDef{
+		toJSON,
 		fn("get_json_object", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			s, err := c.str(0)
 			if err != nil {
@@ -134,3 +135,119 @@ func jsonFuncs() []*fnDef {
 		}),
 	}
 }
+
+// jsonQuote is s as a JSON string, escaped as Jackson escapes it.
+func jsonQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// toJSONSQL is the DuckDB SQL of Spark's to_json text of the value x of
+// type t (NULL fields of structs are left out, NULL elements and map
+// values are null), with the default options: dates yyyy-MM-dd,
+// timestamps yyyy-MM-dd'T'HH:mm:ss.SSSXXX in the session zone.
+func (r *resolver) toJSONSQL(x string, t *Type, pos int) (string, error) {
+	switch t.Kind {
+	case KString:
+		return "CAST(to_json(" + x + ") AS VARCHAR)", nil
+	case KBool, KByte, KShort, KInt, KLong:
+		return "CAST(" + x + " AS VARCHAR)", nil
+	case KDecimal:
+		if t.S <= 6 {
+			return "CAST(" + x + " AS VARCHAR)", nil
+		}
+		// BigDecimal.toString writes an exponent below 1e-6 (0E-10).
+		return "CASE WHEN abs(" + x + ") < 0.000001 THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_DECIMAL] to_json of a decimal below 1E-6: Java writes it with an exponent") + ") ELSE CAST(" + x + " AS VARCHAR) END", nil
+	case KFloat, KDouble:
+		s, err := r.toStringSQL(x, t, castImplicit)
+		if err != nil {
+			return "", err
+		}
+		return "CASE WHEN isnan(" + x + ") OR isinf(" + x + ") THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_NAN] to_json of NaN or an infinity") + ") ELSE " + s + " END", nil
+	case KDate:
+		return "'\"' || CAST(" + x + " AS VARCHAR) || '\"'", nil
+	case KTimestamp:
+		wall := r.wallClock(x)
+		off := "'Z'"
+		if r.tz != "UTC" {
+			d := "CAST((epoch_us(" + wall + ") - epoch_us(" + x + ")) // 60000000 AS BIGINT)"
+			off = "CASE WHEN " + d + " = 0 THEN 'Z' ELSE CASE WHEN " + d + " < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(" + d + ") // 60 AS VARCHAR), 2, '0') || ':' || lpad(CAST(abs(" + d + ") % 60 AS VARCHAR), 2, '0') END"
+		}
+		return "'\"' || strftime(" + wall + ", '%Y-%m-%dT%H:%M:%S.%g') || " + off + " || '\"'", nil
+	case KArray:
+		v := r.alias()
+		e, err := r.toJSONSQL(v, t.Elem, pos)
+		if err != nil {
+			return "", err
+		}
+		return nullIf(x, "'[' || array_to_string(list_transform("+x+", "+v+" -> coalesce("+e+", 'null')), ',') || ']'"), nil
+	case KMap:
+		if t.Key.Kind != KString {
+			return "", unsupported(pos, "", "to_json of a map with %s keys", t.Key)
+		}
+		v := r.alias()
+		val, err := r.toJSONSQL(v+".value", t.Val, pos)
+		if err != nil {
+			return "", err
+		}
+		return nullIf(x, "'{' || array_to_string(list_transform(map_entries("+x+"), "+v+" -> CAST(to_json("+v+".key) AS VARCHAR) || ':' || coalesce("+val+", 'null')), ',') || '}'"), nil
+	case KStruct:
+		var parts []string
+		for _, f := range t.Fields {
+			fx := "struct_extract(" + x + ", " + duckString(f.Name) + ")"
+			s, err := r.toJSONSQL(fx, f.Type, pos)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, duckString(jsonQuote(f.Name)+":")+" || "+s)
+		}
+		if len(parts) == 0 {
+			return nullIf(x, "'{}'"), nil
+		}
+		return nullIf(x, "'{' || concat_ws(',', "+strings.Join(parts, ", ")+") || '}'"), nil
+	}
+	return "", unsupported(pos, "", "to_json of a %s", t)
+}
+
+// nullIf: s, NULL where x is NULL (a NULL struct is left out, not {}).
+func nullIf(x, s string) string { return "CASE WHEN " + x + " IS NULL THEN NULL ELSE " + s + " END" }
+
+var toJSON = fn("to_json", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+	if len(c.args) == 2 {
+		return nil, unsupported(c.argPos(1), "format the values with date_format and the like first", "to_json with options")
+	}
+	x := c.args[0]
+	switch x.t.Kind {
+	case KStruct, KArray, KMap:
+	default:
+		return nil, unsupported(c.argPos(0), "", "to_json of a %s", x.t)
+	}
+	s, err := c.r.toJSONSQL(x.sql, x.t, c.argPos(0))
+	if err != nil {
+		return nil, err
+	}
+	return c.out(tString, s), nil
+})

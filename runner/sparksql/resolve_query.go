@@ -370,6 +370,9 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	sc := &scope{parent: outer.parent, ctes: outer.ctes, lambdas: outer.lambdas}
 	r.grouping = append(r.grouping, hasGroupingSets(s.GroupBy))
 	defer func() { r.grouping = r.grouping[:len(r.grouping)-1] }()
+	if err := timeWindows(s); err != nil {
+		return nil, err
+	}
 	var from []string
 	for _, te := range s.From {
 		f, err := r.tableExpr(te, sc)
@@ -1210,6 +1213,9 @@ func (r *resolver) tableFunc(n *TableFunc, sc *scope) (string, error) {
 func (r *resolver) lateralView(lv *LateralView, sc *scope) (string, error) {
 	name := strings.ToLower(lv.Func.Name.Name)
 	g := generatorFor(name)
+	if d := lookupFunc(name); g == nil && d != nil && d.support == Unsupported {
+		return "", unsupported(lv.Func.P, d.note, "Spark function `%s`", name)
+	}
 	if g == nil {
 		return "", sparkErr(lv.Func.P, "UNSUPPORTED_GENERATOR.NOT_GENERATOR", "The generator is not supported: `%s` is expected to be a generator. However, its class is not a generator.", lv.Func.Name.Name)
 	}
@@ -1225,4 +1231,27 @@ func (r *resolver) lateralView(lv *LateralView, sc *scope) (string, error) {
 		sc.cols = append(sc.cols, c)
 	}
 	return f, nil
+}
+
+// timeWindows refuses window(...) and session_window(...) in a GROUP BY
+// before the select list reads window.start (which would otherwise be
+// reported as an unknown column).
+func timeWindows(s *Select) error {
+	if s.GroupBy == nil {
+		return nil
+	}
+	var err error
+	for _, it := range s.GroupBy.Items {
+		walkExpr(it, func(e Expr) bool {
+			if c, ok := e.(*Call); ok && err == nil {
+				switch name := strings.ToLower(c.Name.Name); name {
+				case "window", "session_window", "window_time":
+					d := lookupFunc(name)
+					err = unsupported(c.P, d.note, "the time window %s(...) in GROUP BY", name)
+				}
+			}
+			return err == nil
+		})
+	}
+	return err
 }
