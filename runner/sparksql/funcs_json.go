@@ -1,7 +1,11 @@
 package sparksql
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -97,7 +101,7 @@ var jsonMacros = []macro{
 
 func jsonFuncs() []*fnDef {
 	return []*fnDef{
-		toJSON,
+		toJSON, fromJSON, schemaOfJSON,
 		fn("get_json_object", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			s, err := c.str(0)
 			if err != nil {
@@ -250,4 +254,337 @@ var toJSON = fn("to_json", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
 		return nil, err
 	}
 	return c.out(tString, s), nil
+})
+
+// jsonSchema parses from_json's schema: a DDL list of fields
+// ('a INT, b STRING') or a type (STRUCT<...>, ARRAY<...>, MAP<...>).
+func jsonSchema(s string, pos int) (*Type, error) {
+	up := strings.ToUpper(strings.TrimSpace(s))
+	text := s
+	if !strings.HasPrefix(up, "STRUCT") && !strings.HasPrefix(up, "ARRAY") && !strings.HasPrefix(up, "MAP") {
+		text = "STRUCT<" + s + ">"
+	}
+	t, err := ParseType(text)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && errors.Is(err, ErrUnsupported) {
+			e.Pos = pos
+			return nil, e
+		}
+		return nil, sparkErr(pos, "PARSE_SYNTAX_ERROR", "Syntax error in the schema '%s' (%v).", s, err)
+	}
+	return t, nil
+}
+
+// jsonConv is the SQL converting the DuckDB JSON value v (NULL when
+// missing) to t as Spark's JacksonParser does, with bad the SQL of "v is
+// there but not of t's kind" (Spark's conversion failure of that value):
+// numbers are not read from strings (but decimals, dates and timestamps
+// are), strings take any value's JSON text.
+func (r *resolver) jsonConv(v string, t *Type, pos int) (val, bad string, err error) {
+	jt := "json_type(" + v + ")"
+	isNull := "(" + v + " IS NULL OR " + jt + " = 'NULL')"
+	switch t.Kind {
+	case KString:
+		return "CASE WHEN " + isNull + " THEN NULL ELSE " + jsonValueText(v) + " END", "false", nil
+	case KByte, KShort, KInt, KLong:
+		// Integers beyond the type fail in Spark (the value is NULL).
+		return "TRY_CAST(CAST(" + v + " AS BIGINT) AS " + t.DuckDB() + ")",
+			"(NOT " + isNull + " AND (" + jt + " NOT IN ('BIGINT', 'UBIGINT') OR TRY_CAST(CAST(" + v + " AS VARCHAR) AS " + t.DuckDB() + ") IS NULL))", nil
+	case KFloat, KDouble:
+		return "CAST(" + v + " AS " + t.DuckDB() + ")", "(NOT " + isNull + " AND " + jt + " NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE'))", nil
+	case KBool:
+		return "CAST(" + v + " AS BOOLEAN)", "(NOT " + isNull + " AND " + jt + " <> 'BOOLEAN')", nil
+	case KDecimal:
+		// From the number's text (DuckDB's shortest double text for
+		// non-integers) or a string, half up, NULL beyond the precision.
+		num := "TRY_CAST(CASE WHEN " + jt + " = 'VARCHAR' THEN json_extract_string(" + v + ", '$') ELSE CAST(" + v + " AS VARCHAR) END AS " + t.DuckDB() + ")"
+		guard := "CASE WHEN " + jt + " = 'DOUBLE' AND length(regexp_replace(CAST(" + v + " AS VARCHAR), '[^0-9]', '', 'g')) > 15 THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_NUMBER] a JSON number of more than 15 digits read as a decimal: the local engine reads it as a double") + ") ELSE " + num + " END"
+		return guard, "(NOT " + isNull + " AND (" + jt + " NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE', 'VARCHAR') OR " + num + " IS NULL))", nil
+	case KDate, KTimestamp:
+		s := "json_extract_string(" + v + ", '$')"
+		c, err := r.castSQL(s, tString, t, castTry, "")
+		if err != nil {
+			return "", "", err
+		}
+		return c, "(NOT " + isNull + " AND (" + jt + " <> 'VARCHAR' OR " + c + " IS NULL))", nil
+	case KArray:
+		e := r.alias()
+		ev, eb, err := r.jsonConv(e, t.Elem, pos)
+		if err != nil {
+			return "", "", err
+		}
+		return "CASE WHEN " + isNull + " THEN NULL ELSE list_transform(json_extract(" + v + ", '$[*]'), " + e + " -> " + ev + ") END",
+			"(NOT " + isNull + " AND (" + jt + " <> 'ARRAY' OR list_bool_or(list_transform(json_extract(" + v + ", '$[*]'), " + e + " -> " + eb + "))))", nil
+	case KMap:
+		if t.Key.Kind != KString {
+			return "", "", unsupported(pos, "", "from_json into a map with %s keys", t.Key)
+		}
+		k := r.alias()
+		vv, vb, err := r.jsonConv("json_extract("+v+", '$.\"' || "+k+" || '\"')", t.Val, pos)
+		if err != nil {
+			return "", "", err
+		}
+		keys := "json_keys(" + v + ")"
+		return "CASE WHEN " + isNull + " THEN NULL WHEN list_bool_or(list_transform(" + keys + ", " + k + " -> " + k + " LIKE '%\"%' OR " + k + " LIKE '%\\%' ESCAPE '!')) THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_KEY] a JSON key with a quote or a backslash read into a map") + ") ELSE map_from_entries(list_transform(" + keys + ", " + k + " -> struct_pack(key := " + k + ", value := " + vv + "))) END",
+			"(NOT " + isNull + " AND (" + jt + " <> 'OBJECT' OR list_bool_or(list_transform(" + keys + ", " + k + " -> " + vb + "))))", nil
+	case KStruct:
+		var vals, bads []string
+		for _, f := range t.Fields {
+			if strings.ContainsAny(f.Name, "\"\\") {
+				return "", "", unsupported(pos, "", "from_json of a field named %q", f.Name)
+			}
+			fv, fb, err := r.jsonConv("json_extract("+v+", "+duckString("$.\""+f.Name+"\"")+")", f.Type, pos)
+			if err != nil {
+				return "", "", err
+			}
+			vals = append(vals, duckIdent(f.Name)+" := "+fv)
+			bads = append(bads, fb)
+		}
+		return "CASE WHEN " + isNull + " THEN NULL ELSE struct_pack(" + strings.Join(vals, ", ") + ") END",
+			"(NOT " + isNull + " AND (" + jt + " <> 'OBJECT' OR " + strings.Join(bads, " OR ") + "))", nil
+	}
+	return "", "", unsupported(pos, "", "from_json into a %s", t)
+}
+
+const msgJSONPartial = "[LOCALLY_UNSUPPORTED.JSON_PARTIAL] from_json of a value of another type nested below the schema's top level: Spark keeps a partial result the local engine does not reproduce"
+
+// fromJSONSQL: Spark's from_json in PERMISSIVE mode. A struct schema: a
+// top-level field of another type is NULL (Spark's partial result), text
+// that is not JSON a struct of NULLs, a JSON array NULL (Spark 3+; a
+// scalar is refused at run time); an array or map schema: NULL when
+// an element is of another type or the text is not JSON. NULL and blank
+// text are NULL. Failures deeper down stop the run instead of guessing.
+func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
+	txt, d := r.alias(), r.alias()
+	var body, notJSON string
+	switch t.Kind {
+	case KStruct:
+		var vals, nulls []string
+		for _, f := range t.Fields {
+			if strings.ContainsAny(f.Name, "\"\\") {
+				return "", unsupported(pos, "", "from_json of a field named %q", f.Name)
+			}
+			fj := "json_extract(" + d + ", " + duckString("$.\""+f.Name+"\"") + ")"
+			fv, fb, err := r.jsonConv(fj, f.Type, pos)
+			if err != nil {
+				return "", err
+			}
+			// A field whose own value is of another kind is NULL; one
+			// failing below its top level stops the run.
+			shallow := fb
+			switch f.Type.Kind {
+			case KArray:
+				shallow = "(" + fj + " IS NOT NULL AND json_type(" + fj + ") NOT IN ('NULL', 'ARRAY'))"
+			case KMap, KStruct:
+				shallow = "(" + fj + " IS NOT NULL AND json_type(" + fj + ") NOT IN ('NULL', 'OBJECT'))"
+			}
+			vals = append(vals, duckIdent(f.Name)+" := CASE WHEN "+shallow+" THEN NULL WHEN "+fb+" THEN error("+duckString(msgJSONPartial)+") ELSE "+fv+" END")
+			nulls = append(nulls, duckIdent(f.Name)+" := CAST(NULL AS "+f.Type.DuckDB()+")")
+		}
+		body = "CASE WHEN json_type(" + d + ") IN ('NULL', 'ARRAY') THEN NULL WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json with a struct schema of a JSON scalar") + ") ELSE struct_pack(" + strings.Join(vals, ", ") + ") END"
+		notJSON = "struct_pack(" + strings.Join(nulls, ", ") + ")"
+	default:
+		top, topBad, err := r.jsonConv(d, t, pos)
+		if err != nil {
+			return "", err
+		}
+		body = "CASE WHEN " + topBad + " THEN NULL ELSE " + top + " END"
+		// An element of another type makes the result NULL; a failure
+		// deeper down is not told apart here: refused at run time.
+		for _, et := range []*Type{t.Elem, t.Val} {
+			if et != nil && (et.Kind == KStruct || et.Kind == KMap || et.Kind == KArray) {
+				body = "CASE WHEN " + topBad + " THEN error(" + duckString(msgJSONPartial) + ") ELSE " + top + " END"
+			}
+		}
+		notJSON = "NULL"
+	}
+	return fmt.Sprintf("list_transform([%[1]s], %[2]s -> CASE WHEN %[2]s IS NULL OR trim(%[2]s) = '' THEN NULL WHEN NOT json_valid(%[2]s) THEN CASE WHEN regexp_matches(%[2]s, '^\\s*[\\[{]') THEN error(%[6]s || left(%[2]s, 60)) ELSE %[3]s END ELSE list_transform([CAST(%[2]s AS JSON)], %[4]s -> %[5]s)[1] END)[1]",
+		s, txt, notJSON, d, body, duckString(msgJSONUnreadable)), nil
+}
+
+var fromJSON = fn("from_json", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
+	if len(c.args) == 3 {
+		return nil, unsupported(c.argPos(2), "", "from_json with options")
+	}
+	s, err := c.str(0)
+	if err != nil {
+		return nil, err
+	}
+	text, null, err := c.litStr(1, "schema")
+	if err != nil || null {
+		return nil, unsupported(c.argPos(1), "write the schema as a literal", "from_json with a computed schema")
+	}
+	t, err := jsonSchema(text, c.argPos(1))
+	if err != nil {
+		return nil, err
+	}
+	switch t.Kind {
+	case KStruct, KArray, KMap:
+	default:
+		return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA", "Input schema %q must be a struct, an array, a map or a variant.", strings.ToUpper(t.String()))
+	}
+	sql, err := c.r.fromJSONSQL(s.sql, t, c.argPos(0))
+	if err != nil {
+		return nil, err
+	}
+	return c.out(t, sql), nil
+})
+
+// inferJSON is Spark's JsonInferSchema of one JSON value (nil: null).
+func inferJSON(dec *json.Decoder) (*Type, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		switch v {
+		case '{':
+			st := &Type{Kind: KStruct}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				ft, err := inferJSON(dec)
+				if err != nil {
+					return nil, err
+				}
+				st.Fields = append(st.Fields, Field{Name: k.(string), Type: ft})
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			if len(st.Fields) == 0 {
+				return nil, fmt.Errorf("an empty object")
+			}
+			sort.SliceStable(st.Fields, func(i, j int) bool { return st.Fields[i].Name < st.Fields[j].Name })
+			return st, nil
+		case '[':
+			var elem *Type
+			for dec.More() {
+				et, err := inferJSON(dec)
+				if err != nil {
+					return nil, err
+				}
+				if elem, err = compatibleJSON(elem, et); err != nil {
+					return nil, err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return arrayOf(elem), nil
+		}
+	case string:
+		return tString, nil
+	case bool:
+		return tBool, nil
+	case nil:
+		return nil, nil
+	case json.Number:
+		s := string(v)
+		if !strings.ContainsAny(s, ".eE") {
+			if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return tLong, nil
+			}
+			digits := len(strings.TrimLeft(s, "-"))
+			if digits > 38 {
+				return tDouble, nil
+			}
+			return decimalType(digits, 0), nil
+		}
+		return tDouble, nil
+	}
+	return nil, fmt.Errorf("unexpected %v", tok)
+}
+
+// compatibleJSON is JsonInferSchema.compatibleType (nil is NullType).
+func compatibleJSON(a, b *Type) (*Type, error) {
+	switch {
+	case a == nil:
+		return b, nil
+	case b == nil:
+		return a, nil
+	case a.Equal(b):
+		return a, nil
+	case a.Kind == KStruct && b.Kind == KStruct:
+		byName := map[string]*Type{}
+		var names []string
+		for _, f := range append(append([]Field{}, a.Fields...), b.Fields...) {
+			t, seen := byName[f.Name]
+			if !seen {
+				names = append(names, f.Name)
+			}
+			m, err := compatibleJSON(t, f.Type)
+			if err != nil {
+				return nil, err
+			}
+			byName[f.Name] = m
+		}
+		sort.Strings(names)
+		st := &Type{Kind: KStruct}
+		for _, n := range names {
+			st.Fields = append(st.Fields, Field{Name: n, Type: byName[n]})
+		}
+		return st, nil
+	case a.Kind == KArray && b.Kind == KArray:
+		e, err := compatibleJSON(a.Elem, b.Elem)
+		if err != nil {
+			return nil, err
+		}
+		return arrayOf(e), nil
+	case a.isNumeric() && b.isNumeric():
+		if a.Kind == KDecimal || b.Kind == KDecimal {
+			return nil, fmt.Errorf("integers beyond 64 bits beside other numbers")
+		}
+		return tDouble, nil
+	}
+	return tString, nil
+}
+
+// jsonTypeSQL is a type as Spark's DataType.sql writes it.
+func jsonTypeSQL(t *Type) string {
+	if t == nil {
+		return "STRING"
+	}
+	switch t.Kind {
+	case KArray:
+		return "ARRAY<" + jsonTypeSQL(t.Elem) + ">"
+	case KStruct:
+		var fs []string
+		for _, f := range t.Fields {
+			name := f.Name
+			if !identRe.MatchString(name) {
+				name = "`" + strings.ReplaceAll(name, "`", "``") + "`"
+			}
+			fs = append(fs, name+": "+jsonTypeSQL(f.Type))
+		}
+		return "STRUCT<" + strings.Join(fs, ", ") + ">"
+	}
+	return strings.ToUpper(t.String())
+}
+
+var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+var schemaOfJSON = fn("schema_of_json", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+	if len(c.args) == 2 {
+		return nil, unsupported(c.argPos(1), "", "schema_of_json with options")
+	}
+	s, null, err := c.litStr(0, "json")
+	if err != nil || null {
+		return nil, unsupported(c.argPos(0), "", "schema_of_json of anything but a JSON literal")
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	t, err := inferJSON(dec)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("text after the value")
+	}
+	if err != nil {
+		return nil, unsupported(c.argPos(0), "", "schema_of_json of this text (%v)", err)
+	}
+	ddl := jsonTypeSQL(t)
+	return litRx(tString, duckString(ddl), c.name, &Literal{Kind: LitString, Value: ddl, P: c.node.P}), nil
 })
