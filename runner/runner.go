@@ -141,7 +141,8 @@ func (r *Runner) SQL() validate.SQL { return r.sql }
 
 // Tables reads Delta tables through the runner's database (the facts
 // of deep validation, the workbench's Table tab): a reader the caller need
-// not close, which fails once the runner is closed.
+// not close (its Close leaves the database open), whose queries fail once
+// the runner is closed.
 func (r *Runner) Tables() *lake.Reader { return lake.New(r.db, r.sql) }
 
 // Close releases the DuckDB database and the run histories the runner
