@@ -13,7 +13,7 @@ import (
 
 // CheckpointDir is the streaming checkpoint folder of sink sk of node n:
 // the sink's checkpoint_path (relative paths resolve against the pipeline
-// file's folder), else DIR/.laktory/checkpoints/<pipeline>/<node>/<sink>,
+// file's folder, remote ones by the workbench config's `paths:`), else DIR/.laktory/checkpoints/<pipeline>/<node>/<sink>,
 // where <sink> is "table-<catalog.schema.table>" for a table sink,
 // "path-<folder name>-<hash>" for a file sink and "foreach-<name>" for a
 // ForEach sink. In a declarative pipeline a flow is identified by its name,
@@ -22,7 +22,7 @@ import (
 // that resets the sink deletes it.
 func CheckpointDir(l workspace.Layout, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) string {
 	if sk.CheckpointPath != "" {
-		return workspace.ResolvePath(p.File, sk.CheckpointPath)
+		return l.ResolveDeclared(p.File, sk.CheckpointPath)
 	}
 	if p.Declarative() {
 		return filepath.Join(l.CheckpointsDir(), safeSegment(p.Name), "_flows", sinkSegment(n, sk), safeSegment(FlowName(p, n, sk)))

@@ -187,7 +187,7 @@ func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot
 	for i, p := range sel.pipelines {
 		names[i] = p.Name
 	}
-	ds, err := r.validate(ctx, snap, validate.Options{Paths: PathFacts(snap), Strict: strict}, names)
+	ds, err := r.validate(ctx, snap, validate.Options{Paths: PathFacts(snap), Strict: strict, Runnable: true}, names)
 	if err != nil {
 		return nil, err
 	}

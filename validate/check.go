@@ -18,6 +18,11 @@ type Options struct {
 	// caller found them (laktory validate and run, the TUI): LK205 reports
 	// the missing ones. nil checks none.
 	Paths map[string]bool
+	// Runnable: the caller is about to run (a plan, laktory validate
+	// --deep): what cannot run on this machine (a missing local source
+	// path, LK205; a Databricks or object-store path no `paths:` of the
+	// workbench config maps, LK207) is an error, not a warning.
+	Runnable bool
 	// TableColumns are the columns each table has or will have: the
 	// existing table's, else its declared schema's, else the union of its
 	// writers' outputs (the schema flow, runner/schemaflow, computes them).

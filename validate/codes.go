@@ -88,6 +88,7 @@ const (
 	CodeFactsUnreadable    = "LK204"
 	CodeSourceMissing      = "LK205"
 	CodeNotRegular         = "LK206"
+	CodeRemotePath         = "LK207"
 	CodeSQLBind            = "LK301"
 	CodeSQLDialect         = "LK302"
 	CodeSQLDiffers         = "LK303"
@@ -185,7 +186,8 @@ var Codes = []CodeInfo{
 	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
 	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
-	{CodeSourceMissing, Error, "a file source path that does not exist (read from disk by the caller)"},
+	{CodeSourceMissing, Warning, "a file source path that does not exist on this machine (read from disk by the caller); an error in plans, runs and validate --deep"},
+	{CodeRemotePath, Warning, "a file source or sink path on Databricks or in an object store (/Volumes/..., dbfs:/..., s3://...) that no `paths:` of laktory-workbench.yaml maps to a local folder; an error in plans, runs and validate --deep"},
 	{CodeNotRegular, Warning, "a file source's folder holds entries that are not regular files (a FIFO, socket, device, link to a folder): skipped, never opened"},
 	{CodeSQLBind, Error, "SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)"},
 	{CodeSQLDialect, Error, "SQL the node's dialect cannot translate to the local engine's (schema flow)"},

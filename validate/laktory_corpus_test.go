@@ -67,7 +67,7 @@ func TestLaktoryCorpus(t *testing.T) {
 
 // localOnly are the codes of what Laktory accepts at load but the local
 // run cannot do or finds missing: they don't make a verdict.
-var localOnly = []string{CodeLocalStep, CodeSourceMissing}
+var localOnly = []string{CodeLocalStep, CodeSourceMissing, CodeRemotePath}
 
 // laktoryVerdict is ours in Laktory's terms: a file is rejected when it has
 // an error, or a warning of something Laktory rejects (LK017, LK018).

@@ -44,6 +44,9 @@ type Config struct {
 	// server of the Spark engine; --remote and LAKTORY_SPARK_REMOTE win
 	// over it. Its position is Fields["spark.remote"].
 	SparkRemote string
+	// Paths (`paths:`) map the Databricks and object-store prefixes the
+	// pipelines use to local folders (PathMap).
+	Paths []PathMap
 }
 
 // Names of the engines the config's `engine` takes (runner/engine names
@@ -123,6 +126,7 @@ var configKeys = map[string]configKey{
 			c.SparkRemote = val.Value
 		}
 	},
+	"paths": decodePaths,
 	"roots": func(c *Config, v *yaml.Node, bad func(*yaml.Node, string, string, string)) {
 		if v.Kind != yaml.SequenceNode {
 			bad(v, CodeWrongType, "`roots` must be a list of folders", "write roots: [../shared-data, /data/out]")
@@ -246,5 +250,6 @@ func (l Layout) withConfig(c *Config, lakeFromConfig bool) Layout {
 		l.Lake = c.Lake
 	}
 	l.Roots = slices.Clone(c.Roots)
+	l.Paths = slices.Clone(c.Paths)
 	return l
 }

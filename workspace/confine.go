@@ -37,7 +37,8 @@ func (s *Snapshot) writePaths() []WritePath {
 		for _, n := range p.Nodes {
 			for _, sk := range n.Sinks {
 				add := func(key, what, path string) {
-					if path == "" || strings.Contains(path, "${") || strings.Contains(path, "://") {
+					if path == "" || strings.Contains(path, "${") || strings.Contains(path, "://") || IsRemotePath(path) {
+						// Not this machine's (validate's LK207 says so).
 						return
 					}
 					out = append(out, WritePath{Pos: sk.At(key), Key: key, What: what, Path: filepath.Clean(path)})
@@ -49,7 +50,7 @@ func (s *Snapshot) writePaths() []WritePath {
 					add("table_name", "table folder", string(sk.Table))
 				}
 				if sk.CheckpointPath != "" {
-					add("checkpoint_path", "checkpoint", ResolvePath(p.File, sk.CheckpointPath))
+					add("checkpoint_path", "checkpoint", s.Layout.ResolveDeclared(p.File, sk.CheckpointPath))
 				}
 			}
 		}

@@ -619,7 +619,7 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 		switch s.Kind {
 		case SourceFile:
 			s.Path = o.required("path")
-			s.ResolvedPath = resolveDeclared(pc.file, s.Path)
+			s.ResolvedPath = d.resolveDeclared(pc.file, s.Path)
 			s.Format = d.format(o, backend)
 			if s.Format == "DELTA" && s.ResolvedPath != "" {
 				s.Table = TableID(s.ResolvedPath)
@@ -652,9 +652,17 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 
 // resolveDeclared resolves a path written in file, unless it still holds an
 // unresolved variable.
-func resolveDeclared(file, p string) string {
+// A remote path (IsRemotePath) is mapped to its local folder by the
+// workbench config's `paths:`, and kept as written when none maps it.
+func (d *decoder) resolveDeclared(file, p string) string {
 	if p == "" || strings.Contains(p, "${") {
 		return ""
+	}
+	if IsRemotePath(p) {
+		if local, ok := MapPath(d.layout.Paths, p); ok {
+			return strings.TrimRight(local, `/\`)
+		}
+		return strings.TrimRight(p, `/\`)
 	}
 	return strings.TrimRight(ResolvePath(file, p), `/\`)
 }
@@ -739,7 +747,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 		switch s.Kind {
 		case SinkFile:
 			s.Path = o.required("path")
-			s.ResolvedPath = resolveDeclared(pc.file, s.Path)
+			s.ResolvedPath = d.resolveDeclared(pc.file, s.Path)
 			s.Format = d.format(o, backend)
 			s.Table = TableID(s.ResolvedPath)
 		case SinkTable:

@@ -28,6 +28,9 @@ type Layout struct {
 	Lake string // lake root (absolute)
 	// Roots are the extra roots of the workbench config (absolute).
 	Roots []string
+	// Paths map remote path prefixes to local folders (the config's
+	// `paths:`).
+	Paths []PathMap
 }
 
 // NewLayout returns the layout of the workspace in dir. lakeOverride (the

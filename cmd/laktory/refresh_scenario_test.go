@@ -89,8 +89,9 @@ func TestResetSharedTableAcrossPipelinesInTheRun(t *testing.T) {
 
 // TestMistypedStreamingFolder (issue: a mistyped streaming folder ran "fine"
 // with 0 rows, and its FULL refresh wiped the writer): a file source whose
-// path does not exist is a validation error at the key, batch and stream
-// alike, and no run of it starts.
+// path does not exist is a validation warning at the key (an error with
+// --deep), batch and stream alike, and no run of it starts (a run's plan
+// makes it an error).
 func TestMistypedStreamingFolder(t *testing.T) {
 	dir := workspacetest.Demo(t)
 	demoRun(t, dir, ExitOK, "-p", "pl-client-acme", "-p", "pl-client-globex")
@@ -102,10 +103,16 @@ func TestMistypedStreamingFolder(t *testing.T) {
 	if err := os.WriteFile(file, []byte(strings.Replace(string(b), "orders/acme/", "orders/acmee/", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := runCLI(t, nil, "validate", dir, "--json")
-	if code != ExitProblems || !strings.Contains(out, `"line": 12`) || !strings.Contains(out, `"code": "LK205"`) ||
-		!strings.Contains(out, "streaming source path ../data/landing/orders/acmee/ of node 'orders' does not exist") {
-		t.Fatalf("validate: code %d\n%s", code, out)
+	for _, tc := range []struct {
+		args []string
+		code int
+		sev  string
+	}{{nil, ExitOK, "warning"}, {[]string{"--deep"}, ExitProblems, "error"}} {
+		code, out, _ := runCLI(t, nil, append([]string{"validate", dir, "--json"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(out, `"line": 12`) || !strings.Contains(out, `"code": "LK205"`) || !strings.Contains(out, `"severity": "`+tc.sev+`"`) ||
+			!strings.Contains(out, "streaming source path ../data/landing/orders/acmee/ of node 'orders' does not exist") {
+			t.Fatalf("validate %v: code %d\n%s", tc.args, code, out)
+		}
 	}
 	for _, args := range [][]string{{}, {"--refresh", "FULL", "--yes"}} {
 		code, out, errs := runCLI(t, nil, append([]string{"run", dir, "-p", "pl-client-acme"}, args...)...)

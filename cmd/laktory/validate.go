@@ -125,7 +125,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 				if err := checkParams(s, params); err != nil {
 					return err
 				}
-				opts := validate.Options{Paths: runner.PathFacts(s), Strict: strict}
+				opts := validate.Options{Paths: runner.PathFacts(s), Strict: strict, Runnable: deep}
 				r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(s)})
 				if err != nil {
 					return err
@@ -171,7 +171,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 			},
 		}
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as JSON")
-		cmd.Flags().BoolVar(&deep, "deep", false, "also check the Delta tables of shared sinks against their writers")
+		cmd.Flags().BoolVar(&deep, "deep", false, "also check the Delta tables of shared sinks against their writers, and make what cannot run on this machine (LK205, LK207) an error")
 		cmd.Flags().BoolVar(&strict, "strict", false, "make what Laktory 0.13.1 rejects an error (orchestrator settings, the flow: and foreach: extensions)")
 		cmd.Flags().StringArrayVar(&paramFlags, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable): check the pipelines as a run with these values")
 		wf.register(cmd)
