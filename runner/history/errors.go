@@ -16,4 +16,9 @@ var (
 	// ErrInvalid means a value passed to a record method cannot be stored
 	// (unknown status, empty task key, malformed JSON payload, ...).
 	ErrInvalid = errors.New("invalid run history record")
+
+	// ErrOutside means the history file (or its folder) is a symbolic link
+	// leading outside the workspace that holds it: another application's
+	// database would be migrated and written. Nothing was opened.
+	ErrOutside = errors.New("run history file leads outside its workspace")
 )

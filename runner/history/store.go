@@ -88,6 +88,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := confined(abs); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open run history: %w", err)
 	}
@@ -97,6 +100,64 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open run history %s: %w", abs, mapErr(err))
 	}
 	return s, nil
+}
+
+// confined refuses a history file at abs (DIR/.laktory/state.db) that
+// symbolic links (the file's, its folder's) lead outside DIR, the folder
+// above its own: the database opened, migrated and written is then the
+// one the links lead to. Links that stay inside DIR are followed.
+func confined(abs string) error {
+	home := filepath.Dir(filepath.Dir(abs))
+	realHome, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return nil // DIR does not exist yet: nothing links anywhere
+	}
+	real, err := realPath(abs)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrOutside, abs, err)
+	}
+	if rel, err := filepath.Rel(realHome, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%w: %s is a symbolic link (or lies in one) to %s, outside %s: refusing to open it; remove the link, and laktory creates its own history there",
+			ErrOutside, abs, real, home)
+	}
+	return nil
+}
+
+// realPath resolves the symbolic links of p's longest existing prefix,
+// a dangling link to where it points (where SQLite would create the file).
+func realPath(p string) (string, error) { return realPathDepth(p, 0) }
+
+func realPathDepth(p string, depth int) (string, error) {
+	if depth > 40 {
+		return "", errors.New("too many levels of symbolic links")
+	}
+	var rest []string
+	for d := p; ; d = filepath.Dir(d) {
+		if st, err := os.Lstat(d); err == nil {
+			real, err := filepath.EvalSymlinks(d)
+			if err != nil && st.Mode()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
+				target, rerr := os.Readlink(d)
+				if rerr != nil {
+					return "", rerr
+				}
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(filepath.Dir(d), target)
+				}
+				real, err = realPathDepth(target, depth+1)
+			}
+			if err != nil {
+				return "", err
+			}
+			for i := len(rest) - 1; i >= 0; i-- {
+				real = filepath.Join(real, rest[i])
+			}
+			return real, nil
+		}
+		if filepath.Dir(d) == d {
+			return p, nil
+		}
+		rest = append(rest, filepath.Base(d))
+	}
 }
 
 func (s *Store) open(ctx context.Context) error {
