@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/laktory/workbench/runner/dialect"
@@ -39,8 +40,30 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		return res, fmt.Errorf("%s: %w", c.where(), err)
 	}
 	res.rows, res.materialized = total, true
+	// Expectations written as narwhals expressions are columns of a view
+	// of tbl (ROW) or one-row queries (AGGREGATE), through runner/frame.
+	fx, err := c.dfExpectations(ctx, tbl)
+	if err != nil {
+		return res, err
+	}
+	base, extra := tbl, ""
+	if fx.rel != "" {
+		base = fx.rel
+		var names []string
+		for _, i := range sortedInts(fx.cols) {
+			names = append(names, quoteIdent(fx.cols[i]))
+		}
+		extra = " EXCLUDE (" + strings.Join(names, ", ") + ")"
+	}
 	exprs := make([]string, len(c.n.Expectations))
 	for i, e := range c.n.Expectations {
+		if col, ok := fx.cols[i]; ok {
+			exprs[i] = quoteIdent(col)
+			continue
+		}
+		if _, ok := fx.agg[i]; ok {
+			continue
+		}
 		if exprs[i], err = c.translate(ctx, dialect.Expression, e.Expr, tbl, origin{what: fmt.Sprintf("expectation '%s'", e.Name), at: e.At("expr"), exact: true}); err != nil {
 			return res, fmt.Errorf("%s: expectation '%s': %w", c.where(), e.Name, err)
 		}
@@ -60,7 +83,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		for i := range dest {
 			dest[i] = &failures[idx[i]]
 		}
-		if err := c.s.queryRow(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(counts, ", "), quoteIdent(tbl)), dest...); err != nil {
+		if err := c.s.queryRow(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(counts, ", "), quoteIdent(base)), dest...); err != nil {
 			return res, fmt.Errorf("%w: %s: evaluate expectations: %v", ErrExpectation, c.where(), err)
 		}
 	}
@@ -73,7 +96,11 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		failed, what := false, ""
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			var ok *bool
-			if err := c.s.queryRow(ctx, fmt.Sprintf("SELECT (%s) FROM %s", exprs[i], quoteIdent(tbl)), &ok); err != nil {
+			q := fmt.Sprintf("SELECT (%s) FROM %s", exprs[i], quoteIdent(tbl))
+			if aq, isDF := fx.agg[i]; isDF {
+				q = aq
+			}
+			if err := c.s.queryRow(ctx, q, &ok); err != nil {
 				return res, fmt.Errorf("%w: %s: expectation '%s': %v", ErrExpectation, c.where(), e.Name, err)
 			}
 			failed, what = ok == nil || !*ok, "the aggregate is not true"
@@ -107,7 +134,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 	res.out = tbl
 	res.kept = total
 	if len(keep) > 0 {
-		v, err := c.s.view(ctx, "kept", fmt.Sprintf("SELECT * FROM %s WHERE %s", quoteIdent(tbl), strings.Join(keep, " AND ")))
+		v, err := c.s.view(ctx, "kept", fmt.Sprintf("SELECT *%s FROM %s WHERE %s", extra, quoteIdent(base), strings.Join(keep, " AND ")))
 		if err != nil {
 			return res, err
 		}
@@ -117,7 +144,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		}
 	}
 	if len(quarantine) > 0 {
-		v, err := c.s.view(ctx, "quarantine", fmt.Sprintf("SELECT * FROM %s WHERE %s", quoteIdent(tbl), strings.Join(quarantine, " OR ")))
+		v, err := c.s.view(ctx, "quarantine", fmt.Sprintf("SELECT *%s FROM %s WHERE %s", extra, quoteIdent(base), strings.Join(quarantine, " OR ")))
 		if err != nil {
 			return res, err
 		}
@@ -136,4 +163,13 @@ func beyondTolerance(e *workspace.Expectation, failures, total int64) bool {
 		return float64(failures)/float64(total) > *e.ToleranceRel
 	}
 	return failures > 0
+}
+
+func sortedInts[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -160,19 +160,20 @@ func (c *compiler) frameError(st *workspace.Step, err error) error {
 	} else {
 		msg = "cannot run locally: " + msg
 	}
-	return &frameStepError{msg: fmt.Sprintf("%v: %s: %s", ErrStep, what, msg), err: fe}
+	return &frameStepError{msg: fmt.Sprintf("%v: %s: %s", ErrStep, what, msg), base: ErrStep, err: fe}
 }
 
-// frameStepError is a step runner/frame refuses: it reads as ErrStep's
-// message, and errors.Is matches ErrStep and frame.ErrLaktory or
+// frameStepError is a step or expectation runner/frame refuses: errors.Is
+// matches base (ErrStep, ErrExpectation) and frame.ErrLaktory or
 // frame.ErrUnsupported.
 type frameStepError struct {
-	msg string
-	err *frame.Error
+	msg  string
+	base error
+	err  *frame.Error
 }
 
 func (e *frameStepError) Error() string   { return e.msg }
-func (e *frameStepError) Unwrap() []error { return []error{ErrStep, e.err} }
+func (e *frameStepError) Unwrap() []error { return []error{e.base, e.err} }
 
 // stepArg finds the argument runner/frame names "func_args[i]" or
 // "func_kwargs.name".
@@ -259,4 +260,158 @@ func (c *compiler) funcStep(ctx context.Context, st *workspace.Step, df string) 
 	}
 	c.cols[v] = want
 	return v, nil
+}
+
+// dfCall and dfMarkers are how Laktory 0.13.1 tells an expectation's
+// DataFrame expression from SQL (DataFrameColumnExpr.guess_type).
+var (
+	dfCall    = regexp.MustCompile(`\w+\.\w+\(`)
+	dfMarkers = []string{"lit(", "col(", "F.", "nw.", "pl."}
+)
+
+// dfExpectation reports whether Laktory evaluates an expectation's expr as
+// a narwhals expression (eval with nw, col and lit in scope: expectations
+// are always checked on the NARWHALS api) rather than as SQL.
+func dfExpectation(expr string) bool {
+	clean := strings.ReplaceAll(strings.TrimSpace(expr), "\n", " ")
+	if dfCall.MatchString(clean) {
+		return true
+	}
+	for _, k := range dfMarkers {
+		if strings.Contains(clean, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlExprName matches a call of sql_expr, which the scope of an
+// expectation's eval lacks.
+var sqlExprName = regexp.MustCompile(`(^|[^\w.])sql_expr\s*\(`)
+
+// frameExpectations are a node's expectations written as narwhals
+// expressions, translated by runner/frame over the relation rel.
+type frameExpectations struct {
+	// rel is rel with one column per ROW expectation (cols), "" when none.
+	rel  string
+	cols map[int]string
+	// agg is the one-row query of each AGGREGATE expectation.
+	agg map[int]string
+	// types are the DuckDB types of their results.
+	types map[int]string
+}
+
+// expectColumn names the column of ROW expectation i.
+func expectColumn(i int) string { return fmt.Sprintf("__laktory_expectation_%d", i) }
+
+// dfExpectations translates the DataFrame-expression expectations of the
+// node over rel (as Laktory checks them: a ROW one filters the rows, an
+// AGGREGATE one is selected); when checking, what runner/frame refuses is
+// a problem at the expectation, and the others are still translated.
+func (c *compiler) dfExpectations(ctx context.Context, rel string) (frameExpectations, error) {
+	fx := frameExpectations{cols: map[int]string{}, agg: map[int]string{}, types: map[int]string{}}
+	cols, err := c.columns(ctx, rel)
+	if err != nil {
+		return fx, err
+	}
+	in := frame.Input{Ref: "df", Relation: rel, Columns: frameColumns(cols)}
+	env := frameEnv(c.n)
+	env.API = frame.Narwhals
+	row := frame.Step{Func: "with_columns", API: frame.Narwhals}
+	var rowIdx []int
+	for i, e := range c.n.Expectations {
+		if !dfExpectation(e.Expr) {
+			continue
+		}
+		if m := sqlExprName.FindStringIndex(e.Expr); m != nil {
+			if err := c.expectationError(e, &frame.Error{Pos: m[0], Msg: "NameError: name 'sql_expr' is not defined (an expectation's narwhals expression sees nw, col and lit)",
+				Hint: "write the expectation as SQL (without nw./col(/lit() for Laktory's SQL parser)"}, frame.ErrLaktory); err != nil {
+				return fx, err
+			}
+			continue
+		}
+		if !strings.EqualFold(e.Type, "AGGREGATE") {
+			row.Args = append(row.Args, frame.Arg{Name: expectColumn(i), Value: e.Expr})
+			rowIdx = append(rowIdx, i)
+			continue
+		}
+		res, err := frame.Compile(env, frame.Step{Func: "select", API: frame.Narwhals, Args: []frame.Arg{{Value: e.Expr}}}, in, nil)
+		if err != nil {
+			if err := c.expectationError(e, err, nil); err != nil {
+				return fx, err
+			}
+			continue
+		}
+		fx.agg[i], fx.types[i] = res.SQL, res.Columns[len(res.Columns)-1].Type
+	}
+	for len(row.Args) > 0 {
+		res, err := frame.Compile(env, row, in, nil)
+		if err == nil {
+			if fx.rel, err = c.s.view(ctx, "expect", res.SQL); err != nil {
+				return fx, fmt.Errorf("%w: %s: expectations: %w", ErrExpectation, c.where(), err)
+			}
+			for k, i := range rowIdx {
+				fx.cols[i] = expectColumn(i)
+				fx.types[i] = res.Columns[len(cols)+k].Type
+			}
+			break
+		}
+		// The expectation it names is reported; the others are tried again.
+		var fe *frame.Error
+		k := -1
+		if errors.As(err, &fe) {
+			for j, i := range rowIdx {
+				if fe.Arg == "func_kwargs."+expectColumn(i) {
+					k = j
+				}
+			}
+		}
+		if k < 0 {
+			return fx, fmt.Errorf("%w: %s: expectations: %w", ErrExpectation, c.where(), err)
+		}
+		if err := c.expectationError(c.n.Expectations[rowIdx[k]], err, nil); err != nil {
+			return fx, err
+		}
+		row.Args = append(row.Args[:k:k], row.Args[k+1:]...)
+		rowIdx = append(rowIdx[:k:k], rowIdx[k+1:]...)
+	}
+	return fx, nil
+}
+
+// expectationError is runner/frame's refusal of an expectation: a run's
+// error, or a problem when checking (nil returned: carry on).
+func (c *compiler) expectationError(e *workspace.Expectation, err error, kind error) error {
+	var fe *frame.Error
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("%w: %s: expectation '%s': %w", ErrExpectation, c.where(), e.Name, err)
+	}
+	if kind == nil {
+		kind = frame.ErrUnsupported
+		if errors.Is(err, frame.ErrLaktory) {
+			kind = frame.ErrLaktory
+		}
+	}
+	what := fmt.Sprintf("expectation '%s'", e.Name)
+	if c.bind != nil {
+		pk := schemaflow.FrameUnsupported
+		if kind == frame.ErrLaktory {
+			pk = schemaflow.FrameFails
+		}
+		off := fe.Pos
+		if off < 0 {
+			off = -1
+		}
+		c.bind.problems = append(c.bind.problems, schemaflow.Problem{Kind: pk, What: what, At: e.At("expr"), Offset: off, Message: fe.Msg, Hint: fe.Hint})
+		return nil
+	}
+	msg := fe.Msg
+	if fe.Hint != "" {
+		msg += " (" + fe.Hint + ")"
+	}
+	if kind == frame.ErrLaktory {
+		msg = "Laktory 0.13.1 fails: " + msg
+	} else {
+		msg = "cannot run locally: " + msg
+	}
+	return &frameStepError{msg: fmt.Sprintf("%v: %s: %s: %s", ErrExpectation, c.where(), what, msg), base: ErrExpectation, err: fe}
 }

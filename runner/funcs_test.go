@@ -45,8 +45,9 @@ func TestValidateFrameLaktoryRules(t *testing.T) {
 
 // TestFuncNamePipelineToDelta: a POLARS pipeline of NARWHALS func_name
 // steps (narwhals expressions, a {sources.x} join, laktory.groupby_and_agg
-// with narwhals aggregations, Laktory's sql_expr, unique, sort) runs end to
-// end into a Delta table with the rows and the Delta types Laktory 0.13.1
+// with narwhals aggregations, Laktory's sql_expr, unique, sort) and
+// expectations written as narwhals expressions (a ROW DROP, a WARN) runs
+// end to end into a Delta table with the rows and the Delta types Laktory 0.13.1
 // writes (len() is Polars' UInt32, which delta-rs writes as integer; a
 // truncated naive datetime is timestamp_ntz). The same workspace runs
 // side by side with Laktory's Pipeline.execute in TestLaktoryExecution
@@ -87,6 +88,12 @@ nodes:
         - expr: nw.col("value").sum().round(2).alias("total")
     - func_name: sort
       func_kwargs: {by: [name, day], nulls_last: true}
+  expectations:
+  - name: small
+    expr: nw.col("total") < 20
+    action: DROP
+  - name: named
+    expr: ~nw.col("name").is_null() | (nw.col("n") > 5)
   sinks:
   - path: ../lake/totals
     format: DELTA
@@ -131,7 +138,7 @@ nodes:
 		t.Errorf("Delta schema %s, want %s", got, want)
 	}
 	got := query(t, r, path, "SELECT * FROM t")
-	want := "[[acme 2026-01-01T00:00:00 2 10] [bolt 2026-01-02T00:00:00 1 10] [NULL 2026-01-02T00:00:00 1 21]]"
+	want := "[[acme 2026-01-01T00:00:00 2 10] [bolt 2026-01-02T00:00:00 1 10]]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("rows %v, want %s", got, want)
 	}

@@ -416,8 +416,19 @@ func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow
 // bindExpectations binds each expectation over the node's output: it must
 // be a boolean expression.
 func (c *compiler) bindExpectations(ctx context.Context, df string) {
-	for _, ex := range c.n.Expectations {
+	fx, err := c.dfExpectations(ctx, df)
+	if err != nil {
+		c.bind.problems = append(c.bind.problems, c.bind.problem(err))
+	}
+	for i, ex := range c.n.Expectations {
 		o := origin{what: fmt.Sprintf("expectation '%s'", ex.Name), at: ex.At("expr"), exact: true}
+		if dfExpectation(ex.Expr) {
+			// Translated by runner/frame (its refusals are problems already).
+			if t, ok := fx.types[i]; ok && t != "BOOLEAN" && !strings.Contains(t, "NULL") {
+				c.bind.problems = append(c.bind.problems, schemaflow.Problem{Kind: schemaflow.NotBoolean, What: o.what, At: o.at, Offset: -1, Message: t})
+			}
+			continue
+		}
 		c.bind.at(o)
 		x, err := c.translate(ctx, dialect.Expression, ex.Expr, df, o)
 		if err != nil {

@@ -90,6 +90,17 @@ func TestValidateSQL(t *testing.T) {
     - func_name: select
       func_args: [symbol, prise]
 `)}, want: []W{D("pipelines/pl.yaml", 11, 27, validate.CodeFrameFails, "Missing column: prise")}},
+		{name: "expectations as narwhals expressions", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
+  - {name: ok, expr: 'nw.col("price") > 0', action: DROP}
+  - {name: typo, expr: 'nw.col("prise") > 0'}
+  - {name: number, expr: 'nw.col("qty") * 2'}
+  - {name: agg, type: AGGREGATE, expr: 'nw.col("qty").sum() > 1'}
+  - {name: nosql, expr: 'sql_expr("qty > 1") & (nw.col("qty") > 0)'}
+`)}, want: []W{
+			D("pipelines/pl.yaml", 10, 32, validate.CodeFrameFails, "expectation 'typo': Laktory 0.13.1 fails: ColumnNotFoundError: The selected columns were not found. Missing column: prise did you mean price?"),
+			D("pipelines/pl.yaml", 11, 26, validate.CodeNotBoolean, "expectation 'number' is not a condition: it gives INTEGER, not BOOLEAN"),
+			D("pipelines/pl.yaml", 13, 26, validate.CodeFrameFails, "expectation 'nosql': Laktory 0.13.1 fails: NameError: name 'sql_expr' is not defined"),
+		}},
 		{name: "a method narwhals lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: limit

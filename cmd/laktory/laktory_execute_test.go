@@ -266,7 +266,8 @@ nodes:
 // narwhalsScenario is a POLARS pipeline of NARWHALS func_name steps
 // (narwhals expressions, sql_expr, unique with order_by, a {sources.x}
 // join, dt.truncate, laktory.groupby_and_agg with narwhals aggregations,
-// sort) into a Delta table; runner's TestFuncNamePipelineToDelta runs the
+// sort) and expectations written as narwhals expressions into a Delta
+// table; runner's TestFuncNamePipelineToDelta runs the
 // same workspace in the default suite.
 var narwhalsScenario = execScenario{
 	name: "narwhals func_name steps",
@@ -304,6 +305,12 @@ nodes:
         - expr: nw.col("value").sum().round(2).alias("total")
     - func_name: sort
       func_kwargs: {by: [name, day], nulls_last: true}
+  expectations:
+  - name: small
+    expr: nw.col("total") < 20
+    action: DROP
+  - name: named
+    expr: ~nw.col("name").is_null() | (nw.col("n") > 5)
   sinks:
   - path: ../lake/totals
     format: DELTA
