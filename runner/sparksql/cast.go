@@ -120,6 +120,18 @@ func (r *resolver) castSQL(sql string, from, to *Type, mode castMode, name strin
 		case KTimestampNTZ:
 			return r.instant(sql), nil
 		}
+		if mode != castImplicit && from.Kind == KDecimal {
+			// Spark's decimalToTimestamp: micros truncated toward zero.
+			micros := unscaled(sql, from.S, 6)
+			if from.S > 6 {
+				micros = "spark_trunc_div(" + unscaled(sql, from.S, from.S) + ", " + hugePow10(from.S-6) + ")"
+			}
+			bad := "error('[LOCALLY_UNSUPPORTED.TIMESTAMP_RANGE] ' || CAST(" + sql + " AS VARCHAR) || ' seconds since the epoch is beyond the timestamps the local engine holds')"
+			if try {
+				bad = "NULL"
+			}
+			return "CASE WHEN " + sql + " IS NULL THEN NULL WHEN abs(" + micros + ") > CAST('9223372036854775807' AS HUGEINT) THEN " + bad + " ELSE timezone('UTC', make_timestamp(CAST(" + micros + " AS BIGINT))) END", nil
+		}
 		if mode != castImplicit && (from.isIntegral() || from.isFractional()) {
 			// Seconds since the epoch (Spark's longToTimestamp and
 			// doubleToTimestamp: micros truncated toward zero); NaN and

@@ -308,6 +308,9 @@ func aggFuncs() []*fnDef {
 			if len(c.args) == 0 {
 				return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+gidPlaceholder+")"), nil
 			}
+			if g := c.r.gidArgs; len(g) > 0 {
+				g[len(g)-1] = append(g[len(g)-1], sqls(c.args))
+			}
 			return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+strings.Join(sqls(c.args), ", ")+")"), nil
 		}),
 		no("skewness", "DuckDB's estimator differs from Spark's"), no("kurtosis", "DuckDB's estimator differs from Spark's"),

@@ -10,17 +10,24 @@ import (
 	"strings"
 )
 
-// Spark's JSON functions read text with Jackson: a value that is not JSON
-// is NULL. DuckDB's JSON reader is stricter where Jackson reads a prefix
-// (a document cut short, trailing text), so text starting as an object or
-// an array that DuckDB cannot read stops the run instead of guessing.
-const msgJSONUnreadable = "[LOCALLY_UNSUPPORTED.JSON_TEXT] a JSON document the local engine cannot read (Spark's parser may read a prefix of it): "
+// Spark's JSON functions read text with Jackson: the first JSON value of
+// the text (what follows it is not read), NULL when that value is
+// malformed. DuckDB reads whole texts: for one it cannot read that starts
+// as an object or an array, the shortest prefix ending at a } or ] that
+// is JSON is that first value. Jackson also takes raw control characters
+// in strings, which DuckDB does not: such text stops the run instead.
+const msgJSONUnreadable = "[LOCALLY_UNSUPPORTED.JSON_TEXT] a JSON document with raw control characters the local engine cannot read (Spark's parser reads them in strings): "
 
-// jsonDoc binds the JSON text s (SQL of a VARCHAR) to v in body, NULL when
-// s is NULL or is not JSON.
+var jsonDocMacros = []macro{
+	{"spark_json_text", "v", "CASE WHEN v IS NULL OR json_valid(v) THEN v WHEN NOT regexp_matches(v, '^\\s*[\\[{]') THEN NULL " +
+		"WHEN regexp_matches(v, '[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]') OR regexp_matches(v, '\"[^\"]*[\\t\\n\\r][^\"]*\"') THEN error(" + sqlq(msgJSONUnreadable) + " || left(v, 60)) " +
+		"ELSE list_filter(list_transform(range(1, length(v) + 1), m_i -> CASE WHEN substr(v, m_i, 1) IN ('}', ']') AND json_valid(left(v, m_i)) THEN left(v, m_i) END), m_x -> m_x IS NOT NULL)[1] END"},
+}
+
+// jsonDoc binds the JSON text s (SQL of a VARCHAR) to v in body, as
+// Jackson reads it (NULL when s is NULL or not JSON).
 func jsonDoc(s, body string) string {
-	return fmt.Sprintf("list_transform([%[1]s], v -> CASE WHEN v IS NULL THEN NULL WHEN NOT json_valid(v) THEN CASE WHEN regexp_matches(v, '^\\s*[\\[{]') THEN error(%[3]s || left(v, 60)) END ELSE %[2]s END)[1]",
-		s, body, duckString(msgJSONUnreadable))
+	return fmt.Sprintf("list_transform([spark_json_text(%[1]s)], v -> CASE WHEN v IS NULL THEN NULL ELSE %[2]s END)[1]", s, body)
 }
 
 // sparkJSONPath compiles a get_json_object path ($.a.b, $['a'], $[0])
@@ -94,10 +101,14 @@ func jsonValueText(v string) string {
 		"ELSE CAST(" + v + " AS VARCHAR) END"
 }
 
-var jsonMacros = []macro{
+var jsonMacros = append(jsonDocMacros, []macro{
 	{"spark_json_subtree", "t", "CASE WHEN regexp_matches(t, '[0-9]{8,}\\.[0-9]|(^|[^0-9.])0\\.000|[0-9][eE][-+]?[0-9]') THEN error(" +
 		sqlq("[LOCALLY_UNSUPPORTED.JSON_NUMBER] a JSON object or array with a number Spark prints in Java's notation (1.0E20, 1.0E-4): get the number itself, or cast it") + ") ELSE t END"},
-}
+	// Java's BigDecimal.toString of the unscaled u at scale s: an
+	// exponent when the adjusted exponent is below -6.
+	{"spark_bigdecimal_string", "u, s", "list_transform([CAST(abs(u) AS VARCHAR)], m_d -> CASE WHEN length(m_d) - 1 - s >= -6 THEN NULL ELSE " +
+		"CASE WHEN u < 0 THEN '-' ELSE '' END || left(m_d, 1) || CASE WHEN length(m_d) > 1 THEN '.' || substr(m_d, 2) ELSE '' END || 'E' || CAST(length(m_d) - 1 - s AS VARCHAR) END)[1]"},
+}...)
 
 func jsonFuncs() []*fnDef {
 	return []*fnDef{
@@ -183,8 +194,8 @@ func (r *resolver) toJSONSQL(x string, t *Type, pos int) (string, error) {
 		if t.S <= 6 {
 			return "CAST(" + x + " AS VARCHAR)", nil
 		}
-		// BigDecimal.toString writes an exponent below 1e-6 (0E-10).
-		return "CASE WHEN abs(" + x + ") < 0.000001 THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_DECIMAL] to_json of a decimal below 1E-6: Java writes it with an exponent") + ") ELSE CAST(" + x + " AS VARCHAR) END", nil
+		// BigDecimal.toString writes an exponent below 1e-6 (1.0E-7, 0E-8).
+		return "coalesce(spark_bigdecimal_string(" + unscaled(x, t.S, t.S) + ", " + fmt.Sprint(t.S) + "), CAST(" + x + " AS VARCHAR))", nil
 	case KFloat, KDouble:
 		s, err := r.toStringSQL(x, t, castImplicit)
 		if err != nil {
@@ -277,77 +288,108 @@ func jsonSchema(s string, pos int) (*Type, error) {
 }
 
 // jsonConv is the SQL converting the DuckDB JSON value v (NULL when
-// missing) to t as Spark's JacksonParser does, with bad the SQL of "v is
-// there but not of t's kind" (Spark's conversion failure of that value):
-// numbers are not read from strings (but decimals, dates and timestamps
-// are), strings take any value's JSON text.
-func (r *resolver) jsonConv(v string, t *Type, pos int) (val, bad string, err error) {
+// missing) to t as Spark's JacksonParser does in PERMISSIVE mode with
+// partial results: hard is "v is there but of another kind" (its
+// converter fails: the enclosing struct field is NULL, an enclosing
+// array fails too), soft "a struct below failed partially" (its fields
+// are NULL, the rest kept). Numbers are not read from strings (but
+// decimals, dates, timestamps and NaN/Infinity doubles are), strings take
+// any value's JSON text. Partial failures inside arrays and maps, which
+// Spark keeps in ways not reproduced here, stop the run.
+func (r *resolver) jsonConv(v string, t *Type, pos int) (val, hard, soft string, err error) {
 	jt := "json_type(" + v + ")"
 	isNull := "(" + v + " IS NULL OR " + jt + " = 'NULL')"
+	there := "NOT " + isNull
 	switch t.Kind {
 	case KString:
-		return "CASE WHEN " + isNull + " THEN NULL ELSE " + jsonValueText(v) + " END", "false", nil
+		return "CASE WHEN " + isNull + " THEN NULL ELSE " + jsonValueText(v) + " END", "false", "false", nil
 	case KByte, KShort, KInt, KLong:
-		// Integers beyond the type fail in Spark (the value is NULL).
-		return "TRY_CAST(CAST(" + v + " AS BIGINT) AS " + t.DuckDB() + ")",
-			"(NOT " + isNull + " AND (" + jt + " NOT IN ('BIGINT', 'UBIGINT') OR TRY_CAST(CAST(" + v + " AS VARCHAR) AS " + t.DuckDB() + ") IS NULL))", nil
+		return "TRY_CAST(CAST(" + v + " AS VARCHAR) AS " + t.DuckDB() + ")",
+			"(" + there + " AND (" + jt + " NOT IN ('BIGINT', 'UBIGINT') OR TRY_CAST(CAST(" + v + " AS VARCHAR) AS " + t.DuckDB() + ") IS NULL))", "false", nil
 	case KFloat, KDouble:
-		return "CAST(" + v + " AS " + t.DuckDB() + ")", "(NOT " + isNull + " AND " + jt + " NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE'))", nil
+		special := "CASE json_extract_string(" + v + ", '$') WHEN 'NaN' THEN 'NaN' WHEN '+NaN' THEN 'NaN' WHEN '-NaN' THEN 'NaN' WHEN 'Infinity' THEN 'Infinity' WHEN '+Infinity' THEN 'Infinity' WHEN 'INF' THEN 'Infinity' WHEN '+INF' THEN 'Infinity' WHEN 'Inf' THEN 'Infinity' WHEN '+Inf' THEN 'Infinity' WHEN '-Infinity' THEN '-Infinity' WHEN '-INF' THEN '-Infinity' WHEN '-Inf' THEN '-Infinity' END"
+		return "CASE WHEN " + jt + " = 'VARCHAR' THEN CAST(" + special + " AS " + t.DuckDB() + ") ELSE CAST(" + v + " AS " + t.DuckDB() + ") END",
+			"(" + there + " AND " + jt + " NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE') AND NOT (" + jt + " = 'VARCHAR' AND " + special + " IS NOT NULL))", "false", nil
 	case KBool:
-		return "CAST(" + v + " AS BOOLEAN)", "(NOT " + isNull + " AND " + jt + " <> 'BOOLEAN')", nil
+		return "CAST(" + v + " AS BOOLEAN)", "(" + there + " AND " + jt + " <> 'BOOLEAN')", "false", nil
 	case KDecimal:
 		// From the number's text (DuckDB's shortest double text for
 		// non-integers) or a string, half up, NULL beyond the precision.
 		num := "TRY_CAST(CASE WHEN " + jt + " = 'VARCHAR' THEN json_extract_string(" + v + ", '$') ELSE CAST(" + v + " AS VARCHAR) END AS " + t.DuckDB() + ")"
 		guard := "CASE WHEN " + jt + " = 'DOUBLE' AND length(regexp_replace(CAST(" + v + " AS VARCHAR), '[^0-9]', '', 'g')) > 15 THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_NUMBER] a JSON number of more than 15 digits read as a decimal: the local engine reads it as a double") + ") ELSE " + num + " END"
-		return guard, "(NOT " + isNull + " AND (" + jt + " NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE', 'VARCHAR') OR " + num + " IS NULL))", nil
-	case KDate, KTimestamp:
-		s := "json_extract_string(" + v + ", '$')"
-		c, err := r.castSQL(s, tString, t, castTry, "")
+		return guard, "(" + there + " AND (" + jt + " NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE', 'VARCHAR') OR " + num + " IS NULL))", "false", nil
+	case KDate:
+		c, err := r.castSQL("json_extract_string("+v+", '$')", tString, t, castTry, "")
 		if err != nil {
-			return "", "", err
+			return "", "", "", err
 		}
-		return c, "(NOT " + isNull + " AND (" + jt + " <> 'VARCHAR' OR " + c + " IS NULL))", nil
+		return c, "(" + there + " AND (" + jt + " <> 'VARCHAR' OR " + c + " IS NULL))", "false", nil
+	case KTimestamp:
+		// Strings parsed, integers as seconds since the epoch.
+		c, err := r.castSQL("json_extract_string("+v+", '$')", tString, t, castTry, "")
+		if err != nil {
+			return "", "", "", err
+		}
+		secs, err := r.castSQL("TRY_CAST(CAST("+v+" AS VARCHAR) AS BIGINT)", tLong, t, castTry, "")
+		if err != nil {
+			return "", "", "", err
+		}
+		return "CASE WHEN " + jt + " = 'VARCHAR' THEN " + c + " ELSE " + secs + " END",
+			"(" + there + " AND NOT (" + jt + " = 'VARCHAR' AND " + c + " IS NOT NULL) AND NOT (" + jt + " IN ('BIGINT', 'UBIGINT') AND " + secs + " IS NOT NULL))", "false", nil
 	case KArray:
 		e := r.alias()
-		ev, eb, err := r.jsonConv(e, t.Elem, pos)
+		ev, eh, es, err := r.jsonConv(e, t.Elem, pos)
 		if err != nil {
-			return "", "", err
+			return "", "", "", err
 		}
-		return "CASE WHEN " + isNull + " THEN NULL ELSE list_transform(json_extract(" + v + ", '$[*]'), " + e + " -> " + ev + ") END",
-			"(NOT " + isNull + " AND (" + jt + " <> 'ARRAY' OR list_bool_or(list_transform(json_extract(" + v + ", '$[*]'), " + e + " -> " + eb + "))))", nil
+		elems := "json_extract(" + v + ", '$[*]')"
+		val := "CASE WHEN " + isNull + " THEN NULL ELSE list_transform(" + elems + ", " + e + " -> " + ev + ") END"
+		if es != "false" {
+			val = "CASE WHEN " + isNull + " THEN NULL WHEN list_bool_or(list_transform(" + elems + ", " + e + " -> " + es + ")) THEN error(" + duckString(msgJSONPartial) + ") ELSE list_transform(" + elems + ", " + e + " -> " + ev + ") END"
+		}
+		return val, "(" + there + " AND (" + jt + " <> 'ARRAY' OR coalesce(list_bool_or(list_transform(" + elems + ", " + e + " -> " + eh + ")), false)))", "false", nil
 	case KMap:
 		if t.Key.Kind != KString {
-			return "", "", unsupported(pos, "", "from_json into a map with %s keys", t.Key)
+			return "", "", "", unsupported(pos, "", "from_json into a map with %s keys", t.Key)
 		}
 		k := r.alias()
-		vv, vb, err := r.jsonConv("json_extract("+v+", '$.\"' || "+k+" || '\"')", t.Val, pos)
+		vv, vh, vs, err := r.jsonConv("json_extract("+v+", '$.\"' || "+k+" || '\"')", t.Val, pos)
+		if err != nil {
+			return "", "", "", err
+		}
+		keys := "json_keys(" + v + ")"
+		return "CASE WHEN " + isNull + " THEN NULL WHEN " + jt + " <> 'OBJECT' THEN NULL WHEN list_bool_or(list_transform(" + keys + ", " + k + " -> " + k + " LIKE '%\"%' OR " + k + " LIKE '%\\%' OR " + vh + " OR " + vs + ")) THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_MAP] from_json into a map of a value of another type, or of a key with a quote or a backslash") + ") ELSE map_from_entries(list_transform(" + keys + ", " + k + " -> struct_pack(key := " + k + ", value := " + vv + "))) END",
+			"(" + there + " AND " + jt + " <> 'OBJECT')", "false", nil
+	case KStruct:
+		val, soft, err := r.jsonStruct(v, t, pos)
+		if err != nil {
+			return "", "", "", err
+		}
+		return "CASE WHEN " + isNull + " THEN NULL ELSE " + val + " END", "(" + there + " AND " + jt + " <> 'OBJECT')", "(" + there + " AND " + jt + " = 'OBJECT' AND (" + soft + "))", nil
+	}
+	return "", "", "", unsupported(pos, "", "from_json into a %s", t)
+}
+
+// jsonStruct converts the JSON object v to the struct t with partial
+// results: a field whose converter fails is NULL.
+func (r *resolver) jsonStruct(v string, t *Type, pos int) (val, soft string, err error) {
+	var vals, softs []string
+	for _, f := range t.Fields {
+		if strings.ContainsAny(f.Name, "\"\\") {
+			return "", "", unsupported(pos, "", "from_json of a field named %q", f.Name)
+		}
+		fj := "json_extract(" + v + ", " + duckString("$.\""+f.Name+"\"") + ")"
+		fv, fh, fs, err := r.jsonConv(fj, f.Type, pos)
 		if err != nil {
 			return "", "", err
 		}
-		keys := "json_keys(" + v + ")"
-		return "CASE WHEN " + isNull + " THEN NULL WHEN list_bool_or(list_transform(" + keys + ", " + k + " -> " + k + " LIKE '%\"%' OR " + k + " LIKE '%\\%' ESCAPE '!')) THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_KEY] a JSON key with a quote or a backslash read into a map") + ") ELSE map_from_entries(list_transform(" + keys + ", " + k + " -> struct_pack(key := " + k + ", value := " + vv + "))) END",
-			"(NOT " + isNull + " AND (" + jt + " <> 'OBJECT' OR list_bool_or(list_transform(" + keys + ", " + k + " -> " + vb + "))))", nil
-	case KStruct:
-		var vals, bads []string
-		for _, f := range t.Fields {
-			if strings.ContainsAny(f.Name, "\"\\") {
-				return "", "", unsupported(pos, "", "from_json of a field named %q", f.Name)
-			}
-			fv, fb, err := r.jsonConv("json_extract("+v+", "+duckString("$.\""+f.Name+"\"")+")", f.Type, pos)
-			if err != nil {
-				return "", "", err
-			}
-			vals = append(vals, duckIdent(f.Name)+" := "+fv)
-			bads = append(bads, fb)
-		}
-		return "CASE WHEN " + isNull + " THEN NULL ELSE struct_pack(" + strings.Join(vals, ", ") + ") END",
-			"(NOT " + isNull + " AND (" + jt + " <> 'OBJECT' OR " + strings.Join(bads, " OR ") + "))", nil
+		vals = append(vals, duckIdent(f.Name)+" := CASE WHEN "+fh+" THEN NULL ELSE "+fv+" END")
+		softs = append(softs, fh, fs)
 	}
-	return "", "", unsupported(pos, "", "from_json into a %s", t)
+	return "struct_pack(" + strings.Join(vals, ", ") + ")", strings.Join(softs, " OR "), nil
 }
 
-const msgJSONPartial = "[LOCALLY_UNSUPPORTED.JSON_PARTIAL] from_json of a value of another type nested below the schema's top level: Spark keeps a partial result the local engine does not reproduce"
+const msgJSONPartial = "[LOCALLY_UNSUPPORTED.JSON_PARTIAL] from_json of an array of structs with a field of another type: Spark keeps a partial result the local engine does not reproduce"
 
 // fromJSONSQL: Spark's from_json in PERMISSIVE mode. A struct schema: a
 // top-level field of another type is NULL (Spark's partial result), text
@@ -360,48 +402,31 @@ func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
 	var body, notJSON string
 	switch t.Kind {
 	case KStruct:
-		var vals, nulls []string
-		for _, f := range t.Fields {
-			if strings.ContainsAny(f.Name, "\"\\") {
-				return "", unsupported(pos, "", "from_json of a field named %q", f.Name)
-			}
-			fj := "json_extract(" + d + ", " + duckString("$.\""+f.Name+"\"") + ")"
-			fv, fb, err := r.jsonConv(fj, f.Type, pos)
-			if err != nil {
-				return "", err
-			}
-			// A field whose own value is of another kind is NULL; one
-			// failing below its top level stops the run.
-			shallow := fb
-			switch f.Type.Kind {
-			case KArray:
-				shallow = "(" + fj + " IS NOT NULL AND json_type(" + fj + ") NOT IN ('NULL', 'ARRAY'))"
-			case KMap, KStruct:
-				shallow = "(" + fj + " IS NOT NULL AND json_type(" + fj + ") NOT IN ('NULL', 'OBJECT'))"
-			}
-			vals = append(vals, duckIdent(f.Name)+" := CASE WHEN "+shallow+" THEN NULL WHEN "+fb+" THEN error("+duckString(msgJSONPartial)+") ELSE "+fv+" END")
-			nulls = append(nulls, duckIdent(f.Name)+" := CAST(NULL AS "+f.Type.DuckDB()+")")
-		}
-		body = "CASE WHEN json_type(" + d + ") IN ('NULL', 'ARRAY') THEN NULL WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json with a struct schema of a JSON scalar") + ") ELSE struct_pack(" + strings.Join(vals, ", ") + ") END"
-		notJSON = "struct_pack(" + strings.Join(nulls, ", ") + ")"
-	default:
-		top, topBad, err := r.jsonConv(d, t, pos)
+		val, _, err := r.jsonStruct(d, t, pos)
 		if err != nil {
 			return "", err
 		}
-		body = "CASE WHEN " + topBad + " THEN NULL ELSE " + top + " END"
-		// An element of another type makes the result NULL; a failure
-		// deeper down is not told apart here: refused at run time.
-		for _, et := range []*Type{t.Elem, t.Val} {
-			if et != nil && (et.Kind == KStruct || et.Kind == KMap || et.Kind == KArray) {
-				body = "CASE WHEN " + topBad + " THEN error(" + duckString(msgJSONPartial) + ") ELSE " + top + " END"
-			}
+		var nulls []string
+		for _, f := range t.Fields {
+			nulls = append(nulls, duckIdent(f.Name)+" := CAST(NULL AS "+f.Type.DuckDB()+")")
 		}
+		notJSON = "struct_pack(" + strings.Join(nulls, ", ") + ")"
+		body = "CASE WHEN json_type(" + d + ") IN ('NULL', 'ARRAY') THEN " + notJSON + " WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json with a struct schema of a JSON scalar") + ") ELSE " + val + " END"
+	default:
+		top, hard, _, err := r.jsonConv(d, t, pos)
+		if err != nil {
+			return "", err
+		}
+		body = "CASE WHEN " + hard + " THEN NULL ELSE " + top + " END"
 		notJSON = "NULL"
 	}
+	// Text that is not JSON: NULLs (a struct of them for a struct schema);
+	// NULL and blank text: NULL.
 	return fmt.Sprintf("list_transform([%[1]s], %[2]s -> CASE WHEN %[2]s IS NULL OR trim(%[2]s) = '' THEN NULL WHEN NOT json_valid(%[2]s) THEN CASE WHEN regexp_matches(%[2]s, '^\\s*[\\[{]') THEN error(%[6]s || left(%[2]s, 60)) ELSE %[3]s END ELSE list_transform([CAST(%[2]s AS JSON)], %[4]s -> %[5]s)[1] END)[1]",
-		s, txt, notJSON, d, body, duckString(msgJSONUnreadable)), nil
+		s, txt, notJSON, d, body, duckString(msgFromJSONUnreadable)), nil
 }
+
+const msgFromJSONUnreadable = "[LOCALLY_UNSUPPORTED.JSON_TEXT] from_json of a document the local engine cannot read (cut short, or with text after it): "
 
 var fromJSON = fn("from_json", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
 	if len(c.args) == 3 {

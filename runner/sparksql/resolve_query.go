@@ -369,7 +369,8 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	// see each other's tables).
 	sc := &scope{parent: outer.parent, ctes: outer.ctes, lambdas: outer.lambdas}
 	r.grouping = append(r.grouping, hasGroupingSets(s.GroupBy))
-	defer func() { r.grouping = r.grouping[:len(r.grouping)-1] }()
+	r.gidArgs = append(r.gidArgs, nil)
+	defer func() { r.grouping, r.gidArgs = r.grouping[:len(r.grouping)-1], r.gidArgs[:len(r.gidArgs)-1] }()
 	if err := timeWindows(s); err != nil {
 		return nil, err
 	}
@@ -574,16 +575,22 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	}
 	b.WriteString(tail)
 	rel.sql = b.String()
-	if strings.Contains(rel.sql, gidPlaceholder) {
-		// grouping_id(): every grouping expression, in order, once.
-		var gs []string
-		seen := map[string]bool{}
-		for _, g := range groups {
-			if !seen[g.sql] {
-				seen[g.sql] = true
-				gs = append(gs, g.sql)
-			}
+	// grouping_id(): every grouping expression, in order, once; with
+	// arguments, exactly those.
+	var gs []string
+	seen := map[string]bool{}
+	for _, g := range groups {
+		if !seen[g.sql] {
+			seen[g.sql] = true
+			gs = append(gs, g.sql)
 		}
+	}
+	for _, args := range r.gidArgs[len(r.gidArgs)-1] {
+		if strings.Join(args, "\x00") != strings.Join(gs, "\x00") {
+			return nil, sparkErr(s.GroupBy.P, "GROUPING_ID_COLUMN_MISMATCH", "Columns of grouping_id (%s) does not match grouping columns (%s).", strings.Join(args, ","), strings.Join(gs, ","))
+		}
+	}
+	if strings.Contains(rel.sql, gidPlaceholder) {
 		rel.sql = strings.ReplaceAll(rel.sql, gidPlaceholder, strings.Join(gs, ", "))
 	}
 	return rel, nil

@@ -231,6 +231,9 @@ type resolver struct {
 	// groups by grouping sets (ROLLUP, CUBE, GROUPING SETS), where
 	// grouping() and grouping_id() are allowed.
 	grouping []bool
+	// gidArgs: per SELECT being resolved, the arguments of each
+	// grouping_id(...), which must be its grouping expressions in order.
+	gidArgs [][][]string
 }
 
 // gidPlaceholder stands for the grouping expressions in grouping_id()
