@@ -56,6 +56,12 @@ func (r *resolver) castSQL(sql string, from, to *Type, mode castMode, name strin
 	if from.Kind == KVoid {
 		return "CAST(" + sql + " AS " + to.DuckDB() + ")", nil
 	}
+	if from.Kind == to.Kind && (from.Kind == KIntervalDT || from.Kind == KIntervalYM) && intervalRank[to.To] >= intervalRank[from.To] {
+		// INTERVAL MINUTE to INTERVAL DAY TO SECOND and the like: the same
+		// DuckDB INTERVAL (Spark widens them to compare and add them); a
+		// cast to a coarser end field (which truncates) is not this.
+		return sql, nil
+	}
 	switch to.Kind {
 	case KString:
 		return r.toStringSQL(sql, from, mode)

@@ -384,6 +384,9 @@ func collectionFuncs() []*fnDef {
 			return c.out(a.t.Elem, "spark_array_get0("+a.sql+", "+i.sql+")"), nil
 		}),
 		fn("array_contains", Macro, 2, 2, func(c *fcall) (*rx, error) {
+			if c.args[1].t.Kind == KVoid {
+				return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.NULL_TYPE", "Cannot resolve %q due to data type mismatch: Null typed values cannot be used as arguments of `array_contains`.", c.name)
+			}
 			a, err := c.arrayArg(0)
 			if err != nil {
 				return nil, err

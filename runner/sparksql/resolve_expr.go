@@ -72,6 +72,7 @@ type ectx struct {
 	groupAliases []*selItem
 	clause       string // WHERE, ON, HAVING, ... for error classes
 	overArgs     bool   // the arguments of an aggregate called with OVER
+	distinctOut  []*rx  // ORDER BY of SELECT DISTINCT: only these are visible
 }
 
 func (c *ectx) with(f func(*ectx)) *ectx {

@@ -300,6 +300,12 @@ func (r *resolver) orderTerm(it *OrderItem, sc *scope, items []*selItem, ctx *ec
 			return "", err
 		}
 	}
+	if ctx.distinctOut != nil {
+		// After DISTINCT only the select list's columns exist.
+		if c := ungrouped(x, ctx.distinctOut); c != nil {
+			return "", sparkErr(c.pos, "UNRESOLVED_COLUMN.WITH_SUGGESTION", "A column, variable, or function parameter with name `%s` cannot be resolved.", c.name)
+		}
+	}
 	if !orderable(x.t) {
 		return "", sparkErr(it.X.Pos(), "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The `sortorder` does not support ordering on type %q.", x.name, strings.ToUpper(x.t.String()))
 	}
@@ -522,7 +528,13 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	var tail string
 	if q != nil {
 		for _, it := range q.OrderBy {
-			t, err := r.orderTerm(it, sc, items, &ectx{aggOK: agg, winOK: true})
+			octx := &ectx{aggOK: agg, winOK: true}
+			if s.Distinct {
+				for _, si := range items {
+					octx.distinctOut = append(octx.distinctOut, si.x)
+				}
+			}
+			t, err := r.orderTerm(it, sc, items, octx)
 			if err != nil {
 				return nil, err
 			}
