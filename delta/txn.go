@@ -251,7 +251,7 @@ func BeginCreate(root string, def TableDefinition, opts WriteOptions) (*Transact
 func checkNoTable(root string) error {
 	l, err := listLog(context.Background(), root)
 	if errors.Is(err, ErrNotDeltaTable) {
-		return nil
+		return checkNotAdopted(root)
 	}
 	if err != nil {
 		return err
@@ -262,6 +262,44 @@ func checkNoTable(root string) error {
 	}
 	return tableCreatedConflict(context.Background(), root, first,
 		fmt.Sprintf("a table already exists at this location (latest version %d): %v", l.latest(), ErrTableExists))
+}
+
+// checkNotAdopted refuses to create a table in a local folder that holds
+// anything a table's writer would not have put there (a user's files, a
+// folder): creating the table would adopt that folder, and a later drop
+// of the table would delete what it held. A folder that does not exist,
+// is empty, or holds only data files (part-*, deletion_vector_*),
+// partition folders (col=value), hidden or _-prefixed entries (a failed create's leftovers, an empty _delta_log) is fine.
+func checkNotAdopted(root string) error {
+	if IsRemoteLocation(root) {
+		return nil
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil // missing (created by the commit) or unreadable (the commit says)
+	}
+	var foreign []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_"):
+			continue
+		case e.IsDir() && strings.Contains(name, "="): // a partition folder (col=value)
+			continue
+		case !e.IsDir() && (strings.HasPrefix(name, "part-") || strings.HasPrefix(name, "deletion_vector_")):
+			continue
+		}
+		foreign = append(foreign, name)
+	}
+	if len(foreign) == 0 {
+		return nil
+	}
+	more := ""
+	if len(foreign) > 3 {
+		foreign, more = foreign[:3], ", ..."
+	}
+	return fmt.Errorf("%w: refusing to create a table in %s: the folder exists and holds %s%s, which no Delta table wrote; move them away or write the table elsewhere",
+		ErrNotDeltaTable, root, strings.Join(foreign, ", "), more)
 }
 
 // define sets the protocol and metadata of a table being created.

@@ -60,7 +60,33 @@ func NewLayout(dir, lakeOverride, env string) (Layout, error) {
 // AllowedRoots are the folders the product may create, replace and
 // delete paths strictly inside: the workspace folder, the lake root and the
 // roots of the workbench config.
-func (l Layout) AllowedRoots() []string { return append([]string{l.Dir, l.Lake}, l.Roots...) }
+func (l Layout) AllowedRoots() []string {
+	roots := []string{l.Dir}
+	if l.lakeTrusted() {
+		roots = append(roots, l.Lake)
+	}
+	return append(roots, l.Roots...)
+}
+
+// lakeTrusted reports whether the lake may be a root: a lake the workspace
+// was pointed at (--lake, LAKTORY_LAKE, the config's lake) always; the
+// default DIR/.laktory/lake only while symbolic links do not lead it
+// outside the workspace (a .laktory/lake linked onto another folder would
+// make that folder's content tables, and let RESET DROP delete it).
+func (l Layout) lakeTrusted() bool {
+	if l.Lake != filepath.Join(l.Dir, StateDirName, LakeDirName) {
+		return true
+	}
+	real, err := RealPath(l.Lake)
+	if err != nil {
+		return false
+	}
+	dir, err := RealPath(l.Dir)
+	if err != nil {
+		return false
+	}
+	return real == dir || strictlyInside(real, dir)
+}
 
 // StateDir is DIR/.laktory.
 func (l Layout) StateDir() string { return filepath.Join(l.Dir, StateDirName) }

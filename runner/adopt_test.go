@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/validate"
+)
+
+const adoptPipeline = `name: pl
+nodes:
+- name: a
+  source:
+    path: ../data/in.jsonl
+    format: JSONL
+  sinks:
+  - table_name: t
+    mode: OVERWRITE
+`
+
+// userFiles writes a user's folder: a file and a table-looking subfolder.
+func userFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{"keep.txt": "mine\n", "main/default/t/user.csv": "a\n1\n"}
+	for rel, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// sameFiles fails unless dir holds exactly files (nothing added, removed
+// or changed).
+func sameFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		n++
+		rel, _ := filepath.Rel(dir, p)
+		b, _ := os.ReadFile(p)
+		if want, ok := files[filepath.ToSlash(rel)]; !ok || want != string(b) {
+			t.Errorf("%s: %s was written in the user's folder", dir, rel)
+		}
+		return nil
+	})
+	if n != len(files) {
+		t.Errorf("%s holds %d files, want the user's %d", dir, n, len(files))
+	}
+}
+
+// TestSymlinkedLakeNotAdopted: a default .laktory/lake that is a symbolic
+// link onto a folder outside the workspace is not a root: validate and the
+// plan refuse the table sinks there (LK403), so no run (nor a RESET DROP)
+// makes the user's folder a table or deletes it.
+func TestSymlinkedLakeNotAdopted(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside")
+	files := userFiles(t, outside)
+	w := &ws{t: t, dir: filepath.Join(base, "ws")}
+	w.write(map[string]string{"pipelines/pl.yaml": adoptPipeline, "data/in.jsonl": jsonl("a", 0, 2, "")})
+	os.MkdirAll(filepath.Join(w.dir, ".laktory"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(w.dir, ".laktory", "lake")); err != nil {
+		t.Fatal(err)
+	}
+	r := testRunner(t)
+	snap := w.load()
+	for _, req := range []Request{{}, {Refresh: "FULL"}, {Refresh: "RESET", ResetMode: "DROP"}} {
+		pe := planErr(t, r, snap, req)
+		if !hasDiag(pe, validate.CodePathOutside, "outside") {
+			t.Fatalf("%+v: the plan does not refuse the table in the linked lake: %v", req, pe)
+		}
+	}
+	sameFiles(t, outside, files)
+}
+
+// TestTableFolderNotAdopted: a table sink's folder that already holds a
+// user's files (no Delta table) is not made a table: the run fails naming
+// what it holds, and the folder is left as it was, RESET DROP included.
+func TestTableFolderNotAdopted(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/pl.yaml": adoptPipeline, "data/in.jsonl": jsonl("a", 0, 2, "")})
+	folder := w.table("t")
+	files := map[string]string{"notes.txt": "mine\n", "sub/x.csv": "a\n1\n"}
+	for rel, body := range files {
+		p := filepath.Join(folder, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	r := testRunner(t)
+	o := run(t, r, w.load(), Request{})
+	if o.err == nil || !errors.Is(o.err, delta.ErrNotDeltaTable) && !contains(taskErrs(o), "refusing to create a table in") {
+		t.Fatalf("the run made the user's folder a table: %v %s", o.err, taskErrs(o))
+	}
+	if !contains(taskErrs(o), "notes.txt, sub") {
+		t.Fatalf("the error does not name what the folder holds: %s", taskErrs(o))
+	}
+	sameFiles(t, folder, files)
+	if _, err := r.Plan(context.Background(), w.load(), Request{Refresh: "RESET", ResetMode: "DROP"}); err == nil {
+		o = run(t, r, w.load(), Request{Refresh: "RESET", ResetMode: "DROP"})
+		_ = o
+	}
+	sameFiles(t, folder, files)
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
