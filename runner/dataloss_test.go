@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
@@ -175,4 +176,36 @@ func TestFloatPredicateOneWay(t *testing.T) {
 	if pe := planErr(t, r, w.load(), Request{Pipelines: []string{"pa"}, Refresh: "FULL"}); !hasDiag(pe, "LK115", "compares the DOUBLE column 'd' for equality") {
 		t.Fatalf("equality on a DOUBLE column: %v", pe)
 	}
+}
+
+// TestLongTableNameRefused: a 250-character table name (Laktory takes
+// 255) would make the checkpoint's files' names too long for the file
+// system: validation refuses it (LK116) instead of every run failing when
+// it locks the checkpoint; 200 characters run.
+func TestLongTableNameRefused(t *testing.T) {
+	files := func(name string) map[string]string {
+		return map[string]string{
+			"pipelines/pa.yaml": "name: pa\nnodes:\n- name: a\n  sources:\n  - path: ../data/a/\n    format: JSONL\n  sinks:\n  - table_name: " + name + "\n    mode: APPEND\n",
+			"data/a/1.jsonl":    jsonl("a", 0, 2, ""),
+		}
+	}
+	r := testRunner(t)
+	w := newWS(t, files(strings.Repeat("t", 250)))
+	ds, err := r.Validate(context.Background(), w.load(), validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []validate.Diagnostic
+	for _, d := range ds {
+		if d.Code == validate.CodeNameTooLong {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || got[0].Line != 8 || !strings.Contains(got[0].Message, "sink #1 of node 'a' cannot run locally: the checkpoint's refresh record table-main.default.ttttttttttttttttttttt... (282 bytes) would be longer than the 255 bytes") {
+		t.Fatalf("LK116: %v", got)
+	}
+	if pe := planErr(t, r, w.load(), Request{}); !hasDiag(pe, validate.CodeNameTooLong, "cannot run locally") {
+		t.Fatalf("plan: %v", pe)
+	}
+	mustRun(t, r, newWS(t, files(strings.Repeat("t", 200))).load(), Request{})
 }

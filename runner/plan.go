@@ -141,6 +141,13 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	deep = append(deep, r.flowWarnings(ctx, plan)...)
 	deep = append(deep, refreshedWriterWarnings(plan)...)
 	plan.Warnings = workspace.SortDiagnostics(append(plan.Warnings, deep...))
+	// A plan deleting nothing says so with empty lists (JSON []), not null.
+	if plan.Effects == nil {
+		plan.Effects = []Effect{}
+	}
+	if plan.Warnings == nil {
+		plan.Warnings = []validate.Diagnostic{}
+	}
 	return plan, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -41,6 +42,7 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 	}
 	ds := append(validate.Check(snap, opts), res.Diagnostics...)
 	ds = append(ds, landingDiagnostics(ctx, snap)...)
+	ds = append(ds, nameLengthDiagnostics(snap)...)
 	return workspace.SortDiagnostics(ds), nil
 }
 
@@ -466,4 +468,48 @@ func (c *compiler) bindWheres(ctx context.Context, df string) {
 			c.bind.problems = append(c.bind.problems, p)
 		}
 	}
+}
+
+// maxNameBytes is the longest name of a file or folder the file systems a
+// run writes to take (NAME_MAX on Linux and macOS).
+const maxNameBytes = 255
+
+// nameLengthDiagnostics refuses (LK116) a sink whose table folder, or
+// whose checkpoint's lock or refresh intent beside it, would have a name
+// longer than the file system takes: Laktory (Unity Catalog) accepts
+// names of 255 characters, but the run would fail when it first locks the
+// checkpoint, and every later run with it.
+func nameLengthDiagnostics(snap *workspace.Snapshot) []validate.Diagnostic {
+	var out []validate.Diagnostic
+	for _, p := range snap.Pipelines {
+		for _, n := range p.Nodes {
+			for _, sk := range n.Sinks {
+				var long []string
+				if sk.Table != "" {
+					for _, part := range strings.Split(filepath.ToSlash(string(sk.Table)), "/") {
+						if len(part) > maxNameBytes {
+							long = append(long, fmt.Sprintf("the table folder %.40s... (%d bytes)", part, len(part)))
+						}
+					}
+				}
+				if !sk.IsView() && sk.Kind != workspace.SinkPipelineView && sk.CheckpointPath == "" {
+					base := filepath.Base(CheckpointDir(snap.Layout, p, n, sk))
+					if b := len(filepath.Base(intentPath(base))); b > maxNameBytes {
+						long = append(long, fmt.Sprintf("the checkpoint's refresh record %.40s... (%d bytes)", base, b))
+					}
+				}
+				if len(long) == 0 {
+					continue
+				}
+				at := sk.At("table_name")
+				if at.IsZero() {
+					at = sk.Pos
+				}
+				out = append(out, workspace.NewDiagnostic(at, validate.Error, validate.CodeNameTooLong,
+					fmt.Sprintf("sink #%d of node '%s' cannot run locally: %s would be longer than the %d bytes a file name can have", sk.Index+1, n.Name, strings.Join(long, " and "), maxNameBytes),
+					"shorten the table name (and its catalog and schema names)"))
+			}
+		}
+	}
+	return out
 }

@@ -410,7 +410,11 @@ func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult, sinks []
 func (x *taskExec) operation(op history.Operation) {
 	op.Task = x.t.Key
 	x.sum.Operations = append(x.sum.Operations, op)
-	x.sum.RowsWritten += op.RowsAdded
+	if op.Operation != "DELETE" {
+		// A delete's added rows are the rows it copied out of the files
+		// it rewrote (other writers' rows, kept): nothing new was written.
+		x.sum.RowsWritten += op.RowsAdded
+	}
 	x.sum.RowsDeleted += op.RowsDeleted
 	x.run.recordSync(func(c context.Context) error { return x.run.store.RecordOperation(c, x.run.ID, op) })
 	v := int64(-1)

@@ -40,6 +40,7 @@ const (
 	CodeWhereColumn        = "LK113"
 	CodeUnresolvedRef      = "LK114"
 	CodeWhereFloatEqual    = "LK115"
+	CodeNameTooLong        = "LK116"
 	CodeDeclarativeOwner   = "LK120"
 	CodeSharedNotDeclared  = "LK122"
 	CodeDeclarativeShared  = "LK130"
@@ -200,6 +201,7 @@ var Codes = []CodeInfo{
 	{CodeWhereReads, Error, "a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)"},
 	{CodePathOutside, Error, "a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them"},
 	{CodeWhereFloatEqual, Error, "a where predicate compares a floating-point column for equality (=, <>, IN): rows computed otherwise never match it (schema flow)"},
+	{CodeNameTooLong, Error, "a sink whose table folder or checkpoint files would have a name longer than a file system takes (255 bytes)"},
 	{CodeUnresolvedRef, Error, "an unresolved ${vars.x} in a path, table name, predicate or SQL a run uses (it would be used as written)"},
 	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }

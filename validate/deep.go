@@ -21,6 +21,9 @@ type TableFacts struct {
 	// counted), WriterRows the number of rows per writer id.
 	WriterColumn string
 	WriterRows   map[string]int64
+	// NullWriterRows counts the rows whose writer column is NULL (not in
+	// WriterRows, where "" is the empty id).
+	NullWriterRows int64
 	// Err says why the facts could not be read ("" when they could).
 	Err string
 }
@@ -77,28 +80,54 @@ func (c *checker) deepColumn(t *workspace.Table, f TableFacts, ws []*workspace.W
 		}
 		return
 	}
-	if f.WriterColumn != column || len(f.WriterRows) == 0 {
+	if f.WriterColumn != column || len(f.WriterRows) == 0 && f.NullWriterRows == 0 {
 		return
 	}
 	declared := map[string]bool{}
 	for _, w := range ws {
 		declared[w.WriterID] = true
 	}
-	var orphans []string
+	var orphans, commands []string
+	var anchor *workspace.Writer
 	for _, id := range slices.Sorted(maps.Keys(f.WriterRows)) {
 		if !declared[id] {
 			orphans = append(orphans, fmt.Sprintf("'%s' (%d rows)", id, f.WriterRows[id]))
+			commands = append(commands, human.Command("table", "forget-writer", tableName(t), "--writer", id))
+			if anchor == nil {
+				anchor = closestWriter(ws, id)
+			}
 		}
+	}
+	if f.NullWriterRows > 0 {
+		orphans = append(orphans, fmt.Sprintf("NULL (%d rows)", f.NullWriterRows))
+		commands = append(commands, human.Command("table", "forget-writer", tableName(t), "--null"))
 	}
 	if len(orphans) == 0 {
 		return
 	}
-	first := strings.Trim(strings.SplitN(orphans[0], " ", 2)[0], "'")
-	c.add(c.sharedPos(ws[0], ""), Warning, CodeOrphanWriters,
+	if anchor == nil {
+		anchor = ws[0]
+	}
+	// The hint deletes exactly the rows the message is about, id by id
+	// (NULL included), and nothing of the current writers'.
+	c.add(c.sharedPos(anchor, ""), Warning, CodeOrphanWriters,
 		fmt.Sprintf("table %s holds rows of writer ids no current writer declares: %s. A renamed or removed writer's rows are never deleted by a FULL refresh",
 			t.Label(), strings.Join(orphans, ", ")),
-		fmt.Sprintf("pin `shared.writer_id` before renaming a writer; delete the rows (DELETE FROM %s WHERE %s = '%s'), or drop the table once, then run normally: %s",
-			tableName(t), column, first, dropOnce(ws[0])))
+		fmt.Sprintf("pin `shared.writer_id` before renaming a writer; if these rows are no longer wanted, delete exactly them, id by id (each command shows its plan and asks first): %s",
+			strings.Join(commands, " && ")))
+}
+
+// closestWriter is the writer an orphan id most likely belonged to: one of
+// the same pipeline (the id's part before the last '.'), else the first.
+func closestWriter(ws []*workspace.Writer, id string) *workspace.Writer {
+	if i := strings.LastIndex(id, "."); i > 0 {
+		for _, w := range ws {
+			if w.Pipeline == id[:i] {
+				return w
+			}
+		}
+	}
+	return ws[0]
 }
 
 // dropOnce is the command that drops a writer's table (a RESET with DROP

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/laktory/workbench/workspace"
 )
@@ -411,7 +412,35 @@ func pointsOf(p *predicate) pointSet {
 	return ps
 }
 
-func normalizeSQL(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+// normalizeSQL folds the case and the blanks of s outside its quoted
+// strings and identifiers: c = 'x' and c = 'X' own different rows (string
+// comparison is case-sensitive), C  =  'x' and c = 'x' the same.
+func normalizeSQL(s string) string {
+	var b strings.Builder
+	var quote rune
+	space := false
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			b.WriteRune(r)
+			if r == quote {
+				quote = 0
+			}
+			continue
+		case r == '\'' || r == '"' || r == '`':
+			quote = r
+		case unicode.IsSpace(r):
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
 
 func (c *checker) proveDisjoint(t *workspace.Table, a, b *workspace.Writer) {
 	pa, pb := c.parser.parse(writerWhere(a)), c.parser.parse(writerWhere(b))

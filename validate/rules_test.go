@@ -89,6 +89,8 @@ nodes:
 				D("pl.yaml", 8, 14, CodeSameWhere, "same `shared.where`"),
 				D("pl.yaml", 14, 14, CodeSameWhere, "same `shared.where`"),
 			}},
+		// String comparison is case-sensitive: these own different rows.
+		{name: "where strings of another case", files: map[string]string{"pl.yaml": writers("pl", "", where("feed = 'x'"), where("feed = 'X'"))}},
 		{name: "where syntax error", files: map[string]string{"pl.yaml": writers("pl", "", where("client_id = = 1"))},
 			want: []W{D("pl.yaml", 8, 26, CodeWhereSyntax, "not a valid SQL predicate: syntax error at or near \"=\"")}},
 		{name: "where syntax error in a block scalar", files: map[string]string{"pl.yaml": writers("pl", "",

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
@@ -160,5 +163,95 @@ nodes:
 	_, rows, _ := runCLI(t, nil, "table", "scan", "orders", "--dir", dir, "--json", "--where", "client_id = 2")
 	if n := strings.Count(rows, "\n"); n != 2 {
 		t.Fatalf("pb's rows after the watch: %d", n)
+	}
+}
+
+// TestRowsWrittenNotCopied: after OPTIMIZE put both writers' rows in one
+// file, a FULL refresh of pa deletes its 3 rows by rewriting that file
+// (copying pb's 2): the summary's rows written are pa's 3 new rows, not 5.
+func TestRowsWrittenNotCopied(t *testing.T) {
+	dir := paramWorkspace(t)
+	if code, out, errs := runCLI(t, nil, "run", dir); code != ExitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, nil, "table", "optimize", "orders", "--dir", dir); code != ExitOK {
+		t.Fatalf("optimize: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, nil, "run", dir, "-p", "pa", "--full-refresh", "--yes", "--json")
+	var res runResult
+	if code != ExitOK || json.Unmarshal([]byte(out), &res) != nil || res.Summary == nil {
+		t.Fatalf("FULL: exit %d\n%s%s", code, out, errs)
+	}
+	if s := res.Summary; s.RowsWritten != 3 || s.RowsDeleted != 3 {
+		t.Fatalf("rows written %d, deleted %d; want 3 and 3\n%s", s.RowsWritten, s.RowsDeleted, out)
+	}
+}
+
+// TestForgetWriter: after writer pl.b is renamed pl.c, validate --deep's
+// LK202 hint is a command deleting exactly pl.b's rows (and one for the
+// rows whose writer is NULL); forget-writer plans and asks (refused
+// without a terminal and --yes), refuses a current writer's id, and
+// deletes only the rows it names.
+func TestForgetWriter(t *testing.T) {
+	dir := t.TempDir()
+	yaml := func(b string) map[string]string {
+		return map[string]string{"pl.yaml": `name: pl
+nodes:
+- name: a
+  sources: [{path: data/a/, format: JSONL}]
+  sinks: [{table_name: t, mode: APPEND, shared: true}]
+- name: ` + b + `
+  sources: [{path: data/b/, format: JSONL}]
+  sinks: [{table_name: t, mode: APPEND, shared: true}]
+`, "data/a/1.jsonl": "{\"k\": \"a\", \"v\": 1}\n", "data/b/1.jsonl": "{\"k\": \"b\", \"v\": 2}\n{\"k\": \"b\", \"v\": 3}\n"}
+	}
+	workspacetest.Write(t, dir, yaml("b"))
+	if code, out, errs := runCLI(t, nil, "run", dir); code != ExitOK {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+	}
+	ctx := context.Background()
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	root := filepath.Join(dir, ".laktory", "lake", "main", "default", "t")
+	if _, err := delta.Append(ctx, db, root, "SELECT 'n' AS k, 9::BIGINT AS v, NULL::VARCHAR AS _laktory_writer", delta.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	workspacetest.Write(t, dir, yaml("c"))
+	if code, out, errs := runCLI(t, nil, "run", dir); code != ExitOK {
+		t.Fatalf("run after the rename: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, nil, "validate", "--deep", dir)
+	for _, want := range []string{"LK202 table main.default.t holds rows of writer ids no current writer declares: 'pl.b' (2 rows), NULL (1 rows)",
+		"laktory table forget-writer t --writer pl.b && laktory table forget-writer t --null"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("validate --deep: want %q in\n%s", want, out)
+		}
+	}
+	rows := func(where string) int {
+		_, out, _ := runCLI(t, nil, "table", "scan", "t", "--dir", dir, "--json", "--where", where)
+		return strings.Count(out, "\n")
+	}
+	total, others := rows("true"), rows("_laktory_writer IN ('pl.a', 'pl.c')")
+	code, out, errs := runCLI(t, nil, "table", "forget-writer", "t", "--writer", "pl.b", "--dir", dir)
+	if code != ExitProblems || !strings.Contains(out, "This would delete the rows of writer id 'pl.b' from main.default.t: 2 rows") || !strings.Contains(errs, "Refused") || rows("true") != total {
+		t.Fatalf("without a terminal: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := runCLI(t, nil, "table", "forget-writer", "t", "--writer", "pl.a", "--dir", dir, "--yes"); code == ExitOK || !strings.Contains(errs, "a current writer of main.default.t") {
+		t.Fatalf("a current writer's id: exit %d %s", code, errs)
+	}
+	if code, out, errs := runCLI(t, nil, "table", "forget-writer", "t", "--writer", "pl.b", "--dir", dir, "--yes"); code != ExitOK || !strings.Contains(out, "Deleted 2 rows of writer id 'pl.b'") {
+		t.Fatalf("--yes: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, nil, "table", "forget-writer", "t", "--null", "--dir", dir, "--yes"); code != ExitOK || !strings.Contains(out, "Deleted 1 rows of writer id NULL") {
+		t.Fatalf("--null: exit %d\n%s%s", code, out, errs)
+	}
+	if n, m := rows("true"), rows("_laktory_writer IN ('pl.a', 'pl.c')"); n != total-3 || m != others || m != n {
+		t.Fatalf("after forgetting pl.b and NULL: %d rows (%d of the current writers), want %d, all theirs", n, m, total-3)
+	}
+	if _, out, _ := runCLI(t, nil, "validate", "--deep", dir); strings.Contains(out, "LK202") {
+		t.Fatalf("LK202 after forgetting:\n%s", out)
 	}
 }

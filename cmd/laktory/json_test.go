@@ -66,6 +66,9 @@ func TestJSONStyle(t *testing.T) {
 		{"run", dir, "--select", "pl-prices.feed_a", "--full-refresh", "--yes", "--json"},
 		{"plan", dir, "--refresh", "RESET", "--reset-mode", "TRUNCATE", "--select", "pl-client-acme.orders", "--json"},
 		{"plan", dir, "--select", "nope", "--json"},
+		// Nothing to delete, no warning: "effects" and "warnings" are [].
+		{"plan", dir, "--select", "pl-prices.feed_a", "--json"},
+		{"run", dir, "--select", "pl-prices.feed_a", "--json"},
 		{"validate", dir, "--json"},
 		{"validate", dir, "--deep", "--json"},
 		{"graph", dir, "--json"},

@@ -309,7 +309,7 @@ of the workspace given by --dir).`,
 				return cmd.Help()
 			},
 		}
-		cmd.AddCommand(a.tableDescribeCommand(), a.tableLogCommand(), a.tableScanCommand(), a.tableOptimizeCommand())
+		cmd.AddCommand(a.tableDescribeCommand(), a.tableLogCommand(), a.tableScanCommand(), a.tableOptimizeCommand(), a.tableForgetWriterCommand())
 		return cmd
 	})
 }

@@ -185,6 +185,10 @@ func (r *Reader) TableFacts(ctx context.Context, path, column string) (validate.
 		if err := rows.Scan(&id, &n); err != nil {
 			return f, err
 		}
+		if !id.Valid {
+			f.NullWriterRows += n
+			continue
+		}
 		f.WriterRows[id.String] += n
 	}
 	return f, rows.Err()
