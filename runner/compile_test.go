@@ -379,6 +379,7 @@ nodes:
 		fail       string
 		warning    string
 		noteSubstr string
+		data       string // more lines of data/a/1.jsonl
 	}{
 		{name: "warn", exp: "  - {name: small, expr: v < 3, action: WARN}", good: 5, bad: -1, warning: "2 of 5 rows fail it"},
 		{name: "warn within tolerance", exp: "  - {name: small, expr: v < 3, action: WARN, tolerance: {abs: 2}}", good: 5, bad: -1},
@@ -387,10 +388,15 @@ nodes:
 		{name: "fail", exp: "  - {name: small, expr: v < 3, action: FAIL}", good: -1, bad: -1, fail: "expectation 'small' (v < 3) with action FAIL: 2 of 5 rows fail it"},
 		{name: "fail within relative tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {rel: 0.5}}", good: 5, bad: -1},
 		{name: "aggregate", exp: "  - {name: enough, expr: count(*) > 10, type: AGGREGATE, action: FAIL}", good: -1, bad: -1, fail: "the aggregate is not true"},
+		// As Laktory 0.13.1 (Polars) computes it: a row the expectation is
+		// NULL on is not a failure (df.filter(~expr)), not kept
+		// (df.filter(expr)) and not quarantined.
+		{name: "null is no failure", exp: "  - {name: small, expr: v < 3, action: QUARANTINE}", data: `{"k": "n", "v": null}` + "\n", good: 3, bad: 2, noteSubstr: "quarantined 2 of 6"},
+		{name: "null within tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {abs: 2}}", data: `{"k": "n", "v": null}` + "\n", good: 6, bad: -1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWS(t, map[string]string{"pipelines/pl.yaml": pipeline(tc.exp), "data/a/1.jsonl": jsonl("a", 0, 5, "")})
+			w := newWS(t, map[string]string{"pipelines/pl.yaml": pipeline(tc.exp), "data/a/1.jsonl": jsonl("a", 0, 5, "") + tc.data})
 			r := testRunner(t)
 			o := run(t, r, w.load(), Request{})
 			ts := taskSum(t, o.sum, "pl.a")

@@ -74,7 +74,9 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			continue
 		}
-		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NOT TRUE)", exprs[i]))
+		// Laktory counts the rows of df.filter(~expr): a row the
+		// expectation is NULL on is no failure (nor kept, nor quarantined).
+		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE NOT (%s))", exprs[i]))
 		idx = append(idx, i)
 	}
 	failures := make([]int64, len(c.n.Expectations))
@@ -116,7 +118,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 			}
 		case "QUARANTINE":
 			keep = append(keep, "("+exprs[i]+") IS TRUE")
-			quarantine = append(quarantine, "("+exprs[i]+") IS NOT TRUE")
+			quarantine = append(quarantine, "NOT ("+exprs[i]+")")
 			if failures[i] > 0 {
 				res.notes = append(res.notes, fmt.Sprintf("expectation '%s' (%s) quarantined %d of %d rows", e.Name, e.Expr, failures[i], total))
 			}
