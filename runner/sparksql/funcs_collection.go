@@ -32,7 +32,7 @@ var collectionMacros = []macro{
 	{"spark_map_concat_check", "ks, n", "CASE WHEN len(list_distinct(ks)) < n THEN error('[DUPLICATED_MAP_KEY] Duplicate map key was found, please check the input data. If you want to remove the duplicated keys, you can set \"spark.sql.mapKeyDedupPolicy\" to \"LAST_WIN\" so that the key inserted at last takes precedence.') END"},
 	{"spark_array_join", "a, d", "CASE WHEN d IS NULL THEN NULL ELSE array_to_string(list_filter(a, m_array_join_lx -> m_array_join_lx IS NOT NULL), d) END"},
 	{"spark_array_join_null", "a, d, r", "CASE WHEN d IS NULL OR r IS NULL THEN NULL ELSE array_to_string(list_transform(a, m_array_join_null_lx -> coalesce(m_array_join_null_lx, r)), d) END"},
-	{"spark_sequence", "a, b, st", "CASE WHEN st = 0 AND a <> b OR st > 0 AND a > b OR st < 0 AND a < b THEN error('[INVALID_PARAMETER_VALUE.SEQUENCE_WRONG_INPUT_TYPES] Illegal sequence boundaries: ' || a || ' to ' || b || ' by ' || st) ELSE generate_series(a, b, CASE WHEN st = 0 THEN 1 ELSE st END) END"},
+	{"spark_sequence", "a, b, st", "CASE WHEN st = 0 AND a <> b OR st > 0 AND a > b OR st < 0 AND a < b THEN error('[IllegalArgumentException] Illegal sequence boundaries: ' || a || ' to ' || b || ' by ' || st) ELSE generate_series(a, b, CASE WHEN st = 0 THEN 1 ELSE st END) END"},
 }
 
 func (c *fcall) arrayArg(i int) (*rx, error) {
@@ -498,6 +498,9 @@ func collectionFuncs() []*fnDef {
 			return c.out(a.t.Elem, "spark_flatten("+a.sql+")"), nil
 		}),
 		fn("sequence", Macro, 2, 3, func(c *fcall) (*rx, error) {
+			if c.args[0].t.Kind == KDate && c.args[1].t.Kind == KDate {
+				return c.dateSequence()
+			}
 			if !c.args[0].t.isIntegral() || !c.args[1].t.isIntegral() {
 				return nil, unsupported(c.pos(), "", "sequence over %s values", c.args[0].t)
 			}
@@ -697,4 +700,40 @@ func lambdaCallName(c *fcall, _ int) string {
 		parts = append(parts, c.args[i].name)
 	}
 	return c.def.name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// dateSequence is sequence(start, stop[, step]) over dates: start + i *
+// step for i = 0, 1, ... while within stop, a step of whole days (1 or
+// -1 by default) or of months (each element from start, a month's end
+// clamped as add_months does); a step away from stop or of zero is
+// Spark's IllegalArgumentException.
+func (c *fcall) dateSequence() (*rx, error) {
+	a, b := c.args[0].sql, c.args[1].sql
+	t := arrayOf(tDate)
+	i := c.r.lambdaName()
+	bad := func(step string) string {
+		return "error('[IllegalArgumentException] Illegal sequence boundaries: ' || " + a + " || ' to ' || " + b + " || ' by ' || " + step + ")"
+	}
+	if len(c.args) == 2 {
+		return c.out(t, "CASE WHEN "+a+" IS NULL OR "+b+" IS NULL THEN NULL ELSE list_transform(range(0, abs("+b+" - "+a+") + 1), "+i+" -> CAST("+a+" + CAST(CASE WHEN "+a+" <= "+b+" THEN "+i+" ELSE -"+i+" END AS INTEGER) AS DATE)) END"), nil
+	}
+	st := c.args[2]
+	switch st.t.Kind {
+	case KIntervalDT:
+		if st.t.To != "DAY" {
+			return nil, unsupported(c.argPos(2), "step by whole days: INTERVAL n DAY", "sequence over dates by %s", strings.ToUpper(st.t.String()))
+		}
+		d := "CAST(epoch(" + st.sql + ") // 86400 AS BIGINT)"
+		return c.out(t, "CASE WHEN "+a+" IS NULL OR "+b+" IS NULL OR "+st.sql+" IS NULL THEN NULL WHEN "+d+" = 0 AND "+a+" <> "+b+" OR "+d+" > 0 AND "+a+" > "+b+" OR "+d+" < 0 AND "+a+" < "+b+" THEN "+bad(d)+
+			" WHEN "+d+" = 0 THEN ["+a+"] ELSE list_transform(range(0, ("+b+" - "+a+") // "+d+" + 1), "+i+" -> CAST("+a+" + CAST("+i+" * "+d+" AS INTEGER) AS DATE)) END"), nil
+	case KIntervalYM:
+		m := "CAST(datepart('year', " + st.sql + ") * 12 + datepart('month', " + st.sql + ") AS BIGINT)"
+		span := "((year(" + b + ") - year(" + a + ")) * 12 + month(" + b + ") - month(" + a + "))"
+		elems := "list_transform(range(0, abs(" + span + " // " + m + ") + 2), " + i + " -> CAST(" + a + " + to_months(CAST(" + i + " * " + m + " AS INTEGER)) AS DATE))"
+		e := c.r.lambdaName()
+		keep := "CASE WHEN " + m + " > 0 THEN " + e + " <= " + b + " ELSE " + e + " >= " + b + " END"
+		return c.out(t, "CASE WHEN "+a+" IS NULL OR "+b+" IS NULL OR "+st.sql+" IS NULL THEN NULL WHEN "+m+" = 0 AND "+a+" <> "+b+" OR "+m+" > 0 AND "+a+" > "+b+" OR "+m+" < 0 AND "+a+" < "+b+" THEN "+bad(m)+
+			" WHEN "+m+" = 0 THEN ["+a+"] ELSE list_filter("+elems+", "+e+" -> "+keep+") END"), nil
+	}
+	return nil, unsupported(c.argPos(2), "", "sequence over dates by a %s", st.t)
 }
