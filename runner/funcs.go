@@ -135,6 +135,10 @@ func (c *compiler) frameError(st *workspace.Step, err error) error {
 		return fmt.Errorf("%w: func_name %s: %w", ErrStep, st.FuncName, err)
 	}
 	what := fmt.Sprintf("transformer step #%d (func_name: %s)", st.Index+1, st.FuncName)
+	if m := missingColumn.FindStringSubmatch(fe.Msg); m != nil && strings.ContainsAny(m[1], " ()<>=!+*/'") {
+		// SQL where narwhals and Polars read a column name.
+		fe.Hint = joinHint(fe.Hint, fmt.Sprintf("a string argument is a column name in Laktory's %s api: write the expression with nw.col(...) (or sql_expr(%q) on POLARS)", frameEnv(c.n).API, m[1]))
+	}
 	at, offset := st.At("func_name"), -1
 	if a, ok := stepArg(st, fe.Arg); ok {
 		what = fmt.Sprintf("%s of %s", fe.Arg, what)
@@ -174,6 +178,17 @@ type frameStepError struct {
 
 func (e *frameStepError) Error() string   { return e.msg }
 func (e *frameStepError) Unwrap() []error { return []error{e.base, e.err} }
+
+// missingColumn matches the missing column of Polars' and narwhals'
+// messages.
+var missingColumn = regexp.MustCompile(`(?:Missing column: |unable to find column ")(.+?)"?(?:;|$)`)
+
+func joinHint(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
 
 // stepArg finds the argument runner/frame names "func_args[i]" or
 // "func_kwargs.name".

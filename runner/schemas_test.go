@@ -84,7 +84,7 @@ func TestValidateSQL(t *testing.T) {
     nodes:
     - func_name: filter
       func_args: ["qty > 1"]
-`)}, want: []W{D("pipelines/pl.yaml", 11, 19, validate.CodeFrameFails, "Missing column: qty > 1")}},
+`)}, want: []W{D("pipelines/pl.yaml", 11, 19, validate.CodeFrameFails, "a string argument is a column name in Laktory's NARWHALS api: write the expression with nw.col(...) (or sql_expr(\"qty > 1\") on POLARS)")}},
 		{name: "select and drop of columns the input lacks", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - func_name: select
