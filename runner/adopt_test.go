@@ -113,3 +113,76 @@ func TestTableFolderNotAdopted(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestTableLinkFlippedMidRun: a lake table folder that is a symbolic link
+// (to a folder inside the lake) flipped by another process onto an
+// outside Delta table between the run's check and its commit: the run
+// writes where the check resolved the link, so the outside table gets no
+// file and no commit.
+func TestTableLinkFlippedMidRun(t *testing.T) {
+	const pipeline = `name: pl
+nodes:
+- name: a
+  source:
+    path: ../data/in.jsonl
+    format: JSONL
+  sinks:
+  - table_name: t
+    mode: APPEND
+`
+	base := t.TempDir()
+	w := &ws{t: t, dir: filepath.Join(base, "ws")}
+	w.write(map[string]string{"pipelines/pl.yaml": pipeline, "data/in.jsonl": jsonl("a", 0, 2, "")})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	link := w.table("t")
+	realDir := link + "_real"
+	outside := filepath.Join(base, "outside", "t")
+	os.MkdirAll(filepath.Dir(outside), 0o755)
+	if err := os.Rename(link, realDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyDir(realDir, outside); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(realDir, link); err != nil {
+		t.Fatal(err)
+	}
+	before := listTree(t, outside)
+	flipped := false
+	r2 := testRunner(t, func(c *Config) {
+		c.beforeCommit = func(string, int) {
+			if !flipped {
+				flipped = true
+				os.Remove(link)
+				if err := os.Symlink(outside, link); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+	})
+	mustRun(t, r2, w.load(), Request{})
+	if !flipped {
+		t.Fatal("the hook did not run")
+	}
+	if after := listTree(t, outside); after != before {
+		t.Fatalf("the outside table was written:\nbefore %s\nafter  %s", before, after)
+	}
+	if n := count(t, r2, realDir, ""); n != 4 {
+		t.Fatalf("%d rows in the table the run checked, want 4", n)
+	}
+}
+
+// listTree lists the files below dir.
+func listTree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			b.WriteString(rel + " ")
+		}
+		return err
+	})
+	return b.String()
+}

@@ -25,10 +25,13 @@ func guardOf(snap *workspace.Snapshot) delta.Guard {
 // by a symbolic link, say), for appends and truncates as for drops.
 func (x *taskExec) checkPaths() error {
 	g := x.run.guard
+	x.real = map[string]string{}
 	check := func(what, path string) error {
-		if _, err := g.Check(path); err != nil {
+		real, err := g.Check(path)
+		if err != nil {
 			return fmt.Errorf("%w: node '%s': %s: %w", ErrSink, x.tp.node.Name, what, err)
 		}
+		x.real[path] = real
 		return nil
 	}
 	for _, sp := range x.tp.sinks {
@@ -56,6 +59,16 @@ func (x *taskExec) checkPaths() error {
 		}
 	}
 	return nil
+}
+
+// resolved is the path the task checked, symbolic links resolved as they
+// were then (checkPaths): the task writes there, so a link flipped by
+// another process after the check cannot lead its writes elsewhere.
+func (x *taskExec) resolved(path string) string {
+	if real, ok := x.real[path]; ok {
+		return real
+	}
+	return path
 }
 
 // Sandbox is the confinement of the SQL of snap's pipelines: the

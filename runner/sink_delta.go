@@ -195,7 +195,7 @@ func (x *taskExec) tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) 
 // snapshot.
 func (x *taskExec) writeDelta(ctx context.Context, sp *sinkPlan, rel string, b microBatch) (int64, error) {
 	sk := sp.sink
-	path, label, mode := string(sk.Table), tableLabel(sp), sinkMode(sk)
+	path, label, mode := x.resolved(string(sk.Table)), tableLabel(sp), sinkMode(sk)
 	if sp.writer != nil && sp.writer.Ownership == workspace.OwnerWhere {
 		if err := x.checkWhere(ctx, sp, rel); err != nil {
 			return 0, err

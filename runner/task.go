@@ -28,6 +28,9 @@ type taskExec struct {
 	// first commit of their new data, once that data is written (staged):
 	// when it cannot be produced, the rows stay.
 	deferred map[*sinkPlan]bool
+	// real maps each sink and checkpoint path to what checkPaths resolved
+	// it to (resolved).
+	real map[string]string
 }
 
 // runTask executes a task and records its start, operations and end.
