@@ -3,10 +3,13 @@ package validate
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The overlap prover decides whether two `where` predicates can match the
@@ -19,12 +22,26 @@ import (
 // errUnsupported marks a predicate the prover cannot reason about.
 var errUnsupported = errors.New("unsupported predicate")
 
+// errRounding: the predicates are disjoint only by differences a double
+// does not keep (1e16 and 10000000000000001, 2 and 1.99999999999999999):
+// on a floating-point column, or where the engine compares as doubles,
+// they match the same rows. It is errUnsupported: "cannot prove".
+var errRounding = fmt.Errorf("%w: the values differ only beyond a double's precision", errUnsupported)
+
 type valKind uint8
 
 const (
 	kindNum valKind = iota + 1
 	kindStr
 	kindBool
+	// kindDate (days), kindTS (an instant, µs) and kindTSLocal (a wall
+	// clock without zone, µs) are typed literals, compared as the engine
+	// compares them once parsed (another UTC offset is the same instant;
+	// digits beyond the microsecond are dropped, as Spark and DuckDB keep
+	// microseconds).
+	kindDate
+	kindTS
+	kindTSLocal
 )
 
 // value is a constant of a predicate.
@@ -60,6 +77,11 @@ func (a value) cmp(b value) int {
 func (a value) key() string {
 	if a.kind == kindStr {
 		return "s" + a.str
+	}
+	if a.kind == kindNum {
+		// Values one double apart share a key: only the prover, which
+		// knows the column's type, tells them apart.
+		return "0" + strconv.FormatFloat(a.f, 'g', -1, 64)
 	}
 	return string(rune('0'+a.kind)) + a.num.RatString()
 }
@@ -424,8 +446,10 @@ func constant(e *sqlNode) (value, error) {
 			case "f", "false":
 				return boolValue(false), nil
 			}
-		case strings.HasPrefix(t, "DATE") || strings.HasPrefix(t, "TIMESTAMP") || t == "TIME":
-			v.lit = strings.ReplaceAll(t, "_", " ") + " " + v.lit
+		case strings.HasPrefix(t, "DATE") || strings.HasPrefix(t, "TIMESTAMP"):
+			return temporal(t, v)
+		case t == "TIME":
+			v.lit = "TIME " + v.lit
 			return v, nil
 		}
 		return value{}, errUnsupported
@@ -472,6 +496,48 @@ func constant(e *sqlNode) (value, error) {
 	return value{}, errUnsupported
 }
 
+// temporal parses a DATE or TIMESTAMP literal into its value: days, or
+// microseconds (an instant when it has a zone or offset, else a wall
+// clock). What it cannot parse is unsupported.
+func temporal(typ string, v value) (value, error) {
+	text := strings.TrimSpace(v.str)
+	lit := strings.ReplaceAll(typ, "_", " ") + " " + v.lit
+	if typ == "DATE" {
+		d, err := time.Parse("2006-1-2", strings.SplitN(strings.SplitN(text, " ", 2)[0], "T", 2)[0])
+		if err != nil {
+			return value{}, errUnsupported
+		}
+		return numValue(big.NewRat(d.Unix()/86400, 1), kindDate, lit), nil
+	}
+	zoned := false
+	var ts time.Time
+	var err error
+	for _, layout := range []string{"2006-1-2 15:04:05.999999999Z07:00", "2006-1-2 15:04:05.999999999Z0700", "2006-1-2 15:04:05.999999999Z07", "2006-1-2 15:04Z07:00"} {
+		if ts, err = time.Parse(layout, strings.Replace(text, "T", " ", 1)); err == nil {
+			zoned = true
+			break
+		}
+	}
+	if !zoned {
+		for _, layout := range []string{"2006-1-2 15:04:05.999999999", "2006-1-2 15:04", "2006-1-2"} {
+			if ts, err = time.Parse(layout, strings.Replace(text, "T", " ", 1)); err == nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return value{}, errUnsupported
+	}
+	kind := kindTSLocal
+	if zoned || strings.Contains(typ, "TZ") || strings.Contains(typ, "ZONE") {
+		kind = kindTS
+		if !zoned {
+			return value{}, errUnsupported // a wall clock read in the session's zone
+		}
+	}
+	return numValue(big.NewRat(ts.Unix()*1_000_000+int64(ts.Nanosecond()/1000), 1), kind, lit), nil
+}
+
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func ratText(r *big.Rat) string {
@@ -493,8 +559,73 @@ type overlap struct {
 }
 
 // prove compares two parsed predicates (their DNF is computed once per
-// predicate text).
-func prove(a, b *predicate) (overlap, error) {
+// predicate text). exact tells the columns whose type is known to compare
+// numbers exactly (integers, decimals); on the others (floating-point, or
+// of a type not known) two predicates disjoint only by differences a
+// double does not keep are errRounding. nil: no column is known.
+func prove(a, b *predicate, exact ...func(col string) bool) (overlap, error) {
+	res, err := proveExact(a, b)
+	if err != nil || !res.disjoint {
+		return res, err
+	}
+	isExact := func(string) bool { return false }
+	if len(exact) > 0 && exact[0] != nil {
+		isExact = exact[0]
+	}
+	da, _, _ := a.normal()
+	db, _, _ := b.normal()
+	for _, x := range da {
+		for _, y := range db {
+			if conjOverlapRounded(x, y, isExact) {
+				return overlap{}, errRounding
+			}
+		}
+	}
+	return res, nil
+}
+
+// conjOverlapRounded is conjOverlap with the numbers of the columns not
+// exact compared as the doubles nearest to them.
+func conjOverlapRounded(x, y conj, exact func(string) bool) bool {
+	for k, sx := range x {
+		sy, ok := y[k]
+		if !ok || sx.kind != sy.kind {
+			continue
+		}
+		if sx.kind != kindNum || exact(k) {
+			if !setsIntersect(sx, sy) {
+				return false
+			}
+			continue
+		}
+		if !setsIntersect(rounded(sx), rounded(sy)) {
+			return false
+		}
+	}
+	return true
+}
+
+// rounded is s with each bound the double nearest to it.
+func rounded(s set) set {
+	out := set{kind: s.kind, ivs: make([]interval, len(s.ivs))}
+	r := func(b bound) bound {
+		if b.inf {
+			return b
+		}
+		f := b.v.f
+		if math.IsInf(f, 0) {
+			return b
+		}
+		b.v = numValue(new(big.Rat).SetFloat64(f), kindNum, b.v.lit)
+		return b
+	}
+	for i, iv := range s.ivs {
+		out.ivs[i] = interval{lo: r(iv.lo), hi: r(iv.hi)}
+	}
+	return out
+}
+
+func proveExact(a, b *predicate) (overlap, error) {
 	da, ca, err := a.normal()
 	if err != nil {
 		return overlap{}, err

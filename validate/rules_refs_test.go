@@ -95,3 +95,30 @@ func TestWhereFloatEquality(t *testing.T) {
 		})
 	}
 }
+
+// TestWhereRoundingUnproven: two writers owning d = 1e16 and
+// d = 10000000000000001 (one value per writer, so the pair is not sent
+// through the per-value index as disjoint) are "cannot prove" (LK112,
+// saying why) unless the column is known to be of an exact type.
+func TestWhereRoundingUnproven(t *testing.T) {
+	for _, typ := range []string{"", "DOUBLE", "BIGINT"} {
+		t.Run(typ, func(t *testing.T) {
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": writers("pl", "", where("d = 1e16"), where("d = 10000000000000001"))}, workspace.Options{})
+			opts := Options{SQL: testSQL}
+			if typ != "" {
+				opts.TableColumnTypes = map[workspace.TableID]map[string]string{s.Tables[0].ID: {"d": typ}}
+			}
+			var got []Diagnostic
+			for _, d := range Check(s, opts) {
+				if d.Code == CodeWhereUnproven || d.Code == CodeWhereOverlap {
+					got = append(got, d)
+				}
+			}
+			var want []W
+			if typ != "BIGINT" {
+				want = []W{D("pl.yaml", 8, 14, CodeWhereUnproven, "differ only by digits a double does not keep"), D("pl.yaml", 14, 14, CodeWhereUnproven, "a double does not keep")}
+			}
+			workspacetest.Expect(t, s, got, want)
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -447,10 +448,16 @@ func (c *checker) proveDisjoint(t *workspace.Table, a, b *workspace.Writer) {
 	if pa.expr == nil || pb.expr == nil {
 		return // syntax errors are reported; nothing to prove
 	}
-	res, err := prove(pa, pb)
+	types := c.opts.TableColumnTypes[t.ID]
+	res, err := prove(pa, pb, func(col string) bool { return exactType(types[col]) })
 	for _, pair := range [][2]*workspace.Writer{{a, b}, {b, a}} {
 		w, other := pair[0], pair[1]
 		switch {
+		case errors.Is(err, errRounding):
+			c.add(c.sharedPos(w, "where"), Warning, CodeWhereUnproven,
+				fmt.Sprintf("cannot prove disjoint: the `where` predicates of %s (%s) and %s (%s) on %s differ only by digits a double does not keep: compared as doubles (a DOUBLE column, or a literal the engine reads as one) they match the same rows",
+					writerName(w), w.Where, writerName(other), other.Where, t.Label()),
+				"make the predicates differ by more than a double's precision (about 15 significant digits), or own the rows by a column of an exact type")
 		case err != nil:
 			c.add(c.sharedPos(w, "where"), Warning, CodeWhereUnproven,
 				fmt.Sprintf("cannot prove disjoint: the `where` predicates of %s (%s) and %s (%s) on %s",
@@ -469,6 +476,21 @@ func (c *checker) proveDisjoint(t *workspace.Table, a, b *workspace.Writer) {
 				"make sure no row of the table matches both (e.g. constrain the same column in both predicates)")
 		}
 	}
+}
+
+// exactType reports whether a column of DuckDB type typ compares numbers
+// exactly (integers and decimals); "" (not known) is not.
+func exactType(typ string) bool {
+	t := strings.ToUpper(typ)
+	switch {
+	case strings.HasPrefix(t, "DECIMAL"), strings.HasPrefix(t, "NUMERIC"):
+		return true
+	}
+	switch t {
+	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "INT", "LONG":
+		return true
+	}
+	return false
 }
 
 // acrossPipelines checks a table written by several pipelines: a
