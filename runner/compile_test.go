@@ -380,23 +380,36 @@ nodes:
 		warning    string
 		noteSubstr string
 		data       string // more lines of data/a/1.jsonl
+		empty      bool   // data/a/1.jsonl is empty
 	}{
-		{name: "warn", exp: "  - {name: small, expr: v < 3, action: WARN}", good: 5, bad: -1, warning: "2 of 5 rows fail it"},
-		{name: "warn within tolerance", exp: "  - {name: small, expr: v < 3, action: WARN, tolerance: {abs: 2}}", good: 5, bad: -1},
-		{name: "drop", exp: "  - {name: small, expr: v < 3, action: DROP}", good: 3, bad: -1, noteSubstr: "dropped 2 of 5 rows"},
-		{name: "quarantine", exp: "  - {name: small, expr: v < 3, action: QUARANTINE}\n  - {name: notnull, expr: k IS NOT NULL, action: DROP}", good: 3, bad: 2, noteSubstr: "quarantined 2 of 5"},
-		{name: "fail", exp: "  - {name: small, expr: v < 3, action: FAIL}", good: -1, bad: -1, fail: "expectation 'small' (v < 3) with action FAIL: 2 of 5 rows fail it"},
-		{name: "fail within relative tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {rel: 0.5}}", good: 5, bad: -1},
-		{name: "aggregate", exp: "  - {name: enough, expr: count(*) > 10, type: AGGREGATE, action: FAIL}", good: -1, bad: -1, fail: "the aggregate is not true"},
+		// Laktory's quarantine frame is the whole frame when no expectation
+		// is QUARANTINE, and its warnings are Laktory's messages.
+		{name: "warn", exp: "  - {name: small, expr: v < 3, action: WARN}", good: 5, bad: 5, warning: "Expectation 'small' for node 'a' FAILED | expr: v < 3 | status: FAIL | fails count: 2 / 5 (40.00 %)"},
+		{name: "warn within tolerance", exp: "  - {name: small, expr: v < 3, action: WARN, tolerance: {abs: 2}}", good: 5, bad: 5},
+		{name: "drop", exp: "  - {name: small, expr: v < 3, action: DROP}", good: 3, bad: 5, noteSubstr: "dropped 2 of 5 rows", warning: "fails count: 2 / 5 (40.00 %)"},
+		{name: "drop within tolerance", exp: "  - {name: small, expr: v < 3, action: DROP, tolerance: {rel: 0.4}}", good: 3, bad: 5, noteSubstr: "dropped 2 of 5 rows"},
+		{name: "quarantine", exp: "  - {name: small, expr: v < 3, action: QUARANTINE}\n  - {name: notnull, expr: k IS NOT NULL, action: DROP}", good: 3, bad: 2, noteSubstr: "quarantined 2 of 5", warning: "Expectation 'small' for node 'a' FAILED"},
+		// Several QUARANTINE expectations: a row is quarantined when it fails
+		// all of them (Laktory ANDs the fail filters), kept when it passes all.
+		{name: "quarantine AND", exp: "  - {name: small, expr: v < 3, action: QUARANTINE, tolerance: {abs: 5}}\n  - {name: odd, expr: v % 2 = 1, action: QUARANTINE, tolerance: {abs: 5}}", good: 1, bad: 1},
+		{name: "fail", exp: "  - {name: small, expr: v < 3, action: FAIL}", good: -1, bad: -1, fail: "Expectation 'small' failed on node 'a' | expr: v < 3 | status: FAIL | fails count: 2 / 5 (40.00 %)"},
+		{name: "fail within relative tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {rel: 0.5}}", good: 5, bad: 5},
+		{name: "aggregate", exp: "  - {name: enough, expr: count(*) > 10, type: AGGREGATE, action: FAIL}", good: -1, bad: -1, fail: "Expectation 'enough' failed on node 'a' | expr: count(*) > 10 | status: FAIL; nothing was written"},
 		// As Laktory 0.13.1 (Polars) computes it: a row the expectation is
 		// NULL on is not a failure (df.filter(~expr)), not kept
 		// (df.filter(expr)) and not quarantined.
-		{name: "null is no failure", exp: "  - {name: small, expr: v < 3, action: QUARANTINE}", data: `{"k": "n", "v": null}` + "\n", good: 3, bad: 2, noteSubstr: "quarantined 2 of 6"},
-		{name: "null within tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {abs: 2}}", data: `{"k": "n", "v": null}` + "\n", good: 6, bad: -1},
+		{name: "null is no failure", exp: "  - {name: small, expr: v < 3, action: QUARANTINE}", data: `{"k": "n", "v": null}` + "\n", good: 3, bad: 2, noteSubstr: "quarantined 2 of 6 rows; 1 rows where it is NULL removed", warning: "fails count: 2 / 6 (33.33 %)"},
+		{name: "null within tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {abs: 2}}", data: `{"k": "n", "v": null}` + "\n", good: 6, bad: 6},
+		{name: "null kept by WARN", exp: "  - {name: small, expr: v < 3, action: WARN, tolerance: {abs: 2}}", data: `{"k": "n", "v": null}` + "\n", good: 6, bad: 6},
+		{name: "empty frame passes", exp: "  - {name: enough, expr: count(*) > 10, type: AGGREGATE, action: FAIL}", data: "", empty: true, good: 0, bad: 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWS(t, map[string]string{"pipelines/pl.yaml": pipeline(tc.exp), "data/a/1.jsonl": jsonl("a", 0, 5, "") + tc.data})
+			data := jsonl("a", 0, 5, "") + tc.data
+			if tc.empty {
+				data = ""
+			}
+			w := newWS(t, map[string]string{"pipelines/pl.yaml": pipeline(tc.exp), "data/a/1.jsonl": data})
 			r := testRunner(t)
 			o := run(t, r, w.load(), Request{})
 			ts := taskSum(t, o.sum, "pl.a")

@@ -12,24 +12,36 @@ import (
 
 // expectResult is the node's output once expectations ran.
 type expectResult struct {
-	// out is the relation the regular sinks write (rows passing the DROP
-	// and QUARANTINE expectations), quarantine the rows failing a
-	// QUARANTINE one ("" without QUARANTINE expectations).
+	// out is the relation the regular sinks write: the rows for which every
+	// DROP and QUARANTINE expectation is TRUE (a row where one is NULL is in
+	// neither out nor quarantine, as in Laktory). quarantine is what a
+	// quarantine sink writes: the rows for which every QUARANTINE
+	// expectation is FALSE (Laktory ANDs their fail filters), or every row
+	// checked when the node has expectations but none is QUARANTINE
+	// (Laktory's quarantine frame is then the whole frame); "" without
+	// expectations.
 	out, quarantine string
 	// rows counts the rows before expectations (-1 when not counted),
 	// kept the rows of out (-1 likewise).
 	rows, kept int64
-	// messages are the WARN failures and the DROP/QUARANTINE counts.
+	// warnings are Laktory's messages of the expectations whose status is
+	// FAIL with another action than FAIL; notes the DROP/QUARANTINE counts.
 	warnings []string
 	notes    []string
 	// materialized: out is a table (read it any number of times).
 	materialized bool
 }
 
-// expectations evaluates the node's expectations over view df. Without
-// expectations df is returned as is. Otherwise df is materialized once, so
-// every count, filter and write sees the same rows; a FAIL expectation
-// failing beyond its tolerance returns ErrExpectation.
+// expectations evaluates the node's expectations over view df as Laktory
+// 0.13.1 does (PipelineNode.check_expectations, DataQualityExpectation
+// .run_check): a ROW expectation's failures are the rows where it is FALSE
+// (NULL is not a failure); its status is FAIL beyond the tolerance (abs,
+// else rel of the rows; 0 rows always PASS, even for AGGREGATE); an
+// AGGREGATE one FAILs unless its value is TRUE. A FAIL status warns with
+// Laktory's message, or for action FAIL returns ErrExpectation. The output
+// keeps the rows where the DROP and QUARANTINE expectations are all TRUE.
+// Without expectations df is returned as is. Otherwise df is materialized
+// once, so every count, filter and write sees the same rows.
 func (c *compiler) expectations(ctx context.Context, df string) (expectResult, error) {
 	res := expectResult{out: df, rows: -1, kept: -1}
 	if len(c.n.Expectations) == 0 {
@@ -68,35 +80,43 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 			return res, fmt.Errorf("%s: expectation '%s': %w", c.where(), e.Name, err)
 		}
 	}
+	// Per ROW expectation: the rows where it is FALSE (Laktory's fails
+	// count: df.filter(~expr) keeps neither FALSE-negated NULLs) and where
+	// it is NULL (removed silently by a DROP or QUARANTINE one).
 	var counts []string
 	var idx []int
 	for i, e := range c.n.Expectations {
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			continue
 		}
-		// Laktory counts the rows of df.filter(~expr): a row the
-		// expectation is NULL on is no failure (nor kept, nor quarantined).
-		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE NOT (%s))", exprs[i]))
+		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE)", exprs[i]),
+			fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NULL)", exprs[i]))
 		idx = append(idx, i)
 	}
 	failures := make([]int64, len(c.n.Expectations))
-	if len(counts) > 0 {
+	nulls := make([]int64, len(c.n.Expectations))
+	if len(counts) > 0 && total > 0 {
 		dest := make([]any, len(counts))
-		for i := range dest {
-			dest[i] = &failures[idx[i]]
+		for k, i := range idx {
+			dest[2*k], dest[2*k+1] = &failures[i], &nulls[i]
 		}
 		if err := c.s.queryRow(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(counts, ", "), quoteIdent(base)), dest...); err != nil {
 			return res, fmt.Errorf("%w: %s: evaluate expectations: %v", ErrExpectation, c.where(), err)
 		}
 	}
 	var keep, quarantine []string
+	hasQuarantine := false
 	for i, e := range c.n.Expectations {
 		action := strings.ToUpper(e.Action)
 		if action == "" {
 			action = "WARN"
 		}
-		failed, what := false, ""
-		if strings.EqualFold(e.Type, "AGGREGATE") {
+		aggregate := strings.EqualFold(e.Type, "AGGREGATE")
+		failed := false
+		switch {
+		case total == 0:
+			// Laktory: an empty frame passes every expectation unevaluated.
+		case aggregate:
 			var ok *bool
 			q := fmt.Sprintf("SELECT (%s) FROM %s", exprs[i], quoteIdent(tbl))
 			if aq, isDF := fx.agg[i]; isDF {
@@ -105,36 +125,42 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 			if err := c.s.queryRow(ctx, q, &ok); err != nil {
 				return res, fmt.Errorf("%w: %s: expectation '%s': %v", ErrExpectation, c.where(), e.Name, err)
 			}
-			failed, what = ok == nil || !*ok, "the aggregate is not true"
-		} else {
+			failed = ok == nil || !*ok
+		default:
 			failed = beyondTolerance(e, failures[i], total)
-			what = fmt.Sprintf("%d of %d rows fail it", failures[i], total)
 		}
+		msg := laktoryLogMsg(e, aggregate, failures[i], total)
 		switch action {
-		case "DROP":
+		case "DROP", "QUARANTINE":
+			if aggregate {
+				break // refused at validate (Laktory's validate_action)
+			}
 			keep = append(keep, "("+exprs[i]+") IS TRUE")
-			if failures[i] > 0 {
-				res.notes = append(res.notes, fmt.Sprintf("expectation '%s' (%s) dropped %d of %d rows", e.Name, e.Expr, failures[i], total))
+			verb := "dropped"
+			if action == "QUARANTINE" {
+				hasQuarantine, verb = true, "quarantined"
+				quarantine = append(quarantine, "("+exprs[i]+") IS FALSE")
 			}
-		case "QUARANTINE":
-			keep = append(keep, "("+exprs[i]+") IS TRUE")
-			quarantine = append(quarantine, "NOT ("+exprs[i]+")")
-			if failures[i] > 0 {
-				res.notes = append(res.notes, fmt.Sprintf("expectation '%s' (%s) quarantined %d of %d rows", e.Name, e.Expr, failures[i], total))
-			}
-		case "FAIL":
-			if failed {
-				return res, fmt.Errorf("%w: %s: expectation '%s' (%s) with action FAIL: %s; nothing was written",
-					ErrExpectation, c.where(), e.Name, e.Expr, what)
-			}
-		default: // WARN
-			if failed {
-				res.warnings = append(res.warnings, fmt.Sprintf("%s: expectation '%s' (%s) failed: %s", c.where(), e.Name, e.Expr, what))
+			if failures[i] > 0 || nulls[i] > 0 {
+				note := fmt.Sprintf("expectation '%s' (%s) %s %d of %d rows", e.Name, e.Expr, verb, failures[i], total)
+				if nulls[i] > 0 {
+					note += fmt.Sprintf("; %d rows where it is NULL removed from the output, not quarantined (as Laktory does)", nulls[i])
+				}
+				res.notes = append(res.notes, note)
 			}
 		}
+		if !failed {
+			continue
+		}
+		if action == "FAIL" {
+			return res, fmt.Errorf("%w: %s: Expectation '%s' failed on node '%s' | %s; nothing was written",
+				ErrExpectation, c.where(), e.Name, c.n.Name, msg)
+		}
+		res.warnings = append(res.warnings, fmt.Sprintf("Expectation '%s' for node '%s' FAILED | %s", e.Name, c.n.Name, msg))
 	}
 	res.out = tbl
 	res.kept = total
+	res.quarantine = tbl
 	if len(keep) > 0 {
 		v, err := c.s.view(ctx, "kept", fmt.Sprintf("SELECT *%s FROM %s WHERE %s", extra, quoteIdent(base), strings.Join(keep, " AND ")))
 		if err != nil {
@@ -145,8 +171,8 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 			return res, err
 		}
 	}
-	if len(quarantine) > 0 {
-		v, err := c.s.view(ctx, "quarantine", fmt.Sprintf("SELECT *%s FROM %s WHERE %s", extra, quoteIdent(base), strings.Join(quarantine, " OR ")))
+	if hasQuarantine {
+		v, err := c.s.view(ctx, "quarantine", fmt.Sprintf("SELECT *%s FROM %s WHERE %s", extra, quoteIdent(base), strings.Join(quarantine, " AND ")))
 		if err != nil {
 			return res, err
 		}
@@ -155,14 +181,30 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 	return res, nil
 }
 
+// laktoryLogMsg is DataQualityExpectation.log_msg once the check ran with
+// status FAIL: the expression, the status, and for a ROW expectation with
+// failures their count, the rows and the rate ("%5.2f %%").
+func laktoryLogMsg(e *workspace.Expectation, aggregate bool, failures, total int64) string {
+	msg := fmt.Sprintf("expr: %s | status: FAIL", e.Expr)
+	if !aggregate && failures > 0 {
+		rate := 0.0
+		if total > 0 {
+			rate = float64(failures) / float64(total)
+		}
+		msg += fmt.Sprintf(" | fails count: %d / %d (%5.2f %%)", failures, total, 100*rate)
+	}
+	return msg
+}
+
 // beyondTolerance reports whether failures exceed an expectation's
-// tolerance (abs rows, or rel fraction of total; default none tolerated).
+// tolerance as Laktory's _check_df does: abs rows when set, else rel
+// fraction of total; default abs 0.
 func beyondTolerance(e *workspace.Expectation, failures, total int64) bool {
 	switch {
 	case e.ToleranceAbs != nil:
 		return failures > *e.ToleranceAbs
-	case e.ToleranceRel != nil && total > 0:
-		return float64(failures)/float64(total) > *e.ToleranceRel
+	case e.ToleranceRel != nil:
+		return total > 0 && float64(failures)/float64(total) > *e.ToleranceRel
 	}
 	return failures > 0
 }

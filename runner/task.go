@@ -315,11 +315,11 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	}
 	x.progress("check", 0)
 	ex, err := c.expectations(ctx, df)
+	for _, w := range ex.warnings { // those before a FAIL one too, as Laktory warns
+		x.warn(w)
+	}
 	if err != nil {
 		return err
-	}
-	for _, w := range ex.warnings {
-		x.warn(w)
 	}
 	for _, note := range ex.notes {
 		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "check", Message: note})
@@ -337,7 +337,7 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 		rel := ex.out
 		if sp.sink.IsQuarantine {
 			if ex.quarantine == "" {
-				continue // no QUARANTINE expectation: nothing to quarantine
+				continue // no expectations: Laktory has no quarantine frame
 			}
 			rel = ex.quarantine
 		}

@@ -31,6 +31,9 @@ type execStep struct {
 	// runs, or Laktory's fails saying laktoryFails while ours runs. The
 	// tables must then differ.
 	oursFails, laktoryFails string
+	// fails: both runs fail saying it (Laktory's message); the tables must
+	// then be the same.
+	fails string
 }
 
 // execScenario is a workspace of shared Delta sinks by path and the runs
@@ -432,7 +435,8 @@ func TestLaktoryExecution(t *testing.T) {
 		Steps     []planStep                   `json:"steps"`
 	}
 	var plans []plan
-	scenarios := append(slices.Clip(execScenarios), quickstartScenario(t, py), narwhalsScenario)
+	outputs := map[[2]int]string{} // our run's output, by scenario and step
+	scenarios := append(slices.Clip(execScenarios), quickstartScenario(t, py), narwhalsScenario, expectScenario())
 	for i, sc := range scenarios {
 		dir := filepath.Join(root, fmt.Sprint(i))
 		ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "laktory")
@@ -457,7 +461,11 @@ func TestLaktoryExecution(t *testing.T) {
 				args = append(args, "--param", k+"="+v)
 			}
 			code, out, errs := runCLI(t, nil, args...)
+			outputs[[2]int{i, k}] = out + errs
 			switch {
+			case st.fails != "" && (code == ExitOK || !strings.Contains(out+errs, st.fails)):
+				t.Errorf("%s, %s: our run exits %d, want a failure saying %q, as Laktory's\n%s%s", sc.name, st.name, code, st.fails, out, errs)
+			case st.fails != "":
 			case st.oursFails != "" && (code == ExitOK || !strings.Contains(out+errs, st.oursFails)):
 				t.Errorf("%s, %s: our run exits %d, want a failure saying %q\n%s%s", sc.name, st.name, code, st.oursFails, out, errs)
 			case st.oursFails == "" && code != ExitOK:
@@ -503,9 +511,10 @@ func TestLaktoryExecution(t *testing.T) {
 	}
 	var res []struct {
 		Steps []struct {
-			Name   string
-			Error  string
-			Tables map[string]struct{ Laktory, Ours tableState }
+			Name     string
+			Error    string
+			Warnings []string
+			Tables   map[string]struct{ Laktory, Ours tableState }
 		}
 	}
 	if err := json.Unmarshal(b, &res); err != nil || len(res) != len(scenarios) {
@@ -517,6 +526,9 @@ func TestLaktoryExecution(t *testing.T) {
 			where := sc.name + ", step " + fmt.Sprint(k+1) + " (" + st.Name + ")"
 			want := sc.steps[k]
 			switch {
+			case want.fails != "" && !strings.Contains(st.Error, want.fails):
+				t.Errorf("%s: Laktory's run: %q, want a failure saying %q", where, st.Error, want.fails)
+			case want.fails != "":
 			case want.laktoryFails == "" && st.Error != "":
 				t.Errorf("%s: Laktory fails: %s", where, st.Error)
 				continue
@@ -530,6 +542,9 @@ func TestLaktoryExecution(t *testing.T) {
 					}
 				}
 				continue
+			}
+			if diff := compareWarnings(st.Warnings, outputs[[2]int{i, k}]); diff != "" {
+				t.Errorf("%s: %s", where, diff)
 			}
 			labels := make([]string, 0, len(st.Tables))
 			for l := range st.Tables {
@@ -546,6 +561,24 @@ func TestLaktoryExecution(t *testing.T) {
 		}
 	}
 	t.Logf("%d table states compared with Laktory 0.13.1's (Polars backend)", compared)
+}
+
+// expectationWarning is a line of Laktory's expectation warnings
+// (DataQualityExpectation.raise_or_warn), in our output as in Laktory's.
+var expectationWarning = regexp.MustCompile(`Expectation '[^']*' for node '[^']*' FAILED \| [^\n]*`)
+
+// compareWarnings says how the expectation warnings of our run's output
+// differ from Laktory's ("" when not): the same messages, each as often
+// (a message repeated in our summary counted once).
+func compareWarnings(laktory []string, ours string) string {
+	lk := slices.Sorted(slices.Values(laktory))
+	lk = slices.Compact(lk)
+	got := slices.Sorted(slices.Values(expectationWarning.FindAllString(ours, -1)))
+	got = slices.Compact(got)
+	if !slices.Equal(lk, got) {
+		return fmt.Sprintf("expectation warnings\n Laktory %q\n ours    %q", lk, got)
+	}
+	return ""
 }
 
 // compareTables says how ours differs from Laktory's table ("" when not).

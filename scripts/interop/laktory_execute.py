@@ -20,7 +20,8 @@ reset_mode, params)`, then describe each table as Laktory left it and as our
 snapshot of the same step has it, with deltalake (delta-rs): schema (names,
 types, nullability, in order), partition columns, rows (sorted JSON), rows per
 writer and the rows per writer after each commit.
-OUT.json: [{"steps": [{"name", "error", "tables": {label: {"laktory", "ours"}}}]}],
+OUT.json: [{"steps": [{"name", "error", "warnings", "tables": {label: {"laktory", "ours"}}}]}],
+the warnings being the expectations' (DataQualityExpectation.raise_or_warn),
 one per scenario.
 Test-only (TestLaktoryExecution): the product never runs Python.
 """
@@ -79,16 +80,19 @@ def run_scenario(lk, plan):
         res = {"name": step["name"], "error": "", "tables": {}}
         file = os.path.join(root, step["pipeline"])
         cwd = os.getcwd()
+        caught = []
         try:
             os.chdir(os.path.dirname(file))
             with open(file) as f:
                 pipeline = lk.models.Pipeline.model_validate_yaml(f)
-            pipeline.execute(
-                selects=step.get("selects") or None,
-                refresh=step.get("refresh") or "INCREMENTAL",
-                reset_mode=step.get("reset_mode") or None,
-                params=step.get("params") or None,
-            )
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                pipeline.execute(
+                    selects=step.get("selects") or None,
+                    refresh=step.get("refresh") or "INCREMENTAL",
+                    reset_mode=step.get("reset_mode") or None,
+                    params=step.get("params") or None,
+                )
         except Exception as e:  # the step's outcome, compared with ours
             lines = [l for l in str(e).splitlines() if l.strip()]
             res["error"] = f"{type(e).__name__}: " + " | ".join(lines[:4])
@@ -96,6 +100,8 @@ def run_scenario(lk, plan):
                 traceback.print_exc()
         finally:
             os.chdir(cwd)
+        # The expectations' warnings (raise_or_warn), compared with ours.
+        res["warnings"] = [str(w.message) for w in caught if str(w.message).startswith("Expectation '")]
         for label, rel in plan["tables"].items():
             owners = (plan.get("owners") or {}).get(label, {})
             res["tables"][label] = {
