@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
 )
 
 // The refresh property test: random sequences of INCREMENTAL, FULL, RESET
@@ -47,13 +49,21 @@ func propFiles() map[string]string {
 	files := map[string]string{}
 	for _, p := range []string{"p1", "p2"} {
 		var b strings.Builder
-		fmt.Fprintf(&b, "name: %s\nnodes:\n", p)
+		fmt.Fprintf(&b, "name: %s\n", p)
+		if p == "p2" {
+			// b2 owns its rows through a parameter (its default).
+			b.WriteString("parameters:\n  own: {default: \"src = 'b2'\"}\n")
+		}
+		b.WriteString("nodes:\n")
 		for _, w := range propWriters {
 			if w.pipeline != p {
 				continue
 			}
 			shared := "true"
-			if w.table == "t_where" {
+			switch {
+			case w.node == "b2":
+				shared = `{where: "${params.own}"}`
+			case w.table == "t_where":
 				shared = fmt.Sprintf("{where: \"src = '%s'\"}", w.node)
 			}
 			fmt.Fprintf(&b, `- name: %s
@@ -207,6 +217,9 @@ func propSequence(t *testing.T, seed uint64, runs int) {
 			req.Selectors = []string{propWriters[rng.IntN(len(propWriters))].node}
 		}
 		trail = append(trail, fmt.Sprintf("%s%s %v", req.Refresh, resetSuffix(req.ResetMode), req.Selectors))
+		if req.Refresh == "FULL" && slices.Contains(req.Selectors, "b2") && rng.IntN(2) == 0 {
+			propOverlap(t, r, w, m, snap, req, trail[i])
+		}
 		want := m.apply(req)
 		o := mustRun(t, r, snap, req)
 		if got := fullRefreshNamed(o.sum.Warnings); !slices.Equal(got, want) {
@@ -222,6 +235,46 @@ func propSequence(t *testing.T, seed uint64, runs int) {
 	m.apply(all)
 	mustRun(t, r, snap, Request{})
 	propCheck(t, r, w, m, fmt.Sprintf("seed %d, after the final normal run; runs: %s", seed, strings.Join(trail, "; ")))
+}
+
+// propOverlap plans req with b2's predicate from a parameter that the
+// prover cannot decide and that also matches b1's rows (k LIKE 'b1-%'):
+// the plan names b1's rows exactly when b1 has some, and Start refuses it
+// then, changing nothing.
+func propOverlap(t *testing.T, r *Runner, w *ws, m *propModel, snap *workspace.Snapshot, req Request, when string) {
+	t.Helper()
+	ps, err := workspace.WithParams(t.Context(), snap, map[string]string{"own": "src = 'b2' OR k LIKE 'b1-%'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := r.Plan(t.Context(), ps, req)
+	if err != nil {
+		t.Fatalf("%s with the overlapping parameter: %v", when, err)
+	}
+	b1 := 0
+	for f, copies := range m.rows["p1.b1"] {
+		b1 += copies * (1 + f%3)
+	}
+	var named int64
+	for _, e := range plan.Overlapping() {
+		for _, o := range e.Overlaps {
+			if o.Writer == "p1.b1" {
+				named += o.Rows
+			}
+		}
+	}
+	if named != int64(b1) {
+		t.Fatalf("%s with the overlapping parameter: the plan names %d rows of p1.b1, it has %d", when, named, b1)
+	}
+	if b1 == 0 {
+		t.Logf("%s: p1.b1 has no rows, nothing overlaps", when)
+		return
+	}
+	if _, err := r.Start(t.Context(), plan); !errors.Is(err, ErrOverlap) {
+		t.Fatalf("%s with the overlapping parameter: Start: %v", when, err)
+	}
+	t.Logf("%s: refused, the parameter would delete %d rows of p1.b1", when, b1)
+	propCheck(t, r, w, m, when+", refused for the overlapping parameter")
 }
 
 // fullRefreshNamed returns the writers (pipeline.node) the warnings say
