@@ -2,11 +2,14 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/laktory/workbench/workspace"
 )
 
 // landingPipeline is a pipeline reading ../data/<path> as CSV into table
@@ -244,5 +247,32 @@ func TestLandingProcessedFileChanged(t *testing.T) {
 	o = mustRun(t, r, w.load(), Request{Selectors: []string{"land"}})
 	if !strings.Contains(strings.Join(o.sum.Warnings, "\n"), "changed after they were read") {
 		t.Fatal("the change is reported by one run only: every run must say it until it is dealt with")
+	}
+}
+
+// TestStreamSchemaSample: a streaming source's schema is inferred from
+// its 1,000 oldest files (Auto Loader's default sample), so the files
+// that land later neither change the schema cache's key nor get read to
+// bind; a batch source reads every file.
+func TestStreamSchemaSample(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for i := range streamSchemaFiles + 5 {
+		p := filepath.Join(dir, fmt.Sprintf("%05d.csv", streamSchemaFiles+5-i)) // names against time
+		os.WriteFile(p, []byte("v\n1\n"), 0o644)
+		ts := old.Add(time.Duration(i) * time.Second)
+		os.Chtimes(p, ts, ts)
+	}
+	src := &workspace.Source{Kind: workspace.SourceFile, ResolvedPath: dir, Format: "CSV", AsStream: true}
+	files, err := sourceFiles(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != streamSchemaFiles || filepath.Base(files[0]) != "00006.csv" {
+		t.Fatalf("%d files from %s, want the %d oldest (00006.csv on)", len(files), filepath.Base(files[0]), streamSchemaFiles)
+	}
+	src.AsStream = false
+	if files, _ := sourceFiles(src); len(files) != streamSchemaFiles+5 {
+		t.Fatalf("a batch source's schema read %d files, want all %d", len(files), streamSchemaFiles+5)
 	}
 }

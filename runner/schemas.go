@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -306,8 +307,22 @@ func sourceFiles(src *workspace.Source) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if src.AsStream && len(l.files) > streamSchemaFiles {
+		// The schema of a stream is inferred from its first files, as Auto
+		// Loader samples them: an incremental run over a large landing
+		// folder does not read every file it processed before to bind, and
+		// its schema cache key stays the same as files land.
+		slices.SortStableFunc(l.files, func(a, b landingFile) int { return a.ModTime.Compare(b.ModTime) })
+		l.files = l.files[:streamSchemaFiles]
+		slices.SortFunc(l.files, func(a, b landingFile) int { return strings.Compare(a.Path, b.Path) })
+	}
 	return l.paths(), nil
 }
+
+// streamSchemaFiles is how many files a streaming source's schema is
+// inferred from, the oldest first: Auto Loader's default
+// cloudFiles.schemaInference.sampleSize.numFiles.
+const streamSchemaFiles = 1000
 
 // FileSchema implements schemaflow.Engine: DuckDB binds the read (CSV
 // sniffing, JSON sampling, parquet footers), reading no more.
