@@ -657,7 +657,7 @@ func collectionFuncs() []*fnDef {
 			// NULL when any array is (DuckDB's greatest would skip it).
 			return c.out(arrayOf(st), "CASE WHEN "+strings.Join(nulls, " OR ")+" THEN NULL ELSE list_transform(generate_series(1, greatest("+strings.Join(lens, ", ")+")), "+v+" -> struct_pack("+strings.Join(fields, ", ")+")) END"), nil
 		}),
-		no("array_insert", "not translated yet"), no("shuffle", "Spark's random order cannot be reproduced"),
+		no("shuffle", "Spark's random order cannot be reproduced"),
 		no("inline_outer", "use LATERAL VIEW OUTER inline(...)"),
 		no("json_tuple", "not translated yet"),
 		no("from_csv", "not translated yet"), no("to_csv", "not translated yet"),

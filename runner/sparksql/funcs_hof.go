@@ -77,5 +77,62 @@ func hofFuncs() []*fnDef {
 			return c.out(t, "CASE WHEN "+m.sql+" IS NULL THEN NULL ELSE list_transform(["+ks+"], "+keys+" -> "+check+")[1] END"), nil
 		})
 	}
-	return []*fnDef{zipWith, mapHOF("map_filter"), mapHOF("transform_values"), mapHOF("transform_keys")}
+	// array_insert(a, pos, v) (Spark 4: -1 appends): a position beyond
+	// the end pads with NULLs; 0 is INVALID_INDEX_OF_ZERO; a negative
+	// position before the start (Spark prepends NULLs) is refused at run
+	// time.
+	arrayInsert := fn("array_insert", Rewritten, 3, 3, func(c *fcall) (*rx, error) {
+		a, err := c.arrayArg(0)
+		if err != nil {
+			return nil, err
+		}
+		n, err := c.intArg(1)
+		if err != nil {
+			return nil, err
+		}
+		as, vs, t, err := c.elemArg(a, 2)
+		if err != nil {
+			return nil, err
+		}
+		p, x := c.r.lambdaName(), c.r.lambdaName()
+		body := "CASE WHEN " + p + " < 1 THEN error('[LOCALLY_UNSUPPORTED.ARRAY_INSERT] array_insert at a negative position before the start of the array') " +
+			"WHEN " + p + " <= len(" + as + ") + 1 THEN list_concat(" + as + "[1:" + p + " - 1], [" + vs + "], " + as + "[" + p + ":]) " +
+			"ELSE list_concat(" + as + ", list_transform(range(" + p + " - 1 - len(" + as + ")), " + x + " -> CAST(NULL AS " + t.DuckDB() + ")), [" + vs + "]) END"
+		sql := "CASE WHEN " + as + " IS NULL OR " + n.sql + " IS NULL THEN NULL WHEN " + n.sql + " = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
+			"ELSE list_transform([CASE WHEN " + n.sql + " > 0 THEN " + n.sql + " ELSE len(" + as + ") + 2 + " + n.sql + " END], " + p + " -> " + body + ")[1] END"
+		return c.out(arrayOf(t), "CAST("+sql+" AS "+arrayOf(t).DuckDB()+")"), nil
+	})
+	// regexp_instr(s, re): the 1-based position of the first match, 0
+	// when none: the length of the shortest prefix after which re
+	// matches, plus one (Java counts UTF-16 units: a match after a
+	// character beyond U+FFFF stops the run).
+	regexpInstr := fn("regexp_instr", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
+		if len(c.args) == 3 {
+			if g, err := c.litInt(2, "group"); err != nil || g != 0 {
+				return nil, unsupported(c.argPos(2), "", "regexp_instr of a group")
+			}
+		}
+		s, err := c.str(0)
+		if err != nil {
+			return nil, err
+		}
+		p, err := c.str(1)
+		if err != nil {
+			return nil, err
+		}
+		re, err := c.r.regexLit(p, c.argPos(1))
+		if err != nil {
+			return nil, err
+		}
+		guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
+		if err != nil {
+			return nil, err
+		}
+		prefixed := duckString("^(?s:(.*?))(?:" + re.re2 + ")")
+		pre := "regexp_extract(" + s.sql + ", " + prefixed + ", 1)"
+		return c.out(tInt, guard("CASE WHEN "+s.sql+" IS NULL THEN NULL WHEN NOT regexp_matches("+s.sql+", "+duckString(re.re2)+") THEN 0 "+
+			"WHEN regexp_matches("+pre+", '[\\x{10000}-\\x{10FFFF}]') THEN error('[LOCALLY_UNSUPPORTED.REGEXP_INSTR_SUPPLEMENTARY] regexp_instr past a character beyond U+FFFF: Spark counts its UTF-16 halves') "+
+			"ELSE CAST(length("+pre+") + 1 AS INTEGER) END")), nil
+	})
+	return []*fnDef{zipWith, mapHOF("map_filter"), mapHOF("transform_values"), mapHOF("transform_keys"), arrayInsert, regexpInstr}
 }
