@@ -259,6 +259,21 @@ hostile "table_name: ../../../sentinel" pl-hostile.yaml "$(node 'table_name: ../
 hostile "where: client_id = 1) OR (true" pl-client-acme.yaml "$(sed 's/where: client_id = 1/where: client_id = 1) OR (true/' "$base/pipelines/pl-client-acme.yaml")"
 hostile "where: read_text('/etc/passwd')" pl-client-acme.yaml "$(sed "s|where: client_id = 1|where: client_id = 1 AND length(read_text('/etc/passwd')) > 0|" "$base/pipelines/pl-client-acme.yaml")"
 hostile "where: a subquery" pl-client-acme.yaml "$(sed "s|where: client_id = 1|where: client_id IN (SELECT 1)|" "$base/pipelines/pl-client-acme.yaml")"
+# Parameters and overlapping rows (issue 24): acme's predicate from a
+# parameter. A --param value the prover cannot decide that also matches
+# globex's rows is refused with --yes alone (the rows are counted before
+# the delete); an empty --param, a parameter naming itself (which used to
+# exhaust memory), a misspelt ${vars.x} in a source path, and an OVERWRITE
+# of the shared table without `shared` from a run without a terminal are
+# refused before anything runs.
+acme=$base/pipelines/pl-client-acme.yaml
+acme_param=$(sed 's/where: client_id = 1/where: ${params.own}/; s/^nodes:$/parameters:\n  own: {default: client_id = 1}\nnodes:/' "$acme")
+hostile "--param where overlapping globex" pl-client-acme.yaml "$acme_param" \
+  run @WS@ -p pl-client-acme --refresh FULL --yes --param "own=client_id = 1 OR item LIKE '%'"
+hostile "--param own= (empty)" pl-client-acme.yaml "$acme_param" run @WS@ -p pl-client-acme --refresh FULL --yes --param "own="
+hostile "a parameter naming itself x10" pl-client-acme.yaml "$(sed 's/where: client_id = 1/where: ${params.own}/; s/^nodes:$/parameters:\n  own: {default: "${params.own}${params.own}${params.own}${params.own}${params.own}${params.own}${params.own}${params.own}${params.own}${params.own}"}\nnodes:/' "$acme")"
+hostile "misspelt \${vars.x} in a source path" pl-client-acme.yaml "$(sed 's|landing/orders/acme/|landing/orders/${vars.clinet}/|' "$acme")"
+hostile "OVERWRITE the shared table, no terminal" pl-client-acme.yaml "$(sed '/^    as_stream: true$/d; /^    shared:$/d; /^      where:/d; s/mode: APPEND/mode: OVERWRITE/' "$acme")" run @WS@
 hostile "expr: COPY ... TO the sentinel" pl-hostile.yaml "$(node 'table_name: h
     mode: APPEND' "COPY (SELECT 1 AS x) TO '$S/x.csv'; SELECT * FROM {df}")" run @WS@
 hostile "expr: ATTACH outside" pl-hostile.yaml "$(node 'table_name: h
