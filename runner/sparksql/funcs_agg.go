@@ -2,6 +2,7 @@ package sparksql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -259,6 +260,11 @@ func aggFuncs() []*fnDef {
 			return nil, err
 		}
 		c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
+		if p.lit != nil {
+			if v, err := strconv.ParseFloat(p.lit.Value, 64); err == nil && (v < 0 || v > 1) {
+				return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "Cannot resolve %q due to data type mismatch: The percentage must be between [0.0, 1.0] (current value = %sD).", c.name, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
 		return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", "+pd.sql+")"), nil
 	})
 	countIf := agg("count_if", Same, 1, 1, func(c *fcall) (*rx, error) {

@@ -75,6 +75,11 @@ func nullFuncs() []*fnDef {
 			return c.out(tBool, "("+c.args[0].sql+" IS NOT NULL)"), nil
 		}),
 		fn("if", Rewritten, 3, 3, func(c *fcall) (*rx, error) {
+			c.name = "(IF(" + c.args[0].name + ", " + c.args[1].name + ", " + c.args[2].name + "))"
+			if k := c.args[0].t.Kind; k != KBool && k != KVoid {
+				// No implicit cast of the predicate (If's checkInputDataTypes).
+				return nil, sparkErr(c.argPos(0), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve %q due to data type mismatch: The first parameter requires the \"BOOLEAN\" type, however %q has the type %q.", c.name, c.args[0].name, strings.ToUpper(c.args[0].t.String()))
+			}
 			b, err := c.r.boolArg(c.args[0], c.node.Args[0])
 			if err != nil {
 				return nil, err

@@ -652,6 +652,9 @@ func (r *resolver) condition(x *rx, e Expr, clause string) (*rx, error) {
 	case KBool, KVoid:
 		return x, nil
 	}
+	if clause == "ON" {
+		return nil, sparkErr(e.Pos(), "JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE", "The join condition %s has the invalid type %q, expected \"BOOLEAN\".", quoteSparkSQL(x.name), strings.ToUpper(x.t.String()))
+	}
 	return nil, sparkErr(e.Pos(), "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN", "Cannot resolve %s due to data type mismatch: Filter expression %s of type %q is not a boolean.", quoteSparkSQL(x.name), quoteSparkSQL(x.name), strings.ToUpper(x.t.String()))
 }
 
