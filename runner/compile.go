@@ -141,7 +141,9 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 	}
 	what := fmt.Sprintf("source #%d", src.Index+1)
 	if src.Filter != "" {
-		x, err := c.translate(ctx, dialect.Expression, src.Filter, v, origin{what: "the filter of " + what, at: src.At("filter"), exact: true})
+		// Laktory evaluates a source's filter and selects with its own SQL
+		// parser on every backend (sql_expr).
+		x, _, err := c.translateNamed(ctx, dialect.LaktoryExpression, src.Filter, v, origin{what: "the filter of " + what, at: src.At("filter"), exact: true})
 		if err != nil {
 			return "", err
 		}
@@ -150,14 +152,24 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 	if len(src.Selects) > 0 {
 		cols := make([]string, len(src.Selects))
 		for i, s := range src.Selects {
-			x, err := c.columnExpr(ctx, s.From, v, origin{what: "the selects of " + what, at: src.At("selects")})
+			o := origin{what: "the selects of " + what, at: src.At("selects")}
+			if isIdent(s.From) {
+				cols[i] = c.ident(s.From, o)
+				if s.To != s.From {
+					cols[i] += " AS " + quoteIdent(s.To)
+				}
+				continue
+			}
+			x, name, err := c.translateNamed(ctx, dialect.LaktoryExpression, s.From, v, o)
 			if err != nil {
 				return "", err
 			}
-			cols[i] = x
-			if s.To != s.From || !isIdent(s.From) {
-				cols[i] += " AS " + quoteIdent(s.To)
+			// A list item is named as the backend names the expression
+			// (sql_expr(c)), a mapping's by its value (.alias(v)).
+			if s.To != s.From || name == "" {
+				name = s.To
 			}
+			cols[i] = x + " AS " + quoteIdent(name)
 		}
 		q = fmt.Sprintf("SELECT %s FROM %s", strings.Join(cols, ", "), from())
 	}
@@ -507,6 +519,13 @@ var placeholder = regexp.MustCompile(`\{\s*(df|sources\.([^{}\s]+)|nodes\.([^{}\
 // resolved to views) or an expression over the view df. o says where the
 // text is in the YAML.
 func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df string, o origin) (string, error) {
+	sql, _, err := c.translateNamed(ctx, kind, text, df, o)
+	return sql, err
+}
+
+// translateNamed is translate, with the column name the dialect gives an
+// expression ("" when it does not say).
+func (c *compiler) translateNamed(ctx context.Context, kind dialect.Kind, text, df string, o origin) (string, string, error) {
 	st := dialect.Step{Kind: kind, Text: text}
 	add := func(ref, rel string) error {
 		if _, ok := st.Input(ref); ok {
@@ -519,26 +538,27 @@ func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df st
 		st.Inputs = append(st.Inputs, dialect.Input{Ref: ref, Relation: rel, Columns: dialectColumns(cols)})
 		return nil
 	}
-	if kind == dialect.Expression {
+	if kind != dialect.Query {
 		if err := add("df", df); err != nil {
-			return "", err
+			return "", "", err
 		}
 	}
 	for _, r := range dialect.Placeholders(text) {
 		v, err := c.resolveRef(ctx, text[r.Off:r.Off+r.Len], df)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if err := add(r.Name, v); err != nil {
-			return "", err
+			return "", "", err
 		}
 	}
 	res, err := c.dialects(c.n).Translate(ctx, st)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if c.bind != nil {
-		return c.bind.translated(res, o)
+		sql, err := c.bind.translated(res, o)
+		return sql, res.Name, err
 	}
 	var errs []string
 	for _, d := range res.Diagnostics {
@@ -547,9 +567,9 @@ func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df st
 		}
 	}
 	if len(errs) > 0 {
-		return "", fmt.Errorf("%w: %s", ErrStep, strings.Join(errs, "; "))
+		return "", "", fmt.Errorf("%w: %s", ErrStep, strings.Join(errs, "; "))
 	}
-	return res.SQL, nil
+	return res.SQL, res.Name, nil
 }
 
 // columns describes a view of the compiler, once.

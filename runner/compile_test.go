@@ -394,7 +394,7 @@ nodes:
 		{name: "quarantine AND", exp: "  - {name: small, expr: v < 3, action: QUARANTINE, tolerance: {abs: 5}}\n  - {name: odd, expr: v % 2 = 1, action: QUARANTINE, tolerance: {abs: 5}}", good: 1, bad: 1},
 		{name: "fail", exp: "  - {name: small, expr: v < 3, action: FAIL}", good: -1, bad: -1, fail: "Expectation 'small' failed on node 'a' | expr: v < 3 | status: FAIL | fails count: 2 / 5 (40.00 %)"},
 		{name: "fail within relative tolerance", exp: "  - {name: small, expr: v < 3, action: FAIL, tolerance: {rel: 0.5}}", good: 5, bad: 5},
-		{name: "aggregate", exp: "  - {name: enough, expr: count(*) > 10, type: AGGREGATE, action: FAIL}", good: -1, bad: -1, fail: "Expectation 'enough' failed on node 'a' | expr: count(*) > 10 | status: FAIL; nothing was written"},
+		{name: "aggregate", exp: "  - {name: enough, expr: count(k) > 10, type: AGGREGATE, action: FAIL}", good: -1, bad: -1, fail: "Expectation 'enough' failed on node 'a' | expr: count(k) > 10 | status: FAIL; nothing was written"},
 		// As Laktory 0.13.1 (Polars) computes it: a row the expectation is
 		// NULL on is not a failure (df.filter(~expr)), not kept
 		// (df.filter(expr)) and not quarantined.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/polarssql"
 	"github.com/laktory/workbench/runner/sparksql"
+	"github.com/laktory/workbench/runner/sqlfront"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -44,6 +47,32 @@ func (d sparkDialect) Translate(ctx context.Context, st dialect.Step) (dialect.R
 		if r, err = sparksql.Translate(st.Text, inputs, d.opts); err == nil {
 			sql = r.SQL
 		}
+	case dialect.LaktoryExpression:
+		var cols []dialect.Column
+		if len(st.Inputs) > 0 {
+			cols = st.Inputs[0].Columns
+		}
+		text, name, at, res := laktorySpark(st.Text, cols)
+		if res != nil {
+			return *res, nil
+		}
+		var schema []sparksql.Column
+		if len(inputs) > 0 {
+			schema = inputs[0].Schema
+		}
+		r, err := sparksql.TranslateExpr(text, sparksql.ExprInput{Schema: schema}, d.opts, true)
+		if err != nil {
+			var se *sparksql.Error
+			if !errors.As(err, &se) {
+				return dialect.Result{}, err
+			}
+			// The offsets are of the Spark SQL written for the narwhals
+			// expression, not of the text.
+			res := failed(at, se.Error(), se.Hint)
+			res.Diagnostics[0].Rejected = errors.Is(err, sparksql.ErrSpark)
+			return res, nil
+		}
+		return dialect.Result{SQL: r.SQL, Name: name}, nil
 	case dialect.Expression:
 		var schema []sparksql.Column
 		if len(inputs) > 0 {
@@ -66,6 +95,165 @@ func (d sparkDialect) Translate(ctx context.Context, st dialect.Step) (dialect.R
 		return res, nil
 	}
 	return dialect.Result{SQL: sql}, nil
+}
+
+// laktorySpark reads an expression of Laktory's own SQL parser on the
+// PYSPARK backend: it accepts what laktory/sqlparser.py accepts (checked
+// by polarssql's translation of that parser, with Laktory's messages;
+// columns resolve without case, as Spark's do) and returns the Spark SQL
+// of the narwhals expression the parser builds, as narwhals 2.29.0 builds
+// it for Spark (true division with NaN and infinities by zero, floored
+// modulo, COUNT as count(*), SUM of no rows 0, float literals as doubles),
+// and the column name narwhals gives it, with the offset of the text an
+// error of that SQL is at (-1: the text). A non-nil Result is the
+// refusal.
+func laktorySpark(text string, cols []dialect.Column) (string, string, int, *dialect.Result) {
+	refuse := func(err error) (string, string, int, *dialect.Result) {
+		var fe *sqlfront.Error
+		if !errors.As(err, &fe) {
+			res := failed(-1, err.Error(), "")
+			return "", "", -1, &res
+		}
+		res := failed(fe.Pos, fe.Error(), fe.Hint)
+		res.Diagnostics[0].Rejected = errors.Is(err, sqlfront.ErrRejected)
+		return "", "", -1, &res
+	}
+	e, err := polarssql.LaktorySyntax.ParseExpr(text)
+	if err != nil {
+		return refuse(err)
+	}
+	var pcols []polarssql.Column
+	for _, c := range cols {
+		if t, err := polarssql.FromDuckDB(c.Type); err == nil {
+			pcols = append(pcols, polarssql.Column{Name: c.Name, Type: t})
+		}
+	}
+	// Spark resolves names without case (spark.sql.caseSensitive).
+	walkLaktory(e, func(x sqlfront.Expr) {
+		cr, ok := x.(*sqlfront.ColumnRef)
+		if !ok || len(cr.Parts) == 0 {
+			return
+		}
+		name := cr.Parts[0].Name
+		exact, fold := false, -1
+		for i, c := range pcols {
+			exact = exact || c.Name == name
+			if strings.EqualFold(c.Name, name) {
+				fold = i
+			}
+		}
+		if !exact && fold >= 0 {
+			pcols = append(pcols, polarssql.Column{Name: name, Type: pcols[fold].Type})
+		}
+	})
+	x, err := polarssql.TranslateLaktoryExpr(text, "", pcols)
+	var fe *sqlfront.Error
+	if errors.As(err, &fe) && (fe.Class == "ColumnNotFoundError" || fe.Class == "StructFieldNotFoundError") {
+		// Spark's analyzer says what it does not find (or finds a column
+		// of a type polars lacks).
+		return narwhalsSpark(e), leftmostName(e), fe.Pos, nil
+	}
+	if err != nil {
+		return refuse(err)
+	}
+	return narwhalsSpark(e), x.Name, -1, nil
+}
+
+// walkLaktory calls f on e and the expressions below it (the forms
+// Laktory's parser accepts).
+func walkLaktory(e sqlfront.Expr, f func(sqlfront.Expr)) {
+	f(e)
+	switch n := e.(type) {
+	case *sqlfront.Binary:
+		walkLaktory(n.L, f)
+		walkLaktory(n.R, f)
+	case *sqlfront.Unary:
+		walkLaktory(n.X, f)
+	case *sqlfront.IsNull:
+		walkLaktory(n.X, f)
+	case *sqlfront.IsBool:
+		walkLaktory(n.X, f)
+	case *sqlfront.Call:
+		for _, a := range n.Args {
+			walkLaktory(a, f)
+		}
+	}
+}
+
+// leftmostName is the name narwhals gives an expression: its leftmost
+// column's (a struct field's own name), "literal" when that is a
+// constant.
+func leftmostName(e sqlfront.Expr) string {
+	switch n := e.(type) {
+	case *sqlfront.ColumnRef:
+		return n.Parts[len(n.Parts)-1].Name
+	case *sqlfront.Binary:
+		return leftmostName(n.L)
+	case *sqlfront.Unary:
+		return leftmostName(n.X)
+	case *sqlfront.IsNull:
+		return leftmostName(n.X)
+	case *sqlfront.IsBool:
+		return leftmostName(n.X)
+	case *sqlfront.Call:
+		if len(n.Args) > 0 {
+			return leftmostName(n.Args[0])
+		}
+	}
+	return "literal"
+}
+
+// narwhalsSpark is the Spark SQL of the narwhals expression Laktory's
+// parser builds from e (which it accepted).
+func narwhalsSpark(e sqlfront.Expr) string {
+	switch n := e.(type) {
+	case *sqlfront.ColumnRef:
+		return sqlfront.FormatExpr(n)
+	case *sqlfront.Literal:
+		if n.Kind == sqlfront.LitDecimal || n.Kind == sqlfront.LitDouble {
+			// nw.lit(1.5): a Python float, a DoubleType literal.
+			return "CAST('" + n.Value + "' AS DOUBLE)"
+		}
+		return sqlfront.FormatExpr(n)
+	case *sqlfront.IsNull:
+		if n.Not {
+			return "(" + narwhalsSpark(n.X) + " IS NOT NULL)"
+		}
+		return "(" + narwhalsSpark(n.X) + " IS NULL)"
+	case *sqlfront.IsBool:
+		// (x == lit(TRUE)).fill_null(False)
+		s := "coalesce(" + narwhalsSpark(n.X) + " = " + n.Value + ", false)"
+		if n.Not {
+			s = "(NOT " + s + ")"
+		}
+		return s
+	case *sqlfront.Unary:
+		return "(NOT " + narwhalsSpark(n.X) + ")"
+	case *sqlfront.Binary:
+		a, b := narwhalsSpark(n.L), narwhalsSpark(n.R)
+		switch n.Op {
+		case "/":
+			return fmt.Sprintf("CASE WHEN (%[2]s != 0) THEN try_divide(%[1]s, %[2]s) WHEN (%[2]s = 0) THEN CASE WHEN (%[1]s = 0) THEN CAST('NaN' AS DOUBLE) WHEN (%[1]s > 0) THEN CAST('Infinity' AS DOUBLE) WHEN (%[1]s < 0) THEN CAST('-Infinity' AS DOUBLE) END END", a, b)
+		case "%":
+			return fmt.Sprintf("(((%[1]s %% %[2]s) + %[2]s) %% %[2]s)", a, b)
+		case "==":
+			return "(" + a + " = " + b + ")"
+		}
+		return "(" + a + " " + n.Op + " " + b + ")"
+	case *sqlfront.Call:
+		name := strings.ToLower(n.Name.Name)
+		x := narwhalsSpark(n.Args[0])
+		switch name {
+		case "count":
+			return "count(*)"
+		case "sum":
+			return "coalesce(sum(" + x + "), 0)"
+		case "round":
+			return "round(" + x + ", 0)"
+		}
+		return name + "(" + x + ")"
+	}
+	return sqlfront.FormatExpr(e)
 }
 
 func failed(off int, msg, hint string) dialect.Result {

@@ -22,8 +22,9 @@ func mustType(t *testing.T, s string) *sparksql.Type {
 
 // TestSparkSQLByBackend: a PYSPARK pipeline's SQL runs with Spark's
 // semantics (the session time zone from the job cluster's spark_conf, a
-// flow's spark_conf over it), a POLARS pipeline's with DuckDB's, which
-// validation says (LK197).
+// flow's spark_conf over it), a POLARS pipeline's with polars' (a cast to
+// an integer truncates; polars 1.32.0 refuses substring(s, 0, 2), so the
+// POLARS step writes SUBSTR(s, 1, 2)), without a diagnostic.
 func TestSparkSQLByBackend(t *testing.T) {
 	step := `SELECT CAST(12.7 AS INT) AS i, substring('ABC', 0, 2) AS s, CAST(CAST('2024-03-10 12:00:00+00:00' AS TIMESTAMP) AS STRING) AS ts FROM {df}`
 	pipeline := func(name, head string) string {
@@ -33,7 +34,7 @@ func TestSparkSQLByBackend(t *testing.T) {
 		"data/in.jsonl":         `{"x": 1}` + "\n",
 		"pipelines/spark.yaml":  pipeline("spark", ""),
 		"pipelines/tokyo.yaml":  pipeline("tokyo", "orchestrator:\n  type: LAKEFLOW_JOB\n  job_clusters:\n  - job_cluster_key: node-cluster\n    new_cluster:\n      spark_conf: {spark.sql.session.timeZone: Asia/Tokyo}\n"),
-		"pipelines/polars.yaml": strings.Replace(pipeline("polars", "dataframe_backend: POLARS\n"), "CAST(CAST('2024-03-10 12:00:00+00:00' AS TIMESTAMP) AS STRING)", "'-'", 1),
+		"pipelines/polars.yaml": strings.NewReplacer("CAST(CAST('2024-03-10 12:00:00+00:00' AS TIMESTAMP) AS STRING)", "'-'", "substring('ABC', 0, 2)", "SUBSTR('ABC', 1, 2)").Replace(pipeline("polars", "dataframe_backend: POLARS\n")),
 	})
 	r := testRunner(t)
 	snap := w.load()
@@ -41,23 +42,16 @@ func TestSparkSQLByBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	polars := 0
 	for _, d := range ds {
-		if d.Code == validate.CodePolarsSQL {
-			polars++
-			if !strings.Contains(d.File, "polars.yaml") || !strings.Contains(d.Message, "DuckDB's semantics") {
-				t.Errorf("LK197 %s: %s", d.File, d.Message)
-			}
+		if d.Severity != validate.Info {
+			t.Errorf("%s:%d: %s %s", d.File, d.Line, d.Code, d.Message)
 		}
-	}
-	if polars != 1 {
-		t.Errorf("LK197 diagnostics: %d, want 1 (the POLARS pipeline): %v", polars, ds)
 	}
 	mustRun(t, r, snap, Request{})
 	for name, want := range map[string]string{
 		"spark":  "[[12 AB 2024-03-10 12:00:00]]",
 		"tokyo":  "[[12 AB 2024-03-10 21:00:00]]",
-		"polars": "[[13 A -]]",
+		"polars": "[[12 AB -]]",
 	} {
 		got := query(t, r, filepath.Join(w.dir, "out", name), "SELECT i, s, ts FROM t")
 		if fmt.Sprint(got) != want {

@@ -76,7 +76,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		if _, ok := fx.agg[i]; ok {
 			continue
 		}
-		if exprs[i], err = c.translate(ctx, dialect.Expression, e.Expr, tbl, origin{what: fmt.Sprintf("expectation '%s'", e.Name), at: e.At("expr"), exact: true}); err != nil {
+		if exprs[i], err = c.translate(ctx, dialect.LaktoryExpression, e.Expr, tbl, origin{what: fmt.Sprintf("expectation '%s'", e.Name), at: e.At("expr"), exact: true}); err != nil {
 			return res, fmt.Errorf("%s: expectation '%s': %w", c.where(), e.Name, err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/runner/lake"
+	"github.com/laktory/workbench/runner/polarssql"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
@@ -117,14 +118,17 @@ func New(cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	// The macros translated Spark SQL calls live in the database, for
-	// every connection.
-	if err := sparksql.Install(context.Background(), func(ctx context.Context, s string) error {
+	// The macros translated Spark SQL and Polars SQL call live in the
+	// database, for every connection.
+	exec := func(ctx context.Context, s string) error {
 		_, err := db.ExecContext(ctx, s)
 		return err
-	}); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("runner: %w", err)
+	}
+	for _, install := range []func(context.Context, func(context.Context, string) error) error{sparksql.Install, polarssql.Install} {
+		if err := install(context.Background(), exec); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("runner: %w", err)
+		}
 	}
 	r := &Runner{cfg: cfg, db: db, stores: map[string]*history.Store{}}
 	le := local.New(db, func(ctx context.Context, q local.Querier, files []string, format string, src *workspace.Source) (string, error) {

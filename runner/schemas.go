@@ -447,7 +447,7 @@ func (c *compiler) bindExpectations(ctx context.Context, df string) {
 			continue
 		}
 		c.bind.at(o)
-		x, err := c.translate(ctx, dialect.Expression, ex.Expr, df, o)
+		x, err := c.translate(ctx, dialect.LaktoryExpression, ex.Expr, df, o)
 		if err != nil {
 			if !errors.Is(err, errStop) {
 				c.bind.problems = append(c.bind.problems, c.bind.problem(err))

@@ -81,7 +81,6 @@ const (
 	CodeCustomWriterMode   = "LK193"
 	CodeMergeOptions       = "LK194"
 	CodeMergeDeleteWhere   = "LK196"
-	CodePolarsSQL          = "LK197"
 	CodeLDPSink            = "LK195"
 	CodeLegacyTable        = "LK201"
 	CodeOrphanWriters      = "LK202"
@@ -181,7 +180,6 @@ var Codes = []CodeInfo{
 	{CodeCustomWriterMode, Error, "custom_writer with mode or merge_cdc_options"},
 	{CodeMergeOptions, Error, "merge_cdc_options Laktory rejects, or with which its merge fails"},
 	{CodeMergeDeleteWhere, Error, "an SCD type 1 delete_where Laktory's text replacement breaks"},
-	{CodePolarsSQL, Info, "a POLARS-backend node's SQL runs with DuckDB's semantics locally, not Polars'"},
 	{CodeLDPSink, Error, "a sink Lakeflow Declarative Pipelines do not support"},
 	{CodeLegacyTable, Error, "a shared table without its writer column (deep)"},
 	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},

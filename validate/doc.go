@@ -91,7 +91,6 @@
 //	LK193  error    custom_writer with mode or merge_cdc_options
 //	LK194  error    merge_cdc_options Laktory rejects, or with which its merge fails
 //	LK196  error    an SCD type 1 delete_where Laktory's text replacement breaks
-//	LK197  info     a POLARS-backend node's SQL runs with DuckDB's semantics locally, not Polars'
 //	LK195  error    a sink Lakeflow Declarative Pipelines do not support
 //	LK201  error    a shared table without its writer column (deep)
 //	LK202  warning  rows of writer ids no current writer declares (deep)

@@ -19,7 +19,6 @@ var (
 func (c *checker) local() {
 	for _, p := range c.snap.Pipelines {
 		for _, n := range p.Nodes {
-			c.polarsSQL(n)
 			for _, s := range n.Sources {
 				c.localSource(n, s)
 			}
@@ -29,23 +28,6 @@ func (c *checker) local() {
 				c.mergeSink(n, sk)
 			}
 		}
-	}
-}
-
-// polarsSQL: the SQL of PYSPARK nodes is Spark SQL, translated with
-// Spark's semantics; POLARS nodes keep DuckDB's evaluation for now.
-func (c *checker) polarsSQL(n *workspace.Node) {
-	if n.DataframeBackend != "POLARS" {
-		return
-	}
-	hasSQL := len(n.Transformer) > 0 || len(n.Expectations) > 0
-	for _, s := range n.Sources {
-		hasSQL = hasSQL || s.Filter != ""
-	}
-	if hasSQL {
-		c.add(n.Pos, Info, CodePolarsSQL,
-			fmt.Sprintf("node '%s' uses the POLARS backend: local runs evaluate its SQL with DuckDB's semantics, which may differ from Polars'", n.Name),
-			"use the PYSPARK backend for Spark SQL with Spark's semantics")
 	}
 }
 

@@ -34,6 +34,12 @@ const (
 	// filter predicate, a with_columns or select expression, an aggregate,
 	// an expectation.
 	Expression
+	// LaktoryExpression is one expression Laktory evaluates with its own
+	// SQL parser (laktory/sqlparser.py, which builds a narwhals
+	// expression) over the columns of Inputs[0]: a source's filter and
+	// selects, an expectation. It accepts much less than the backend's
+	// SQL and computes with the backend's semantics.
+	LaktoryExpression
 )
 
 // Column is a column of a relation; Type is DuckDB's type name as DESCRIBE
@@ -97,6 +103,9 @@ type Result struct {
 	// expression for an Expression. Empty when an error diagnostic says why
 	// the text cannot be translated.
 	SQL string
+	// Name is the column name the dialect gives an expression ("": it
+	// does not say, or a Query).
+	Name string
 	// Spans map SQL back to Text, sorted by Out; they need not cover SQL.
 	Spans []Span
 	// Diagnostics are the problems found (errors stop the step; warnings

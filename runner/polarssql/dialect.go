@@ -13,20 +13,18 @@ import (
 )
 
 // Translator is the Polars SQL dialect as the runner's dialect seam
-// (dialect.Translator) for POLARS nodes' `expr` steps. Expressions
-// (source filters and selects, expectations, with_columns) are evaluated
-// by Laktory's own SQL parser or polars' sql_expr depending on where they
-// stand and on the node's dataframe_api, which the seam does not say: it
-// refuses them until the caller chooses.
+// (dialect.Translator) for POLARS nodes: an `expr` step (dialect.Query)
+// is polars' SQLContext (Translate), an expression of Laktory's own SQL
+// parser (dialect.LaktoryExpression: a source's filter and selects, an
+// expectation) is TranslateLaktoryExpr, any other expression
+// (dialect.Expression: a `where`, a merge's delete condition) is polars'
+// sql_expr (TranslateExpr).
 type Translator struct{}
 
 // Translate implements dialect.Translator.
 func (Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return dialect.Result{}, err
-	}
-	if st.Kind != dialect.Query {
-		return failed(-1, "a POLARS node's SQL expression is evaluated by Laktory's SQL parser or polars' sql_expr, which is not translated locally yet", "", false), nil
 	}
 	var inputs []Input
 	for _, in := range st.Inputs {
@@ -43,13 +41,29 @@ func (Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Resul
 		}
 		inputs = append(inputs, pin)
 	}
+	if st.Kind != dialect.Query {
+		var cols []Column
+		if len(inputs) > 0 {
+			cols = inputs[0].Schema
+		}
+		var x *Expr
+		var err error
+		switch st.Kind {
+		case dialect.LaktoryExpression:
+			x, err = TranslateLaktoryExpr(st.Text, "", cols)
+		case dialect.Expression:
+			x, err = TranslateExpr(st.Text, cols)
+		default:
+			return dialect.Result{}, fmt.Errorf("unknown kind of SQL %d", st.Kind)
+		}
+		if err != nil {
+			return frontError(err)
+		}
+		return dialect.Result{SQL: x.SQL, Name: x.Name}, nil
+	}
 	r, err := Translate(st.Text, inputs)
 	if err != nil {
-		var fe *sqlfront.Error
-		if !errors.As(err, &fe) {
-			return dialect.Result{}, err
-		}
-		return failed(fe.Pos, fe.Error(), fe.Hint, errors.Is(err, ErrPolars)), nil
+		return frontError(err)
 	}
 	for _, c := range r.Columns {
 		if _, err := c.Type.Delta(); err != nil {
@@ -57,6 +71,40 @@ func (Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Resul
 		}
 	}
 	return dialect.Result{SQL: r.SQL}, nil
+}
+
+// frontError is the diagnostic of the front end's error: polars' (or
+// Laktory's) rejection is Rejected, the rest is not translated locally.
+func frontError(err error) (dialect.Result, error) {
+	var fe *sqlfront.Error
+	if !errors.As(err, &fe) {
+		return dialect.Result{}, err
+	}
+	return failed(fe.Pos, fe.Error(), fe.Hint, errors.Is(err, ErrPolars)), nil
+}
+
+// TranslateExpr translates one expression of polars' sql_expr (Polars
+// SQL, as a SELECT item reads it) over cols, whose SQL names are the
+// quoted column names.
+func TranslateExpr(text string, cols []Column) (_ *Expr, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = sqlfront.Unsupported(0, "report the expression", "this expression (internal error of the Polars SQL translation: %v)", v)
+		}
+	}()
+	e, err := Syntax.ParseExpr(text)
+	if err != nil {
+		return nil, err
+	}
+	sc := &scope{}
+	for _, c := range cols {
+		sc.cols = append(sc.cols, &scopeCol{column: &column{name: c.Name, t: c.Type, sql: dialect.QuoteIdent(c.Name)}, starName: c.Name})
+	}
+	x, err := (&resolver{inputs: map[string]*Input{}}).expr(e, sc, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Expr{SQL: x.sql, Name: x.name, Type: x.t, Aggregate: x.agg}, nil
 }
 
 func failed(off int, msg, hint string, rejected bool) dialect.Result {
@@ -73,6 +121,22 @@ func FromDuckDB(s string) (*Type, error) {
 			return nil, err
 		}
 		return &Type{Kind: List, Elem: el}, nil
+	}
+	if strings.HasPrefix(u, "STRUCT(") && strings.HasSuffix(u, ")") {
+		t := &Type{Kind: Struct}
+		body := strings.TrimSpace(s)[len("STRUCT(") : len(strings.TrimSpace(s))-1]
+		for _, f := range splitFields(body) {
+			name, rest, err := fieldName(strings.TrimSpace(f))
+			if err != nil {
+				return nil, fmt.Errorf("the DuckDB type %s has no Polars dtype here", s)
+			}
+			ft, err := FromDuckDB(rest)
+			if err != nil {
+				return nil, err
+			}
+			t.Fields = append(t.Fields, Field{Name: name, Type: ft})
+		}
+		return t, nil
 	}
 	if rest, ok := strings.CutPrefix(u, "DECIMAL("); ok {
 		p, sc, _ := strings.Cut(strings.TrimSuffix(rest, ")"), ",")
@@ -95,4 +159,51 @@ func FromDuckDB(s string) (*Type, error) {
 		return t, nil
 	}
 	return nil, fmt.Errorf("the DuckDB type %s has no Polars dtype here", s)
+}
+
+// splitFields splits a STRUCT's fields at the commas outside brackets and
+// quoted names.
+func splitFields(s string) []string {
+	var out []string
+	depth, start, quoted := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// fieldName reads a STRUCT field's name (bare or double-quoted) and
+// returns the type after it.
+func fieldName(f string) (name, rest string, err error) {
+	if strings.HasPrefix(f, `"`) {
+		var b strings.Builder
+		for i := 1; i < len(f); i++ {
+			if f[i] == '"' {
+				if i+1 < len(f) && f[i+1] == '"' {
+					b.WriteByte('"')
+					i++
+					continue
+				}
+				return b.String(), strings.TrimSpace(f[i+1:]), nil
+			}
+			b.WriteByte(f[i])
+		}
+		return "", "", fmt.Errorf("unterminated name in %s", f)
+	}
+	name, rest, ok := strings.Cut(f, " ")
+	if !ok {
+		return "", "", fmt.Errorf("no type in %s", f)
+	}
+	return name, strings.TrimSpace(rest), nil
 }

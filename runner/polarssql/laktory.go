@@ -200,8 +200,11 @@ func (lk *laktory) binary(n *sqlfront.Binary) (*rx, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.agg || r.agg {
-		return nil, unsupported(n.P, "", "an aggregate inside an expression in Laktory's SQL parser")
+	// An aggregate compared with (or computed with) a constant or another
+	// aggregate is one value (COUNT(x) > 10, an AGGREGATE expectation);
+	// beside a column polars would broadcast it.
+	if (l.agg && !r.agg && !r.constant) || (r.agg && !l.agg && !l.constant) {
+		return nil, unsupported(n.P, "", "an aggregate beside a column in Laktory's SQL parser")
 	}
 	if n.Op == "/" {
 		// narwhals' / is true division: integers divide as Float64.
@@ -215,7 +218,7 @@ func (lk *laktory) binary(n *sqlfront.Binary) (*rx, error) {
 		if t.isInt() {
 			t = tFloat64
 		}
-		return &rx{t: t, sql: floatDiv(castTo(l, t), castTo(r, t), t, r.constant && !l.constant), name: l.name}, nil
+		return &rx{t: t, sql: floatDiv(castTo(l, t), castTo(r, t), t, r.constant && !l.constant), name: l.name, agg: l.agg || r.agg, constant: l.constant && r.constant}, nil
 	}
 	return binary(n, l, r)
 }

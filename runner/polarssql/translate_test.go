@@ -133,7 +133,14 @@ func TestTranslatorSeam(t *testing.T) {
 		{dialect.Query, "SELECT id, u + 1 AS v FROM {df}", true, false, 0},
 		{dialect.Query, "SELECT ID FROM {df}", false, true, 7},
 		{dialect.Query, "SELECT NULL AS x FROM {df}", false, false, -1},
-		{dialect.Expression, "id > 1", false, false, -1},
+		// polars' sql_expr (a `where`): Polars SQL, case-sensitive names.
+		{dialect.Expression, "id > 1 AND u IN (1, 2)", true, false, 0},
+		{dialect.Expression, "ID > 1", false, true, 0},
+		// Laktory's own parser (filter, selects, expectations): far less.
+		{dialect.LaktoryExpression, "id > 1 AND u IS NOT NULL", true, false, 0},
+		{dialect.LaktoryExpression, "COUNT(id) > 1", true, false, 0},
+		{dialect.LaktoryExpression, "id IN (1, 2)", false, true, 3},
+		{dialect.LaktoryExpression, "COUNT(*) > 1", false, true, 0},
 	} {
 		res, err := Translator{}.Translate(context.Background(), dialect.Step{Kind: tc.kind, Text: tc.text, Inputs: in})
 		if err != nil {
@@ -146,8 +153,12 @@ func TestTranslatorSeam(t *testing.T) {
 		if !tc.ok && (res.Diagnostics[0].Rejected != tc.rejected || res.Diagnostics[0].Offset != tc.off) {
 			t.Errorf("%s: %+v", tc.text, res.Diagnostics[0])
 		}
+		if tc.ok && tc.kind != dialect.Query && res.Name != "id" {
+			t.Errorf("%s: named %q, want id (polars names an expression after its leftmost column)", tc.text, res.Name)
+		}
 	}
-	for _, s := range []string{"BIGINT", "UINTEGER", "DECIMAL(10,2)", "TIMESTAMP WITH TIME ZONE", "VARCHAR[]", "TIMESTAMP_NS"} {
+	for _, s := range []string{"BIGINT", "UINTEGER", "DECIMAL(10,2)", "TIMESTAMP WITH TIME ZONE", "VARCHAR[]", "TIMESTAMP_NS",
+		`STRUCT("y" BIGINT, "X y" VARCHAR, "q""" STRUCT("a" DECIMAL(10,2), "b" INTEGER[]))`} {
 		ty, err := FromDuckDB(s)
 		if err != nil {
 			t.Fatal(err)
@@ -155,5 +166,9 @@ func TestTranslatorSeam(t *testing.T) {
 		if back := ty.DuckDB(); back != strings.ReplaceAll(s, "TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ") {
 			t.Errorf("%s -> %s -> %s", s, ty, back)
 		}
+	}
+	// DESCRIBE leaves plain field names bare.
+	if ty, err := FromDuckDB("STRUCT(y BIGINT, x VARCHAR)"); err != nil || ty.String() != "Struct(y:Int64,x:String)" {
+		t.Errorf("STRUCT(y BIGINT, x VARCHAR): %v, %v", ty, err)
 	}
 }
