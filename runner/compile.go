@@ -151,6 +151,7 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 	}
 	if len(src.Selects) > 0 {
 		cols := make([]string, len(src.Selects))
+		names := map[string]bool{}
 		for i, s := range src.Selects {
 			o := origin{what: "the selects of " + what, at: src.At("selects")}
 			if isIdent(s.From) {
@@ -158,6 +159,7 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 				if s.To != s.From {
 					cols[i] += " AS " + quoteIdent(s.To)
 				}
+				names[s.To] = true
 				continue
 			}
 			x, name, err := c.translateNamed(ctx, dialect.LaktoryExpression, s.From, v, o)
@@ -170,6 +172,13 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 				name = s.To
 			}
 			cols[i] = x + " AS " + quoteIdent(name)
+			// polars refuses two columns of one name (narwhals on Spark
+			// selects both, which the Delta sink then refuses).
+			if names[name] && c.n.DataframeBackend == "POLARS" {
+				return "", c.refuse(o, fmt.Sprintf("[DuplicateError] the name '%s' is duplicate", name),
+					"name the item with a mapping (selects: {expr: name})")
+			}
+			names[name] = true
 		}
 		q = fmt.Sprintf("SELECT %s FROM %s", strings.Join(cols, ", "), from())
 	}
@@ -570,6 +579,16 @@ func (c *compiler) translateNamed(ctx context.Context, kind dialect.Kind, text, 
 		return "", "", fmt.Errorf("%w: %s", ErrStep, strings.Join(errs, "; "))
 	}
 	return res.SQL, res.Name, nil
+}
+
+// refuse fails the piece at o with the dialect engine's own error: a
+// validation problem when checking, else the run's error.
+func (c *compiler) refuse(o origin, msg, hint string) error {
+	if c.bind != nil {
+		_, err := c.bind.translated(dialect.Result{Diagnostics: []dialect.Diagnostic{{Offset: -1, Severity: workspace.SeverityError, Message: msg, Hint: hint, Rejected: true}}}, o)
+		return err
+	}
+	return fmt.Errorf("%w: %s: %s", ErrStep, o.what, msg)
 }
 
 // columns describes a view of the compiler, once.

@@ -46,6 +46,8 @@ func TestLaktoryParserEverywhere(t *testing.T) {
 			refused: &refusal{"8:13", "[UNRESOLVED_COLUMN.WITH_SUGGESTION]"}},
 		{name: "selects: a list item named after its leftmost column", src: "    selects: [id, b - a]\n", backends: []string{"POLARS", "PYSPARK"},
 			rows: "[[1 -4] [2 -4] [3 0]]"},
+		{name: "selects: two items of one name", src: "    selects: [id, id + b]\n", backends: []string{"POLARS"},
+			refused: &refusal{"8:14", "[DuplicateError] the name 'id' is duplicate"}},
 		{name: "selects: a mapping's name", src: "    selects: {id: id, b - a: total}\n", backends: []string{"POLARS", "PYSPARK"},
 			rows: "[[1 -4] [2 -4] [3 0]]"},
 		{name: "true division and floored modulo", src: "    selects: {id: id, (b - a) / b: q, (b - a) % 3: m}\n", backends: []string{"POLARS", "PYSPARK"},

@@ -850,17 +850,32 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 		if t.isInt() {
 			return t, wrapInt("COALESCE(sum(CAST("+x.sql+" AS HUGEINT))"+over+", 0)", t), nil
 		}
-		return t, "CAST(COALESCE(sum(" + x.sql + ")" + over + ", 0) AS " + t.DuckDB() + ")", nil
+		sum := "CAST(COALESCE(sum(" + x.sql + ")" + over + ", 0) AS " + t.DuckDB() + ")"
+		if t.isFloat() {
+			sum = negativeZero(x.sql, over, t, sum)
+		}
+		return t, sum, nil
 	case "avg":
 		if !x.t.isNumeric() && !x.t.isDecimal() {
 			return nil, "", unsupported(n.P, "", "avg of %s in Polars SQL", x.t)
 		}
-		return tFloat64, "avg(CAST(" + x.sql + " AS DOUBLE))" + over, nil
+		avg := "avg(CAST(" + x.sql + " AS DOUBLE))" + over
+		if x.t.isFloat() {
+			avg = negativeZero(x.sql, over, tFloat64, avg)
+		}
+		return tFloat64, avg, nil
 	}
 	if !x.t.isNumeric() && !x.t.isDecimal() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean {
 		return nil, "", unsupported(n.P, "", "%s of %s in Polars SQL", name, x.t)
 	}
 	return x.t, name + "(" + x.sql + ")" + over, nil
+}
+
+// negativeZero is agg, or -0.0 where every value is -0.0: polars' float
+// sums start from -0.0 (a sum or mean of -0.0 values is -0.0), DuckDB's
+// from 0.0.
+func negativeZero(x, over string, t *Type, agg string) string {
+	return "CASE WHEN bool_and(signbit(" + x + ") AND " + x + " = 0)" + over + " THEN CAST('-0.0' AS " + t.DuckDB() + ") ELSE " + agg + " END"
 }
 
 // window is an aggregate over a window of PARTITION BY columns (polars'
