@@ -437,6 +437,7 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		if v, ok := readerOpt(o.src, "nullValue"); ok {
 			args = append(args, "nullstr = "+quoteString(fmt.Sprint(v)))
 		}
+		args = append(args, polarsCSVArgs(o.src)...)
 		if cols := schemaColumns(o.src); cols != "" {
 			// The declared columns by position, as Spark's reader with a
 			// schema: a row's missing last values null, its extra ones
@@ -469,6 +470,42 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		return fmt.Sprintf("SELECT * FROM read_parquet(%s, union_by_name = true)", list), nil
 	}
 	return "", fmt.Errorf("%w: local runs cannot read %s files (%s)", ErrSource, format, strings.Join(files, ", "))
+}
+
+// polarsCSVArgs are read_csv's arguments for the reader_kwargs of a
+// POLARS CSV source local runs apply (validate.PolarsAppliedKwargs; the
+// rest is refused at validate), as pl.scan_csv reads them: separator,
+// quote_char, skip_rows (lines before the header) and null_values (a
+// string or a list; empty fields stay null, as polars reads them). A
+// quoted empty field is an empty string in polars, not NULL.
+func polarsCSVArgs(src *workspace.Source) []string {
+	if src == nil || src.Backend != "POLARS" {
+		return nil
+	}
+	args := []string{"allow_quoted_nulls = false"}
+	kw := src.ReaderKwargs
+	if v, ok := kw["separator"].(string); ok {
+		args = append(args, "delim = "+quoteString(v))
+	}
+	if v, ok := kw["quote_char"].(string); ok {
+		args = append(args, "quote = "+quoteString(v))
+	}
+	if v, ok := kw["skip_rows"].(int64); ok {
+		args = append(args, fmt.Sprintf("skip = %d", v))
+	}
+	nulls := []string{""}
+	switch v := kw["null_values"].(type) {
+	case string:
+		nulls = append(nulls, v)
+	case []any:
+		for _, x := range v {
+			nulls = append(nulls, fmt.Sprint(x))
+		}
+	}
+	if len(nulls) > 1 {
+		args = append(args, "nullstr = "+stringList(nulls))
+	}
+	return args
 }
 
 func readerOpt(src *workspace.Source, key string) (any, bool) {

@@ -78,6 +78,8 @@ const (
 	CodeMergeFormat        = "LK190"
 	CodeTruncateView       = "LK191"
 	CodePolars             = "LK192"
+	CodePolarsReaderArg    = "LK198"
+	CodePolarsReaderLocal  = "LK199"
 	CodeCustomWriterMode   = "LK193"
 	CodeMergeOptions       = "LK194"
 	CodeMergeDeleteWhere   = "LK196"
@@ -181,6 +183,8 @@ var Codes = []CodeInfo{
 	{CodeMergeOptions, Error, "merge_cdc_options Laktory rejects, or with which its merge fails"},
 	{CodeMergeDeleteWhere, Error, "an SCD type 1 delete_where Laktory's text replacement breaks"},
 	{CodeLDPSink, Error, "a sink Lakeflow Declarative Pipelines do not support"},
+	{CodePolarsReaderArg, Error, "a POLARS file source's reader_kwargs holds an argument polars' reader does not take (Laktory's run fails with its TypeError)"},
+	{CodePolarsReaderLocal, Error, "a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not"},
 	{CodeLegacyTable, Error, "a shared table without its writer column (deep)"},
 	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},

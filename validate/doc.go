@@ -92,6 +92,8 @@
 //	LK194  error    merge_cdc_options Laktory rejects, or with which its merge fails
 //	LK196  error    an SCD type 1 delete_where Laktory's text replacement breaks
 //	LK195  error    a sink Lakeflow Declarative Pipelines do not support
+//	LK198  error    a POLARS file source's reader_kwargs holds an argument polars' reader does not take (Laktory's run fails with its TypeError)
+//	LK199  error    a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not
 //	LK201  error    a shared table without its writer column (deep)
 //	LK202  warning  rows of writer ids no current writer declares (deep)
 //	LK203  warning  a table keeps a writer column its writers no longer use (deep)

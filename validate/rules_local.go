@@ -21,6 +21,7 @@ func (c *checker) local() {
 		for _, n := range p.Nodes {
 			for _, s := range n.Sources {
 				c.localSource(n, s)
+				c.polarsReaderKwargs(n, s)
 			}
 			for _, sk := range n.Sinks {
 				c.localSink(n, sk)

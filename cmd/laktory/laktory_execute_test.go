@@ -261,6 +261,12 @@ nodes:
 		},
 	},
 	{
+		name:   "Polars CSV reader_kwargs",
+		files:  polarsSQL,
+		tables: map[string]string{"k": "lake/k"},
+		steps:  []execStep{{name: "separator, null_values, skip_rows, quote_char", pipeline: "pl-csv"}},
+	},
+	{
 		name:   "selects naming two columns alike",
 		files:  polarsSQL,
 		tables: map[string]string{"dup": "lake/dup"},
@@ -339,6 +345,20 @@ nodes:
     format: DELTA
     mode: OVERWRITE
 `,
+	"pipelines/pl-csv.yaml": `name: pl-csv
+dataframe_backend: POLARS
+nodes:
+- name: k
+  sources:
+  - path: ../data/k.csv
+    format: CSV
+    reader_kwargs: {separator: ';', null_values: [NA, '-'], skip_rows: 1, quote_char: "'"}
+  sinks:
+  - path: ../lake/k
+    format: DELTA
+    mode: OVERWRITE
+`,
+	"data/k.csv": "a line before the header\nid;v;w\n1;NA;x\n2;3.5;\n3;'a;b';-\n4;'';z\n",
 	"data/m.jsonl": `{"id": 1, "grp": "a", "x": 10.5, "y": 20.25, "z": 2.5, "q": 3, "name": "alice o'neil-smith", "tag": "ab12"}
 {"id": 2, "grp": "a", "x": 11.5, "y": 0.35, "z": -2.5, "q": 4, "name": "BOB", "tag": "AB12"}
 {"id": 3, "grp": "b", "x": -0.5, "y": 1.25, "z": 3.9, "q": 5, "name": "élan vital", "tag": "x"}
