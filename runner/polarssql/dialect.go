@@ -32,12 +32,23 @@ func (Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Resul
 			return failed(-1, fmt.Sprintf("the columns of {%s} are not known, so its Polars SQL cannot be checked", in.Ref), "run the nodes it reads once, or make its source files available", false), nil
 		}
 		pin := Input{Ref: in.Ref, SQL: dialect.QuoteIdent(in.Relation)}
+		var items []string
+		cast := false
 		for _, c := range in.Columns {
 			t, err := FromDuckDB(c.Type)
 			if err != nil {
 				return failed(-1, fmt.Sprintf("column `%s` of {%s}: %v", c.Name, in.Ref, err), "cast it in the step that produces it", false), nil
 			}
 			pin.Schema = append(pin.Schema, Column{Name: c.Name, Type: t})
+			q := dialect.QuoteIdent(c.Name)
+			if u := strings.ToUpper(c.Type); strings.Contains(u, "JSON") || strings.Contains(u, "HUGEINT") {
+				// Held in polars' dtype's own DuckDB type.
+				q, cast = "CAST("+q+" AS "+t.DuckDB()+") AS "+q, true
+			}
+			items = append(items, q)
+		}
+		if cast {
+			pin.SQL = "(SELECT " + strings.Join(items, ", ") + " FROM " + pin.SQL + ")"
 		}
 		inputs = append(inputs, pin)
 	}
@@ -148,6 +159,11 @@ func FromDuckDB(s string) (*Type, error) {
 		return &Type{Kind: Decimal, P: pi, S: si}, nil
 	}
 	simple := map[string]*Type{
+		// DuckDB's readers type a JSON key that is null in every object
+		// JSON, where polars' is Null; and integers of both signs beyond
+		// what one of BIGINT and UBIGINT holds HUGEINT, where polars'
+		// are Int64. Translator casts such columns to the dtype's type.
+		"JSON": tNull, "HUGEINT": tInt64,
 		"BOOLEAN": tBool, "TINYINT": {Kind: Int8}, "SMALLINT": {Kind: Int16}, "INTEGER": tInt32, "BIGINT": tInt64,
 		"UTINYINT": {Kind: UInt8}, "USMALLINT": {Kind: UInt16}, "UINTEGER": tUInt32, "UBIGINT": {Kind: UInt64},
 		"FLOAT": tFloat32, "DOUBLE": tFloat64, "VARCHAR": tString, "BLOB": {Kind: Binary}, "DATE": {Kind: Date},

@@ -399,6 +399,10 @@ func (sc *scope) lookup(cr *sqlfront.ColumnRef) (*column, error) {
 		name = cr.Parts[0].Name
 	case 2:
 		qual, name = cr.Parts[0].Name, cr.Parts[1].Name
+		if !sc.hasRelation(qual) {
+			// No relation of that name: a struct column's field (s.f).
+			return sc.field(cr)
+		}
 	default:
 		return nil, unsupported(cr.P, "", "a struct field path in Polars SQL")
 	}
@@ -422,6 +426,36 @@ func (sc *scope) lookup(cr *sqlfront.ColumnRef) (*column, error) {
 		return nil, rejected(cr.P, "ColumnNotFoundError", "unable to find column %q; valid columns: [%s]", shown, strings.Join(dedup(names), ", "))
 	}
 	return found, nil
+}
+
+// hasRelation reports whether a relation of the scope is named (or
+// aliased) qual.
+func (sc *scope) hasRelation(qual string) bool {
+	for _, c := range sc.cols {
+		if c.qual == qual {
+			return true
+		}
+	}
+	return false
+}
+
+// field resolves s.f, the field f of the struct column s, as polars does
+// (named after the field).
+func (sc *scope) field(cr *sqlfront.ColumnRef) (*column, error) {
+	c, err := sc.lookup(&sqlfront.ColumnRef{Parts: cr.Parts[:1], P: cr.P})
+	if err != nil {
+		return nil, err
+	}
+	f := cr.Parts[1].Name
+	if c.t.Kind != Struct {
+		return nil, unsupported(cr.P, "", "a field of a column of %s in Polars SQL", c.t)
+	}
+	for _, fd := range c.t.Fields {
+		if fd.Name == f {
+			return &column{name: f, t: fd.Type, sql: "(" + c.sql + ")." + dialect.QuoteIdent(f)}, nil
+		}
+	}
+	return nil, rejected(cr.P, "StructFieldNotFoundError", "%s", f)
 }
 
 func dedup(xs []string) []string {

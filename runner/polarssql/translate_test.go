@@ -172,3 +172,31 @@ func TestTranslatorSeam(t *testing.T) {
 		t.Errorf("STRUCT(y BIGINT, x VARCHAR): %v, %v", ty, err)
 	}
 }
+
+// TestTranslatorInputs: a struct column's field is s.f where no relation
+// is named s (as polars resolves it); columns DuckDB's readers type JSON
+// (a key null in every object: polars' Null) or HUGEINT (integers of both
+// signs: polars' Int64) are cast to the dtype's own DuckDB type.
+func TestTranslatorInputs(t *testing.T) {
+	in := []dialect.Input{{Ref: "df", Relation: "v", Columns: []dialect.Column{{Name: "s", Type: "STRUCT(f VARCHAR, g BIGINT)"}, {Name: "j", Type: "JSON"}, {Name: "h", Type: "HUGEINT"}}}}
+	tr := func(text string) dialect.Result {
+		res, err := Translator{}.Translate(context.Background(), dialect.Step{Kind: dialect.Query, Text: text, Inputs: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := tr("SELECT s.f, s.g + 1 AS g, h FROM {df}")
+	if res.Failed() {
+		t.Fatalf("%+v", res.Diagnostics)
+	}
+	for _, want := range []string{`(t1."s")."f"`, `CAST("j" AS INTEGER) AS "j"`, `CAST("h" AS BIGINT) AS "h"`, `AS "f"`} {
+		if !strings.Contains(res.SQL, want) {
+			t.Errorf("%s lacks %s", res.SQL, want)
+		}
+	}
+	res = tr("SELECT s.x FROM {df}")
+	if !res.Failed() || !res.Diagnostics[0].Rejected || !strings.Contains(res.Diagnostics[0].Message, "StructFieldNotFoundError") {
+		t.Errorf("s.x: %+v", res.Diagnostics)
+	}
+}
