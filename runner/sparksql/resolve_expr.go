@@ -987,7 +987,13 @@ func (r *resolver) decimalArith(op string, lx, rX *rx, name string, l, rr *rx) (
 		t = adjustedDecimal(p1+p2+1, s1+s2)
 		k := s1 + s2 - t.S
 		if k == 0 {
-			return mk(t, fmt.Sprintf("CAST(%s * %s AS %s)", ax.sql, bx.sql, t.DuckDB()), name, l, rr), nil
+			asql := ax.sql
+			if t.P > 18 && p1 <= 18 && p2 <= 18 {
+				// DuckDB multiplies two 64-bit decimals in 64 bits and
+				// overflows past 18 digits: widen one operand.
+				asql = fmt.Sprintf("CAST(%s AS DECIMAL(38,%d))", ax.sql, s1)
+			}
+			return mk(t, fmt.Sprintf("CAST(%s * %s AS %s)", asql, bx.sql, t.DuckDB()), name, l, rr), nil
 		}
 		if k > 19 {
 			return nil, unsupported(l.pos, "cast the operands to smaller decimals", "multiplying %s by %s (the exact product is rounded by %d digits, more than the local engine computes exactly)", strings.ToUpper(a.String()), strings.ToUpper(b.String()), k)
