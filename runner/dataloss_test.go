@@ -3,9 +3,13 @@ package runner
 import (
 	"context"
 	"errors"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/workspacetest"
@@ -208,4 +212,46 @@ func TestLongTableNameRefused(t *testing.T) {
 		t.Fatalf("plan: %v", pe)
 	}
 	mustRun(t, r, newWS(t, files(strings.Repeat("t", 200))).load(), Request{})
+}
+
+// TestSchemaCacheRecreatedTable: a table dropped and created again at
+// version 0 with other columns is read again, not taken from the schema
+// cache keyed by (path, version): the where predicate on its new column
+// is accepted, and on the old one refused (LK113).
+func TestSchemaCacheRecreatedTable(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/pa.yaml": "name: pa\nnodes:\n- name: a\n  sinks:\n  - table_name: t\n    mode: APPEND\n    shared:\n      where: c = 1\n- name: b\n  sinks:\n  - table_name: t\n    mode: APPEND\n    shared:\n      where: c = 2\n"})
+	r := testRunner(t)
+	ctx := context.Background()
+	path := w.table("t")
+	create := func(col string) {
+		t.Helper()
+		if err := os.RemoveAll(path); err != nil {
+			t.Fatal(err)
+		}
+		rows := "SELECT 1::BIGINT AS " + col
+		schema, err := delta.QuerySchema(ctx, r.db, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := delta.Create(ctx, path, delta.TableDefinition{Schema: schema}, delta.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lk113 := func() bool {
+		t.Helper()
+		ds, err := r.Validate(ctx, w.load(), validate.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(ds, func(d validate.Diagnostic) bool { return d.Code == validate.CodeWhereColumn })
+	}
+	create("x")
+	if !lk113() {
+		t.Fatal("a table without c: LK113 expected")
+	}
+	time.Sleep(10 * time.Millisecond) // another modification time for the new version 0
+	create("c")
+	if lk113() {
+		t.Fatal("the table created again with c is still read as the cached one without it")
+	}
 }

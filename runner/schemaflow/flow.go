@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -47,9 +49,12 @@ type fileEntry struct {
 
 type tableEntry struct {
 	version int64
-	exists  bool
-	cols    []Column
-	err     error
+	// stamp identifies the version's commit file (size and modification
+	// time): a table dropped and created again has another version 0.
+	stamp  string
+	exists bool
+	cols   []Column
+	err    error
 }
 
 type nodeEntry struct {
@@ -504,11 +509,12 @@ func (c *check) readDisk(path string) *tableEntry {
 	if err != nil {
 		return &tableEntry{err: err}
 	}
-	if e, ok := c.f.tables[path]; ok && e.version == v && e.err == nil {
+	stamp := commitStamp(path, v)
+	if e, ok := c.f.tables[path]; ok && e.version == v && e.stamp == stamp && stamp != "" && e.err == nil {
 		return e
 	}
 	c.f.reads.Add(1)
-	e := &tableEntry{version: v, exists: true}
+	e := &tableEntry{version: v, stamp: stamp, exists: true}
 	s, err := t.Snapshot(c.ctx, delta.AtVersion(v))
 	if err != nil {
 		e.err = err
@@ -524,6 +530,16 @@ func (c *check) readDisk(path string) *tableEntry {
 	c.f.tables[path] = e
 	c.f.dirty = true
 	return e
+}
+
+// commitStamp identifies the commit file of version v of the table at
+// path ("" when it cannot be read: the cache is then not used).
+func commitStamp(path string, v int64) string {
+	st, err := os.Stat(filepath.Join(path, "_delta_log", fmt.Sprintf("%020d.json", v)))
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d-%d", st.Size(), st.ModTime().UnixNano())
 }
 
 // forget drops the cache entries the check did not use (removed nodes,

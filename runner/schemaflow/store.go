@@ -33,6 +33,7 @@ type stored struct {
 
 type storedTable struct {
 	Version int64    `json:"version"`
+	Stamp   string   `json:"stamp,omitempty"`
 	Columns []Column `json:"columns"`
 }
 
@@ -76,7 +77,7 @@ func (f *Flow) load(snap *workspace.Snapshot) {
 	}
 	for p, t := range s.Tables {
 		if _, ok := f.tables[p]; !ok {
-			f.tables[p] = &tableEntry{version: t.Version, exists: true, cols: t.Columns}
+			f.tables[p] = &tableEntry{version: t.Version, stamp: t.Stamp, exists: true, cols: t.Columns}
 		}
 	}
 	for id, n := range s.Nodes {
@@ -112,7 +113,7 @@ func (f *Flow) save(snap *workspace.Snapshot) {
 	}
 	for p, e := range f.tables {
 		if e.err == nil && e.exists {
-			s.Tables[p] = storedTable{Version: e.version, Columns: e.cols}
+			s.Tables[p] = storedTable{Version: e.version, Stamp: e.stamp, Columns: e.cols}
 		}
 	}
 	for id, e := range f.nodes {
