@@ -460,8 +460,92 @@ func (c *compiler) bindExpectations(ctx context.Context, df string) {
 			c.bind.problems = append(c.bind.problems, c.bind.problem(err))
 		case len(cols) == 1 && cols[0].Type != "BOOLEAN" && !strings.Contains(cols[0].Type, "NULL"):
 			c.bind.problems = append(c.bind.problems, schemaflow.Problem{Kind: schemaflow.NotBoolean, What: o.what, At: o.at, Offset: -1, Message: cols[0].Type})
+		default:
+			if p, ok := c.nullDropped(ctx, ex, x, df, o); ok {
+				c.bind.problems = append(c.bind.problems, p)
+			}
 		}
 	}
+}
+
+// nullDropped is the LK308 warning of a ROW expectation with action DROP
+// or QUARANTINE (x, its translation over df) that can be NULL: Laktory
+// 0.13.1 keeps the rows where it is TRUE and quarantines those where it
+// is FALSE, so a row where it is NULL disappears without a word. The
+// columns named are those of df the text reads; the warning is left out
+// when x is not NULL with all of them NULL and reads only one of them
+// (then it is never NULL: x IS NOT NULL, coalesce(x, 0) > 0). The schema
+// flow does not know which columns are NOT NULL: any may be.
+func (c *compiler) nullDropped(ctx context.Context, ex *workspace.Expectation, x, df string, o origin) (schemaflow.Problem, bool) {
+	action := strings.ToUpper(ex.Action)
+	if strings.EqualFold(ex.Type, "AGGREGATE") || (action != "DROP" && action != "QUARANTINE") {
+		return schemaflow.Problem{}, false
+	}
+	all, err := c.s.describe(ctx, "SELECT * FROM "+quoteIdent(df))
+	if err != nil {
+		return schemaflow.Problem{}, false
+	}
+	read := exprColumns(ex.Expr, all)
+	if len(read) == 0 {
+		return schemaflow.Problem{}, false
+	}
+	var nulls []string
+	for _, col := range all {
+		nulls = append(nulls, fmt.Sprintf("NULL::%s AS %s", col.Type, quoteIdent(col.Name)))
+	}
+	var isNull *bool
+	probe := fmt.Sprintf("WITH %s AS (SELECT %s) SELECT (%s) IS NULL FROM %s", quoteIdent(df), strings.Join(nulls, ", "), x, quoteIdent(df))
+	if err := c.s.queryRow(ctx, probe, &isNull); err == nil && isNull != nil && !*isNull && len(read) == 1 {
+		return schemaflow.Problem{}, false
+	}
+	verb := "dropped from the output"
+	if action == "QUARANTINE" {
+		verb = "dropped from the output and not quarantined"
+	}
+	return schemaflow.Problem{Kind: schemaflow.NullDropped, What: o.what, At: o.at, Offset: -1,
+		Message: fmt.Sprintf("action %s: a row where it is NULL (%s may be NULL) is %s, and not counted as a failure, as Laktory 0.13.1 does", action, strings.Join(read, ", "), verb),
+		Hint:    fmt.Sprintf("say what a NULL means, e.g. %s IS NOT NULL AND (%s) to count and %s such rows, or coalesce(...)", read[0], ex.Expr, strings.ToLower(action))}, true
+}
+
+// exprColumns are the columns of cols an expression's text names (its
+// identifiers outside string literals, "quoted" or `quoted` ones
+// included, matched without case), in the order of cols.
+func exprColumns(text string, cols []column) []string {
+	names := map[string]bool{}
+	for i := 0; i < len(text); {
+		ch := text[i]
+		switch {
+		case ch == '\'':
+			j := i + 1
+			for j < len(text) && text[j] != '\'' {
+				j++
+			}
+			i = j + 1
+		case ch == '"' || ch == '`':
+			j := i + 1
+			for j < len(text) && text[j] != ch {
+				j++
+			}
+			names[strings.ToLower(text[i+1:min(j, len(text))])] = true
+			i = j + 1
+		case ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z':
+			j := i
+			for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || text[j] >= '0' && text[j] <= '9') {
+				j++
+			}
+			names[strings.ToLower(text[i:j])] = true
+			i = j
+		default:
+			i++
+		}
+	}
+	var out []string
+	for _, col := range cols {
+		if names[strings.ToLower(col.Name)] {
+			out = append(out, col.Name)
+		}
+	}
+	return out
 }
 
 // bindWheres binds the `where` check of each shared sink over the node's

@@ -46,11 +46,25 @@ func TestValidateSQL(t *testing.T) {
     - func_name: with_columns
       func_kwargs: {double: 'nw.col("value") * 2'}
   expectations:
-  - {name: positive, expr: value > 0, action: DROP}
+  - {name: positive, expr: value IS NOT NULL AND value > 0, action: DROP}
   sinks:
   - table_name: out
     mode: APPEND
 `)}},
+		// Laktory 0.13.1 drops a row whose DROP or QUARANTINE expectation is
+		// NULL without a word: LK308 names the columns it reads; not for an
+		// expectation that is never NULL, nor for WARN or FAIL (they keep it).
+		{name: "expectations NULL on NULLs", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
+  - {name: p, expr: price > 0 OR "qty" > 0, action: DROP}
+  - {name: q, expr: qty > 1, action: QUARANTINE}
+  - {name: w, expr: qty > 1, action: WARN}
+  - {name: f, expr: qty > 1 OR symbol = 'price', action: FAIL}
+  - {name: c, expr: "coalesce(qty, 0) > 0", action: DROP}
+  - {name: n, expr: symbol IS NULL OR symbol <> '', action: QUARANTINE}
+`)}, want: []W{
+			D("pipelines/pl.yaml", 9, 21, validate.CodeNullDropped, "expectation 'p': action DROP: a row where it is NULL (price, qty may be NULL) is dropped from the output, and not counted as a failure, as Laktory 0.13.1 does"),
+			D("pipelines/pl.yaml", 10, 21, validate.CodeNullDropped, "expectation 'q': action QUARANTINE: a row where it is NULL (qty may be NULL) is dropped from the output and not quarantined"),
+		}},
 		{name: "wrong column in a block expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: |

@@ -95,6 +95,10 @@ const (
 	// FrameUnsupported: a func_name step with a construct local runs do
 	// not translate (runner/frame names it).
 	FrameUnsupported
+	// NullDropped: a DROP or QUARANTINE expectation that is NULL when the
+	// columns it reads are: Laktory removes such rows silently; Message
+	// says so, naming the columns.
+	NullDropped
 )
 
 // Problem is a problem with one text of a node's YAML.
