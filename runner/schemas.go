@@ -474,7 +474,7 @@ func (c *compiler) bindExpectations(ctx context.Context, df string) {
 // is FALSE, so a row where it is NULL disappears without a word. The
 // columns named are those of df the text reads; the warning is left out
 // when x is not NULL with all of them NULL and reads only one of them
-// (then it is never NULL: x IS NOT NULL, coalesce(x, 0) > 0). The schema
+// (then it is never NULL: x IS NOT NULL AND x > 0, x IS NULL OR x > 0). The schema
 // flow does not know which columns are NOT NULL: any may be.
 func (c *compiler) nullDropped(ctx context.Context, ex *workspace.Expectation, x, df string, o origin) (schemaflow.Problem, bool) {
 	action := strings.ToUpper(ex.Action)
@@ -504,7 +504,7 @@ func (c *compiler) nullDropped(ctx context.Context, ex *workspace.Expectation, x
 	}
 	return schemaflow.Problem{Kind: schemaflow.NullDropped, What: o.what, At: o.at, Offset: -1,
 		Message: fmt.Sprintf("action %s: a row where it is NULL (%s may be NULL) is %s, and not counted as a failure, as Laktory 0.13.1 does", action, strings.Join(read, ", "), verb),
-		Hint:    fmt.Sprintf("say what a NULL means, e.g. %s IS NOT NULL AND (%s) to count and %s such rows, or coalesce(...)", read[0], ex.Expr, strings.ToLower(action))}, true
+		Hint:    fmt.Sprintf("say what a NULL means, e.g. %s IS NOT NULL AND (%s) to count and %s such rows,", read[0], ex.Expr, strings.ToLower(action))}, true
 }
 
 // exprColumns are the columns of cols an expression's text names (its

@@ -59,7 +59,7 @@ func TestValidateSQL(t *testing.T) {
   - {name: q, expr: qty > 1, action: QUARANTINE}
   - {name: w, expr: qty > 1, action: WARN}
   - {name: f, expr: qty > 1 OR symbol = 'price', action: FAIL}
-  - {name: c, expr: "coalesce(qty, 0) > 0", action: DROP}
+  - {name: c, expr: qty IS NULL OR qty > 0, action: DROP}
   - {name: n, expr: symbol IS NULL OR symbol <> '', action: QUARANTINE}
 `)}, want: []W{
 			D("pipelines/pl.yaml", 9, 21, validate.CodeNullDropped, "expectation 'p': action DROP: a row where it is NULL (price, qty may be NULL) is dropped from the output, and not counted as a failure, as Laktory 0.13.1 does"),
