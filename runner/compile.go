@@ -332,29 +332,48 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 // back) infers the columns of the objects sorted by name, where DuckDB and
 // Polars keep the order of the first object's keys. A declared schema
 // keeps its order. (The fields of nested objects keep DuckDB's order.)
+//
+// DuckDB's JSON reader types a column of integers that holds a negative
+// number as HUGEINT (the union of its signed and unsigned detections),
+// which the Delta writer stores as decimal(38,0); Spark's reader infers
+// bigint and Polars' Int64 for integers of either sign, so such columns
+// (and fields and elements of that type) are read as BIGINT: a value
+// beyond BIGINT fails the read instead of being written as another type.
 func readFileList(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, error) {
 	sql, err := fileListSQL(files, format, o)
 	if err == nil && strings.EqualFold(format, "PARQUET") && schemaColumns(o.src) != "" {
 		return declaredColumns(ctx, q, sql, o.src.Schema)
 	}
 	spark := o.src == nil || o.src.Backend != "POLARS"
-	if err != nil || !spark || !slices.Contains([]string{"JSON", "JSONL", "NDJSON"}, strings.ToUpper(format)) || schemaColumns(o.src) != "" {
+	if err != nil || !slices.Contains([]string{"JSON", "JSONL", "NDJSON"}, strings.ToUpper(format)) || schemaColumns(o.src) != "" {
 		return sql, err
 	}
 	cols, err := describe(ctx, q, sql)
 	if err != nil {
 		return "", err
 	}
-	names := columnNames(cols)
-	if slices.IsSorted(names) {
+	reordered := spark && !slices.IsSorted(columnNames(cols))
+	if reordered {
+		slices.SortStableFunc(cols, func(a, b column) int { return strings.Compare(a.Name, b.Name) })
+	}
+	changed := false
+	sel := make([]string, len(cols))
+	for i, c := range cols {
+		sel[i] = quoteIdent(c.Name)
+		if hugeInt.MatchString(c.Type) {
+			sel[i] = fmt.Sprintf("CAST(%s AS %s) AS %s", sel[i], hugeInt.ReplaceAllString(c.Type, "BIGINT"), sel[i])
+			changed = true
+		}
+	}
+	if !changed && !reordered {
 		return sql, nil
 	}
-	slices.Sort(names)
-	for i, n := range names {
-		names[i] = quoteIdent(n)
-	}
-	return "SELECT " + strings.Join(names, ", ") + " FROM (" + sql + ")", nil
+	return "SELECT " + strings.Join(sel, ", ") + " FROM (" + sql + ")", nil
 }
+
+// hugeInt matches DuckDB's HUGEINT in a type's text (a column's, or a
+// field's or element's of a nested type).
+var hugeInt = regexp.MustCompile(`\bHUGEINT\b`)
 
 // declaredColumns selects a declared schema's columns of Parquet files
 // (read by sql), as Spark's reader with a schema does: in its order, by
