@@ -142,6 +142,11 @@ func tableWriters(t *workspace.Table, st TableStats, have bool) ([]writerRows, [
 				orphans = append(orphans, orphan{id: id, rows: st.Facts.WriterRows[id]})
 			}
 		}
+		// Rows whose writer column is NULL belong to no writer either
+		// (the facts count them apart from the empty id).
+		if st.Facts.NullWriterRows > 0 {
+			orphans = append(orphans, orphan{id: "NULL", rows: st.Facts.NullWriterRows})
+		}
 	}
 	return out, orphans
 }
