@@ -20,7 +20,11 @@ import (
 func testRunner(t testing.TB, mods ...func(*Config)) *Runner {
 	t.Helper()
 	cfg := Config{
-		Retry: RetryPolicy{Sleep: func(context.Context, time.Duration) error { return nil }, Jitter: func(time.Duration) time.Duration { return 0 }}}
+		Retry: RetryPolicy{Sleep: func(context.Context, time.Duration) error { return nil }, Jitter: func(time.Duration) time.Duration { return 0 }},
+		// Tests write their landing files just before they run: a short
+		// settle window keeps each read from waiting the default second
+		// (the landing tests set their own).
+		Settle: 20 * time.Millisecond}
 	for _, m := range mods {
 		m(&cfg)
 	}
