@@ -54,62 +54,7 @@ func TestValidateFrameLaktoryRules(t *testing.T) {
 // (cmd/laktory, scenario "narwhals func_name steps"), which gave these
 // rows and types.
 func TestFuncNamePipelineToDelta(t *testing.T) {
-	w := newWS(t, map[string]string{
-		"pipelines/pl.yaml": `name: pl
-dataframe_backend: POLARS
-nodes:
-- name: totals
-  sources:
-  - path: ../data/orders.jsonl
-    format: JSONL
-  - name: clients
-    path: ../data/clients.jsonl
-    format: JSONL
-  transformer:
-    nodes:
-    - func_name: with_columns
-      func_kwargs:
-        ts: nw.col("ts").str.to_datetime("%Y-%m-%dT%H:%M:%S")
-        value: nw.col("price") * nw.col("qty")
-    - func_name: filter
-      func_args: ['sql_expr("qty > 0")']
-    - func_name: unique
-      func_kwargs: {subset: [order_id], keep: first, order_by: [ts]}
-    - func_name: join
-      func_kwargs: {other: "{sources.clients}", "on": [client_id], how: left}
-    - func_name: with_columns
-      func_kwargs:
-        day: nw.col("ts").dt.truncate("1d")
-    - func_name: laktory.groupby_and_agg
-      func_kwargs:
-        groupby_columns: [name, day]
-        agg_expressions:
-        - expr: nw.len().alias("n")
-        - expr: nw.col("value").sum().round(2).alias("total")
-    - func_name: sort
-      func_kwargs: {by: [name, day], nulls_last: true}
-  expectations:
-  - name: small
-    expr: nw.col("total") < 20
-    action: DROP
-  - name: named
-    expr: ~nw.col("name").is_null() | (nw.col("n") > 5)
-  sinks:
-  - path: ../lake/totals
-    format: DELTA
-    mode: OVERWRITE
-`,
-		"data/orders.jsonl": `{"order_id": 1, "client_id": 1, "price": 2.5, "qty": 2, "ts": "2026-01-01T09:00:00"}
-{"order_id": 1, "client_id": 1, "price": 2.5, "qty": 2, "ts": "2026-01-01T10:00:00"}
-{"order_id": 2, "client_id": 1, "price": 1.25, "qty": 4, "ts": "2026-01-01T23:59:59"}
-{"order_id": 3, "client_id": 2, "price": 10.0, "qty": 1, "ts": "2026-01-02T00:00:00"}
-{"order_id": 4, "client_id": 3, "price": 7.0, "qty": 3, "ts": "2026-01-02T08:00:00"}
-{"order_id": 5, "client_id": 2, "price": 3.0, "qty": 0, "ts": "2026-01-03T08:00:00"}
-`,
-		"data/clients.jsonl": `{"client_id": 1, "name": "acme"}
-{"client_id": 2, "name": "bolt"}
-`,
-	})
+	w := newWS(t, workspacetest.ReadTree(t, "testdata/narwhals-funcname"))
 	r := testRunner(t)
 	s := w.load()
 	ds, err := r.Validate(t.Context(), s, validate.Options{})

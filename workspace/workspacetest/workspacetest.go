@@ -5,6 +5,7 @@ package workspacetest
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,4 +155,28 @@ func DemoExtensionWarnings() []Want {
 		D("pipelines/pl-events.yaml", 23, 3, workspace.CodeExtension, "workbench extension: Laktory 0.13.1 rejects `flow`"),
 		D("pipelines/pl-events.yaml", 39, 5, workspace.CodeExtension, "workbench extension: Laktory 0.13.1 rejects `foreach`"),
 	}
+}
+
+// ReadTree returns the files below dir by their slash-separated paths
+// relative to it, the form Write takes: a workspace kept in testdata and
+// shared by the tests of several packages.
+func ReadTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
