@@ -16,6 +16,7 @@ package spark
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,8 +30,10 @@ import (
 	"github.com/apache/spark-connect-go/spark/client/channel"
 	"github.com/apache/spark-connect-go/spark/sparkerrors"
 	"github.com/apache/spark-connect-go/spark/sql"
+	"github.com/google/uuid"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -272,6 +275,57 @@ func (b *builder) call(ctx context.Context, rpc string, fields map[string]any) e
 		set(k, v)
 	}
 	return conn.Invoke(ctx, "/spark.connect.SparkConnectService/"+rpc, req, resp)
+}
+
+// execute runs a Spark Connect command given as protojson
+// (spark.connect.Command) in the server-side session, as ExecutePlan
+// does, reading the response stream to its end: what the client's
+// DataFrame API cannot say (a reader of several paths).
+func (b *builder) execute(ctx context.Context, command map[string]any) error {
+	conn, id := b.state()
+	if conn == nil || id == "" {
+		return fmt.Errorf("%w: no server-side session to run the command in", ErrConnect)
+	}
+	req, err := newMessage("spark.connect.ExecutePlanRequest")
+	if err != nil {
+		return err
+	}
+	js, err := json.Marshal(map[string]any{
+		"sessionId":   id,
+		"userContext": map[string]any{"userId": b.User()},
+		"operationId": uuid.NewString(),
+		"plan":        map[string]any{"command": command},
+	})
+	if err != nil {
+		return err
+	}
+	if err := protojson.Unmarshal(js, req); err != nil {
+		return fmt.Errorf("spark connect: ExecutePlanRequest: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st, err := conn.NewStream(ctx, &grpc.StreamDesc{ServerStreams: true}, "/spark.connect.SparkConnectService/ExecutePlan")
+	if err != nil {
+		return sparkerrors.WithType(sparkerrors.FromRPCError(err), sparkerrors.ExecutionError)
+	}
+	if err := st.SendMsg(req); err != nil {
+		return sparkerrors.WithType(sparkerrors.FromRPCError(err), sparkerrors.ExecutionError)
+	}
+	if err := st.CloseSend(); err != nil {
+		return err
+	}
+	for {
+		resp, err := newMessage("spark.connect.ExecutePlanResponse")
+		if err != nil {
+			return err
+		}
+		switch err := st.RecvMsg(resp); {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return sparkerrors.WithType(sparkerrors.FromRPCError(err), sparkerrors.ExecutionError)
+		}
+	}
 }
 
 func newMessage(name string) (proto.Message, error) {

@@ -2,18 +2,27 @@ package spark
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/apache/spark-connect-go/spark/client/channel"
 	"github.com/apache/spark-connect-go/spark/sparkerrors"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
@@ -121,42 +130,196 @@ func TestGuardCancelled(t *testing.T) {
 	}
 }
 
-func TestGlob(t *testing.T) {
-	for _, c := range []struct {
-		files []string
-		want  string
-	}{
-		{[]string{"/a/b.json"}, "/a/b.json"},
-		{[]string{"/a/b.json", "/a/c{1},2.json"}, `/a/{b.json,c\{1\}\,2.json}`},
-		{[]string{"/l/x/1.json", "/l/y/z/2.json", "/l/x/3.json"}, "/l/{x/1.json,y/z/2.json,x/3.json}"},
-		{[]string{"/a,b/1.json", "/c/2.json"}, `/{a\,b/1.json,c/2.json}`},
-	} {
-		if g := glob(c.files); g != c.want {
-			t.Errorf("glob(%q) = %s, want %s", c.files, g, c.want)
+var update = flag.Bool("update", false, "rewrite testdata/readfiles.json")
+
+// fakeConnect is a Spark Connect server that answers every ExecutePlan
+// with an empty stream and keeps the requests.
+type fakeConnect struct {
+	mu       sync.Mutex
+	methods  []string
+	requests []proto.Message
+}
+
+func (f *fakeConnect) handle(_ any, st grpc.ServerStream) error {
+	method, _ := grpc.MethodFromServerStream(st)
+	req, err := newMessage("spark.connect.ExecutePlanRequest")
+	if err != nil {
+		return err
+	}
+	if err := st.RecvMsg(req); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	f.methods, f.requests = append(f.methods, method), append(f.requests, req)
+	f.mu.Unlock()
+	return nil
+}
+
+// fakeSession is a Session whose server-side session (id "s-1") is on a
+// fakeConnect.
+func fakeSession(t *testing.T) (*Session, *fakeConnect) {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeConnect{}
+	srv := grpc.NewServer(grpc.UnknownServiceHandler(f.handle))
+	go srv.Serve(lis) //nolint:errcheck // ends with Stop
+	t.Cleanup(srv.Stop)
+	cb, err := channel.NewBuilder("sc://" + lis.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{Builder: cb, addr: lis.Addr().String(), sessionID: "s-1"}
+	if _, err := b.Build(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.conn.Close() })
+	return &Session{b: b}, f
+}
+
+// TestReadFilesRequest: the Spark engine's reader of landing files is one
+// ExecutePlan creating a temporary view of a Read.DataSource that names
+// every file as a path of its own, as it is on disk, with globbing off
+// (__globPaths__ false): names with glob characters (f?.csv, [f]1.csv,
+// **, {a,b}, a backslash) are those files, never patterns. The options
+// and the declared schema are the source's (testdata/readfiles.json; -update
+// rewrites it); TestSparkReadFilesExact reads such files on a server.
+func TestReadFilesRequest(t *testing.T) {
+	s, f := fakeSession(t)
+	dir := "/lake/landing/orders"
+	files := []string{dir + "/f?.csv", dir + "/[f]1.csv", dir + "/**.csv", dir + "/a{1},2.csv", dir + `/b\*.csv`, dir + "/sub/x y.csv"}
+	header := false
+	src := &workspace.Source{HasHeader: &header, ReaderKwargs: map[string]any{"sep": ";", "maxFilesPerTrigger": 1, "__globPaths__": "true"},
+		Schema: &workspace.Schema{Columns: []workspace.Column{{Name: "id", Type: "long"}, {Name: "a`b", Type: "String"}}}}
+	q, err := s.ReadFiles(t.Context(), files, "csv", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q != `SELECT * FROM "lk_files_1"` || !slices.Equal(s.views, []string{"lk_files_1"}) {
+		t.Fatalf("query %q, views %q", q, s.views)
+	}
+	if _, err := s.ReadFiles(t.Context(), files[:1], "JSONL", nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.requests) != 2 || f.methods[0] != "/spark.connect.SparkConnectService/ExecutePlan" {
+		t.Fatalf("requests %q", f.methods)
+	}
+	var got []any
+	for _, r := range f.requests {
+		js, err := protojson.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
 		}
+		var m map[string]any
+		if err := json.Unmarshal(js, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["sessionId"] != "s-1" || m["operationId"] == "" {
+			t.Fatalf("request without the session or an operation id: %s", js)
+		}
+		got = append(got, m["plan"])
+	}
+	js, _ := json.MarshalIndent(got, "", "  ")
+	js = append(js, '\n')
+	golden := filepath.Join("testdata", "readfiles.json")
+	if *update {
+		if err := os.WriteFile(golden, js, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(js) != string(want) {
+		t.Errorf("the reader's commands:\n%s\nwant (%s):\n%s", js, golden, want)
+	}
+	// The paths, exactly.
+	ds := got[0].(map[string]any)["command"].(map[string]any)["createDataframeView"].(map[string]any)["input"].(map[string]any)["read"].(map[string]any)["dataSource"].(map[string]any)
+	var paths []string
+	for _, p := range ds["paths"].([]any) {
+		paths = append(paths, p.(string))
+	}
+	if !slices.Equal(paths, files) || ds["options"].(map[string]any)["__globPaths__"] != "false" {
+		t.Errorf("paths %q (want %q), options %v", paths, files, ds["options"])
+	}
+	if _, err := s.ReadFiles(t.Context(), nil, "csv", nil); !errors.Is(err, engine.ErrUnsupported) {
+		t.Errorf("no files: %v", err)
+	}
+	if _, err := s.ReadFiles(t.Context(), files, "avro", nil); !errors.Is(err, engine.ErrUnsupported) {
+		t.Errorf("avro: %v", err)
 	}
 }
 
-// TestSchemaDDL: a declared source schema becomes the column list of the
-// reader's view, in its order, with the Spark types of its spellings.
-func TestSchemaDDL(t *testing.T) {
+// TestReaderSchema: a declared source schema becomes the DDL of the
+// reader's schema, in its order, with the Spark types of its spellings.
+func TestReaderSchema(t *testing.T) {
 	for _, c := range []struct {
 		cols []workspace.Column
 		want string
 	}{
 		{nil, ""},
-		{[]workspace.Column{{Name: "k", Type: "long"}}, `("k" BIGINT) `},
+		{[]workspace.Column{{Name: "k", Type: "long"}}, "`k` BIGINT"},
 		{[]workspace.Column{{Name: "b", Type: "String"}, {Name: "a", Type: "Int32", Nullable: false}, {Name: "x y", Type: "decimal(12, 2)"}},
-			`("b" STRING, "a" INT, "x y" DECIMAL(12,2)) `},
-		{[]workspace.Column{{Name: `q"t`, Type: "Datetime"}, {Name: "d", Type: "date"}, {Name: "f", Type: "Float64"}, {Name: "ok", Type: "bool"}},
-			`("q""t" TIMESTAMP, "d" DATE, "f" DOUBLE, "ok" BOOLEAN) `},
+			"`b` STRING, `a` INT, `x y` DECIMAL(12,2)"},
+		{[]workspace.Column{{Name: "q`t", Type: "Datetime"}, {Name: "d", Type: "date"}, {Name: "f", Type: "Float64"}, {Name: "ok", Type: "bool"}},
+			"`q``t` TIMESTAMP, `d` DATE, `f` DOUBLE, `ok` BOOLEAN"},
 	} {
 		var sc *workspace.Schema
 		if c.cols != nil {
 			sc = &workspace.Schema{Columns: c.cols}
 		}
-		if g := schemaDDL(sc); g != c.want {
-			t.Errorf("schemaDDL(%v) = %q, want %q", c.cols, g, c.want)
+		if g := readerSchema(sc); g != c.want {
+			t.Errorf("readerSchema(%v) = %q, want %q", c.cols, g, c.want)
+		}
+	}
+}
+
+// TestSparkReadFilesExact (opt-in, a Spark Connect server): files whose
+// names are glob patterns matching each other are read exactly, each its
+// own row once: f?.csv does not read f1.csv, [f]1.csv is not f1.csv, **.csv
+// is not every file.
+func TestSparkReadFilesExact(t *testing.T) {
+	e, err := Open(t.Context(), remote(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	es, err := e.Open(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer es.Close()
+	dir := os.Getenv("LAKTORY_SPARK_LAKE")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	dir, _ = os.MkdirTemp(dir, "files")
+	names := []string{"f1.csv", "f?.csv", "[f]1.csv", "**.csv", "a{1},2.csv"}
+	for i, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), fmt.Appendf(nil, "k,name\n%d,%s\n", i, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, pick := range [][]string{names[1:2], names[2:3], names[3:4], names[1:]} {
+		var files []string
+		for _, n := range pick {
+			files = append(files, filepath.Join(dir, n))
+		}
+		q, err := es.ReadFiles(t.Context(), files, "CSV", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if err := es.QueryRow(t.Context(), "SELECT concat_ws('|', sort_array(collect_list(name))) FROM ("+q+")", &got); err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(pick)
+		slices.Sort(want)
+		if got != strings.Join(want, "|") {
+			t.Errorf("read %q: rows of %q", pick, got)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -27,9 +26,33 @@ var streamOnly = map[string]bool{
 }
 
 // ReadFiles implements engine.Session: Spark's reader of the format, with
-// the source's options and declared schema, over the files (a glob naming
-// each of them).
+// the source's options and declared schema, over exactly the files: a
+// temporary view of Spark Connect's Read.DataSource naming each file as a
+// path, with globbing off (DataSource's __globPaths__, as Spark's file
+// stream source reads its batches), so a name with glob characters
+// (f?.csv, [f]1.csv, **) is that file only and never a pattern.
 func (s *Session) ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error) {
+	s.n++
+	v := fmt.Sprintf("lk_files_%d", s.n)
+	req, err := readFilesView(v, files, format, src)
+	if err != nil {
+		return "", err
+	}
+	if err := s.guard(ctx, func(ctx context.Context) error { return s.b.execute(ctx, req) }); err != nil {
+		return "", err
+	}
+	s.views = append(s.views, v)
+	return "SELECT * FROM " + quoteIdent(v), nil
+}
+
+// readFilesView is the Spark Connect command (spark.connect.Command, as
+// protojson) creating the temporary view that reads the files: a
+// CreateDataFrameViewCommand of a Read.DataSource with the format, the
+// options, the declared schema and one path per file.
+func readFilesView(view string, files []string, format string, src *workspace.Source) (map[string]any, error) {
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w: the Spark engine reads no files of an empty list", engine.ErrUnsupported)
+	}
 	format = strings.ToUpper(format)
 	opts := map[string]string{}
 	name := ""
@@ -51,7 +74,7 @@ func (s *Session) ReadFiles(ctx context.Context, files []string, format string, 
 	case "PARQUET":
 		name, opts["mergeSchema"] = "parquet", "true"
 	default:
-		return "", fmt.Errorf("%w: the Spark engine reads CSV, JSON, JSONL and PARQUET files, not %s", engine.ErrUnsupported, format)
+		return nil, fmt.Errorf("%w: the Spark engine reads CSV, JSON, JSONL and PARQUET files, not %s", engine.ErrUnsupported, format)
 	}
 	if src != nil {
 		for k, v := range src.ReaderKwargs {
@@ -60,39 +83,41 @@ func (s *Session) ReadFiles(ctx context.Context, files []string, format string, 
 			}
 		}
 	}
-	var b strings.Builder
+	opts[globPathsKey] = "false"
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = filepath.ToSlash(f)
+	}
+	ds := map[string]any{"format": name, "options": opts, "paths": paths}
 	if src != nil {
-		b.WriteString(schemaDDL(src.Schema))
+		if ddl := readerSchema(src.Schema); ddl != "" {
+			ds["schema"] = ddl
+		}
 	}
-	fmt.Fprintf(&b, "USING %s OPTIONS (path %s", name, quoteString(glob(files)))
-	for _, k := range slices.Sorted(maps.Keys(opts)) {
-		fmt.Fprintf(&b, ", %s %s", quoteIdent(k), quoteString(opts[k]))
-	}
-	b.WriteString(")")
-	s.n++
-	v := fmt.Sprintf("lk_files_%d", s.n)
-	if err := s.Exec(ctx, "CREATE OR REPLACE TEMPORARY VIEW "+quoteIdent(v)+" "+b.String()); err != nil {
-		return "", err
-	}
-	s.views = append(s.views, v)
-	return "SELECT * FROM " + quoteIdent(v), nil
+	return map[string]any{"createDataframeView": map[string]any{
+		"input":   map[string]any{"read": map[string]any{"dataSource": ds}},
+		"name":    view,
+		"replace": true,
+	}}, nil
 }
 
-// schemaDDL is a declared source schema as the column list of a
-// temporary view USING a format, "(a BIGINT, b STRING) " ("" when none):
-// Spark's reader with that schema, as Laktory's spark.read.schema(...)
-// (the columns of the schema in its order, CSV's by position, JSON's and
-// Parquet's by name, absent ones null, others dropped). A file source's
-// columns are all nullable on Spark, so NOT NULL is not written.
-func schemaDDL(sc *workspace.Schema) string {
+// globPathsKey is the option of Spark's DataSource (DataSource.GLOB_PATHS_KEY)
+// that, "false", takes each path as a file's name rather than a pattern.
+const globPathsKey = "__globPaths__"
+
+// readerSchema is a declared source schema as the DDL of a reader's
+// schema ("a BIGINT, b STRING"; "" when none), in backquotes: Spark
+// Connect parses it with StructType.fromDDL, whatever the session's
+// quoting of identifiers.
+func readerSchema(sc *workspace.Schema) string {
 	if sc == nil || len(sc.Columns) == 0 {
 		return ""
 	}
 	cols := make([]string, len(sc.Columns))
 	for i, c := range sc.Columns {
-		cols[i] = quoteIdent(c.Name) + " " + dialect.SparkTypeName(c.Type)
+		cols[i] = "`" + strings.ReplaceAll(c.Name, "`", "``") + "` " + dialect.SparkTypeName(c.Type)
 	}
-	return "(" + strings.Join(cols, ", ") + ") "
+	return strings.Join(cols, ", ")
 }
 
 // SaveParquet implements engine.Session: Spark writes the folder (one
@@ -100,29 +125,6 @@ func schemaDDL(sc *workspace.Schema) string {
 // rows; its _SUCCESS and .crc files are not Parquet files).
 func (s *Session) SaveParquet(ctx context.Context, dir, query string) error {
 	return s.Exec(ctx, "INSERT OVERWRITE DIRECTORY "+quoteString(filepath.ToSlash(dir))+" USING parquet "+query)
-}
-
-// glob is a Hadoop glob naming exactly the files: their common folder,
-// then {a,b} of the paths below it (a glob starting with a brace would be
-// a path relative to the server's folder), the glob's special characters
-// escaped.
-func glob(files []string) string {
-	esc := strings.NewReplacer(`\`, `\\`, "{", `\{`, "}", `\}`, ",", `\,`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`)
-	if len(files) == 1 {
-		return esc.Replace(filepath.ToSlash(files[0]))
-	}
-	dir := path.Dir(filepath.ToSlash(files[0]))
-	for _, f := range files[1:] {
-		for f := filepath.ToSlash(f); dir != "/" && dir != "." && !strings.HasPrefix(f, dir+"/"); {
-			dir = path.Dir(dir)
-		}
-	}
-	prefix := strings.TrimSuffix(dir, "/") + "/"
-	parts := make([]string, len(files))
-	for i, f := range files {
-		parts[i] = esc.Replace(strings.TrimPrefix(filepath.ToSlash(f), prefix))
-	}
-	return esc.Replace(prefix) + "{" + strings.Join(parts, ",") + "}"
 }
 
 // tableRef is the Delta table at path in Spark SQL.
