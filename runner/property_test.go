@@ -172,13 +172,36 @@ func TestRefreshProperty(t *testing.T) {
 	for _, seed := range seeds {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			t.Parallel()
-			propSequence(t, seed, *propRuns)
+			propSequence(t, seed, *propRuns, nil)
 		})
 	}
 }
 
-// propSequence runs one random sequence (reproduce it with -refresh.seed).
-func propSequence(t *testing.T, seed uint64, runs int) {
+// TestRefreshPropertyOverlap: the refused-overlap branch of the property
+// test, deterministically (the random sequences take it only when a FULL
+// refresh of b2 comes after b1 has rows, and then one time in two): a
+// scripted start (every writer runs, then a FULL refresh of b2, planned
+// with the overlapping parameter too) followed by seed 1's random runs.
+// Start must refuse the overlapping plan once, naming b1's rows, and the
+// sequence must hold the model throughout.
+func TestRefreshPropertyOverlap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a dozen refreshes")
+	}
+	var all Request
+	for _, pw := range propWriters {
+		all.Selectors = append(all.Selectors, pw.node)
+	}
+	script := []Request{all, {Refresh: "FULL", Selectors: []string{"b2"}}}
+	if refused := propSequence(t, 1, 3, script); refused != 1 {
+		t.Fatalf("the overlapping FULL refresh of b2 was refused %d times, want 1", refused)
+	}
+}
+
+// propSequence runs the scripted requests, then runs random ones
+// (reproduce them with -refresh.seed), and returns how many overlapping
+// plans Start refused (a scripted FULL refresh of b2 always tries one).
+func propSequence(t *testing.T, seed uint64, runs int, script []Request) int {
 	rng := rand.New(rand.NewPCG(seed, 0x1a2b))
 	w := newWS(t, propFiles())
 	r := testRunner(t)
@@ -201,24 +224,33 @@ func propSequence(t *testing.T, seed uint64, runs int) {
 	}
 	refreshes := []Request{{}, {Refresh: "FULL"}, {Refresh: "RESET"}, {Refresh: "RESET", ResetMode: "DROP"}, {Refresh: "RESET", ResetMode: "TRUNCATE"}}
 	var trail []string
-	for i := range runs {
+	refused := 0
+	for i := range len(script) + runs {
 		for _, pw := range propWriters {
 			if rng.IntN(3) == 0 {
 				land(pw)
 			}
 		}
-		req := refreshes[rng.IntN(len(refreshes))]
-		for _, pw := range propWriters {
-			if rng.IntN(2) == 0 {
-				req.Selectors = append(req.Selectors, pw.node)
+		var req Request
+		overlap := false
+		if i < len(script) {
+			req = script[i]
+			overlap = req.Refresh == "FULL" && slices.Contains(req.Selectors, "b2")
+		} else {
+			req = refreshes[rng.IntN(len(refreshes))]
+			for _, pw := range propWriters {
+				if rng.IntN(2) == 0 {
+					req.Selectors = append(req.Selectors, pw.node)
+				}
 			}
-		}
-		if len(req.Selectors) == 0 {
-			req.Selectors = []string{propWriters[rng.IntN(len(propWriters))].node}
+			if len(req.Selectors) == 0 {
+				req.Selectors = []string{propWriters[rng.IntN(len(propWriters))].node}
+			}
+			overlap = req.Refresh == "FULL" && slices.Contains(req.Selectors, "b2") && rng.IntN(2) == 0
 		}
 		trail = append(trail, fmt.Sprintf("%s%s %v", req.Refresh, resetSuffix(req.ResetMode), req.Selectors))
-		if req.Refresh == "FULL" && slices.Contains(req.Selectors, "b2") && rng.IntN(2) == 0 {
-			propOverlap(t, r, w, m, snap, req, trail[i])
+		if overlap && propOverlap(t, r, w, m, snap, req, trail[i]) {
+			refused++
 		}
 		want := m.apply(req)
 		o := mustRun(t, r, snap, req)
@@ -235,13 +267,14 @@ func propSequence(t *testing.T, seed uint64, runs int) {
 	m.apply(all)
 	mustRun(t, r, snap, Request{})
 	propCheck(t, r, w, m, fmt.Sprintf("seed %d, after the final normal run; runs: %s", seed, strings.Join(trail, "; ")))
+	return refused
 }
 
 // propOverlap plans req with b2's predicate from a parameter that the
 // prover cannot decide and that also matches b1's rows (k LIKE 'b1-%'):
 // the plan names b1's rows exactly when b1 has some, and Start refuses it
-// then, changing nothing.
-func propOverlap(t *testing.T, r *Runner, w *ws, m *propModel, snap *workspace.Snapshot, req Request, when string) {
+// then, changing nothing. It reports whether Start refused.
+func propOverlap(t *testing.T, r *Runner, w *ws, m *propModel, snap *workspace.Snapshot, req Request, when string) bool {
 	t.Helper()
 	ps, err := workspace.WithParams(t.Context(), snap, map[string]string{"own": "src = 'b2' OR k LIKE 'b1-%'"})
 	if err != nil {
@@ -268,13 +301,14 @@ func propOverlap(t *testing.T, r *Runner, w *ws, m *propModel, snap *workspace.S
 	}
 	if b1 == 0 {
 		t.Logf("%s: p1.b1 has no rows, nothing overlaps", when)
-		return
+		return false
 	}
 	if _, err := r.Start(t.Context(), plan); !errors.Is(err, ErrOverlap) {
 		t.Fatalf("%s with the overlapping parameter: Start: %v", when, err)
 	}
 	t.Logf("%s: refused, the parameter would delete %d rows of p1.b1", when, b1)
 	propCheck(t, r, w, m, when+", refused for the overlapping parameter")
+	return true
 }
 
 // fullRefreshNamed returns the writers (pipeline.node) the warnings say
