@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -68,18 +69,6 @@ func fileExt(format string) string {
 	}
 }
 
-// copyOptions is the COPY ... TO options of a file format.
-func copyOptions(format string) string {
-	switch format {
-	case "PARQUET":
-		return "FORMAT parquet"
-	case "CSV":
-		return "FORMAT csv, HEADER true"
-	default:
-		return "FORMAT json"
-	}
-}
-
 // writeFiles writes a PARQUET, CSV or JSON (lines) file sink. A path
 // ending with the format's extension is one file, replaced as a whole;
 // otherwise the path is a folder of part files (partitioned by
@@ -113,25 +102,16 @@ func (x *taskExec) writeFiles(ctx context.Context, sp *sinkPlan, rel string) (in
 	defer x.run.guard.RemoveAll(stage) //nolint:errcheck // best effort: a hidden leftover
 	single := strings.EqualFold(filepath.Ext(path), fileExt(format))
 	target := stage
-	opts := copyOptions(format)
 	if single {
 		if err := os.MkdirAll(stage, 0o755); err != nil {
 			return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 		}
 		target = filepath.Join(stage, filepath.Base(path))
-	} else {
-		opts += ", FILENAME_PATTERN 'part-{uuid}'"
-		if cols := sk.PartitionBy(); len(cols) > 0 {
-			opts += ", PARTITION_BY (" + identList(cols) + ")"
-		} else {
-			opts += ", PER_THREAD_OUTPUT true"
-		}
 	}
-	res, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("COPY (SELECT * FROM %s) TO %s (%s)", quoteIdent(rel), quoteString(target), opts))
+	rows, err := x.s.e.WriteFiles(ctx, target, "SELECT * FROM "+quoteIdent(rel), engine.FileWrite{Format: format, Single: single, PartitionBy: sk.PartitionBy()})
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
-	rows, _ := res.RowsAffected()
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

@@ -64,23 +64,14 @@ func (x *taskExec) writeForEach(ctx context.Context, sp *sinkPlan, rel string, b
 			return 0, err
 		}
 	}
-	tbl := fmt.Sprintf("lk_foreach_%d_%d_%d", x.run.seqNo, x.s.n, time.Now().UnixNano())
-	x.s.n++
-	full := "memory.main." + quoteIdent(tbl)
-	defer x.run.r.db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+full) //nolint:errcheck // best effort
-	rows, err := x.foreachRows(ctx, tbl, src)
+	staged, err := local.NewRowStore(x.run.r.db).Stage(ctx, x.s.e, src)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, sk.Describe(), err)
 	}
+	defer staged.Drop(ctx)
+	rows := staged.Count()
 	nparts := max(1, min(int((rows+foreachRowsPerPartition-1)/foreachRowsPerPartition), x.run.r.cfg.Parallel))
-	parts := make([]foreach.Partition, nparts)
-	for i := range parts {
-		q := "SELECT j FROM " + full
-		if nparts > 1 {
-			q += fmt.Sprintf(" WHERE hash(j) %% %d = %d", nparts, i)
-		}
-		parts[i] = foreach.Partition{ID: int64(i), Open: foreach.Query(x.run.r.db, q)}
-	}
+	parts := staged.Partitions(nparts)
 	flow := FlowName(x.tp.pipeline, x.tp.node, sk)
 	if b.flow != nil {
 		flow = b.flow.name
@@ -103,46 +94,6 @@ func (x *taskExec) writeForEach(ctx context.Context, sp *sinkPlan, rel string, b
 		return res.Rows, fmt.Errorf("%w: node '%s' of pipeline '%s', %s: %w", ErrSink, x.tp.node.Name, x.tp.pipeline.Name, sk.Describe(), err)
 	}
 	return res.Rows, nil
-}
-
-// foreachRows puts the rows of the query src, each one JSON object
-// (engine.Rows), in the table tbl of the run's database, which the
-// partitions' queries read at once, and counts them. A local session
-// builds them there; another engine's rows come to Go (Session.Rows) and
-// are appended, so the writers get the same rows, split into the same
-// partitions, on every engine.
-func (x *taskExec) foreachRows(ctx context.Context, tbl, src string) (int64, error) {
-	full := "memory.main." + quoteIdent(tbl)
-	if x.s.conn != nil {
-		cols, err := x.s.describe(ctx, src)
-		if err != nil {
-			return 0, err
-		}
-		fcols := make([]foreach.Column, len(cols))
-		for i, c := range cols {
-			fcols[i] = foreach.Column{Name: c.Name, Type: c.Type}
-		}
-		if _, err := x.s.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT %s AS j FROM (%s)", full, foreach.RowJSON(fcols), src)); err != nil {
-			return 0, err
-		}
-	} else if err := x.appendRows(ctx, tbl, src); err != nil {
-		return 0, err
-	}
-	var n int64
-	err := x.run.r.db.QueryRowContext(ctx, "SELECT count(*) FROM "+full).Scan(&n)
-	return n, err
-}
-
-// appendRows appends the rows the session's engine returns for src to
-// the new table tbl (one VARCHAR column j) of the run's database, with
-// the local engine's appender.
-func (x *taskExec) appendRows(ctx context.Context, tbl, src string) error {
-	rows, err := x.s.e.Rows(ctx, src)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	return local.AppendJSONRows(ctx, x.run.r.db, tbl, rows)
 }
 
 // updatedRows is the SQL of an update flow's rows to send: those of the

@@ -48,7 +48,7 @@ func (x *taskExec) writeMerge(ctx context.Context, sp *sinkPlan, rel string, b m
 		return 0, err
 	}
 	attempt := 0
-	e := &merge.Exec{Conn: x.s.conn, Path: string(sk.Table),
+	e := &merge.Exec{Session: x.s.e, Path: string(sk.Table),
 		BeforeCommit: func(string) {
 			if h := x.run.r.cfg.beforeCommit; h != nil {
 				h(x.t.Key, attempt)

@@ -118,12 +118,28 @@ type Session interface {
 	// with ReadFiles(PARQUET) of those files on either engine.
 	SaveParquet(ctx context.Context, dir, query string) error
 
+	// WriteFiles writes the rows of query as data files (a file sink):
+	// the one file target, or part files in the new folder target, as w
+	// says, and returns the rows written. The caller publishes them (it
+	// writes to a staging path, then moves it into place).
+	WriteFiles(ctx context.Context, target, query string, w FileWrite) (int64, error)
+
 	// Begin starts a transaction on the Delta table at path: on snap, or
 	// creating the table as def says when snap is nil.
 	Begin(ctx context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (Txn, error)
 
 	// Close drops the session's temporary views and tables and ends it.
 	Close() error
+}
+
+// FileWrite is how WriteFiles writes a file sink.
+type FileWrite struct {
+	// Format is PARQUET, CSV (with a header) or JSON (one object a line).
+	Format string
+	// Single: target is one file; otherwise a folder of part files
+	// (part-<uuid>.<ext>), in Hive-style folders of PartitionBy.
+	Single      bool
+	PartitionBy []string
 }
 
 // Rows are the rows of a query read in Go (a foreach.Source). Next
@@ -172,6 +188,16 @@ type Txn interface {
 	Overwrite(ctx context.Context, query string) error
 	Delete(ctx context.Context, predicate string) error
 	Truncate(ctx context.Context) error
+	// Merge stages a Delta MERGE of spec into the table (one per
+	// transaction). The local engine returns its rows at once; Spark's
+	// are the commit's (CommitResult.Merge).
+	Merge(ctx context.Context, spec delta.MergeSpec) (delta.MergeMetrics, error)
+	// KeyScan returns a query reading the columns cols of the table's
+	// rows that can match a key of the relation rel (keys name rel's
+	// columns by Source): a query joining rel with it on the keys sees
+	// every row of the table it could match, and a concurrent commit
+	// changing them conflicts with this transaction.
+	KeyScan(ctx context.Context, rel string, keys []delta.MergeKey, cols []string) (string, error)
 	// AddedRows counts the rows staged so far (-1 when unknown before the
 	// commit).
 	AddedRows() int64

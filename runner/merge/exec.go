@@ -2,7 +2,6 @@ package merge
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
 )
 
 // Steps of a merge, for BeforeCommit.
@@ -19,11 +19,13 @@ const (
 	StepAppend = "append" // SCD type 2: the append of the new versions
 )
 
-// Exec merges batches into one Delta table (one attempt per call: the
-// caller retries conflicts, which delta.IsRetryable tells).
+// Exec merges batches into one Delta table through an engine's session
+// (one attempt per call: the caller retries conflicts, which
+// delta.IsRetryable tells).
 type Exec struct {
-	Conn *sql.Conn
-	Path string
+	// Session is the engine session holding the batch's relation.
+	Session engine.Session
+	Path    string
 	// WriteOptions of the commits (MergeSchema is ignored: a MERGE adds
 	// no column; a micro-batch's commits are foreachBatch writes).
 	WriteOptions delta.WriteOptions
@@ -77,7 +79,7 @@ func (e *Exec) Create(ctx context.Context, p *Plan, def delta.TableDefinition) (
 		st.Fields = append(st.Fields, &delta.StructField{Name: c.Name, Type: dt, Nullable: true})
 	}
 	def.Schema, def.PartitionColumns = st, nil
-	tx, err := delta.BeginCreate(e.Path, def, e.WriteOptions)
+	tx, err := e.Session.Begin(ctx, e.Path, nil, def, e.WriteOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -102,10 +104,10 @@ func (e *Exec) Merge(ctx context.Context, p *Plan, txn Txn) (Result, error) {
 	return e.scd1(ctx, p, snap, txn)
 }
 
-func (e *Exec) begin(snap *delta.Snapshot, txn Txn) (*delta.Transaction, error) {
+func (e *Exec) begin(ctx context.Context, snap *delta.Snapshot, txn Txn) (engine.Txn, error) {
 	opts := e.WriteOptions
 	opts.MergeSchema, opts.ForEachBatch = false, true
-	tx, err := snap.Begin(opts)
+	tx, err := e.Session.Begin(ctx, e.Path, snap, delta.TableDefinition{}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -118,11 +120,16 @@ func (e *Exec) begin(snap *delta.Snapshot, txn Txn) (*delta.Transaction, error) 
 	return tx, nil
 }
 
-func (e *Exec) commit(ctx context.Context, tx *delta.Transaction, step string, res *Result) error {
+// commit commits tx; the rows a MERGE changed are the commit's when the
+// engine reports them there (m: those Txn.Merge returned).
+func (e *Exec) commit(ctx context.Context, tx engine.Txn, step string, res *Result, m *delta.MergeMetrics) error {
 	e.beforeCommit(step)
 	c, err := tx.Commit(ctx)
 	if err != nil {
 		return err
+	}
+	if m != nil && c.Merge != nil {
+		*m = *c.Merge
 	}
 	if c.Committed {
 		res.Commits = append(res.Commits, c)
@@ -139,17 +146,18 @@ func (e *Exec) scd1(ctx context.Context, p *Plan, snap *delta.Snapshot, txn Txn)
 	if err != nil {
 		return res, err
 	}
-	tx, err := e.begin(snap, txn)
+	tx, err := e.begin(ctx, snap, txn)
 	if err != nil {
 		return res, err
 	}
-	m, err := tx.Merge(ctx, e.Conn, spec)
+	m, err := tx.Merge(ctx, spec)
 	if err != nil {
 		tx.Abort()
 		return res, err
 	}
+	err = e.commit(ctx, tx, StepMerge, &res, &m)
 	res.Inserted, res.Updated, res.Deleted = m.Inserted, m.Updated, m.Deleted
-	return res, e.commit(ctx, tx, StepMerge, &res)
+	return res, err
 }
 
 // scd2 closes the current versions (a MERGE), then appends the new ones,
@@ -159,11 +167,11 @@ func (e *Exec) scd1(ctx context.Context, p *Plan, snap *delta.Snapshot, txn Txn)
 // then finds nothing to close, and the append).
 func (e *Exec) scd2(ctx context.Context, p *Plan, snap *delta.Snapshot, txn Txn) (Result, error) {
 	var res Result
-	tx, err := e.begin(snap, Txn{})
+	tx, err := e.begin(ctx, snap, Txn{})
 	if err != nil {
 		return res, err
 	}
-	keys, err := tx.KeyScanSQL(ctx, e.Conn, p.b.Relation, p.mergeKeys(), p.SCD2KeyColumns())
+	keys, err := tx.KeyScan(ctx, p.b.Relation, p.mergeKeys(), p.SCD2KeyColumns())
 	if err != nil {
 		tx.Abort()
 		return res, err
@@ -174,13 +182,13 @@ func (e *Exec) scd2(ctx context.Context, p *Plan, snap *delta.Snapshot, txn Txn)
 		return res, err
 	}
 	changes := "__laktory_changes_" + strings.ReplaceAll(uuid.NewString(), "-", "")[:12]
-	if _, err := e.Conn.ExecContext(ctx, "CREATE TEMP TABLE "+q(changes)+" AS "+changesSQL); err != nil {
+	if err := e.Session.CreateTable(ctx, changes, changesSQL); err != nil {
 		tx.Abort()
 		return res, fmt.Errorf("merge into table %s: the batch's new changes: %w", e.Path, err)
 	}
-	defer e.Conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+q(changes))
+	defer e.Session.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+q(changes)) //nolint:errcheck // best effort: the session drops it at its end
 	var appended int64
-	if err := e.Conn.QueryRowContext(ctx, "SELECT count(*) FROM ("+p.SCD2Append(changes)+")").Scan(&appended); err != nil {
+	if err := e.Session.QueryRow(ctx, "SELECT count(*) FROM ("+p.SCD2Append(changes)+")", &appended); err != nil {
 		tx.Abort()
 		return res, err
 	}
@@ -190,13 +198,14 @@ func (e *Exec) scd2(ctx context.Context, p *Plan, snap *delta.Snapshot, txn Txn)
 			return res, err
 		}
 	}
-	m, err := tx.Merge(ctx, e.Conn, p.SCD2Merge(changes))
+	m, err := tx.Merge(ctx, p.SCD2Merge(changes))
 	if err != nil {
 		tx.Abort()
 		return res, err
 	}
+	err = e.commit(ctx, tx, StepMerge, &res, &m)
 	res.Updated = m.Updated
-	if err := e.commit(ctx, tx, StepMerge, &res); err != nil {
+	if err != nil {
 		return res, err
 	}
 	if appended == 0 {
@@ -206,14 +215,14 @@ func (e *Exec) scd2(ctx context.Context, p *Plan, snap *delta.Snapshot, txn Txn)
 	if err != nil {
 		return res, err
 	}
-	tx, err = e.begin(snap, txn)
+	tx, err = e.begin(ctx, snap, txn)
 	if err != nil {
 		return res, err
 	}
-	if _, err := tx.Append(ctx, e.Conn, p.SCD2Append(changes)); err != nil {
+	if err := tx.Append(ctx, p.SCD2Append(changes)); err != nil {
 		tx.Abort()
 		return res, err
 	}
 	res.Inserted = appended
-	return res, e.commit(ctx, tx, StepAppend, &res)
+	return res, e.commit(ctx, tx, StepAppend, &res, nil)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -56,7 +57,7 @@ func applyBatch(t *testing.T, conn *sql.Conn, path string, o *workspace.MergeCDC
 	if err != nil {
 		return Result{}, err
 	}
-	e := &Exec{Conn: conn, Path: path}
+	e := &Exec{Session: &local.Session{Conn: conn}, Path: path}
 	if _, err := e.Create(ctx, p, delta.TableDefinition{}); err != nil {
 		return Result{}, err
 	}
