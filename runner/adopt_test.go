@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/validate"
 )
 
@@ -142,7 +143,7 @@ nodes:
 	if err := os.Rename(link, realDir); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyDir(realDir, outside); err != nil {
+	if err := checkpoint.CopyDir(realDir, outside); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(realDir, link); err != nil {

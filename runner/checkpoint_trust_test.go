@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/laktory/workbench/runner/checkpoint"
 )
 
 // TestUntrustedCheckpoint: a checkpoint whose logs disagree (parts lost or
@@ -32,7 +34,7 @@ func TestUntrustedCheckpoint(t *testing.T) {
 			os.Remove(filepath.Join(cp, "metadata"))
 		}, "has batches but no metadata file"},
 		{"workspace map garbled", func(t *testing.T, cp string) {
-			os.WriteFile(filepath.Join(cp, workspaceMarker), []byte("{\"workspace\": \"not absolute"), 0o644)
+			os.WriteFile(filepath.Join(cp, checkpoint.WorkspaceMarker), []byte("{\"workspace\": \"not absolute"), 0o644)
 		}, "laktory-workspace file is garbled"},
 	}
 	for _, tc := range cases {

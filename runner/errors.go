@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -60,12 +61,12 @@ var (
 
 	// ErrCheckpoint: a streaming checkpoint cannot be read or written (or
 	// one to import is not a Structured Streaming checkpoint).
-	ErrCheckpoint = errors.New("streaming checkpoint")
+	ErrCheckpoint = checkpoint.ErrCheckpoint
 
 	// ErrCheckpointBusy: another run (of this or another process) is using
 	// the streaming checkpoint; running the same flow twice at once would
 	// process its data twice or record offsets it did not write.
-	ErrCheckpointBusy = errors.New("streaming checkpoint in use by another run")
+	ErrCheckpointBusy = checkpoint.ErrBusy
 
 	// ErrStream: a streaming read cannot go on (its source table was
 	// replaced, or a commit deleted or changed rows the reader does not

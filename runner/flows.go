@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -103,11 +104,6 @@ func nodeFlows(snap *workspace.Snapshot, p *workspace.Pipeline, n *workspace.Nod
 	return out
 }
 
-// importMarker is the file that records a flow's import, next to its
-// checkpoint: a full refresh deletes the checkpoint, not the marker, so the
-// checkpoint is never imported twice under one flow name.
-func importMarker(dir string) string { return filepath.Clean(dir) + ".imported.json" }
-
 // importCheckpoint clones the flow's import_checkpoint into its own
 // checkpoint on its first update, so it resumes from that checkpoint's last
 // committed offsets. Later updates, and updates after a full refresh,
@@ -116,7 +112,7 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 	note := func(msg string) {
 		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "read", Message: "flow " + f.name + ": " + msg})
 	}
-	if b, err := os.ReadFile(importMarker(f.dir)); err == nil {
+	if b, err := os.ReadFile(checkpoint.ImportMarker(f.dir)); err == nil {
 		var m struct {
 			From string `json:"imported_from"`
 		}
@@ -154,7 +150,7 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 	if err := g.RemoveAll(tmp); err != nil {
 		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
 	}
-	if err := copyDir(f.importFrom, tmp); err != nil {
+	if err := checkpoint.CopyDir(f.importFrom, tmp); err != nil {
 		g.RemoveAll(tmp) //nolint:errcheck // best effort
 		return fmt.Errorf("%w: import %s: %w", ErrCheckpoint, f.importFrom, err)
 	}
@@ -171,14 +167,14 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 		from = rel
 	}
 	m, _ := json.Marshal(map[string]string{"flow": f.name, "imported_from": from, "imported_at": x.run.r.cfg.Now().UTC().Format(time.RFC3339)})
-	if err := writeFileAtomic(importMarker(f.dir), m); err != nil {
+	if err := checkpoint.WriteFileAtomic(checkpoint.ImportMarker(f.dir), m); err != nil {
 		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
-	cp, err := openCheckpoint(f.dir, x.run.Plan.snap.Dir)
+	cp, err := checkpoint.Open(f.dir, x.run.Plan.snap.Dir)
 	if err != nil {
 		return err
 	}
-	last, _ := cp.lastCommitted()
+	last, _ := cp.LastCommitted()
 	note(fmt.Sprintf("imported the checkpoint %s: resuming after its batch %d", f.importFrom, last))
 	return nil
 }

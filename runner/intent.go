@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -101,7 +102,7 @@ func writeIntent(dir string, in *intent) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("%w: record the refresh: %w", ErrCheckpoint, err)
 	}
-	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+	if err := checkpoint.WriteFileAtomic(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("%w: record the refresh: %w", ErrCheckpoint, err)
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {

@@ -33,7 +33,7 @@ func (x *taskExec) cleanLeftovers() {
 		return err == nil && !e.IsDir() && info.ModTime().Before(before)
 	}
 	for _, sp := range x.tp.sinks {
-		if dir := sp.lockDir; dir != "" && x.run.locks.exclusive(dir) {
+		if dir := sp.lockDir; dir != "" && x.run.locks.Exclusive(dir) {
 			filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error { //nolint:errcheck // best effort
 				if err == nil && isTempFile(d.Name()) && stale(d, x.run.began) {
 					removeFile(p)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
@@ -114,7 +115,7 @@ type Run struct {
 	creates  map[workspace.TableID]*sync.Mutex
 
 	// locks are the writer locks (checkpoint locks) the run holds.
-	locks writerLocks
+	locks checkpoint.Locks
 	// pending is set once the intents of the run's later refreshes are
 	// recorded (see recordPending).
 	pendingMu sync.Mutex
@@ -525,7 +526,7 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 	})
 	close(run.hist)
 	<-run.histDone
-	run.locks.releaseAll()
+	run.locks.ReleaseAll()
 	run.publish(last)
 	run.cancel()
 	run.evMu.Lock()

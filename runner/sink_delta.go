@@ -484,7 +484,7 @@ func (x *taskExec) resetWholeTable(ctx context.Context, sp *sinkPlan) error {
 func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
 	wr := sp.whole
 	for _, cp := range wr.checkpoints {
-		if err := x.run.locks.lock(cp, true); err != nil {
+		if err := x.run.locks.Lock(cp, true); err != nil {
 			return err
 		}
 	}

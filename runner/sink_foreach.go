@@ -105,7 +105,7 @@ func (x *taskExec) updatedRows(ctx context.Context, rel string, b microBatch) (s
 	if err != nil {
 		return "", err
 	}
-	if prev := filepath.Join(b.cp.stateDir(b.version-1), "output.parquet"); b.version > 0 && pathExists(prev) {
+	if prev := filepath.Join(b.cp.StateDir(b.version-1), "output.parquet"); b.version > 0 && pathExists(prev) {
 		p, err := x.readState(ctx, prev)
 		if err != nil {
 			return "", fmt.Errorf("%w: read the state of flow %s: %w", ErrCheckpoint, b.flow.name, err)
@@ -121,7 +121,7 @@ func (x *taskExec) updatedRows(ctx context.Context, rel string, b microBatch) (s
 func (x *taskExec) updateInput(ctx context.Context, b microBatch, i int, batchSQL string) (string, error) {
 	name := fmt.Sprintf("input_%d.parquet", i)
 	q := batchSQL
-	if prev := filepath.Join(b.cp.stateDir(b.version-1), name); b.version > 0 && pathExists(prev) {
+	if prev := filepath.Join(b.cp.StateDir(b.version-1), name); b.version > 0 && pathExists(prev) {
 		p, err := x.readState(ctx, prev)
 		if err != nil {
 			return "", fmt.Errorf("%w: read the input of flow %s: %w", ErrCheckpoint, b.flow.name, err)
@@ -169,7 +169,7 @@ func (x *taskExec) unionByName(ctx context.Context, a, b string) (string, error)
 // folder of Parquet files the session's engine writes, replacing what a
 // crashed attempt of the batch left) and returns the SQL reading it back.
 func (x *taskExec) saveState(ctx context.Context, b microBatch, name, query string) (string, error) {
-	dir := b.cp.stateDir(b.version)
+	dir := b.cp.StateDir(b.version)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}

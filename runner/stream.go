@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -63,7 +64,7 @@ func (x *taskExec) afterStep(step string, f *flowPlan, batch int64) {
 // batch whose offsets were written but not committed (a crash) is
 // replayed first, with the same offsets.
 func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
-	if err := x.run.locks.lock(f.dir, true); err != nil {
+	if err := x.run.locks.Lock(f.dir, true); err != nil {
 		return err
 	}
 	if f.importFrom != "" {
@@ -74,9 +75,9 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 	if f.sink.sink.Kind == workspace.SinkForEach {
 		x.sinkDefinition(f)
 	}
-	cp, err := openCheckpoint(f.dir, x.run.Plan.snap.Dir)
+	cp, err := checkpoint.Open(f.dir, x.run.Plan.snap.Dir)
 	if err == nil {
-		err = cp.trust()
+		err = cp.Trust()
 	}
 	if err != nil {
 		return x.untrusted(err)
@@ -88,17 +89,17 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 	if err != nil {
 		return err
 	}
-	last, err := cp.lastCommitted()
+	last, err := cp.LastCommitted()
 	if err != nil {
 		return err
 	}
-	pending, err := cp.lastOffsets()
+	pending, err := cp.LastOffsets()
 	if err != nil {
 		return err
 	}
 	var ends []json.RawMessage
 	if last >= 0 {
-		seq, err := cp.readOffsets(last)
+		seq, err := cp.ReadOffsets(last)
 		if err != nil {
 			return err
 		}
@@ -115,12 +116,12 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 			return err
 		}
 		batch := last + 1
-		var seq offsetSeq
+		var seq checkpoint.OffsetSeq
 		starts := make([]json.RawMessage, len(srcs))
 		if pending >= batch {
 			// Replay the batch a crash interrupted, with its offsets.
 			batch = pending
-			if seq, err = cp.readOffsets(batch); err != nil {
+			if seq, err = cp.ReadOffsets(batch); err != nil {
 				return err
 			}
 			for i, s := range srcs {
@@ -136,7 +137,7 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 			x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "read",
 				Message: fmt.Sprintf("flow %s: replaying batch %d, interrupted before its commit", f.name, batch)})
 		} else {
-			seq = offsetSeq{Metadata: batchMetadata(x.run.r.cfg.Now()), Offsets: make([]json.RawMessage, len(srcs))}
+			seq = checkpoint.OffsetSeq{Metadata: checkpoint.BatchMetadata(x.run.r.cfg.Now()), Offsets: make([]json.RawMessage, len(srcs))}
 			any := false
 			for i, s := range srcs {
 				from := at(ends, i)
@@ -159,13 +160,13 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 			if !any {
 				break
 			}
-			if err := cp.writeOffsets(batch, seq); err != nil {
+			if err := cp.WriteOffsets(batch, seq); err != nil {
 				return err
 			}
 			x.afterStep(stepOffsets, f, batch)
 		}
 		start := time.Now()
-		b := microBatch{appID: cp.id, version: batch, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp,
+		b := microBatch{appID: cp.ID, version: batch, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp,
 			sources: func(ctx context.Context, src *workspace.Source) (string, bool, error) {
 				i := streamed[src]
 				if i < 0 || !src.AsStream {
@@ -182,12 +183,12 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 			return x.flowError(f, batch, err)
 		}
 		x.afterStep(stepSink, f, batch)
-		if err := cp.writeCommit(batch); err != nil {
+		if err := cp.WriteCommit(batch); err != nil {
 			return err
 		}
 		x.afterStep(stepCommit, f, batch)
 		if f.update {
-			cp.pruneState(x.run.guard, batch)
+			cp.PruneState(x.run.guard, batch)
 		}
 		x.flowProgress(f, batch, rows, time.Since(start))
 		last, ends, pending = batch, seq.Offsets, batch
@@ -212,8 +213,8 @@ func emptyOf(q string) string {
 // runOnce runs a one-time flow: a batch read, once. Its checkpoint
 // records it (offsets/0 and commits/0); a full refresh resets it and the
 // flow runs again.
-func (x *taskExec) runOnce(ctx context.Context, f *flowPlan, cp *checkpoint) error {
-	last, err := cp.lastCommitted()
+func (x *taskExec) runOnce(ctx context.Context, f *flowPlan, cp *checkpoint.Checkpoint) error {
+	last, err := cp.LastCommitted()
 	if err != nil {
 		return err
 	}
@@ -223,21 +224,21 @@ func (x *taskExec) runOnce(ctx context.Context, f *flowPlan, cp *checkpoint) err
 		x.sum.RowsRead = max(x.sum.RowsRead, 0)
 		return nil
 	}
-	if pending, err := cp.lastOffsets(); err != nil {
+	if pending, err := cp.LastOffsets(); err != nil {
 		return err
 	} else if pending < 0 {
-		if err := cp.writeOffsets(0, offsetSeq{Metadata: batchMetadata(x.run.r.cfg.Now())}); err != nil {
+		if err := cp.WriteOffsets(0, checkpoint.OffsetSeq{Metadata: checkpoint.BatchMetadata(x.run.r.cfg.Now())}); err != nil {
 			return err
 		}
 		x.afterStep(stepOffsets, f, 0)
 	}
 	start := time.Now()
-	rows, err := x.processBatch(ctx, microBatch{appID: cp.id, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
+	rows, err := x.processBatch(ctx, microBatch{appID: cp.ID, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
 	if err != nil {
 		return x.flowError(f, 0, err)
 	}
 	x.afterStep(stepSink, f, 0)
-	if err := cp.writeCommit(0); err != nil {
+	if err := cp.WriteCommit(0); err != nil {
 		return err
 	}
 	x.afterStep(stepCommit, f, 0)
@@ -259,7 +260,7 @@ func (x *taskExec) processBatch(ctx context.Context, b microBatch) (int64, error
 // streamSources builds the node's streaming sources, in order (the index
 // of each in the checkpoint's offsets), and maps every source to its
 // index (-1 for a batch source).
-func (x *taskExec) streamSources(cp *checkpoint) ([]streamSource, map[*workspace.Source]int, error) {
+func (x *taskExec) streamSources(cp *checkpoint.Checkpoint) ([]streamSource, map[*workspace.Source]int, error) {
 	p, n := x.tp.pipeline, x.tp.node
 	var out []streamSource
 	idx := map[*workspace.Source]int{}
@@ -278,7 +279,7 @@ func (x *taskExec) streamSources(cp *checkpoint) ([]streamSource, map[*workspace
 	return out, idx, nil
 }
 
-func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *workspace.Source, cp *checkpoint, i int) (streamSource, error) {
+func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *workspace.Source, cp *checkpoint.Checkpoint, i int) (streamSource, error) {
 	limit, err := maxFiles(src)
 	if err != nil {
 		return nil, err
@@ -292,7 +293,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 			sv := strings.TrimSpace(fmt.Sprint(v))
 			if strings.EqualFold(sv, "latest") {
 				d.startingVersion = -2
-			} else if d.startingVersion, err = strconv.ParseInt(sv, 10, 64); err != nil || d.startingVersion < 0 || d.startingVersion > maxBatchID {
+			} else if d.startingVersion, err = strconv.ParseInt(sv, 10, 64); err != nil || d.startingVersion < 0 || d.startingVersion > checkpoint.MaxBatchID {
 				return nil, fmt.Errorf("%w: reader_kwargs startingVersion must be a table version (0, 1, ...) or latest (got %v)", ErrSource, v)
 			}
 		}
@@ -343,7 +344,7 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 // the command that recovers: a FULL refresh of the node, which starts its
 // checkpoints over with its rows.
 func (x *taskExec) untrusted(err error) error {
-	if !errors.Is(err, errUntrusted) {
+	if !errors.Is(err, checkpoint.ErrUntrusted) {
 		return err
 	}
 	p, n := x.tp.pipeline, x.tp.node

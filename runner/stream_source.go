@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -54,7 +55,7 @@ func maxFiles(src *workspace.Source) (int, error) {
 // read back): each new file once, oldest first.
 type fileStream struct {
 	e      engine.Session
-	cp     *checkpoint
+	cp     *checkpoint.Checkpoint
 	index  int // the source's index in the checkpoint
 	path   string
 	format string
@@ -72,7 +73,7 @@ type fileStream struct {
 	warn             func(string)
 	reader, pipeline string
 
-	listed []fileEntry // the files available when the flow started
+	listed []checkpoint.FileEntry // the files available when the flow started
 	done   bool
 	// changedReported: the processed files already reported as changed.
 	changedReported map[string]bool
@@ -91,7 +92,7 @@ func parseFileOffset(o json.RawMessage) (int64, error) {
 	if err := json.Unmarshal(o, &f); err != nil || !strings.Contains(string(o), "logOffset") {
 		return 0, fmt.Errorf("%w: %s is not a file source offset ({\"logOffset\": N}): the checkpoint was written for another source; run a FULL refresh of the node", ErrCheckpoint, o)
 	}
-	if f.LogOffset < -1 || f.LogOffset > maxBatchID {
+	if f.LogOffset < -1 || f.LogOffset > checkpoint.MaxBatchID {
 		return 0, fmt.Errorf("%w: file source offset %s is out of range: the checkpoint is corrupt; run a FULL refresh of the node", ErrCheckpoint, o)
 	}
 	return f.LogOffset, nil
@@ -101,7 +102,7 @@ func parseFileOffset(o json.RawMessage) (int64, error) {
 // oldest first (modification time, then path): what is not a regular file
 // is skipped, and a file still being written (settle) is left for a later
 // run, with a warning each.
-func (s *fileStream) available(ctx context.Context) ([]fileEntry, error) {
+func (s *fileStream) available(ctx context.Context) ([]checkpoint.FileEntry, error) {
 	if s.done {
 		return s.listed, nil
 	}
@@ -127,9 +128,9 @@ func (s *fileStream) available(ctx context.Context) ([]fileEntry, error) {
 			len(writing), s.path, s.settle, writing[0].Path))
 	}
 	for _, f := range complete {
-		s.listed = append(s.listed, fileEntry{Path: fileURI(f.Path), Timestamp: f.ModTime.UnixMilli()})
+		s.listed = append(s.listed, checkpoint.FileEntry{Path: checkpoint.FileURI(f.Path), Timestamp: f.ModTime.UnixMilli()})
 	}
-	slices.SortFunc(s.listed, func(a, b fileEntry) int {
+	slices.SortFunc(s.listed, func(a, b checkpoint.FileEntry) int {
 		if a.Timestamp != b.Timestamp {
 			return int(a.Timestamp - b.Timestamp)
 		}
@@ -154,18 +155,18 @@ func (s *fileStream) next(ctx context.Context, from json.RawMessage) (json.RawMe
 	if err != nil || len(all) == 0 {
 		return from, false, err
 	}
-	seen, err := s.cp.readFileSourceLog(s.index, -1, n)
+	seen, err := s.cp.ReadFileSourceLog(s.index, -1, n)
 	if err != nil {
 		return nil, false, err
 	}
-	done := make(map[string]fileEntry, len(seen))
+	done := make(map[string]checkpoint.FileEntry, len(seen))
 	for _, e := range seen {
-		done[uriPath(e.Path)] = e
+		done[checkpoint.URIPath(e.Path)] = e
 	}
-	var batch []fileEntry
+	var batch []checkpoint.FileEntry
 	var changed []string
 	for _, e := range all {
-		p := uriPath(e.Path)
+		p := checkpoint.URIPath(e.Path)
 		if was, ok := done[p]; ok {
 			if was.Timestamp != e.Timestamp && !s.changedReported[p] {
 				changed = append(changed, fmt.Sprintf("%s (read in batch %d)", p, was.BatchID))
@@ -188,7 +189,7 @@ func (s *fileStream) next(ctx context.Context, from json.RawMessage) (json.RawMe
 	if len(batch) == 0 {
 		return from, false, nil
 	}
-	if err := s.cp.writeFileSourceLog(s.index, n+1, batch); err != nil {
+	if err := s.cp.WriteFileSourceLog(s.index, n+1, batch); err != nil {
 		return nil, false, err
 	}
 	to, _ := json.Marshal(fileOffset{LogOffset: n + 1})
@@ -210,13 +211,13 @@ func (s *fileStream) read(ctx context.Context, from, to json.RawMessage) (string
 	if none {
 		a = -1
 	}
-	es, err := s.cp.readFileSourceLog(s.index, a, b)
+	es, err := s.cp.ReadFileSourceLog(s.index, a, b)
 	if err != nil {
 		return "", err
 	}
 	files := make([]string, 0, len(es))
 	for _, e := range es {
-		files = append(files, uriPath(e.Path))
+		files = append(files, checkpoint.URIPath(e.Path))
 	}
 	if len(files) == 0 {
 		return "", fmt.Errorf("%w: no file has landed in %s yet", ErrSource, s.path)
@@ -279,7 +280,7 @@ func parseDeltaOffset(o json.RawMessage) (deltaOffset, error) {
 	if err := json.Unmarshal(o, &d); err != nil || !strings.Contains(string(o), "reservoirVersion") {
 		return d, fmt.Errorf("%w: %s is not a Delta source offset: the checkpoint was written for another source; run a FULL refresh of the node", ErrCheckpoint, o)
 	}
-	if d.ReservoirVersion < 0 || d.ReservoirVersion > maxBatchID || d.Index > maxBatchID {
+	if d.ReservoirVersion < 0 || d.ReservoirVersion > checkpoint.MaxBatchID || d.Index > checkpoint.MaxBatchID {
 		return d, fmt.Errorf("%w: Delta source offset %s is out of range: the checkpoint is corrupt; run a FULL refresh of the node", ErrCheckpoint, o)
 	}
 	if d.Index < baseIndex {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
@@ -27,17 +28,17 @@ func flowDir(t testing.TB, snap *workspace.Snapshot, pipeline, node string) stri
 // batchesOf lists a checkpoint log's batch ids.
 func batchesOf(t testing.TB, dir, log string) []int64 {
 	t.Helper()
-	bs, err := batches(filepath.Join(dir, log))
+	bs, err := checkpoint.Batches(filepath.Join(dir, log))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return bs
 }
 
-func readOffsetsFile(t testing.TB, dir string, n int64) offsetSeq {
+func readOffsetsFile(t testing.TB, dir string, n int64) checkpoint.OffsetSeq {
 	t.Helper()
-	cp := &checkpoint{dir: dir}
-	seq, err := cp.readOffsets(n)
+	cp := &checkpoint.Checkpoint{Dir: dir}
+	seq, err := cp.ReadOffsets(n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,87 +121,6 @@ func TestFileStreamEachFileOnce(t *testing.T) {
 	}
 	if ts := taskSum(t, o.sum, "pl.s"); ts.RowsRead != 4 || ts.RowsWritten != 4 {
 		t.Fatalf("task summary %+v", ts)
-	}
-}
-
-// TestFileSourceLogCompaction: every 10th batch of a file source's log is
-// a compacted file holding all its entries, as Spark writes it, and reads
-// back whole.
-func TestFileSourceLogCompaction(t *testing.T) {
-	cp := &checkpoint{dir: t.TempDir()}
-	for n := int64(0); n < 12; n++ {
-		if err := cp.writeFileSourceLog(0, n, []fileEntry{{Path: fileURI(fmt.Sprintf("/in/%d.json", n)), Timestamp: n, BatchID: n}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !exists(filepath.Join(cp.sourceLogDir(0), "9.compact")) || exists(filepath.Join(cp.sourceLogDir(0), "9")) {
-		t.Fatal("batch 9 must be written as 9.compact")
-	}
-	cases := []struct {
-		name        string
-		after, upTo int64
-		want        int
-	}{
-		{"all", -1, 11, 12},
-		{"up to the compaction", -1, 9, 10},
-		{"after the compaction", 9, 11, 2},
-		{"inside", 3, 5, 2},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			es, err := cp.readFileSourceLog(0, tc.after, tc.upTo)
-			if err != nil || len(es) != tc.want {
-				t.Fatalf("%d entries, %v; want %d", len(es), err, tc.want)
-			}
-			for _, e := range es {
-				if e.BatchID <= tc.after || e.BatchID > tc.upTo || uriPath(e.Path) != filepath.Clean(fmt.Sprintf("/in/%d.json", e.BatchID)) {
-					t.Fatalf("entry %+v", e)
-				}
-			}
-		})
-	}
-}
-
-// TestParseOffsets reads offsets files as Spark writes them: a void
-// source ("-"), an offset spread over lines, and rejects other versions.
-func TestParseOffsets(t *testing.T) {
-	cases := []struct {
-		name, text string
-		want       []string
-		err        string
-	}{
-		{name: "delta", text: "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1710305994254,\"conf\":{\"spark.sql.shuffle.partitions\":\"200\"}}\n{\"sourceVersion\":1,\"reservoirId\":\"3bffe7c2\",\"reservoirVersion\":1,\"index\":8,\"isStartingVersion\":false}",
-			want: []string{`{"sourceVersion":1,"reservoirId":"3bffe7c2","reservoirVersion":1,"index":8,"isStartingVersion":false}`}},
-		{name: "two sources, one void", text: "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1}\n-\n{\"logOffset\":3}\n", want: []string{"<nil>", `{"logOffset":3}`}},
-		{name: "offset over two lines", text: "v1\n{\"batchWatermarkMs\":0}\n{\"sourceVersion\":1,\"reservoirId\":\"x\",\n\"reservoirVersion\":2,\"index\":-1,\"isStartingVersion\":false}",
-			want: []string{`{"sourceVersion":1,"reservoirId":"x","reservoirVersion":2,"index":-1,"isStartingVersion":false}`}},
-		{name: "version 2", text: "v2\n{}\n", err: "not supported"},
-		{name: "no version", text: "{}\n", err: "no version line"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			seq, err := parseOffsets([]byte(tc.text))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err %v, want %q", err, tc.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, o := range seq.Offsets {
-				if o == nil {
-					got = append(got, "<nil>")
-				} else {
-					got = append(got, string(o))
-				}
-			}
-			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Fatalf("offsets %v, want %v", got, tc.want)
-			}
-		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -108,7 +109,7 @@ type microBatch struct {
 	sinks []*sinkPlan
 	// flow and cp are the flow and checkpoint of a streaming batch.
 	flow *flowPlan
-	cp   *checkpoint
+	cp   *checkpoint.Checkpoint
 }
 
 // flowName names the batch's flow in messages.
@@ -203,7 +204,7 @@ func (x *taskExec) sessionZone(ctx context.Context) error {
 	return nil
 }
 
-// lockWriters takes the locks of the task's sinks (see writerLocks):
+// lockWriters takes the locks of the task's sinks (see checkpoint.Locks):
 // exclusive for streaming flows, for a sink the run refreshes or MERGEs
 // into and for the checkpoints it resets; shared for a batch append.
 func (x *taskExec) lockWriters() error {
@@ -224,11 +225,11 @@ func (x *taskExec) lockWriters() error {
 // lockSink takes the lock of sp's writer, and those of the checkpoints
 // it resets (exclusive).
 func (run *Run) lockSink(sp *sinkPlan, exclusive bool) error {
-	if err := run.locks.lock(sp.lockDir, exclusive); err != nil {
+	if err := run.locks.Lock(sp.lockDir, exclusive); err != nil {
 		return err
 	}
 	for _, cp := range sp.checkpoints {
-		if err := run.locks.lock(cp, true); err != nil {
+		if err := run.locks.Lock(cp, true); err != nil {
 			return err
 		}
 	}

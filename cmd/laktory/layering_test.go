@@ -83,6 +83,31 @@ func TestImportDirections(t *testing.T) {
 	}
 }
 
+// runnerParts are the subsystems the runner's root coordinates
+// (docs/development.md, "Inside the runner"), each with the only project
+// packages it may import: they sit below the root, never reach back into
+// it, and know nothing of the subsystems beside them.
+var runnerParts = map[string][]string{
+	"runner/checkpoint": {"delta"},
+}
+
+// TestRunnerParts fails when one of the runner's subsystems imports a
+// project package beyond its documented ones.
+func TestRunnerParts(t *testing.T) {
+	const mod = "github.com/laktory/workbench/"
+	for part, ok := range runnerParts {
+		out, err := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", mod+part).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", part, err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			if strings.HasPrefix(imp, mod) && !slices.Contains(ok, strings.TrimPrefix(imp, mod)) {
+				t.Errorf("%s imports %s: it may import only %v of the project (docs/development.md)", part, imp, ok)
+			}
+		}
+	}
+}
+
 // duckDBImporters are the packages whose non-test code may import DuckDB
 // (docs/development.md, "Layout and layering"): package delta, which
 // scans and writes tables with it, and the local engine, which opens the

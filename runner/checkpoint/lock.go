@@ -1,4 +1,4 @@
-package runner
+package checkpoint
 
 import (
 	"errors"
@@ -8,7 +8,12 @@ import (
 	"sync"
 )
 
-// writerLocks are the writer locks a run holds. Every sink a task writes
+// ErrBusy: another run (of this or another process) is using the
+// streaming checkpoint; running the same flow twice at once would process
+// its data twice or record offsets it did not write.
+var ErrBusy = errors.New("streaming checkpoint in use by another run")
+
+// Locks are the writer locks a run holds. Every sink a task writes
 // has one, "<checkpoint folder>.lock" (beside the checkpoint, so that
 // resetting the checkpoint keeps it; a batch sink has the path of the
 // checkpoint it would have). A task takes the locks of its sinks before it
@@ -18,7 +23,7 @@ import (
 // one process or several) never process one flow at once, and a refresh
 // never deletes the rows of a writer another run is writing. The locks are
 // file locks: the operating system releases them when the process dies.
-type writerLocks struct {
+type Locks struct {
 	mu    sync.Mutex
 	files map[string]*heldLock
 }
@@ -31,9 +36,9 @@ type heldLock struct {
 // errLocked is returned by tryLock when another open file holds the lock.
 var errLocked = errors.New("locked")
 
-// lock takes the lock of the writer (or flow) whose checkpoint is dir,
+// Lock takes the lock of the writer (or flow) whose checkpoint is dir,
 // exclusive or shared, unless this run holds it already.
-func (l *writerLocks) lock(dir string, exclusive bool) error {
+func (l *Locks) Lock(dir string, exclusive bool) error {
 	dir = filepath.Clean(dir)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -71,21 +76,21 @@ func (l *writerLocks) lock(dir string, exclusive bool) error {
 
 func busyError(dir string, err error) error {
 	if errors.Is(err, errLocked) {
-		return fmt.Errorf("%w: %s: another run is processing this flow or writer (in the workbench or another `laktory run`); wait for it to end, then run again", ErrCheckpointBusy, dir)
+		return fmt.Errorf("%w: %s: another run is processing this flow or writer (in the workbench or another `laktory run`); wait for it to end, then run again", ErrBusy, dir)
 	}
 	return fmt.Errorf("%w: lock %s: %w", ErrCheckpoint, dir, err)
 }
 
-// exclusive reports whether the run holds the lock of dir exclusively.
-func (l *writerLocks) exclusive(dir string) bool {
+// Exclusive reports whether the run holds the lock of dir exclusively.
+func (l *Locks) Exclusive(dir string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	h := l.files[filepath.Clean(dir)]
 	return h != nil && h.exclusive
 }
 
-// releaseAll releases every lock the run holds.
-func (l *writerLocks) releaseAll() {
+// ReleaseAll releases every lock the run holds.
+func (l *Locks) ReleaseAll() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for dir, h := range l.files {

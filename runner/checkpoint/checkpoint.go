@@ -1,4 +1,9 @@
-package runner
+// Package checkpoint keeps streaming checkpoints in Spark Structured
+// Streaming's layout (offsets, commits, metadata, file source logs, the
+// states of update flows) and the writer locks beside them. It knows
+// folders and files only: which checkpoint a flow uses, and when it is
+// reset, is the runner's.
+package checkpoint
 
 import (
 	"bufio"
@@ -20,7 +25,11 @@ import (
 	"github.com/laktory/workbench/delta"
 )
 
-// A checkpoint is a folder in Spark Structured Streaming's layout, so a
+// ErrCheckpoint: a streaming checkpoint cannot be read or written (or
+// one to import is not a Structured Streaming checkpoint).
+var ErrCheckpoint = errors.New("streaming checkpoint")
+
+// A Checkpoint is a folder in Spark Structured Streaming's layout, so a
 // checkpoint written here can be imported by a Spark flow and a Spark
 // checkpoint imported here (import_checkpoint):
 //
@@ -45,16 +54,17 @@ import (
 // its old entries, and writes new ones, through that folder, so no file is
 // streamed again and Spark resuming the checkpoint in place reads it as
 // its own.
-type checkpoint struct {
-	dir string
-	id  string
+type Checkpoint struct {
+	// Dir is the checkpoint's folder, ID its query id.
+	Dir string
+	ID  string
 	// home is the workspace folder now, base the one the log's paths are
 	// written for ("" for neither: paths are used as they are).
 	home, base string
 }
 
-// workspaceMarker is the checkpoint file naming base.
-const workspaceMarker = "laktory-workspace"
+// WorkspaceMarker is the checkpoint file naming base.
+const WorkspaceMarker = "laktory-workspace"
 
 // checkpointVersion is the version line of every log file.
 const checkpointVersion = "v1"
@@ -62,10 +72,10 @@ const checkpointVersion = "v1"
 // voidOffset stands for a source without an offset in an offsets file.
 const voidOffset = "-"
 
-// openCheckpoint opens the checkpoint in dir of a flow of the workspace in
+// Open opens the checkpoint in dir of a flow of the workspace in
 // home, creating it (with a new query id) when it does not exist.
-func openCheckpoint(dir, home string) (*checkpoint, error) {
-	cp := &checkpoint{dir: dir}
+func Open(dir, home string) (*Checkpoint, error) {
+	cp := &Checkpoint{Dir: dir}
 	b, err := os.ReadFile(filepath.Join(dir, "metadata"))
 	switch {
 	case err == nil:
@@ -75,19 +85,19 @@ func openCheckpoint(dir, home string) (*checkpoint, error) {
 		if err := json.Unmarshal(bytes.TrimSpace(b), &m); err != nil || m.ID == "" {
 			return nil, fmt.Errorf("%w: checkpoint %s: its metadata file is not {\"id\": ...}: delete the folder (or run a FULL refresh) to start over", ErrCheckpoint, dir)
 		}
-		cp.id = m.ID
+		cp.ID = m.ID
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
-	case !pathExists(importMarker(dir)) && hasLogs(dir):
+	case !exists(ImportMarker(dir)) && hasLogs(dir):
 		return nil, fmt.Errorf("%w: checkpoint %s has batches but no metadata file (its query id, which its Delta commits carry): they cannot be told apart from another query's",
-			errUntrusted, dir)
+			ErrUntrusted, dir)
 	default:
-		cp.id = uuid.NewString()
+		cp.ID = uuid.NewString()
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
 		}
-		meta, _ := json.Marshal(map[string]string{"id": cp.id})
-		if err := writeFileAtomic(filepath.Join(dir, "metadata"), append(meta, '\n')); err != nil {
+		meta, _ := json.Marshal(map[string]string{"id": cp.ID})
+		if err := WriteFileAtomic(filepath.Join(dir, "metadata"), append(meta, '\n')); err != nil {
 			return nil, fmt.Errorf("%w: create checkpoint %s: %w", ErrCheckpoint, dir, err)
 		}
 	}
@@ -98,7 +108,7 @@ func openCheckpoint(dir, home string) (*checkpoint, error) {
 	var m struct {
 		Workspace string `json:"workspace"`
 	}
-	b, err = os.ReadFile(filepath.Join(dir, workspaceMarker))
+	b, err = os.ReadFile(filepath.Join(dir, WorkspaceMarker))
 	switch {
 	case err == nil && json.Unmarshal(b, &m) == nil && filepath.IsAbs(m.Workspace):
 		cp.base = filepath.Clean(m.Workspace)
@@ -107,21 +117,32 @@ func openCheckpoint(dir, home string) (*checkpoint, error) {
 		// The folder the log's paths are written for is lost: in a moved
 		// workspace, every file read before would look new.
 		return nil, fmt.Errorf("%w: checkpoint %s: its %s file is garbled (%.60q, not {\"workspace\": \"<absolute folder>\"}): the files it read before cannot be told from new ones",
-			errUntrusted, dir, workspaceMarker, string(bytes.TrimSpace(b)))
+			ErrUntrusted, dir, WorkspaceMarker, string(bytes.TrimSpace(b)))
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
 	}
 	b, _ = json.Marshal(map[string]string{"workspace": home})
-	if err := writeFileAtomic(filepath.Join(dir, workspaceMarker), append(b, '\n')); err != nil {
+	if err := WriteFileAtomic(filepath.Join(dir, WorkspaceMarker), append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, dir, err)
 	}
 	return cp, nil
 }
 
-// errUntrusted marks a checkpoint that cannot be trusted: resuming it
+// ImportMarker is the file that records a flow's import, next to its
+// checkpoint dir: a full refresh deletes the checkpoint, not the marker, so the
+// checkpoint is never imported twice under one flow name.
+func ImportMarker(dir string) string { return filepath.Clean(dir) + ".imported.json" }
+
+// exists reports whether a file or folder exists.
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// ErrUntrusted marks a checkpoint that cannot be trusted: resuming it
 // would skip or read again files or commits. It wraps ErrCheckpoint; the
 // flow names the FULL refresh that starts it over (untrusted).
-var errUntrusted = fmt.Errorf("%w: cannot be trusted", ErrCheckpoint)
+var ErrUntrusted = fmt.Errorf("%w: cannot be trusted", ErrCheckpoint)
 
 // hasLogs reports whether a checkpoint folder holds any batch: offsets,
 // commits, a file source log or a state.
@@ -134,23 +155,23 @@ func hasLogs(dir string) bool {
 	return false
 }
 
-// trust checks that the checkpoint's logs agree with each other, as a
+// Trust checks that the checkpoint's logs agree with each other, as a
 // run leaves them: commits/ never ahead of offsets/, at most one batch
 // planned and not committed (a crash), file source logs at most one batch
 // ahead of offsets/ (written just before it), and no file source log or
 // state without offsets. Anything else means parts of it were lost or
 // edited: resuming would skip new files for good or read old ones again.
-func (cp *checkpoint) trust() error {
-	last, err := cp.lastCommitted()
+func (cp *Checkpoint) Trust() error {
+	last, err := cp.LastCommitted()
 	if err != nil {
 		return err
 	}
-	planned, err := cp.lastOffsets()
+	planned, err := cp.LastOffsets()
 	if err != nil {
 		return err
 	}
 	bad := func(what string) error {
-		return fmt.Errorf("%w: checkpoint %s %s", errUntrusted, cp.dir, what)
+		return fmt.Errorf("%w: checkpoint %s %s", ErrUntrusted, cp.Dir, what)
 	}
 	switch {
 	case last > planned:
@@ -158,9 +179,9 @@ func (cp *checkpoint) trust() error {
 	case planned > last+1:
 		return bad(fmt.Sprintf("has offsets/%d but its commits/ end at %d: more than the one batch a crash leaves uncommitted (commits/ lost or removed)", planned, last))
 	}
-	sources, _ := os.ReadDir(filepath.Join(cp.dir, "sources"))
+	sources, _ := os.ReadDir(filepath.Join(cp.Dir, "sources"))
 	for _, src := range sources {
-		entries, _ := os.ReadDir(filepath.Join(cp.dir, "sources", src.Name()))
+		entries, _ := os.ReadDir(filepath.Join(cp.Dir, "sources", src.Name()))
 		for _, e := range entries {
 			n, err := strconv.ParseInt(strings.TrimSuffix(e.Name(), ".compact"), 10, 64)
 			if err == nil && n > planned+1 {
@@ -169,7 +190,7 @@ func (cp *checkpoint) trust() error {
 		}
 	}
 	if planned < 0 {
-		if entries, _ := os.ReadDir(filepath.Join(cp.dir, "state")); len(entries) > 0 {
+		if entries, _ := os.ReadDir(filepath.Join(cp.Dir, "state")); len(entries) > 0 {
 			return bad("has a state/ but no offsets/ (lost or removed)")
 		}
 	}
@@ -188,16 +209,16 @@ func rebase(path, from, to string) string {
 	return path
 }
 
-// maxBatchID bounds the batch ids, log offsets and table versions a
+// MaxBatchID bounds the batch ids, log offsets and table versions a
 // checkpoint may hold (2^53-1, the largest integer every JSON reader keeps
 // exact): a real stream never gets near it, and a file named
 // 9223372036854775807 would otherwise make the next batch id overflow and
 // the flow replay one batch forever.
-const maxBatchID = 1<<53 - 1
+const MaxBatchID = 1<<53 - 1
 
-// batches lists the batch ids of a log folder (offsets, commits), sorted.
-// An id above maxBatchID is an error: the checkpoint is corrupt.
-func batches(dir string) ([]int64, error) {
+// Batches lists the batch ids of a log folder (offsets, commits), sorted.
+// An id above MaxBatchID is an error: the checkpoint is corrupt.
+func Batches(dir string) ([]int64, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -209,9 +230,9 @@ func batches(dir string) ([]int64, error) {
 	for _, e := range entries {
 		n, err := strconv.ParseInt(e.Name(), 10, 64)
 		switch {
-		case err != nil && errors.Is(err, strconv.ErrRange) || err == nil && n > maxBatchID:
+		case err != nil && errors.Is(err, strconv.ErrRange) || err == nil && n > MaxBatchID:
 			return nil, fmt.Errorf("%s holds batch %s, beyond any real batch id (%d): the checkpoint is corrupt; run a FULL refresh of the node to start it over",
-				dir, e.Name(), int64(maxBatchID))
+				dir, e.Name(), int64(MaxBatchID))
 		case err == nil && n >= 0 && !e.IsDir():
 			out = append(out, n)
 		}
@@ -221,10 +242,10 @@ func batches(dir string) ([]int64, error) {
 }
 
 // last returns the newest batch id of a log folder, -1 when none.
-func (cp *checkpoint) last(log string) (int64, error) {
-	bs, err := batches(filepath.Join(cp.dir, log))
+func (cp *Checkpoint) last(log string) (int64, error) {
+	bs, err := Batches(filepath.Join(cp.Dir, log))
 	if err != nil {
-		return -1, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.dir, err)
+		return -1, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.Dir, err)
 	}
 	if len(bs) == 0 {
 		return -1, nil
@@ -232,44 +253,44 @@ func (cp *checkpoint) last(log string) (int64, error) {
 	return bs[len(bs)-1], nil
 }
 
-// lastCommitted is the newest batch with a commit marker, -1 when none.
-func (cp *checkpoint) lastCommitted() (int64, error) { return cp.last("commits") }
+// LastCommitted is the newest batch with a commit marker, -1 when none.
+func (cp *Checkpoint) LastCommitted() (int64, error) { return cp.last("commits") }
 
-// lastOffsets is the newest batch with offsets, -1 when none.
-func (cp *checkpoint) lastOffsets() (int64, error) { return cp.last("offsets") }
+// LastOffsets is the newest batch with offsets, -1 when none.
+func (cp *Checkpoint) LastOffsets() (int64, error) { return cp.last("offsets") }
 
-// offsetSeq is the content of an offsets file: the end offset of each
+// OffsetSeq is the content of an offsets file: the end offset of each
 // streaming source (nil for "-"), and the batch metadata.
-type offsetSeq struct {
+type OffsetSeq struct {
 	Offsets  []json.RawMessage
-	Metadata offsetMetadata
+	Metadata OffsetMetadata
 }
 
-// offsetMetadata is Spark's OffsetSeqMetadata.
-type offsetMetadata struct {
+// OffsetMetadata is Spark's OffsetSeqMetadata.
+type OffsetMetadata struct {
 	BatchWatermarkMs int64             `json:"batchWatermarkMs"`
 	BatchTimestampMs int64             `json:"batchTimestampMs"`
 	Conf             map[string]string `json:"conf,omitempty"`
 }
 
-// readOffsets reads offsets/<n>.
-func (cp *checkpoint) readOffsets(n int64) (offsetSeq, error) {
-	path := filepath.Join(cp.dir, "offsets", strconv.FormatInt(n, 10))
+// ReadOffsets reads offsets/<n>.
+func (cp *Checkpoint) ReadOffsets(n int64) (OffsetSeq, error) {
+	path := filepath.Join(cp.Dir, "offsets", strconv.FormatInt(n, 10))
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return offsetSeq{}, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+		return OffsetSeq{}, fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
-	seq, err := parseOffsets(b)
+	seq, err := ParseOffsets(b)
 	if err != nil {
-		return offsetSeq{}, fmt.Errorf("%w: %s: %w", ErrCheckpoint, path, err)
+		return OffsetSeq{}, fmt.Errorf("%w: %s: %w", ErrCheckpoint, path, err)
 	}
 	return seq, nil
 }
 
-// parseOffsets parses an offsets file: "v1", the metadata JSON, then one
+// ParseOffsets parses an offsets file: "v1", the metadata JSON, then one
 // offset per source, each a JSON value (possibly spread over lines) or "-".
-func parseOffsets(b []byte) (offsetSeq, error) {
-	var seq offsetSeq
+func ParseOffsets(b []byte) (OffsetSeq, error) {
+	var seq OffsetSeq
 	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
 	if len(lines) == 0 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "v") {
 		return seq, errors.New("not an offsets file (no version line)")
@@ -319,8 +340,8 @@ func parseOffsets(b []byte) (offsetSeq, error) {
 	return seq, nil
 }
 
-// writeOffsets writes offsets/<n> (the write-ahead log of batch n).
-func (cp *checkpoint) writeOffsets(n int64, seq offsetSeq) error {
+// WriteOffsets writes offsets/<n> (the write-ahead log of batch n).
+func (cp *Checkpoint) WriteOffsets(n int64, seq OffsetSeq) error {
 	var b bytes.Buffer
 	b.WriteString(checkpointVersion)
 	meta, err := json.Marshal(seq.Metadata)
@@ -340,25 +361,25 @@ func (cp *checkpoint) writeOffsets(n int64, seq offsetSeq) error {
 	return cp.writeLog("offsets", n, b.Bytes())
 }
 
-// writeCommit writes commits/<n>: batch n is done.
-func (cp *checkpoint) writeCommit(n int64) error {
+// WriteCommit writes commits/<n>: batch n is done.
+func (cp *Checkpoint) WriteCommit(n int64) error {
 	return cp.writeLog("commits", n, []byte(checkpointVersion+"\n"+`{"nextBatchWatermarkMs":0}`))
 }
 
-func (cp *checkpoint) writeLog(log string, n int64, b []byte) error {
-	dir := filepath.Join(cp.dir, log)
+func (cp *Checkpoint) writeLog(log string, n int64, b []byte) error {
+	dir := filepath.Join(cp.Dir, log)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, strconv.FormatInt(n, 10)), b); err != nil {
-		return fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.dir, err)
+	if err := WriteFileAtomic(filepath.Join(dir, strconv.FormatInt(n, 10)), b); err != nil {
+		return fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.Dir, err)
 	}
 	return nil
 }
 
-// writeFileAtomic writes a file through a temporary file renamed into
+// WriteFileAtomic writes a file through a temporary file renamed into
 // place, so readers see all of it or nothing.
-func writeFileAtomic(path string, b []byte) error {
+func WriteFileAtomic(path string, b []byte) error {
 	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+uuid.NewString()+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
@@ -380,23 +401,23 @@ func writeFileAtomic(path string, b []byte) error {
 	return err
 }
 
-// stateDir is the folder of an update flow's state after batch n.
-func (cp *checkpoint) stateDir(n int64) string {
-	return filepath.Join(cp.dir, "state", strconv.FormatInt(n, 10))
+// StateDir is the folder of an update flow's state after batch n.
+func (cp *Checkpoint) StateDir(n int64) string {
+	return filepath.Join(cp.Dir, "state", strconv.FormatInt(n, 10))
 }
 
-// pruneState removes the states older than batch keep.
-func (cp *checkpoint) pruneState(g delta.Guard, keep int64) {
-	entries, _ := os.ReadDir(filepath.Join(cp.dir, "state"))
+// PruneState removes the states older than batch keep.
+func (cp *Checkpoint) PruneState(g delta.Guard, keep int64) {
+	entries, _ := os.ReadDir(filepath.Join(cp.Dir, "state"))
 	for _, e := range entries {
 		if n, err := strconv.ParseInt(e.Name(), 10, 64); err == nil && n < keep && e.IsDir() {
-			g.RemoveAll(filepath.Join(cp.dir, "state", e.Name())) //nolint:errcheck // pruned again after the next batch
+			g.RemoveAll(filepath.Join(cp.Dir, "state", e.Name())) //nolint:errcheck // pruned again after the next batch
 		}
 	}
 }
 
-// fileEntry is an entry of a file source's log (Spark's FileEntry).
-type fileEntry struct {
+// FileEntry is an entry of a file source's log (Spark's FileEntry).
+type FileEntry struct {
 	Path      string `json:"path"`
 	Timestamp int64  `json:"timestamp"`
 	BatchID   int64  `json:"batchId"`
@@ -407,14 +428,14 @@ type fileEntry struct {
 const fileSourceCompactInterval = 10
 
 // sourceLogDir is the log folder of streaming source i.
-func (cp *checkpoint) sourceLogDir(i int) string {
-	return filepath.Join(cp.dir, "sources", strconv.Itoa(i))
+func (cp *Checkpoint) sourceLogDir(i int) string {
+	return filepath.Join(cp.Dir, "sources", strconv.Itoa(i))
 }
 
-// readFileSourceLog returns the entries of file source i's log up to its
+// ReadFileSourceLog returns the entries of file source i's log up to its
 // batch upTo (inclusive), starting after batch after (-1: from the start).
 // It reads compacted files (<N>.compact) as Spark writes them.
-func (cp *checkpoint) readFileSourceLog(i int, after, upTo int64) ([]fileEntry, error) {
+func (cp *Checkpoint) ReadFileSourceLog(i int, after, upTo int64) ([]FileEntry, error) {
 	dir := cp.sourceLogDir(i)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -448,7 +469,7 @@ func (cp *checkpoint) readFileSourceLog(i int, after, upTo int64) ([]fileEntry, 
 			start = k
 		}
 	}
-	var out []fileEntry
+	var out []FileEntry
 	for _, n := range ids[start:] {
 		if n > upTo {
 			break
@@ -459,9 +480,9 @@ func (cp *checkpoint) readFileSourceLog(i int, after, upTo int64) ([]fileEntry, 
 		}
 		for _, e := range es {
 			if e.BatchID > after && e.BatchID <= upTo {
-				if p := uriPath(e.Path); cp.base != cp.home {
+				if p := URIPath(e.Path); cp.base != cp.home {
 					if q := rebase(p, cp.base, cp.home); q != p {
-						e.Path = fileURI(q)
+						e.Path = FileURI(q)
 					}
 				}
 				out = append(out, e)
@@ -471,7 +492,7 @@ func (cp *checkpoint) readFileSourceLog(i int, after, upTo int64) ([]fileEntry, 
 	return out, nil
 }
 
-func readFileEntries(path string) ([]fileEntry, error) {
+func readFileEntries(path string) ([]FileEntry, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCheckpoint, err)
@@ -479,7 +500,7 @@ func readFileEntries(path string) ([]fileEntry, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var out []fileEntry
+	var out []FileEntry
 	line := 0
 	for sc.Scan() {
 		line++
@@ -493,7 +514,7 @@ func readFileEntries(path string) ([]fileEntry, error) {
 		if t == "" {
 			continue
 		}
-		var e fileEntry
+		var e FileEntry
 		if err := json.Unmarshal([]byte(t), &e); err != nil {
 			return nil, fmt.Errorf("%w: %s, line %d: %w", ErrCheckpoint, path, line, err)
 		}
@@ -502,10 +523,10 @@ func readFileEntries(path string) ([]fileEntry, error) {
 	return out, sc.Err()
 }
 
-// writeFileSourceLog writes file source i's batch n: the files it
+// WriteFileSourceLog writes file source i's batch n: the files it
 // admitted. Every compactInterval batches the file is a compacted one
 // holding every entry so far, as Spark writes it.
-func (cp *checkpoint) writeFileSourceLog(i int, n int64, files []fileEntry) error {
+func (cp *Checkpoint) WriteFileSourceLog(i int, n int64, files []FileEntry) error {
 	dir := cp.sourceLogDir(i)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
@@ -513,7 +534,7 @@ func (cp *checkpoint) writeFileSourceLog(i int, n int64, files []fileEntry) erro
 	name := strconv.FormatInt(n, 10)
 	entries := files
 	if (n+1)%fileSourceCompactInterval == 0 {
-		prev, err := cp.readFileSourceLog(i, -1, n-1)
+		prev, err := cp.ReadFileSourceLog(i, -1, n-1)
 		if err != nil {
 			return err
 		}
@@ -523,37 +544,37 @@ func (cp *checkpoint) writeFileSourceLog(i int, n int64, files []fileEntry) erro
 	var b bytes.Buffer
 	b.WriteString(checkpointVersion)
 	for _, e := range entries {
-		if p := uriPath(e.Path); cp.base != cp.home {
+		if p := URIPath(e.Path); cp.base != cp.home {
 			if q := rebase(p, cp.home, cp.base); q != p {
-				e.Path = fileURI(q)
+				e.Path = FileURI(q)
 			}
 		}
 		line, _ := json.Marshal(e)
 		b.WriteByte('\n')
 		b.Write(line)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, name), b.Bytes()); err != nil {
+	if err := WriteFileAtomic(filepath.Join(dir, name), b.Bytes()); err != nil {
 		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
 	return nil
 }
 
-// fileURI is a local path as Spark writes it in a file source log.
-func fileURI(path string) string {
+// FileURI is a local path as Spark writes it in a file source log.
+func FileURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
-// uriPath is the local path of a file source log entry: a file: URI or a
+// URIPath is the local path of a file source log entry: a file: URI or a
 // plain path.
-func uriPath(s string) string {
+func URIPath(s string) string {
 	if u, err := url.Parse(s); err == nil && u.Scheme == "file" {
 		return filepath.Clean(filepath.FromSlash(u.Path))
 	}
 	return filepath.Clean(s)
 }
 
-// copyDir copies a folder tree (an imported checkpoint).
-func copyDir(src, dst string) error {
+// CopyDir copies a folder tree (an imported checkpoint).
+func CopyDir(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -574,7 +595,7 @@ func copyDir(src, dst string) error {
 	})
 }
 
-// batchTimestamp is the batch metadata of a new batch.
-func batchMetadata(now time.Time) offsetMetadata {
-	return offsetMetadata{BatchTimestampMs: now.UnixMilli(), Conf: map[string]string{"spark.sql.shuffle.partitions": "1"}}
+// BatchMetadata is the batch metadata of a new batch.
+func BatchMetadata(now time.Time) OffsetMetadata {
+	return OffsetMetadata{BatchTimestampMs: now.UnixMilli(), Conf: map[string]string{"spark.sql.shuffle.partitions": "1"}}
 }
