@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/local"
+	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -309,10 +310,10 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 	if err != nil {
 		return "", err
 	}
-	if w := l.skippedWarning(path); w != "" && o.warn != nil {
+	if w := l.SkippedWarning(path); w != "" && o.warn != nil {
 		o.warn(w)
 	}
-	complete, writing, err := settle(ctx, l.files, o.settle, time.Now)
+	complete, writing, err := landing.Settle(ctx, l.Files, o.settle, time.Now)
 	if err != nil {
 		return "", err
 	}
@@ -323,7 +324,7 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 	if len(complete) == 0 {
 		return "", fmt.Errorf("%w: no files match %s", ErrSource, path)
 	}
-	return e.ReadFiles(ctx, listing{files: complete}.paths(), format, o.src)
+	return e.ReadFiles(ctx, landing.Listing{Files: complete}.Paths(), format, o.src)
 }
 
 // readFileList reads the given files of a format with DuckDB
@@ -402,7 +403,7 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 	format = strings.ToUpper(format)
 	exact := make([]string, len(files))
 	for i, f := range files {
-		p, err := duckPath(f)
+		p, err := landing.DuckPath(f)
 		if err != nil {
 			return "", err
 		}
@@ -557,20 +558,20 @@ func schemaColumns(src *workspace.Source) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// listFiles returns the data files a path names (listLanding): the
+// listFiles returns the data files a path names (landing.List): the
 // file itself, the files of a glob, or every file below a folder (sorted),
 // skipping names starting with '.' or '_' (Spark's hidden files: _SUCCESS,
 // _delta_log, .crc) and what is not a regular file. A folder without a
 // file is an error ("no files in").
-func listFiles(ctx context.Context, path string) (listing, error) {
-	l, err := listLanding(ctx, path)
+func listFiles(ctx context.Context, path string) (landing.Listing, error) {
+	l, err := landing.List(ctx, path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return l, fmt.Errorf("%w: %s does not exist", ErrSource, path)
 		}
 		return l, err
 	}
-	if len(l.files) == 0 && !isGlob(path) {
+	if len(l.Files) == 0 && !landing.IsGlob(path) {
 		return l, fmt.Errorf("%w: no files in %s", ErrSource, path)
 	}
 	return l, nil

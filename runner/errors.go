@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/runner/checkpoint"
+	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -36,7 +37,7 @@ var (
 
 	// ErrSource: a source cannot be read (missing path, no files, a table
 	// or node output that does not exist yet).
-	ErrSource = errors.New("cannot read source")
+	ErrSource = landing.ErrSource
 
 	// ErrStep: a transformer step cannot be compiled to SQL.
 	ErrStep = errors.New("invalid transformer step")

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -83,72 +82,6 @@ func TestLandingGlobCharacters(t *testing.T) {
 				t.Fatalf("rows read: %q, want %q (each file once)", got[0][0], tc.want)
 			}
 		})
-	}
-}
-
-// TestDuckPath: the escaping of exact names for DuckDB's readers.
-func TestDuckPath(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"/a/b.csv", "/a/b.csv"},
-		{"/a/f?.csv", "/a/f[?].csv"},
-		{"/a/[f]1.csv", "/a/[[]f]1.csv"},
-		{"/a/**", "/a/[*][*]"},
-		{"/d[1]/x*.csv", "/d[[]1]/x[*].csv"},
-		{`/a/b\c.csv`, `/a/b\c.csv`},
-	} {
-		got, err := duckPath(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("duckPath(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	if _, err := duckPath(`/a/b\c?.csv`); err == nil {
-		t.Error(`duckPath accepted a name DuckDB cannot read exactly (b\c?.csv)`)
-	}
-}
-
-// TestLandingSettle: a file modified within the settle window is looked
-// at again after it; one still changing then is not complete.
-func TestLandingSettle(t *testing.T) {
-	dir := t.TempDir()
-	still, moving := filepath.Join(dir, "still.csv"), filepath.Join(dir, "moving.csv")
-	old := filepath.Join(dir, "old.csv")
-	for _, p := range []string{still, moving, old} {
-		if err := os.WriteFile(p, []byte("v\n1\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	backdate(t, old)
-	l, err := listLanding(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { // the writer appends to moving.csv during the window
-		defer close(done)
-		time.Sleep(50 * time.Millisecond)
-		f, _ := os.OpenFile(moving, os.O_APPEND|os.O_WRONLY, 0)
-		f.WriteString("2")
-		f.Close()
-	}()
-	complete, writing, err := settle(context.Background(), l.files, 300*time.Millisecond, time.Now)
-	<-done
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c, w []string
-	for _, f := range complete {
-		c = append(c, filepath.Base(f.Path))
-	}
-	for _, f := range writing {
-		w = append(w, filepath.Base(f.Path))
-	}
-	if strings.Join(c, " ") != "old.csv still.csv" || strings.Join(w, " ") != "moving.csv" {
-		t.Fatalf("complete %v, being written %v; want [old.csv still.csv] and [moving.csv]", c, w)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, _, err := settle(ctx, l.files, time.Hour, time.Now); err == nil {
-		t.Fatal("settle did not stop on a cancelled context")
 	}
 }
 

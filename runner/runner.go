@@ -16,6 +16,7 @@ import (
 	"github.com/laktory/workbench/runner/foreach"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/runner/lake"
+	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/runner/polarssql"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/runner/sparksql"
@@ -77,7 +78,7 @@ type Config struct {
 func (r *Runner) settle() time.Duration {
 	switch {
 	case r.cfg.Settle == 0:
-		return defaultSettle
+		return landing.DefaultSettle
 	case r.cfg.Settle < 0:
 		return 0
 	}

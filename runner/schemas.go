@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -57,12 +58,12 @@ func landingDiagnostics(ctx context.Context, snap *workspace.Snapshot) []validat
 				if src.Kind != workspace.SourceFile || src.ResolvedPath == "" || src.Table != "" || strings.EqualFold(src.Format, "DELTA") {
 					continue
 				}
-				l, err := listLanding(ctx, src.ResolvedPath)
-				if err != nil || len(l.skipped) == 0 {
+				l, err := landing.List(ctx, src.ResolvedPath)
+				if err != nil || len(l.Skipped) == 0 {
 					continue
 				}
 				out = append(out, workspace.NewDiagnostic(src.At("path"), validate.Warning, validate.CodeNotRegular,
-					fmt.Sprintf("source #%d of node '%s': %s", src.Index+1, n.Name, l.skippedWarning(snap.Rel(src.ResolvedPath))),
+					fmt.Sprintf("source #%d of node '%s': %s", src.Index+1, n.Name, l.SkippedWarning(snap.Rel(src.ResolvedPath))),
 					"landing folders hold data files only: runs skip these entries and never open them"))
 			}
 		}
@@ -300,23 +301,23 @@ func (e schemaEngine) FileVersion(src *workspace.Source) (string, error) {
 // what is not a regular file skipped); none when nothing is there yet (a
 // run says so; a check has nothing to infer a schema from).
 func sourceFiles(src *workspace.Source) ([]string, error) {
-	l, err := listLanding(context.Background(), src.ResolvedPath)
+	l, err := landing.List(context.Background(), src.ResolvedPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if src.AsStream && len(l.files) > streamSchemaFiles {
+	if src.AsStream && len(l.Files) > streamSchemaFiles {
 		// The schema of a stream is inferred from its first files, as Auto
 		// Loader samples them: an incremental run over a large landing
 		// folder does not read every file it processed before to bind, and
 		// its schema cache key stays the same as files land.
-		slices.SortStableFunc(l.files, func(a, b landingFile) int { return a.ModTime.Compare(b.ModTime) })
-		l.files = l.files[:streamSchemaFiles]
-		slices.SortFunc(l.files, func(a, b landingFile) int { return strings.Compare(a.Path, b.Path) })
+		slices.SortStableFunc(l.Files, func(a, b landing.File) int { return a.ModTime.Compare(b.ModTime) })
+		l.Files = l.Files[:streamSchemaFiles]
+		slices.SortFunc(l.Files, func(a, b landing.File) int { return strings.Compare(a.Path, b.Path) })
 	}
-	return l.paths(), nil
+	return l.Paths(), nil
 }
 
 // streamSchemaFiles is how many files a streaming source's schema is

@@ -14,6 +14,7 @@ import (
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -107,7 +108,7 @@ func (s *fileStream) available(ctx context.Context) ([]checkpoint.FileEntry, err
 		return s.listed, nil
 	}
 	s.done = true
-	l, err := listLanding(ctx, s.path)
+	l, err := landing.List(ctx, s.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && s.required:
 		return nil, fmt.Errorf("%w: %s does not exist: fix the source's path, or create the folder", ErrSource, s.path)
@@ -116,10 +117,10 @@ func (s *fileStream) available(ctx context.Context) ([]checkpoint.FileEntry, err
 	case err != nil:
 		return nil, err
 	}
-	if w := l.skippedWarning(s.path); w != "" {
+	if w := l.SkippedWarning(s.path); w != "" {
 		s.report(w)
 	}
-	complete, writing, err := settle(ctx, l.files, s.settle, time.Now)
+	complete, writing, err := landing.Settle(ctx, l.Files, s.settle, time.Now)
 	if err != nil {
 		return nil, err
 	}

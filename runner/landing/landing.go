@@ -1,4 +1,9 @@
-package runner
+// Package landing lists the files a file source reads: an exact list of
+// regular files below a folder or matching a glob, each complete (its
+// size and modification time stayed the same for the settle window), and
+// names them exactly for DuckDB's readers (docs/streaming.md, "Landing
+// files").
+package landing
 
 import (
 	"context"
@@ -19,7 +24,7 @@ import (
 //     excepted (Spark's hidden files); a glob is expanded here, once, by
 //     Go's filepath.Glob (Hadoop's per-component wildcards: * ? [...]), and
 //     each match that is a folder listed the same way. The reader (DuckDB)
-//     gets the files' own names, escaped (duckPath), never a pattern: a file
+//     gets the files' own names, escaped (DuckPath), never a pattern: a file
 //     named f?.csv or [f]1.csv is read alone, and nothing else with it.
 //   - A FIFO, a socket, a device or a link to a folder is skipped with a
 //     warning and never opened (opening a FIFO blocks until a writer comes).
@@ -28,58 +33,62 @@ import (
 //     a file modified within the window is looked at again once the window
 //     has passed, and is read only if it did not change meanwhile.
 
-// defaultSettle is the settle window of landing files.
-const defaultSettle = time.Second
+// ErrSource: a source cannot be read (missing path, no files, a table
+// or node output that does not exist yet).
+var ErrSource = errors.New("cannot read source")
 
-// landingFile is a regular data file a source lists.
-type landingFile struct {
+// DefaultSettle is the settle window of landing files.
+const DefaultSettle = time.Second
+
+// File is a regular data file a source lists.
+type File struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
 }
 
-// listing is what a source's path holds.
-type listing struct {
-	files []landingFile // sorted by path
-	// skipped are the paths that are not regular files (FIFOs, sockets,
+// Listing is what a source's path holds.
+type Listing struct {
+	Files []File // sorted by path
+	// Skipped are the paths that are not regular files (FIFOs, sockets,
 	// devices, links to folders), never opened.
-	skipped []string
+	Skipped []string
 }
 
-// skippedWarning says which non-regular files a listing skipped, "" for
+// SkippedWarning says which non-regular files a Listing skipped, "" for
 // none.
-func (l listing) skippedWarning(path string) string {
-	if len(l.skipped) == 0 {
+func (l Listing) SkippedWarning(path string) string {
+	if len(l.Skipped) == 0 {
 		return ""
 	}
-	names := l.skipped
+	names := l.Skipped
 	more := ""
 	if len(names) > 5 {
-		names, more = names[:5], fmt.Sprintf(" and %d more", len(l.skipped)-5)
+		names, more = names[:5], fmt.Sprintf(" and %d more", len(l.Skipped)-5)
 	}
 	return fmt.Sprintf("%s holds %d entries that are not regular files (a FIFO, socket, device or link to a folder): skipped, never opened: %s%s; move them out of the landing folder",
-		path, len(l.skipped), strings.Join(names, ", "), more)
+		path, len(l.Skipped), strings.Join(names, ", "), more)
 }
 
-func (l listing) paths() []string {
-	out := make([]string, len(l.files))
-	for i, f := range l.files {
+func (l Listing) Paths() []string {
+	out := make([]string, len(l.Files))
+	for i, f := range l.Files {
 		out[i] = f.Path
 	}
 	return out
 }
 
-// isGlob reports whether a source path is a glob.
-func isGlob(path string) bool { return strings.ContainsAny(path, "*?[") }
+// IsGlob reports whether a source path is a glob.
+func IsGlob(path string) bool { return strings.ContainsAny(path, "*?[") }
 
-// listLanding lists the regular files a source path names: the file
+// List lists the regular files a source path names: the file
 // itself, the files a glob matches (folders among them listed), or every
 // file below a folder. A path that does not exist is an ErrSource error
 // wrapping fs.ErrNotExist; a named path that is not a regular file or a
 // folder is an ErrSource error.
-func listLanding(ctx context.Context, path string) (listing, error) {
-	var l listing
-	if isGlob(path) {
+func List(ctx context.Context, path string) (Listing, error) {
+	var l Listing
+	if IsGlob(path) {
 		matches, err := filepath.Glob(path)
 		if err != nil {
 			return l, fmt.Errorf("%w: %s: %w", ErrSource, path, err)
@@ -101,13 +110,13 @@ func listLanding(ctx context.Context, path string) (listing, error) {
 			return l, err
 		}
 	}
-	slices.SortFunc(l.files, func(a, b landingFile) int { return strings.Compare(a.Path, b.Path) })
-	slices.Sort(l.skipped)
+	slices.SortFunc(l.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(l.Skipped)
 	return l, nil
 }
 
 // add adds the files of p (a file, or a folder listed below it).
-func (l *listing) add(ctx context.Context, p string, match bool) error {
+func (l *Listing) add(ctx context.Context, p string, match bool) error {
 	fi, err := os.Stat(p) // follows a link: a link to a regular file is read
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -117,10 +126,10 @@ func (l *listing) add(ctx context.Context, p string, match bool) error {
 	}
 	switch {
 	case fi.Mode().IsRegular():
-		l.files = append(l.files, landingFile{Path: p, Size: fi.Size(), ModTime: fi.ModTime()})
+		l.Files = append(l.Files, File{Path: p, Size: fi.Size(), ModTime: fi.ModTime()})
 		return nil
 	case !fi.IsDir():
-		l.skipped = append(l.skipped, p)
+		l.Skipped = append(l.Skipped, p)
 		return nil
 	}
 	root := p
@@ -152,7 +161,7 @@ func (l *listing) add(ctx context.Context, p string, match bool) error {
 			if err != nil {
 				return err
 			}
-			l.files = append(l.files, landingFile{Path: q, Size: info.Size(), ModTime: info.ModTime()})
+			l.Files = append(l.Files, File{Path: q, Size: info.Size(), ModTime: info.ModTime()})
 		case t&fs.ModeSymlink != 0:
 			info, err := os.Stat(q)
 			switch {
@@ -160,12 +169,12 @@ func (l *listing) add(ctx context.Context, p string, match bool) error {
 			case err != nil:
 				return err
 			case info.Mode().IsRegular():
-				l.files = append(l.files, landingFile{Path: q, Size: info.Size(), ModTime: info.ModTime()})
+				l.Files = append(l.Files, File{Path: q, Size: info.Size(), ModTime: info.ModTime()})
 			default:
-				l.skipped = append(l.skipped, q)
+				l.Skipped = append(l.Skipped, q)
 			}
 		default:
-			l.skipped = append(l.skipped, q)
+			l.Skipped = append(l.Skipped, q)
 		}
 		return nil
 	})
@@ -188,11 +197,11 @@ func kindOf(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-// settle splits files into the complete ones and those still being
+// Settle splits files into the complete ones and those still being
 // written: a file modified within the window (or in the future) is
-// looked at again once the window has passed since the listing, and is
+// looked at again once the window has passed since the Listing, and is
 // complete only if its size and modification time did not change.
-func settle(ctx context.Context, files []landingFile, window time.Duration, now func() time.Time) (complete, writing []landingFile, err error) {
+func Settle(ctx context.Context, files []File, window time.Duration, now func() time.Time) (complete, writing []File, err error) {
 	if window <= 0 {
 		return files, nil, nil
 	}
@@ -231,13 +240,13 @@ func settle(ctx context.Context, files []landingFile, window time.Duration, now 
 	return complete, writing, nil
 }
 
-// duckPath is a file's exact name as DuckDB's readers take it: each list
+// DuckPath is a file's exact name as DuckDB's readers take it: each list
 // element is a glob pattern there, so *, ? and [ are written as the
 // one-character classes [*], [?] and [[]. DuckDB has no escape for a
 // backslash in a pattern: a name holding both a backslash and a wildcard
 // cannot be named exactly and is refused.
-func duckPath(p string) (string, error) {
-	if !isGlob(p) {
+func DuckPath(p string) (string, error) {
+	if !IsGlob(p) {
 		return p, nil
 	}
 	if strings.Contains(p, `\`) {
