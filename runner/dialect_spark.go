@@ -73,13 +73,18 @@ func (d sparkDialect) Translate(ctx context.Context, st dialect.Step) (dialect.R
 			return res, nil
 		}
 		return dialect.Result{SQL: r.SQL, Name: name}, nil
-	case dialect.Expression:
+	case dialect.Expression, dialect.Predicate:
 		var schema []sparksql.Column
 		if len(inputs) > 0 {
 			schema = inputs[0].Schema
 		}
 		var r *sparksql.ExprResult
-		if r, err = sparksql.TranslateExpr(st.Text, sparksql.ExprInput{Schema: schema}, d.opts, true); err == nil {
+		if st.Kind == dialect.Predicate {
+			r, err = sparksql.TranslatePredicate(st.Text, sparksql.ExprInput{Schema: schema}, d.opts)
+		} else {
+			r, err = sparksql.TranslateExpr(st.Text, sparksql.ExprInput{Schema: schema}, d.opts, true)
+		}
+		if err == nil {
 			sql = r.SQL
 		}
 	default:

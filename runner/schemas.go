@@ -427,6 +427,7 @@ func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow
 	}
 	c.bindExpectations(ctx, df)
 	c.bindWheres(ctx, df)
+	c.bindDeleteWheres(ctx, df)
 	out.Columns, out.Problems = dialectColumns(cols), c.bind.problems
 	return out, nil
 }
@@ -558,14 +559,58 @@ func (c *compiler) bindWheres(ctx context.Context, df string) {
 		}
 		o := origin{what: fmt.Sprintf("the shared.where of sink #%d", sk.Index+1), at: sk.Shared.At("where"), exact: true}
 		c.bind.at(o)
-		c.bind.placed = append(c.bind.placed, placed{sql: sk.Shared.Where,
-			res: dialect.Result{SQL: sk.Shared.Where, Spans: []dialect.Span{{Len: len(sk.Shared.Where)}}}, o: o})
-		// The predicate as written (the run embeds DuckDB's rendering of
-		// it, the same expression), so errors point into the YAML.
-		if _, err := c.s.describe(ctx, whereViolationsSQL("("+sk.Shared.Where+")", df)); err != nil {
+		pred := "(" + sk.Shared.Where + ")"
+		if c.n.DataframeBackend == "POLARS" {
+			// The predicate as written (the run embeds DuckDB's rendering
+			// of it, the same expression), so errors point into the YAML.
+			c.bind.placed = append(c.bind.placed, placed{sql: sk.Shared.Where,
+				res: dialect.Result{SQL: sk.Shared.Where, Spans: []dialect.Span{{Len: len(sk.Shared.Where)}}}, o: o})
+		} else {
+			// The node's dialect (Spark SQL on PYSPARK) as the run's check
+			// of the rows written and a FULL refresh's DELETE read it
+			// (whereSQL): typed with Spark's rules, Spark's refusals with
+			// its error class.
+			before := len(c.bind.problems)
+			x, err := c.translate(ctx, dialect.Predicate, sk.Shared.Where, df, o)
+			if err != nil && !errors.Is(err, errStop) {
+				c.bind.problems = append(c.bind.problems, c.bind.problem(err))
+			}
+			for i := before; i < len(c.bind.problems); i++ {
+				c.bind.problems[i].Table = sk.Table
+			}
+			if err != nil {
+				continue
+			}
+			pred = "(" + x + ")"
+		}
+		if _, err := c.s.describe(ctx, whereViolationsSQL(pred, df)); err != nil {
 			p := c.bind.problem(err)
 			p.Table = sk.Table
 			c.bind.problems = append(c.bind.problems, p)
+		}
+	}
+}
+
+// bindDeleteWheres binds the delete_where of each MERGE sink over the
+// node's output, translated as the merge translates it (mergePlan): the
+// node's dialect's condition, so that what Spark's MERGE refuses is
+// refused before a run.
+func (c *compiler) bindDeleteWheres(ctx context.Context, df string) {
+	for _, sk := range c.n.Sinks {
+		if sk.MergeCDC == nil || sk.MergeCDC.DeleteWhere == "" {
+			continue
+		}
+		o := origin{what: "merge_cdc_options.delete_where of " + sk.Describe(), at: sk.MergeCDC.At("delete_where"), exact: true}
+		c.bind.at(o)
+		x, err := c.translate(ctx, deleteWhereKind(sk.MergeCDC), sk.MergeCDC.DeleteWhere, df, o)
+		if err != nil {
+			if !errors.Is(err, errStop) {
+				c.bind.problems = append(c.bind.problems, c.bind.problem(err))
+			}
+			continue
+		}
+		if _, err := c.s.describe(ctx, fmt.Sprintf("SELECT coalesce((%s), false) FROM %s", x, quoteIdent(df))); err != nil {
+			c.bind.problems = append(c.bind.problems, c.bind.problem(err))
 		}
 	}
 }

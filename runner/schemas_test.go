@@ -20,6 +20,14 @@ var D = workspacetest.D
 var sqlData = map[string]string{
 	"data/prices.csv":     "symbol,price,qty\nAAA,10.5,3\nBBB,0.5,1\n",
 	"data/orders/o.jsonl": `{"order_id": 1, "client_id": 1, "amount": 12.5, "ts": "2026-01-01T09:00:00Z"}` + "\n",
+	// A CSV read without infer_schema: every column is a string.
+	"data/clients/c.csv": "order_id,client_id\n1,1\n2,3\n",
+}
+
+// clientsWriter is a pipeline writing the clients CSV (string columns)
+// into the shared table all_orders with the ownership predicate where.
+func clientsWriter(name, where string) string {
+	return "name: " + name + "\nnodes:\n- name: orders\n  sources:\n  - path: ../data/clients/\n    format: CSV\n  sinks:\n  - table_name: all_orders\n    mode: APPEND\n    shared:\n      where: " + where + "\n"
 }
 
 // node is a pipeline of one node reading prices.csv (typed: infer_schema)
@@ -224,7 +232,60 @@ nodes:
     mode: APPEND
     shared:
       where: client_id = 2
-`}, want: []W{D("pipelines/acme.yaml", 14, 14, validate.CodeSQLBind, `the shared.where of sink #1 does not bind: Referenced column "client_id" not found`)}},
+`}, want: []W{D("pipelines/acme.yaml", 14, 14, validate.CodeSQLBind, "the shared.where of sink #1 does not bind: [UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with name `client_id` cannot be resolved. Did you mean one of the following? [`order_id`, `amount`].")}},
+		// A PYSPARK writer's where is Spark SQL, typed as Spark types it:
+		// a string column meets numbers as a number (DuckDB's binder
+		// refused BETWEEN of VARCHAR and INTEGER).
+		{name: "where over a CSV string column compares as Spark does", files: map[string]string{
+			"pipelines/acme.yaml":   clientsWriter("acme", "client_id = 1"),
+			"pipelines/globex.yaml": clientsWriter("globex", "client_id BETWEEN 2 AND 5"),
+		}},
+		{name: "where Spark refuses, with Spark's error class", files: map[string]string{
+			"pipelines/acme.yaml":   clientsWriter("acme", "client_id = 1"),
+			"pipelines/globex.yaml": clientsWriter("globex", "client_id + 1"),
+		}, want: []W{
+			D("pipelines/globex.yaml", 11, 24, validate.CodeSQLBind, `the shared.where of sink #1 does not bind: [DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN] Cannot resolve "(client_id + 1)" due to data type mismatch: Filter expression "(client_id + 1)" of type "BIGINT" is not a boolean.`),
+			D("pipelines/acme.yaml", 11, 14, validate.CodeWhereUnproven, "cannot prove disjoint"),
+			D("pipelines/globex.yaml", 11, 14, validate.CodeWhereUnproven, "cannot prove disjoint"),
+		}},
+		{name: "where with an aggregate", files: map[string]string{
+			"pipelines/acme.yaml":   clientsWriter("acme", "client_id = 1"),
+			"pipelines/globex.yaml": clientsWriter("globex", "client_id > max(order_id)"),
+		}, want: []W{
+			D("pipelines/globex.yaml", 11, 26, validate.CodeSQLBind, "the shared.where of sink #1 does not bind: [INVALID_WHERE_CONDITION] The WHERE condition contains invalid expressions: max."),
+			D("pipelines/globex.yaml", 11, 26, validate.CodeWhereReads, "it calls max()"),
+		}},
+		// A merge's delete_where is a condition of Spark's MERGE: boolean,
+		// row by row.
+		{name: "delete_where with a window", files: map[string]string{"pipelines/pl.yaml": `name: pl
+nodes:
+- name: silver
+  sources:
+  - path: ../data/clients/
+    format: CSV
+  sinks:
+  - table_name: silver
+    mode: MERGE
+    merge_cdc_options:
+      primary_keys: [order_id]
+      order_by: client_id
+      scd_type: 2
+      delete_where: count(*) OVER (PARTITION BY order_id) > 1
+`}},
+		{name: "delete_where Spark refuses", files: map[string]string{"pipelines/pl.yaml": `name: pl
+nodes:
+- name: silver
+  sources:
+  - path: ../data/clients/
+    format: CSV
+  sinks:
+  - table_name: silver
+    mode: MERGE
+    merge_cdc_options:
+      primary_keys: [order_id]
+      order_by: client_id
+      delete_where: client_idd = 2
+`}, want: []W{D("pipelines/pl.yaml", 13, 21, validate.CodeSQLBind, "merge_cdc_options.delete_where of table silver does not bind: [UNRESOLVED_COLUMN.WITH_SUGGESTION]")}},
 		{name: "declared sink schema", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: SELECT symbol, CAST(qty AS INTEGER) AS qty, price FROM {df}

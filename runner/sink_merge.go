@@ -120,7 +120,7 @@ func (x *taskExec) mergePlan(ctx context.Context, sp *sinkPlan, rel string) (*me
 	}
 	if o.DeleteWhere != "" {
 		c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.r.cfg.Dialect, x.tp.pipeline, x.tp.node)
-		batch.DeleteWhere, err = c.translate(ctx, dialect.Expression, o.DeleteWhere, rel,
+		batch.DeleteWhere, err = c.translate(ctx, deleteWhereKind(o), o.DeleteWhere, rel,
 			origin{what: "merge_cdc_options.delete_where of " + sp.sink.Describe(), at: o.At("delete_where"), exact: true})
 		if err != nil {
 			return nil, err
@@ -131,6 +131,18 @@ func (x *taskExec) mergePlan(ctx context.Context, sp *sinkPlan, rel string) (*me
 		return nil, fmt.Errorf("%w: node '%s' of pipeline '%s', %s: %w", ErrSink, x.tp.node.Name, x.tp.pipeline.Name, sp.sink.Describe(), err)
 	}
 	return p, nil
+}
+
+// deleteWhereKind is what delete_where is in Laktory 0.13.1's merge: with
+// SCD type 1 a condition of Spark's MERGE (whenMatchedDelete and the
+// update's and insert's conditions: boolean, row by row, deterministic);
+// with SCD type 2 a column of the source (withColumn("__to_delete")),
+// where a window is allowed.
+func deleteWhereKind(o *workspace.MergeCDC) dialect.Kind {
+	if o.SCDType == 2 {
+		return dialect.Expression
+	}
+	return dialect.Predicate
 }
 
 // mergeDetail describes a commit of a merge in the history, with the rows

@@ -40,6 +40,14 @@ const (
 	// selects, an expectation. It accepts much less than the backend's
 	// SQL and computes with the backend's semantics.
 	LaktoryExpression
+	// Predicate is one boolean condition over the columns of Inputs[0]
+	// that the backend evaluates row by row wherever it stands: a
+	// `where` ownership predicate (the check of the rows written, a FULL
+	// refresh's DELETE, a plan's count) or a merge's delete_where. It
+	// is the backend's SQL, like an Expression, but it must be boolean and
+	// hold no subquery, aggregate, window, generator or non-deterministic
+	// function, as Spark's DELETE ... WHERE and MERGE conditions require.
+	Predicate
 )
 
 // Column is a column of a relation; Type is DuckDB's type name as DESCRIBE

@@ -17,8 +17,8 @@ import (
 // is polars' SQLContext (Translate), an expression of Laktory's own SQL
 // parser (dialect.LaktoryExpression: a source's filter and selects, an
 // expectation) is TranslateLaktoryExpr, any other expression
-// (dialect.Expression: a `where`, a merge's delete condition) is polars'
-// sql_expr (TranslateExpr).
+// (dialect.Expression; dialect.Predicate: a merge's delete condition) is
+// polars' sql_expr (TranslateExpr).
 type Translator struct{}
 
 // Translate implements dialect.Translator.
@@ -62,7 +62,7 @@ func (Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Resul
 		switch st.Kind {
 		case dialect.LaktoryExpression:
 			x, err = TranslateLaktoryExpr(st.Text, "", cols)
-		case dialect.Expression:
+		case dialect.Expression, dialect.Predicate:
 			x, err = TranslateExpr(st.Text, cols)
 		default:
 			return dialect.Result{}, fmt.Errorf("unknown kind of SQL %d", st.Kind)

@@ -67,17 +67,22 @@ func joinHints(hs ...string) string {
 }
 
 var (
-	errorKind     = regexp.MustCompile(`^[A-Za-z ]+ Error: `)
-	missingColRe  = regexp.MustCompile(`Referenced column "([^"]+)" not found`)
-	candidatesRe  = regexp.MustCompile(`^Candidate bindings: (.+)$`)
-	didYouMeanRe  = regexp.MustCompile(`^Did you mean (.+)$`)
-	candidateFnRe = regexp.MustCompile(`^Candidate functions:$`)
+	errorKind    = regexp.MustCompile(`^[A-Za-z ]+ Error: `)
+	missingColRe = regexp.MustCompile(`Referenced column "([^"]+)" not found`)
+	// Spark's UNRESOLVED_COLUMN (a PYSPARK node's SQL, runner/sparksql).
+	sparkMissingColRe = regexp.MustCompile("^\\[UNRESOLVED_COLUMN\\.[A-Z_]+\\] A column, variable, or function parameter with name `((?:[^`]|``)+)` cannot be resolved")
+	candidatesRe      = regexp.MustCompile(`^Candidate bindings: (.+)$`)
+	didYouMeanRe      = regexp.MustCompile(`^Did you mean (.+)$`)
+	candidateFnRe     = regexp.MustCompile(`^Candidate functions:$`)
 )
 
 // missingColumn is the column an unknown-column error names, or "".
 func missingColumn(msg string) string {
 	if m := missingColRe.FindStringSubmatch(msg); m != nil {
 		return m[1]
+	}
+	if m := sparkMissingColRe.FindStringSubmatch(msg); m != nil {
+		return strings.ReplaceAll(m[1], "``", "`")
 	}
 	return ""
 }
