@@ -108,7 +108,8 @@ func nodeFlows(snap *workspace.Snapshot, p *workspace.Pipeline, n *workspace.Nod
 // checkpoint on its first update, so it resumes from that checkpoint's last
 // committed offsets. Later updates, and updates after a full refresh,
 // ignore it; importing into a table that already exists is an error.
-func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
+func (fr *flowRun) importCheckpoint(ctx context.Context) error {
+	x, f := fr.x, fr.f
 	note := func(msg string) {
 		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "read", Message: "flow " + f.name + ": " + msg})
 	}
@@ -135,7 +136,7 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 			ErrCheckpoint, f.importFrom, f.name)
 	}
 	if sp := f.sink; sp.sink.Kind != workspace.SinkForEach && sp.sink.Table != "" {
-		if exists, err := x.existingTable(ctx, f); err != nil {
+		if exists, err := fr.existingTable(ctx); err != nil {
 			return err
 		} else if exists {
 			return fmt.Errorf("%w: flow %s imports the checkpoint %s into %s, which already exists: importing a checkpoint into an existing table is not supported. Target a new table that the pipeline creates, or a sink",
@@ -182,8 +183,8 @@ func (x *taskExec) importCheckpoint(ctx context.Context, f *flowPlan) error {
 // existingTable reports whether the flow's target table exists and was not
 // created by its pipeline (no flow of the pipeline remembered for it, and
 // not created by this run).
-func (x *taskExec) existingTable(ctx context.Context, f *flowPlan) (bool, error) {
-	sp := f.sink
+func (fr *flowRun) existingTable(ctx context.Context) (bool, error) {
+	x, sp := fr.x, fr.f.sink
 	snap, err := loadTable(ctx, string(sp.sink.Table))
 	if err != nil || snap == nil {
 		return false, err
@@ -191,7 +192,7 @@ func (x *taskExec) existingTable(ctx context.Context, f *flowPlan) (bool, error)
 	if x.run.createdByRun(sp.sink.Table) {
 		return false, nil
 	}
-	flows, err := x.run.store.ListFlows(ctx, f.target)
+	flows, err := x.run.store.ListFlows(ctx, fr.f.target)
 	if err != nil {
 		return false, err
 	}
@@ -222,8 +223,9 @@ func (x *taskExec) sinkDefinition(f *flowPlan) {
 		Message: fmt.Sprintf("ForEach sink %s (format foreach, %s)", name, writer)})
 }
 
-// recordFlow remembers a declarative flow once it ran.
-func (x *taskExec) recordFlow(f *flowPlan) {
+// record remembers a declarative flow once it ran.
+func (fr *flowRun) record() {
+	x, f := fr.x, fr.f
 	if f.target == "" {
 		return
 	}

@@ -48,27 +48,40 @@ const (
 	stepCommit  = "commit"  // commits/N written
 )
 
+// flowRun is one run of a flow of a task: the flow's checkpoint, opened
+// and trusted, its streaming sources, and its micro-batches, from the
+// offsets written ahead to the commit markers. The task processes each
+// batch (taskExec.process) and keeps the task's counts; the flow keeps its
+// checkpoint in step with what the batches committed.
+type flowRun struct {
+	x  *taskExec
+	f  *flowPlan
+	cp *checkpoint.Checkpoint // once opened
+}
+
 // afterStep passes the step's fail point and calls the test hook.
-func (x *taskExec) afterStep(step string, f *flowPlan, batch int64) {
+func (fr *flowRun) afterStep(step string, batch int64) {
+	x, f := fr.x, fr.f
 	delta.FailPoint("batch." + step)
 	if h := x.run.r.cfg.afterStep; h != nil {
 		h(x.t.Key, f.name, step, batch)
 	}
 }
 
-// runFlow processes what the flow's sources hold when it starts, in
+// run processes what the flow's sources hold when it starts, in
 // micro-batches (Spark's trigger availableNow). Each batch writes its end
 // offsets first (offsets/N), then its sinks (a Delta sink commits with
 // txn(appId = the checkpoint's id, version = N), so a replayed batch that
 // already committed is skipped), then its commit marker (commits/N). A
 // batch whose offsets were written but not committed (a crash) is
 // replayed first, with the same offsets.
-func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
+func (fr *flowRun) run(ctx context.Context) error {
+	x, f := fr.x, fr.f
 	if err := x.run.locks.Lock(f.dir, true); err != nil {
 		return err
 	}
 	if f.importFrom != "" {
-		if err := x.importCheckpoint(ctx, f); err != nil {
+		if err := fr.importCheckpoint(ctx); err != nil {
 			return err
 		}
 	}
@@ -80,12 +93,13 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 		err = cp.Trust()
 	}
 	if err != nil {
-		return x.untrusted(err)
+		return fr.untrusted(err)
 	}
+	fr.cp = cp
 	if f.once {
-		return x.runOnce(ctx, f, cp)
+		return fr.runOnce(ctx)
 	}
-	srcs, streamed, err := x.streamSources(cp)
+	srcs, streamed, err := fr.streamSources()
 	if err != nil {
 		return err
 	}
@@ -143,7 +157,7 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 				from := at(ends, i)
 				to, ok, err := s.next(ctx, from)
 				if err != nil {
-					return x.flowError(f, batch, err)
+					return fr.fail(batch, err)
 				}
 				seq.Offsets[i] = to
 				starts[i] = from
@@ -163,7 +177,7 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 			if err := cp.WriteOffsets(batch, seq); err != nil {
 				return err
 			}
-			x.afterStep(stepOffsets, f, batch)
+			fr.afterStep(stepOffsets, batch)
 		}
 		start := time.Now()
 		b := microBatch{appID: cp.ID, version: batch, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp,
@@ -178,19 +192,19 @@ func (x *taskExec) runFlow(ctx context.Context, f *flowPlan) error {
 				}
 				return q, err == nil, err
 			}}
-		rows, err := x.processBatch(ctx, b)
+		rows, err := fr.processBatch(ctx, b)
 		if err != nil {
-			return x.flowError(f, batch, err)
+			return fr.fail(batch, err)
 		}
-		x.afterStep(stepSink, f, batch)
+		fr.afterStep(stepSink, batch)
 		if err := cp.WriteCommit(batch); err != nil {
 			return err
 		}
-		x.afterStep(stepCommit, f, batch)
+		fr.afterStep(stepCommit, batch)
 		if f.update {
 			cp.PruneState(x.run.guard, batch)
 		}
-		x.flowProgress(f, batch, rows, time.Since(start))
+		fr.progress(batch, rows, time.Since(start))
 		last, ends, pending = batch, seq.Offsets, batch
 	}
 	return nil
@@ -213,7 +227,8 @@ func emptyOf(q string) string {
 // runOnce runs a one-time flow: a batch read, once. Its checkpoint
 // records it (offsets/0 and commits/0); a full refresh resets it and the
 // flow runs again.
-func (x *taskExec) runOnce(ctx context.Context, f *flowPlan, cp *checkpoint.Checkpoint) error {
+func (fr *flowRun) runOnce(ctx context.Context) error {
+	x, f, cp := fr.x, fr.f, fr.cp
 	last, err := cp.LastCommitted()
 	if err != nil {
 		return err
@@ -230,25 +245,26 @@ func (x *taskExec) runOnce(ctx context.Context, f *flowPlan, cp *checkpoint.Chec
 		if err := cp.WriteOffsets(0, checkpoint.OffsetSeq{Metadata: checkpoint.BatchMetadata(x.run.r.cfg.Now())}); err != nil {
 			return err
 		}
-		x.afterStep(stepOffsets, f, 0)
+		fr.afterStep(stepOffsets, 0)
 	}
 	start := time.Now()
-	rows, err := x.processBatch(ctx, microBatch{appID: cp.ID, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
+	rows, err := fr.processBatch(ctx, microBatch{appID: cp.ID, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
 	if err != nil {
-		return x.flowError(f, 0, err)
+		return fr.fail(0, err)
 	}
-	x.afterStep(stepSink, f, 0)
+	fr.afterStep(stepSink, 0)
 	if err := cp.WriteCommit(0); err != nil {
 		return err
 	}
-	x.afterStep(stepCommit, f, 0)
-	x.flowProgress(f, 0, rows, time.Since(start))
+	fr.afterStep(stepCommit, 0)
+	fr.progress(0, rows, time.Since(start))
 	return nil
 }
 
 // processBatch processes one micro-batch and adds its rows to the task's
 // count.
-func (x *taskExec) processBatch(ctx context.Context, b microBatch) (int64, error) {
+func (fr *flowRun) processBatch(ctx context.Context, b microBatch) (int64, error) {
+	x := fr.x
 	before := max(x.sum.RowsRead, 0)
 	x.sum.RowsRead = -1
 	err := x.process(ctx, b)
@@ -260,7 +276,8 @@ func (x *taskExec) processBatch(ctx context.Context, b microBatch) (int64, error
 // streamSources builds the node's streaming sources, in order (the index
 // of each in the checkpoint's offsets), and maps every source to its
 // index (-1 for a batch source).
-func (x *taskExec) streamSources(cp *checkpoint.Checkpoint) ([]streamSource, map[*workspace.Source]int, error) {
+func (fr *flowRun) streamSources() ([]streamSource, map[*workspace.Source]int, error) {
+	x := fr.x
 	p, n := x.tp.pipeline, x.tp.node
 	var out []streamSource
 	idx := map[*workspace.Source]int{}
@@ -269,7 +286,7 @@ func (x *taskExec) streamSources(cp *checkpoint.Checkpoint) ([]streamSource, map
 		if !src.AsStream {
 			continue
 		}
-		s, err := x.streamSource(p, n, src, cp, len(out))
+		s, err := fr.streamSource(p, n, src, len(out))
 		if err != nil {
 			return nil, nil, fmt.Errorf("node '%s' of pipeline '%s', source #%d: %w", n.Name, p.Name, src.Index+1, err)
 		}
@@ -279,7 +296,10 @@ func (x *taskExec) streamSources(cp *checkpoint.Checkpoint) ([]streamSource, map
 	return out, idx, nil
 }
 
-func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *workspace.Source, cp *checkpoint.Checkpoint, i int) (streamSource, error) {
+// streamSource builds the streaming source src, the i-th of the flow's
+// checkpoint.
+func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *workspace.Source, i int) (streamSource, error) {
+	x, cp := fr.x, fr.cp
 	limit, err := maxFiles(src)
 	if err != nil {
 		return nil, err
@@ -343,11 +363,11 @@ func (x *taskExec) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 // untrusted adds, to the error of a checkpoint that cannot be trusted,
 // the command that recovers: a FULL refresh of the node, which starts its
 // checkpoints over with its rows.
-func (x *taskExec) untrusted(err error) error {
+func (fr *flowRun) untrusted(err error) error {
 	if !errors.Is(err, checkpoint.ErrUntrusted) {
 		return err
 	}
-	p, n := x.tp.pipeline, x.tp.node
+	p, n := fr.x.tp.pipeline, fr.x.tp.node
 	return fmt.Errorf("%w. Run a FULL refresh of node '%s' of pipeline '%s' to start it over with the node's rows (%s)",
 		err, n.Name, p.Name, human.RunCommand(p.Name, []string{n.Name}, validate.RefreshFull, ""))
 }
@@ -358,16 +378,18 @@ func isDeltaTable(path string) bool {
 	return err == nil
 }
 
-// flowError names the flow and batch of a failure, records it in the
-// event log and returns it.
-func (x *taskExec) flowError(f *flowPlan, batch int64, err error) error {
+// fail names the flow and batch of a failure, records it in the event
+// log and returns it.
+func (fr *flowRun) fail(batch int64, err error) error {
+	x, f := fr.x, fr.f
 	x.run.emit(Event{Kind: EventFlowProgress, Task: x.t.Key, Flow: f.name, Batch: batch, Status: "FAILED", Err: err.Error(),
 		Message: fmt.Sprintf("flow %s failed in batch %d: %v", f.name, batch, err)})
 	return err
 }
 
-// flowProgress reports a completed micro-batch.
-func (x *taskExec) flowProgress(f *flowPlan, batch, rows int64, d time.Duration) {
+// progress reports a completed micro-batch.
+func (fr *flowRun) progress(batch, rows int64, d time.Duration) {
+	x, f := fr.x, fr.f
 	msg := fmt.Sprintf("flow %s: batch %d, %d rows in %s", f.name, batch, rows, d.Round(time.Millisecond))
 	x.run.emit(Event{Kind: EventFlowProgress, Task: x.t.Key, Flow: f.name, Batch: batch, Rows: rows, Status: "COMPLETED", Message: msg})
 	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "batch", Rows: rows, Message: msg})

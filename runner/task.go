@@ -174,7 +174,8 @@ func (x *taskExec) execute(ctx context.Context) error {
 		return x.endRefresh(nil)
 	}
 	for _, f := range x.tp.flows {
-		if err := x.runFlow(ctx, f); err != nil {
+		fr := &flowRun{x: x, f: f}
+		if err := fr.run(ctx); err != nil {
 			return err
 		}
 		if err := x.commitDeferred(ctx, f.sink); err != nil {
@@ -183,7 +184,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 		if err := x.endRefresh(f.sink); err != nil {
 			return err
 		}
-		x.recordFlow(f)
+		fr.record()
 	}
 	return nil
 }
