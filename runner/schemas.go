@@ -483,7 +483,7 @@ func (c *compiler) nullDropped(ctx context.Context, ex *workspace.Expectation, x
 	if strings.EqualFold(ex.Type, "AGGREGATE") || (action != "DROP" && action != "QUARANTINE") {
 		return schemaflow.Problem{}, false
 	}
-	all, err := c.s.describe(ctx, "SELECT * FROM "+quoteIdent(df))
+	all, err := c.columns(ctx, df)
 	if err != nil {
 		return schemaflow.Problem{}, false
 	}

@@ -9,9 +9,11 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -32,12 +34,15 @@ type Engine struct {
 	db     *sql.DB
 	files  FilesReader
 	parser *Parser
+	// version is DuckDB's version, asked once: every session asks the
+	// engine's Info (a schema check opens one per node).
+	version func() string
 }
 
 // New returns the local engine over db (which the caller keeps and
 // closes; OpenDB opens it).
 func New(db *sql.DB, files FilesReader) *Engine {
-	return &Engine{db: db, files: files, parser: NewParser(db)}
+	return &Engine{db: db, files: files, parser: NewParser(db), version: sync.OnceValue(func() string { return duckDBVersion(db) })}
 }
 
 // Parser is DuckDB's parser over the engine's database, for validate's
@@ -46,7 +51,7 @@ func (e *Engine) Parser() *Parser { return e.parser }
 
 // Info implements engine.Engine.
 func (e *Engine) Info() engine.Info {
-	return engine.Info{Name: engine.Local, Version: duckDBVersion(e.db)}
+	return engine.Info{Name: engine.Local, Version: e.version()}
 }
 
 func duckDBVersion(db *sql.DB) string {
@@ -176,11 +181,51 @@ type Querier interface {
 }
 
 // Describe returns the columns of a DuckDB query (DESCRIBE: bound, not
-// run).
+// run). The statement is prepared once, on one connection, and its rows
+// read from the driver: a schema check describes thousands of queries,
+// and each prepare binds the query's views again.
 func Describe(ctx context.Context, q Querier, query string) ([]engine.Column, error) {
-	if err := oneStatement(ctx, q, "DESCRIBE "+query); err != nil {
-		return nil, err
+	c, ok := q.(*sql.Conn)
+	if db, isDB := q.(*sql.DB); isDB {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close()
+		c, ok = conn, true
 	}
+	if !ok {
+		return describeRows(ctx, q, query)
+	}
+	var out []engine.Column
+	err := c.Raw(func(dc any) error {
+		st, err := prepareOne(dc, "DESCRIBE "+query)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		rows, err := st.(driver.StmtQueryContext).QueryContext(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		vals := make([]driver.Value, len(rows.Columns()))
+		for {
+			switch err := rows.Next(vals); {
+			case errors.Is(err, io.EOF):
+				return nil
+			case err != nil:
+				return err
+			}
+			out = append(out, engine.Column{Name: fmt.Sprint(vals[0]), Type: fmt.Sprint(vals[1])})
+		}
+	})
+	return out, err
+}
+
+// describeRows is Describe through a Querier that is neither a connection
+// nor a database.
+func describeRows(ctx context.Context, q Querier, query string) ([]engine.Column, error) {
 	rows, err := q.QueryContext(ctx, "DESCRIBE "+query)
 	if err != nil {
 		return nil, err

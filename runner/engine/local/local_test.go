@@ -2,8 +2,11 @@ package local
 
 import (
 	"database/sql"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/runner/engine/enginetest"
@@ -63,5 +66,48 @@ func TestSaveParquet(t *testing.T) {
 	enginetest.CheckRows(t, rows)
 	if err := s.SaveParquet(t.Context(), dir, "SELECT 1"); !os.IsExist(err) {
 		t.Fatalf("saved into a folder that exists: %v", err)
+	}
+}
+
+// TestDescribe: Describe gives a query's columns and DuckDB's types
+// through a connection and through a database, DuckDB's error for a query
+// that does not bind, and ErrStatements for a text of several statements,
+// running none of them.
+func TestDescribe(t *testing.T) {
+	s := open(t)
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, q := range []struct {
+		name string
+		q    Querier
+	}{{"conn", s.Conn}, {"db", db}} {
+		for _, c := range []struct {
+			query, want string
+			err         error
+		}{
+			{query: "SELECT 1::BIGINT AS a, 'x' AS \"b c\", 1.5::DECIMAL(18,2) AS d, [1] AS l, {'f': 1} AS s",
+				want: `[{a BIGINT} {b c VARCHAR} {d DECIMAL(18,2)} {l INTEGER[]} {s STRUCT(f INTEGER)}]`},
+			{query: "SELECT 1 AS a LIMIT 0", want: `[{a INTEGER}]`},
+			{query: "SELECT 1 AS a; CREATE TABLE made AS SELECT 1", err: ErrStatements},
+			{query: "SELECT nope"},
+		} {
+			t.Run(q.name+"/"+c.query, func(t *testing.T) {
+				cols, err := Describe(t.Context(), q.q, c.query)
+				switch {
+				case c.err != nil && !errors.Is(err, c.err):
+					t.Fatalf("error %v, want %v", err, c.err)
+				case c.err == nil && c.want == "" && (err == nil || !strings.Contains(err.Error(), "nope")):
+					t.Fatalf("error %v, want DuckDB's binder error", err)
+				case c.want != "" && (err != nil || fmt.Sprint(cols) != c.want):
+					t.Fatalf("got %v %v, want %s", cols, err, c.want)
+				}
+				if _, err := Describe(t.Context(), q.q, "SELECT * FROM made"); err == nil {
+					t.Fatal("a statement before the query ran")
+				}
+			})
+		}
 	}
 }
