@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -63,6 +64,19 @@ type intent struct {
 	TableID     string    `json:"table_id,omitempty"`
 	ReadVersion int64     `json:"read_version"`
 	At          time.Time `json:"at"`
+}
+
+// recovery keeps a task's refreshes recoverable: the intents of its
+// destructive refreshes, recorded before their first step, checked under
+// the writer locks against the plan's, and cleared once rows and
+// checkpoint agree again; and it finishes or redoes what an interrupted
+// run left (resume, cleanLeftovers). The task calls it around its resets
+// and commits (taskExec.execute).
+type recovery struct {
+	x *taskExec
+	// intents are the refreshes of the task's sinks recorded and not yet
+	// complete.
+	intents map[*sinkPlan]*intent
 }
 
 // intentPath is where the intent of the writer whose checkpoint is dir
@@ -120,11 +134,6 @@ func clearIntent(dir string) error {
 	return nil
 }
 
-// newIntent describes the refresh of sink sp starting now.
-func (x *taskExec) newIntent(ctx context.Context, sp *sinkPlan, refresh string) *intent {
-	return x.run.newIntent(ctx, x.t, sp, refresh)
-}
-
 // newIntent describes the refresh of sink sp of task t starting now.
 func (run *Run) newIntent(ctx context.Context, t *Task, sp *sinkPlan, refresh string) *intent {
 	in := &intent{ID: uuid.NewString(), RunID: run.ID, Task: t.Key, Refresh: refresh, Table: tableLabel(sp),
@@ -149,10 +158,11 @@ func refreshes(sp *sinkPlan) bool {
 	return sp.lockDir != "" && sp.whole == nil && (sp.reset != resetNone || len(sp.checkpoints) > 0)
 }
 
-// beginRefresh records the intent of every destructive sink refresh of
+// begin records the intent of every destructive sink refresh of
 // the task, after the history has what the run did so far (so that a
 // later run can add what this one committed).
-func (x *taskExec) beginRefresh(ctx context.Context) error {
+func (rc *recovery) begin(ctx context.Context) error {
+	x := rc.x
 	var sps []*sinkPlan
 	for _, sp := range x.tp.sinks {
 		if refreshes(sp) {
@@ -163,18 +173,18 @@ func (x *taskExec) beginRefresh(ctx context.Context) error {
 		return nil
 	}
 	x.run.flushHistory()
-	if err := x.recordPending(ctx); err != nil {
+	if err := rc.recordPending(ctx); err != nil {
 		return err
 	}
 	for _, sp := range sps {
-		in := x.newIntent(ctx, sp, sp.refresh)
+		in := x.run.newIntent(ctx, x.t, sp, sp.refresh)
 		if err := writeIntent(sp.lockDir, in); err != nil {
 			return err
 		}
-		if x.intents == nil {
-			x.intents = map[*sinkPlan]*intent{}
+		if rc.intents == nil {
+			rc.intents = map[*sinkPlan]*intent{}
 		}
-		x.intents[sp] = in
+		rc.intents[sp] = in
 	}
 	delta.FailPoint(FailRefreshIntent)
 	return nil
@@ -188,7 +198,8 @@ func (x *taskExec) beginRefresh(ctx context.Context) error {
 // upstream's new rows incrementally, a second time. A writer another
 // process holds is left to its own task (which then fails on the lock); an
 // intent already there (a crashed run's) is left to the plan's resume.
-func (x *taskExec) recordPending(ctx context.Context) error {
+func (rc *recovery) recordPending(ctx context.Context) error {
+	x := rc.x
 	run := x.run
 	run.pendingMu.Lock()
 	defer run.pendingMu.Unlock()
@@ -219,33 +230,35 @@ func (x *taskExec) recordPending(ctx context.Context) error {
 	return nil
 }
 
-// endRefresh clears the intent of sp (nil: of every sink) once its
+// end clears the intent of sp (nil: of every sink) once its
 // refresh is complete: its rows and checkpoint agree.
-func (x *taskExec) endRefresh(sp *sinkPlan) error {
+func (rc *recovery) end(sp *sinkPlan) error {
+	x := rc.x
 	for _, s := range x.tp.sinks {
-		if in := x.intents[s]; in != nil && (sp == nil || sp == s) {
+		if in := rc.intents[s]; in != nil && (sp == nil || sp == s) {
 			delta.FailPoint(FailRefreshDone)
 			if err := clearIntent(s.lockDir); err != nil {
 				return err
 			}
-			delete(x.intents, s)
+			delete(rc.intents, s)
 		}
 	}
 	return nil
 }
 
-// refreshMeta is the commit marker of sp's refresh ("" when none).
-func (x *taskExec) refreshMeta(sp *sinkPlan) string {
-	if in := x.intents[sp]; in != nil {
+// meta is the commit marker of sp's refresh ("" when none).
+func (rc *recovery) meta(sp *sinkPlan) string {
+	if in := rc.intents[sp]; in != nil {
 		return in.marker()
 	}
 	return ""
 }
 
-// checkIntents compares, under the writer locks, the intents beside the
+// check compares, under the writer locks, the intents beside the
 // task's checkpoints with those the plan found: one recorded since (a run
 // that crashed meanwhile) fails the task before it changes anything.
-func (x *taskExec) checkIntents() error {
+func (rc *recovery) check() error {
+	x := rc.x
 	for _, sp := range x.tp.sinks {
 		cur, err := readIntent(sp.lockDir)
 		if err != nil {
@@ -265,22 +278,23 @@ func (x *taskExec) checkIntents() error {
 // interrupted run's history what that run committed, says what this run
 // does about it, and finishes the whole-table resets this run does not
 // redo.
-func (x *taskExec) resume(ctx context.Context) error {
+func (rc *recovery) resume(ctx context.Context) error {
+	x := rc.x
 	for _, sp := range x.tp.sinks {
 		in := sp.intent
 		if in == nil {
 			continue
 		}
-		x.recoverHistory(ctx, sp, in)
+		rc.recoverHistory(ctx, sp, in)
 		switch {
 		case in.Whole != "" && sp.whole == nil:
-			if err := x.finishWhole(ctx, sp, in); err != nil {
+			if err := rc.finishWhole(ctx, sp, in); err != nil {
 				return err
 			}
 		case in.Whole != "":
-			x.note(fmt.Sprintf("run %d did not finish resetting %s (%s): this run resets it again", in.RunID, in.Table, in.Whole))
+			rc.note(fmt.Sprintf("run %d did not finish resetting %s (%s): this run resets it again", in.RunID, in.Table, in.Whole))
 		default:
-			x.note(fmt.Sprintf("run %d did not finish its %s refresh of %s: this run does a %s refresh of the writer, so its rows and its checkpoint agree again",
+			rc.note(fmt.Sprintf("run %d did not finish its %s refresh of %s: this run does a %s refresh of the writer, so its rows and its checkpoint agree again",
 				in.RunID, in.Refresh, x.t.Key, sp.refresh))
 		}
 	}
@@ -288,7 +302,8 @@ func (x *taskExec) resume(ctx context.Context) error {
 }
 
 // note reports what the task does, in its events and the run's messages.
-func (x *taskExec) note(msg string) {
+func (rc *recovery) note(msg string) {
+	x := rc.x
 	x.run.record(func(c context.Context) error {
 		return x.run.store.RecordMessage(c, x.run.ID, history.Message{Task: x.t.Key, Severity: history.SeverityInfo, Text: msg})
 	})
@@ -298,23 +313,24 @@ func (x *taskExec) note(msg string) {
 // finishWhole finishes a whole-table reset a crash interrupted, for one of
 // the checkpoints it resets: the table step unless it is done, then the
 // checkpoint.
-func (x *taskExec) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) error {
-	done, err := x.wholeDone(ctx, sp, in)
+func (rc *recovery) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) error {
+	x := rc.x
+	done, err := rc.wholeDone(ctx, sp, in)
 	if err != nil {
 		return err
 	}
 	what := fmt.Sprintf("run %d did not finish resetting %s (%s)", in.RunID, in.Table, in.Whole)
 	switch {
 	case done:
-		x.note(what + ": the table was reset; this run resets the checkpoint of " + x.t.Key)
+		rc.note(what + ": the table was reset; this run resets the checkpoint of " + x.t.Key)
 	case in.Whole == "DROP":
-		x.note(what + ": this run drops it and resets the checkpoint of " + x.t.Key)
+		rc.note(what + ": this run drops it and resets the checkpoint of " + x.t.Key)
 		if err := x.dropTable(ctx, sp); err != nil {
 			return err
 		}
 	default:
-		x.note(what + ": this run truncates it and resets the checkpoint of " + x.t.Key)
-		if err := x.truncateOnce(ctx, sp, in); err != nil {
+		rc.note(what + ": this run truncates it and resets the checkpoint of " + x.t.Key)
+		if err := rc.truncateOnce(ctx, sp, in); err != nil {
 			return err
 		}
 	}
@@ -327,7 +343,7 @@ func (x *taskExec) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) er
 // wholeDone reports whether the table step of a whole-table reset is done:
 // the table is gone or another one (a new id), or a commit after the
 // reset's read version carries its marker.
-func (x *taskExec) wholeDone(ctx context.Context, sp *sinkPlan, in *intent) (bool, error) {
+func (rc *recovery) wholeDone(ctx context.Context, sp *sinkPlan, in *intent) (bool, error) {
 	ts, err := loadTable(ctx, string(sp.sink.Table))
 	if err != nil || ts == nil || ts.TableID() != in.TableID {
 		return ts == nil || (err == nil && ts.TableID() != in.TableID), err
@@ -365,7 +381,8 @@ func markedCommits(ctx context.Context, ts *delta.Snapshot, in *intent) ([]delta
 // truncateOnce truncates the table of a whole-table reset unless a commit
 // carrying the reset's marker is in (checked again before each attempt,
 // so two runs finishing it at once truncate once).
-func (x *taskExec) truncateOnce(ctx context.Context, sp *sinkPlan, in *intent) error {
+func (rc *recovery) truncateOnce(ctx context.Context, sp *sinkPlan, in *intent) error {
+	x := rc.x
 	path, label := string(sp.sink.Table), tableLabel(sp)
 	err := x.withRetries(ctx, label, func(attempt int) error {
 		start := time.Now()
@@ -400,7 +417,8 @@ func (x *taskExec) truncateOnce(ctx context.Context, sp *sinkPlan, in *intent) e
 // recoverHistory adds to the interrupted run's history the commits of its
 // refresh that it could not record (it died between a commit and its
 // record): a committed delete shows its rows.
-func (x *taskExec) recoverHistory(ctx context.Context, sp *sinkPlan, in *intent) {
+func (rc *recovery) recoverHistory(ctx context.Context, sp *sinkPlan, in *intent) {
+	x := rc.x
 	if in.RunID == x.run.ID || !sp.sink.IsDelta() || sp.sink.Table == "" {
 		return
 	}
@@ -448,7 +466,7 @@ func (x *taskExec) recoverHistory(ctx context.Context, sp *sinkPlan, in *intent)
 			}
 			x.run.recordSync(func(c context.Context) error { return x.run.store.RecordDeletion(c, in.RunID, dl) })
 		}
-		x.note(fmt.Sprintf("run %d committed %s v%d (%s) before it was interrupted: added to its history", in.RunID, in.Table, v, e.Operation))
+		rc.note(fmt.Sprintf("run %d committed %s v%d (%s) before it was interrupted: added to its history", in.RunID, in.Table, v, e.Operation))
 	}
 }
 
@@ -463,4 +481,75 @@ func metricInt(m map[string]any, key string) int64 {
 		return int64(v)
 	}
 	return 0
+}
+
+// staleCommitAge is the age from which a temporary commit file in a
+// table's log is a crash's leftover: a live writer's exists for the
+// milliseconds between writing its commit and linking it into place.
+const staleCommitAge = 15 * time.Minute
+
+// cleanLeftovers removes what crashed runs left of the task's sinks, and
+// says so: the temporary files of its checkpoints made before this run
+// started (they are this run's to clean: it holds their exclusive locks,
+// so no other run is writing them), the temporary commit files of its
+// tables' logs older than staleCommitAge, and the folders of dropped tables
+// renamed aside (".<table>.dropped-*") that a crash kept from being removed.
+func (rc *recovery) cleanLeftovers() {
+	x := rc.x
+	var cleaned []string
+	removeFile := func(p string) {
+		if delta.RemoveFile(p) == nil {
+			cleaned = append(cleaned, x.run.Plan.snap.Rel(p))
+		}
+	}
+	stale := func(e fs.DirEntry, before time.Time) bool {
+		info, err := e.Info()
+		return err == nil && !e.IsDir() && info.ModTime().Before(before)
+	}
+	for _, sp := range x.tp.sinks {
+		if dir := sp.lockDir; dir != "" && x.run.locks.Exclusive(dir) {
+			filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error { //nolint:errcheck // best effort
+				if err == nil && isTempFile(d.Name()) && stale(d, x.run.began) {
+					removeFile(p)
+				}
+				return nil
+			})
+			prefix := "." + filepath.Base(dir) + "."
+			for _, e := range readDir(filepath.Dir(dir)) {
+				if strings.HasPrefix(e.Name(), prefix) && isTempFile(e.Name()) && stale(e, x.run.began) {
+					removeFile(filepath.Join(filepath.Dir(dir), e.Name()))
+				}
+			}
+		}
+		if !sp.sink.IsDelta() || sp.sink.Table == "" {
+			continue
+		}
+		table := string(sp.sink.Table)
+		logDir := filepath.Join(table, delta.LogDirName)
+		for _, e := range readDir(logDir) {
+			if strings.HasPrefix(e.Name(), "_commit_") && strings.HasSuffix(e.Name(), ".json.tmp") && stale(e, time.Now().Add(-staleCommitAge)) {
+				removeFile(filepath.Join(logDir, e.Name()))
+			}
+		}
+		prefix := "." + filepath.Base(table) + ".dropped-"
+		for _, e := range readDir(filepath.Dir(table)) {
+			if p := filepath.Join(filepath.Dir(table), e.Name()); e.IsDir() && strings.HasPrefix(e.Name(), prefix) && x.run.guard.RemoveAll(p) == nil {
+				cleaned = append(cleaned, x.run.Plan.snap.Rel(p))
+			}
+		}
+	}
+	if len(cleaned) > 0 {
+		rc.note("removed what an interrupted run left behind: " + strings.Join(cleaned, ", "))
+	}
+}
+
+// isTempFile reports whether a name is one of our temporary files
+// (writeFileAtomic's ".<name>.<uuid>.tmp").
+func isTempFile(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp")
+}
+
+func readDir(dir string) []os.DirEntry {
+	entries, _ := os.ReadDir(dir)
+	return entries
 }

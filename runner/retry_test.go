@@ -297,7 +297,8 @@ func TestMicroBatchExactlyOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.close()
-	x := &taskExec{run: run, t: task, tp: task.plan, sum: &TaskSummary{RowsRead: -1}, s: s}
+	x := newTaskExec(run, task, &TaskSummary{RowsRead: -1})
+	x.s = s
 	batch := func(version int64, rows int) microBatch {
 		return microBatch{appID: "pl.a", version: version, sources: func(_ context.Context, src *workspace.Source) (string, bool, error) {
 			return fmt.Sprintf("SELECT 'm' || i AS k, i::BIGINT AS v, 1::BIGINT AS c FROM range(%d) r(i)", rows), true, nil

@@ -371,11 +371,11 @@ func (x *taskExec) resetDelta(ctx context.Context, sp *sinkPlan) error {
 					ErrOverlap, x.tp.node.Name, ownerLabel(sp.writer), label, rowsText(ov[0].Rows), ov[0].Writer, ov[0].Where)
 			}
 		}
-		return x.commitReset(ctx, sp, "DELETE "+pred, x.refreshMeta(sp), func(tx engine.Txn) error {
+		return x.commitReset(ctx, sp, "DELETE "+pred, x.rec.meta(sp), func(tx engine.Txn) error {
 			return tx.Delete(ctx, pred)
 		}, true)
 	case resetTruncate:
-		return x.commitReset(ctx, sp, "TRUNCATE", x.refreshMeta(sp), truncate(ctx), false)
+		return x.commitReset(ctx, sp, "TRUNCATE", x.rec.meta(sp), truncate(ctx), false)
 	case resetDrop:
 		return x.dropTable(ctx, sp)
 	case resetTableDrop, resetTableTrunc:
@@ -489,7 +489,7 @@ func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
 		}
 	}
 	cps := existing(wr.checkpoints...)
-	in := x.newIntent(ctx, sp, validate.RefreshReset)
+	in := x.run.newIntent(ctx, x.t, sp, validate.RefreshReset)
 	in.Whole = "TRUNCATE"
 	if wr.drop {
 		in.Whole = "DROP"

@@ -21,9 +21,9 @@ type taskExec struct {
 	tp  *taskPlan
 	sum *TaskSummary
 	s   *session
-	// intents are the refreshes of the task's sinks recorded and not yet
-	// complete (see intent).
-	intents map[*sinkPlan]*intent
+	// rec records the intents of the task's refreshes and recovers what
+	// interrupted runs left.
+	rec *recovery
 	// deferred are the sinks whose reset (a FULL refresh deleting the
 	// writer's rows, or truncating the table) is committed just before the
 	// first commit of their new data, once that data is written (staged):
@@ -34,6 +34,13 @@ type taskExec struct {
 	real map[string]string
 }
 
+// newTaskExec is the execution of task t of run, counting into sum.
+func newTaskExec(run *Run, t *Task, sum *TaskSummary) *taskExec {
+	x := &taskExec{run: run, t: t, tp: t.plan, sum: sum}
+	x.rec = &recovery{x: x}
+	return x
+}
+
 // runTask executes a task and records its start, operations and end.
 func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
 	sum := newTaskSummary(t)
@@ -42,7 +49,7 @@ func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
 		return run.store.StartTask(c, run.ID, history.TaskStart{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node})
 	})
 	run.emit(Event{Kind: EventTaskStarted, Task: t.Key})
-	x := &taskExec{run: run, t: t, tp: t.plan, sum: &sum}
+	x := newTaskExec(run, t, &sum)
 	err := x.safeExecute(ctx)
 	sum.EndedAt = run.r.cfg.Now()
 	switch {
@@ -145,24 +152,24 @@ func (x *taskExec) execute(ctx context.Context) error {
 	if err := x.lockWriters(); err != nil {
 		return err
 	}
-	if err := x.checkIntents(); err != nil {
+	if err := x.rec.check(); err != nil {
 		return err
 	}
-	x.cleanLeftovers()
-	if err := x.resume(ctx); err != nil {
+	x.rec.cleanLeftovers()
+	if err := x.rec.resume(ctx); err != nil {
 		return err
 	}
-	if err := x.beginRefresh(ctx); err != nil {
+	if err := x.rec.begin(ctx); err != nil {
 		return err
 	}
 	if err := x.reset(ctx); err != nil {
 		return err
 	}
-	if len(x.intents) > 0 {
+	if len(x.rec.intents) > 0 {
 		delta.FailPoint(FailRefreshReset)
 	}
 	if !x.tp.process {
-		return x.endRefresh(nil)
+		return x.rec.end(nil)
 	}
 	if len(x.tp.flows) == 0 {
 		if err := x.process(ctx, microBatch{}); err != nil {
@@ -171,7 +178,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 		if err := x.commitDeferred(ctx, nil); err != nil {
 			return err
 		}
-		return x.endRefresh(nil)
+		return x.rec.end(nil)
 	}
 	for _, f := range x.tp.flows {
 		fr := &flowRun{x: x, f: f}
@@ -181,7 +188,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 		if err := x.commitDeferred(ctx, f.sink); err != nil {
 			return err
 		}
-		if err := x.endRefresh(f.sink); err != nil {
+		if err := x.rec.end(f.sink); err != nil {
 			return err
 		}
 		fr.record()
