@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Computes the expected results of the Polars reader corpus with Laktory
+0.13.1's Polars backend (polars 1.32.0).
+
+The corpus (runner/polarsread/testdata/corpus, and its heldout/ part) is
+*.json files, each a list of cases:
+
+    {"name": "...", "format": "CSV",
+     "has_header": false, "infer_schema": true,     (FileDataSource options; omitted: Laktory's defaults)
+     "reader_kwargs": {...},
+     "content": "a,b\\n1,2\\n"                        (one file: data.<format>)
+     | "files": {"part-1.csv": "...", ...}           (a folder of files)
+     | "parquet": {"col": [values], ...}}            (one Parquet file written by polars)
+
+Each case is read through Laktory's own code path: a FileDataSource with
+dataframe_backend POLARS, .read() (FileDataSource._read_polars:
+pl.scan_csv(path, **kwargs), ...), collected. For every *.json file this
+script writes *.expected.json beside it: per case, the Polars schema
+(names and dtypes) and the rows in a canonical JSON form (dates
+YYYY-MM-DD, datetimes YYYY-MM-DDTHH:MM:SS.ffffff with a Z when in UTC,
+non-finite floats "inf", "-inf", "nan"), or the error (its Python class and
+first line).
+
+Dev-only: the Go tests read the checked-in results.
+
+    .venv/bin/python scripts/polars/readers_corpus.py runner/polarsread/testdata/corpus
+"""
+import datetime as dt
+import glob
+import json
+import logging
+import math
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+
+os.environ["TZ"] = "UTC"
+warnings.filterwarnings("ignore")
+logging.disable(logging.CRITICAL)
+
+import polars as pl  # noqa: E402
+
+from laktory.models import FileDataSource  # noqa: E402
+
+EXT = {"CSV": "csv", "JSON": "json", "JSONL": "jsonl", "NDJSON": "ndjson", "PARQUET": "parquet", "IPC": "arrow"}
+
+
+def canon(v):
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v
+    if isinstance(v, dt.datetime):
+        s = v.strftime("%Y-%m-%dT%H:%M:%S.%f")
+        return s + "Z" if v.tzinfo is not None else s
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, dt.time):
+        return v.isoformat()
+    if isinstance(v, list):
+        return [canon(x) for x in v]
+    if isinstance(v, dict):
+        return {k: canon(x) for k, x in v.items()}
+    return repr(v)
+
+
+def run_case(case, tmp):
+    fmt = case["format"]
+    d = os.path.join(tmp, case["name"])
+    os.makedirs(d)
+    if "files" in case:
+        for name, text in case["files"].items():
+            with open(os.path.join(d, name), "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        path = d
+    elif "parquet" in case:
+        path = os.path.join(d, "data.parquet")
+        pl.DataFrame(case["parquet"]).write_parquet(path)
+    else:
+        path = os.path.join(d, "data." + EXT[fmt])
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(case["content"])
+    opts = {"path": path, "format": fmt, "dataframe_backend": "POLARS"}
+    for k in ("has_header", "infer_schema"):
+        if k in case:
+            opts[k] = case[k]
+    if "reader_kwargs" in case:
+        opts["reader_kwargs"] = case["reader_kwargs"]
+    try:
+        df = FileDataSource(**opts).read().to_native()
+        if isinstance(df, pl.LazyFrame):
+            df = df.collect()
+    except Exception as e:  # noqa: BLE001
+        msg = (str(e).strip().splitlines() or [""])[0].replace(d, "<dir>")
+        return {"error": type(e).__name__, "message": msg}
+    rows = [[canon(v) for v in r] for r in df.rows()]
+    rows = json.loads(json.dumps(rows).replace(d, "<dir>"))
+    return {"schema": [[n, str(t)] for n, t in df.schema.items()], "rows": rows}
+
+
+def main():
+    root = sys.argv[1]
+    files = sorted(glob.glob(os.path.join(root, "*.json")) + glob.glob(os.path.join(root, "heldout", "*.json")))
+    tmp = tempfile.mkdtemp()
+    try:
+        for path in files:
+            if path.endswith(".expected.json"):
+                continue
+            cases = json.load(open(path, encoding="utf-8"))
+            out = {c["name"]: run_case(c, tmp) for c in cases}
+            with open(path[: -len(".json")] + ".expected.json", "w", encoding="utf-8") as f:
+                json.dump(out, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+            print(path, len(out), "cases", sum(1 for r in out.values() if "error" in r), "errors")
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
