@@ -14,6 +14,7 @@ import (
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/landing"
+	"github.com/laktory/workbench/runner/polarsread"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -296,6 +297,9 @@ type readOptions struct {
 	// run wrote itself); warn reports skipped files (nil: not reported).
 	settle time.Duration
 	warn   func(string)
+	// polars are a POLARS JSON or Parquet source's row options
+	// (polarsFiles): read_json samples infer_schema_length rows.
+	polars *polarsread.Rows
 }
 
 // readFilesSQL reads files of a format with the session's engine: a file,
@@ -341,6 +345,9 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 // (and fields and elements of that type) are read as BIGINT: a value
 // beyond BIGINT fails the read instead of being written as another type.
 func readFileList(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, error) {
+	if sql, ok, err := polarsFiles(ctx, q, files, strings.ToUpper(format), o); ok {
+		return sql, err
+	}
 	sql, err := fileListSQL(files, format, o)
 	if err == nil && strings.EqualFold(format, "PARQUET") && schemaColumns(o.src) != "" {
 		return declaredColumns(ctx, q, sql, o.src.Schema)
@@ -484,6 +491,9 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 			args = append(args, "columns = "+cols)
 		} else {
 			args = append(args, "dateformat = 'no date inference'", "timestampformat = 'no timestamp inference'")
+		}
+		if o.polars != nil {
+			args = append(args, fmt.Sprintf("sample_size = %d", o.polars.InferSchemaLength))
 		}
 		return fmt.Sprintf("SELECT * FROM read_json(%s, %s)", list, strings.Join(args, ", ")), nil
 	case "PARQUET":

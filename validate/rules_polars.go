@@ -17,10 +17,32 @@ type polarsReader struct {
 }
 
 // PolarsAppliedKwargs are the reader_kwargs local runs apply to a POLARS
-// file source, per format, as polars' reader does; polars takes more,
-// which local runs refuse (LK199) rather than ignore.
+// file source, per format, as polars does (runner/polarsread reads them);
+// polars takes more, which local runs refuse (LK199) rather than ignore.
+// Those that change nothing in what is read (rechunk, low_memory, cache,
+// ...) are applied by ignoring them.
 var PolarsAppliedKwargs = map[string][]string{
-	"CSV": {"separator", "skip_rows", "null_values", "quote_char"},
+	"CSV": {"has_header", "separator", "comment_prefix", "quote_char", "skip_rows", "null_values",
+		"missing_utf8_is_empty_string", "cache", "infer_schema", "infer_schema_length", "n_rows",
+		"encoding", "low_memory", "rechunk", "skip_rows_after_header", "row_index_name",
+		"row_index_offset", "try_parse_dates", "new_columns", "raise_if_empty",
+		"truncate_ragged_lines", "decimal_comma", "glob"},
+	"JSON":    {"infer_schema_length"},
+	"JSONL":   {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset"},
+	"NDJSON":  {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset"},
+	"PARQUET": {"n_rows", "row_index_name", "row_index_offset", "parallel", "use_statistics", "rechunk", "low_memory", "cache", "glob"},
+}
+
+// polarsKwargKinds are the values local runs apply for a keyword (what
+// polars takes beyond them, such as a schema of dtypes, is refused).
+var polarsKwargKinds = map[string]string{
+	"has_header": "bool", "infer_schema": "bool", "try_parse_dates": "bool", "missing_utf8_is_empty_string": "bool",
+	"truncate_ragged_lines": "bool", "raise_if_empty": "bool", "decimal_comma": "bool", "cache": "bool",
+	"low_memory": "bool", "rechunk": "bool", "glob": "bool", "use_statistics": "bool",
+	"separator": "byte", "quote_char": "byte?", "comment_prefix": "string?", "row_index_name": "string?",
+	"skip_rows": "int", "skip_rows_after_header": "int", "row_index_offset": "int", "n_rows": "int?",
+	"infer_schema_length": "int?", "null_values": "nulls", "new_columns": "strings", "encoding": "encoding",
+	"parallel": "parallel",
 }
 
 // sparkSpellings are Spark's reader options people pass to Polars, with
@@ -61,38 +83,70 @@ func (c *checker) polarsReaderKwargs(n *workspace.Node, s *workspace.Source) {
 		}
 		if !slices.Contains(PolarsAppliedKwargs[format], k) || !appliedValue(k, s.ReaderKwargs[k]) {
 			applied := "none of polars' arguments"
-			if format == "CSV" {
-				applied = "separator and quote_char as strings, skip_rows as an integer, null_values as a string or a list of strings"
+			if a := PolarsAppliedKwargs[format]; len(a) > 0 {
+				applied = strings.Join(a, ", ")
+			}
+			what := "polars' " + rd.fn + " applies it, local runs do not"
+			if slices.Contains(PolarsAppliedKwargs[format], k) {
+				what = fmt.Sprintf("local runs do not apply the value %v (%s)", s.ReaderKwargs[k], kindText[polarsKwargKinds[k]])
 			}
 			c.add(at, Error, CodePolarsReaderLocal,
-				fmt.Sprintf("reader_kwargs `%s` of source #%d of node '%s': polars' %s applies it, local runs do not (they apply %s)", k, s.Index+1, n.Name, rd.fn, applied),
+				fmt.Sprintf("reader_kwargs `%s` of source #%d of node '%s': %s (they apply %s)", k, s.Index+1, n.Name, what, applied),
 				"remove it, or run the pipeline with Laktory")
 		}
 	}
 }
 
+var kindText = map[string]string{
+	"bool": "true or false", "byte": "a one-byte string", "byte?": "a one-byte string or null",
+	"string?": "a string or null", "int": "an integer of 0 or more", "int?": "an integer of 0 or more, or null",
+	"nulls": "a string, a list of strings or a mapping of column to string", "strings": "a list of strings",
+	"encoding": "utf8 or utf8-lossy", "parallel": "auto, columns, row_groups, prefiltered or none",
+}
+
 // appliedValue reports whether local runs apply an applied keyword's
-// value: separator and quote_char strings, skip_rows an integer,
-// null_values a string or a list of strings (not polars' per-column
-// mapping).
+// value (polarsKwargKinds).
 func appliedValue(k string, v any) bool {
-	switch k {
-	case "separator", "quote_char":
-		_, ok := v.(string)
+	isStr := func(x any) bool { _, ok := x.(string); return ok }
+	switch polarsKwargKinds[k] {
+	case "bool":
+		_, ok := v.(bool)
 		return ok
-	case "skip_rows":
-		_, ok := v.(int64)
-		return ok
-	case "null_values":
+	case "byte":
+		s, ok := v.(string)
+		return ok && len(s) == 1
+	case "byte?":
+		s, ok := v.(string)
+		return v == nil || ok && len(s) == 1
+	case "string?":
+		s, ok := v.(string)
+		return v == nil || ok && (k != "comment_prefix" || len(s) <= 5)
+	case "int", "int?":
+		n, ok := v.(int64)
+		return ok && n >= 0 || v == nil && polarsKwargKinds[k] == "int?"
+	case "encoding":
+		return v == "utf8" || v == "utf8-lossy"
+	case "parallel":
+		return slices.Contains([]any{"auto", "columns", "row_groups", "prefiltered", "none"}, v)
+	case "strings", "nulls":
 		switch x := v.(type) {
 		case string:
-			return true
+			return polarsKwargKinds[k] == "nulls"
 		case []any:
 			for _, e := range x {
-				if _, ok := e.(string); !ok {
+				if !isStr(e) {
 					return false
 				}
 			}
+			return true
+		case map[string]any:
+			for _, e := range x {
+				if !isStr(e) {
+					return false
+				}
+			}
+			return polarsKwargKinds[k] == "nulls"
+		case nil:
 			return true
 		}
 		return false

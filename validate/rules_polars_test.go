@@ -31,12 +31,22 @@ func TestPolarsReaderKwargs(t *testing.T) {
 			D("pl.yaml", 8, 20, CodePolarsReaderArg, "scan_csv() got an unexpected keyword argument 'delimiter'"),
 			D("pl.yaml", 8, 20, CodePolarsReaderArg, "scan_csv() got an unexpected keyword argument 'header'"),
 		}},
-		{name: "taken by polars, not applied locally", yaml: src("POLARS", "CSV", "{try_parse_dates: true, null_values: {a: NA}}"), wants: []W{
-			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `null_values` of source #1 of node 'a': polars' scan_csv applies it, local runs do not"),
-			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `try_parse_dates` of source #1 of node 'a'"),
+		{name: "applied CSV kwargs, all of them", yaml: src("POLARS", "CSV", "{has_header: false, infer_schema: true, infer_schema_length: null, try_parse_dates: true, "+
+			"null_values: {a: NA}, comment_prefix: '#', encoding: utf8-lossy, skip_rows_after_header: 1, n_rows: 10, new_columns: [x], "+
+			"missing_utf8_is_empty_string: true, truncate_ragged_lines: true, raise_if_empty: false, decimal_comma: false, "+
+			"row_index_name: i, row_index_offset: 1, low_memory: true, rechunk: false, cache: true, glob: true}")},
+		{name: "taken by polars, not applied locally", yaml: src("POLARS", "CSV", "{schema_overrides: {a: Int32}, include_file_paths: f}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `include_file_paths` of source #1 of node 'a': polars' scan_csv applies it, local runs do not"),
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `schema_overrides` of source #1 of node 'a'"),
 		}},
-		{name: "JSONL", yaml: src("POLARS", "JSONL", "{infer_schema_length: 10, multiLine: true}"), wants: []W{
-			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "`infer_schema_length`"),
+		{name: "values local runs do not apply", yaml: src("POLARS", "CSV", "{encoding: latin1, skip_rows: -1, separator: ';;', has_header: 'yes'}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `encoding` of source #1 of node 'a': local runs do not apply the value latin1 (utf8 or utf8-lossy)"),
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "`has_header` of source #1 of node 'a': local runs do not apply the value yes (true or false)"),
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "`separator` of source #1 of node 'a': local runs do not apply the value ;; (a one-byte string)"),
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "`skip_rows` of source #1 of node 'a': local runs do not apply the value -1"),
+		}},
+		{name: "JSONL", yaml: src("POLARS", "JSONL", "{infer_schema_length: 10, n_rows: 5, ignore_errors: true, multiLine: true}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "`ignore_errors`"),
 			D("pl.yaml", 8, 20, CodePolarsReaderArg, "scan_ndjson() got an unexpected keyword argument 'multiLine'"),
 		}},
 		{name: "PYSPARK options are Spark's", yaml: src("PYSPARK", "CSV", "{delimiter: ';', header: true}")},

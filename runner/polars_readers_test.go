@@ -1,0 +1,422 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/laktory/workbench/runner/engine/local"
+	"github.com/laktory/workbench/runner/polarsread"
+	"github.com/laktory/workbench/workspace"
+)
+
+// The Polars reader corpus (runner/polarsread/testdata/corpus): file
+// sources of POLARS pipelines with the options and reader_kwargs people
+// pass, and what Laktory 0.13.1's FileDataSource.read() gives for them
+// (polars 1.32.0; scripts/polars/readers_corpus.py). Each case is read
+// by readFileList, the local runs' reader, and classed: the same names,
+// dtypes and rows (exact); both fail (polars' error, which Laktory's run
+// fails with); refused (what local runs do not read as polars does,
+// polarsread.ErrUnsupported, named at run time); or different, which must
+// not happen. The heldout/ part was written before the reader code.
+
+type readerCase struct {
+	Name         string            `json:"name"`
+	Format       string            `json:"format"`
+	HasHeader    *bool             `json:"has_header"`
+	InferSchema  *bool             `json:"infer_schema"`
+	ReaderKwargs json.RawMessage   `json:"reader_kwargs"`
+	Content      *string           `json:"content"`
+	Files        map[string]string `json:"files"`
+	Parquet      json.RawMessage   `json:"parquet"`
+}
+
+type readerExpected struct {
+	Schema  [][2]string       `json:"schema"`
+	Rows    []json.RawMessage `json:"rows"`
+	Error   string            `json:"error"`
+	Message string            `json:"message"`
+}
+
+func TestPolarsReaderCorpus(t *testing.T) {
+	ctx := context.Background()
+	db, err := local.OpenDB(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "SET TimeZone = 'UTC'"); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join("polarsread", "testdata", "corpus")
+	var files []string
+	for _, pat := range []string{"*.json", "heldout/*.json"} {
+		m, _ := filepath.Glob(filepath.Join(root, pat))
+		for _, f := range m {
+			if !strings.HasSuffix(f, ".expected.json") {
+				files = append(files, f)
+			}
+		}
+	}
+	sort.Strings(files)
+	type tally struct{ exact, fails, refused, different int }
+	sums := map[string]*tally{}
+	for _, f := range files {
+		part := "dev"
+		if strings.Contains(f, "heldout") {
+			part = "held-out"
+		}
+		var cases []readerCase
+		readJSON(t, f, &cases)
+		var want map[string]readerExpected
+		readJSON(t, strings.TrimSuffix(f, ".json")+".expected.json", &want)
+		for _, c := range cases {
+			exp, ok := want[c.Name]
+			if !ok {
+				t.Fatalf("%s: %s has no expectation (run scripts/polars/readers_corpus.py)", f, c.Name)
+			}
+			key := part + " " + strings.ToUpper(c.Format)
+			if sums[key] == nil {
+				sums[key] = &tally{}
+			}
+			s := sums[key]
+			got, err := readCase(ctx, t, db, c)
+			switch {
+			case errors.Is(err, polarsread.ErrUnsupported):
+				s.refused++
+				t.Logf("%s %s: refused: %v", part, c.Name, err)
+			case err != nil && exp.Error != "":
+				s.fails++
+			case err != nil:
+				s.different++
+				t.Errorf("%s %s: failed, Laktory reads %v %s: %v", part, c.Name, exp.Schema, joinRaw(exp.Rows), err)
+			case exp.Error != "":
+				s.different++
+				t.Errorf("%s %s: read %s, Laktory fails: [%s] %s", part, c.Name, got, exp.Error, exp.Message)
+			default:
+				if w := canonExpected(t, exp); got != w {
+					s.different++
+					t.Errorf("%s %s:\n got  %s\n want %s", part, c.Name, got, w)
+				} else {
+					s.exact++
+				}
+			}
+		}
+	}
+	keys := make([]string, 0, len(sums))
+	for k := range sums {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s := sums[k]
+		t.Logf("%-16s exact %d, both fail %d, refused %d, different %d", k, s.exact, s.fails, s.refused, s.different)
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// yamlValue converts JSON values to what the workspace decoder gives for
+// YAML (integers int64).
+func yamlValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = yamlValue(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = yamlValue(x[k])
+		}
+	}
+	return v
+}
+
+var exts = map[string]string{"CSV": "csv", "JSON": "json", "JSONL": "jsonl", "NDJSON": "ndjson", "PARQUET": "parquet", "IPC": "arrow"}
+
+// readCase writes a case's files and reads them as a POLARS source:
+// "schema [[name, dtype]...] rows [...]" in the corpus' canonical JSON.
+func readCase(ctx context.Context, t *testing.T, db *sql.DB, c readerCase) (string, error) {
+	dir := filepath.Join(t.TempDir(), c.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	switch {
+	case c.Files != nil:
+		for n, text := range c.Files {
+			p := filepath.Join(dir, n)
+			os.WriteFile(p, []byte(text), 0o644) //nolint:errcheck
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+	case c.Parquet != nil:
+		p := filepath.Join(dir, "data.parquet")
+		if err := writeParquet(ctx, db, p, c.Parquet); err != nil {
+			t.Fatal(err)
+		}
+		paths = []string{p}
+	default:
+		p := filepath.Join(dir, "data."+exts[strings.ToUpper(c.Format)])
+		os.WriteFile(p, []byte(*c.Content), 0o644) //nolint:errcheck
+		paths = []string{p}
+	}
+	src := &workspace.Source{Kind: workspace.SourceFile, Backend: "POLARS", Format: strings.ToUpper(c.Format), HasHeader: c.HasHeader, InferSchema: c.InferSchema}
+	if c.ReaderKwargs != nil {
+		dec := json.NewDecoder(bytes.NewReader(c.ReaderKwargs))
+		dec.UseNumber()
+		var kw map[string]any
+		if err := dec.Decode(&kw); err != nil {
+			t.Fatal(err)
+		}
+		src.ReaderKwargs = yamlValue(kw).(map[string]any)
+	}
+	q, err := readFileList(ctx, db, paths, src.Format, readOptions{src: src})
+	if err != nil {
+		return "", err
+	}
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return "", err
+	}
+	schema := make([][2]string, len(cts))
+	for i, ct := range cts {
+		schema[i] = [2]string{ct.Name(), polarsDtypeOf(ct.DatabaseTypeName())}
+	}
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cts))
+		ptrs := make([]any, len(cts))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return "", err
+		}
+		cells := make([]string, len(vals))
+		for i, v := range vals {
+			cells[i] = canonValue(v, cts[i].DatabaseTypeName())
+		}
+		out = append(out, "["+strings.Join(cells, ", ")+"]")
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	sb, _ := json.Marshal(schema)
+	return fmt.Sprintf("schema %s rows [%s]", sb, strings.Join(out, ", ")), nil
+}
+
+// writeParquet writes a case's columns ({"a": [1, 2], ...}, in the JSON's
+// key order) as polars would: integers Int64, floats Float64, strings.
+func writeParquet(ctx context.Context, db *sql.DB, path string, raw json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	var names []string
+	var cols [][]any
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var vals []any
+		if err := dec.Decode(&vals); err != nil {
+			return err
+		}
+		names = append(names, tok.(string))
+		cols = append(cols, vals)
+	}
+	sel := make([]string, len(names))
+	for i, n := range names {
+		typ := "VARCHAR"
+		for _, v := range cols[i] {
+			switch x := v.(type) {
+			case json.Number:
+				if strings.ContainsAny(x.String(), ".eE") {
+					typ = "DOUBLE"
+				} else if typ != "DOUBLE" {
+					typ = "BIGINT"
+				}
+			case bool:
+				typ = "BOOLEAN"
+			}
+		}
+		lits := make([]string, len(cols[i]))
+		for j, v := range cols[i] {
+			switch x := v.(type) {
+			case nil:
+				lits[j] = "NULL"
+			case string:
+				lits[j] = quoteString(x)
+			default:
+				lits[j] = fmt.Sprint(x)
+			}
+		}
+		sel[i] = fmt.Sprintf("CAST(unnest([%s]) AS %s) AS %s", strings.Join(lits, ", "), typ, quoteIdent(n))
+	}
+	_, err := db.ExecContext(ctx, fmt.Sprintf("COPY (SELECT %s) TO %s (FORMAT parquet)", strings.Join(sel, ", "), quoteString(path)))
+	return err
+}
+
+func polarsDtypeOf(duck string) string {
+	switch duck {
+	case "BIGINT":
+		return "Int64"
+	case "INTEGER":
+		return "Int32"
+	case "UINTEGER":
+		return "UInt32"
+	case "DOUBLE":
+		return "Float64"
+	case "BOOLEAN":
+		return "Boolean"
+	case "VARCHAR":
+		return "String"
+	case "DATE":
+		return "Date"
+	case "TIMESTAMP":
+		return "Datetime(time_unit='us', time_zone=None)"
+	case "TIMESTAMPTZ":
+		return "Datetime(time_unit='us', time_zone='UTC')"
+	case `"NULL"`, "NULL", "JSON":
+		// DuckDB's JSON reader types a key null in every object JSON;
+		// polarssql reads such a column as polars' Null.
+		return "Null"
+	}
+	if strings.HasSuffix(duck, "[]") {
+		return "List(" + polarsDtypeOf(strings.TrimSuffix(duck, "[]")) + ")"
+	}
+	if strings.HasPrefix(duck, "STRUCT(") {
+		var fields []string
+		depth, start := 0, len("STRUCT(")
+		body := duck[:len(duck)-1]
+		for i := start; i <= len(body); i++ {
+			if i == len(body) || body[i] == ',' && depth == 0 {
+				f := strings.TrimSpace(body[start:i])
+				name, typ, _ := strings.Cut(f, " ")
+				fields = append(fields, "'"+strings.Trim(name, `"`)+"': "+polarsDtypeOf(typ))
+				start = i + 1
+				continue
+			}
+			switch body[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		return "Struct({" + strings.Join(fields, ", ") + "})"
+	}
+	return duck
+}
+
+func canonValue(v any, typ string) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return `"nan"`
+		case math.IsInf(x, 1):
+			return `"inf"`
+		case math.IsInf(x, -1):
+			return `"-inf"`
+		}
+		return canonFloat(x)
+	case time.Time:
+		switch typ {
+		case "DATE":
+			return `"` + x.Format("2006-01-02") + `"`
+		case "TIMESTAMPTZ":
+			return `"` + x.UTC().Format("2006-01-02T15:04:05.000000") + `Z"`
+		}
+		return `"` + x.Format("2006-01-02T15:04:05.000000") + `"`
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// canonFloat writes a float as Python's json does (1.0, not 1).
+func canonFloat(x float64) string {
+	b, _ := json.Marshal(x)
+	s := string(b)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
+}
+
+// canonExpected is an expectation in readCase's form.
+func canonExpected(t *testing.T, e readerExpected) string {
+	sb, _ := json.Marshal(e.Schema)
+	rows := make([]string, len(e.Rows))
+	for i, r := range e.Rows {
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.UseNumber()
+		var cells []any
+		if err := dec.Decode(&cells); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]string, len(cells))
+		for j, c := range cells {
+			switch x := c.(type) {
+			case json.Number:
+				if strings.ContainsAny(x.String(), ".eE") {
+					f, _ := x.Float64()
+					out[j] = canonFloat(f)
+				} else {
+					out[j] = x.String()
+				}
+			default:
+				b, _ := json.Marshal(x)
+				out[j] = string(b)
+			}
+		}
+		rows[i] = "[" + strings.Join(out, ", ") + "]"
+	}
+	return fmt.Sprintf("schema %s rows [%s]", sb, strings.Join(rows, ", "))
+}
+
+func joinRaw(rows []json.RawMessage) string {
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		parts[i] = string(r)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+var _ = slices.Contains[[]string]

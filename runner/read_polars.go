@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/laktory/workbench/runner/engine/local"
+	"github.com/laktory/workbench/runner/landing"
+	"github.com/laktory/workbench/runner/polarsread"
+)
+
+// polarsFiles reads the files of a POLARS CSV source as Laktory's Polars
+// backend reads them (pl.scan_csv with the source's has_header,
+// infer_schema and reader_kwargs; runner/polarsread); ok is false for
+// other sources (and for a CSV source declaring its schema, which
+// fileListSQL reads by position).
+func polarsFiles(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, bool, error) {
+	src := o.src
+	if src == nil || src.Backend != "POLARS" || o.polars != nil || schemaColumns(src) != "" {
+		return "", false, nil
+	}
+	switch format {
+	case "JSON", "JSONL", "NDJSON", "PARQUET":
+		rows, err := polarsread.RowOptions(format, src.ReaderKwargs)
+		if err != nil {
+			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		o.polars = &rows
+		q, err := readFileList(ctx, q, files, format, o)
+		if err != nil {
+			return "", true, err
+		}
+		return polarsread.WrapRows(q, rows), true, nil
+	case "CSV":
+	default:
+		return "", false, nil
+	}
+	opts, err := polarsread.CSV(src.HasHeader, src.InferSchema, src.ReaderKwargs)
+	if err != nil {
+		return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+	}
+	sql, _, err := polarsread.ReadCSV(ctx, files, opts, func(p string) (string, error) {
+		d, err := landing.DuckPath(p)
+		return quoteString(d), err
+	})
+	if err != nil {
+		return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+	}
+	return sql, true, nil
+}
