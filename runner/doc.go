@@ -35,9 +35,10 @@
 // Go), applies its transformer (SQL `expr` steps with {df}, {sources.x},
 // {nodes.x}, and func_name steps translated by runner/frame for the node's
 // backend and dataframe_api)
-// and expectations, and writes its sinks: Delta tables (through package
-// delta), MERGE sinks (merge_cdc_options, SCD type 1 and 2, through
-// runner/merge), PARQUET/CSV/JSON files and ForEach sinks.
+// and expectations, and writes its sinks (runner/sink, through the
+// engine's session and transactions): Delta tables, MERGE sinks
+// (merge_cdc_options, SCD type 1 and 2, planned by runner/merge),
+// PARQUET/CSV/JSON files and ForEach sinks.
 //
 // Shared sinks: a writer-column sink writes its writer id as the table's
 // first column; a `where` sink must write only rows matching its predicate

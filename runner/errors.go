@@ -7,6 +7,7 @@ import (
 
 	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/landing"
+	"github.com/laktory/workbench/runner/sink"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -21,11 +22,11 @@ var (
 
 	// ErrLegacyTable: a shared table has no writer column (it was written
 	// before it was shared, or by writers owning rows with `where`).
-	ErrLegacyTable = errors.New("table has no writer column")
+	ErrLegacyTable = sink.ErrLegacyTable
 
 	// ErrOwnership: a writer with a `where` predicate produced rows that do
 	// not match it; nothing was written.
-	ErrOwnership = errors.New("rows outside the writer's predicate")
+	ErrOwnership = sink.ErrOwnership
 
 	// ErrExpectation: an expectation with action FAIL failed beyond its
 	// tolerance; nothing was written.
@@ -33,7 +34,7 @@ var (
 
 	// ErrConflict: a commit kept conflicting with concurrent writers after
 	// every retry.
-	ErrConflict = errors.New("commit conflict")
+	ErrConflict = sink.ErrConflict
 
 	// ErrSource: a source cannot be read (missing path, no files, a table
 	// or node output that does not exist yet).
@@ -52,7 +53,7 @@ var (
 	ErrOverlap = errors.New("rows of another writer would be deleted")
 
 	// ErrSink: a sink cannot be written.
-	ErrSink = errors.New("cannot write sink")
+	ErrSink = sink.ErrSink
 
 	// ErrUpstream: a task was skipped because a task it depends on failed.
 	ErrUpstream = errors.New("upstream task failed")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/sink"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -16,9 +17,9 @@ var localModes = []string{"", workspace.ModeAppend, workspace.ModeOverwrite, wor
 
 // Spark's other batch save modes.
 const (
-	modeError         = "ERROR"
-	modeErrorIfExists = "ERRORIFEXISTS"
-	modeIgnore        = "IGNORE"
+	modeError         = sink.ModeError
+	modeErrorIfExists = sink.ModeErrorIfExists
+	modeIgnore        = sink.ModeIgnore
 )
 
 // unsupported is THE place that lists what local runs cannot execute yet.

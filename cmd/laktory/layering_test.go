@@ -90,6 +90,10 @@ func TestImportDirections(t *testing.T) {
 var runnerParts = map[string][]string{
 	"runner/checkpoint": {"delta"},
 	"runner/landing":    {},
+	// The sinks and the MERGE reach the data through the engine seam
+	// (runner/engine) and the tables' logs through delta only.
+	"runner/sink":  {"delta", "runner/engine", "runner/foreach", "runner/history", "runner/merge", "runner/schemaflow", "validate", "workspace", "workspace/human"},
+	"runner/merge": {"delta", "runner/engine", "workspace"},
 }
 
 // TestRunnerParts fails when one of the runner's subsystems imports a
@@ -104,6 +108,28 @@ func TestRunnerParts(t *testing.T) {
 		for _, imp := range strings.Fields(string(out)) {
 			if strings.HasPrefix(imp, mod) && !slices.Contains(ok, strings.TrimPrefix(imp, mod)) {
 				t.Errorf("%s imports %s: it may import only %v of the project (docs/development.md)", part, imp, ok)
+			}
+		}
+	}
+}
+
+// engineOnly are the packages that reach the data only through the engine
+// seam: no database handle of their own (database/sql), no engine
+// implementation, so they run on every engine.
+var engineOnly = []string{"runner/sink", "runner/merge"}
+
+// TestEngineOnly fails when a package of engineOnly imports database/sql
+// or an engine implementation (runner/engine/...).
+func TestEngineOnly(t *testing.T) {
+	const mod = "github.com/laktory/workbench/"
+	for _, pkg := range engineOnly {
+		out, err := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", mod+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			if imp == "database/sql" || strings.HasPrefix(imp, mod+"runner/engine/") {
+				t.Errorf("%s imports %s: it reaches the data through engine.Session and engine.Txn only (docs/development.md)", pkg, imp)
 			}
 		}
 	}

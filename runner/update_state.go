@@ -2,99 +2,12 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/laktory/workbench/runner/engine/local"
-	"github.com/laktory/workbench/runner/foreach"
-	"github.com/laktory/workbench/runner/history"
-	"github.com/laktory/workbench/workspace"
 )
-
-// foreachRowsPerPartition is the number of rows above which a micro-batch
-// handed to a ForEach sink is split into more partitions (at most the
-// runner's parallelism). The split depends only on the rows, so a replayed
-// batch has the same (partition, epoch) ids for the same rows.
-const foreachRowsPerPartition = 50_000
-
-// foreachSink returns the engine of a ForEach sink: the Go sink the
-// program registered under its name (Config.ForEach), else the writer its
-// YAML declares. One per run and sink, shared by the flows writing it.
-func (x *taskExec) foreachSink(sk *workspace.Sink) (*foreach.Sink, error) {
-	p, n := x.tp.pipeline, x.tp.node
-	name := foreachName(n, sk)
-	if s, ok := x.run.r.cfg.ForEach[name]; ok && s != nil {
-		return s, nil
-	}
-	key := p.Name + "/foreach:" + name
-	if s, ok := x.run.sinks.Load(key); ok {
-		return s.(*foreach.Sink), nil
-	}
-	s, err := foreach.FromSpec(sk.ForEach, n.Name, foreach.Options{Dir: filepath.Dir(p.File), Parallelism: x.run.r.cfg.Parallel})
-	if err != nil {
-		return nil, fmt.Errorf("%w: node '%s' of pipeline '%s': %w", ErrSink, n.Name, p.Name, err)
-	}
-	actual, _ := x.run.sinks.LoadOrStore(key, s)
-	return actual.(*foreach.Sink), nil
-}
-
-// writeForEach hands the rows of rel to a ForEach sink: one writer per
-// partition, with the micro-batch id as epoch id (0 for a batch node) and
-// the flow's name. An update flow sends only the rows of its aggregation
-// that changed since the previous batch. Any error fails the flow; the rows
-// processed are reported as a FOREACH operation of the sink.
-func (x *taskExec) writeForEach(ctx context.Context, sp *sinkPlan, rel string, b microBatch) (int64, error) {
-	sk := sp.sink
-	sink, err := x.foreachSink(sk)
-	if err != nil {
-		return 0, err
-	}
-	if b.flow == nil {
-		x.sinkDefinition(&flowPlan{name: FlowName(x.tp.pipeline, x.tp.node, sk), sink: sp})
-	}
-	start := time.Now()
-	src := "SELECT * FROM " + quoteIdent(rel)
-	if b.flow != nil && b.flow.update {
-		if src, err = x.updatedRows(ctx, rel, b); err != nil {
-			return 0, err
-		}
-	}
-	staged, err := local.NewRowStore(x.run.r.db).Stage(ctx, x.s.e, src)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %s: %w", ErrSink, sk.Describe(), err)
-	}
-	defer staged.Drop(ctx)
-	rows := staged.Count()
-	nparts := max(1, min(int((rows+foreachRowsPerPartition-1)/foreachRowsPerPartition), x.run.r.cfg.Parallel))
-	parts := staged.Partitions(nparts)
-	flow := FlowName(x.tp.pipeline, x.tp.node, sk)
-	if b.flow != nil {
-		flow = b.flow.name
-	}
-	x.progress("write", rows)
-	res, err := sink.Write(ctx, foreach.Batch{Flow: flow, EpochID: b.version}, parts)
-	detail := fmt.Sprintf("epoch %d of flow %s, %d partitions", b.version, flow, nparts)
-	if b.flow != nil && b.flow.update {
-		detail += ", changed keys only"
-	}
-	if res.Rows > 0 || err == nil {
-		x.operation(history.Operation{Table: sk.Describe(), Operation: "FOREACH", Detail: detail, RowsAdded: res.Rows, Duration: time.Since(start)})
-	}
-	if err != nil {
-		var pe *foreach.PartitionError
-		if errors.As(err, &pe) {
-			return res.Rows, fmt.Errorf("%w: node '%s' of pipeline '%s': %s processed %d of %d rows of batch %d, then failed: %w",
-				ErrSink, x.tp.node.Name, x.tp.pipeline.Name, sk.Describe(), res.Rows, rows, b.version, err)
-		}
-		return res.Rows, fmt.Errorf("%w: node '%s' of pipeline '%s', %s: %w", ErrSink, x.tp.node.Name, x.tp.pipeline.Name, sk.Describe(), err)
-	}
-	return res.Rows, nil
-}
 
 // updatedRows is the SQL of an update flow's rows to send: those of the
 // aggregation (rel, computed over all the input so far) that are new or
