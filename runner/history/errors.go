@@ -21,4 +21,9 @@ var (
 	// leading outside the workspace that holds it: another application's
 	// database would be migrated and written. Nothing was opened.
 	ErrOutside = errors.New("run history file leads outside its workspace")
+
+	// ErrLocked means another connection or process kept the database
+	// locked for longer than a write waits (LockWait): the record was not
+	// written.
+	ErrLocked = errors.New("run history stayed locked")
 )

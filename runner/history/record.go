@@ -210,13 +210,16 @@ func (s *Store) AppendEvent(ctx context.Context, runID int64, e Event) (int64, e
 	} else if !json.Valid(e.Payload) {
 		return 0, fmt.Errorf("append event %q: %w: payload is not JSON", e.Kind, ErrInvalid)
 	}
-	row, err := s.queryRow(ctx, s.w, nil, `INSERT INTO events (run_id, seq, at, kind, task_key, payload)
+	var seq int64
+	err := s.waitLocked(ctx, func() error {
+		row, err := s.queryRow(ctx, s.w, nil, `INSERT INTO events (run_id, seq, at, kind, task_key, payload)
 		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5 FROM events WHERE run_id = ?1
 		RETURNING seq`, runID, ts(s.cfg.now()), e.Kind, nullable(e.Task), payload)
-	var seq int64
-	if err == nil {
-		err = row.Scan(&seq)
-	}
+		if err != nil {
+			return err
+		}
+		return row.Scan(&seq)
+	})
 	if err != nil {
 		return 0, recordErr("append event", runID, e.Task, err)
 	}

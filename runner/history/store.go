@@ -38,8 +38,15 @@ import (
 )
 
 // BusyTimeout is how long a statement waits for another connection or
-// process to release the database before it fails.
+// process to release the database before SQLite reports it busy.
 const BusyTimeout = 5 * time.Second
+
+// LockWait is how long a write waits, in all, for a database another
+// connection or process keeps locked (a long transaction, a backup, a
+// sqlite3 shell in a transaction): busy statements are retried until then,
+// so a lock held for a while mid-run delays the records but loses none;
+// after it the write fails with ErrLocked.
+const LockWait = 2 * time.Minute
 
 // Store is an open run history. Close it when done.
 type Store struct {
@@ -58,10 +65,13 @@ type stmtKey struct {
 }
 
 type config struct {
-	now        func() time.Time
-	self       owner
-	alive      func(owner) bool
-	migrations fs.FS
+	// busy is SQLite's busy timeout, lockWait the time a write retries a
+	// busy database (BusyTimeout, LockWait; shorter in tests).
+	busy, lockWait time.Duration
+	now            func() time.Time
+	self           owner
+	alive          func(owner) bool
+	migrations     fs.FS
 }
 
 // Option configures Open.
@@ -77,7 +87,7 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.now = n
 // neither is modified. Open then marks runs whose process is gone as
 // interrupted (see MarkInterrupted).
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	cfg := config{now: time.Now, self: currentOwner(), migrations: assets.Migrations()}
+	cfg := config{busy: BusyTimeout, lockWait: LockWait, now: time.Now, self: currentOwner(), migrations: assets.Migrations()}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -161,7 +171,7 @@ func realPathDepth(p string, depth int) (string, error) {
 }
 
 func (s *Store) open(ctx context.Context) error {
-	busy := strconv.FormatInt(BusyTimeout.Milliseconds(), 10)
+	busy := strconv.FormatInt(s.cfg.busy.Milliseconds(), 10)
 	var err error
 	// _txlock=immediate: a transaction takes the write lock at BEGIN, where the
 	// busy timeout applies, rather than failing when it upgrades later.
@@ -274,13 +284,57 @@ func (s *Store) stmt(ctx context.Context, db *sql.DB, tx *sql.Tx, q string) (*sq
 	return st, nil
 }
 
-// exec runs a write statement (in tx when not nil).
+// exec runs a write statement (in tx when not nil; alone, it is retried
+// while the database is busy, see waitLocked).
 func (s *Store) exec(ctx context.Context, tx *sql.Tx, q string, args ...any) (sql.Result, error) {
 	st, err := s.stmt(ctx, s.w, tx, q)
 	if err != nil {
 		return nil, err
 	}
-	return st.ExecContext(ctx, args...)
+	if tx != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	var res sql.Result
+	err = s.waitLocked(ctx, func() error {
+		var err error
+		res, err = st.ExecContext(ctx, args...)
+		return err
+	})
+	return res, err
+}
+
+// waitLocked runs the write f again while it fails because another
+// connection or process holds the database (SQLite's BUSY or LOCKED, after
+// the busy timeout), for up to lockWait in all: a lock held for a while
+// delays a record and loses none. Then, or when ctx ends, it fails with
+// ErrLocked. A busy write changed nothing, so running it again is safe.
+func (s *Store) waitLocked(ctx context.Context, f func() error) error {
+	start := time.Now()
+	pause := 50 * time.Millisecond
+	for {
+		err := f()
+		if !isBusy(err) {
+			return err
+		}
+		waited := time.Since(start)
+		if waited >= s.cfg.lockWait {
+			return fmt.Errorf("%w: %s was kept locked by another connection or process for %s: %v", ErrLocked, s.path, waited.Round(time.Millisecond), err)
+		}
+		t := time.NewTimer(min(pause, s.cfg.lockWait-waited))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%w: %s is locked by another connection or process (%v): %w", ErrLocked, s.path, err, ctx.Err())
+		case <-t.C:
+		}
+		pause = min(2*pause, time.Second)
+	}
+}
+
+// isBusy reports whether err is SQLite's database busy or locked.
+func isBusy(err error) bool {
+	code, ok := sqliteCode(err)
+	return ok && (code&0xff == sqlite3.SQLITE_BUSY || code&0xff == sqlite3.SQLITE_LOCKED)
 }
 
 // queryRow runs a statement that returns one row, on the writer (for
@@ -302,17 +356,20 @@ func (s *Store) query(ctx context.Context, tx *sql.Tx, q string, args ...any) (*
 	return st.QueryContext(ctx, args...)
 }
 
-// inTx runs f in a write transaction (BEGIN IMMEDIATE).
+// inTx runs f in a write transaction (BEGIN IMMEDIATE), again while the
+// database is busy (waitLocked).
 func (s *Store) inTx(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := f(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return s.waitLocked(ctx, func() error {
+		tx, err := s.w.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := f(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
 }
 
 type migration struct {
