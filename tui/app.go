@@ -1155,7 +1155,14 @@ func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Engine):
 			return m.switchEngine(d)
+		case key.Matches(msg, k.Yes) && len(d.plan.Overlapping()) > 0:
+			// y is not the acknowledgement of other writers' rows, as
+			// --yes is not in the CLI.
+			m.setStatus("this run deletes rows of other writers (listed): D deletes them too and runs, n/esc cancels; y alone does not", true)
 		case key.Matches(msg, k.Yes):
+			return m.start(d)
+		case key.Matches(msg, k.DeleteOverlapping) && len(d.plan.Overlapping()) > 0:
+			d.plan.Request.AllowOverlap = true
 			return m.start(d)
 		case key.Matches(msg, k.No), key.Matches(msg, k.Back):
 			m.dialog = nil

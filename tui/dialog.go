@@ -97,7 +97,14 @@ func confirmBody(plan *runner.Plan, snap *workspace.Snapshot, st *Styles) []stri
 		lines = append(lines, st.Warning.Render("This will:"))
 		for _, e := range plan.Effects {
 			lines = append(lines, " "+effectLine(e, plan.Flows, snap, st))
+			for _, o := range e.Overlaps {
+				lines = append(lines, "   "+st.Error.Render("✗ "+overlapLine(o)))
+			}
 		}
+	}
+	if len(plan.Overlapping()) > 0 {
+		lines = append(lines, "", st.Error.Render("The steps marked ✗ delete rows of other writers too: y does not run this."),
+			st.Error.Render("D deletes them too and runs (as laktory run --delete-overlapping); or make the predicates disjoint."))
 	}
 	if len(plan.Warnings) > 0 {
 		lines = append(lines, "", st.Warning.Render("Warnings:"))
@@ -220,6 +227,15 @@ func effectLine(e runner.Effect, flows []runner.FlowInfo, snap *workspace.Snapsh
 	return fmt.Sprintf("• %s on %s", e.Kind, table)
 }
 
+// overlapLine says which rows of another writer a step deletes too.
+func overlapLine(o runner.Overlap) string {
+	rows := "an unknown number of rows"
+	if o.Rows >= 0 {
+		rows = human.Plural(o.Rows, "row")
+	}
+	return fmt.Sprintf("also deletes %s of writer %s (where %s)", rows, o.Writer, o.Where)
+}
+
 // isPredicate reports whether a deletion's writer is a where predicate of
 // the table's writers (rather than a writer id).
 func isPredicate(snap *workspace.Snapshot, e runner.Effect) bool {
@@ -315,7 +331,11 @@ func (d *dialog) render(st *Styles, w, h int) []string {
 		}
 		lines = append(lines, st.Dim.Render("planning… · "+engine+"esc cancel"))
 	case dlgConfirm:
-		lines = append(lines, st.Dim.Render(scroll)+st.Bold.Render("y")+st.Dim.Render(" run · "+engine)+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
+		run := st.Bold.Render("y") + st.Dim.Render(" run · ")
+		if d.plan != nil && len(d.plan.Overlapping()) > 0 {
+			run = st.Bold.Render("D") + st.Dim.Render(" delete their rows too and run · ")
+		}
+		lines = append(lines, st.Dim.Render(scroll)+run+st.Dim.Render(engine)+st.Bold.Render("n/esc")+st.Dim.Render(" cancel"))
 	case dlgQuit:
 		lines = append(lines, st.Bold.Render("y")+st.Dim.Render(" cancel the run and quit · ")+st.Bold.Render("n/esc")+st.Dim.Render(" stay"))
 	default:

@@ -21,8 +21,11 @@ type KeyMap struct {
 	Search, NextMatch, PrevMatch key.Binding
 	Edit, Reload                 key.Binding
 	Yes, No                      key.Binding
-	Help, Quit                   key.Binding
-	OpenProblem, OpenRun, Open   key.Binding // enter, as each pane names it
+	// DeleteOverlapping confirms a run whose steps delete rows that also
+	// match another writer's predicate (y alone does not).
+	DeleteOverlapping          key.Binding
+	Help, Quit                 key.Binding
+	OpenProblem, OpenRun, Open key.Binding // enter, as each pane names it
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -31,46 +34,47 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
 	return KeyMap{
-		Up:          b([]string{"up", "k"}, "↑/k", "up"),
-		Down:        b([]string{"down", "j"}, "↓/j", "down"),
-		Left:        b([]string{"left", "h"}, "←/h", "left"),
-		Right:       b([]string{"right", "l"}, "→/l", "right"),
-		PageUp:      b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown:    b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		DetailUp:    b([]string{"K", "shift+up"}, "K", "detail up"),
-		DetailDown:  b([]string{"J", "shift+down"}, "J", "detail down"),
-		Home:        b([]string{"home", "g"}, "g", "top"),
-		End:         b([]string{"end", "G"}, "G", "bottom"),
-		Enter:       b([]string{"enter"}, "enter", "select"),
-		Back:        b([]string{"esc", "backspace"}, "esc", "back"),
-		Toggle:      b([]string{" ", "enter"}, "space", "expand/collapse"),
-		NextPane:    b([]string{"tab"}, "tab", "next pane"),
-		PrevPane:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Graph:       b([]string{"1"}, "1", "graph"),
-		Problems:    b([]string{"2"}, "2", "problems"),
-		Runs:        b([]string{"3"}, "3", "runs"),
-		Table:       b([]string{"4"}, "4", "table"),
-		NextTab:     b([]string{"]"}, "]", "next tab"),
-		PrevTab:     b([]string{"["}, "[", "previous tab"),
-		Run:         b([]string{"r"}, "r", "run"),
-		Full:        b([]string{"f"}, "f", "full refresh"),
-		Reset:       b([]string{"R"}, "R", "reset"),
-		Cancel:      b([]string{"x"}, "x", "cancel run"),
-		RunAll:      b([]string{"a"}, "a", "run all (incremental)"),
-		Watch:       b([]string{"w"}, "w", "watch on/off"),
-		Engine:      b([]string{"e"}, "e", "engine (dialog)"),
-		Search:      b([]string{"/"}, "/", "search"),
-		NextMatch:   b([]string{"n"}, "n", "next match"),
-		PrevMatch:   b([]string{"N"}, "N", "previous match"),
-		Edit:        b([]string{"e"}, "e", "edit file"),
-		Reload:      b([]string{"ctrl+r"}, "ctrl+r", "re-read tables"),
-		Yes:         b([]string{"y"}, "y", "yes"),
-		No:          b([]string{"n", "esc"}, "n/esc", "no"),
-		Help:        b([]string{"?"}, "?", "all keys"),
-		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit"),
-		OpenProblem: b([]string{"enter"}, "enter", "open in $EDITOR"),
-		OpenRun:     b([]string{"enter"}, "enter", "run details"),
-		Open:        b([]string{"enter"}, "enter", "open table"),
+		Up:                b([]string{"up", "k"}, "↑/k", "up"),
+		Down:              b([]string{"down", "j"}, "↓/j", "down"),
+		Left:              b([]string{"left", "h"}, "←/h", "left"),
+		Right:             b([]string{"right", "l"}, "→/l", "right"),
+		PageUp:            b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown:          b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		DetailUp:          b([]string{"K", "shift+up"}, "K", "detail up"),
+		DetailDown:        b([]string{"J", "shift+down"}, "J", "detail down"),
+		Home:              b([]string{"home", "g"}, "g", "top"),
+		End:               b([]string{"end", "G"}, "G", "bottom"),
+		Enter:             b([]string{"enter"}, "enter", "select"),
+		Back:              b([]string{"esc", "backspace"}, "esc", "back"),
+		Toggle:            b([]string{" ", "enter"}, "space", "expand/collapse"),
+		NextPane:          b([]string{"tab"}, "tab", "next pane"),
+		PrevPane:          b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Graph:             b([]string{"1"}, "1", "graph"),
+		Problems:          b([]string{"2"}, "2", "problems"),
+		Runs:              b([]string{"3"}, "3", "runs"),
+		Table:             b([]string{"4"}, "4", "table"),
+		NextTab:           b([]string{"]"}, "]", "next tab"),
+		PrevTab:           b([]string{"["}, "[", "previous tab"),
+		Run:               b([]string{"r"}, "r", "run"),
+		Full:              b([]string{"f"}, "f", "full refresh"),
+		Reset:             b([]string{"R"}, "R", "reset"),
+		Cancel:            b([]string{"x"}, "x", "cancel run"),
+		RunAll:            b([]string{"a"}, "a", "run all (incremental)"),
+		Watch:             b([]string{"w"}, "w", "watch on/off"),
+		Engine:            b([]string{"e"}, "e", "engine (dialog)"),
+		Search:            b([]string{"/"}, "/", "search"),
+		NextMatch:         b([]string{"n"}, "n", "next match"),
+		PrevMatch:         b([]string{"N"}, "N", "previous match"),
+		Edit:              b([]string{"e"}, "e", "edit file"),
+		Reload:            b([]string{"ctrl+r"}, "ctrl+r", "re-read tables"),
+		Yes:               b([]string{"y"}, "y", "yes"),
+		No:                b([]string{"n", "esc"}, "n/esc", "no"),
+		DeleteOverlapping: b([]string{"D"}, "D", "run, deleting the other writers' rows listed too"),
+		Help:              b([]string{"?"}, "?", "all keys"),
+		Quit:              b([]string{"q", "ctrl+c"}, "q", "quit"),
+		OpenProblem:       b([]string{"enter"}, "enter", "open in $EDITOR"),
+		OpenRun:           b([]string{"enter"}, "enter", "run details"),
+		Open:              b([]string{"enter"}, "enter", "open table"),
 	}
 }
 
