@@ -1,0 +1,72 @@
+// Command floor times what DuckDB itself does for a pipeline, the floors of
+// scripts/bench/pipeline_vs_laktory.sh: the read alone (every column of
+// every row parsed, nothing written) and COPY (query) TO a Parquet file
+// (snappy, DuckDB's defaults), in the product's DuckDB (delta.OpenDuckDB).
+// It prints one JSON line: wall and CPU seconds (this process, all
+// threads) of each, and the bytes COPY wrote.
+//
+//	go run ./scripts/bench/floor -read "read_json([...])" -query "SELECT ..." -out DIR
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/laktory/workbench/delta"
+)
+
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func main() {
+	read := flag.String("read", "", "the read (a DuckDB table function call)")
+	query := flag.String("query", "", "the query COPY writes")
+	out := flag.String("out", "", "a folder to create, for COPY's file")
+	flag.Parse()
+	if *read == "" || *query == "" || *out == "" {
+		fmt.Fprintln(os.Stderr, "usage: floor -read READ -query QUERY -out DIR")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	db, err := delta.OpenDuckDB(ctx)
+	if err != nil {
+		fail(err)
+	}
+	defer db.Close()
+	res := map[string]float64{}
+	timed := func(name, stmt string) {
+		c0, t0 := cpu(), time.Now()
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			fail(fmt.Errorf("%s: %w", name, err))
+		}
+		res[name+"_wall"], res[name+"_cpu"] = time.Since(t0).Seconds(), (cpu() - c0).Seconds()
+	}
+	// min() of every column: each value parsed, one row out.
+	timed("read", "SELECT min(COLUMNS(*)) FROM "+*read)
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fail(err)
+	}
+	file := filepath.Join(*out, "floor.parquet")
+	timed("copy", "COPY ("+*query+") TO '"+strings.ReplaceAll(file, "'", "''")+"' (FORMAT parquet, COMPRESSION snappy)")
+	if fi, err := os.Stat(file); err == nil {
+		res["copy_bytes"] = float64(fi.Size())
+	}
+	json.NewEncoder(os.Stdout).Encode(res) //nolint:errcheck // stdout
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "floor:", err)
+	os.Exit(1)
+}
