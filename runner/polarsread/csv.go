@@ -66,14 +66,15 @@ func ReadCSV(ctx context.Context, files []string, o CSVOptions, lit Lit) (string
 	if err != nil {
 		return "", nil, err
 	}
-	q, err := csvRows(scans, o, lit)
+	ordered := o.RowIndexName != "" || o.NRows >= 0
+	q, err := csvRows(scans, o, lit, ordered)
 	if err != nil {
 		return "", nil, err
 	}
 	sel := make([]string, 0, len(names)+1)
 	cols := make([]Column, 0, len(names)+1)
 	if o.RowIndexName != "" {
-		sel = append(sel, fmt.Sprintf("CAST(row_number() OVER () - 1 + %d AS UINTEGER) AS %s", o.RowIndexOffset, ident(o.RowIndexName)))
+		sel = append(sel, fmt.Sprintf("CAST(row_number() OVER (ORDER BY __lk_f, __lk_rn, __lk_k) - 1 + %d AS UINTEGER) AS %s", o.RowIndexOffset, ident(o.RowIndexName)))
 		cols = append(cols, Column{o.RowIndexName, "UInt32"})
 	}
 	for i, n := range names {
@@ -81,6 +82,12 @@ func ReadCSV(ctx context.Context, files []string, o CSVOptions, lit Lit) (string
 		cols = append(cols, Column{n, types[i]})
 	}
 	q = "SELECT " + strings.Join(sel, ", ") + " FROM (" + q + ")"
+	if ordered && len(scans) > 0 {
+		// The database does not keep rows in order (preserve_insertion_order
+		// is off): the files' order and each row's position in its file
+		// (read by one thread) order the row index and n_rows' first rows.
+		q += " ORDER BY __lk_f, __lk_rn, __lk_k"
+	}
 	if o.NRows >= 0 {
 		q += fmt.Sprintf(" LIMIT %d", o.NRows)
 	}
@@ -119,7 +126,13 @@ func columnNames(f *csvFile, o CSVOptions) []string {
 // rows in polars' order: read_csv reads the records after the header;
 // comment lines polars skips are dropped and blank lines polars reads as
 // rows of nulls are added, by position.
-func csvRows(scans []*csvFile, o CSVOptions, lit Lit) (string, error) {
+//
+// With ordered, or with rows to drop or add, the query has the columns
+// __lk_f (the file's position), __lk_rn (the row's in its file, as
+// read_csv read it with one thread) and __lk_k (0 for a blank line's row
+// before the row read at its position), which order the rows as polars
+// reads them.
+func csvRows(scans []*csvFile, o CSVOptions, lit Lit, ordered bool) (string, error) {
 	ncols := scans[0].ncols
 	colDefs := make([]string, ncols)
 	for i := range colDefs {
@@ -133,7 +146,7 @@ func csvRows(scans []*csvFile, o CSVOptions, lit Lit) (string, error) {
 	if o.MissingUTF8IsEmpty {
 		nullstr = noNull
 	}
-	read := func(paths []string, skip int) (string, error) {
+	read := func(paths []string, skip int, serial bool) (string, error) {
 		lits := make([]string, len(paths))
 		for i, p := range paths {
 			l, err := lit(p)
@@ -142,10 +155,14 @@ func csvRows(scans []*csvFile, o CSVOptions, lit Lit) (string, error) {
 			}
 			lits[i] = l
 		}
-		return fmt.Sprintf("SELECT * FROM read_csv([%s], header = false, skip = %d, columns = {%s}, auto_detect = false, delim = %s, quote = %s, escape = %s, allow_quoted_nulls = false, nullstr = %s, null_padding = true, strict_mode = false)",
-			strings.Join(lits, ", "), skip, strings.Join(colDefs, ", "), sqlString(string(o.Separator)), sqlString(quote), sqlString(quote), sqlString(nullstr)), nil
+		par := ""
+		if serial {
+			par = ", parallel = false"
+		}
+		return fmt.Sprintf("SELECT * FROM read_csv([%s], header = false, skip = %d, columns = {%s}, auto_detect = false, delim = %s, quote = %s, escape = %s, allow_quoted_nulls = false, nullstr = %s, null_padding = true, strict_mode = false%s)",
+			strings.Join(lits, ", "), skip, strings.Join(colDefs, ", "), sqlString(string(o.Separator)), sqlString(quote), sqlString(quote), sqlString(nullstr), par), nil
 	}
-	plain := true
+	plain := !ordered
 	for _, f := range scans {
 		if len(f.drop) > 0 || len(f.blanks) > 0 || f.skip != scans[0].skip {
 			plain = false
@@ -156,11 +173,11 @@ func csvRows(scans []*csvFile, o CSVOptions, lit Lit) (string, error) {
 		for i, f := range scans {
 			paths[i] = f.path
 		}
-		return read(paths, scans[0].skip)
+		return read(paths, scans[0].skip, false)
 	}
 	parts := make([]string, 0, len(scans))
 	for fi, f := range scans {
-		q, err := read([]string{f.path}, f.skip)
+		q, err := read([]string{f.path}, f.skip, true)
 		if err != nil {
 			return "", err
 		}
@@ -174,11 +191,7 @@ func csvRows(scans []*csvFile, o CSVOptions, lit Lit) (string, error) {
 			parts = append(parts, fmt.Sprintf("SELECT %s%d AS __lk_f, unnest([%s]) AS __lk_rn, 0 AS __lk_k", nulls, fi, int64List(f.blanks)))
 		}
 	}
-	cols := make([]string, ncols)
-	for i := range cols {
-		cols[i] = ident("c" + strconv.Itoa(i))
-	}
-	return fmt.Sprintf("SELECT %s FROM (%s) ORDER BY __lk_f, __lk_rn, __lk_k", strings.Join(cols, ", "), strings.Join(parts, " UNION ALL ")), nil
+	return strings.Join(parts, " UNION ALL "), nil
 }
 
 // castSQL reads column c (text) as polars reads a column of dtype d:
