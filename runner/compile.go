@@ -192,7 +192,13 @@ func (c *compiler) postRead(ctx context.Context, v string, src *workspace.Source
 		q = fmt.Sprintf("SELECT * RENAME (%s) FROM %s", strings.Join(rs, ", "), from())
 	}
 	if len(src.Drops) > 0 {
-		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", c.identList(src.Drops, repeat(origin{what: "the drops of " + what, at: src.At("drops")}, len(src.Drops))), from())
+		drops, err := c.presentDrops(ctx, from(), src.Drops)
+		if err != nil {
+			return "", err
+		}
+		if len(drops) > 0 {
+			q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", c.identList(drops, repeat(origin{what: "the drops of " + what, at: src.At("drops")}, len(drops))), from())
+		}
 	}
 	switch {
 	case len(src.DropDuplicatesOn) > 0:
@@ -352,6 +358,9 @@ func readFileList(ctx context.Context, q local.Querier, files []string, format s
 	if err == nil && strings.EqualFold(format, "PARQUET") && schemaColumns(o.src) != "" {
 		return declaredColumns(ctx, q, sql, o.src.Schema)
 	}
+	if err == nil && strings.EqualFold(format, "CSV") && schemaColumns(o.src) == "" && !csvHeader(o.src) {
+		return csvHeaderless(ctx, q, sql, o.src)
+	}
 	spark := o.src == nil || o.src.Backend != "POLARS"
 	if err != nil || !slices.Contains([]string{"JSON", "JSONL", "NDJSON"}, strings.ToUpper(format)) || schemaColumns(o.src) != "" {
 		return sql, err
@@ -423,8 +432,7 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		// Laktory 0.13.1's infer_schema defaults to false: Spark (inferSchema,
 		// cloudFiles.inferColumnTypes) and Polars then read every column as
 		// a string.
-		header := true
-		infer := false
+		header, infer := csvReadDefaults(o.src)
 		if o.src != nil {
 			if o.src.HasHeader != nil {
 				header = *o.src.HasHeader
@@ -446,9 +454,7 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		if !infer {
 			args = append(args, "all_varchar = true")
 		} else {
-			// The types Spark's inferSchema gives: int when every value fits,
-			// timestamps with a time zone (Spark's TIMESTAMP).
-			args = append(args, "auto_type_candidates = ['BOOLEAN', 'INTEGER', 'BIGINT', 'DOUBLE', 'DATE', 'TIMESTAMPTZ', 'VARCHAR']")
+			args = append(args, csvInferCandidates(o.src))
 		}
 		for _, k := range []string{"sep", "delimiter"} {
 			if v, ok := readerOpt(o.src, k); ok {

@@ -453,7 +453,7 @@ func TestValidateSourceSchemas(t *testing.T) {
 	mustRun(t, r, w.load(), Request{})
 	tests := []struct{ source, wrong, want string }{
 		{"path: ../data/semi.csv\n    format: CSV\n    reader_kwargs: {sep: ';'}", "prices", "Did you mean one of the following? [`symbol`, `price`]"},
-		{"path: ../data/nohead.csv\n    format: CSV\n    reader_kwargs: {header: false}", "symbol", "Did you mean one of the following? [`column0`, `column1`]"},
+		{"path: ../data/nohead.csv\n    format: CSV\n    reader_kwargs: {header: false}", "symbol", "Did you mean one of the following? [`_c0`, `_c1`]"},
 		{"path: ../data/items.json\n    format: JSON", "weigth", "Did you mean one of the following? [`sku`, `weight`]"},
 		{"path: ../data/notes.jsonl\n    format: JSONL", "nots", "Did you mean one of the following? [`at`, `note`]"},
 		{"path: ../data/ids.parquet\n    format: PARQUET", "lable", "Did you mean one of the following? [`id`, `label`]"},

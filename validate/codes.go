@@ -128,6 +128,7 @@ var Codes = []CodeInfo{
 	{workspace.CodeLaktoryRejects, Warning, "Laktory rejects it at load, local runs are not affected (orchestrator keys, serverless without an environment version); an error with --strict"},
 	{workspace.CodeExtension, Warning, "a workbench extension (`flow:`, sink `foreach:`) that Laktory rejects; an error with --strict"},
 	{workspace.CodeParameter, Error, "pipeline `parameters` Laktory rejects (reserved, undeclared, outside nodes), or a required one a run leaves unset"},
+	{workspace.CodeParamAsText, Warning, "${params.x} in a pipeline that declares no `parameters`: Laktory leaves it as text (an error where a run would use it as a path or table name, LK114)"},
 	{workspace.CodeNotRead, Error, "a YAML file that looks like a pipeline but is not read (a near-miss of `nodes`, a list of nodes)"},
 	{workspace.CodeBadName, Error, "a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)"},
 	{workspace.CodeExpansion, Error, "a value whose ${vars.x} substitution expands beyond 1 MiB, or a file whose substitutions produce more than 16 MiB (variables repeating each other)"},
@@ -206,7 +207,7 @@ var Codes = []CodeInfo{
 	{CodePathOutside, Error, "a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them"},
 	{CodeWhereFloatEqual, Error, "a where predicate compares a floating-point column for equality (=, <>, IN): rows computed otherwise never match it (schema flow)"},
 	{CodeNameTooLong, Error, "a sink whose table folder or checkpoint files would have a name longer than a file system takes (255 bytes)"},
-	{CodeUnresolvedRef, Error, "an unresolved ${vars.x} in a path, table name, predicate or SQL a run uses (it would be used as written)"},
+	{CodeUnresolvedRef, Error, "an unresolved ${vars.x} in a path, table name, predicate or SQL a run uses, or a ${params.x} left as text (LK021) in a path or table name (it would be used as written)"},
 	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }
 

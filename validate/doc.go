@@ -37,6 +37,7 @@
 //	LK018  warning  a workbench extension (flow:, sink foreach:) that Laktory rejects; error with --strict
 //	LK019  error    a YAML file that looks like a pipeline but is not read (a near-miss of nodes, a list of nodes)
 //	LK020  error    pipeline parameters Laktory rejects (reserved, undeclared, outside nodes), or a required one a run leaves unset
+//	LK021  warning  ${params.x} in a pipeline that declares no parameters: Laktory leaves it as text (LK114 where a run uses it as a path or table name)
 //	LK050  error    a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)
 //	LK051  error    a value whose ${vars.x} substitution expands beyond 1 MiB, or a file whose substitutions produce more than 16 MiB (variables repeating each other)
 //	LK101  error    several nodes of a pipeline write a table and some sinks don't declare shared

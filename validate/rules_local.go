@@ -60,7 +60,7 @@ func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
 	}
 	c.deletionVectors(n, sk)
 	f := sk.EffectiveFormat()
-	if (sk.Kind == workspace.SinkFile || sk.Kind == workspace.SinkTable) && f != "" && !slices.Contains(LocalSinkFormats, f) && !strings.Contains(f, "${") {
+	if (sk.Kind == workspace.SinkFile || sk.Kind == workspace.SinkTable) && f != "" && !slices.Contains(LocalSinkFormats, strings.ToUpper(f)) && !strings.Contains(f, "${") {
 		c.add(sk.At("format"), Warning, CodeLocalFormat,
 			fmt.Sprintf("local runs cannot write %s (sink #%d of node '%s')", f, sk.Index+1, n.Name),
 			"local runs write "+strings.Join(LocalSinkFormats, ", "))

@@ -23,9 +23,12 @@ func (c *checker) unresolvedRefs() {
 			for i, src := range n.Sources {
 				what := fmt.Sprintf("source #%d of node '%s'", i+1, n.Name)
 				c.unresolvedIn(src.Path, src.At("path"), what, "path")
+				c.paramsAsTextIn(p, src.Path, src.At("path"), what, "path")
 				c.unresolvedIn(src.Filter, src.At("filter"), what, "filter")
 				for _, f := range []string{"table_name", "schema_name", "catalog_name"} {
-					c.unresolvedIn(map[string]string{"table_name": src.TableName, "schema_name": src.SchemaName, "catalog_name": src.CatalogName}[f], src.At(f), what, f)
+					v := map[string]string{"table_name": src.TableName, "schema_name": src.SchemaName, "catalog_name": src.CatalogName}[f]
+					c.unresolvedIn(v, src.At(f), what, f)
+					c.paramsAsTextIn(p, v, src.At(f), what, f)
 				}
 			}
 			for _, st := range n.Transformer {
@@ -37,8 +40,11 @@ func (c *checker) unresolvedRefs() {
 			for i, sk := range n.Sinks {
 				what := fmt.Sprintf("sink #%d of node '%s'", i+1, n.Name)
 				c.unresolvedIn(sk.Path, sk.At("path"), what, "path")
+				c.paramsAsTextIn(p, sk.Path, sk.At("path"), what, "path")
 				for _, f := range []string{"table_name", "schema_name", "catalog_name"} {
-					c.unresolvedIn(map[string]string{"table_name": sk.TableName, "schema_name": sk.SchemaName, "catalog_name": sk.CatalogName}[f], sk.At(f), what, f)
+					v := map[string]string{"table_name": sk.TableName, "schema_name": sk.SchemaName, "catalog_name": sk.CatalogName}[f]
+					c.unresolvedIn(v, sk.At(f), what, f)
+					c.paramsAsTextIn(p, v, sk.At(f), what, f)
 				}
 				if sk.Shared != nil {
 					c.unresolvedIn(sk.Shared.Where, sk.Shared.At("where"), what, "shared.where")
@@ -46,6 +52,25 @@ func (c *checker) unresolvedRefs() {
 			}
 		}
 	}
+}
+
+// paramRefRe is a ${params.x} reference.
+var paramRefRe = regexp.MustCompile(`\$\{params\.([a-zA-Z_][a-zA-Z0-9_]*)\}`)
+
+// paramsAsTextIn reports a ${params.x} left as text (its pipeline declares
+// no parameters, LK021) in a path or a table name (LK114): the run would
+// write, read or delete a folder or table named so.
+func (c *checker) paramsAsTextIn(p *workspace.Pipeline, text string, at workspace.Pos, what, field string) {
+	if len(p.Parameters) > 0 {
+		return
+	}
+	m := paramRefRe.FindStringIndex(text)
+	if m == nil {
+		return
+	}
+	c.add(at, Error, CodeUnresolvedRef,
+		fmt.Sprintf("the `%s` of %s holds %s, which pipeline '%s' does not declare: Laktory and a run would use %q as written", field, what, text[m[0]:m[1]], p.Name, text),
+		fmt.Sprintf("declare it under `parameters:` of pipeline '%s' (with a default, or set by --param), or write the value", p.Name))
 }
 
 func (c *checker) unresolvedIn(text string, at workspace.Pos, what, field string) {

@@ -238,6 +238,12 @@ func (d *decoder) parameters(o *obj, p *Pipeline) {
 		bad(o.loc.At("parameters"), fmt.Sprintf("`parameters` are not supported with %s: the tables of a declarative pipeline are defined at deployment. Use `variables` instead and deploy one pipeline per value.",
 			orchestratorModels[p.Orchestrator]), "remove `parameters`, or use a LAKEFLOW_JOB orchestrator")
 	}
+	if len(p.Parameters) == 0 {
+		// Laktory 0.13.1's validate_parameters checks nothing more for a
+		// pipeline without parameters, and its run substitutes none.
+		d.paramsAsText(o, p)
+		return
+	}
 	var outside, undeclared []string
 	var outsideAt, undeclaredAt Pos
 	for i, k := range o.n.keys {
@@ -283,6 +289,26 @@ func (d *decoder) parameters(o *obj, p *Pipeline) {
 		bad(undeclaredAt, fmt.Sprintf("Parameters %s of pipeline '%s' are not declared in `parameters`.", PyList(undeclared), p.Name),
 			fmt.Sprintf("declare it: `parameters: {%s: {default: ...}}` (no default makes it required)", undeclared[0]))
 	}
+}
+
+// paramsAsText warns about each value of a pipeline without `parameters`
+// that holds ${params.x}: Laktory leaves the text as written (a path
+// names a folder `${params.x}`, a filter compares with that text).
+func (d *decoder) paramsAsText(o *obj, p *Pipeline) {
+	walkStrings(o.n, func(s string, at Pos) {
+		var names []string
+		for _, m := range paramRe.FindAllStringSubmatch(s, -1) {
+			if !slices.Contains(names, m[0]) {
+				names = append(names, m[0])
+			}
+		}
+		if len(names) == 0 {
+			return
+		}
+		d.add(at, SeverityWarning, CodeParamAsText,
+			fmt.Sprintf("%s: pipeline '%s' declares no `parameters`, so Laktory %s leaves the text as written (%q)", strings.Join(names, ", "), p.Name, LaktoryVersion, s),
+			fmt.Sprintf("declare it: `parameters: {%s: {default: ...}}` to have it substituted, or write the value", paramRe.FindStringSubmatch(names[0])[1]))
+	})
 }
 
 // walkStrings calls f with every scalar below n.
@@ -581,8 +607,9 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 			o.check(sourceKindKeys[s.Kind])
 		}
 		backend := pc.backend
-		if b := o.enumAny(backends, "dataframe_backend", "dataframe_backend_"); b != "" {
-			backend = b
+		own := o.enumAny(backends, "dataframe_backend", "dataframe_backend_")
+		if own != "" {
+			backend = own
 		}
 		o.enumAny(dataframeAPIs, "dataframe_api", "dataframe_api_")
 		s.Backend = backend
@@ -620,7 +647,7 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 		case SourceFile:
 			s.Path = o.required("path")
 			s.ResolvedPath = d.resolveDeclared(pc.file, s.Path)
-			s.Format = d.format(o, backend)
+			d.sourceFormat(o, s, own)
 			if s.Format == "DELTA" && s.ResolvedPath != "" {
 				s.Table = TableID(s.ResolvedPath)
 			}
@@ -665,27 +692,6 @@ func (d *decoder) resolveDeclared(file, p string) string {
 		return strings.TrimRight(p, `/\`)
 	}
 	return strings.TrimRight(ResolvePath(file, p), `/\`)
-}
-
-// format reads a file format: Laktory warns about a format unknown to
-// PySpark (passed through to Spark) and rejects one unknown to Polars.
-func (d *decoder) format(o *obj, backend string) string {
-	f := o.required("format")
-	if f == "" || strings.Contains(f, "${") {
-		return f
-	}
-	known := sparkFormats
-	if backend == "POLARS" {
-		known = polarsFormats
-	}
-	if !slices.Contains(known, f) {
-		sev := SeverityWarning
-		if backend == "POLARS" {
-			sev = SeverityError
-		}
-		o.badEnum("format", f, known, sev)
-	}
-	return f
 }
 
 func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
@@ -748,7 +754,7 @@ func (d *decoder) sink(n *vnode, i int, pc pctx) *Sink {
 		case SinkFile:
 			s.Path = o.required("path")
 			s.ResolvedPath = d.resolveDeclared(pc.file, s.Path)
-			s.Format = d.format(o, backend)
+			d.sinkFormat(o, s)
 			s.Table = TableID(s.ResolvedPath)
 		case SinkTable:
 			s.TableName = o.required("table_name")

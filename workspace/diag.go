@@ -130,6 +130,7 @@ const (
 	CodeExtension        = "LK018" // a workbench extension key Laktory rejects (flow, foreach)
 	CodeNotRead          = "LK019" // a YAML file that looks like a pipeline but is not read
 	CodeParameter        = "LK020" // pipeline parameters Laktory rejects, or a required one without a value
+	CodeParamAsText      = "LK021" // ${params.x} in a pipeline without parameters: left as text
 	CodeBadName          = "LK050" // a catalog, schema or table name that is not an identifier
 	CodeExpansion        = "LK051" // a value that expands beyond MaxExpandedSize (a file beyond MaxExpandedTotal)
 )

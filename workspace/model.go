@@ -208,9 +208,14 @@ type Source struct {
 	// Path is the path as written, ResolvedPath the absolute path (relative
 	// paths resolve against the pipeline file's folder).
 	Path, ResolvedPath, Format string
-	TableName                  string
-	CatalogName                string
-	SchemaName                 string
+	// WrittenFormat is the format as written when it names one of
+	// Laktory's in another case (`csv`): Format is then the upper-case
+	// name, and Laktory applies none of its options for the format
+	// (workspace/formats.go).
+	WrittenFormat string
+	TableName     string
+	CatalogName   string
+	SchemaName    string
 	// TableRef is the parsed table name of a table source.
 	TableRef *TableRef
 	// Table is the identity of the table read: a table source, or a path
@@ -289,8 +294,13 @@ type Sink struct {
 	Type string
 	// Path is the path as written, ResolvedPath the absolute path.
 	Path, ResolvedPath string
-	// Format is as written; a table sink without format is DELTA.
-	Format           string
+	// Format is as written (upper case when WrittenFormat is set); a table
+	// sink without format is DELTA.
+	Format string
+	// WrittenFormat is a file sink's format as written when it names one
+	// of Laktory's in another case (`parquet`): PySpark writes it as
+	// Spark's format of that name (workspace/formats.go).
+	WrittenFormat    string
 	TableName        string
 	CatalogName      string
 	SchemaName       string

@@ -59,8 +59,12 @@ func readFilesView(view string, files []string, format string, src *workspace.So
 	switch format {
 	case "CSV":
 		name = "csv"
-		// Laktory's defaults: a header, no type inference.
-		opts["header"], opts["inferSchema"] = "true", "false"
+		// Laktory's defaults: a header, no type inference; a format written
+		// in another case (`csv`) gets none of Laktory's options: Spark's
+		// defaults (no header, no inference).
+		if src == nil || src.WrittenFormat == "" {
+			opts["header"], opts["inferSchema"] = "true", "false"
+		}
 		if src != nil && src.HasHeader != nil {
 			opts["header"] = strconv.FormatBool(*src.HasHeader)
 		}
