@@ -66,6 +66,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.confinement()
 	c.exprStatements()
 	c.unresolvedRefs()
+	c.laktoryRunFails()
 	c.deep()
 	if opts.Strict || (snap.Config != nil && snap.Config.Strict) {
 		for i, d := range c.diags {

@@ -83,6 +83,7 @@ const (
 	CodeCustomWriterMode   = "LK193"
 	CodeMergeOptions       = "LK194"
 	CodeMergeDeleteWhere   = "LK196"
+	CodeQuarantineNoExpect = "LK197"
 	CodeLDPSink            = "LK195"
 	CodeLegacyTable        = "LK201"
 	CodeOrphanWriters      = "LK202"
@@ -184,6 +185,7 @@ var Codes = []CodeInfo{
 	{CodeCustomWriterMode, Error, "custom_writer with mode or merge_cdc_options"},
 	{CodeMergeOptions, Error, "merge_cdc_options Laktory rejects, or with which its merge fails"},
 	{CodeMergeDeleteWhere, Error, "an SCD type 1 delete_where Laktory's text replacement breaks"},
+	{CodeQuarantineNoExpect, Error, "a quarantine sink on a node without expectations: Laktory's run fails writing it (AttributeError)"},
 	{CodeLDPSink, Error, "a sink Lakeflow Declarative Pipelines do not support"},
 	{CodePolarsReaderArg, Error, "a POLARS file source's reader_kwargs holds an argument polars' reader does not take (Laktory's run fails with its TypeError)"},
 	{CodePolarsReaderLocal, Error, "a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not"},

@@ -309,6 +309,31 @@ nodes:
 			D("pl.yaml", 10, 5, CodePolars, "Mode 'None' is not supported for Polars DataFrame with DELTA format. Set to ['ERROR', 'APPEND', 'OVERWRITE', 'MERGE']"),
 			D("pl.yaml", 14, 11, CodePolars, "Mode 'APPEND' is not supported for Polars DataFrame. Set to `None`"),
 		}},
+		// Laktory 0.13.1 runs it into an AttributeError (checked with its
+		// Pipeline.execute): the node has no quarantine frame.
+		{name: "quarantine sink without expectations", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  sources:
+  - table_name: src
+  sinks:
+  - table_name: good
+  - table_name: bad
+    is_quarantine: true
+- name: b
+  sources:
+  - table_name: src
+  expectations:
+  - name: positive
+    expr: x > 0
+    action: WARN
+  sinks:
+  - table_name: b_all
+    is_quarantine: true
+`}, want: []W{
+			D("pl.yaml", 10, 20, CodeQuarantineNoExpect, "quarantine sink table bad of node 'a' of pipeline 'pl' has no quarantine frame: the node declares no expectations"),
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
