@@ -35,7 +35,14 @@ func polarsFiles(ctx context.Context, q local.Querier, files []string, format st
 	default:
 		return "", false, nil
 	}
-	opts, err := polarsread.CSV(src.HasHeader, src.InferSchema, src.ReaderKwargs)
+	infer := src.InferSchema
+	if src.WrittenFormat != "" {
+		// `format: csv`: Laktory applies none of its CSV options, so
+		// scan_csv's defaults (a header, types inferred) hold.
+		t := true
+		infer = &t
+	}
+	opts, err := polarsread.CSV(src.HasHeader, infer, src.ReaderKwargs)
 	if err != nil {
 		return "", true, fmt.Errorf("%w: %w", ErrSource, err)
 	}
