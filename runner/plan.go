@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/selection"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -97,11 +98,11 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if snap == nil {
 		return nil, fmt.Errorf("%w: no workspace snapshot", ErrInvalidRun)
 	}
-	sel, ds := selectNodes(snap, req)
+	sel, ds := selection.Select(snap, req.Pipelines, req.Selectors)
 	if workspace.HasErrors(ds) {
 		return nil, &PlanError{Diagnostics: ds}
 	}
-	params, pds := validate.RunParameters(snap, validate.RunRequest{Refresh: req.Refresh, ResetMode: req.ResetMode, Selection: sel.validateSelection()})
+	params, pds := validate.RunParameters(snap, validate.RunRequest{Refresh: req.Refresh, ResetMode: req.ResetMode, Selection: sel.Map()})
 	ds = append(ds, pds...)
 	if workspace.HasErrors(ds) {
 		return nil, &PlanError{Diagnostics: ds}
@@ -111,9 +112,9 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 		return nil, err
 	}
 	ds = append(ds, wp...)
-	for _, p := range sel.pipelines {
-		for _, name := range sel.nodes[p.Name] {
-			for _, n := range nodesExecuted(p, p.Node(name), sel.nodes[p.Name]) {
+	for _, p := range sel.Pipelines {
+		for _, name := range sel.Nodes[p.Name] {
+			for _, n := range nodesExecuted(p, p.Node(name), sel.Nodes[p.Name]) {
 				ds = append(ds, unsupported(p, n)...)
 				ds = append(ds, engineUnsupported(r.runEngine().Info(), p, n)...)
 			}
@@ -126,7 +127,7 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	plan := &Plan{Request: req, Params: params, Selection: sel.validateSelection(), snap: snap}
+	plan := &Plan{Request: req, Params: params, Selection: sel.Map(), snap: snap}
 	for _, d := range ds {
 		if d.Severity == workspace.SeverityWarning {
 			plan.Warnings = append(plan.Warnings, d)
@@ -179,19 +180,19 @@ func nodesExecuted(p *workspace.Pipeline, n *workspace.Node, selected []string) 
 // pipeline (all) is also blocked by the errors of files no pipeline loaded
 // from: a file that does not parse may be a pipeline the run would
 // silently leave out.
-func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot, sel selection, strict, all bool) ([]validate.Diagnostic, error) {
+func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot, sel selection.Selection, strict, all bool) ([]validate.Diagnostic, error) {
 	files := map[string]bool{}
 	if snap.Config != nil {
 		files[snap.Config.File] = true
 	}
-	for _, p := range sel.pipelines {
+	for _, p := range sel.Pipelines {
 		files[p.File] = true
 		for _, f := range snap.Deps(p.File) {
 			files[f] = true
 		}
 	}
-	names := make([]string, len(sel.pipelines))
-	for i, p := range sel.pipelines {
+	names := make([]string, len(sel.Pipelines))
+	for i, p := range sel.Pipelines {
 		names[i] = p.Name
 	}
 	ds, err := r.validate(ctx, snap, validate.Options{Paths: PathFacts(snap), Strict: strict, Runnable: true}, names)
@@ -209,10 +210,10 @@ func (r *Runner) workspaceProblems(ctx context.Context, snap *workspace.Snapshot
 
 // buildTasks makes one task per selected node, in DAG order, pipelines by
 // name. A task depends on the tasks of the nodes it reads or depends on.
-func (r *Runner) buildTasks(plan *Plan, sel selection) {
+func (r *Runner) buildTasks(plan *Plan, sel selection.Selection) {
 	process := plan.Params.Refresh != validate.RefreshReset
-	for _, p := range sel.pipelines {
-		nodes := sel.nodes[p.Name]
+	for _, p := range sel.Pipelines {
+		nodes := sel.Nodes[p.Name]
 		for _, name := range nodes {
 			n := p.Node(name)
 			t := &Task{Key: p.Name + "." + name, Pipeline: p.Name, Node: name, DependsOn: []string{},

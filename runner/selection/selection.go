@@ -1,4 +1,8 @@
-package runner
+// Package selection resolves a run's pipelines and Laktory's node
+// selectors ("name", "*name", "name*", "*name*", by name, execution task
+// name or tag, optionally "pipeline.node") into the nodes it executes, in
+// DAG order, with Laktory's messages for what names nothing.
+package selection
 
 import (
 	"fmt"
@@ -9,10 +13,10 @@ import (
 	"github.com/laktory/workbench/workspace"
 )
 
-// selection is the nodes a run executes, per pipeline, in DAG order.
-type selection struct {
-	pipelines []*workspace.Pipeline // sorted by name
-	nodes     map[string][]string   // pipeline -> selected node names, DAG order
+// Selection is the nodes a run executes, per pipeline, in DAG order.
+type Selection struct {
+	Pipelines []*workspace.Pipeline // sorted by name
+	Nodes     map[string][]string   // pipeline -> selected node names, DAG order
 }
 
 // selector is one parsed node selector: "name", "*name", "name*", "*name*";
@@ -66,10 +70,10 @@ func selectable(pipelines []*workspace.Pipeline) []string {
 	return slices.Compact(out)
 }
 
-// selectNodes resolves a request's pipelines and selectors into the nodes
-// to run. Unknown pipelines and selectors that match no node are errors,
-// with Laktory's message.
-func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.Diagnostic) {
+// Select resolves a request's pipelines (none: every pipeline) and
+// selectors (none: every node) into the nodes to run. Unknown pipelines
+// and selectors that match no node are errors, with Laktory's message.
+func Select(snap *workspace.Snapshot, pipelines, selectors []string) (Selection, []validate.Diagnostic) {
 	var ds []validate.Diagnostic
 	add := func(code, msg, hint string) {
 		ds = append(ds, workspace.NewDiagnostic(workspace.Pos{}, workspace.SeverityError, code, msg, hint))
@@ -79,10 +83,10 @@ func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.D
 		names = append(names, p.Name)
 	}
 	var candidates []*workspace.Pipeline
-	if len(req.Pipelines) == 0 {
+	if len(pipelines) == 0 {
 		candidates = snap.Pipelines
 	} else {
-		for _, name := range req.Pipelines {
+		for _, name := range pipelines {
 			p := snap.Pipeline(name)
 			if p == nil {
 				msg := fmt.Sprintf("pipeline '%s' is not in the workspace", name)
@@ -97,9 +101,9 @@ func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.D
 			}
 		}
 	}
-	sel := selection{nodes: map[string][]string{}}
+	sel := Selection{Nodes: map[string][]string{}}
 	var sels []selector
-	for _, raw := range req.Selectors {
+	for _, raw := range selectors {
 		if s := parseSelector(raw); s.name != "" {
 			sels = append(sels, s)
 		}
@@ -140,16 +144,16 @@ func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.D
 				nodes = append(nodes, name)
 			}
 		}
-		sel.pipelines = append(sel.pipelines, p)
-		sel.nodes[p.Name] = nodes
+		sel.Pipelines = append(sel.Pipelines, p)
+		sel.Nodes[p.Name] = nodes
 	}
 	for i, s := range sels {
 		if matched[i] {
 			continue
 		}
 		where := "the workspace"
-		if len(req.Pipelines) > 0 {
-			where = "pipelines " + strings.Join(req.Pipelines, ", ")
+		if len(pipelines) > 0 {
+			where = "pipelines " + strings.Join(pipelines, ", ")
 		}
 		msg := fmt.Sprintf("Invalid node, execution_task_name, or tag: %s", s.raw)
 		if sug := workspace.Suggest(s.name, selectable(candidates)); sug != "" {
@@ -158,7 +162,7 @@ func selectNodes(snap *workspace.Snapshot, req Request) (selection, []validate.D
 		add(validate.CodeUnknownNode, msg,
 			fmt.Sprintf("no node of %s has that name, task name or tag; use name or pipeline.node, *name (with upstream), name* (with downstream) or *name*", where))
 	}
-	slices.SortFunc(sel.pipelines, func(a, b *workspace.Pipeline) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(sel.Pipelines, func(a, b *workspace.Pipeline) int { return strings.Compare(a.Name, b.Name) })
 	return sel, ds
 }
 
@@ -172,10 +176,11 @@ func walk(name string, next func(string) []string, picked map[string]bool) {
 	}
 }
 
-// validateSelection maps a selection to validate's form.
-func (s selection) validateSelection() map[string][]string {
-	out := make(map[string][]string, len(s.nodes))
-	for p, ns := range s.nodes {
+// Map is the selection in validate's form (validate.RunRequest.Selection),
+// a copy.
+func (s Selection) Map() map[string][]string {
+	out := make(map[string][]string, len(s.Nodes))
+	for p, ns := range s.Nodes {
 		out[p] = slices.Clone(ns)
 	}
 	return out
