@@ -130,11 +130,18 @@ func scanCSV(ctx context.Context, path string, o CSVOptions) (*csvFile, error) {
 			}
 			line := t.line + 1
 			want := o.InferSchemaLength < 0 || len(f.sample) < o.InferSchemaLength
-			fields, err = t.record(want && after == 0)
+			nf := 0
+			if want && after == 0 {
+				fields, err = t.record(true)
+				nf = len(fields)
+			} else {
+				nf, err = t.count()
+				fields = nil
+			}
 			if err != nil {
 				return nil, err
 			}
-			if len(fields) > f.ncols && !o.TruncateRagged {
+			if nf > f.ncols && !o.TruncateRagged {
 				return nil, fmt.Errorf("%w: found more fields than defined in 'Schema' (%s line %d)", ErrPolars, path, line)
 			}
 		}
@@ -144,7 +151,7 @@ func scanCSV(ctx context.Context, path string, o CSVOptions) (*csvFile, error) {
 			continue
 		}
 		rows++
-		if (o.InferSchemaLength < 0 || len(f.sample) < o.InferSchemaLength) && fields != nil {
+		if fields != nil {
 			f.sample = append(f.sample, fields)
 		}
 	}
@@ -199,6 +206,21 @@ func (t *tokenizer) commentHasQuote() bool {
 func (t *tokenizer) skipLine() {
 	t.pos = t.lineEnd() + 1
 	t.line++
+}
+
+// count reads one record and returns how many fields it has: a line
+// without the quote character is its separators counted, others are
+// tokenized.
+func (t *tokenizer) count() (int, error) {
+	end := t.lineEnd()
+	line := t.b[t.pos:end]
+	if t.quote == 0 || bytes.IndexByte(line, t.quote) < 0 {
+		t.pos = end + 1
+		t.line++
+		return bytes.Count(line, []byte{t.sep}) + 1, nil
+	}
+	fields, err := t.record(false)
+	return len(fields), err
 }
 
 // record reads one record's fields (values kept when keep is set; else
