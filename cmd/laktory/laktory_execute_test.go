@@ -267,6 +267,13 @@ nodes:
 		steps:  []execStep{{name: "separator, null_values, skip_rows, quote_char", pipeline: "pl-csv"}},
 	},
 	{
+		name:  "Polars readers with kwargs",
+		files: polarsReaders,
+		tables: map[string]string{"typed": "lake/typed", "nohdr": "lake/nohdr", "cmt": "lake/cmt", "dates": "lake/dates",
+			"nulls": "lake/nulls", "ndj": "lake/ndj", "blank": "lake/blank"},
+		steps: []execStep{{name: "CSV inference, names, comments, dates, nulls; NDJSON rows", pipeline: "pl-readers"}},
+	},
+	{
 		name:   "selects naming two columns alike",
 		files:  polarsSQL,
 		tables: map[string]string{"dup": "lake/dup"},
@@ -274,6 +281,71 @@ nodes:
 			{name: "selects [id, id + q]", pipeline: "pl-dup", oursFails: "[DuplicateError] the name 'id' is duplicate", laktoryFails: "DuplicateError: the name 'id' is duplicate"},
 		},
 	},
+}
+
+// polarsReaders is a POLARS pipeline whose file sources polars reads with
+// the options and reader_kwargs people pass: CSV typed by polars'
+// inference (Int64, Float64, Boolean, strings for dates), header-less
+// column_N names, a repeated header name, comment lines, try_parse_dates,
+// null_values per column, a row index, blank and short rows; NDJSON with
+// infer_schema_length (a later float cast to the first rows' Int64),
+// n_rows and a row index.
+var polarsReaders = map[string]string{
+	"pipelines/pl-readers.yaml": `name: pl-readers
+dataframe_backend: POLARS
+nodes:
+- name: typed
+  sources:
+  - path: ../data/typed.csv
+    format: CSV
+    infer_schema: true
+` + readerSink("typed") + `- name: nohdr
+  sources:
+  - path: ../data/nohdr.csv
+    format: CSV
+    has_header: false
+    infer_schema: true
+    reader_kwargs: {separator: '|', row_index_name: rn, row_index_offset: 1}
+` + readerSink("nohdr") + `- name: cmt
+  sources:
+  - path: ../data/cmt.csv
+    format: CSV
+    infer_schema: true
+    reader_kwargs: {comment_prefix: '#', skip_rows_after_header: 1, infer_schema_length: 2}
+` + readerSink("cmt") + `- name: dates
+  sources:
+  - path: ../data/dates.csv
+    format: CSV
+    infer_schema: true
+    reader_kwargs: {try_parse_dates: true}
+` + readerSink("dates") + `- name: nulls
+  sources:
+  - path: ../data/nulls.csv
+    format: CSV
+    infer_schema: true
+    reader_kwargs: {null_values: {a: NA}, missing_utf8_is_empty_string: true, n_rows: 3}
+` + readerSink("nulls") + `- name: blank
+  sources:
+  - path: ../data/blank.csv
+    format: CSV
+    reader_kwargs: {new_columns: [x]}
+` + readerSink("blank") + `- name: ndj
+  sources:
+  - path: ../data/e.ndjson
+    format: NDJSON
+    reader_kwargs: {infer_schema_length: 1, n_rows: 2, row_index_name: i}
+` + readerSink("ndj"),
+	"data/typed.csv": "id,price,ok,day,note,note\n1,9.5,true,2024-01-02,\"x, y\",a\n2,10,False,2024-01-03,\"\",b\n-3,1e3,TRUE,2024-01-04,,c\n",
+	"data/nohdr.csv": "10|x|1.5\n20|y|2\n",
+	"data/cmt.csv":   "# exported\nk,v\nunits,units\n1,2#3\n# middle\n2,4\n",
+	"data/dates.csv": "d,ts,tz\n2024-03-01,2024-03-01 08:30:00,2024-03-01T08:30:00Z\n2024-03-02,2024-03-02T09:00:00.250,2024-03-02 10:00:00+01:00\n",
+	"data/nulls.csv": "a,b,c\nNA,,1\nx,NA,\n,y,3\nz,z,4\n",
+	"data/blank.csv": "a,b\n1,2\n\n3\n",
+	"data/e.ndjson":  "{\"a\": 1, \"s\": \"p\"}\n{\"a\": 2.5, \"s\": \"q\"}\n{\"a\": 3, \"s\": \"r\"}\n",
+}
+
+func readerSink(name string) string {
+	return "  sinks:\n  - path: ../lake/" + name + "\n    format: DELTA\n    mode: OVERWRITE\n"
 }
 
 // polarsSQL is a POLARS pipeline whose SQL DuckDB and polars computed
