@@ -45,6 +45,7 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout", "heldout/", "round 1 (held out)"},
 	{"testdata/corpus/round2", "round2/", "round 2 (development)"},
 	{"testdata/corpus/heldout2", "heldout2/", "round 2 (held out)"},
+	{"testdata/corpus/round3", "round3/", "round 3 (development)"},
 	{"testdata/corpus/heldout3", "heldout3/", "round 3 (held out)"},
 }
 

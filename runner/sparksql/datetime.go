@@ -192,6 +192,10 @@ func (r *resolver) interval(n *Interval) (*rx, error) {
 				return nil, err
 			}
 		default:
+			if _, ok := new(big.Rat).SetString(strings.TrimSpace(p.Value)); !ok {
+				// INTERVAL 'abc' HOUR: Spark's parser refuses the value.
+				return nil, sparkErr(n.P, "_LEGACY_ERROR_TEMP_0026", "Can only use numbers in the interval value part for multiple unit value pairs interval form, but got invalid value: %s.", p.Value)
+			}
 			if err := addUnit(p.Value, p.Unit); err != nil {
 				return nil, err
 			}
@@ -427,6 +431,9 @@ func (r *resolver) datetimeArith(op string, l, rr *rx, pos int) (*rx, error) {
 			sql = fmt.Sprintf("(%s + to_microseconds(CAST(%d AS BIGINT)))", sql, rest)
 		}
 		return mk(tTS, sql, name, l, rr), nil
+	case (op == "*" || op == "/") && lt.Kind == KIntervalDT && (rt.isIntegral() || rt.Kind == KVoid),
+		op == "*" && (lt.isIntegral() || lt.Kind == KVoid) && rt.Kind == KIntervalDT:
+		return r.intervalTimes(op, l, rr, name, pos)
 	case lt.Kind == rt.Kind && (lt.Kind == KIntervalDT || lt.Kind == KIntervalYM) && (op == "+" || op == "-"):
 		t := widerType(lt, rt)
 		if t == nil {
@@ -435,6 +442,33 @@ func (r *resolver) datetimeArith(op string, l, rr *rx, pos int) (*rx, error) {
 		return mk(t, "("+l.sql+" "+op+" "+rr.sql+")", name, l, rr), nil
 	}
 	return fail()
+}
+
+// intervalTimes is a day-time interval literal multiplied or divided by
+// an integral number (Spark's MultiplyDTInterval, DivideDTInterval): a
+// DAY TO SECOND interval of the exact product (Math.multiplyExact's
+// ArithmeticException beyond 64 bits of microseconds), or of the quotient rounded half up
+// (INTERVAL_DIVIDED_BY_ZERO for 0). A computed interval is not
+// translated.
+func (r *resolver) intervalTimes(op string, l, rr *rx, name string, pos int) (*rx, error) {
+	iv, n := l, rr
+	if l.t.Kind != KIntervalDT {
+		iv, n = rr, l
+	}
+	if iv.ivMicros == nil {
+		return nil, unsupported(pos, "multiply or divide an interval literal", "%s of a computed interval by a number", map[string]string{"*": "a product", "/": "a quotient"}[op])
+	}
+	us := fmt.Sprintf("CAST(%d AS HUGEINT)", *iv.ivMicros)
+	k := "CAST(" + n.sql + " AS HUGEINT)"
+	var sql string
+	if op == "*" {
+		sql = fmt.Sprintf("CASE WHEN abs(%s * %s) > 9223372036854775807 THEN error(%s) ELSE to_microseconds(CAST(%s * %s AS BIGINT)) END",
+			us, k, sqlq("[ArithmeticException] long overflow"), us, k)
+	} else {
+		sql = fmt.Sprintf("CASE WHEN %s = 0 THEN error(%s) ELSE to_microseconds(CAST(sign(%s) * sign(%s) * ((abs(%s) * 2 + abs(%s)) // (2 * abs(%s))) AS BIGINT)) END",
+			k, sqlq("[INTERVAL_DIVIDED_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead."), us, k, us, k, k)
+	}
+	return mk(tDaySec, sql, name, l, rr), nil
 }
 
 // dtPattern is a Spark datetime pattern compiled for DuckDB: a strftime

@@ -550,6 +550,7 @@ func (r *resolver) window(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error
 		parts = append(parts, "PARTITION BY "+strings.Join(ps, ", "))
 		names = append(names, "PARTITION BY "+strings.Join(pn, ", "))
 	}
+	var orderTypes []*Type
 	if len(spec.OrderBy) > 0 {
 		var os, on []string
 		for _, it := range spec.OrderBy {
@@ -558,6 +559,7 @@ func (r *resolver) window(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error
 				return nil, err
 			}
 			kids = append(kids, o)
+			orderTypes = append(orderTypes, o.t)
 			dir, nulls := "ASC", "FIRST"
 			if it.Desc {
 				dir, nulls = "DESC", "LAST"
@@ -584,6 +586,9 @@ func (r *resolver) window(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error
 		frameName = x.frameName
 	}
 	names = append(names, frameName)
+	if err := r.rangeFrameType(spec, orderTypes, "("+strings.Join(names, " ")+")"); err != nil {
+		return nil, err
+	}
 	over := " OVER (" + strings.Join(parts, " ") + ")"
 	out := mk(x.t, "", x.name+" OVER ("+strings.Join(names, " ")+")", kids...)
 	if n.Distinct {
@@ -646,6 +651,37 @@ func (r *resolver) rangeGuard(w *WindowSpec, sc *scope) string {
 		return ""
 	}
 	return "(" + strings.Join(conds, " OR ") + ") THEN error(" + sqlq("["+class+"] The window frame's bound overflows the order key's type "+key.t.String()+". Use `try_add` to ignore overflow problem and return NULL.") + ")"
+}
+
+// rangeFrameType is Spark's check of a RANGE frame's value offsets
+// against a date or timestamp order key (WindowSpecDefinition's
+// isValidFrameType; WindowFrameCoercion does not cast offsets to these
+// keys' types): a date takes an INT or an interval, a timestamp an
+// interval. spec names the window in the message.
+func (r *resolver) rangeFrameType(w *WindowSpec, orderTypes []*Type, spec string) error {
+	f := w.Frame
+	if f == nil || f.Unit != "RANGE" || len(orderTypes) != 1 {
+		return nil
+	}
+	key := orderTypes[0]
+	if key.Kind != KDate && key.Kind != KTimestamp && key.Kind != KTimestampNTZ {
+		return nil
+	}
+	for _, b := range []*Bound{f.Start, f.End} {
+		if b == nil || b.Offset == nil {
+			continue
+		}
+		off, err := r.expr(b.Offset, &scope{}, &ectx{})
+		if err != nil {
+			return nil // reported by the frame itself
+		}
+		ok := off.t.Kind == KIntervalYM || off.t.Kind == KIntervalDT || (key.Kind == KDate && off.t.Kind == KInt)
+		if !ok {
+			return sparkErr(b.Offset.Pos(), "DATATYPE_MISMATCH.RANGE_FRAME_INVALID_TYPE", "Cannot resolve %s due to data type mismatch: The data type %q used in the order specification does not support the data type %q which is used in the range frame.",
+				quoteSparkSQL(spec), strings.ToUpper(key.String()), strings.ToUpper(off.t.String()))
+		}
+	}
+	return nil
 }
 
 func windowNeedsOrder(name string) bool {
