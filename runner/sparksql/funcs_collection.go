@@ -659,7 +659,6 @@ func collectionFuncs() []*fnDef {
 		}),
 		no("shuffle", "Spark's random order cannot be reproduced"),
 		no("inline_outer", "use LATERAL VIEW OUTER inline(...)"),
-		no("json_tuple", "not translated yet"),
 		no("from_csv", "not translated yet"), no("to_csv", "not translated yet"),
 		no("schema_of_csv", "not translated yet"), no("from_xml", "not translated yet"), no("to_xml", "not translated yet"),
 		no("schema_of_xml", "not translated yet"), no("xpath", "not translated yet"), no("parse_json", "the VARIANT type is not translated"),

@@ -19,6 +19,9 @@ var generators = map[string]*generatorDef{
 	"posexplode_outer": {"posexplode_outer", "posexplode", true},
 	"inline":           {"inline", "inline", false},
 	"inline_outer":     {"inline_outer", "inline", true},
+	// json_tuple gives one row per input row, NULLs for a NULL input:
+	// OUTER changes nothing.
+	"json_tuple": {"json_tuple", "json_tuple", true},
 }
 
 func generatorFor(name string) *generatorDef { return generators[strings.ToLower(name)] }
@@ -33,6 +36,9 @@ func (g *generatorDef) outerVariant() *generatorDef {
 // generator resolves a generator call over the columns of sc: it returns
 // the lateral join that produces its rows and its output columns.
 func (r *resolver) generator(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
+	if g.kind == "json_tuple" {
+		return r.jsonTuple(call, g, aliases, alias, sc)
+	}
 	if len(call.Args) != 1 {
 		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `%s` requires 1 parameters but the actual number is %d.", g.name, len(call.Args))
 	}
@@ -122,4 +128,53 @@ func (r *resolver) generatorCols(a, sub string, cols []*column, aliases []Ident,
 		}
 	}
 	return "CROSS JOIN LATERAL " + sub + " AS " + a, cols, nil
+}
+
+// jsonTuple is json_tuple(json, k1, k2, ...): one row of strings c0, c1,
+// ... per input row, the top-level field k of the JSON object as
+// get_json_object(json, '$.k') gives it (a string unquoted, other values
+// as JSON text as Jackson writes them, NULL for null, a missing field, a
+// malformed text or one that is not an object). The keys must be
+// literals.
+func (r *resolver) jsonTuple(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
+	if len(call.Args) < 2 {
+		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `json_tuple` requires > 1 parameters but the actual number is %d.", len(call.Args))
+	}
+	var xs []*rx
+	var names []string
+	for _, a := range call.Args {
+		x, err := r.expr(a, sc, &ectx{})
+		if err != nil {
+			return "", nil, err
+		}
+		xs, names = append(xs, x), append(names, x.name)
+	}
+	for _, x := range xs {
+		if x.t.Kind != KString && x.t.Kind != KVoid {
+			return "", nil, sparkErr(call.P, "DATATYPE_MISMATCH.NON_STRING_TYPE", "Cannot resolve \"json_tuple(%s)\" due to data type mismatch: all arguments of the function `json_tuple` must be strings.", strings.Join(names, ", "))
+		}
+	}
+	var outs []genOut
+	for i, x := range xs[1:] {
+		name := fmt.Sprint("c", i)
+		if x.t.Kind == KVoid {
+			outs = append(outs, genOut{name, tString, "CAST(NULL AS VARCHAR)"})
+			continue
+		}
+		if x.lit == nil || x.lit.Kind != LitString {
+			return "", nil, unsupported(call.Args[i+1].Pos(), "name the fields with string literals", "json_tuple with a computed field name")
+		}
+		key := x.lit.Value
+		if strings.ContainsAny(key, "\"\\") {
+			return "", nil, unsupported(call.Args[i+1].Pos(), "", "json_tuple of a field name with a quote or a backslash")
+		}
+		path := `$."` + key + `"`
+		outs = append(outs, genOut{name, tString, jsonDoc(xs[0].sql, "list_transform([CASE WHEN json_type(v) = 'OBJECT' THEN json_extract(v, "+duckString(path)+") END], e -> "+jsonValueText("e")+")[1]")})
+	}
+	a := r.alias()
+	var items []string
+	for i, o := range outs {
+		items = append(items, o.sql+" AS "+duckIdent(fmt.Sprint("c", i)))
+	}
+	return r.generatorCols(a, "(SELECT "+strings.Join(items, ", ")+")", outs2cols(a, outs), aliases, alias, g, call.P)
 }
