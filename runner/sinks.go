@@ -250,19 +250,22 @@ func (x *taskExec) tableDefinition(sp *sinkPlan) (delta.TableDefinition, error) 
 	return def, nil
 }
 
-// mergePlan plans the merge of rel, whose columns are cols: delete_where
-// translated to DuckDB SQL over them by the node's SQL dialect (Spark SQL
-// for PYSPARK nodes, the DuckDB pass-through for POLARS ones). An SCD
+// mergePlan plans the merge of rel, whose columns are cols: on the local
+// engine, delete_where translated to DuckDB SQL over them by the node's
+// SQL dialect (Spark SQL for PYSPARK nodes, the DuckDB pass-through for
+// POLARS ones); on Spark, Spark SQL as written. An SCD
 // type 1 delete_where that Laktory's text replacement would change is
 // rejected by validation (it is run as written).
 func (x *taskExec) mergePlan(ctx context.Context, sp *sinkPlan, rel string, cols []engine.Column) (*merge.Plan, error) {
 	o := sp.sink.MergeCDC
-	batch := merge.Batch{Relation: rel}
+	// On Spark the merge is Laktory's own, in Spark SQL: delete_where as
+	// written (the run's dialects pass it through).
+	batch := merge.Batch{Relation: rel, Spark: x.s.native}
 	for _, c := range cols {
 		batch.Columns = append(batch.Columns, merge.Column{Name: c.Name, Type: c.Type})
 	}
 	if o.DeleteWhere != "" {
-		c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.r.cfg.Dialect, x.tp.pipeline, x.tp.node)
+		c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.dialects(), x.tp.pipeline, x.tp.node)
 		var err error
 		batch.DeleteWhere, err = c.translate(ctx, deleteWhereKind(o), o.DeleteWhere, rel,
 			origin{what: "merge_cdc_options.delete_where of " + sp.sink.Describe(), at: o.At("delete_where"), exact: true})

@@ -76,37 +76,19 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 }
 
 // engineUnsupported lists what the run's engine cannot execute yet, beyond
-// unsupported: the Spark engine runs batch and streaming nodes into Delta
-// sinks (APPEND, OVERWRITE and the refreshes of shared sinks), and the
-// flows of declarative pipelines (append flows, once, import_checkpoint, a
-// full refresh clearing the table once), which the runner emulates through
-// the engine seam as it does for the local engine, and ForEach sinks
-// (each batch's rows come back to Go through Session.Rows), update flows
-// included (their state is Parquet files the engine writes and reads,
-// Session.SaveParquet), and sources with a declared schema (Spark's reader
-// given it). MERGE and file sinks go through parts of the runner that hold
-// DuckDB (package merge, DuckDB's COPY): on Spark they are refused before anything runs rather than
-// computed elsewhere than the engine chosen.
-func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
-	if info.Name == engine.Local {
-		return nil
-	}
-	var ds []validate.Diagnostic
-	add := func(at workspace.Pos, feature, hint string) {
-		ds = append(ds, workspace.NewDiagnostic(at, workspace.SeverityError, validate.CodeLocalUnsupported,
-			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which the %s engine does not run yet", n.Name, p.Name, feature, info.Name), hint))
-	}
-	const local = "run it on the local engine (without --engine spark), or leave the node out of the run"
-	for _, sk := range n.Sinks {
-		label := "sink " + sk.Describe()
-		switch {
-		case sk.Kind == workspace.SinkForEach:
-			// Its rows come back to Go (writeForEach).
-		case sk.IsMerge():
-			add(sk.At("mode"), fmt.Sprintf("a MERGE sink (%s)", label), local)
-		case !sk.IsDelta():
-			add(sk.At("format"), fmt.Sprintf("the file sink format %s (%s)", sk.EffectiveFormat(), label), "write a DELTA sink, or "+local)
-		}
-	}
-	return ds
+// unsupported: nothing today. The Spark engine runs batch and streaming
+// nodes into Delta sinks (APPEND, OVERWRITE and the refreshes of shared
+// sinks), MERGE sinks (Laktory's merge in Spark SQL: Delta's MERGE INTO,
+// Txn.Merge), file sinks (Spark's DataFrame writer, Session.WriteFiles),
+// the flows of declarative pipelines (append flows, once,
+// import_checkpoint, a full refresh clearing the table once), which the
+// runner emulates through the engine seam as it does for the local
+// engine, ForEach sinks (each batch's rows come back to Go through
+// Session.Rows), update flows included (their state is Parquet files the
+// engine writes and reads, Session.SaveParquet), and sources with a
+// declared schema (Spark's reader given it). A feature an engine cannot
+// run is refused here, before anything runs, rather than computed
+// elsewhere than the engine chosen.
+func engineUnsupported(engine.Info, *workspace.Pipeline, *workspace.Node) []validate.Diagnostic {
+	return nil
 }

@@ -72,7 +72,11 @@ func (e *Exec) Create(ctx context.Context, p *Plan, def delta.TableDefinition) (
 	}
 	st := &delta.StructType{}
 	for _, c := range p.TargetColumns() {
-		dt, err := delta.ParseDuckDBType(c.Type)
+		parse := delta.ParseDuckDBType
+		if p.b.Spark {
+			parse = sparkType
+		}
+		dt, err := parse(c.Type)
 		if err != nil {
 			return nil, fmt.Errorf("column %s of type %s: %w", c.Name, c.Type, err)
 		}

@@ -58,6 +58,11 @@ type Batch struct {
 	// as written: Laktory's text replacement must have kept it as written
 	// (workspace.MergeCDC.DeleteWhereAsWritten).
 	DeleteWhere string
+	// Spark: the SQL is for the Spark engine, which runs Laktory's merge
+	// natively (Spark SQL, Spark's types in Columns, delete_where as
+	// written, the hash with Spark's own sha2 and concat_ws); otherwise it
+	// is DuckDB SQL that computes what Spark does.
+	Spark bool
 }
 
 // Plan is the merge of one batch.
@@ -133,7 +138,11 @@ func (p *Plan) names(cols []Column) []string {
 func (p *Plan) TargetColumns() []Column {
 	cols := append(slices.Clone(p.keys), p.update...)
 	if p.o.SCDType == 2 {
-		cols = append(cols, Column{workspace.HashColumn, "VARCHAR"}, Column{p.o.StartAt, p.order.Type}, Column{p.o.EndAt, p.order.Type})
+		hash := "VARCHAR"
+		if p.b.Spark {
+			hash = "string"
+		}
+		cols = append(cols, Column{workspace.HashColumn, hash}, Column{p.o.StartAt, p.order.Type}, Column{p.o.EndAt, p.order.Type})
 	}
 	return cols
 }
@@ -192,7 +201,11 @@ func (p *Plan) SCD1(target []string) (delta.MergeSpec, error) {
 	if p.order != nil {
 		order = q(p.order.Name) + " DESC NULLS LAST"
 	}
-	source := "SELECT * EXCLUDE (" + rankCol + ") FROM (SELECT *, " + p.deleteFlag() + ", row_number() OVER (PARTITION BY " +
+	kept := "* EXCLUDE (" + rankCol + ")"
+	if p.b.Spark {
+		kept = strings.Join(append(quoteAll(p.names(p.b.Columns)), deleteCol), ", ")
+	}
+	source := "SELECT " + kept + " FROM (SELECT *, " + p.deleteFlag() + ", row_number() OVER (PARTITION BY " +
 		strings.Join(quoteAll(p.names(p.keys)), ", ") + " ORDER BY " + order + ") AS " + rankCol + " FROM " + q(p.b.Relation) + ") AS __b WHERE " + rankCol + " = 1"
 	notDelete := "NOT source." + deleteCol
 	update := delta.MergeClause{Action: delta.MergeUpdate, Set: set}
@@ -232,6 +245,10 @@ func (p *Plan) firstCol() string { return p.order.Name + "_first" }
 // hash is the SQL of __hash_cols: sha2(concat_ws('~', update columns as
 // Spark strings), 256).
 func (p *Plan) hash() (string, error) {
+	if p.b.Spark {
+		// Laktory's own: F.sha2(F.concat_ws("~", *update columns), 256).
+		return "sha2(concat_ws('~'" + strings.Join(append([]string{""}, quoteAll(p.names(p.update))...), ", ") + "), 256)", nil
+	}
 	parts := make([]string, 0, len(p.update))
 	for _, c := range p.update {
 		s, err := sparkString(q(c.Name), c.Type)
@@ -289,7 +306,11 @@ func (p *Plan) SCD2Changes(targetKeys string, target []string) (string, error) {
 	}
 	// The table's rows are never deletes: a delete is always new.
 	on = append(on, "NOT c."+deleteCol)
-	return "SELECT c.* FROM (" + changes + ") AS c ANTI JOIN (SELECT " + strings.Join(quoteAll(p.SCD2KeyColumns()), ", ") + " FROM " + targetKeys +
+	anti := " ANTI JOIN "
+	if p.b.Spark {
+		anti = " LEFT ANTI JOIN "
+	}
+	return "SELECT c.* FROM (" + changes + ") AS c" + anti + "(SELECT " + strings.Join(quoteAll(p.SCD2KeyColumns()), ", ") + " FROM " + targetKeys +
 		") AS t ON " + strings.Join(on, " AND "), nil
 }
 

@@ -292,6 +292,8 @@ func (t *Txn) Commit(ctx context.Context) (*delta.CommitResult, error) {
 // statement is the SQL of the staged operation.
 func (t *Txn) statement() (string, error) {
 	switch {
+	case t.op == "" && t.snap == nil && t.def.Schema != nil:
+		return t.createEmpty(), nil
 	case t.op == "":
 		return "", fmt.Errorf("spark: nothing to commit to %s", t.path)
 	case t.snap == nil && (t.op == "APPEND" || t.op == "OVERWRITE"):
@@ -302,6 +304,8 @@ func (t *Txn) statement() (string, error) {
 		return t.insert(), nil
 	case t.op == "OVERWRITE":
 		return "CREATE OR REPLACE TABLE " + tableRef(t.path) + " USING delta" + t.layout() + " AS " + t.arg, nil
+	case t.op == "MERGE":
+		return t.arg, nil
 	case t.op == "DELETE":
 		return "DELETE FROM " + tableRef(t.path) + " WHERE " + t.arg, nil
 	default: // TRUNCATE
@@ -369,6 +373,9 @@ func (t *Txn) committed(ctx context.Context, meta string, readVersion int64) (*d
 	res.Metrics.DeletedRows = num("numDeletedRows")
 	res.Metrics.AddedFiles = int(num("numFiles", "numAddedFiles"))
 	res.Metrics.RemovedFiles = int(num("numRemovedFiles"))
+	if res.Operation == "MERGE" {
+		res.Merge = mergeMetrics(num)
+	}
 	if res.Operation == "DELETE" {
 		res.Metrics.AddedRows = 0
 	}
