@@ -122,7 +122,7 @@ func (fr *flowRun) importCheckpoint(ctx context.Context) error {
 			m.From = filepath.Join(x.run.Plan.snap.Dir, m.From) // written relative to the workspace
 		}
 		if filepath.Clean(m.From) != filepath.Clean(f.importFrom) {
-			x.warn(fmt.Sprintf("flow %s already imported the checkpoint %s: import_checkpoint %s is ignored; to import another checkpoint, give the flow a name the target has not used (flow.name)",
+			x.log.warn(fmt.Sprintf("flow %s already imported the checkpoint %s: import_checkpoint %s is ignored; to import another checkpoint, give the flow a name the target has not used (flow.name)",
 				f.name, m.From, f.importFrom))
 		}
 		return nil

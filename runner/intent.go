@@ -292,22 +292,13 @@ func (rc *recovery) resume(ctx context.Context) error {
 				return err
 			}
 		case in.Whole != "":
-			rc.note(fmt.Sprintf("run %d did not finish resetting %s (%s): this run resets it again", in.RunID, in.Table, in.Whole))
+			x.log.note(fmt.Sprintf("run %d did not finish resetting %s (%s): this run resets it again", in.RunID, in.Table, in.Whole))
 		default:
-			rc.note(fmt.Sprintf("run %d did not finish its %s refresh of %s: this run does a %s refresh of the writer, so its rows and its checkpoint agree again",
+			x.log.note(fmt.Sprintf("run %d did not finish its %s refresh of %s: this run does a %s refresh of the writer, so its rows and its checkpoint agree again",
 				in.RunID, in.Refresh, x.t.Key, sp.refresh))
 		}
 	}
 	return nil
-}
-
-// note reports what the task does, in its events and the run's messages.
-func (rc *recovery) note(msg string) {
-	x := rc.x
-	x.run.record(func(c context.Context) error {
-		return x.run.store.RecordMessage(c, x.run.ID, history.Message{Task: x.t.Key, Severity: history.SeverityInfo, Text: msg})
-	})
-	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "reset", Message: msg})
 }
 
 // finishWhole finishes a whole-table reset a crash interrupted, for one of
@@ -322,14 +313,14 @@ func (rc *recovery) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) e
 	what := fmt.Sprintf("run %d did not finish resetting %s (%s)", in.RunID, in.Table, in.Whole)
 	switch {
 	case done:
-		rc.note(what + ": the table was reset; this run resets the checkpoint of " + x.t.Key)
+		x.log.note(what + ": the table was reset; this run resets the checkpoint of " + x.t.Key)
 	case in.Whole == "DROP":
-		rc.note(what + ": this run drops it and resets the checkpoint of " + x.t.Key)
+		x.log.note(what + ": this run drops it and resets the checkpoint of " + x.t.Key)
 		if err := x.dropTable(ctx, sp); err != nil {
 			return err
 		}
 	default:
-		rc.note(what + ": this run truncates it and resets the checkpoint of " + x.t.Key)
+		x.log.note(what + ": this run truncates it and resets the checkpoint of " + x.t.Key)
 		if err := rc.truncateOnce(ctx, sp, in); err != nil {
 			return err
 		}
@@ -466,7 +457,7 @@ func (rc *recovery) recoverHistory(ctx context.Context, sp *sinkPlan, in *intent
 			}
 			x.run.recordSync(func(c context.Context) error { return x.run.store.RecordDeletion(c, in.RunID, dl) })
 		}
-		rc.note(fmt.Sprintf("run %d committed %s v%d (%s) before it was interrupted: added to its history", in.RunID, in.Table, v, e.Operation))
+		x.log.note(fmt.Sprintf("run %d committed %s v%d (%s) before it was interrupted: added to its history", in.RunID, in.Table, v, e.Operation))
 	}
 }
 
@@ -539,7 +530,7 @@ func (rc *recovery) cleanLeftovers() {
 		}
 	}
 	if len(cleaned) > 0 {
-		rc.note("removed what an interrupted run left behind: " + strings.Join(cleaned, ", "))
+		x.log.note("removed what an interrupted run left behind: " + strings.Join(cleaned, ", "))
 	}
 }
 

@@ -115,7 +115,7 @@ func (x *taskExec) deltaSink(sp *sinkPlan) *sink.Delta {
 		}
 	}
 	r := sink.DeltaReset{Meta: x.rec.meta(sp),
-		Deleted: func(rows int64, version *int64) { x.deletion(sp, rows, version) }}
+		Deleted: func(rows int64, version *int64) { x.log.deletion(sp, rows, version) }}
 	switch sp.reset {
 	case resetDeleteOwn:
 		r.Kind, r.Predicate = sink.ResetDeleteOwn, func(ctx context.Context) (string, error) { return x.ownRows(ctx, sp) }
@@ -364,7 +364,7 @@ func (t sinkTask) BeforeCommit(attempt int) {
 	}
 }
 
-func (t sinkTask) Progress(phase string, rows int64) { t.x.progress(phase, rows) }
+func (t sinkTask) Progress(phase string, rows int64) { t.x.log.progress(phase, rows) }
 
 func (t sinkTask) Note(phase, message string) {
 	t.x.run.emit(Event{Kind: EventTaskProgress, Task: t.x.t.Key, Phase: phase, Message: message})
@@ -382,7 +382,7 @@ func (t sinkTask) WriteProgress(table string) (func(delta.WriteProgress), time.D
 	}, x.run.r.cfg.progressEvery
 }
 
-func (t sinkTask) Operation(op history.Operation) { t.x.operation(op) }
+func (t sinkTask) Operation(op history.Operation) { t.x.log.operation(op) }
 
 func (t sinkTask) LockCreate(table workspace.TableID) func() { return t.x.run.lockCreate(table) }
 

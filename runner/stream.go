@@ -306,7 +306,7 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 	}
 	newDelta := func(path, label string) (*deltaStream, error) {
 		d := &deltaStream{e: x.s.e, path: path, label: label, reader: n.Name, pipeline: p.Name, limit: limit, startingVersion: -1,
-			warn: x.warn}
+			warn: x.log.warn}
 		opt := func(k string) bool { v, ok := src.ReaderOption(k); return ok && truthy(v) }
 		d.opts = delta.StreamOptions{IgnoreDeletes: opt("ignoreDeletes"), IgnoreChanges: opt("ignoreChanges"), SkipChangeCommits: opt("skipChangeCommits")}
 		if v, ok := src.ReaderOption("startingVersion"); ok {
@@ -327,7 +327,7 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 			return newDelta(src.ResolvedPath, "table "+src.Path)
 		}
 		return &fileStream{e: x.s.e, cp: cp, index: i, path: src.ResolvedPath, format: src.Format, opts: readOptions{src: src}, limit: limit,
-			required: validate.SourceCheckPath(x.run.Plan.snap, src) != "", settle: x.run.r.settle(), warn: x.warn, reader: n.Name, pipeline: p.Name}, nil
+			required: validate.SourceCheckPath(x.run.Plan.snap, src) != "", settle: x.run.r.settle(), warn: x.log.warn, reader: n.Name, pipeline: p.Name}, nil
 	case workspace.SourceNode:
 		up := p.Node(src.NodeName)
 		if up == nil {
@@ -339,7 +339,7 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 			return nil, fmt.Errorf("%w: node '%s' streams node '%s', which writes no table: a stream reads what the node wrote (give '%s' a table sink, or read its sources)",
 				ErrSource, n.Name, up.Name, up.Name)
 		case !sk.IsDelta():
-			return &fileStream{e: x.s.e, cp: cp, index: i, path: sk.ResolvedPath, format: sk.EffectiveFormat(), limit: limit, warn: x.warn, reader: n.Name, pipeline: p.Name}, nil
+			return &fileStream{e: x.s.e, cp: cp, index: i, path: sk.ResolvedPath, format: sk.EffectiveFormat(), limit: limit, warn: x.log.warn, reader: n.Name, pipeline: p.Name}, nil
 		}
 		d, err := newDelta(string(sk.Table), sk.Describe())
 		if err != nil {

@@ -21,6 +21,8 @@ type taskExec struct {
 	tp  *taskPlan
 	sum *TaskSummary
 	s   *session
+	// log records what the task does.
+	log *taskLog
 	// rec records the intents of the task's refreshes and recovers what
 	// interrupted runs left.
 	rec *recovery
@@ -37,6 +39,7 @@ type taskExec struct {
 // newTaskExec is the execution of task t of run, counting into sum.
 func newTaskExec(run *Run, t *Task, sum *TaskSummary) *taskExec {
 	x := &taskExec{run: run, t: t, tp: t.plan, sum: sum}
+	x.log = &taskLog{run: run, key: t.Key, sum: sum}
 	x.rec = &recovery{x: x}
 	return x
 }
@@ -88,13 +91,32 @@ func (x *taskExec) safeExecute(ctx context.Context) (err error) {
 	return sandboxed(x.execute(ctx))
 }
 
-func (x *taskExec) progress(phase string, rows int64) {
-	x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: phase, Rows: max(rows, 0)})
+// taskLog records what a task does: its progress, notes and warnings in
+// the run's events, its table operations, deletions and retries in its
+// summary, the events and the history.
+type taskLog struct {
+	run *Run
+	key string
+	sum *TaskSummary
 }
 
-func (x *taskExec) warn(msg string) {
-	x.sum.Warnings = append(x.sum.Warnings, msg)
-	x.run.warn(x.t.Key, "", msg)
+// progress reports the rows of a phase.
+func (l *taskLog) progress(phase string, rows int64) {
+	l.run.emit(Event{Kind: EventTaskProgress, Task: l.key, Phase: phase, Rows: max(rows, 0)})
+}
+
+// warn records a warning of the task.
+func (l *taskLog) warn(msg string) {
+	l.sum.Warnings = append(l.sum.Warnings, msg)
+	l.run.warn(l.key, "", msg)
+}
+
+// note reports what the task does, in its events and the run's messages.
+func (l *taskLog) note(msg string) {
+	l.run.record(func(c context.Context) error {
+		return l.run.store.RecordMessage(c, l.run.ID, history.Message{Task: l.key, Severity: history.SeverityInfo, Text: msg})
+	})
+	l.run.emit(Event{Kind: EventTaskProgress, Task: l.key, Phase: "reset", Message: msg})
 }
 
 // microBatch is one unit of processing of a task. A batch run processes
@@ -142,7 +164,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 	}
 	defer s.close()
 	x.s = s
-	s.settle, s.warn = x.run.r.settle(), x.warn
+	s.settle, s.warn = x.run.r.settle(), x.log.warn
 	if err := x.sessionZone(ctx); err != nil {
 		return err
 	}
@@ -259,14 +281,14 @@ func (x *taskExec) reset(ctx context.Context) error {
 			x.deferred[sp] = true
 			continue
 		}
-		x.progress("reset", 0)
+		x.log.progress("reset", 0)
 		if err := x.resetSink(ctx, sp); err != nil {
 			return err
 		}
 	}
 	for _, sp := range x.tp.sinks {
 		if sp.sink.Kind == workspace.SinkForEach && isReset(x.run.Plan.Params) {
-			x.warn(fmt.Sprintf("%s: the checkpoints of the flows writing it were reset, so they send all their data again; the data the sink wrote was not cleaned up (the pipeline does not track it): remove it yourself for a clean start",
+			x.log.warn(fmt.Sprintf("%s: the checkpoints of the flows writing it were reset, so they send all their data again; the data the sink wrote was not cleaned up (the pipeline does not track it): remove it yourself for a clean start",
 				sp.sink.Describe()))
 		}
 		if sp.reset == resetTableDrop || sp.reset == resetTableTrunc {
@@ -286,7 +308,7 @@ func (x *taskExec) commitDeferred(ctx context.Context, sp *sinkPlan) error {
 	for _, d := range x.tp.sinks {
 		if x.deferred[d] && (sp == nil || sp == d) {
 			delete(x.deferred, d)
-			x.progress("reset", 0)
+			x.log.progress("reset", 0)
 			if err := x.resetSink(ctx, d); err != nil {
 				return err
 			}
@@ -315,17 +337,17 @@ func (x *taskExec) removeCheckpoints(table string, cps []string) error {
 // process reads, transforms, checks and writes the node once.
 func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	p, n := x.tp.pipeline, x.tp.node
-	x.progress("read", 0)
+	x.log.progress("read", 0)
 	c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.dialects(), p, n)
 	c.override = b.sources
 	df, err := c.transform(ctx)
 	if err != nil {
 		return err
 	}
-	x.progress("check", 0)
+	x.log.progress("check", 0)
 	ex, err := c.expectations(ctx, df)
 	for _, w := range ex.warnings { // those before a FAIL one too, as Laktory warns
-		x.warn(w)
+		x.log.warn(w)
 	}
 	if err != nil {
 		return err
@@ -341,7 +363,7 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 		return err
 	}
 	x.sum.RowsRead = ex.rows
-	x.progress("write", ex.kept)
+	x.log.progress("write", ex.kept)
 	for _, sp := range sinks {
 		rel := ex.out
 		if sp.sink.IsQuarantine {
@@ -419,21 +441,21 @@ func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult, sinks []
 }
 
 // operation records a committed table operation.
-func (x *taskExec) operation(op history.Operation) {
-	op.Task = x.t.Key
-	x.sum.Operations = append(x.sum.Operations, op)
+func (l *taskLog) operation(op history.Operation) {
+	op.Task = l.key
+	l.sum.Operations = append(l.sum.Operations, op)
 	if op.Operation != "DELETE" {
 		// A delete's added rows are the rows it copied out of the files
 		// it rewrote (other writers' rows, kept): nothing new was written.
-		x.sum.RowsWritten += op.RowsAdded
+		l.sum.RowsWritten += op.RowsAdded
 	}
-	x.sum.RowsDeleted += op.RowsDeleted
-	x.run.recordSync(func(c context.Context) error { return x.run.store.RecordOperation(c, x.run.ID, op) })
+	l.sum.RowsDeleted += op.RowsDeleted
+	l.run.recordSync(func(c context.Context) error { return l.run.store.RecordOperation(c, l.run.ID, op) })
 	v := int64(-1)
 	if op.Version != nil {
 		v = *op.Version
 	}
-	x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: op.Table, Operation: op.Operation, Version: v, Rows: op.RowsAdded,
+	l.run.emit(Event{Kind: EventOperation, Task: l.key, Table: op.Table, Operation: op.Operation, Version: v, Rows: op.RowsAdded,
 		Message: operationText(op)})
 }
 
@@ -453,29 +475,29 @@ func operationText(op history.Operation) string {
 }
 
 // deletion records the rows deleted for a writer of a shared table.
-func (x *taskExec) deletion(sp *sinkPlan, rows int64, version *int64) {
+func (l *taskLog) deletion(sp *sinkPlan, rows int64, version *int64) {
 	w := sp.writer
-	d := history.Deletion{Task: x.t.Key, Table: tableLabel(sp), Rows: rows, Version: version}
+	d := history.Deletion{Task: l.key, Table: tableLabel(sp), Rows: rows, Version: version}
 	writer := ""
 	if w != nil && w.Ownership == workspace.OwnerWhere {
 		d.Predicate, writer = w.Where, "where "+w.Where
 	} else if w != nil {
 		d.Writer, writer = w.WriterID, w.WriterID
-		_, d.Predicate = ownerPredicate(x.run.r.sql, w, nil)
+		_, d.Predicate = ownerPredicate(l.run.r.sql, w, nil)
 	}
-	x.sum.Deletions = append(x.sum.Deletions, d)
-	x.run.recordSync(func(c context.Context) error { return x.run.store.RecordDeletion(c, x.run.ID, d) })
-	x.run.emit(Event{Kind: EventDeleted, Task: x.t.Key, Table: d.Table, Writer: writer, Rows: rows,
+	l.sum.Deletions = append(l.sum.Deletions, d)
+	l.run.recordSync(func(c context.Context) error { return l.run.store.RecordDeletion(c, l.run.ID, d) })
+	l.run.emit(Event{Kind: EventDeleted, Task: l.key, Table: d.Table, Writer: writer, Rows: rows,
 		Message: fmt.Sprintf("Deleted %d rows of %s from %s", rows, ownerLabel(w), d.Table)})
 }
 
 // retried records a commit retry.
-func (x *taskExec) retried(table string, attempt int, delay time.Duration, err error) {
-	r := history.Retry{Task: x.t.Key, Table: table, Attempt: attempt, Delay: delay, Error: err.Error()}
-	x.sum.Retries = append(x.sum.Retries, r)
-	x.run.record(func(c context.Context) error { return x.run.store.RecordRetry(c, x.run.ID, r) })
-	x.run.emit(Event{Kind: EventRetry, Task: x.t.Key, Table: table, Attempt: attempt, Delay: delay, Err: err.Error(),
-		Message: fmt.Sprintf("commit to %s conflicted with a concurrent writer; retry %d of %d in %s", table, attempt, x.run.r.cfg.Retry.MaxRetries, delay.Round(time.Millisecond))})
+func (l *taskLog) retried(table string, attempt int, delay time.Duration, err error) {
+	r := history.Retry{Task: l.key, Table: table, Attempt: attempt, Delay: delay, Error: err.Error()}
+	l.sum.Retries = append(l.sum.Retries, r)
+	l.run.record(func(c context.Context) error { return l.run.store.RecordRetry(c, l.run.ID, r) })
+	l.run.emit(Event{Kind: EventRetry, Task: l.key, Table: table, Attempt: attempt, Delay: delay, Err: err.Error(),
+		Message: fmt.Sprintf("commit to %s conflicted with a concurrent writer; retry %d of %d in %s", table, attempt, l.run.r.cfg.Retry.MaxRetries, delay.Round(time.Millisecond))})
 }
 
 // withRetries runs op (one attempt: plan on a fresh snapshot, commit)
@@ -488,7 +510,7 @@ func (x *taskExec) withRetries(ctx context.Context, table string, op func(attemp
 		}
 		return op(attempt)
 	}, func(err error) bool { return !errors.Is(err, ErrConflict) && delta.IsRetryable(err) },
-		func(attempt int, d time.Duration, err error) { x.retried(table, attempt, d, err) })
+		func(attempt int, d time.Duration, err error) { x.log.retried(table, attempt, d, err) })
 }
 
 // errorsIsAny reports whether err is any of targets.
