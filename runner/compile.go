@@ -15,6 +15,7 @@ import (
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/runner/polarsread"
+	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -740,4 +741,13 @@ func (c *compiler) step(ctx context.Context, st *workspace.Step, df string) (str
 		return "", fmt.Errorf("%w: %w", ErrStep, err)
 	}
 	return v, nil
+}
+
+// statements is the number of SQL statements of an `expr` as the node's
+// dialect reads it (Spark's strings take backslash escapes).
+func statements(n *workspace.Node, text string) int {
+	if n.DataframeBackend == "POLARS" {
+		return len(splitStatements(text))
+	}
+	return sparksql.Statements(text)
 }

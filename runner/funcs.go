@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/dialect/spark"
 	"github.com/laktory/workbench/runner/frame"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/workspace"
@@ -18,7 +19,7 @@ import (
 // dataframe_backend (Laktory's default PYSPARK) and dataframe_api
 // (NARWHALS by default), and for PYSPARK its session time zone.
 func frameEnv(n *workspace.Node) frame.Env {
-	env := frame.Env{Backend: frame.PySpark, API: frame.Narwhals, Spark: sparkOptions(n)}
+	env := frame.Env{Backend: frame.PySpark, API: frame.Narwhals, Spark: spark.Options(n)}
 	if n.DataframeBackend == "POLARS" {
 		env.Backend = frame.Polars
 	}

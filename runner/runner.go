@@ -11,6 +11,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/dialect/spark"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/foreach"
@@ -187,4 +188,18 @@ func (r *Runner) store(ctx context.Context, path string) (*history.Store, error)
 	}
 	r.stores[path] = s
 	return s, nil
+}
+
+// Dialect is the translator of a node's SQL: the one place that picks it,
+// for runs (the compiler) and for validation (the schema flow). PYSPARK
+// nodes (Laktory's default backend) write Spark SQL, translated with
+// Spark's semantics (runner/sparksql); POLARS nodes write Polars SQL,
+// translated with polars 1.32.0's (runner/polarssql). On both, the
+// expressions Laktory evaluates with its own SQL parser
+// (dialect.LaktoryExpression) accept what that parser accepts.
+func Dialect(n *workspace.Node) dialect.Translator {
+	if n.DataframeBackend == "POLARS" {
+		return polarssql.Translator{}
+	}
+	return spark.Translator{Opts: spark.Options(n)}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/dialect/spark"
 	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -126,7 +127,7 @@ func whereSQL(sqlp validate.SQL, where, backend string, conf map[string]string, 
 	if cols == nil {
 		return "error(" + quoteString("the columns of the table are not known: `"+where+"` cannot be evaluated") + ")"
 	}
-	r, err := sparksql.TranslatePredicate(where, sparksql.ExprInput{Schema: cols}, sparkOptions(&workspace.Node{SparkConf: conf}))
+	r, err := sparksql.TranslatePredicate(where, sparksql.ExprInput{Schema: cols}, spark.Options(&workspace.Node{SparkConf: conf}))
 	if err != nil {
 		return "error(" + quoteString("`shared.where: "+where+"`: "+err.Error()) + ")"
 	}

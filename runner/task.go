@@ -10,6 +10,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/checkpoint"
+	"github.com/laktory/workbench/runner/dialect/spark"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 )
@@ -227,7 +228,7 @@ func (x *taskExec) sessionZone(ctx context.Context) error {
 	if !x.s.native {
 		return nil
 	}
-	tz := cmp.Or(sparkOptions(x.tp.node).TimeZone, "UTC")
+	tz := cmp.Or(spark.Options(x.tp.node).TimeZone, "UTC")
 	if err := x.s.e.Exec(ctx, "SET TIME ZONE "+quoteString(tz)); err != nil {
 		return fmt.Errorf("%w: node '%s' of pipeline '%s': spark.sql.session.timeZone %q: %w", ErrStep, x.tp.node.Name, x.tp.pipeline.Name, tz, err)
 	}

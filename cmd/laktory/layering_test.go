@@ -92,9 +92,10 @@ var runnerParts = map[string][]string{
 	"runner/landing":    {},
 	// The sinks and the MERGE reach the data through the engine seam
 	// (runner/engine) and the tables' logs through delta only.
-	"runner/sink":      {"delta", "runner/engine", "runner/foreach", "runner/history", "runner/merge", "runner/schemaflow", "validate", "workspace", "workspace/human"},
-	"runner/merge":     {"delta", "runner/engine", "workspace"},
-	"runner/selection": {"validate", "workspace"},
+	"runner/sink":          {"delta", "runner/engine", "runner/foreach", "runner/history", "runner/merge", "runner/schemaflow", "validate", "workspace", "workspace/human"},
+	"runner/merge":         {"delta", "runner/engine", "workspace"},
+	"runner/selection":     {"validate", "workspace"},
+	"runner/dialect/spark": {"runner/dialect", "runner/polarssql", "runner/sparksql", "runner/sqlfront", "workspace"},
 }
 
 // TestRunnerParts fails when one of the runner's subsystems imports a

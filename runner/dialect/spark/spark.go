@@ -1,4 +1,8 @@
-package runner
+// Package spark is the Spark SQL dialect of PYSPARK nodes (Laktory's
+// default backend): a dialect.Translator that turns a node's Spark SQL, and
+// the expressions Laktory's own parser reads, into DuckDB SQL with Spark's
+// semantics through runner/sparksql.
+package spark
 
 import (
 	"context"
@@ -13,14 +17,15 @@ import (
 	"github.com/laktory/workbench/workspace"
 )
 
-// sparkDialect translates the Spark SQL of a PYSPARK node (Laktory's
-// default backend) to DuckDB SQL with Spark's semantics (runner/sparksql).
-type sparkDialect struct {
-	opts sparksql.Options
+// Translator translates the Spark SQL of a PYSPARK node (Laktory's
+// default backend) to DuckDB SQL with Spark's semantics (runner/sparksql),
+// in the session settings Opts (Options of the node).
+type Translator struct {
+	Opts sparksql.Options
 }
 
 // Translate implements dialect.Translator.
-func (d sparkDialect) Translate(ctx context.Context, st dialect.Step) (dialect.Result, error) {
+func (d Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return dialect.Result{}, err
 	}
@@ -44,7 +49,7 @@ func (d sparkDialect) Translate(ctx context.Context, st dialect.Step) (dialect.R
 	switch st.Kind {
 	case dialect.Query:
 		var r *sparksql.Result
-		if r, err = sparksql.Translate(st.Text, inputs, d.opts); err == nil {
+		if r, err = sparksql.Translate(st.Text, inputs, d.Opts); err == nil {
 			sql = r.SQL
 		}
 	case dialect.LaktoryExpression:
@@ -60,7 +65,7 @@ func (d sparkDialect) Translate(ctx context.Context, st dialect.Step) (dialect.R
 		if len(inputs) > 0 {
 			schema = inputs[0].Schema
 		}
-		r, err := sparksql.TranslateExpr(text, sparksql.ExprInput{Schema: schema}, d.opts, true)
+		r, err := sparksql.TranslateExpr(text, sparksql.ExprInput{Schema: schema}, d.Opts, true)
 		if err != nil {
 			var se *sparksql.Error
 			if !errors.As(err, &se) {
@@ -80,9 +85,9 @@ func (d sparkDialect) Translate(ctx context.Context, st dialect.Step) (dialect.R
 		}
 		var r *sparksql.ExprResult
 		if st.Kind == dialect.Predicate {
-			r, err = sparksql.TranslatePredicate(st.Text, sparksql.ExprInput{Schema: schema}, d.opts)
+			r, err = sparksql.TranslatePredicate(st.Text, sparksql.ExprInput{Schema: schema}, d.Opts)
 		} else {
-			r, err = sparksql.TranslateExpr(st.Text, sparksql.ExprInput{Schema: schema}, d.opts, true)
+			r, err = sparksql.TranslateExpr(st.Text, sparksql.ExprInput{Schema: schema}, d.Opts, true)
 		}
 		if err == nil {
 			sql = r.SQL
@@ -265,8 +270,8 @@ func failed(off int, msg, hint string) dialect.Result {
 	return dialect.Result{Diagnostics: []dialect.Diagnostic{{Offset: off, Severity: workspace.SeverityError, Message: msg, Hint: hint}}}
 }
 
-// sparkOptions are the session settings of a node's Spark SQL: its
+// Options are the session settings of a node's Spark SQL: its
 // effective spark_conf (spark.sql.session.timeZone).
-func sparkOptions(n *workspace.Node) sparksql.Options {
+func Options(n *workspace.Node) sparksql.Options {
 	return sparksql.Options{TimeZone: n.SparkConf["spark.sql.session.timeZone"]}
 }
