@@ -125,8 +125,14 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	if q == "" {
 		return v, nil
 	}
+	read := v
 	if v, err = c.s.view(ctx, "src", q); err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrSource, label, err)
+	}
+	// A filter and drop_duplicates keep the columns: a check knows them
+	// without describing the view.
+	if cols, ok := c.cols[read]; ok && c.bind != nil && len(src.Selects) == 0 && len(src.Renames) == 0 && len(src.Drops) == 0 {
+		c.cols[v] = cols
 	}
 	return v, nil
 }
@@ -700,6 +706,14 @@ func (c *compiler) resolveRef(ctx context.Context, ref, df string) (string, erro
 		name := sm[3]
 		if v, ok := c.nodes[name]; ok {
 			return v, nil
+		}
+		// A check reads an upstream node from the view of its schema,
+		// whose columns it knows: no other view over it.
+		if rel, ok := c.mem.output(c.p.Name, name); ok && c.bind != nil {
+			if _, known := c.cols[rel]; known {
+				c.nodes[name] = rel
+				return rel, nil
+			}
 		}
 		q, err := c.nodeSQL(ctx, name)
 		if err != nil {
