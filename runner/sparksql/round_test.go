@@ -1,0 +1,58 @@
+package sparksql
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+)
+
+// TestRoundDoubleFastPath: spark_round_double's arithmetic path rounds a
+// double as the decimal text path does (Spark's BigDecimal of the
+// shortest text, half up), bit for bit and with the sign of zero, for
+// the values that take it and those left to the text (halves, products
+// too large, negative or large scales); and a few of Spark's own results.
+func TestRoundDoubleFastPath(t *testing.T) {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+		t.Fatal(err)
+	}
+	const text = "CAST(round(CAST(CAST(x AS VARCHAR) AS DECIMAL(38,18)), D) AS DOUBLE)"
+	values := "SELECT ((i * 7919) % 50000 + 10000) / 100.0 * ((i * 13) % 50) AS x FROM range(3000) r(i) " +
+		"UNION ALL SELECT ((hash(i) % 2000000)::BIGINT - 1000000) / 1000.0 * pow(10, (hash(i * 7) % 24)::INT - 12) FROM range(3000) r(i) " +
+		"UNION ALL SELECT i / 1000.0 + 0.005 FROM range(-1500, 1500) r(i) " +
+		"UNION ALL SELECT i * 0.5 FROM range(-100, 100) r(i) " +
+		"UNION ALL SELECT i * 0.05 FROM range(-100, 100) r(i) " +
+		"UNION ALL SELECT * FROM (VALUES (2.675), (-2.675), (-0.4), (-0.0), (0.0), (1.005), (1e14 + 0.5), (999999999999999.9), " +
+		"(123456789.125), (-1.5), (2.5), (0.285), (1.0000000000000002), (4.35), (-4.35), (1e-300), (-1e-300), (5e-324))"
+	for _, d := range []string{"0", "1", "2", "3", "5", "8", "11", "15", "16"} {
+		q := "SELECT count(*) FILTER (WHERE a IS DISTINCT FROM b), any_value(x::VARCHAR || ': ' || a || ' vs ' || b) FILTER (WHERE a IS DISTINCT FROM b) " +
+			"FROM (SELECT x, spark_round_double(x, D)::VARCHAR AS a, (" + text + ")::VARCHAR AS b FROM (" + values + "))"
+		var bad int
+		var eg sql.NullString
+		if err := db.QueryRowContext(ctx, strings.ReplaceAll(q, "D)", d+")")).Scan(&bad, &eg); err != nil {
+			t.Fatal(err)
+		}
+		if bad > 0 {
+			t.Errorf("round(x, %s): %d values differ from the text path, e.g. %s", d, bad, eg.String)
+		}
+	}
+	for _, c := range []struct{ x, d, want string }{
+		{"2.675", "2", "2.68"}, {"-2.675", "2", "-2.68"}, {"-2.5", "0", "-3.0"}, {"2.5", "0", "3.0"},
+		{"-0.4", "0", "0.0"}, {"1.005", "2", "1.01"}, {"0.285", "2", "0.29"}, {"123.456", "1", "123.5"},
+	} {
+		var got string
+		if err := db.QueryRowContext(ctx, "SELECT spark_round_double("+c.x+"::DOUBLE, "+c.d+")::VARCHAR").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("round(%s, %s) = %s, Spark gives %s", c.x, c.d, got, c.want)
+		}
+	}
+}
