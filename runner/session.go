@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,13 +19,10 @@ import (
 // session is a task's session on the run's engine (engine.Session) and
 // the temporary views and tables it creates there. Views chain (source ->
 // steps -> output) so data flows through the engine and never through Go.
-// conn is the DuckDB connection of a local session (nil on another
-// engine), for what only the local engine does.
 type session struct {
 	e engine.Session
 	// native: the engine reads the YAML's Spark SQL as written (Spark).
 	native bool
-	conn   *sql.Conn
 	prefix string
 	n      int
 	// settle is the settle window of the landing files the session reads
@@ -43,8 +39,7 @@ func newSession(ctx context.Context, eng engine.Engine) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn, _ := local.Conn(es)
-	return &session{e: es, native: eng.Info().Name != engine.Local, conn: conn, prefix: fmt.Sprintf("lk%d_", sessionSeq.Add(1))}, nil
+	return &session{e: es, native: eng.Info().Name != engine.Local, prefix: fmt.Sprintf("lk%d_", sessionSeq.Add(1))}, nil
 }
 
 // where is a `where` ownership predicate as the session's engine reads it:

@@ -80,9 +80,8 @@ func (e *Engine) Open(ctx context.Context) (engine.Session, error) {
 	return &Session{Conn: conn, files: e.files, parser: e.parser}, nil
 }
 
-// Session is a task's DuckDB connection. Conn is exported for what only
-// the local engine does (file sinks, ForEach partitions, update flows'
-// state).
+// Session is a task's DuckDB connection (Conn: a session over a
+// connection of the caller's, e.g. a test's).
 type Session struct {
 	Conn   *sql.Conn
 	files  FilesReader
@@ -93,16 +92,6 @@ type Session struct {
 
 // Parser is the parser of the session's engine (Engine.Parser).
 func (s *Session) Parser() *Parser { return s.parser }
-
-// Conn returns the DuckDB connection of a local session (ok false for
-// another engine's).
-func Conn(s engine.Session) (*sql.Conn, bool) {
-	ls, ok := s.(*Session)
-	if !ok {
-		return nil, false
-	}
-	return ls.Conn, true
-}
 
 // ErrStatements: a text holds more than one statement. The session runs
 // one statement per text and refuses others before any of it runs:
