@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/polarsread"
 	"github.com/laktory/workbench/workspace"
@@ -40,6 +42,7 @@ type readerCase struct {
 	Content      *string           `json:"content"`
 	Files        map[string]string `json:"files"`
 	Parquet      json.RawMessage   `json:"parquet"`
+	IPC          string            `json:"ipc"`
 }
 
 type readerExpected struct {
@@ -176,6 +179,12 @@ func readCase(ctx context.Context, t *testing.T, db *sql.DB, c readerCase) (stri
 			paths = append(paths, p)
 		}
 		sort.Strings(paths)
+	case c.IPC != "":
+		p, err := filepath.Abs(filepath.Join("polarsread", "testdata", "corpus", "ipc", c.IPC+".arrow"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = []string{p}
 	case c.Parquet != nil:
 		p := filepath.Join(dir, "data.parquet")
 		if err := writeParquet(ctx, db, p, c.Parquet); err != nil {
@@ -311,6 +320,12 @@ func polarsDtypeOf(duck string) string {
 		return "String"
 	case "DATE":
 		return "Date"
+	case "FLOAT":
+		return "Float32"
+	case "SMALLINT":
+		return "Int16"
+	case "TINYINT":
+		return "Int8"
 	case "TIMESTAMP":
 		return "Datetime(time_unit='us', time_zone=None)"
 	case "TIMESTAMPTZ":
@@ -319,6 +334,10 @@ func polarsDtypeOf(duck string) string {
 		// DuckDB's JSON reader types a key null in every object JSON;
 		// polarssql reads such a column as polars' Null.
 		return "Null"
+	}
+	if strings.HasPrefix(duck, "DECIMAL(") {
+		p, sc, _ := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(duck, "DECIMAL("), ")"), ",")
+		return fmt.Sprintf("Decimal(precision=%s, scale=%s)", strings.TrimSpace(p), strings.TrimSpace(sc))
 	}
 	if strings.HasSuffix(duck, "[]") {
 		return "List(" + polarsDtypeOf(strings.TrimSuffix(duck, "[]")) + ")"
@@ -361,6 +380,21 @@ func canonValue(v any, typ string) string {
 			return `"-inf"`
 		}
 		return canonFloat(x)
+	case duckdb.Decimal:
+		// As Python's str(Decimal): every digit of the scale.
+		d := x.Value.String()
+		neg := strings.HasPrefix(d, "-")
+		d = strings.TrimPrefix(d, "-")
+		if x.Scale > 0 {
+			for len(d) <= int(x.Scale) {
+				d = "0" + d
+			}
+			d = d[:len(d)-int(x.Scale)] + "." + d[len(d)-int(x.Scale):]
+		}
+		if neg {
+			d = "-" + d
+		}
+		return `"` + d + `"`
 	case time.Time:
 		switch typ {
 		case "DATE":

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/landing"
@@ -31,6 +33,23 @@ func polarsFiles(ctx context.Context, q local.Querier, files []string, format st
 			return "", true, err
 		}
 		return polarsread.WrapRows(q, rows), true, nil
+	case "IPC":
+		rows, err := polarsread.RowOptions(format, src.ReaderKwargs)
+		if err != nil {
+			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		parts := make([]string, len(files))
+		for i, f := range files {
+			rel, err := local.LoadIPC(ctx, q, f)
+			if errors.Is(err, local.ErrIPCType) {
+				err = fmt.Errorf("%w: %w", polarsread.ErrUnsupported, err)
+			}
+			if err != nil {
+				return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+			}
+			parts[i] = "SELECT * FROM " + rel
+		}
+		return polarsread.WrapRows(strings.Join(parts, " UNION ALL "), rows), true, nil
 	case "CSV":
 	default:
 		return "", false, nil

@@ -10,7 +10,8 @@ import (
 
 // Formats local runs read and write.
 var (
-	LocalSourceFormats = []string{"CSV", "JSON", "JSONL", "NDJSON", "PARQUET", "DELTA"}
+	// IPC is Polars' only (Arrow IPC files, read through arrow-go).
+	LocalSourceFormats = []string{"CSV", "JSON", "JSONL", "NDJSON", "PARQUET", "DELTA", "IPC"}
 	LocalSinkFormats   = []string{"DELTA", "PARQUET", "CSV", "JSON", "JSONL", "NDJSON"}
 )
 

@@ -31,6 +31,7 @@ var PolarsAppliedKwargs = map[string][]string{
 	"JSONL":   {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset"},
 	"NDJSON":  {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset"},
 	"PARQUET": {"n_rows", "row_index_name", "row_index_offset", "parallel", "use_statistics", "rechunk", "low_memory", "cache", "glob"},
+	"IPC":     {"n_rows", "cache", "rechunk", "row_index_name", "row_index_offset", "memory_map"},
 }
 
 // polarsKwargKinds are the values local runs apply for a keyword (what
@@ -42,7 +43,7 @@ var polarsKwargKinds = map[string]string{
 	"separator": "byte", "quote_char": "byte?", "comment_prefix": "string?", "row_index_name": "string?",
 	"skip_rows": "int", "skip_rows_after_header": "int", "row_index_offset": "int", "n_rows": "int?",
 	"infer_schema_length": "int?", "null_values": "nulls", "new_columns": "strings", "encoding": "encoding",
-	"parallel": "parallel",
+	"parallel": "parallel", "memory_map": "bool",
 }
 
 // sparkSpellings are Spark's reader options people pass to Polars, with

@@ -49,6 +49,10 @@ func TestPolarsReaderKwargs(t *testing.T) {
 			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "`ignore_errors`"),
 			D("pl.yaml", 8, 20, CodePolarsReaderArg, "scan_ndjson() got an unexpected keyword argument 'multiLine'"),
 		}},
+		{name: "IPC is read, its kwargs applied", yaml: src("POLARS", "IPC", "{n_rows: 5, row_index_name: i, memory_map: true, rechunk: true}")},
+		{name: "IPC kwargs not applied", yaml: src("POLARS", "IPC", "{hive_partitioning: true}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `hive_partitioning` of source #1 of node 'a': polars' scan_ipc applies it, local runs do not"),
+		}},
 		{name: "PYSPARK options are Spark's", yaml: src("PYSPARK", "CSV", "{delimiter: ';', header: true}")},
 	}
 	for _, tt := range tests {
@@ -56,7 +60,7 @@ func TestPolarsReaderKwargs(t *testing.T) {
 			s := workspacetest.Load(t, map[string]string{"pl.yaml": tt.yaml}, workspace.Options{})
 			var ds []Diagnostic
 			for _, d := range Check(s, Options{}) {
-				if d.Code == CodePolarsReaderArg || d.Code == CodePolarsReaderLocal {
+				if d.Code == CodePolarsReaderArg || d.Code == CodePolarsReaderLocal || d.Code == CodeLocalFormat {
 					ds = append(ds, d)
 				}
 			}

@@ -10,7 +10,8 @@ The corpus (runner/polarsread/testdata/corpus, and its heldout/ part) is
      "reader_kwargs": {...},
      "content": "a,b\\n1,2\\n"                        (one file: data.<format>)
      | "files": {"part-1.csv": "...", ...}           (a folder of files)
-     | "parquet": {"col": [values], ...}}            (one Parquet file written by polars)
+     | "parquet": {"col": [values], ...}             (one Parquet file written by polars)
+     | "ipc": "NAME"}                                (ipc/NAME.arrow, one of IPC_FRAMES written by polars' write_ipc)
 
 Each case is read through Laktory's own code path: a FileDataSource with
 dataframe_backend POLARS, .read() (FileDataSource._read_polars:
@@ -26,6 +27,7 @@ Dev-only: the Go tests read the checked-in results.
     .venv/bin/python scripts/polars/readers_corpus.py runner/polarsread/testdata/corpus
 """
 import datetime as dt
+import decimal
 import glob
 import json
 import logging
@@ -44,7 +46,28 @@ import polars as pl  # noqa: E402
 
 from laktory.models import FileDataSource  # noqa: E402
 
+IPC_DIR = ""
 EXT = {"CSV": "csv", "JSON": "json", "JSONL": "jsonl", "NDJSON": "ndjson", "PARQUET": "parquet", "IPC": "arrow"}
+
+
+def ipc_frames():
+    """The Arrow IPC files of the corpus (ipc/NAME.arrow), written by polars'
+    write_ipc (string_view and large_list columns, as polars writes them)."""
+    return {
+        "types": pl.DataFrame({
+            "i": [1, None, -3], "s": ["a", None, "c"], "f": [1.5, 2.0, None], "b": [True, False, None],
+            "d": [dt.date(2024, 1, 2), None, dt.date(1999, 12, 31)],
+            "ts": [dt.datetime(2024, 1, 2, 3, 4, 5, 6), None, dt.datetime(2000, 1, 1)],
+            "i32": pl.Series([1, 2, None], dtype=pl.Int32), "u32": pl.Series([1, None, 3], dtype=pl.UInt32),
+        }),
+        "nested": pl.DataFrame({
+            "l": [[1, 2], [], None], "st": [{"x": 1, "y": "p"}, {"x": 2, "y": None}, None],
+            "dec": pl.Series(["1.25", "2.50", None]).cast(pl.Decimal(10, 2)),
+            "tz": pl.Series([dt.datetime(2024, 1, 2, 3, 4, 5), None, None]).dt.replace_time_zone("UTC"),
+        }),
+        "rows": pl.DataFrame({"a": list(range(10)), "s": [f"r{i}" for i in range(10)]}),
+        "time": pl.DataFrame({"t": [dt.time(10, 0)]}),
+    }
 
 
 def canon(v):
@@ -61,6 +84,8 @@ def canon(v):
         return s + "Z" if v.tzinfo is not None else s
     if isinstance(v, dt.date):
         return v.isoformat()
+    if isinstance(v, decimal.Decimal):
+        return str(v)
     if isinstance(v, dt.time):
         return v.isoformat()
     if isinstance(v, list):
@@ -79,6 +104,8 @@ def run_case(case, tmp):
             with open(os.path.join(d, name), "w", encoding="utf-8", newline="") as f:
                 f.write(text)
         path = d
+    elif "ipc" in case:
+        path = os.path.join(IPC_DIR, case["ipc"] + ".arrow")
     elif "parquet" in case:
         path = os.path.join(d, "data.parquet")
         pl.DataFrame(case["parquet"]).write_parquet(path)
@@ -97,15 +124,21 @@ def run_case(case, tmp):
         if isinstance(df, pl.LazyFrame):
             df = df.collect()
     except Exception as e:  # noqa: BLE001
-        msg = (str(e).strip().splitlines() or [""])[0].replace(d, "<dir>")
+        msg = (str(e).strip().splitlines() or [""])[0].replace(d, "<dir>").replace(IPC_DIR, "<ipc>")
         return {"error": type(e).__name__, "message": msg}
     rows = [[canon(v) for v in r] for r in df.rows()]
     rows = json.loads(json.dumps(rows).replace(d, "<dir>"))
+    rows = json.loads(json.dumps(rows).replace(IPC_DIR, "<ipc>"))
     return {"schema": [[n, str(t)] for n, t in df.schema.items()], "rows": rows}
 
 
 def main():
+    global IPC_DIR
     root = sys.argv[1]
+    IPC_DIR = os.path.join(root, "ipc")
+    os.makedirs(IPC_DIR, exist_ok=True)
+    for name, df in ipc_frames().items():
+        df.write_ipc(os.path.join(IPC_DIR, name + ".arrow"))
     files = sorted(glob.glob(os.path.join(root, "*.json")) + glob.glob(os.path.join(root, "heldout", "*.json")))
     tmp = tempfile.mkdtemp()
     try:
