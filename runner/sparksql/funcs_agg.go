@@ -13,7 +13,7 @@ var aggMacros = []macro{
 // extraMacros are the macros of the function families.
 var extraMacros = func() []macro {
 	var out []macro
-	for _, ms := range [][]macro{stringMacros, caseMacros, formatMacros, mathMacros, datetimeMacros, collectionMacros, aggMacros, jsonMacros} {
+	for _, ms := range [][]macro{stringMacros, caseMacros, formatMacros, mathMacros, datetimeMacros, collectionMacros, aggMacros, jsonMacros, codecMacros} {
 		out = append(out, ms...)
 	}
 	return out

@@ -664,7 +664,7 @@ func stringFuncs() []*fnDef {
 			return c.out(tInt, "CAST(spark_find_in_set("+a.sql+", "+b.sql+") AS INTEGER)"), nil
 		}),
 		formatNumber, formatString, alias("printf", formatString),
-		no("soundex", "no DuckDB equivalent"), no("crc32", "no DuckDB equivalent"), no("to_char", "Spark's number format patterns are not translated"),
+		no("soundex", "no DuckDB equivalent"), no("to_char", "Spark's number format patterns are not translated"),
 		no("to_varchar", "Spark's number format patterns are not translated"), no("to_number", "Spark's number format patterns are not translated"),
 		no("try_to_number", "Spark's number format patterns are not translated"), no("mask", "not translated yet"), no("luhn_check", "not translated yet"),
 		no("encode", "charsets other than UTF-8 are not translated; use CAST(s AS BINARY)"), no("decode", "charsets other than UTF-8 are not translated; use CAST(b AS STRING)"),
