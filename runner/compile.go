@@ -106,6 +106,8 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 		q, err = tableSQL(ctx, c.s.e, string(src.Table), src.TableRef.String(), engine.Scan{})
 	case src.Kind == workspace.SourceNode:
 		q, err = c.nodeSQL(ctx, src.NodeName)
+	case src.Kind == workspace.SourceDataFrame && src.Data != nil:
+		q, err = inlineSQL(src)
 	default:
 		err = fmt.Errorf("%w: a %s source cannot be read locally", ErrSource, src.Kind)
 	}

@@ -1,11 +1,13 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/runner/inline"
 	"github.com/laktory/workbench/runner/sink"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -37,6 +39,10 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 	for _, s := range n.Sources {
 		label := fmt.Sprintf("source #%d", s.Index+1)
 		switch {
+		case s.Kind == workspace.SourceDataFrame && s.Data != nil:
+			if _, err := inline.Read(s.Data, s.Backend); errors.Is(err, inline.ErrUnsupported) {
+				add(s.At("data"), fmt.Sprintf("%s (%s)", err, label), "write the data as integers, floats, strings and booleans, or read a file")
+			}
 		case s.Kind == workspace.SourceDataFrame || s.Kind == workspace.SourceCustom:
 			add(s.Pos, fmt.Sprintf("a %s source (%s), which only exists in Python", strings.ToLower(string(s.Kind)), label),
 				"read a file (path + format), a table (table_name) or a node (node_name)")
@@ -76,7 +82,8 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 }
 
 // engineUnsupported lists what the run's engine cannot execute yet, beyond
-// unsupported: nothing today. The Spark engine runs batch and streaming
+// unsupported: DATAFRAME sources with inline data (their query is
+// DuckDB's SQL). The Spark engine runs batch and streaming
 // nodes into Delta sinks (APPEND, OVERWRITE and the refreshes of shared
 // sinks), MERGE sinks (Laktory's merge in Spark SQL: Delta's MERGE INTO,
 // Txn.Merge), file sinks (Spark's DataFrame writer, Session.WriteFiles),
@@ -89,6 +96,17 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 // declared schema (Spark's reader given it). A feature an engine cannot
 // run is refused here, before anything runs, rather than computed
 // elsewhere than the engine chosen.
-func engineUnsupported(engine.Info, *workspace.Pipeline, *workspace.Node) []validate.Diagnostic {
-	return nil
+func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic {
+	if info.Name == engine.Local {
+		return nil
+	}
+	var ds []validate.Diagnostic
+	for _, s := range n.Sources {
+		if s.Kind == workspace.SourceDataFrame {
+			ds = append(ds, workspace.NewDiagnostic(s.At("data"), workspace.SeverityError, validate.CodeLocalUnsupported,
+				fmt.Sprintf("node '%s' of pipeline '%s' uses a DATAFRAME source with inline data (source #%d), which the %s engine does not run yet", n.Name, p.Name, s.Index+1, info.Name),
+				"run it on the local engine (without --engine spark), or leave the node out of the run"))
+		}
+	}
+	return ds
 }

@@ -75,6 +75,7 @@ const (
 	CodeLocalFormat        = "LK182"
 	CodeLocalUnsupported   = "LK183"
 	CodeDeletionVectors    = "LK184"
+	CodeInlineData         = "LK185"
 	CodeMergeFormat        = "LK190"
 	CodeTruncateView       = "LK191"
 	CodePolars             = "LK192"
@@ -179,6 +180,7 @@ var Codes = []CodeInfo{
 	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
 	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet: nothing runs"},
 	{CodeDeletionVectors, Warning, "a sink enables deletion vectors: the readers that cannot read such a table are named"},
+	{CodeInlineData, Error, "a DATAFRAME source's inline data its backend fails to build (polars' TypeError or ShapeError, Spark's CANNOT_MERGE_TYPE), with its message (schema flow)"},
 	{CodeMergeFormat, Error, "MERGE needs a DELTA sink"},
 	{CodeTruncateView, Error, "reset_mode TRUNCATE on a view"},
 	{CodePolars, Error, "a sink or source Laktory rejects with the Polars backend"},

@@ -86,6 +86,7 @@
 //	LK182  warning  a source, sink or format that does not run locally
 //	LK183  error    a run selects a node local runs do not support yet: nothing runs
 //	LK184  warning  a sink enables deletion vectors: the readers that cannot read such a table are named
+//	LK185  error    a DATAFRAME source's inline data its backend fails to build (polars' TypeError or ShapeError, Spark's CANNOT_MERGE_TYPE), with its message (schema flow)
 //	LK190  error    MERGE needs a DELTA sink
 //	LK191  error    reset_mode TRUNCATE on a view
 //	LK192  error    a sink or source Laktory rejects with the Polars backend

@@ -36,6 +36,9 @@ func (c *checker) local() {
 func (c *checker) localSource(n *workspace.Node, s *workspace.Source) {
 	switch s.Kind {
 	case workspace.SourceDataFrame, workspace.SourceCustom:
+		if s.Data != nil {
+			break // inline data: runs read it (the schema flow types it)
+		}
 		c.add(s.Pos, Warning, CodeLocalFormat,
 			fmt.Sprintf("source #%d of node '%s' is a %s source, which only exists in Python: local runs cannot read it", s.Index+1, n.Name, s.Kind),
 			"read a file (`path` + `format`), a table (`table_name`) or a node (`node_name`)")

@@ -665,6 +665,14 @@ func (d *decoder) source(n *vnode, i int, pc pctx) *Source {
 			s.TableRef, s.Table = d.tableRef(o, s.TableName, s.CatalogName, s.SchemaName)
 		case SourceNode:
 			s.NodeName = o.required("node_name")
+		case SourceDataFrame:
+			s.Data = d.inlineData(o)
+			if s.Data == nil && !o.has("df") {
+				d.errorf(o.loc.Pos, CodeMissingField, "write the rows under `data`", "Either `data` or `df` must be provided.")
+			}
+			if s.Data != nil && o.has("df") {
+				d.errorf(o.loc.At("df"), CodeConflictingKeys, "remove `df` (a Python object) or `data`", "Only `data` or `df` can be provided.")
+			}
 		case SourceCustom:
 			if cr := o.raw("custom_reader"); cr != nil && cr.kind == vMap {
 				if co := d.object(cr, "custom_reader"); co != nil {

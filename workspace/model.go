@@ -236,6 +236,9 @@ type Source struct {
 	Schema           *Schema
 	HasHeader        *bool
 	InferSchema      *bool
+	// Data is a DATAFRAME source's inline `data` (nil for `df`, a Python
+	// object).
+	Data *InlineData
 	// Backend is the source's effective dataframe_backend (its own, else
 	// its node's or pipeline's; PYSPARK by default): it decides how the
 	// files are read (Spark's JSON reader orders the columns by name).

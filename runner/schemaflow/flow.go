@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/inline"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
@@ -389,8 +390,28 @@ func (c *check) source(ns *nodeState, src *workspace.Source) ([]Column, status) 
 		return c.table(id, src.Pos)
 	case src.Kind == workspace.SourceFile:
 		return c.file(ns, src)
+	case src.Kind == workspace.SourceDataFrame && src.Data != nil:
+		return c.inline(ns, src)
 	}
 	return nil, unknown
+}
+
+// inline is a DATAFRAME source's schema, typed as its backend types the
+// data; data Laktory fails on is an error (LK185), data local runs do not
+// type yet a warning (LK182; runs refuse it, LK183).
+func (c *check) inline(ns *nodeState, src *workspace.Source) ([]Column, status) {
+	f, err := inline.Read(src.Data, src.Backend)
+	switch {
+	case errors.Is(err, inline.ErrFails):
+		c.add(src.At("data"), validate.Error, validate.CodeInlineData,
+			fmt.Sprintf("source #%d of node '%s': %s", src.Index+1, ns.n.Name, err), "give every value of a column one type")
+		return nil, unknown
+	case err != nil:
+		c.add(src.At("data"), validate.Warning, validate.CodeLocalFormat,
+			fmt.Sprintf("source #%d of node '%s': %s", src.Index+1, ns.n.Name, err), "write the data as integers, floats, strings and booleans, or read a file")
+		return nil, unknown
+	}
+	return f.Columns, ready
 }
 
 // file infers a file source's schema, once per version of its files.
