@@ -48,6 +48,8 @@ const (
 	// A datetime takes a T, optional seconds and fraction (digits past
 	// microseconds dropped) and an ignored Z or offset.
 	datetimeCast = `^([0-9]{4}-[0-9]{1,2}-[0-9]{1,2})T([0-9]{1,2}:[0-9]{1,2})(:[0-9]{1,2}(\.[0-9]{1,6})?[0-9]*)?(Z|[+-][0-9]{2}:?[0-9]{2})?$`
+	// isoSeconds (a GLOB) is the common datetime text: no fraction, no zone.
+	isoSeconds = `[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]`
 )
 
 // castFailed is the SQL failing the query as polars' strict cast does.
@@ -119,6 +121,11 @@ func cast(n *sqlfront.Cast, x *rx) (*rx, error) {
 		// The fraction past microseconds is dropped, not rounded.
 		norm = "regexp_replace(" + norm + ", '(\\.[0-9]{6})[0-9]+$', '\\1')"
 		sql = guardedCast(x, datetimeCast, "CAST("+norm+" AS TIMESTAMP)", n.Try, "str", "datetime[μs]")
+		// Text of exactly YYYY-MM-DDTHH:MM:SS matches datetimeCast, and its
+		// normal form differs from it only by the separator DuckDB reads
+		// either way: cast as it is, without the three regular expressions
+		// (4.5 us a row); the guarded cast says what a bad field is.
+		sql = "CASE WHEN " + x.sql + " GLOB '" + isoSeconds + "' THEN coalesce(TRY_CAST(" + x.sql + " AS TIMESTAMP), " + sql + ") ELSE " + sql + " END"
 	case from.Kind == String && t.Kind == Boolean:
 		return nil, rejected(n.P, "InvalidOperationError", "casting from Utf8View to Boolean not supported")
 	case n.Try:

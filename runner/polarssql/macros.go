@@ -15,7 +15,7 @@ var macros = []string{
 	`CREATE OR REPLACE MACRO polars_floor_mod(a, b) AS CASE WHEN b = 0 THEN NULL ELSE ((a % b) + b) % b END`,
 	`CREATE OR REPLACE MACRO polars_floor_div(a, b) AS CASE WHEN b = 0 THEN NULL ELSE (a - polars_floor_mod(a, b)) // b END`,
 	`CREATE OR REPLACE MACRO polars_div(a, b) AS CASE WHEN b = 0 THEN (CASE WHEN a > 0 THEN CAST('inf' AS DOUBLE) WHEN a < 0 THEN CAST('-inf' AS DOUBLE) WHEN a = 0 THEN CAST('nan' AS DOUBLE) END) ELSE a / b END`,
-	`CREATE OR REPLACE MACRO polars_upper(s) AS CASE WHEN regexp_matches(s, '[ŉǰΐΰևẖ-ẚ` + "\u1f50-\u1fff" + `ﬀ-ﬆﬓ-ﬗ]') THEN error('[ComputeError] upper-casing ' || s || ' with Unicode''s special case mappings is not supported locally') ELSE upper(replace(s, 'ß', 'ss')) END`,
+	`CREATE OR REPLACE MACRO polars_upper(s) AS CASE WHEN strlen(s) = length(s) THEN upper(s) WHEN regexp_matches(s, '[ŉǰΐΰևẖ-ẚ` + "\u1f50-\u1fff" + `ﬀ-ﬆﬓ-ﬗ]') THEN error('[ComputeError] upper-casing ' || s || ' with Unicode''s special case mappings is not supported locally') ELSE upper(replace(s, 'ß', 'ss')) END`,
 	`CREATE OR REPLACE MACRO polars_lower(s) AS CASE WHEN regexp_matches(s, '[İΣ]') THEN error('[ComputeError] lower-casing ' || s || ' with Unicode''s special case mappings (İ, final Σ) is not supported locally') ELSE lower(s) END`,
 }
 
