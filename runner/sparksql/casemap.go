@@ -14,7 +14,9 @@ import (
 
 // caseMacros are spark_upper, spark_lower and spark_initcap.
 var caseMacros = []macro{
-	{"spark_upper", "s", "CASE WHEN regexp_matches(s, " + caseClass(caseUpper) + ") THEN array_to_string(list_transform(string_split(s, ''), m_upper_c -> coalesce(map_extract_value(" + caseMap(caseUpper) + ", m_upper_c), upper(m_upper_c))), '') ELSE upper(s) END"},
+	// ASCII text (as many bytes as characters) has no character of
+	// casemap_gen.go: DuckDB's upper, without the regular expression.
+	{"spark_upper", "s", "CASE WHEN strlen(s) = length(s) THEN upper(s) WHEN regexp_matches(s, " + caseClass(caseUpper) + ") THEN array_to_string(list_transform(string_split(s, ''), m_upper_c -> coalesce(map_extract_value(" + caseMap(caseUpper) + ", m_upper_c), upper(m_upper_c))), '') ELSE upper(s) END"},
 	{"spark_lower_chars", "s", "CASE WHEN regexp_matches(s, " + caseClass(caseLower) + ") THEN array_to_string(list_transform(string_split(s, ''), m_lower_c -> coalesce(map_extract_value(" + caseMap(caseLower) + ", m_lower_c), lower(m_lower_c))), '') ELSE lower(s) END"},
 	// A capital sigma preceded by a cased letter (case-ignorable
 	// characters between) and not followed by one is final: ς.

@@ -56,3 +56,32 @@ func TestRoundDoubleFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestUpperASCII: spark_upper of ASCII text is DuckDB's upper (no
+// character of casemap_gen.go is ASCII), and text with such a character
+// still gets Spark's mapping.
+func TestUpperASCII(t *testing.T) {
+	for k := range caseUpper {
+		for _, r := range k {
+			if r < 0x80 {
+				t.Fatalf("casemap_gen.go maps ASCII %q: spark_upper's ASCII path would miss it", k)
+			}
+		}
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{{"'abc-Z1'", "ABC-Z1"}, {"''", ""}, {"'straße'", "STRASSE"}, {"'éa'", "ÉA"}} {
+		var got string
+		if err := db.QueryRowContext(ctx, "SELECT spark_upper("+c.in+")").Scan(&got); err != nil || got != c.want {
+			t.Errorf("upper(%s) = %q %v, want %q", c.in, got, err, c.want)
+		}
+	}
+}
