@@ -256,10 +256,14 @@ def time_all(root, laktory, floor):
             for k, v in row.items():
                 res.setdefault(fmt, {}).setdefault(k, []).append(v)
             if r == 0:
-                ok, lines = compare([("laktory", os.path.join(lk_lake, "trades"))] + [
-                    ("ours " + b, os.path.join(workspace(root, fmt, b), "lake", "trades")) for b in ["POLARS", "PYSPARK"]])
-                print("\n".join("  " + l for l in lines), flush=True)
-                if not ok:
+                # In a child: the parent stays small, and the peak memory of
+                # the processes it starts is theirs (a child's maximum
+                # resident size counts what it had before exec).
+                p = subprocess.run([sys.executable, os.path.abspath(__file__), "compare", os.path.join(lk_lake, "trades")] + [
+                    os.path.join(workspace(root, fmt, b), "lake", "trades") for b in ["POLARS", "PYSPARK"]],
+                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                print(p.stdout.rstrip(), flush=True)
+                if p.returncode != 0:
                     print("  ROWS DIFFER for %s" % fmt, flush=True)
     print()
     rows = json.load(open(os.path.join(root, "rows.json")))["rows"]
@@ -282,6 +286,11 @@ if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     if mode == "generate":
         generate(sys.argv[2])
+    elif mode == "compare":
+        ok, lines = compare(list(zip(["laktory", "ours POLARS", "ours PYSPARK"], sys.argv[2:])))
+        print("\n".join("  " + l for l in lines))
+        sys.stdout.flush()
+        os._exit(0 if ok else 1)
     elif mode == "time":
         time_all(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
