@@ -278,6 +278,50 @@ func aggFuncs() []*fnDef {
 	boolOr := boolAgg("bool_or", "bool_or")
 	stddev := stat("stddev", "stddev_samp")
 	variance := stat("variance", "var_samp")
+	// mode(x [, deterministic]) and mode() WITHIN GROUP (ORDER BY x): the
+	// most frequent non-NULL value. Where several are, Spark returns the
+	// lowest with deterministic (the highest for ORDER BY x DESC) and an
+	// unspecified one without: there the run stops rather than differ.
+	modeAgg := agg("mode", Rewritten, 0, 2, func(c *fcall) (*rx, error) {
+		var x *rx
+		lowest, det := true, false
+		switch {
+		case len(c.args) == 0 && len(c.node.Within) == 1:
+			it := c.node.Within[0]
+			var err error
+			if x, err = c.r.expr(it.X, c.sc, c.ctx); err != nil {
+				return nil, err
+			}
+			det, lowest = true, !it.Desc
+		case len(c.args) >= 1 && len(c.node.Within) == 0:
+			x = c.args[0]
+			if len(c.args) == 2 {
+				d := c.args[1]
+				if d.t.Kind != KBool || d.lit == nil {
+					return nil, unsupported(c.argPos(1), "write true or false", "a non-constant deterministic argument of mode")
+				}
+				det = strings.EqualFold(d.lit.Value, "true")
+			}
+		default:
+			return nil, unsupported(c.pos(), "write mode(x) or mode() WITHIN GROUP (ORDER BY x)", "this form of mode")
+		}
+		switch x.t.Kind {
+		case KFloat, KDouble:
+			return nil, unsupported(c.pos(), "cast the values to DECIMAL or STRING", "mode of floating-point values (Spark tells 0.0 from -0.0 and NaNs apart as the local engine does not)")
+		case KArray, KMap, KStruct, KBinary:
+			return nil, unsupported(c.pos(), "", "mode of %s values", strings.ToUpper(x.t.String()))
+		}
+		pick := "error('[LOCALLY_UNSUPPORTED.MODE_TIE] mode() of a group with several most frequent values: Spark returns any one of them; pass true as its second argument for the lowest.')"
+		if det {
+			pick = "list_min(list_transform(m_mdt, m_mdk -> m_mdk.key))"
+			if !lowest {
+				pick = "list_max(list_transform(m_mdt, m_mdk -> m_mdk.key))"
+			}
+		}
+		format := "list_transform([%[1]s], m_mdh -> CASE WHEN m_mdh IS NULL OR cardinality(m_mdh) = 0 THEN NULL ELSE " +
+			"list_transform([list_filter(map_entries(m_mdh), m_mde -> m_mde.value = list_max(map_values(m_mdh)))], m_mdt -> CASE WHEN len(m_mdt) = 1 THEN m_mdt[1].key ELSE " + pick + " END)[1] END)[1]"
+		return c.aggOut(x.t, "CAST("+format+" AS "+x.t.DuckDB()+")", "histogram("+x.sql+")"), nil
+	})
 	collectList := collect("collect_list", false)
 	return []*fnDef{
 		sum("sum", false), sum("try_sum", true), avg("avg", false), alias("mean", avg("avg", false)), avg("try_avg", true),
@@ -327,7 +371,7 @@ func aggFuncs() []*fnDef {
 		no("regr_avgx", "not translated yet"), no("regr_avgy", "not translated yet"), no("regr_count", "not translated yet"),
 		no("regr_intercept", "not translated yet"), no("regr_r2", "not translated yet"), no("regr_slope", "not translated yet"),
 		no("regr_sxx", "not translated yet"), no("regr_sxy", "not translated yet"), no("regr_syy", "not translated yet"),
-		no("mode", "ties are broken differently"), no("listagg", "not translated yet"), no("string_agg", "not translated yet"),
+		modeAgg, no("listagg", "not translated yet"), no("string_agg", "not translated yet"),
 		no("hll_sketch_agg", "Spark's sketch cannot be reproduced"), no("hll_union_agg", "Spark's sketch cannot be reproduced"),
 	}
 }
