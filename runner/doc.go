@@ -18,8 +18,9 @@
 // support yet (one check, in unsupported.go: VIEW and pipeline view sinks,
 // MERGE sinks of declarative pipelines, Python-only sources and custom
 // writers, formats DuckDB does not read, streaming writes other than APPEND
-// or MERGE), or what the run's engine does not (engineUnsupported: MERGE
-// and file sinks on the Spark engine). The errors include the schema flow's (Validate,
+// or MERGE), or what the run's engine does not (engineUnsupported: nothing
+// today; MERGE and file sinks run on the Spark engine too). The errors
+// include the schema flow's (Validate,
 // package runner/schemaflow): the selected nodes' SQL bound against the
 // schemas of what they read, compiled by the same compiler over empty
 // relations, and their sinks' column types against their tables.
@@ -66,6 +67,16 @@
 // their own flows (FlowName), remembered per table in the history; `flow:`
 // options once, import_checkpoint and kind: update are run as Lakeflow
 // does, and a full refresh clears each table once and resets every flow.
+//
+// The package's root coordinates; the subsystems live below it
+// (docs/development.md, "Inside the runner"): the node selection
+// (runner/selection), streaming checkpoints and writer locks
+// (runner/checkpoint), landing files (runner/landing), the sinks
+// (runner/sink), the Spark SQL dialect (runner/dialect/spark), the
+// engines (runner/engine). In the root, a run (run.go) runs its tasks
+// (taskExec, task.go), each recording through its taskLog, keeping its
+// refreshes recoverable (recovery, intent.go) and running its flows'
+// micro-batches (flowRun, stream.go).
 //
 // Everything a run does is recorded in the workspace's history
 // (runner/history): the run, its tasks, every table operation, retries,

@@ -3,7 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -135,6 +139,61 @@ func TestEngineOnly(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRunnerRootSize fails when the runner's root package stops being a
+// coordinator one can read (docs/development.md, "Inside the runner"):
+// more than 20 non-test files, or a type with more than 35 methods. New
+// code goes to the file of its subsystem or to a subpackage.
+func TestRunnerRootSize(t *testing.T) {
+	const maxFiles, maxMethods = 20, 35
+	files, err := filepath.Glob(filepath.Join("..", "..", "runner", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	methods := map[string]int{}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		n++
+		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range af.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
+				methods[receiverName(fd.Recv.List[0].Type)]++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no files in runner/: the test looks in the wrong place")
+	}
+	if n > maxFiles {
+		t.Errorf("runner/ has %d non-test files, more than %d: put the new code in the file of its subsystem or in a subpackage", n, maxFiles)
+	}
+	for typ, m := range methods {
+		if m > maxMethods {
+			t.Errorf("runner.%s has %d methods, more than %d: split it by responsibility", typ, m, maxMethods)
+		}
+	}
+}
+
+// receiverName is the type name of a method's receiver (T or *T).
+func receiverName(e ast.Expr) string {
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	if g, ok := e.(*ast.IndexExpr); ok {
+		e = g.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // duckDBImporters are the packages whose non-test code may import DuckDB
