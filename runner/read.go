@@ -1,0 +1,176 @@
+package runner
+
+// Reading sources as their backend reads them: CSV defaults and headers
+// (Spark's, polars'), POLARS CSV through runner/polarsread, DATAFRAME
+// sources' inline data (runner/inline), and a source's drops as Laktory
+// applies them. The compiler (compile.go) calls them; new source readers
+// belong here.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/laktory/workbench/runner/engine/local"
+	"github.com/laktory/workbench/runner/inline"
+	"github.com/laktory/workbench/runner/landing"
+	"github.com/laktory/workbench/runner/polarsread"
+	"github.com/laktory/workbench/workspace"
+)
+
+// csvReadDefaults are has_header and infer_schema of a CSV source as
+// Laktory 0.13.1 reads it when the source sets neither: its own defaults
+// (a header row, no inference: every column a string) for `format: CSV`;
+// for a format written in another case (`csv`, WrittenFormat) it applies
+// none of its options, so the backend's reader's defaults: Spark reads no
+// header and infers nothing, polars' scan_csv reads a header and infers
+// the types.
+func csvReadDefaults(src *workspace.Source) (header, infer bool) {
+	switch {
+	case src == nil || src.WrittenFormat == "":
+		return true, false
+	case src.Backend == "POLARS":
+		return true, true
+	}
+	return false, false
+}
+
+// csvInferCandidates are the types DuckDB's sniffer may give a column when
+// the backend infers CSV types: Spark's inferSchema gives int when every
+// value fits and timestamps with a time zone (Spark's TIMESTAMP); polars'
+// scan_csv gives Int64, Float64, Boolean or String (dates stay strings
+// without try_parse_dates).
+func csvInferCandidates(src *workspace.Source) string {
+	if src != nil && src.Backend == "POLARS" {
+		return "auto_type_candidates = ['BOOLEAN', 'BIGINT', 'DOUBLE', 'VARCHAR']"
+	}
+	return "auto_type_candidates = ['BOOLEAN', 'INTEGER', 'BIGINT', 'DOUBLE', 'DATE', 'TIMESTAMPTZ', 'VARCHAR']"
+}
+
+// csvHeaderless names the columns of CSV files read without a header
+// (sql, DuckDB's column0, column1, ...) as the backend's reader does:
+// Spark's _c0, _c1, ..., polars' column_1, column_2, ....
+func csvHeaderless(ctx context.Context, q local.Querier, sql string, src *workspace.Source) (string, error) {
+	cols, err := describe(ctx, q, sql)
+	if err != nil {
+		return "", err
+	}
+	sel := make([]string, len(cols))
+	for i, c := range cols {
+		name := fmt.Sprintf("_c%d", i)
+		if src != nil && src.Backend == "POLARS" {
+			name = fmt.Sprintf("column_%d", i+1)
+		}
+		sel[i] = quoteIdent(c.Name) + " AS " + quoteIdent(name)
+	}
+	return "SELECT " + strings.Join(sel, ", ") + " FROM (" + sql + ")", nil
+}
+
+// csvHeader reports whether a CSV source is read with a header row, as
+// fileListSQL reads it.
+func csvHeader(src *workspace.Source) bool {
+	header, _ := csvReadDefaults(src)
+	if src != nil && src.HasHeader != nil {
+		header = *src.HasHeader
+	}
+	if v, ok := readerOpt(src, "header"); ok {
+		header = truthy(v)
+	}
+	return header
+}
+
+// polarsFiles reads the files of a POLARS CSV source as Laktory's Polars
+// backend reads them (pl.scan_csv with the source's has_header,
+// infer_schema and reader_kwargs; runner/polarsread); ok is false for
+// other sources (and for a CSV source declaring its schema, which
+// fileListSQL reads by position).
+func polarsFiles(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, bool, error) {
+	src := o.src
+	if src == nil || src.Backend != "POLARS" || o.polars != nil || schemaColumns(src) != "" {
+		return "", false, nil
+	}
+	switch format {
+	case "JSON", "JSONL", "NDJSON", "PARQUET":
+		rows, err := polarsread.RowOptions(format, src.ReaderKwargs)
+		if err != nil {
+			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		o.polars = &rows
+		q, err := readFileList(ctx, q, files, format, o)
+		if err != nil {
+			return "", true, err
+		}
+		return polarsread.WrapRows(q, rows), true, nil
+	case "IPC":
+		rows, err := polarsread.RowOptions(format, src.ReaderKwargs)
+		if err != nil {
+			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		parts := make([]string, len(files))
+		for i, f := range files {
+			rel, err := local.LoadIPC(ctx, q, f)
+			if errors.Is(err, local.ErrIPCType) {
+				err = fmt.Errorf("%w: %w", polarsread.ErrUnsupported, err)
+			}
+			if err != nil {
+				return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+			}
+			parts[i] = "SELECT * FROM " + rel
+		}
+		return polarsread.WrapRows(strings.Join(parts, " UNION ALL "), rows), true, nil
+	case "CSV":
+	default:
+		return "", false, nil
+	}
+	infer := src.InferSchema
+	if src.WrittenFormat != "" {
+		// `format: csv`: Laktory applies none of its CSV options, so
+		// scan_csv's defaults (a header, types inferred) hold.
+		t := true
+		infer = &t
+	}
+	opts, err := polarsread.CSV(src.HasHeader, infer, src.ReaderKwargs)
+	if err != nil {
+		return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+	}
+	sql, _, err := polarsread.ReadCSV(ctx, files, opts, func(p string) (string, error) {
+		d, err := landing.DuckPath(p)
+		return quoteString(d), err
+	})
+	if err != nil {
+		return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+	}
+	return sql, true, nil
+}
+
+// inlineSQL reads a DATAFRAME source's inline data as its backend builds
+// it (runner/inline).
+func inlineSQL(src *workspace.Source) (string, error) {
+	f, err := inline.Read(src.Data, src.Backend)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrSource, err)
+	}
+	return f.SQL, nil
+}
+
+// presentDrops are the columns of a source's `drops` that the relation
+// from has, as Laktory 0.13.1 drops them: df.drop(*drops, strict=False)
+// (narwhals), so a name the frame does not have is ignored rather than an
+// error, and names match exactly (narwhals compares them as written, on
+// both backends).
+func (c *compiler) presentDrops(ctx context.Context, from string, drops []string) ([]string, error) {
+	cols, err := c.s.describe(ctx, "SELECT * FROM "+from)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSource, err)
+	}
+	names := columnNames(cols)
+	var out []string
+	for _, d := range drops {
+		if slices.Contains(names, d) && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
