@@ -188,30 +188,36 @@ func (d *DAG) Downstream(name string) []string {
 	return out
 }
 
+// buildDAG builds the pipeline's node graph (and its index of nodes by
+// name), in time linear in its nodes and edges: a pipeline of 20,000 nodes
+// is a legitimate file.
 func buildDAG(p *Pipeline) *DAG {
 	d := &DAG{}
-	seen := map[string]bool{}
+	p.nodeIndex = make(map[string]*Node, len(p.Nodes))
+	dup := map[string]bool{}
 	for _, n := range p.Nodes {
-		if seen[n.Name] {
-			if !slices.Contains(d.Duplicates, n.Name) {
+		if p.nodeIndex[n.Name] != nil {
+			if !dup[n.Name] {
+				dup[n.Name] = true
 				d.Duplicates = append(d.Duplicates, n.Name)
 			}
 			continue
 		}
-		seen[n.Name] = true
+		p.nodeIndex[n.Name] = n
 		d.Nodes = append(d.Nodes, n.Name)
 	}
+	type pair struct{ from, to string }
+	edges := map[pair]bool{}
 	add := func(from, to string, k EdgeKind, at Pos) {
 		e := Edge{From: from, To: to, Kind: k, Pos: at}
-		if !seen[from] {
+		if p.nodeIndex[from] == nil {
 			d.Unknown = append(d.Unknown, e)
 			return
 		}
-		for _, x := range d.Edges {
-			if x.From == from && x.To == to {
-				return
-			}
+		if edges[pair{from, to}] {
+			return
 		}
+		edges[pair{from, to}] = true
 		d.Edges = append(d.Edges, e)
 	}
 	for _, n := range p.Nodes {
@@ -244,29 +250,28 @@ func topoSort(nodes []string, edges []Edge) ([]string, []string) {
 		indeg[e.To]++
 		next[e.From] = append(next[e.From], e.To)
 	}
+	pos := make(map[string]int, len(nodes))
 	var order, gen []string
-	for _, n := range nodes {
+	for i, n := range nodes {
+		pos[n] = i
 		if indeg[n] == 0 {
 			gen = append(gen, n)
 		}
 	}
 	for len(gen) > 0 {
 		order = append(order, gen...)
-		ready := map[string]bool{}
+		var ready []string
 		for _, n := range gen {
 			for _, m := range next[n] {
 				indeg[m]--
 				if indeg[m] == 0 {
-					ready[m] = true
+					ready = append(ready, m)
 				}
 			}
 		}
-		gen = gen[:0:0]
-		for _, n := range nodes {
-			if ready[n] {
-				gen = append(gen, n)
-			}
-		}
+		// Declaration order within the generation.
+		slices.SortFunc(ready, func(a, b string) int { return pos[a] - pos[b] })
+		gen = ready
 	}
 	if len(order) == len(nodes) {
 		return order, nil

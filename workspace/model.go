@@ -69,6 +69,8 @@ type Pipeline struct {
 	Nodes      []*Node
 	// DAG is the node graph; see DAG.
 	DAG *DAG
+	// nodeIndex is the first node of each name (built with the DAG).
+	nodeIndex map[string]*Node
 }
 
 // Declarative reports whether the orchestrator owns the tables (Lakeflow or
@@ -79,6 +81,9 @@ func (p *Pipeline) Declarative() bool {
 
 // Node returns the first node named name, or nil.
 func (p *Pipeline) Node(name string) *Node {
+	if p.nodeIndex != nil {
+		return p.nodeIndex[name]
+	}
 	for _, n := range p.Nodes {
 		if n.Name == name {
 			return n

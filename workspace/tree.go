@@ -226,8 +226,11 @@ func trimBOM(b []byte) []byte {
 // would walk the whole disk).
 var maxUseEntries = 10_000
 
-// maxNodes bounds the nodes one file may expand to (aliases and includes),
-// so a "billion laughs" document cannot exhaust memory.
+// maxNodes bounds the nodes one file may expand to through aliases and
+// repeated includes (a node met again), so a "billion laughs" document
+// cannot exhaust memory. The nodes written in the files themselves do not
+// count: MaxFileSize bounds them, and a pipeline of 20,000 nodes (some
+// 250,000 YAML nodes) is a legitimate file.
 const maxNodes = 1 << 17
 
 // expander turns yaml.v3 nodes into vnodes, resolving Laktory's tags.
@@ -236,7 +239,10 @@ type expander struct {
 	diags []Diagnostic
 	deps  map[string]bool // included files and folders
 	vars  map[string]string
+	// count is the nodes met again (through an alias or an include of a
+	// file met before); seen the nodes met.
 	count int
+	seen  map[*yaml.Node]bool
 	// loading is the include stack (cycle detection).
 	loading []string
 	// aliasing is the alias stack (recursive aliases).
@@ -275,11 +281,18 @@ func unwrapPathErr(err error) error {
 }
 
 func (e *expander) node(n *yaml.Node, file string) *vnode {
-	e.count++
+	if e.seen == nil {
+		e.seen = map[*yaml.Node]bool{}
+	}
+	if e.seen[n] {
+		e.count++
+	}
+	e.seen[n] = true
 	if e.count > maxNodes {
 		if e.count == maxNodes+1 {
 			e.errorf(Pos{File: file, Line: n.Line, Col: n.Column}, CodeYAMLSyntax,
-				"avoid aliases that expand recursively", "the document expands to more than %d nodes", maxNodes)
+				"avoid aliases that expand recursively, and including one file many times",
+				"the document expands to more than %d nodes through aliases and repeated includes", maxNodes)
 		}
 		return nil
 	}

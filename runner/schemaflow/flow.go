@@ -37,6 +37,7 @@ type Flow struct {
 	nodes   map[string]nodeEntry
 	binds   atomic.Int64 // Engine.Bind calls
 	reads   atomic.Int64 // schemas read (FileSchema, Delta logs)
+	asked   int64        // a node's inputs looked up (under mu; the tests' measure of the rounds' work)
 	// loaded are the store files merged in; dirty: the caches changed
 	// since the last save.
 	loaded map[string]bool
@@ -103,6 +104,9 @@ type nodeState struct {
 	out  Output
 	// err is why the engine could not bind it (ErrUnchecked: on purpose).
 	err error
+	// waitsOn is the node of the pipeline whose output it last waited for
+	// (nil: none, or a table): until that one is done, it still waits.
+	waitsOn *nodeState
 }
 
 type status uint8
@@ -213,6 +217,14 @@ func (c *check) run() error {
 		var ins []Input
 		var still []*nodeState
 		for _, ns := range pending {
+			if ns.waitsOn != nil && !ns.waitsOn.done {
+				// Not worth asking again: a chain of 20,000 nodes is
+				// 20,000 rounds, each over the nodes still pending.
+				still = append(still, ns)
+				continue
+			}
+			ns.waitsOn = nil
+			c.f.asked++
 			in, st := c.inputs(ns)
 			switch st {
 			case ready:
@@ -351,7 +363,7 @@ func (c *check) inputs(ns *nodeState) (Input, status) {
 		if _, ok := in.Nodes[r.Name]; ok {
 			continue
 		}
-		cols, st := c.nodeOutput(ns.p, r.Name)
+		cols, st := c.nodeOutput(ns, r.Name)
 		worst = max(worst, st)
 		if in.Nodes == nil {
 			in.Nodes = map[string][]Column{}
@@ -361,13 +373,15 @@ func (c *check) inputs(ns *nodeState) (Input, status) {
 	return in, worst
 }
 
-// nodeOutput is the output of node name of pipeline p.
-func (c *check) nodeOutput(p *workspace.Pipeline, name string) ([]Column, status) {
-	up := c.nodes[p.Node(name)]
+// nodeOutput is the output of node name of ns's pipeline (waiting for it
+// is noted in ns.waitsOn).
+func (c *check) nodeOutput(ns *nodeState, name string) ([]Column, status) {
+	up := c.nodes[ns.p.Node(name)]
 	switch {
 	case up == nil:
 		return nil, unknown
 	case !up.done:
+		ns.waitsOn = up
 		return nil, waiting
 	case up.cols == nil:
 		return nil, unknown
@@ -379,7 +393,7 @@ func (c *check) nodeOutput(p *workspace.Pipeline, name string) ([]Column, status
 func (c *check) source(ns *nodeState, src *workspace.Source) ([]Column, status) {
 	switch {
 	case src.Kind == workspace.SourceNode:
-		return c.nodeOutput(ns.p, src.NodeName)
+		return c.nodeOutput(ns, src.NodeName)
 	case src.Kind == workspace.SourceTable:
 		return c.table(src.Table, src.Pos)
 	case src.Kind == workspace.SourceFile && strings.EqualFold(src.Format, "DELTA"):
