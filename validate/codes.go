@@ -81,6 +81,9 @@ const (
 	CodePolars             = "LK192"
 	CodePolarsReaderArg    = "LK198"
 	CodePolarsReaderLocal  = "LK199"
+	CodePolarsWriterArg    = "LK186"
+	CodePolarsWriterLocal  = "LK187"
+	CodePolarsWriterFails  = "LK188"
 	CodeCustomWriterMode   = "LK193"
 	CodeMergeOptions       = "LK194"
 	CodeMergeDeleteWhere   = "LK196"
@@ -191,6 +194,9 @@ var Codes = []CodeInfo{
 	{CodeLDPSink, Error, "a sink Lakeflow Declarative Pipelines do not support"},
 	{CodePolarsReaderArg, Error, "a POLARS file source's reader_kwargs holds an argument polars' reader does not take (Laktory's run fails with its TypeError)"},
 	{CodePolarsReaderLocal, Error, "a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not"},
+	{CodePolarsWriterArg, Error, "a POLARS file sink's writer_kwargs holds an argument polars' writer does not take, or `mode` (Laktory's run fails with its TypeError)"},
+	{CodePolarsWriterLocal, Error, "a POLARS file sink's writer_kwargs holds an argument polars applies and local runs do not"},
+	{CodePolarsWriterFails, Warning, "a POLARS file sink Laktory 0.13.1 writes otherwise: writer_methods it ignores, a folder it does not create"},
 	{CodeLegacyTable, Error, "a shared table without its writer column (deep)"},
 	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},

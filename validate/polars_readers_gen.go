@@ -13,3 +13,16 @@ var polarsReaders = map[string]polarsReader{
 	"NDJSON":  {fn: "scan_ndjson", kwargs: []string{"schema", "schema_overrides", "infer_schema_length", "batch_size", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset", "ignore_errors", "storage_options", "credential_provider", "retries", "file_cache_ttl", "include_file_paths"}},
 	"PARQUET": {fn: "scan_parquet", kwargs: []string{"n_rows", "row_index_name", "row_index_offset", "parallel", "use_statistics", "hive_partitioning", "glob", "schema", "hive_schema", "try_parse_hive_dates", "rechunk", "low_memory", "cache", "storage_options", "credential_provider", "retries", "include_file_paths", "missing_columns", "allow_missing_columns", "extra_columns", "cast_options", "_column_mapping", "_deletion_files"}},
 }
+
+// polarsWriters are the DataFrame methods Laktory's Polars backend writes a
+// file sink with per format, with the keyword arguments each takes (after
+// the path; write_delta's mode is Laktory's).
+var polarsWriters = map[string]polarsReader{
+	"CSV":     {fn: "DataFrame.write_csv", kwargs: []string{"include_bom", "include_header", "separator", "line_terminator", "quote_char", "batch_size", "datetime_format", "date_format", "time_format", "float_scientific", "float_precision", "decimal_comma", "null_value", "quote_style", "storage_options", "credential_provider", "retries"}},
+	"DELTA":   {fn: "DataFrame.write_delta", kwargs: []string{"mode", "overwrite_schema", "storage_options", "credential_provider", "delta_write_options", "delta_merge_options"}},
+	"IPC":     {fn: "DataFrame.write_ipc", kwargs: []string{"compression", "compat_level", "storage_options", "credential_provider", "retries"}},
+	"JSON":    {fn: "DataFrame.write_json", kwargs: []string{}},
+	"JSONL":   {fn: "DataFrame.write_ndjson", kwargs: []string{}},
+	"NDJSON":  {fn: "DataFrame.write_ndjson", kwargs: []string{}},
+	"PARQUET": {fn: "DataFrame.write_parquet", kwargs: []string{"compression", "compression_level", "statistics", "row_group_size", "data_page_size", "use_pyarrow", "pyarrow_options", "partition_by", "partition_chunk_size_bytes", "storage_options", "credential_provider", "retries", "metadata"}},
+}

@@ -28,6 +28,7 @@ func (c *checker) local() {
 				c.localSink(n, sk)
 				c.laktorySink(n, sk)
 				c.mergeSink(n, sk)
+				c.polarsWriterKwargs(n, sk)
 			}
 		}
 	}

@@ -1,7 +1,11 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -153,4 +157,159 @@ func appliedValue(k string, v any) bool {
 		return false
 	}
 	return true
+}
+
+// PolarsAppliedWriterKwargs are the writer_kwargs local runs apply to a
+// POLARS file sink, per format, as polars' writer does (those that change
+// nothing in what is read back, such as a Parquet compression, are
+// applied by ignoring them); the rest polars takes is refused (LK187).
+var PolarsAppliedWriterKwargs = map[string][]string{
+	"CSV":     {"separator", "include_header", "null_value", "quote_char"},
+	"DELTA":   {"delta_write_options"},
+	"PARQUET": {"compression", "compression_level", "statistics", "row_group_size", "data_page_size", "partition_by"},
+}
+
+// PolarsDeltaWriteOptions are the delta_write_options (deltalake's
+// write_deltalake arguments) local runs apply: partition_by, and
+// schema_mode merge (new columns added, as local runs always do).
+var PolarsDeltaWriteOptions = []string{"partition_by", "schema_mode"}
+
+// sparkWriterSpellings are Spark's writer options people pass to polars'
+// writers, with what polars calls them.
+var sparkWriterSpellings = map[string]string{
+	"sep": "separator", "delimiter": "separator", "header": "include_header", "nullvalue": "null_value",
+	"quote": "quote_char", "partitionby": "delta_write_options: {partition_by: [...]}",
+	"partition_by": "delta_write_options: {partition_by: [...]}", "mergeschema": "delta_write_options: {schema_mode: merge}",
+}
+
+// polarsWriterKwargs checks a POLARS file sink's writer_kwargs against the
+// DataFrame method Laktory 0.13.1 writes it with
+// (FileDataSink._write_polars: df.write_csv(path, **writer_kwargs),
+// df.write_delta(path, mode=mode, **writer_kwargs), ...): an argument the
+// method does not take, or `mode` for DELTA, is the TypeError Laktory's
+// run fails with (LK186); one polars applies that local runs do not is
+// refused (LK187). Where Laktory's Polars writer does other than what the
+// YAML says, local runs do what it means and say so (LK188):
+// writer_methods are ignored (as Laktory does), and a single file's
+// missing folder is created (Laktory fails, FileNotFoundError).
+func (c *checker) polarsWriterKwargs(n *workspace.Node, sk *workspace.Sink) {
+	if sk.Kind != workspace.SinkFile || sk.Backend != "POLARS" {
+		return
+	}
+	format := strings.ToUpper(sk.EffectiveFormat())
+	if len(sk.WriterMethods) > 0 {
+		c.add(sk.At("writer_methods"), Warning, CodePolarsWriterFails,
+			fmt.Sprintf("Laktory 0.13.1's Polars writer ignores writer_methods (sink #%d of node '%s'); local runs ignore them too", sk.Index+1, n.Name),
+			"pass polars' arguments in writer_kwargs (a DELTA sink's partitions: delta_write_options: {partition_by: [...]})")
+	}
+	if single := filepath.Ext(sk.ResolvedPath) != ""; single && format != "DELTA" && sk.ResolvedPath != "" {
+		if _, err := os.Stat(filepath.Dir(sk.ResolvedPath)); errors.Is(err, fs.ErrNotExist) {
+			c.add(sk.At("path"), Warning, CodePolarsWriterFails,
+				fmt.Sprintf("the folder of sink #%d of node '%s' does not exist: Laktory 0.13.1's Polars writer fails there (FileNotFoundError), local runs create it", sk.Index+1, n.Name),
+				"create the folder before running the pipeline with Laktory")
+		}
+	}
+	wr, ok := polarsWriters[format]
+	if !ok || len(sk.WriterKwargs) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(sk.WriterKwargs))
+	for k := range sk.WriterKwargs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	at := sk.At("writer_kwargs")
+	for _, k := range keys {
+		v := sk.WriterKwargs[k]
+		if format == "DELTA" && k == "mode" {
+			c.add(at, Error, CodePolarsWriterArg, "polars.dataframe.frame."+wr.fn+"() got multiple values for keyword argument 'mode'",
+				"remove `mode` from writer_kwargs: the sink's `mode` is the one Laktory passes")
+			continue
+		}
+		if !slices.Contains(wr.kwargs, k) {
+			hint := "polars' " + wr.fn + " takes " + strings.Join(wr.kwargs, ", ")
+			if len(wr.kwargs) == 0 {
+				hint = "polars' " + wr.fn + " takes no keyword argument: remove writer_kwargs"
+			}
+			if p, ok := sparkWriterSpellings[strings.ToLower(k)]; ok && (slices.Contains(wr.kwargs, p) || strings.HasPrefix(p, "delta_write_options") && format == "DELTA") {
+				hint = fmt.Sprintf("`%s` is Spark's spelling: polars' %s calls it `%s`", k, wr.fn, p)
+			}
+			c.add(at, Error, CodePolarsWriterArg, fmt.Sprintf("%s() got an unexpected keyword argument '%s'", wr.fn, k), hint)
+			continue
+		}
+		applied := PolarsAppliedWriterKwargs[format]
+		ok := slices.Contains(applied, k) && writerValue(k, v)
+		what := fmt.Sprintf("polars' %s applies it, local runs do not", wr.fn)
+		if k == "delta_write_options" {
+			if bad := deltaWriteOptionsNotApplied(v); bad != "" {
+				ok, what = false, "local runs do not apply its "+bad
+			}
+		} else if slices.Contains(applied, k) && !ok {
+			what = fmt.Sprintf("local runs do not apply the value %v", v)
+		}
+		if !ok {
+			list := "none"
+			if len(applied) > 0 {
+				list = strings.Join(applied, ", ")
+			}
+			c.add(at, Error, CodePolarsWriterLocal,
+				fmt.Sprintf("writer_kwargs `%s` of sink #%d of node '%s': %s (they apply %s)", k, sk.Index+1, n.Name, what, list),
+				"remove it, or run the pipeline with Laktory")
+		}
+	}
+}
+
+// writerValue reports whether local runs apply a writer keyword's value.
+func writerValue(k string, v any) bool {
+	switch k {
+	case "separator", "quote_char":
+		s, ok := v.(string)
+		return ok && len(s) == 1
+	case "include_header", "statistics":
+		_, ok := v.(bool)
+		return ok
+	case "null_value":
+		_, ok := v.(string)
+		return ok || v == nil
+	case "partition_by":
+		return stringOrList(v)
+	}
+	return true
+}
+
+func stringOrList(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return true
+	case []any:
+		for _, e := range x {
+			if _, ok := e.(string); !ok {
+				return false
+			}
+		}
+		return len(x) > 0
+	}
+	return false
+}
+
+// deltaWriteOptionsNotApplied names what of a DELTA sink's
+// delta_write_options local runs do not apply ("" when they apply all).
+func deltaWriteOptionsNotApplied(v any) string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Sprintf("value %v (a mapping of write_deltalake's arguments)", v)
+	}
+	var bad []string
+	for k, x := range m {
+		switch {
+		case !slices.Contains(PolarsDeltaWriteOptions, k):
+			bad = append(bad, "`"+k+"`")
+		case k == "partition_by" && !stringOrList(x):
+			bad = append(bad, fmt.Sprintf("partition_by %v (a column or a list of columns)", x))
+		case k == "schema_mode" && x != "merge":
+			bad = append(bad, fmt.Sprintf("schema_mode %v (local runs apply merge)", x))
+		}
+	}
+	sort.Strings(bad)
+	return strings.Join(bad, ", ")
 }

@@ -89,3 +89,59 @@ func TestPolarsReadersCurrent(t *testing.T) {
 		t.Errorf("polars_readers_gen.go is not current: python scripts/polars/readers.py | gofmt > validate/polars_readers_gen.go")
 	}
 }
+
+// TestPolarsWriterKwargs: a POLARS file sink's writer_kwargs go to the
+// DataFrame method Laktory writes it with (df.write_csv(path, **kwargs),
+// df.write_delta(path, mode=mode, **kwargs)): one it does not take, or
+// `mode`, is its TypeError (LK186, Spark's spellings named); one polars
+// applies that local runs do not is refused (LK187); writer_methods,
+// which Laktory's Polars writer ignores, and a single file's missing
+// folder, which it does not create, are warned about (LK188).
+func TestPolarsWriterKwargs(t *testing.T) {
+	sink := func(backend, path, format, extra string) string {
+		return "name: pl\ndataframe_backend: " + backend + "\nnodes:\n- name: a\n  sources:\n  - path: data/\n    format: JSONL\n" +
+			"  sinks:\n  - path: " + path + "\n    format: " + format + "\n" + extra
+	}
+	tests := []struct {
+		name  string
+		yaml  string
+		wants []W
+	}{
+		{name: "applied", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {delta_write_options: {partition_by: [b], schema_mode: merge}}\n")},
+		{name: "applied CSV", yaml: sink("POLARS", "data/o.csv", "CSV", "    writer_kwargs: {separator: ';', include_header: false, null_value: NA, quote_char: \"'\"}\n")},
+		{name: "applied PARQUET", yaml: sink("POLARS", "out/p/", "PARQUET", "    writer_kwargs: {compression: zstd, partition_by: b, statistics: true}\n")},
+		{name: "Spark's spellings", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {partitionBy: [b], mergeSchema: true}\n"), wants: []W{
+			D("pl.yaml", 12, 20, CodePolarsWriterArg, "DataFrame.write_delta() got an unexpected keyword argument 'mergeSchema'"),
+			D("pl.yaml", 12, 20, CodePolarsWriterArg, "DataFrame.write_delta() got an unexpected keyword argument 'partitionBy'"),
+		}},
+		{name: "CSV delimiter", yaml: sink("POLARS", "data/o.csv", "CSV", "    writer_kwargs: {delimiter: ';'}\n"), wants: []W{
+			D("pl.yaml", 11, 20, CodePolarsWriterArg, "DataFrame.write_csv() got an unexpected keyword argument 'delimiter'"),
+		}},
+		{name: "mode twice", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {mode: overwrite}\n"), wants: []W{
+			D("pl.yaml", 12, 20, CodePolarsWriterArg, "write_delta() got multiple values for keyword argument 'mode'"),
+		}},
+		{name: "not applied", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {overwrite_schema: true, delta_write_options: {schema_mode: overwrite, description: x}}\n"), wants: []W{
+			D("pl.yaml", 12, 20, CodePolarsWriterLocal, "writer_kwargs `delta_write_options` of sink #1 of node 'a': local runs do not apply its `description`, schema_mode overwrite"),
+			D("pl.yaml", 12, 20, CodePolarsWriterLocal, "writer_kwargs `overwrite_schema` of sink #1 of node 'a': polars' DataFrame.write_delta applies it, local runs do not"),
+		}},
+		{name: "writer_methods ignored", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_methods: [{name: partitionBy, args: [b]}]\n"), wants: []W{
+			D("pl.yaml", 12, 21, CodePolarsWriterFails, "Laktory 0.13.1's Polars writer ignores writer_methods"),
+		}},
+		{name: "missing folder", yaml: sink("POLARS", "no/such/o.csv", "CSV", ""), wants: []W{
+			D("pl.yaml", 9, 11, CodePolarsWriterFails, "does not exist: Laktory 0.13.1's Polars writer fails there (FileNotFoundError), local runs create it"),
+		}},
+		{name: "PYSPARK writer options are Spark's", yaml: sink("PYSPARK", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {partitionBy: [b]}\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": tt.yaml, "data/x.jsonl": "{}\n"}, workspace.Options{})
+			var ds []Diagnostic
+			for _, d := range Check(s, Options{}) {
+				if d.Code == CodePolarsWriterArg || d.Code == CodePolarsWriterLocal || d.Code == CodePolarsWriterFails {
+					ds = append(ds, d)
+				}
+			}
+			workspacetest.Expect(t, s, ds, tt.wants)
+		})
+	}
+}

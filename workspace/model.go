@@ -348,8 +348,31 @@ func (s *Sink) IsDelta() bool { return s.EffectiveFormat() == "DELTA" }
 // IsView reports whether the sink is a VIEW table sink.
 func (s *Sink) IsView() bool { return s.Kind == SinkTable && s.TableType == "VIEW" }
 
-// PartitionBy returns the columns of a partitionBy writer method.
+// PartitionBy returns the columns of a partitionBy writer method; on
+// POLARS, whose writer ignores writer_methods (Laktory 0.13.1), those of
+// writer_kwargs: a DELTA sink's delta_write_options partition_by, a
+// PARQUET sink's partition_by (polars' write_delta and write_parquet).
 func (s *Sink) PartitionBy() []string {
+	if s.Backend == "POLARS" {
+		v := s.WriterKwargs["partition_by"]
+		if s.IsDelta() {
+			m, _ := s.WriterKwargs["delta_write_options"].(map[string]any)
+			v = m["partition_by"]
+		}
+		switch x := v.(type) {
+		case string:
+			return []string{x}
+		case []any:
+			var out []string
+			for _, e := range x {
+				if c, ok := e.(string); ok {
+					out = append(out, c)
+				}
+			}
+			return out
+		}
+		return nil
+	}
 	var cols []string
 	for _, m := range s.WriterMethods {
 		if m.Name == "partitionBy" {

@@ -140,6 +140,16 @@ type FileWrite struct {
 	// (part-<uuid>.<ext>), in Hive-style folders of PartitionBy.
 	Single      bool
 	PartitionBy []string
+	// CSV are a CSV file's options (nil: a header, commas, '"', empty
+	// nulls): a POLARS sink's write_csv writer_kwargs.
+	CSV *CSVWrite
+}
+
+// CSVWrite are the options of a CSV file written (polars' write_csv:
+// separator, include_header, null_value, quote_char).
+type CSVWrite struct {
+	Separator, Quote, Null string
+	Header                 bool
 }
 
 // Rows are the rows of a query read in Go (a foreach.Source). Next

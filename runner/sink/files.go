@@ -77,7 +77,7 @@ func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 		}
 		target = filepath.Join(stage, filepath.Base(path))
 	}
-	rows, err := t.Session().WriteFiles(ctx, target, "SELECT * FROM "+quoteIdent(b.Rel), engine.FileWrite{Format: format, Single: single, PartitionBy: sk.PartitionBy()})
+	rows, err := t.Session().WriteFiles(ctx, target, "SELECT * FROM "+quoteIdent(b.Rel), engine.FileWrite{Format: format, Single: single, PartitionBy: sk.PartitionBy(), CSV: polarsCSV(sk)})
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
@@ -157,4 +157,28 @@ func (f *Files) Reset(context.Context) error {
 func pathExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// polarsCSV are the CSV options of a POLARS CSV sink's writer_kwargs, as
+// polars' write_csv applies them (validate refuses the others, LK186):
+// separator, include_header, null_value, quote_char; nil for other sinks.
+func polarsCSV(sk *workspace.Sink) *engine.CSVWrite {
+	if sk.Backend != "POLARS" || sk.EffectiveFormat() != "CSV" || len(sk.WriterKwargs) == 0 {
+		return nil
+	}
+	c := &engine.CSVWrite{Separator: ",", Quote: `"`, Header: true}
+	kw := sk.WriterKwargs
+	if v, ok := kw["separator"].(string); ok {
+		c.Separator = v
+	}
+	if v, ok := kw["quote_char"].(string); ok {
+		c.Quote = v
+	}
+	if v, ok := kw["null_value"].(string); ok {
+		c.Null = v
+	}
+	if v, ok := kw["include_header"].(bool); ok {
+		c.Header = v
+	}
+	return c
 }

@@ -31,6 +31,9 @@ func (s *Session) WriteFiles(ctx context.Context, target, query string, w engine
 	if !ok {
 		return 0, fmt.Errorf("%w: the local engine writes PARQUET, CSV and JSON files, not %s", engine.ErrUnsupported, w.Format)
 	}
+	if c := w.CSV; c != nil && strings.EqualFold(w.Format, "CSV") {
+		opts = fmt.Sprintf("FORMAT csv, HEADER %t, DELIMITER %s, QUOTE %s, NULL %s", c.Header, quoteString(c.Separator), quoteString(c.Quote), quoteString(c.Null))
+	}
 	if !w.Single {
 		opts += ", FILENAME_PATTERN 'part-{uuid}'"
 		if len(w.PartitionBy) > 0 {

@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPolarsWriterKwargs: POLARS file sinks are written as Laktory's
+// Polars writer writes them with their writer_kwargs: a CSV sink with
+// write_csv's separator, include_header, null_value and quote_char, into
+// a folder that does not exist yet (which Laktory fails on, LK188); a
+// DELTA sink partitioned by delta_write_options partition_by; a DELTA
+// sink's writer_methods partitionBy ignored, as Laktory's Polars writer
+// ignores them.
+func TestPolarsWriterKwargs(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+dataframe_backend: POLARS
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - path: ../out/new/one.csv
+    format: CSV
+    writer_kwargs: {separator: ';', include_header: false, null_value: NA, quote_char: "'"}
+  - path: ../out/parts
+    format: DELTA
+    mode: OVERWRITE
+    writer_kwargs: {delta_write_options: {partition_by: [c]}}
+  - path: ../out/flat
+    format: DELTA
+    mode: OVERWRITE
+    writer_methods: [{name: partitionBy, args: [c]}]
+`,
+		"data/a/1.jsonl": `{"k": "x;y", "c": 1}` + "\n" + `{"k": null, "c": 2}` + "\n",
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	b, err := os.ReadFile(filepath.Join(w.dir, "out/new/one.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || !strings.Contains(string(b), "'x;y';1") || !strings.Contains(string(b), "NA;2") {
+		t.Fatalf("CSV written as\n%s\nwant no header, ';' separating, NA for null, 'x;y' quoted with '", b)
+	}
+	if !exists(filepath.Join(w.dir, "out/parts", "c=1")) {
+		t.Fatal("delta_write_options partition_by [c]: no c=1 folder")
+	}
+	if exists(filepath.Join(w.dir, "out/flat", "c=1")) {
+		t.Fatal("writer_methods partitionBy on POLARS: partitioned, but Laktory's Polars writer ignores writer_methods")
+	}
+}
