@@ -81,9 +81,13 @@ const (
 	// rowGroupBudget bounds the rows DuckDB buffers per thread for a row
 	// group (estimated from the schema, rowGroupRows). A write's peak memory
 	// grows with it: 4M rows of id, symbol, ts, price, qty, notional took
-	// 70 MB with 122,880-row groups, 108 MB at this budget (377k rows, 0.975x
-	// delta-rs' bytes), 169 MB at twice it (0.956x).
-	rowGroupBudget = 32 << 20
+	// 70 MB with 122,880-row groups, 108 MB at 32 MiB (377k rows, 0.975x
+	// delta-rs' bytes), 169 MB at this budget (0.956x). At 32 MiB the
+	// shared table of scripts/bench/pipeline_vs_laktory.sh (the writer
+	// column too: 238k-row groups) took 1.08x the bytes of Laktory's
+	// Polars sink: each row group repeats the dictionaries of its price
+	// and notional columns, 18 times where Polars writes 4.
+	rowGroupBudget = 64 << 20
 	// minRowGroupRows is DuckDB's default row group, the fewest rows a
 	// wide table's row groups get.
 	minRowGroupRows = 122880
