@@ -231,6 +231,8 @@ func Functions() []FunctionInfo {
 		switch {
 		case generatorFor(name) != nil:
 			info.Note = "inside an expression; as a generator (the select list, LATERAL VIEW) it is translated"
+		case name == "window":
+			info.Note = "a tumbling window in GROUP BY is translated; a sliding one, or window() elsewhere, is not"
 		case name == "range":
 			info.Note = "as a scalar function; as a table function in FROM it is translated"
 		}
@@ -243,6 +245,11 @@ func Functions() []FunctionInfo {
 // call resolves a function call.
 func (r *resolver) call(n *Call, sc *scope, ctx *ectx) (*rx, error) {
 	lname := strings.ToLower(n.Name.Name)
+	if lname == "window" && n.Over == nil {
+		if c := timeWindowRef(n, sc); c != nil {
+			return colRx(c, n.P), nil
+		}
+	}
 	def := lookupFunc(lname)
 	if def == nil || def.support == Unsupported {
 		if sparkFunctions()[lname] || def != nil {

@@ -32,6 +32,8 @@ type scope struct {
 	windows map[string]*WindowSpec
 	// correlated is set when a name resolved in an enclosing query.
 	correlated bool
+	// timeWindow is the column a GROUP BY's window(...) becomes.
+	timeWindow *timeWindowCol
 	// lambda marks a lambda's scope (its parameters only): names it does
 	// not bind resolve in the same query, not in an enclosing one.
 	lambda bool
@@ -377,7 +379,8 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	r.grouping = append(r.grouping, hasGroupingSets(s.GroupBy))
 	r.gidArgs = append(r.gidArgs, nil)
 	defer func() { r.grouping, r.gidArgs = r.grouping[:len(r.grouping)-1], r.gidArgs[:len(r.gidArgs)-1] }()
-	if err := timeWindows(s); err != nil {
+	twCall, err := timeWindowCall(s)
+	if err != nil {
 		return nil, err
 	}
 	var from []string
@@ -400,6 +403,13 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 			return nil, err
 		}
 		from = append(from, f)
+	}
+	var twFilter *rx
+	if twCall != nil {
+		if sc.timeWindow, twFilter, err = r.timeWindow(twCall, sc); err != nil {
+			return nil, err
+		}
+		sc.cols = append(sc.cols, sc.timeWindow.col)
 	}
 	if len(s.Windows) > 0 {
 		sc.windows = map[string]*WindowSpec{}
@@ -462,6 +472,14 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 			return nil, err
 		}
 		where = x.sql
+	}
+	if twFilter != nil {
+		// Below the WHERE, as Spark filters the rows a window reads.
+		if where == "" {
+			where = twFilter.sql
+		} else {
+			where = "(" + twFilter.sql + ") AND (" + where + ")"
+		}
 	}
 
 	// GROUP BY.
@@ -1253,27 +1271,4 @@ func (r *resolver) lateralView(lv *LateralView, sc *scope) (string, error) {
 		sc.cols = append(sc.cols, c)
 	}
 	return f, nil
-}
-
-// timeWindows refuses window(...) and session_window(...) in a GROUP BY
-// before the select list reads window.start (which would otherwise be
-// reported as an unknown column).
-func timeWindows(s *Select) error {
-	if s.GroupBy == nil {
-		return nil
-	}
-	var err error
-	for _, it := range s.GroupBy.Items {
-		walkExpr(it, func(e Expr) bool {
-			if c, ok := e.(*Call); ok && err == nil {
-				switch name := strings.ToLower(c.Name.Name); name {
-				case "window", "session_window", "window_time":
-					d := lookupFunc(name)
-					err = unsupported(c.P, d.note, "the time window %s(...) in GROUP BY", name)
-				}
-			}
-			return err == nil
-		})
-	}
-	return err
 }
