@@ -513,6 +513,8 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 		return fmt.Sprintf("SELECT * FROM read_json(%s, %s)", list, strings.Join(args, ", ")), nil
 	case "PARQUET":
 		return fmt.Sprintf("SELECT * FROM read_parquet(%s, union_by_name = true)", list), nil
+	case "TEXT":
+		return textListSQL(list, o.src), nil
 	}
 	return "", fmt.Errorf("%w: local runs cannot read %s files (%s)", ErrSource, format, strings.Join(files, ", "))
 }

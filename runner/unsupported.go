@@ -46,6 +46,8 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 		case s.Kind == workspace.SourceDataFrame || s.Kind == workspace.SourceCustom:
 			add(s.Pos, fmt.Sprintf("a %s source (%s), which only exists in Python", strings.ToLower(string(s.Kind)), label),
 				"read a file (path + format), a table (table_name) or a node (node_name)")
+		case s.Kind == workspace.SourceFile && strings.EqualFold(s.Format, "TEXT") && unappliedOption(s, textOptions) != "":
+			add(s.At("reader_kwargs"), fmt.Sprintf("the text reader option %s (%s)", unappliedOption(s, textOptions), label), "local runs apply "+strings.Join(textOptions, ", ")+" to TEXT sources")
 		case s.Kind == workspace.SourceFile && !slices.Contains(validate.LocalSourceFormats, strings.ToUpper(s.Format)):
 			add(s.At("format"), fmt.Sprintf("the source format %q (%s)", s.Format, label), "local runs read "+strings.Join(validate.LocalSourceFormats, ", "))
 		}

@@ -11,7 +11,8 @@ import (
 // Formats local runs read and write.
 var (
 	// IPC is Polars' only (Arrow IPC files, read through arrow-go).
-	LocalSourceFormats = []string{"CSV", "JSON", "JSONL", "NDJSON", "PARQUET", "DELTA", "IPC"}
+	// TEXT is PySpark's only (Spark's text reader: a `value` per line).
+	LocalSourceFormats = []string{"CSV", "JSON", "JSONL", "NDJSON", "PARQUET", "DELTA", "IPC", "TEXT"}
 	LocalSinkFormats   = []string{"DELTA", "PARQUET", "CSV", "JSON", "JSONL", "NDJSON"}
 )
 

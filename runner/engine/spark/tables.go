@@ -77,8 +77,10 @@ func readFilesView(view string, files []string, format string, src *workspace.So
 		name = "json"
 	case "PARQUET":
 		name, opts["mergeSchema"] = "parquet", "true"
+	case "TEXT":
+		name = "text"
 	default:
-		return nil, fmt.Errorf("%w: the Spark engine reads CSV, JSON, JSONL and PARQUET files, not %s", engine.ErrUnsupported, format)
+		return nil, fmt.Errorf("%w: the Spark engine reads CSV, JSON, JSONL, PARQUET and TEXT files, not %s", engine.ErrUnsupported, format)
 	}
 	if src != nil {
 		for k, v := range src.ReaderKwargs {
