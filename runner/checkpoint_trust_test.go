@@ -37,11 +37,26 @@ func TestUntrustedCheckpoint(t *testing.T) {
 			os.WriteFile(filepath.Join(cp, checkpoint.WorkspaceMarker), []byte("{\"workspace\": \"not absolute"), 0o644)
 		}, "laktory-workspace file is garbled"},
 	}
+	// A first run of one batch: its sources/0 log alone is what a crash
+	// before offsets/0 leaves too, so the table tells them apart.
+	oneBatch := strings.Replace(fileStreamPipeline, "maxFilesPerTrigger: 1", "maxFilesPerTrigger: 10", 1)
+	cases = append(cases, struct {
+		name   string
+		damage func(t *testing.T, cp string)
+		says   string
+	}{"offsets and commits lost after one batch", func(t *testing.T, cp string) {
+		os.RemoveAll(filepath.Join(cp, "offsets"))
+		os.RemoveAll(filepath.Join(cp, "commits"))
+	}, "holds batch 0 of the flow while the checkpoint's offsets/ end at -1"})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
 			w := &ws{t: t, dir: filepath.Join(base, "ws")}
-			w.write(map[string]string{"pipelines/pl.yaml": fileStreamPipeline,
+			pipeline := fileStreamPipeline
+			if strings.HasSuffix(tc.name, "after one batch") {
+				pipeline = oneBatch
+			}
+			w.write(map[string]string{"pipelines/pl.yaml": pipeline,
 				"data/in/1.jsonl": jsonl("a", 0, 3, ""), "data/in/2.jsonl": jsonl("b", 0, 2, "")})
 			r := testRunner(t)
 			mustRun(t, r, w.load(), Request{})

@@ -94,6 +94,9 @@ func (fr *flowRun) run(ctx context.Context) error {
 	if err == nil {
 		err = cp.Trust()
 	}
+	if err == nil {
+		err = fr.tableAhead(ctx, cp)
+	}
 	if err != nil {
 		return fr.untrusted(err)
 	}
@@ -365,6 +368,36 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 // untrusted adds, to the error of a checkpoint that cannot be trusted,
 // the command that recovers: a FULL refresh of the node, which starts its
 // checkpoints over with its rows.
+// tableAhead refuses a checkpoint that is behind its Delta sink: the
+// table holds a batch of the flow (txn of the checkpoint's id) beyond the
+// checkpoint's offsets/. A crash leaves the table at most at the batch
+// offsets/ planned last; more means offsets/ and commits/ were lost (a
+// first batch's sources/ log alone passes Trust): the batches planned
+// next would be taken for ones the table has, and skipped for good.
+func (fr *flowRun) tableAhead(ctx context.Context, cp *checkpoint.Checkpoint) error {
+	sp := fr.f.sink
+	if sp == nil || sp.table == nil || sp.table.Path == "" || !isDeltaTable(sp.table.Path) {
+		return nil
+	}
+	snap, err := delta.LoadSnapshot(ctx, sp.table.Path)
+	if err != nil {
+		return nil // the sink reports a table it cannot read
+	}
+	v, ok := snap.AppTransactionVersion(cp.ID)
+	if !ok {
+		return nil
+	}
+	planned, err := cp.LastOffsets()
+	if err != nil {
+		return err
+	}
+	if v > planned {
+		return fmt.Errorf("%w: checkpoint %s is behind its table %s, which holds batch %d of the flow while the checkpoint's offsets/ end at %d (offsets/ and commits/ lost or removed): its next batches would be taken for ones the table has and skipped",
+			checkpoint.ErrUntrusted, cp.Dir, sp.table.Path, v, planned)
+	}
+	return nil
+}
+
 func (fr *flowRun) untrusted(err error) error {
 	if !errors.Is(err, checkpoint.ErrUntrusted) {
 		return err
