@@ -12,6 +12,10 @@
 #  hostile     hostile YAML and Delta logs: each run must be refused or
 #              bounded (non-zero exit with a message, within a few seconds)
 #              and touch nothing outside the workspace.
+#  landing     links pointing outside or flipped mid-run, glob characters in
+#              landing names, files still being written, FIFOs and damaged
+#              checkpoints (issue 24 items 8-12): read exactly, skipped with a
+#              warning, or refused naming what to do, each within 20 s.
 #
 #   scripts/adversarial.sh [LAKTORY_BINARY]   (default: builds ./cmd/laktory)
 #
@@ -307,11 +311,126 @@ hostile "commit 09223372036854775807: FULL" "" "" run @WS@ -p pl-prices --refres
 setup=""
 hostile "pipeline that does not parse" pl-hostile.yaml "name: [unclosed" run @WS@
 
+echo "== landing: links, glob names, files being written, FIFOs, damaged checkpoints (issue 24 items 8-12)"
+# trial NAME CHECK SETUP [ARGS...]: in a copy of the demo after a clean run,
+# SETUP runs in the copy (it may start a background writer, whose pid it
+# writes to bg.pid), then laktory ARGS (default: run @WS@) within 20 s;
+# then CHECK runs in the copy, with $rc (the exit code) and $log (the
+# output), and must succeed (it prints why not). The sentinel outside the
+# workspace must be unchanged, and a non-zero exit must say why.
+trials_landing=0
+trial() {
+  local name=$1 want=$2 setup=$3 ws="$work/trial/ws" start=$SECONDS why
+  shift 3
+  rm -rf "$work/trial"
+  mkdir -p "$work/trial"
+  cp -a "$base" "$ws"
+  [ -n "$setup" ] && (cd "$ws" && eval "$setup")
+  [ $# = 0 ] && set -- run @WS@
+  rc=0
+  (cd "$ws" && timeout 20 "$bin" "${@//@WS@/$ws}") >"$work/trial.log" 2>&1 || rc=$?
+  local took=$((SECONDS - start))
+  [ -f "$ws/bg.pid" ] && { wait_pid "$(cat "$ws/bg.pid")"; rm -f "$ws/bg.pid"; }
+  log=$(cat "$work/trial.log")
+  trials_landing=$((trials_landing + 1))
+  cp "$work/trial.log" "$work/trial-$trials_landing.log"
+  if [ $rc = 124 ]; then
+    record landing fail "$name: still running after 20 s"
+  elif [ "$(digest "$work/sentinel")" != "$sentinel" ]; then
+    record landing fail "$name: the sentinel outside the workspace changed"
+  elif [ $rc != 0 ] && ! grep -qiE 'error|refus|cannot|not ' "$work/trial.log"; then
+    record landing fail "$name: exit $rc without a message"
+  elif ! why=$(cd "$ws" && eval "$want" 2>&1); then
+    record landing fail "$name: exit $rc: $(echo "$why" | tail -1 | cut -c1-200)"
+  else
+    record landing ok ""
+    printf '   %2d %-40s exit %s in %ss: %s\n' $trials_landing "$name" "$rc" "$took" "$(echo "$why" | tail -1 | sed 's/^ *//' | cut -c1-90)"
+  fi
+}
+wait_pid() { while kill -0 "$1" 2>/dev/null; do sleep 0.2; done; }
+# symbols WS SYMBOL...: how many rows of prices hold each symbol ("S=N ...").
+symbols() {
+  "$py" - "$@" <<'EOF'
+import os, sys, deltalake
+ws, want = sys.argv[1], sys.argv[2:]
+t = deltalake.DeltaTable(os.path.join(ws, ".laktory/lake/main/default/prices")).to_pyarrow_table().to_pylist()
+print(" ".join(f"{s}={sum(1 for r in t if r['symbol'] == s)}" for s in want))
+sys.stdout.flush()
+os._exit(0)
+EOF
+}
+# exactly_once SYMBOL...: each symbol is in prices once (else the counts).
+exactly_once() {
+  local got want=""
+  got=$(symbols "$PWD" "$@")
+  for s in "$@"; do want+="$s=1 "; done
+  if [ "$got" = "${want% }" ]; then echo "each of $* read once"; else echo "rows per symbol: $got"; return 1; fi
+}
+refused() { # refused PATTERN: the run exited non-zero saying PATTERN
+  if [ "$rc" != 0 ] && grep -qiE "$1" <<<"$log"; then grep -m1 -iE "$1" <<<"$log"; else
+    echo "exit $rc, no /$1/ in: $(tail -2 <<<"$log" | tr '\n' ' ')"
+    return 1
+  fi
+}
+unchanged_rows() { # the demo's rows, as the clean run wrote them
+  if [ "$(rows "$PWD")" = "$expected" ]; then echo "rows as the clean run wrote them"; else echo "rows differ"; return 1; fi
+}
+row() { printf '{"symbol": "%s", "ts": "2026-01-03T09:00:00Z", "price": 1.5}\n' "$1"; }
+A=data/landing/feed_a
+T=.laktory/lake/main/default
+
+# 8: links. A lake that is a link to a folder outside (a user's files) is
+# not adopted; a state database linked outside is refused; a table whose
+# link another process flips between its folder and an outside Delta table
+# during a FULL refresh never gets a commit outside.
+trial "8 .laktory/lake -> an outside folder" 'refused "lake|link|outside"' \
+  "rm -rf .laktory/lake && ln -s '$S' .laktory/lake" run @WS@ --refresh FULL --yes
+trial "8 .laktory/state.db -> an outside file" 'refused "state|history|outside|link"' \
+  "rm -f .laktory/state.db* && ln -s '$S/file.txt' .laktory/state.db"
+mkdir -p "$work/outside"
+rm -rf "$work/outside/prices"
+cp -a "$base/$T/prices" "$work/outside/prices"
+outside_prices=$(digest "$work/outside/prices")
+untouched_outside() {
+  if [ "$(digest "$work/outside/prices")" = "$outside_prices" ]; then echo "the outside table is untouched"; else
+    echo "the outside Delta table changed"
+    return 1
+  fi
+}
+trial "8 a table link flipped during the run" untouched_outside \
+  "mv $T/prices $T/prices.real && ln -s prices.real $T/prices &&
+   (for _ in \$(seq 500); do ln -sfn '$work/outside/prices' $T/prices.tmp && mv -T $T/prices.tmp $T/prices;
+     ln -sfn prices.real $T/prices.tmp && mv -T $T/prices.tmp $T/prices; sleep 0.01; done) >/dev/null 2>&1 &
+   echo \$! >bg.pid" run @WS@ -p pl-prices --refresh FULL --yes
+# 9: glob characters in landing names: each file is read, once, alone.
+trial "9 f?.json [f]1.json **.json f1.json" 'exactly_once GQ GB GS G1' \
+  "row GQ >'$A/f?.json'; row GB >'$A/[f]1.json'; row GS >'$A/**.json'; row G1 >'$A/f1.json'; touch -d '-1 min' $A/*"
+# 10: a file still being written during the run is not read half-way; a
+# second run once it is complete reads every row once, none cut.
+trial "10 a file written during the run" \
+  'timeout 60 "$bin" run "$PWD" >run2.log 2>&1 && exactly_once W1 W2 W3 W4 W5 W6' \
+  "(for i in 1 2 3 4 5 6; do r=\$(row W\$i); printf '%s' \"\${r:0:20}\" >>$A/late.json; sleep 0.3; printf '%s\n' \"\${r:20}\" >>$A/late.json; sleep 0.3; done) & echo \$! >bg.pid"
+# 11: a FIFO in a landing folder is skipped with a warning by validate,
+# plan and run (it used to hang them).
+for cmd in validate plan run; do
+  trial "11 a FIFO in the landing folder: $cmd" \
+    'if [ $rc = 0 ] && grep -qiE "fifo|named pipe|not a regular" <<<"$log"; then grep -m1 -iE "fifo|named pipe|not a regular" <<<"$log"; else echo "exit $rc, no warning"; false; fi' \
+    "mkfifo $A/pipe.json" $cmd @WS@
+done
+# 12: a checkpoint that lost offsets/ and commits/, or whose
+# laktory-workspace map is garbled, stops the run naming it and the FULL
+# refresh that recovers; no row is duplicated or skipped.
+cp_a=.laktory/checkpoints/pl-prices/feed_a/table-main.default.prices
+trial "12 checkpoint without offsets/, commits/" 'refused "checkpoint" && grep -q -- "--refresh FULL" <<<"$log" && unchanged_rows' \
+  "rm -rf $cp_a/offsets $cp_a/commits; row N1 >$A/new.json; touch -d '-1 min' $A/new.json"
+trial "12 garbled laktory-workspace map" 'refused "checkpoint" && grep -q -- "--refresh FULL" <<<"$log" && unchanged_rows' \
+  "printf 'garbled{' >$cp_a/laktory-workspace"
+
 echo
 echo "== summary (seed $seed; load:$(uptime | sed 's/.*load average//'))"
 printf '   %-12s %7s %7s %7s\n' CATEGORY TRIALS PASSED FAILED
 total_failed=0
-for c in kill concurrent hostile; do
+for c in kill concurrent hostile landing; do
   t=${trials[$c]:-0} p=${passed[$c]:-0}
   printf '   %-12s %7s %7s %7s\n' "$c" "$t" "$p" $((t - p))
   total_failed=$((total_failed + t - p))
