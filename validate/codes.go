@@ -87,7 +87,7 @@ const (
 	CodeCustomWriterMode   = "LK193"
 	CodeMergeOptions       = "LK194"
 	CodeMergeDeleteWhere   = "LK196"
-	CodeQuarantineNoExpect = "LK197"
+	CodeQuarantineNoExpect = "LK189"
 	CodeLDPSink            = "LK195"
 	CodeLegacyTable        = "LK201"
 	CodeOrphanWriters      = "LK202"

@@ -93,7 +93,7 @@
 //	LK193  error    custom_writer with mode or merge_cdc_options
 //	LK194  error    merge_cdc_options Laktory rejects, or with which its merge fails
 //	LK196  error    an SCD type 1 delete_where Laktory's text replacement breaks
-//	LK197  error    a quarantine sink on a node without expectations: Laktory's run fails writing it (AttributeError)
+//	LK189  error    a quarantine sink on a node without expectations: Laktory's run fails writing it (AttributeError)
 //	LK195  error    a sink Lakeflow Declarative Pipelines do not support
 //	LK198  error    a POLARS file source's reader_kwargs holds an argument polars' reader does not take (Laktory's run fails with its TypeError)
 //	LK199  error    a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not
