@@ -151,7 +151,9 @@ func (s *Session) WriteFiles(ctx context.Context, target, query string, w engine
 	if !w.Single {
 		return n, nil
 	}
-	defer os.RemoveAll(dir)
+	// The parts folder is this call's own, beside the staging target the
+	// caller created: a guard rooted at the target's folder removes it.
+	defer func() { _ = delta.NewGuard([]string{filepath.Dir(target)}).RemoveAll(dir) }()
 	parts, err := filepath.Glob(filepath.Join(dir, "part-*"))
 	if err != nil {
 		return 0, err
