@@ -237,8 +237,11 @@ func TestEngineRunners(t *testing.T) {
 		t.Fatalf("connections %v: a failed one must be tried again", connects)
 	}
 	dir := t.TempDir()
-	workspacetest.Write(t, dir, map[string]string{"data/1.jsonl": `{"k": 1}` + "\n", "pl.yaml": "name: pl\nnodes:\n- name: files\n" +
-		"  source: {path: ./data/, format: JSONL}\n  sinks:\n  - {path: ./out/files, format: PARQUET}\n"})
+	// A DATAFRAME source with inline data is what only the Spark engine
+	// refuses (its query is DuckDB's SQL), so the refusal shows the runner
+	// plans for the engine it was opened on.
+	workspacetest.Write(t, dir, map[string]string{"pl.yaml": "name: pl\nnodes:\n- name: inline\n" +
+		"  source: {data: [{k: 1}]}\n  sinks:\n  - {path: ./out/inline, format: PARQUET}\n"})
 	_, err = a.Plan(ctx, workspacetest.LoadDir(t, dir, workspace.Options{}), runner.Request{})
 	if err == nil || !strings.Contains(err.Error(), "spark engine") {
 		t.Fatalf("the runner does not plan for the spark engine: %v", err)
