@@ -23,7 +23,8 @@ func (c *checker) laktoryRunFails() {
 // None, and the quarantine sink is then created and written with None
 // (BaseDataSink._update_backend_from_df, or the backend's writer): the
 // run fails with an AttributeError. With expectations, none of them
-// QUARANTINE, the sink gets the whole frame (runner/expect.go).
+// QUARANTINE, the sink gets the whole frame (the runner's expectations,
+// runner/compile.go).
 func (c *checker) quarantineWithoutExpectations(p *workspace.Pipeline, n *workspace.Node) {
 	if len(n.Expectations) > 0 {
 		return
