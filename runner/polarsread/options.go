@@ -50,10 +50,8 @@ type CSVOptions struct {
 	CommentPrefix       string
 	SkipRows            int
 	SkipRowsAfterHeader int
-	NRows               int // -1: all
 	NullValues          []string
 	ColumnNulls         map[string]string // null_values as a mapping: column -> value
-	InferSchemaLength   int               // -1: every row
 	TryParseDates       bool
 	NewColumns          []string
 	Lossy               bool // encoding utf8-lossy
@@ -61,8 +59,9 @@ type CSVOptions struct {
 	TruncateRagged      bool
 	RaiseIfEmpty        bool
 	DecimalComma        bool
-	RowIndexName        string
-	RowIndexOffset      int64
+	// Rows are the row options scan_csv shares with the other readers
+	// (n_rows, infer_schema_length, the row index).
+	Rows
 }
 
 // CSV returns scan_csv's options for a source's has_header and
@@ -71,7 +70,7 @@ type CSVOptions struct {
 // value of the wrong type or an argument not applied is an error (validate
 // refuses them first).
 func CSV(hasHeader, inferSchema *bool, kw map[string]any) (CSVOptions, error) {
-	o := CSVOptions{HasHeader: true, Separator: ',', Quote: '"', NRows: -1, InferSchemaLength: 100, RaiseIfEmpty: true}
+	o := CSVOptions{HasHeader: true, Separator: ',', Quote: '"', Rows: Rows{NRows: -1, InferSchemaLength: 100}, RaiseIfEmpty: true}
 	if hasHeader != nil {
 		o.HasHeader = *hasHeader
 	}
@@ -125,28 +124,8 @@ func CSV(hasHeader, inferSchema *bool, kw map[string]any) (CSVOptions, error) {
 			err = setInt(&o.SkipRows, k, v)
 		case "skip_rows_after_header":
 			err = setInt(&o.SkipRowsAfterHeader, k, v)
-		case "n_rows":
-			o.NRows = -1
-			if v != nil {
-				err = setInt(&o.NRows, k, v)
-			}
-		case "infer_schema_length":
-			o.InferSchemaLength = -1
-			if v != nil {
-				err = setInt(&o.InferSchemaLength, k, v)
-			}
-		case "row_index_name":
-			if v != nil {
-				s, ok := v.(string)
-				if !ok {
-					err = typeErr(k, "a string", v)
-				}
-				o.RowIndexName = s
-			}
-		case "row_index_offset":
-			var n int
-			err = setInt(&n, k, v)
-			o.RowIndexOffset = int64(n)
+		case "n_rows", "infer_schema_length", "row_index_name", "row_index_offset":
+			err = o.Rows.set(k, v)
 		case "encoding":
 			switch v {
 			case "utf8":
@@ -220,36 +199,43 @@ func RowOptions(format string, kw map[string]any) (Rows, error) {
 		if !slices.Contains(Applied[format], k) {
 			return o, fmt.Errorf("%w: reader_kwargs %s of a %s source is not applied by local runs", ErrUnsupported, k, format)
 		}
-		var err error
-		switch k {
-		case "infer_schema_length":
-			o.InferSchemaLength = -1
-			if v != nil {
-				err = setInt(&o.InferSchemaLength, k, v)
-			}
-		case "n_rows":
-			o.NRows = -1
-			if v != nil {
-				err = setInt(&o.NRows, k, v)
-			}
-		case "row_index_name":
-			if v != nil {
-				s, ok := v.(string)
-				if !ok {
-					err = typeErr(k, "a string", v)
-				}
-				o.RowIndexName = s
-			}
-		case "row_index_offset":
-			var n int
-			err = setInt(&n, k, v)
-			o.RowIndexOffset = int64(n)
-		}
-		if err != nil {
+		if err := o.set(k, v); err != nil {
 			return o, err
 		}
 	}
 	return o, nil
+}
+
+// set applies the row option k (n_rows, infer_schema_length,
+// row_index_name, row_index_offset; None is every row, or no index);
+// other keys are the caller's.
+func (r *Rows) set(k string, v any) error {
+	switch k {
+	case "infer_schema_length":
+		r.InferSchemaLength = -1
+		if v != nil {
+			return setInt(&r.InferSchemaLength, k, v)
+		}
+	case "n_rows":
+		r.NRows = -1
+		if v != nil {
+			return setInt(&r.NRows, k, v)
+		}
+	case "row_index_name":
+		if v != nil {
+			s, ok := v.(string)
+			if !ok {
+				return typeErr(k, "a string", v)
+			}
+			r.RowIndexName = s
+		}
+	case "row_index_offset":
+		var n int
+		err := setInt(&n, k, v)
+		r.RowIndexOffset = int64(n)
+		return err
+	}
+	return nil
 }
 
 func sortedKeys(kw map[string]any) []string {
