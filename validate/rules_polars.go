@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,13 +72,8 @@ func (c *checker) polarsReaderKwargs(n *workspace.Node, s *workspace.Source) {
 	if !ok {
 		return
 	}
-	keys := make([]string, 0, len(s.ReaderKwargs))
-	for k := range s.ReaderKwargs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	at := s.At("reader_kwargs")
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.ReaderKwargs)) {
 		if !slices.Contains(rd.kwargs, k) {
 			hint := "polars' " + rd.fn + " takes " + strings.Join(rd.kwargs, ", ")
 			if p, ok := sparkSpellings[strings.ToLower(k)]; ok && slices.Contains(rd.kwargs, p) {
@@ -213,13 +209,8 @@ func (c *checker) polarsWriterKwargs(n *workspace.Node, sk *workspace.Sink) {
 	if !ok || len(sk.WriterKwargs) == 0 {
 		return
 	}
-	keys := make([]string, 0, len(sk.WriterKwargs))
-	for k := range sk.WriterKwargs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	at := sk.At("writer_kwargs")
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(sk.WriterKwargs)) {
 		v := sk.WriterKwargs[k]
 		if format == "DELTA" && k == "mode" {
 			c.add(at, Error, CodePolarsWriterArg, "polars.dataframe.frame."+wr.fn+"() got multiple values for keyword argument 'mode'",

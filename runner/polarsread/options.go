@@ -22,8 +22,8 @@ package polarsread
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/laktory/workbench/validate"
@@ -78,7 +78,7 @@ func CSV(hasHeader, inferSchema *bool, kw map[string]any) (CSVOptions, error) {
 		o.InferSchema = *inferSchema
 	}
 	var err error
-	for _, k := range sortedKeys(kw) {
+	for _, k := range slices.Sorted(maps.Keys(kw)) {
 		v := kw[k]
 		switch k {
 		case "has_header":
@@ -194,7 +194,7 @@ type Rows struct {
 func RowOptions(format string, kw map[string]any) (Rows, error) {
 	o := Rows{InferSchemaLength: 100, NRows: -1}
 	format = strings.ToUpper(format)
-	for _, k := range sortedKeys(kw) {
+	for _, k := range slices.Sorted(maps.Keys(kw)) {
 		v := kw[k]
 		if !slices.Contains(Applied[format], k) {
 			return o, fmt.Errorf("%w: reader_kwargs %s of a %s source is not applied by local runs", ErrUnsupported, k, format)
@@ -236,15 +236,6 @@ func (r *Rows) set(k string, v any) error {
 		return err
 	}
 	return nil
-}
-
-func sortedKeys(kw map[string]any) []string {
-	keys := make([]string, 0, len(kw))
-	for k := range kw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func typeErr(k, want string, v any) error {
