@@ -55,3 +55,40 @@ nodes:
 		t.Fatal("writer_methods partitionBy on POLARS: partitioned, but Laktory's Polars writer ignores writer_methods")
 	}
 }
+
+// TestPolarsErrorSink: a POLARS DELTA sink of mode ERROR, which Laktory
+// 0.13.1 never writes (it creates the empty table before writing, then
+// write_delta(mode='ERROR') finds it; warned at validate, LK188), does
+// what the mode says locally: the first run creates the table with its
+// rows, a later run fails naming the table and leaves it as it was.
+func TestPolarsErrorSink(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+dataframe_backend: POLARS
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - path: ../out/t
+    format: DELTA
+    mode: ERROR
+`,
+		"data/a/1.jsonl": `{"k": "x"}` + "\n" + `{"k": "y"}` + "\n",
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	path := filepath.Join(w.dir, "out/t")
+	if n := count(t, r, path, ""); n != 2 {
+		t.Fatalf("first run of an ERROR sink: %d rows, want the source's 2", n)
+	}
+	w.write(map[string]string{"data/a/2.jsonl": `{"k": "z"}` + "\n"})
+	o := run(t, r, w.load(), Request{})
+	if o.err == nil || !strings.Contains(taskSum(t, o.sum, "pl.a").Err, "already exists and the sink's mode is ERROR") {
+		t.Fatalf("second run of an ERROR sink: %v, %+v; want the task failing as the table exists", o.err, o.sum.Tasks)
+	}
+	if n := count(t, r, path, ""); n != 2 {
+		t.Fatalf("after the failed run: %d rows, want 2", n)
+	}
+}

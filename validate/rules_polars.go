@@ -186,8 +186,10 @@ var sparkWriterSpellings = map[string]string{
 // run fails with (LK186); one polars applies that local runs do not is
 // refused (LK187). Where Laktory's Polars writer does other than what the
 // YAML says, local runs do what it means and say so (LK188):
-// writer_methods are ignored (as Laktory does), and a single file's
-// missing folder is created (Laktory fails, FileNotFoundError).
+// writer_methods are ignored (as Laktory does), a single file's missing
+// folder is created (Laktory fails, FileNotFoundError), and an ERROR
+// DELTA sink's first run writes the table (Laktory creates it empty, then
+// fails finding it).
 func (c *checker) polarsWriterKwargs(n *workspace.Node, sk *workspace.Sink) {
 	if sk.Kind != workspace.SinkFile || sk.Backend != "POLARS" {
 		return
@@ -197,6 +199,11 @@ func (c *checker) polarsWriterKwargs(n *workspace.Node, sk *workspace.Sink) {
 		c.add(sk.At("writer_methods"), Warning, CodePolarsWriterFails,
 			fmt.Sprintf("Laktory 0.13.1's Polars writer ignores writer_methods (sink #%d of node '%s'); local runs ignore them too", sk.Index+1, n.Name),
 			"pass polars' arguments in writer_kwargs (a DELTA sink's partitions: delta_write_options: {partition_by: [...]})")
+	}
+	if format == "DELTA" && sk.Mode == "ERROR" {
+		c.add(sk.At("mode"), Warning, CodePolarsWriterFails,
+			fmt.Sprintf("Laktory 0.13.1 never writes sink #%d of node '%s' (mode ERROR): it creates the empty table first (FileDataSink.create), then write_delta(mode='ERROR') fails on it (DeltaError: A table already exists); local runs create the table with the first run's rows and fail on later runs", sk.Index+1, n.Name),
+			"use mode APPEND or OVERWRITE for the sink to run with Laktory")
 	}
 	if single := filepath.Ext(sk.ResolvedPath) != ""; single && format != "DELTA" && sk.ResolvedPath != "" {
 		if _, err := os.Stat(filepath.Dir(sk.ResolvedPath)); errors.Is(err, fs.ErrNotExist) {

@@ -95,8 +95,9 @@ func TestPolarsReadersCurrent(t *testing.T) {
 // df.write_delta(path, mode=mode, **kwargs)): one it does not take, or
 // `mode`, is its TypeError (LK186, Spark's spellings named); one polars
 // applies that local runs do not is refused (LK187); writer_methods,
-// which Laktory's Polars writer ignores, and a single file's missing
-// folder, which it does not create, are warned about (LK188).
+// which Laktory's Polars writer ignores, a single file's missing folder,
+// which it does not create, and an ERROR DELTA sink, which it creates
+// empty and then fails on, are warned about (LK188).
 func TestPolarsWriterKwargs(t *testing.T) {
 	sink := func(backend, path, format, extra string) string {
 		return "name: pl\ndataframe_backend: " + backend + "\nnodes:\n- name: a\n  sources:\n  - path: data/\n    format: JSONL\n" +
@@ -129,6 +130,9 @@ func TestPolarsWriterKwargs(t *testing.T) {
 		}},
 		{name: "missing folder", yaml: sink("POLARS", "no/such/o.csv", "CSV", ""), wants: []W{
 			D("pl.yaml", 9, 11, CodePolarsWriterFails, "does not exist: Laktory 0.13.1's Polars writer fails there (FileNotFoundError), local runs create it"),
+		}},
+		{name: "mode ERROR", yaml: sink("POLARS", "out/d", "DELTA", "    mode: ERROR\n"), wants: []W{
+			D("pl.yaml", 11, 11, CodePolarsWriterFails, "Laktory 0.13.1 never writes sink #1 of node 'a' (mode ERROR): it creates the empty table first"),
 		}},
 		{name: "PYSPARK writer options are Spark's", yaml: sink("PYSPARK", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {partitionBy: [b]}\n")},
 	}
