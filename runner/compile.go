@@ -101,7 +101,7 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	switch {
 	case err != nil || ok:
 	case src.Kind == workspace.SourceFile:
-		q, err = readFilesSQL(ctx, c.s.e, src.ResolvedPath, src.Format, readOptions{src: src, settle: c.s.settle, warn: c.s.warn})
+		q, err = readFilesSQL(ctx, c.s.e, src.ResolvedPath, src.Format, readOptions{src: src, settle: c.s.settle, skipped: c.s.skipped})
 	case src.Kind == workspace.SourceTable:
 		q, err = tableSQL(ctx, c.s.e, string(src.Table), src.TableRef.String(), engine.Scan{})
 	case src.Kind == workspace.SourceNode:
@@ -309,9 +309,10 @@ func sinkReadSQL(ctx context.Context, ses *session, p *workspace.Pipeline, n *wo
 type readOptions struct {
 	src *workspace.Source // nil for a sink read back
 	// settle is the settle window of landing files (0: none, for what the
-	// run wrote itself); warn reports skipped files (nil: not reported).
-	settle time.Duration
-	warn   func(string)
+	// run wrote itself); skipped reports the entries of path a listing
+	// skipped (nil: not reported).
+	settle  time.Duration
+	skipped func(path string, l landing.Listing)
 	// polars are a POLARS JSON or Parquet source's row options
 	// (polarsFiles): read_json samples infer_schema_length rows.
 	polars *polarsread.Rows
@@ -329,8 +330,8 @@ func readFilesSQL(ctx context.Context, e engine.Session, path, format string, o 
 	if err != nil {
 		return "", err
 	}
-	if w := l.SkippedWarning(path); w != "" && o.warn != nil {
-		o.warn(w)
+	if len(l.Skipped) > 0 && o.skipped != nil {
+		o.skipped(path, l)
 	}
 	complete, writing, err := landing.Settle(ctx, l.Files, o.settle, time.Now)
 	if err != nil {

@@ -113,9 +113,11 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 		return nil, err
 	}
 	ds = append(ds, wp...)
+	executed := map[*workspace.Node]bool{}
 	for _, p := range sel.Pipelines {
 		for _, name := range sel.Nodes[p.Name] {
 			for _, n := range nodesExecuted(p, p.Node(name), sel.Nodes[p.Name]) {
+				executed[n] = true
 				ds = append(ds, unsupported(p, n)...)
 				ds = append(ds, engineUnsupported(r.runEngine().Info(), p, n)...)
 			}
@@ -134,6 +136,8 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 			plan.Warnings = append(plan.Warnings, d)
 		}
 	}
+	lds, skipped := landingDiagnostics(ctx, snap, func(_ *workspace.Pipeline, n *workspace.Node) bool { return executed[n] })
+	plan.Warnings, plan.skipped = append(plan.Warnings, lds...), skipped
 	r.buildTasks(plan, sel)
 	deep, err := r.planEffects(ctx, plan)
 	if err != nil {

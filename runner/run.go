@@ -114,6 +114,11 @@ type Run struct {
 	createMu sync.Mutex
 	creates  map[workspace.TableID]*sync.Mutex
 
+	// skipped: the landing entries that are not regular files the run
+	// (or its plan) has warned about (newSkipped).
+	skippedMu sync.Mutex
+	skipped   map[string]bool
+
 	// locks are the writer locks (checkpoint locks) the run holds.
 	locks checkpoint.Locks
 	// pending is set once the intents of the run's later refreshes are
@@ -536,6 +541,28 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 }
 
 // warn emits and records a warning.
+// newSkipped returns the entries of skipped (landing entries that are not
+// regular files, which a read skips) the run has not warned about yet, its
+// plan's warnings included, and counts them as warned.
+func (run *Run) newSkipped(skipped []string) []string {
+	run.skippedMu.Lock()
+	defer run.skippedMu.Unlock()
+	if run.skipped == nil {
+		run.skipped = map[string]bool{}
+		for _, p := range run.Plan.skipped {
+			run.skipped[p] = true
+		}
+	}
+	var out []string
+	for _, p := range skipped {
+		if !run.skipped[p] {
+			run.skipped[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func (run *Run) warn(task, code, msg string) {
 	run.evMu.Lock()
 	run.summary.Warnings = append(run.summary.Warnings, msg)

@@ -43,17 +43,30 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 		opts.SQL = r.sql
 	}
 	ds := append(validate.Check(snap, opts), res.Diagnostics...)
-	ds = append(ds, landingDiagnostics(ctx, snap)...)
+	if pipelines == nil {
+		// A plan (pipelines named) makes its own, for the nodes it runs.
+		lds, _ := landingDiagnostics(ctx, snap, nil)
+		ds = append(ds, lds...)
+	}
 	ds = append(ds, nameLengthDiagnostics(snap)...)
 	return workspace.SortDiagnostics(ds), nil
 }
 
-// landingDiagnostics lists, for each file source, the entries of its path
-// that are not regular files (LK206): runs skip them without opening them.
-func landingDiagnostics(ctx context.Context, snap *workspace.Snapshot) []validate.Diagnostic {
+// landingDiagnostics lists, for each file source of the nodes keep accepts
+// (nil: every node), the entries of its path that are not regular files
+// (LK206), and returns those entries: runs skip them without opening them.
+// It is the one maker of these warnings: Validate (`laktory validate`, the
+// TUI's problems) and Plan (`laktory plan`, runs, the TUI's runs) report
+// them, and a run's readers do not report the plan's entries again
+// (Run.newSkipped).
+func landingDiagnostics(ctx context.Context, snap *workspace.Snapshot, keep func(*workspace.Pipeline, *workspace.Node) bool) ([]validate.Diagnostic, []string) {
 	var out []validate.Diagnostic
+	var skipped []string
 	for _, p := range snap.Pipelines {
 		for _, n := range p.Nodes {
+			if keep != nil && !keep(p, n) {
+				continue
+			}
 			for _, src := range n.Sources {
 				if src.Kind != workspace.SourceFile || src.ResolvedPath == "" || src.Table != "" || strings.EqualFold(src.Format, "DELTA") {
 					continue
@@ -62,13 +75,18 @@ func landingDiagnostics(ctx context.Context, snap *workspace.Snapshot) []validat
 				if err != nil || len(l.Skipped) == 0 {
 					continue
 				}
+				skipped = append(skipped, l.Skipped...)
+				shown := landing.Listing{Skipped: make([]string, len(l.Skipped))}
+				for i, e := range l.Skipped {
+					shown.Skipped[i] = snap.Rel(e)
+				}
 				out = append(out, workspace.NewDiagnostic(src.At("path"), validate.Warning, validate.CodeNotRegular,
-					fmt.Sprintf("source #%d of node '%s': %s", src.Index+1, n.Name, l.SkippedWarning(snap.Rel(src.ResolvedPath))),
+					fmt.Sprintf("source #%d of node '%s': %s", src.Index+1, n.Name, shown.SkippedWarning(snap.Rel(src.ResolvedPath))),
 					"landing folders hold data files only: runs skip these entries and never open them"))
 			}
 		}
 	}
-	return out
+	return out, skipped
 }
 
 // engineVersion identifies what binds nodes (this program and its DuckDB),

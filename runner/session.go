@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner/dialect/spark"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/local"
+	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -28,10 +29,10 @@ type session struct {
 	prefix string
 	n      int
 	// settle is the settle window of the landing files the session reads
-	// (Config.Settle); warn reports what a read skipped (nil: a schema
-	// check's session, whose validation reports it).
-	settle time.Duration
-	warn   func(string)
+	// (Config.Settle); skipped reports the entries a read skipped (nil: a
+	// schema check's session, whose validation reports them).
+	settle  time.Duration
+	skipped func(path string, l landing.Listing)
 }
 
 var sessionSeq atomic.Int64

@@ -332,7 +332,7 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 			return newDelta(src.ResolvedPath, "table "+src.Path)
 		}
 		return &fileStream{e: x.s.e, cp: cp, index: i, path: src.ResolvedPath, format: src.Format, opts: readOptions{src: src}, limit: limit,
-			required: validate.SourceCheckPath(x.run.Plan.snap, src) != "", settle: x.run.r.settle(), warn: x.log.warn, reader: n.Name, pipeline: p.Name}, nil
+			required: validate.SourceCheckPath(x.run.Plan.snap, src) != "", settle: x.run.r.settle(), warn: x.log.warn, skipped: x.log.skipped, reader: n.Name, pipeline: p.Name}, nil
 	case workspace.SourceNode:
 		up := p.Node(src.NodeName)
 		if up == nil {
@@ -344,7 +344,7 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 			return nil, fmt.Errorf("%w: node '%s' streams node '%s', which writes no table: a stream reads what the node wrote (give '%s' a table sink, or read its sources)",
 				ErrSource, n.Name, up.Name, up.Name)
 		case !sk.IsDelta():
-			return &fileStream{e: x.s.e, cp: cp, index: i, path: sk.ResolvedPath, format: sk.EffectiveFormat(), limit: limit, warn: x.log.warn, reader: n.Name, pipeline: p.Name}, nil
+			return &fileStream{e: x.s.e, cp: cp, index: i, path: sk.ResolvedPath, format: sk.EffectiveFormat(), limit: limit, warn: x.log.warn, skipped: x.log.skipped, reader: n.Name, pipeline: p.Name}, nil
 		}
 		d, err := newDelta(string(sk.Table), sk.Describe())
 		if err != nil {

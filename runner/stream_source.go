@@ -73,6 +73,8 @@ type fileStream struct {
 	settle           time.Duration
 	warn             func(string)
 	reader, pipeline string
+	// skipped reports the entries a listing skipped (nil: warn them).
+	skipped func(path string, l landing.Listing)
 
 	listed []checkpoint.FileEntry // the files available when the flow started
 	done   bool
@@ -117,7 +119,9 @@ func (s *fileStream) available(ctx context.Context) ([]checkpoint.FileEntry, err
 	case err != nil:
 		return nil, err
 	}
-	if w := l.SkippedWarning(s.path); w != "" {
+	if s.skipped != nil {
+		s.skipped(s.path, l)
+	} else if w := l.SkippedWarning(s.path); w != "" {
 		s.report(w)
 	}
 	complete, writing, err := landing.Settle(ctx, l.Files, s.settle, time.Now)

@@ -12,6 +12,8 @@ import (
 	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/dialect/spark"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/runner/landing"
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -112,6 +114,16 @@ func (l *taskLog) warn(msg string) {
 	l.run.warn(l.key, "", msg)
 }
 
+// skipped warns about the entries of a listing of path that are not
+// regular files, unless the run already did (its plan's LK206 warnings).
+func (l *taskLog) skipped(path string, ls landing.Listing) {
+	fresh := landing.Listing{Skipped: l.run.newSkipped(ls.Skipped)}
+	if w := fresh.SkippedWarning(path); w != "" {
+		l.run.warn(l.key, validate.CodeNotRegular, w)
+		l.sum.Warnings = append(l.sum.Warnings, w)
+	}
+}
+
 // note reports what the task does, in its events and the run's messages.
 func (l *taskLog) note(msg string) {
 	l.run.record(func(c context.Context) error {
@@ -165,7 +177,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 	}
 	defer s.close()
 	x.s = s
-	s.settle, s.warn = x.run.r.settle(), x.log.warn
+	s.settle, s.skipped = x.run.r.settle(), x.log.skipped
 	if err := x.sessionZone(ctx); err != nil {
 		return err
 	}

@@ -62,6 +62,10 @@ type Plan struct {
 	Flows []FlowInfo `json:"flows,omitempty"`
 
 	snap *workspace.Snapshot
+	// skipped are the landing entries that are not regular files which
+	// Warnings name (LK206): the run's readers skip them without saying so
+	// again.
+	skipped []string
 }
 
 // FlowInfo describes a flow of a plan: a node writing one sink through a
