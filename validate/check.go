@@ -67,6 +67,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.exprStatements()
 	c.unresolvedRefs()
 	c.laktoryRunFails()
+	c.views()
 	c.deep()
 	if opts.Strict || (snap.Config != nil && snap.Config.Strict) {
 		for i, d := range c.diags {

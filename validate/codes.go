@@ -66,12 +66,19 @@ const (
 	CodeFullOverrideOthers = "LK164"
 	CodeDeclarativeRefresh = "LK165"
 	CodeResetOtherWriters  = "LK166"
+	CodeViewDeclarative    = "LK167"
 	CodeUnknownNode        = "LK170"
 	CodeDuplicateNode      = "LK171"
 	CodeCycle              = "LK172"
 	CodeUnknownSource      = "LK173"
 	CodeLocalStep          = "LK180"
 	CodeFrameFails         = "LK181"
+	CodeViewSource         = "LK174"
+	CodeViewStream         = "LK175"
+	CodeViewTransformer    = "LK176"
+	CodeViewExpectations   = "LK177"
+	CodeViewIgnored        = "LK178"
+	CodeViewOtherSink      = "LK179"
 	CodeLocalFormat        = "LK182"
 	CodeLocalUnsupported   = "LK183"
 	CodeDeletionVectors    = "LK184"
@@ -174,12 +181,19 @@ var Codes = []CodeInfo{
 	{CodeFullOverrideOthers, Error, "refresh=FULL with a reset_mode override on a table shared with other pipelines"},
 	{CodeDeclarativeRefresh, Error, "RESET or a reset_mode other than DROP on a declarative pipeline"},
 	{CodeResetOtherWriters, Warning, "a reset of a whole shared table: writers of other pipelines need a FULL refresh"},
+	{CodeViewDeclarative, Error, "a VIEW sink in a declarative pipeline (Laktory refuses it at load)"},
 	{CodeUnknownNode, Error, "a node_name, depends_on or {nodes.x} names no node of the pipeline"},
 	{CodeDuplicateNode, Error, "a node name declared twice in a pipeline"},
 	{CodeCycle, Error, "the nodes of a pipeline form a cycle"},
 	{CodeUnknownSource, Error, "{sources.x} names no source of the node"},
 	{CodeLocalStep, Error, "a transformer step that cannot run locally: a func_name step with a construct local runs do not translate, named (schema flow)"},
 	{CodeFrameFails, Error, "a func_name step Laktory 0.13.1 fails on, with its message: a method the dataframe_api lacks, a missing column (with the candidates), a type error (schema flow)"},
+	{CodeViewSource, Error, "a view node reads what is not a table: a file or DATAFRAME source, a node without a table sink (Laktory refuses it at load or its run fails)"},
+	{CodeViewStream, Error, "a view node reads a stream (Laktory refuses it at load)"},
+	{CodeViewTransformer, Error, "a view node's transformer is not a single SQL step (Laktory refuses it at load)"},
+	{CodeViewExpectations, Error, "a view node has expectations (Laktory refuses it at load)"},
+	{CodeViewIgnored, Warning, "a VIEW sink sets what a view ignores: mode, merge_cdc_options, format, writer options, streaming"},
+	{CodeViewOtherSink, Error, "a view node has a sink that is not a VIEW: Laktory's run writes it with the view's SQL and fails"},
 	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
 	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet: nothing runs"},
 	{CodeDeletionVectors, Warning, "a sink enables deletion vectors: the readers that cannot read such a table are named"},

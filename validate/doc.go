@@ -77,12 +77,19 @@
 //	LK164  error    refresh=FULL with a reset_mode override on a table shared with other pipelines
 //	LK165  error    RESET or a reset_mode other than DROP on a declarative pipeline
 //	LK166  warning  a reset of a whole shared table: writers of other pipelines need a FULL refresh
+//	LK167  error    a VIEW sink in a declarative pipeline (Laktory refuses it at load)
 //	LK170  error    a node_name, depends_on or {nodes.x} names no node of the pipeline
 //	LK171  error    a node name declared twice in a pipeline
 //	LK172  error    the nodes of a pipeline form a cycle
 //	LK173  error    {sources.x} names no source of the node
 //	LK180  error    a transformer step that cannot run locally: a func_name step with a construct local runs do not translate, named (schema flow)
 //	LK181  error    a func_name step Laktory 0.13.1 fails on, with its message: a method the dataframe_api lacks, a missing column (with the candidates), a type error (schema flow)
+//	LK174  error    a view node reads what is not a table: a file or DATAFRAME source, a node without a table sink (Laktory refuses it at load or its run fails)
+//	LK175  error    a view node reads a stream (Laktory refuses it at load)
+//	LK176  error    a view node's transformer is not a single SQL step (Laktory refuses it at load)
+//	LK177  error    a view node has expectations (Laktory refuses it at load)
+//	LK178  warning  a VIEW sink sets what a view ignores: mode, merge_cdc_options, format, writer options, streaming
+//	LK179  error    a view node has a sink that is not a VIEW: Laktory's run writes it with the view's SQL and fails
 //	LK182  warning  a source, sink or format that does not run locally
 //	LK183  error    a run selects a node local runs do not support yet: nothing runs
 //	LK184  warning  a sink enables deletion vectors: the readers that cannot read such a table are named

@@ -89,7 +89,12 @@ func (c *checker) sinkLevel(t *workspace.Table) {
 				fmt.Sprintf("Shared sinks only support `APPEND` mode (got %s): other modes would modify the rows of the other writers", got),
 				"set `mode: APPEND`, or write to a separate table")
 		}
-		if !sk.IsDelta() {
+		if sk.IsView() {
+			// TableDataSink._supports_shared: a table, not a view.
+			c.add(sk.At("shared"), Error, CodeSharedFormat,
+				fmt.Sprintf("Shared sinks (`shared`) are not supported for a VIEW (%s). They require a DELTA table or file sink.", sk.Describe()),
+				"remove `shared` (a view holds no rows), or write a table (remove `table_type: VIEW`)")
+		} else if !sk.IsDelta() {
 			c.add(sk.At("format"), Error, CodeSharedFormat,
 				fmt.Sprintf("Shared sinks require a DELTA format (got %s): rows are deleted per writer, which needs a Delta table", sk.EffectiveFormat()),
 				"set `format: DELTA`, or write to a separate table")
