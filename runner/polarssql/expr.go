@@ -583,7 +583,7 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return derive(x, x.t, x.sql), nil
 		case x.t.isFloat():
 			// polars rounds half to even.
-			return derive(x, x.t, "CAST(round_even("+x.sql+", "+digits+") AS "+x.t.DuckDB()+")"), nil
+			return derive(x, x.t, "CAST(polars_round_even("+x.sql+", "+digits+") AS "+x.t.DuckDB()+")"), nil
 		case x.t.isDecimal():
 			d, _ := strconv.Atoi(digits)
 			return derive(x, x.t, decRound(x, d)), nil

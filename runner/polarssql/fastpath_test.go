@@ -3,6 +3,7 @@ package polarssql
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -91,6 +92,64 @@ func TestCastAndUpperFastPaths(t *testing.T) {
 		}
 		if err != nil || got != c.want {
 			t.Errorf("upper(%s) = %q %v, want %q", c.text, got, err, c.want)
+		}
+	}
+}
+
+// TestRoundEvenFastPath: ROUND of a float is polars_round_even, which
+// gives the bits of DuckDB's round_even (its fmod test replaced) on ties,
+// near-ties, values past 2^53, signed zeros, NaN, infinities and NULL, at
+// 0 to 400 digits; and polars 1.32.0's own results (Series.round) on a few
+// ties through the translation.
+func TestRoundEvenFastPath(t *testing.T) {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+		t.Fatal(err)
+	}
+	f64, err := ParseType("Float64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Translate("SELECT round(x, 2) AS r, round(x) AS r0 FROM {df}", []Input{{Ref: "df", SQL: "t", Schema: []Column{{"x", f64}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(res.SQL, "polars_round_even(") != 2 {
+		t.Fatalf("ROUND is not polars_round_even: %s", res.SQL)
+	}
+	values := `SELECT unnest([i / 1000, -i / 1000, i / 8, i / 16, i / 10000, i / 3, i * 1e12, i * 1e15 + 0.5, i * 1e-7, i * 1e300, i * 9007199254740992.0 + 5]) AS x FROM range(5000) r(i)
+		UNION ALL SELECT unnest(['nan'::DOUBLE, 'inf'::DOUBLE, '-inf'::DOUBLE, -0.0, NULL, 0.005, 0.015, 2.675, 1.005, 4503599627370497.5, 900719925474099.5, 1.7976931348623157e308, 5e-324])`
+	for _, n := range []int{0, 1, 2, 3, 6, 15, 300, 400} {
+		var differ, ties int
+		q := "SELECT count(*) FILTER (WHERE polars_round_even(x, " + strconv.Itoa(n) + ") IS DISTINCT FROM round_even(x, " + strconv.Itoa(n) + ")), " +
+			"count(*) FILTER (WHERE (abs(x) * power(10, " + strconv.Itoa(n+1) + ")) % 10 = 5) FROM (" + values + ")"
+		if err := db.QueryRowContext(ctx, q).Scan(&differ, &ties); err != nil {
+			t.Fatal(err)
+		}
+		if differ != 0 {
+			t.Errorf("%d digits: polars_round_even differs from round_even on %d values", n, differ)
+		}
+		if n <= 3 && ties == 0 {
+			t.Errorf("%d digits: no ties among the values", n)
+		}
+	}
+	// polars 1.32.0: pl.Series([2.675, 0.125, 0.375, 1.005, -2.5, 2.5]).round(2) and .round(0).
+	for _, c := range []struct{ x, r, r0 string }{
+		{"2.675", "2.68", "3.0"}, {"0.125", "0.12", "0.0"}, {"0.375", "0.38", "0.0"}, {"1.005", "1.0", "1.0"},
+		{"-2.5", "-2.5", "-2.0"}, {"2.5", "2.5", "2.0"}, {"3.5", "3.5", "4.0"},
+	} {
+		var r, r0 string
+		if err := db.QueryRowContext(ctx, "WITH t AS (SELECT "+c.x+"::DOUBLE AS x) SELECT CAST(r AS VARCHAR), CAST(r0 AS VARCHAR) FROM ("+res.SQL+")").Scan(&r, &r0); err != nil {
+			t.Fatal(err)
+		}
+		if r != c.r || r0 != c.r0 {
+			t.Errorf("round(%s, 2), round(%s) = %s, %s, want polars' %s, %s", c.x, c.x, r, r0, c.r, c.r0)
 		}
 	}
 }

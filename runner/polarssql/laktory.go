@@ -269,7 +269,7 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 		case x.t.isInt():
 			return derive(x, x.t, x.sql), nil
 		case x.t.isFloat() && name == "round":
-			return derive(x, x.t, "CAST(round_even("+x.sql+", 0) AS "+x.t.DuckDB()+")"), nil
+			return derive(x, x.t, "CAST(polars_round_even("+x.sql+", 0) AS "+x.t.DuckDB()+")"), nil
 		case x.t.isFloat():
 			return derive(x, x.t, "CAST(floor("+x.sql+") AS "+x.t.DuckDB()+")"), nil
 		}
