@@ -66,6 +66,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.confinement()
 	c.exprStatements()
 	c.unresolvedRefs()
+	c.laktoryModels()
 	c.laktoryRunFails()
 	c.views()
 	c.deep()

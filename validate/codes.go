@@ -41,8 +41,13 @@ const (
 	CodeUnresolvedRef      = "LK114"
 	CodeWhereFloatEqual    = "LK115"
 	CodeNameTooLong        = "LK116"
+	CodeTolerance          = "LK117"
+	CodeAggregateAction    = "LK118"
 	CodeDeclarativeOwner   = "LK120"
 	CodeSharedNotDeclared  = "LK122"
+	CodeStreamExpectation  = "LK123"
+	CodeDeclarativeTwice   = "LK124"
+	CodeTruncateFile       = "LK125"
 	CodeDeclarativeShared  = "LK130"
 	CodeDeclarativeNodeRd  = "LK131"
 	CodeDeclarativeWriter  = "LK132"
@@ -232,6 +237,11 @@ var Codes = []CodeInfo{
 	{CodeWhereFloatEqual, Error, "a where predicate compares a floating-point column for equality (=, <>, IN): rows computed otherwise never match it (schema flow)"},
 	{CodeNameTooLong, Error, "a sink whose table folder or checkpoint files would have a name longer than a file system takes (255 bytes)"},
 	{CodeUnresolvedRef, Error, "an unresolved ${vars.x} in a path, table name, predicate or SQL a run uses, or a ${params.x} left as text (LK021) in a path or table name (it would be used as written)"},
+	{CodeTolerance, Error, "an expectation `tolerance` with neither or both of `abs` and `rel`"},
+	{CodeAggregateAction, Error, "an AGGREGATE expectation with action DROP or QUARANTINE (they act on rows)"},
+	{CodeStreamExpectation, Error, "an expectation a streaming node cannot take: AGGREGATE, or with a tolerance other than abs 0"},
+	{CodeDeclarativeTwice, Error, "a node of a declarative pipeline writes one table or view twice"},
+	{CodeTruncateFile, Error, "reset_mode TRUNCATE on a file sink that is not DELTA"},
 	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }
 
