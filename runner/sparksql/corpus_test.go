@@ -50,6 +50,7 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout2", "heldout2/", "round 2 (held out)"},
 	{"testdata/corpus/round3", "round3/", "round 3 (development)"},
 	{"testdata/corpus/heldout3", "heldout3/", "round 3 (held out)"},
+	{"testdata/corpus/round4", "round4/", "round 4 (development)"},
 	{"testdata/corpus/heldout4", "heldout4/", "round 4 (held out)"},
 }
 

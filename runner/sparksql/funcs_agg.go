@@ -232,8 +232,17 @@ func aggFuncs() []*fnDef {
 				return nil, c.wrongType(1, "an orderable type")
 			}
 			// The value of the row with the greatest (least) ordering key,
-			// NULL or not; rows whose key is NULL are skipped.
-			return c.aggOut(x.t, "%[1]s", duck+"_null("+x.sql+", "+c.r.orderKey(y.sql, y.t)+")"), nil
+			// NULL or not; rows whose key is NULL are skipped. Of rows tied
+			// on the key Spark keeps the last one its task reads, which
+			// depends on how the input is split: two picks, by the hash of
+			// the value upward and downward, find tied rows of different
+			// values, and there the run stops rather than differ.
+			key := c.r.orderKey(y.sql, y.t)
+			pick := func(h string) string {
+				return duck + "_null(" + x.sql + ", CASE WHEN (" + key + ") IS NULL THEN NULL ELSE struct_pack(k := " + key + ", h := " + h + ") END)"
+			}
+			tie := "error('[LOCALLY_UNSUPPORTED.MAX_BY_TIE] " + name + "() of a group whose rows tied on the ordering key hold different values: Spark returns the one its task reads last, which depends on how the input is split; add a tie-breaker to the key, as in " + name + "(v, struct(ts, seq)).')"
+			return c.aggOut(x.t, "CASE WHEN %[1]s IS DISTINCT FROM %[2]s THEN "+tie+" ELSE %[1]s END", pick("hash("+x.sql+")"), pick("~hash("+x.sql+")")), nil
 		})
 	}
 	percentile := agg("percentile", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
