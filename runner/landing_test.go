@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -207,5 +208,66 @@ func TestStreamSchemaSample(t *testing.T) {
 	src.AsStream = false
 	if files, _ := sourceFiles(src); len(files) != streamSchemaFiles+5 {
 		t.Fatalf("a batch source's schema read %d files, want all %d", len(files), streamSchemaFiles+5)
+	}
+}
+
+// TestLandingPlannedFileRemoved: a landing file a micro-batch planned
+// (offsets/N and its file source log written) that is removed before the
+// batch reads it fails the batch, as Spark's file stream source does
+// without ignoreMissingFiles, and every rerun replays that batch: the
+// error names the file, the flow and the two ways out (put the file back;
+// the FULL refresh of the node), and after either the next runs succeed
+// with exact rows.
+func TestLandingPlannedFileRemoved(t *testing.T) {
+	for _, fix := range []string{"restore the file", "full refresh"} {
+		t.Run(fix, func(t *testing.T) {
+			w := newWS(t, map[string]string{"pipelines/pl.yaml": landingPipeline("in/", true), "data/in/a.csv": "v\n1\n"})
+			a, b := filepath.Join(w.dir, "data", "in", "a.csv"), filepath.Join(w.dir, "data", "in", "b.csv")
+			backdate(t, a)
+			removed := false
+			r := testRunner(t, func(c *Config) {
+				c.afterStep = func(task, flow, step string, batch int64) {
+					if step == stepOffsets && batch == 1 && !removed {
+						removed = true
+						if err := os.Remove(b); err != nil {
+							t.Error(err)
+						}
+					}
+				}
+			})
+			req := Request{Pipelines: []string{"pl"}, Selectors: []string{"land"}}
+			mustRun(t, r, w.load(), req)
+			w.write(map[string]string{"data/in/b.csv": "v\n2\n"})
+			backdate(t, b)
+			for i := range 2 { // the run that planned b.csv, then a rerun replaying its batch
+				o := run(t, r, w.load(), req)
+				msg := taskErrs(o)
+				if o.err == nil {
+					t.Fatalf("run %d succeeded without b.csv", i+2)
+				}
+				for _, want := range []string{b, "flow pl.land/table-main.default.t, batch 1", "put the file back", "laktory run --pipeline pl --select land --refresh FULL"} {
+					if !strings.Contains(msg, want) {
+						t.Errorf("run %d: the error does not say %q: %s", i+2, want, msg)
+					}
+				}
+			}
+			want := "1 2"
+			if fix == "restore the file" {
+				w.write(map[string]string{"data/in/b.csv": "v\n2\n"})
+				backdate(t, b)
+				mustRun(t, r, w.load(), req)
+			} else {
+				full := req
+				full.Refresh = validate.RefreshFull
+				mustRun(t, r, w.load(), full)
+				want = "1"
+			}
+			w.write(map[string]string{"data/in/c.csv": "v\n3\n"})
+			backdate(t, filepath.Join(w.dir, "data", "in", "c.csv"))
+			mustRun(t, r, w.load(), req)
+			if got := query(t, r, w.table("t"), "SELECT string_agg(v, ' ' ORDER BY v) FROM t"); got[0][0] != want+" 3" {
+				t.Fatalf("rows after %s and a new file: %q, want %q (each file once)", fix, got[0][0], want+" 3")
+			}
+		})
 	}
 }

@@ -192,6 +192,9 @@ func (fr *flowRun) run(ctx context.Context) error {
 					return "", false, nil
 				}
 				q, err := srcs[i].read(ctx, starts[i], seq.Offsets[i])
+				if me := (*missingFilesError)(nil); errors.As(err, &me) {
+					me.flow, me.batch = f.name, batch
+				}
 				if err == nil && f.update {
 					q, err = x.updateInput(ctx, microBatch{version: batch, flow: f, cp: cp}, i, q)
 				}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -227,12 +228,56 @@ func (s *fileStream) read(ctx context.Context, from, to json.RawMessage) (string
 	if len(files) == 0 {
 		return "", fmt.Errorf("%w: no file has landed in %s yet", ErrSource, s.path)
 	}
+	if gone := missingFiles(files); len(gone) > 0 && !none {
+		return "", &missingFilesError{files: gone, reader: s.reader, pipeline: s.pipeline}
+	}
 	q, err := s.e.ReadFiles(ctx, files, s.format, s.opts.src)
+	if gone := missingFiles(files); err != nil && len(gone) > 0 && !none {
+		return "", &missingFilesError{files: gone, reader: s.reader, pipeline: s.pipeline}
+	}
 	if none {
 		q = emptyOf(q)
 	}
 	return q, err
 }
+
+// missingFiles returns the files of paths that no longer exist.
+func missingFiles(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// missingFilesError: landing files a micro-batch planned (its offsets and
+// file source log name them) no longer exist. Spark's file stream source
+// fails such a batch (FileNotFoundException, unless ignoreMissingFiles,
+// which local runs do not apply) and replays it on every restart, so does
+// a run here; flowRun.missing names the flow and the batch.
+type missingFilesError struct {
+	files            []string
+	reader, pipeline string
+	flow             string
+	batch            int64
+}
+
+func (e *missingFilesError) Error() string {
+	names := e.files
+	more := ""
+	if len(names) > 3 {
+		names, more = names[:3], fmt.Sprintf(" and %d more", len(e.files)-3)
+	}
+	return fmt.Sprintf("%s: flow %s, batch %d: the landing file %s%s, planned for this batch (the checkpoint's offsets name it), no longer exists: "+
+		"the batch cannot be read, and every run replays it until the file is back (Spark's file stream source fails the same way): "+
+		"put the file back and run again, or run %s to rewrite the node's rows from the files the folder holds now",
+		ErrSource, e.flow, e.batch, strings.Join(names, ", "), more,
+		human.RunCommand(e.pipeline, []string{e.reader}, validate.RefreshFull, ""))
+}
+
+func (e *missingFilesError) Unwrap() error { return ErrSource }
 
 // deltaStream streams a Delta table as Spark's Delta source does: the
 // snapshot first (unless startingVersion), then the files each later
