@@ -272,7 +272,7 @@ func (e *missingFilesError) Error() string {
 	}
 	return fmt.Sprintf("%s: flow %s, batch %d: the landing file %s%s, planned for this batch (the checkpoint's offsets name it), no longer exists: "+
 		"the batch cannot be read, and every run replays it until the file is back (Spark's file stream source fails the same way): "+
-		"put the file back and run again, or run %s to rewrite the node's rows from the files the folder holds now",
+		"put the file back and run again, or rewrite the node's rows from the files the folder holds now with a FULL refresh: %s",
 		ErrSource, e.flow, e.batch, strings.Join(names, ", "), more,
 		human.RunCommand(e.pipeline, []string{e.reader}, validate.RefreshFull, ""))
 }
