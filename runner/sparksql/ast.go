@@ -28,6 +28,7 @@ type (
 	When         = sqlfront.When
 	Case         = sqlfront.Case
 	Cast         = sqlfront.Cast
+	PathExtract  = sqlfront.PathExtract
 	Call         = sqlfront.Call
 	Lambda       = sqlfront.Lambda
 	Subscript    = sqlfront.Subscript

@@ -58,6 +58,7 @@ var parseQueries = []string{
 	`SELECT /*+ BROADCAST(r) */ a -- comment
 	FROM {df} /* a /* nested */ comment */ r;`,
 	`SELECT date, timestamp, year, order, value, key FROM {df}`,
+	"SELECT j:order.id, doc:['name'], j:a[0][*].b::string, j:`k x`, j:order FROM {df} WHERE j:k = 'v'",
 	`SELECT (a, b) IN (SELECT 1, 2), (a + b) * c, ((a)) FROM {df}`,
 	`SELECT a, FROM {df}`,
 	`SELECT a FROM {df} LIMIT ALL OFFSET 5`,

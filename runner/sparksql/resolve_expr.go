@@ -184,6 +184,19 @@ func (r *resolver) expr1(e Expr, sc *scope, ctx *ectx) (*rx, error) {
 		return r.like(n, sc, ctx)
 	case *Case:
 		return r.caseExpr(n, sc, ctx)
+	case *PathExtract:
+		// Spark 4.2 extracts x:path from a VARIANT only; of any other
+		// value its analyzer fails looking up the class of the error it
+		// means (COLUMN_IS_NOT_VARIANT_TYPE), and the VARIANT type is not
+		// translated.
+		if _, err := r.expr(n.X, sc, ctx); err != nil {
+			return nil, err
+		}
+		jp := "$." + n.Path
+		if strings.HasPrefix(n.Path, "[") {
+			jp = "$" + n.Path
+		}
+		return nil, sparkErr(n.P, "INTERNAL_ERROR", "Cannot find main error class 'COLUMN_IS_NOT_VARIANT_TYPE' (x:%s reads a VARIANT value; of a JSON string use get_json_object(x, '%s'))", n.Path, jp)
 	case *Cast:
 		x, err := r.expr(n.X, sc, ctx)
 		if err != nil {

@@ -13,6 +13,7 @@ var sparkSyntax = &sqlfront.Syntax{
 	SyntaxErrorClass: "PARSE_SYNTAX_ERROR",
 	BackslashEscapes: true,
 	NumberSuffixes:   true,
+	ColonPaths:       true,
 	TypeNames: map[string]string{
 		"boolean": "boolean", "bool": "boolean", "tinyint": "tinyint", "byte": "tinyint", "smallint": "smallint",
 		"short": "smallint", "int": "int", "integer": "int", "bigint": "bigint", "long": "bigint", "float": "float",

@@ -201,6 +201,8 @@ func walkExpr(e Expr, f func(Expr) bool) {
 		}
 	case *Cast:
 		w(n.X)
+	case *PathExtract:
+		w(n.X)
 	case *Call:
 		w(n.Args...)
 		w(n.Filter)

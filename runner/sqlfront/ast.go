@@ -182,6 +182,15 @@ type Cast struct {
 	P     int
 }
 
+// PathExtract is x:path, Spark's extraction from a semi-structured
+// value (Syntax.ColonPaths): Path is the path as written after the colon
+// (name, .name, [n], ['key'], [*] parts).
+type PathExtract struct {
+	X    Expr
+	Path string
+	P    int
+}
+
 // Call is a function call, maybe an aggregate with DISTINCT, FILTER,
 // IGNORE NULLS or WITHIN GROUP, maybe a window function with OVER.
 type Call struct {
@@ -299,6 +308,7 @@ func (n *Exists) Pos() int      { return n.P }
 func (n *Like) Pos() int        { return n.P }
 func (n *Case) Pos() int        { return n.P }
 func (n *Cast) Pos() int        { return n.P }
+func (n *PathExtract) Pos() int { return n.P }
 func (n *Call) Pos() int        { return n.P }
 func (n *Lambda) Pos() int      { return n.P }
 func (n *Subscript) Pos() int   { return n.P }
@@ -323,6 +333,7 @@ func (*Exists) exprNode()      {}
 func (*Like) exprNode()        {}
 func (*Case) exprNode()        {}
 func (*Cast) exprNode()        {}
+func (*PathExtract) exprNode() {}
 func (*Call) exprNode()        {}
 func (*Lambda) exprNode()      {}
 func (*Subscript) exprNode()   {}

@@ -234,6 +234,10 @@ func fmtExpr(b *strings.Builder, e Expr) {
 			fmtExpr(b, n.Else)
 		}
 		b.WriteString(" END")
+	case *PathExtract:
+		b.WriteByte('(')
+		fmtExpr(b, n.X)
+		b.WriteString(":" + n.Path + ")")
 	case *Cast:
 		if n.Colon {
 			b.WriteByte('(')

@@ -1160,8 +1160,42 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 				return nil, err
 			}
 			x = &Cast{X: x, Type: ty, Colon: true, P: t.pos}
+		case p.syn.ColonPaths && t.isOp(":"):
+			p.i++
+			path, err := p.colonPath()
+			if err != nil {
+				return nil, err
+			}
+			x = &PathExtract{X: x, Path: path, P: t.pos}
 		default:
 			return x, nil
+		}
+	}
+}
+
+// colonPath reads the path of x:path as Spark's grammar has it: a first
+// part (a name, ['key'], [n] or [*]), then .name, ['key'], [n] or [*]
+// parts; it returns the path as written.
+func (p *parser) colonPath() (string, error) {
+	start := p.peek().pos
+	for first := true; ; first = false {
+		t := p.peek()
+		switch {
+		case (first && (t.kind == tokIdent || t.kind == tokQuoted)) || (!first && t.isOp(".") && (p.peekN(1).kind == tokIdent || p.peekN(1).kind == tokQuoted)):
+			if !first {
+				p.i++
+			}
+			p.i++
+		case t.isOp("["):
+			in := p.peekN(1)
+			if !(in.kind == tokString || in.kind == tokNumber || in.isOp("*")) || !p.peekN(2).isOp("]") {
+				return "", p.syntax(in)
+			}
+			p.i += 3
+		case first:
+			return "", p.syntax(t)
+		default:
+			return p.src[start:p.toks[p.i-1].end], nil
 		}
 	}
 }

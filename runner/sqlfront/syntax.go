@@ -32,6 +32,10 @@ type Syntax struct {
 	// LIKE's precedence (Polars SQL, which sqlparser-rs parses so); they
 	// parse as a Like of Op "~" or "~*".
 	RegexOperators bool
+	// ColonPaths: x:path extracts from a semi-structured value (Spark's
+	// semiStructuredExtract: x:a.b, x:['k'], x:[0], x:a[*]); it parses as
+	// a PathExtract.
+	ColonPaths bool
 }
 
 // Statements is the number of statements of sql separated by semicolons
