@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/local"
@@ -102,6 +103,8 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 	case err != nil || ok:
 	case src.Kind == workspace.SourceFile:
 		q, err = readFilesSQL(ctx, c.s.e, src.ResolvedPath, src.Format, readOptions{src: src, settle: c.s.settle, skipped: c.s.skipped})
+	case src.Kind == workspace.SourceTable && delta.IsView(string(src.Table)):
+		q, err = c.viewSQL(ctx, string(src.Table), src.TableRef.String())
 	case src.Kind == workspace.SourceTable:
 		q, err = tableSQL(ctx, c.s.e, string(src.Table), src.TableRef.String(), engine.Scan{})
 	case src.Kind == workspace.SourceNode:
@@ -246,7 +249,13 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 	if up == nil {
 		return "", fmt.Errorf("%w: node '%s' is not defined in pipeline '%s'", ErrSource, name, c.p.Name)
 	}
-	if sk := up.PrimarySink(); sk != nil {
+	if sk := up.PrimarySink(); sk != nil && sk.IsView() {
+		if !delta.IsView(string(sk.Table)) {
+			return "", fmt.Errorf("%w: node '%s' has no output yet: its view %s does not exist (run node '%s' first, or select *%s to run it in this run)",
+				ErrSource, name, sk.Describe(), name, name)
+		}
+		return c.viewSQL(ctx, string(sk.Table), sk.Describe())
+	} else if sk != nil {
 		return sinkReadSQL(ctx, c.s, c.p, up, sk)
 	}
 	if c.depth > len(c.p.Nodes) {

@@ -443,6 +443,12 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 			sp.checkpoints = existing(wr.checkpoints...)
 		}
 		sp.whole = wr
+	case sk.IsView():
+		// Laktory's purge of a view: DROP VIEW IF EXISTS (LK191 refuses
+		// TRUNCATE); a FULL refresh creates it again.
+		sp.reset = resetDrop
+		plan.Effects = append(plan.Effects, Effect{Kind: EffectDropTable, Task: t.Key, Table: sk.Table, Rows: 0,
+			Description: fmt.Sprintf("drop the view %s (it holds no rows: the tables it reads are kept)", label)})
 	default:
 		mode, from := resetMode(override, sk)
 		sp.reset = resetDrop

@@ -61,6 +61,9 @@ func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b mi
 
 // resetSink resets a sink before (or instead of) writing it.
 func (x *taskExec) resetSink(ctx context.Context, sp *sinkPlan) error {
+	if sp.sink.IsView() {
+		return x.dropView(ctx, sp)
+	}
 	if !sp.sink.IsDelta() {
 		return (&sink.Files{Task: sinkTask{x}, Sink: sp.sink}).Reset(ctx)
 	}

@@ -329,6 +329,10 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 	}
 	switch src.Kind {
 	case workspace.SourceTable:
+		if delta.IsView(string(src.Table)) {
+			return nil, fmt.Errorf("%w: node '%s' streams %s, which is a view: Spark streams Delta tables, not views (read it without `as_stream`, or stream the tables it reads)",
+				ErrSource, n.Name, src.TableRef.String())
+		}
 		return newDelta(string(src.Table), "table "+src.TableRef.String())
 	case workspace.SourceFile:
 		if strings.EqualFold(src.Format, "DELTA") || (src.Table != "" && isDeltaTable(src.ResolvedPath)) {
@@ -343,7 +347,7 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 		}
 		sk := up.PrimarySink()
 		switch {
-		case sk == nil || sk.Kind == workspace.SinkForEach || sk.Kind == workspace.SinkPipelineView:
+		case sk == nil || sk.Kind == workspace.SinkForEach || sk.Kind == workspace.SinkPipelineView || sk.IsView():
 			return nil, fmt.Errorf("%w: node '%s' streams node '%s', which writes no table: a stream reads what the node wrote (give '%s' a table sink, or read its sources)",
 				ErrSource, n.Name, up.Name, up.Name)
 		case !sk.IsDelta():

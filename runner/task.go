@@ -350,6 +350,9 @@ func (x *taskExec) removeCheckpoints(table string, cps []string) error {
 // process reads, transforms, checks and writes the node once.
 func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	p, n := x.tp.pipeline, x.tp.node
+	if isViewNode(n) {
+		return x.processView(ctx)
+	}
 	x.log.progress("read", 0)
 	c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.dialects(), p, n)
 	c.override = b.sources
@@ -563,7 +566,7 @@ func (x *taskExec) checkPaths() error {
 	for _, sp := range x.tp.sinks {
 		sk := sp.sink
 		switch {
-		case sk.IsView() || sk.Kind == workspace.SinkForEach || sk.Kind == workspace.SinkPipelineView:
+		case sk.Kind == workspace.SinkForEach || sk.Kind == workspace.SinkPipelineView:
 		case sk.Table != "":
 			if err := check(sk.Describe(), string(sk.Table)); err != nil {
 				return err

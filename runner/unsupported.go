@@ -70,8 +70,6 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 				"set `mode: MERGE` to merge the changes, or remove `merge_cdc_options`")
 		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend && !sk.IsMerge():
 			add(sk.At("mode"), fmt.Sprintf("the streaming write mode %s (%s)", sk.Mode, label), "streaming flows append (or MERGE): use mode APPEND")
-		case sk.IsView():
-			add(sk.At("table_type"), fmt.Sprintf("a VIEW sink (%s)", label), "write a table (table_type: TABLE) locally, or run it on Databricks/Spark")
 		case sk.CustomWriter != "":
 			add(sk.At("custom_writer"), fmt.Sprintf("the Python custom_writer %s (%s)", sk.CustomWriter, label), "write to a DELTA, PARQUET, CSV or JSON sink")
 		case !slices.Contains(validate.LocalSinkFormats, sk.EffectiveFormat()):
@@ -103,6 +101,13 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 		return nil
 	}
 	var ds []validate.Diagnostic
+	for _, sk := range n.Sinks {
+		if sk.IsView() {
+			ds = append(ds, workspace.NewDiagnostic(sk.At("table_type"), workspace.SeverityError, validate.CodeLocalUnsupported,
+				fmt.Sprintf("node '%s' of pipeline '%s' writes a VIEW sink (%s), which the %s engine does not run yet: views live in the local catalog", n.Name, p.Name, sk.Describe(), info.Name),
+				"run it on the local engine (without --engine spark), or leave the node out of the run"))
+		}
+	}
 	for _, s := range n.Sources {
 		if s.Kind == workspace.SourceDataFrame {
 			ds = append(ds, workspace.NewDiagnostic(s.At("data"), workspace.SeverityError, validate.CodeLocalUnsupported,

@@ -197,7 +197,7 @@ var Codes = []CodeInfo{
 	{CodeViewStream, Error, "a view node reads a stream (Laktory refuses it at load)"},
 	{CodeViewTransformer, Error, "a view node's transformer is not a single SQL step (Laktory refuses it at load)"},
 	{CodeViewExpectations, Error, "a view node has expectations (Laktory refuses it at load)"},
-	{CodeViewIgnored, Warning, "a VIEW sink sets what a view ignores: mode, merge_cdc_options, format, writer options, streaming"},
+	{CodeViewIgnored, Warning, "a VIEW sink or its node's source sets what a view ignores: mode, merge_cdc_options, format, writer options, streaming; a source's filter, selects, renames, drops"},
 	{CodeViewOtherSink, Error, "a view node has a sink that is not a VIEW: Laktory's run writes it with the view's SQL and fails"},
 	{CodeLocalFormat, Warning, "a source, sink or format that does not run locally"},
 	{CodeLocalUnsupported, Error, "a run selects a node local runs do not support yet: nothing runs"},

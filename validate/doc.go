@@ -88,7 +88,7 @@
 //	LK175  error    a view node reads a stream (Laktory refuses it at load)
 //	LK176  error    a view node's transformer is not a single SQL step (Laktory refuses it at load)
 //	LK177  error    a view node has expectations (Laktory refuses it at load)
-//	LK178  warning  a VIEW sink sets what a view ignores: mode, merge_cdc_options, format, writer options, streaming
+//	LK178  warning  a VIEW sink or its node's source sets what a view ignores: mode, merge_cdc_options, format, writer options, streaming; a source's filter, selects, renames, drops
 //	LK179  error    a view node has a sink that is not a VIEW: Laktory's run writes it with the view's SQL and fails
 //	LK182  warning  a source, sink or format that does not run locally
 //	LK183  error    a run selects a node local runs do not support yet: nothing runs

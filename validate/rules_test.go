@@ -292,7 +292,7 @@ nodes:
 - name: none
   sources: [{table_name: src}]
 - name: ok
-  sources: [{node_name: t}]
+  sources: [{node_name: t, filter: "id > 1"}]
   transformer: {nodes: [{expr: "SELECT * FROM {df} JOIN {nodes.t} USING (id)"}]}
   sinks: [{table_name: ok_v, table_type: VIEW}]
 - name: bad
@@ -306,6 +306,7 @@ nodes:
     writer_kwargs: {path: x}
   - table_name: bad_t
 `}, want: []W{
+			D("pl.yaml", 13, 36, CodeViewIgnored, "source '0' of node 'ok' sets `filter`, which the view ignores"),
 			D("pl.yaml", 18, 32, CodeViewSource, "{nodes.f} names a node whose sink is not a table (path out/f)"),
 			D("pl.yaml", 18, 32, CodeViewSource, "{nodes.none} names a node without a sink"),
 			D("pl.yaml", 22, 11, CodeViewIgnored, "sets `mode`, `merge_cdc_options`, `writer_kwargs`, which a view ignores"),

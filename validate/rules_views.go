@@ -71,6 +71,17 @@ func (c *checker) viewNode(p *workspace.Pipeline, n *workspace.Node) {
 		if s.Kind == workspace.SourceNode {
 			c.viewNodeRead(p, n, s.NodeName, s.Pos, true)
 		}
+		var ignored []string
+		for _, f := range []string{"filter", "selects", "renames", "drops", "drop_duplicates", "reader_kwargs", "reader_methods"} {
+			if s.Has(f) {
+				ignored = append(ignored, "`"+f+"`")
+			}
+		}
+		if len(ignored) > 0 {
+			c.add(s.At(strings.Trim(ignored[0], "`")), Warning, CodeViewIgnored,
+				fmt.Sprintf("source '%s' of node '%s' sets %s, which the view ignores: Laktory 0.13.1's view SQL names the source's table (DataFrameExpr.to_sql), not the source as read", label, n.Name, list(ignored)),
+				"write it in the view's SQL (a WHERE, the SELECT list), or remove it")
+		}
 	}
 	if len(n.Transformer) != 1 || !n.Transformer[0].IsSQL() {
 		at := n.At("transformer")

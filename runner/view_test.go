@@ -1,0 +1,192 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/validate"
+)
+
+const viewPipelines = `name: pl
+nodes:
+- name: t
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: orders
+    mode: OVERWRITE
+- name: v
+  sources:
+  - node_name: t
+    filter: v > 100
+  transformer:
+    nodes:
+    - expr: SELECT k, v * 2 AS v2 FROM {df} WHERE v > 0
+  sinks:
+  - table_name: orders_v
+    table_type: VIEW
+- name: d
+  sources:
+  - node_name: v
+  sinks:
+  - table_name: d
+    mode: OVERWRITE
+`
+
+const viewReader = `name: rd
+nodes:
+- name: e
+  sources:
+  - table_name: orders_v
+  transformer:
+    nodes:
+    - expr: SELECT count(*) AS n, sum(v2) AS s FROM {df}
+  sinks:
+  - table_name: e
+    mode: OVERWRITE
+`
+
+// TestViewSink: a VIEW sink writes its definition to the lake's local
+// catalog (Laktory's CREATE OR REPLACE VIEW statement and the query
+// readers evaluate), holds no rows, and is read by name: by a node source
+// of the view node in the same run (Laktory's output_df is the view read
+// back: the source's filter, which to_sql leaves out, does not apply), and
+// by a table source of another pipeline, which sees the tables as they are
+// when it runs. RESET with reset_mode DROP removes it, and a reader then
+// fails naming it.
+func TestViewSink(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": viewPipelines,
+		"pipelines/rd.yaml": viewReader,
+		"data/a/1.jsonl":    jsonl("a", 0, 4, ""),
+	})
+	r := testRunner(t)
+	snap := w.load()
+	o := mustRun(t, r, snap, Request{Pipelines: []string{"pl"}})
+	dir := w.table("orders_v")
+	v, err := delta.ReadView(dir)
+	if err != nil || v == nil {
+		t.Fatalf("view %s: %v %v", dir, v, err)
+	}
+	if want := "CREATE OR REPLACE VIEW orders_v AS SELECT k, v * 2 AS v2 FROM orders WHERE v > 0"; v.SQL != want {
+		t.Fatalf("view SQL\n got %s\nwant %s", v.SQL, want)
+	}
+	if v.Query != "SELECT k, v * 2 AS v2 FROM {sources.t0} WHERE v > 0" || len(v.Inputs) != 1 || v.Inputs[0].Path != "../orders" || v.Dialect != "PYSPARK" {
+		t.Fatalf("view %+v", v)
+	}
+	if fmt.Sprint(v.Columns) != "[{k VARCHAR} {v2 BIGINT}]" {
+		t.Fatalf("view columns %v", v.Columns)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the view's folder holds %v: want its file only", entries)
+	}
+	var created bool
+	for _, ts := range o.sum.Tasks {
+		for _, op := range ts.Operations {
+			created = created || op.Operation == "CREATE VIEW" && op.Detail == v.SQL
+		}
+	}
+	if !created {
+		t.Fatalf("no CREATE VIEW operation in %+v", o.sum.Tasks)
+	}
+	if got := query(t, r, w.table("d"), "SELECT k, v2 FROM t ORDER BY k"); fmt.Sprint(got) != "[[a-1 2] [a-2 4] [a-3 6]]" {
+		t.Fatalf("d (the view's rows through {nodes.v}): %v", got)
+	}
+
+	// The view reads orders as it is when it is read.
+	w.write(map[string]string{"data/a/2.jsonl": jsonl("b", 4, 6, "")})
+	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"t"}})
+	mustRun(t, r, snap, Request{Pipelines: []string{"rd"}})
+	if got := query(t, r, w.table("e"), "SELECT n, s FROM t"); fmt.Sprint(got) != "[[5 30]]" {
+		t.Fatalf("e (the view read by table_name): %v", got)
+	}
+
+	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"v"}, Refresh: "RESET", ResetMode: "DROP"})
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("RESET DROP left %s: %v", dir, err)
+	}
+	if _, err := os.Stat(w.table("orders")); err != nil {
+		t.Fatalf("the table the view read: %v", err)
+	}
+	o = run(t, r, snap, Request{Pipelines: []string{"rd"}})
+	if o.err == nil || !strings.Contains(fmt.Sprint(o.sum.Tasks), "orders_v does not exist yet") {
+		t.Fatalf("reading the dropped view: %v %+v", o.err, o.sum.Tasks)
+	}
+}
+
+// TestViewOverTable: a view is not written over a Delta table of its name
+// (Spark refuses to replace a table by a view), nor DropView drop one.
+func TestViewOverTable(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": viewPipelines,
+		"data/a/1.jsonl":    jsonl("a", 0, 4, ""),
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	// The view now takes the name of d's table.
+	yaml := strings.Replace(viewPipelines, "table_name: orders_v", "table_name: d", 1)
+	w.write(map[string]string{"pipelines/pl.yaml": yaml[:strings.Index(yaml, "- name: d\n")]})
+	o := run(t, r, w.load(), Request{Selectors: []string{"v"}})
+	if o.err == nil || !strings.Contains(fmt.Sprint(o.sum.Tasks), "a Delta table is at") {
+		t.Fatalf("a view over a table: %v %+v", o.err, o.sum.Tasks)
+	}
+	if _, err := os.Stat(filepath.Join(w.table("d"), delta.LogDirName)); err != nil {
+		t.Fatal(err)
+	}
+	if delta.IsView(w.table("d")) {
+		t.Fatal("a view file was written into the table's folder")
+	}
+	if err := delta.DropView(context.Background(), w.table("d"), guardOf(w.load())); err == nil {
+		t.Fatal("DropView dropped a Delta table")
+	}
+}
+
+// TestViewStreamRead: a streaming read of a view is refused, by table
+// name as by node.
+func TestViewStreamRead(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": viewPipelines,
+		"pipelines/st.yaml": `name: st
+nodes:
+- name: s
+  sources:
+  - table_name: orders_v
+    as_stream: true
+  sinks:
+  - table_name: s
+`,
+		"data/a/1.jsonl": jsonl("a", 0, 4, ""),
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{Pipelines: []string{"pl"}})
+	o := run(t, r, w.load(), Request{Pipelines: []string{"st"}})
+	if o.err == nil || !strings.Contains(fmt.Sprint(o.sum.Tasks), "which is a view") {
+		t.Fatalf("streaming a view: %v %+v", o.err, o.sum.Tasks)
+	}
+}
+
+// TestViewEngines: local runs run a view node (no LK183), the Spark
+// engine refuses it by name.
+func TestViewEngines(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/pl.yaml": viewPipelines, "data/a/1.jsonl": jsonl("a", 0, 4, "")})
+	snap := w.load()
+	p := snap.Pipeline("pl")
+	n := p.Node("v")
+	if ds := unsupported(p, n); len(ds) != 0 {
+		t.Fatalf("local runs refuse the view node: %v", ds)
+	}
+	if ds := engineUnsupported(engine.Info{Name: engine.Local}, p, n); len(ds) != 0 {
+		t.Fatalf("the local engine refuses the view node: %v", ds)
+	}
+	ds := engineUnsupported(engine.Info{Name: "spark"}, p, n)
+	if len(ds) != 1 || ds[0].Code != validate.CodeLocalUnsupported || !strings.Contains(ds[0].Message, "writes a VIEW sink (table orders_v)") {
+		t.Fatalf("the spark engine: %v", ds)
+	}
+}
