@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -267,4 +268,111 @@ func (x *taskExec) dropView(ctx context.Context, sp *sinkPlan) error {
 		x.log.operation(history.Operation{Table: tableLabel(sp), Path: string(sp.sink.Table), Operation: "DROP VIEW", Detail: "reset", Duration: time.Since(start)})
 	}
 	return nil
+}
+
+// ViewScan is a view's rows, evaluated by Runner.ScanView.
+type ViewScan struct {
+	// Rows are the rows asked for; Total counts every row of the view
+	// matching the condition.
+	Rows  *sql.Rows
+	Total int64
+	close func()
+}
+
+// Close releases the rows and the view's materialized rows.
+func (v *ViewScan) Close() error {
+	err := v.Rows.Close()
+	v.close()
+	return err
+}
+
+// ScanView evaluates the view at dir (its query over the tables it reads
+// as they are now, on the runner's local engine) and returns its rows:
+// the columns asked for (all when empty), where the DuckDB condition
+// where holds, at most limit of them (0: all).
+func (r *Runner) ScanView(ctx context.Context, dir string, columns []string, where string, limit int) (*ViewScan, error) {
+	v, err := delta.ReadView(dir)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, fmt.Errorf("%w: %s holds no view (%s)", ErrView, dir, delta.ViewFileName)
+	}
+	s, err := newSession(ctx, r.local)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	c := newCompiler(s, nil, boundOutputs{}, r.cfg.Dialect, &workspace.Pipeline{Name: v.Pipeline}, &workspace.Node{Name: v.Node})
+	q, err := c.evalView(ctx, v, dir)
+	if err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("lk_view_scan_%d", sessionSeq.Add(1))
+	rel, err := s.e.Share(ctx, name, q)
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %w", ErrView, v.Name, err)
+	}
+	drop := func() { r.db.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+rel) } //nolint:errcheck // best effort: an in-memory table
+	cols := "*"
+	if len(columns) > 0 {
+		qs := make([]string, len(columns))
+		for i, c := range columns {
+			qs[i] = quoteIdent(c)
+		}
+		cols = strings.Join(qs, ", ")
+	}
+	cond := ""
+	if strings.TrimSpace(where) != "" {
+		cond = " WHERE (" + where + ")"
+	}
+	out := &ViewScan{close: drop}
+	if err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM "+rel+cond).Scan(&out.Total); err != nil {
+		drop()
+		return nil, fmt.Errorf("%w %s: %w", ErrView, v.Name, err)
+	}
+	query := "SELECT " + cols + " FROM " + rel + cond
+	if limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	if out.Rows, err = r.db.QueryContext(ctx, query); err != nil {
+		drop()
+		return nil, fmt.Errorf("%w %s: %w", ErrView, v.Name, err)
+	}
+	return out, nil
+}
+
+// ViewSandbox confines a runner that scans the view at dir to the folders
+// of the tables it reads (through the views it reads too), with no spill
+// folder (DuckDB keeps its work in memory): the view's SQL comes with a
+// pipeline file.
+func ViewSandbox(dir string) (*delta.Confinement, error) {
+	c := &delta.Confinement{}
+	seen := map[string]bool{}
+	var walk func(dir string, depth int) error
+	walk = func(dir string, depth int) error {
+		if seen[dir] || depth > maxViewDepth {
+			return nil
+		}
+		seen[dir] = true
+		v, err := delta.ReadView(dir)
+		if err != nil || v == nil {
+			return err
+		}
+		for _, in := range v.Inputs {
+			p := v.InputPath(dir, in)
+			if delta.IsView(p) {
+				if err := walk(p, depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			c.Dirs = append(c.Dirs, p)
+		}
+		return nil
+	}
+	if err := walk(dir, 0); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

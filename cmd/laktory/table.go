@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/lake"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -42,22 +44,34 @@ func (f *tableFlags) register(cmd *cobra.Command, timeTravel bool) {
 // openTable resolves TABLE: an existing folder is a table path; anything
 // else is a workspace table name ([catalog.][schema.]table) under the lake.
 func (a *app) openTable(arg string, f tableFlags) (*delta.Table, error) {
+	path, err := a.tablePath(arg, f)
+	if err != nil {
+		return nil, err
+	}
+	if delta.IsView(path) {
+		return nil, fmt.Errorf("%w: %s is a view (%s): it has no Delta log; `laktory table describe` shows its SQL, `laktory table scan` its rows", delta.ErrNotDeltaTable, arg, filepath.Join(path, delta.ViewFileName))
+	}
+	return delta.Open(a.ctx, path)
+}
+
+// tablePath resolves TABLE to its folder (openTable).
+func (a *app) tablePath(arg string, f tableFlags) (string, error) {
 	path := arg
 	if _, err := os.Stat(arg); err != nil && !strings.ContainsAny(arg, `/\`) {
 		layout, diags, err := workspace.OpenLayout(f.dir, f.lake, a.getenv(workspace.LakeEnv))
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if workspace.HasErrors(diags) {
-			return nil, fmt.Errorf("%w: %s", workspace.ErrConfig, diags[0])
+			return "", fmt.Errorf("%w: %s", workspace.ErrConfig, diags[0])
 		}
 		ref := workspace.ParseTableName(arg, "", "")
 		path = layout.TablePath(ref)
 		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("%w: no folder %s and no table %s in the lake (%s)", delta.ErrNotDeltaTable, arg, ref, path)
+			return "", fmt.Errorf("%w: no folder %s and no table %s in the lake (%s)", delta.ErrNotDeltaTable, arg, ref, path)
 		}
 	}
-	return delta.Open(a.ctx, path)
+	return path, nil
 }
 
 // openSnapshot opens TABLE (openTable) at the version the flags ask for.
@@ -325,6 +339,23 @@ func (a *app) tableDescribeCommand() *cobra.Command {
   laktory table describe prices --version 3`,
 		Args: rangeArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if path, err := a.tablePath(args[0], f); err == nil && delta.IsView(path) {
+				if f.version >= 0 || f.timestamp != "" {
+					return usagef("%s is a view: it has no versions (--version, --timestamp)", args[0])
+				}
+				v, err := delta.ReadView(path)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return a.printJSON(struct {
+						Path string      `json:"path"`
+						View *delta.View `json:"view"`
+					}{path, v})
+				}
+				printView(a.stdout, path, v)
+				return nil
+			}
 			s, err := a.openSnapshot(args[0], f)
 			if err != nil {
 				return err
@@ -415,15 +446,21 @@ there are ("20 of N rows"); --limit 0 prints all.`,
 			if !cmd.Flags().Changed("limit") && format != "table" {
 				limit = 0 // machine output is never cut unless asked
 			}
-			s, err := a.openSnapshot(args[0], f)
-			if err != nil {
-				return err
-			}
 			opts := delta.ScanOptions{Where: where}
 			if columns != "" {
 				for _, c := range strings.Split(columns, ",") {
 					opts.Columns = append(opts.Columns, strings.TrimSpace(c))
 				}
+			}
+			if path, err := a.tablePath(args[0], f); err == nil && delta.IsView(path) {
+				if f.version >= 0 || f.timestamp != "" {
+					return usagef("%s is a view: it has no versions (--version, --timestamp)", args[0])
+				}
+				return a.scanView(path, opts, format, limit, wide)
+			}
+			s, err := a.openSnapshot(args[0], f)
+			if err != nil {
+				return err
 			}
 			tables := lake.Open()
 			defer tables.Close()
@@ -677,4 +714,59 @@ func nonNil[T any](ss []T) []T {
 		return []T{}
 	}
 	return ss
+}
+
+// printView describes the view at path: its SQL, the tables it reads, its
+// columns when it was created, who wrote it.
+func printView(w io.Writer, path string, v *delta.View) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "View\t%s\n", path)
+	fmt.Fprintf(tw, "Name\t%s\n", v.Name)
+	fmt.Fprintf(tw, "Written by\t%s.%s, %s\n", v.Pipeline, v.Node, v.CreatedAt.UTC().Format(time.RFC3339))
+	fmt.Fprintf(tw, "Dialect\t%s\n", v.Dialect)
+	tw.Flush()
+	fmt.Fprintf(w, "\nSQL:\n  %s\n", strings.ReplaceAll(v.SQL, "\n", "\n  "))
+	fmt.Fprintln(w, "\nReads:")
+	for _, in := range v.Inputs {
+		fmt.Fprintf(w, "  %s  (%s)\n", in.Table, v.InputPath(path, in))
+	}
+	fmt.Fprintln(w, "\nColumns (when created):")
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, c := range v.Columns {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, c.Type)
+	}
+	tw.Flush()
+}
+
+// scanView prints the rows of the view at path, evaluated now over the
+// tables it reads, by a runner confined to their folders.
+func (a *app) scanView(path string, opts delta.ScanOptions, format string, limit int, wide bool) error {
+	box, err := runner.ViewSandbox(path)
+	if err != nil {
+		return err
+	}
+	r, err := runner.New(runner.Config{Sandbox: box})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	query := limit
+	if limit > 0 {
+		query = limit + 1
+	}
+	vs, err := r.ScanView(a.ctx, path, opts.Columns, opts.Where, query)
+	if err != nil {
+		return err
+	}
+	defer vs.Close()
+	n, more, err := writeTableRows(a.stdout, vs.Rows, format, limit, a.cutter(wide))
+	if err != nil || format != "table" {
+		return err
+	}
+	if more {
+		fmt.Fprintf(a.stdout, "(%s of %s; --limit 0 for all)\n", human.Count(int64(n)), human.Plural(vs.Total, "row"))
+	} else {
+		fmt.Fprintf(a.stdout, "(%s)\n", human.Plural(int64(n), "row"))
+	}
+	return nil
 }

@@ -299,3 +299,57 @@ func TestTableOptimize(t *testing.T) {
 		t.Fatalf("bad size: code %d, %q", code, stderr)
 	}
 }
+
+// TestTableView: `laktory table describe` of a view prints its SQL, the
+// tables it reads and its columns; `scan` evaluates it over the tables as
+// they are (--where, --columns, --limit as for a table); `log` and a
+// version say it has none.
+func TestTableView(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pl.yaml": `name: pl
+nodes:
+- name: t
+  sources: [{path: data/, format: JSONL}]
+  sinks: [{table_name: orders, mode: OVERWRITE}]
+- name: v
+  sources: [{node_name: t}]
+  transformer: {nodes: [{expr: "SELECT k, v * 2 AS v2 FROM {df} WHERE v > 0"}]}
+  sinks: [{table_name: orders_v, table_type: VIEW}]
+`,
+		"data/1.jsonl": "{\"k\": \"a\", \"v\": 0}\n{\"k\": \"b\", \"v\": 1}\n{\"k\": \"c\", \"v\": 2}\n",
+	}
+	for name, body := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errs := runCLI(t, nil, "run", dir); code != ExitOK {
+		t.Fatalf("run: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, nil, "table", "describe", "orders_v", "--dir", dir)
+	if code != ExitOK || !strings.Contains(out, "CREATE OR REPLACE VIEW orders_v AS SELECT k, v * 2 AS v2 FROM orders WHERE v > 0") ||
+		!strings.Contains(out, "Written by  pl.v") || !strings.Contains(out, "v2  BIGINT") {
+		t.Fatalf("describe: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, nil, "table", "describe", "orders_v", "--dir", dir, "--json")
+	var d struct{ View delta.View }
+	if code != ExitOK || json.Unmarshal([]byte(out), &d) != nil || d.View.Name != "orders_v" || len(d.View.Inputs) != 1 {
+		t.Fatalf("describe --json: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, nil, "table", "scan", "orders_v", "--dir", dir, "--json")
+	if code != ExitOK || out != `{"k":"b","v2":2}`+"\n"+`{"k":"c","v2":4}`+"\n" {
+		t.Fatalf("scan --json: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, nil, "table", "scan", "orders_v", "--dir", dir, "--where", "v2 > 0", "--columns", "k", "--limit", "1")
+	if code != ExitOK || !strings.Contains(out, "(1 of 2 rows; --limit 0 for all)") || strings.Contains(out, "v2") {
+		t.Fatalf("scan --limit 1: %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs = runCLI(t, nil, "table", "log", "orders_v", "--dir", dir); code == ExitOK || !strings.Contains(errs, "is a view") {
+		t.Fatalf("log of a view: %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs = runCLI(t, nil, "table", "scan", "orders_v", "--dir", dir, "--version", "0"); code != ExitUsage || !strings.Contains(errs, "has no versions") {
+		t.Fatalf("scan --version of a view: %d\n%s%s", code, out, errs)
+	}
+}
