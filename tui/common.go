@@ -126,6 +126,9 @@ func tableWriters(t *workspace.Table, st TableStats, have bool) ([]writerRows, [
 			wr.err = st.PredicateErr[w.Where]
 		default:
 			wr.owner = "whole table"
+			if w.View {
+				wr.owner = "defines the view"
+			}
 			if w.Declarative {
 				wr.owner = "flow " + w.Flow
 			}

@@ -79,6 +79,16 @@ type TableInfo struct {
 	Partitions []string
 	Properties map[string]string
 	Preview    Preview
+	// View is set when the table's folder holds a view (a VIEW sink).
+	View *ViewInfo
+}
+
+// ViewInfo is a view of the lake's local catalog (delta.View).
+type ViewInfo struct {
+	Name, SQL, Dialect string
+	Pipeline, Node     string
+	// Reads are the full names of the tables the view reads.
+	Reads []string
 }
 
 // ColumnInfo is one column of a table's schema (lake.ColumnInfo).
@@ -95,6 +105,12 @@ func tableInfo(t *lake.TableInfo) *TableInfo {
 		History: t.History, Partitions: t.Partitions, Properties: t.Properties, Preview: t.Preview}
 	for _, c := range t.Columns {
 		info.Columns = append(info.Columns, ColumnInfo(c))
+	}
+	if v := t.View; v != nil {
+		info.View = &ViewInfo{Name: v.Name, SQL: v.SQL, Dialect: v.Dialect, Pipeline: v.Pipeline, Node: v.Node}
+		for _, in := range v.Inputs {
+			info.View.Reads = append(info.View.Reads, in.Table)
+		}
 	}
 	return info
 }

@@ -365,6 +365,9 @@ func (g *graphPane) detail(w int) []string {
 	var lines []string
 	add := func(s string) { lines = append(lines, ansi.Truncate(s, w, "…")) }
 	kind := "not shared"
+	if t.View() {
+		kind = "view"
+	}
 	if t.Shared() || len(t.Writers) > 1 {
 		kind = "shared"
 		switch {
@@ -384,6 +387,8 @@ func (g *graphPane) detail(w int) []string {
 		state = st.Warning.Render("unreadable: " + stats.Facts.Err)
 	case !stats.Facts.Exists:
 		state = "not written yet"
+	case stats.View:
+		state = "a view: its SQL, no rows of its own"
 	default:
 		rows := human.Count(stats.Rows) + " rows"
 		if !stats.RowsExact {

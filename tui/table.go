@@ -188,6 +188,9 @@ func (t *tablePane) content() (text, preview []string) {
 	if !info.Stats.Facts.Exists {
 		return append(append(lines, st.Dim.Render("not written yet: run a writer of the table (r) to create it")), t.streamLines(tb)...), nil
 	}
+	if v := info.View; v != nil {
+		return append(t.viewLines(lines, tb, info), t.streamLines(tb)...), nil
+	}
 	rows := human.Count(info.Stats.Rows) + " rows"
 	if !info.Stats.RowsExact {
 		rows = "at least " + rows
@@ -406,4 +409,28 @@ func (t *tablePane) previewLines(p Preview) []string {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d of %s hold %q", shown, human.Plural(int64(len(p.Rows)), "row"), t.q)))
 	}
 	return lines
+}
+
+// viewLines describe a view (a VIEW sink): who wrote it and when, its SQL,
+// the tables it reads and its columns. It holds no rows: readers evaluate
+// its query (laktory table scan prints them).
+func (t *tablePane) viewLines(lines []string, tb *workspace.Table, info *TableInfo) []string {
+	st := t.c.st
+	v := info.View
+	w := max(min(t.w, 90), 20)
+	lines = append(lines, fmt.Sprintf("view · created %s UTC by %s.%s · %s", stamp(info.Timestamp), v.Pipeline, v.Node, v.Dialect),
+		st.Dim.Render("no rows of its own: its query is evaluated when it is read (laktory table scan "+tb.Label()+")"))
+	lines = append(lines, "", st.Accent.Render("SQL"))
+	for _, l := range wrap(v.SQL, w-2) {
+		lines = append(lines, "  "+l)
+	}
+	lines = append(lines, "", st.Accent.Render("Reads"))
+	for _, r := range v.Reads {
+		lines = append(lines, "  "+r)
+	}
+	lines = append(lines, "", st.Accent.Render(fmt.Sprintf("Schema (%d columns, when created)", len(info.Columns))))
+	for _, c := range info.Columns {
+		lines = append(lines, fmt.Sprintf("  %-24s %s", ansi.Truncate(c.Name, 24, "…"), c.Type))
+	}
+	return append(lines, "")
 }

@@ -42,6 +42,17 @@ func (t *Table) Shared() bool {
 	return false
 }
 
+// View reports whether a writer of the table defines it as a view
+// (`table_type: VIEW`).
+func (t *Table) View() bool {
+	for _, w := range t.Writers {
+		if w.View {
+			return true
+		}
+	}
+	return false
+}
+
 // Pipelines returns the names of the pipelines writing the table, sorted.
 func (t *Table) Pipelines() []string {
 	var out []string
@@ -80,7 +91,10 @@ type Writer struct {
 	// append flow name.
 	Declarative bool
 	Flow        string
-	Pos         Pos
+	// View marks a VIEW sink: the writer defines the view (its SQL), no
+	// rows.
+	View bool
+	Pos  Pos
 	// Backend and SparkConf are the writing node's dataframe backend and
 	// Spark configuration: the dialect of Where (Spark SQL unless POLARS).
 	Backend   string
@@ -93,6 +107,9 @@ func (w *Writer) Key() string { return w.Pipeline + "." + w.Node + "#" + strconv
 // Owner describes the rows the writer owns: "writer _laktory_writer = 'pl.a'",
 // "where client_id = 1" or "whole table".
 func (w *Writer) Owner() string {
+	if w.View {
+		return "view"
+	}
 	switch w.Ownership {
 	case OwnerColumn:
 		return w.Column + " = '" + w.WriterID + "'"
@@ -343,7 +360,7 @@ func (s *Snapshot) assembleGraph() {
 				}
 				t := table(sk.Table, refName(sk.TableRef))
 				w := &Writer{Pipeline: p.Name, Node: n.Name, Sink: sk.Index, Table: sk.Table, Pos: sk.Pos,
-					Declarative: p.Declarative(), Backend: n.DataframeBackend, SparkConf: n.SparkConf}
+					Declarative: p.Declarative(), Backend: n.DataframeBackend, SparkConf: n.SparkConf, View: sk.IsView()}
 				if sk.Shared != nil {
 					w.Shared = true
 					if sk.Shared.UsesWriterColumn() {

@@ -22,6 +22,7 @@ type tableJSON struct {
 	Name    string       `json:"name,omitempty"`
 	Path    string       `json:"path"`
 	Shared  bool         `json:"shared"`
+	View    bool         `json:"view,omitempty"`
 	Writers []writerJSON `json:"writers"`
 	Readers []readerJSON `json:"readers"`
 }
@@ -31,7 +32,7 @@ type writerJSON struct {
 	Node      string `json:"node"`
 	Sink      int    `json:"sink"`
 	Shared    bool   `json:"shared"`
-	Ownership string `json:"ownership"` // "column", "where" or "table" (not shared)
+	Ownership string `json:"ownership"` // "column", "where", "table" (not shared) or "view" (a VIEW sink)
 	WriterID  string `json:"writer_id,omitempty"`
 	Column    string `json:"column,omitempty"`
 	Where     string `json:"where,omitempty"`
@@ -137,12 +138,15 @@ func countErrors(ds []workspace.Diagnostic) int {
 func buildGraph(s *workspace.Snapshot, dirArg string) graphJSON {
 	g := graphJSON{Tables: []tableJSON{}, Pipelines: []pipelineJSON{}}
 	for _, t := range s.Tables {
-		tj := tableJSON{ID: string(t.ID), Name: t.Name, Path: displayPath(s, dirArg, t.Path), Shared: t.Shared(),
+		tj := tableJSON{ID: string(t.ID), Name: t.Name, Path: displayPath(s, dirArg, t.Path), Shared: t.Shared(), View: t.View(),
 			Writers: []writerJSON{}, Readers: []readerJSON{}}
 		for _, w := range t.Writers {
 			own := string(w.Ownership)
 			if w.Ownership == workspace.OwnerNone {
 				own = "table"
+			}
+			if w.View {
+				own = "view"
 			}
 			tj.Writers = append(tj.Writers, writerJSON{Pipeline: w.Pipeline, Node: w.Node, Sink: w.Sink, Shared: w.Shared,
 				Ownership: own, WriterID: w.WriterID, Column: w.Column, Where: w.Where, Flow: w.Flow,
@@ -187,6 +191,9 @@ func printGraph(w io.Writer, g graphJSON, color bool) {
 		if t.Shared {
 			tags = append(tags, p.paint(ansiCyan, "shared"))
 		}
+		if t.View {
+			tags = append(tags, p.paint(ansiCyan, "view"))
+		}
 		if t.Name != "" {
 			tags = append(tags, p.paint(ansiDim, t.Path))
 		}
@@ -230,6 +237,8 @@ func ownerText(w writerJSON) string {
 		return fmt.Sprintf("owns %s = '%s'", w.Column, w.WriterID)
 	case w.Ownership == "where":
 		return "owns where " + w.Where
+	case w.Ownership == "view":
+		return "defines the view (its SQL, no rows)"
 	}
 	return "owns the whole table"
 }

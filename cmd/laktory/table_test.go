@@ -303,7 +303,7 @@ func TestTableOptimize(t *testing.T) {
 // TestTableView: `laktory table describe` of a view prints its SQL, the
 // tables it reads and its columns; `scan` evaluates it over the tables as
 // they are (--where, --columns, --limit as for a table); `log` and a
-// version say it has none.
+// version say it has none; `laktory graph` tags it a view.
 func TestTableView(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -345,6 +345,10 @@ nodes:
 	code, out, errs = runCLI(t, nil, "table", "scan", "orders_v", "--dir", dir, "--where", "v2 > 0", "--columns", "k", "--limit", "1")
 	if code != ExitOK || !strings.Contains(out, "(1 of 2 rows; --limit 0 for all)") || strings.Contains(out, "v2") {
 		t.Fatalf("scan --limit 1: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, nil, "graph", dir)
+	if code != ExitOK || !strings.Contains(out, "main.default.orders_v  view") || !strings.Contains(out, "<- pl.v  defines the view (its SQL, no rows)") {
+		t.Fatalf("graph: %d\n%s%s", code, out, errs)
 	}
 	if code, out, errs = runCLI(t, nil, "table", "log", "orders_v", "--dir", dir); code == ExitOK || !strings.Contains(errs, "is a view") {
 		t.Fatalf("log of a view: %d\n%s%s", code, out, errs)

@@ -232,6 +232,9 @@ type TableStats struct {
 	// counted.
 	PredicateRows map[string]int64
 	PredicateErr  map[string]string
+	// View: the folder holds a view (a VIEW sink's definition), which
+	// Exists; Version is -1 and Rows 0.
+	View bool
 }
 
 // HistoryEntry is one commit of a table's history.
@@ -253,6 +256,9 @@ type TableInfo struct {
 	Partitions []string
 	Properties map[string]string
 	Preview    Preview
+	// View is the view's definition when the table's folder holds a view
+	// (a VIEW sink): no version, history or rows of its own.
+	View *delta.View
 }
 
 // ColumnInfo is one column of a table's schema.
@@ -309,6 +315,18 @@ func (r *Reader) Stats(ctx context.Context, snap *workspace.Snapshot) (map[works
 func open(ctx context.Context, path string) (*delta.Table, *delta.Snapshot, TableStats) {
 	st := TableStats{Version: -1}
 	if EmptyOrMissing(path) {
+		return nil, nil, st
+	}
+	if delta.IsView(path) {
+		v, err := delta.ReadView(path)
+		if err != nil {
+			st.Facts.Err = err.Error()
+			return nil, nil, st
+		}
+		st.View, st.Facts.Exists = true, true
+		for _, c := range v.Columns {
+			st.Facts.Columns = append(st.Facts.Columns, c.Name)
+		}
 		return nil, nil, st
 	}
 	tbl, err := delta.Open(ctx, path)
@@ -391,6 +409,17 @@ type TableOptions struct {
 func (r *Reader) Table(ctx context.Context, t *workspace.Table, opts TableOptions) (*TableInfo, error) {
 	tbl, s, st := open(ctx, t.Path)
 	info := &TableInfo{ID: t.ID, Stats: st}
+	if st.View {
+		v, err := delta.ReadView(t.Path)
+		if err != nil {
+			return nil, err
+		}
+		info.View, info.Timestamp = v, v.CreatedAt
+		for _, c := range v.Columns {
+			info.Columns = append(info.Columns, ColumnInfo{Name: c.Name, Type: c.Type, Nullable: true})
+		}
+		return info, nil
+	}
 	if s == nil {
 		return info, nil
 	}
