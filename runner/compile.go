@@ -249,13 +249,17 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 	if up == nil {
 		return "", fmt.Errorf("%w: node '%s' is not defined in pipeline '%s'", ErrSource, name, c.p.Name)
 	}
+	if sk := up.PrimarySink(); sk != nil && sk.Kind == workspace.SinkPipelineView && !c.p.Declarative() {
+		return "", fmt.Errorf("%w: node '%s' writes a pipeline view (pipeline_view_name: %s), which exists only in the run that computes it: outside a declarative pipeline Laktory 0.13.1 cannot read it back (PipelineViewDataSink.as_source: NotImplementedError); run node '%s' in this run (select *%s)",
+			ErrSource, name, sk.PipelineViewName, name, c.n.Name)
+	}
 	if sk := up.PrimarySink(); sk != nil && sk.IsView() {
 		if !delta.IsView(string(sk.Table)) {
 			return "", fmt.Errorf("%w: node '%s' has no output yet: its view %s does not exist (run node '%s' first, or select *%s to run it in this run)",
 				ErrSource, name, sk.Describe(), name, name)
 		}
 		return c.viewSQL(ctx, string(sk.Table), sk.Describe())
-	} else if sk != nil {
+	} else if sk != nil && !computedByReaders(c.p, up) {
 		return sinkReadSQL(ctx, c.s, c.p, up, sk)
 	}
 	if c.depth > len(c.p.Nodes) {

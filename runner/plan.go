@@ -169,7 +169,7 @@ func nodesExecuted(p *workspace.Pipeline, n *workspace.Node, selected []string) 
 		}
 		for _, up := range p.DAG.Upstream(out[i].Name) {
 			u := p.Node(up)
-			if u == nil || seen[up] || slices.Contains(selected, up) || u.PrimarySink() != nil {
+			if u == nil || seen[up] || slices.Contains(selected, up) || !computedByReaders(p, u) {
 				continue
 			}
 			seen[up] = true

@@ -74,6 +74,8 @@ func (x *taskExec) resetSink(ctx context.Context, sp *sinkPlan) error {
 func (x *taskExec) sinkOf(sp *sinkPlan) (sink.Sink, error) {
 	sk := sp.sink
 	switch {
+	case sk.Kind == workspace.SinkPipelineView:
+		return pipelineView{}, nil
 	case sk.Kind == workspace.SinkForEach:
 		w, err := x.foreachSink(sk)
 		if err != nil {

@@ -57,8 +57,10 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 		switch {
 		case sk.Kind == workspace.SinkForEach:
 			// Handed to runner/foreach.
+		case sk.Kind == workspace.SinkPipelineView && n.Streaming():
+			add(sk.Pos, fmt.Sprintf("a streaming write into a pipeline view (%s)", label), pick)
 		case sk.Kind == workspace.SinkPipelineView:
-			add(sk.Pos, fmt.Sprintf("a pipeline view sink (%s)", label), pick)
+			// A view of the pipeline: nothing is stored (view.go).
 		case sk.AsStream != nil && *sk.AsStream && !n.Streaming():
 			add(sk.At("as_stream"), fmt.Sprintf("a streaming write of a batch read (as_stream: true, %s)", label),
 				"read a stream (`as_stream: true` on a source), or remove `as_stream` from the sink")

@@ -13,6 +13,7 @@ import (
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/runner/sink"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -376,3 +377,24 @@ func ViewSandbox(dir string) (*delta.Confinement, error) {
 	}
 	return c, nil
 }
+
+// Pipeline views (`pipeline_view_name:`): Laktory 0.13.1 stores nothing
+// for them (PipelineViewDataSink.write only logs the name; its purge does
+// nothing). In a declarative pipeline the engine defines a temporary view
+// (dp.temporary_view) its readers compute; elsewhere the node's output is
+// read from memory by the nodes of the same run, and cannot be read back
+// later (as_source raises NotImplementedError).
+
+// computedByReaders reports whether the readers of node n compute it
+// themselves when the run does not: it has no sink, or its primary sink
+// is a pipeline view of a declarative pipeline.
+func computedByReaders(p *workspace.Pipeline, n *workspace.Node) bool {
+	sk := n.PrimarySink()
+	return sk == nil || sk.Kind == workspace.SinkPipelineView && p.Declarative()
+}
+
+// pipelineView is a pipeline view sink: it writes and resets nothing.
+type pipelineView struct{}
+
+func (pipelineView) Write(context.Context, sink.Batch) (int64, error) { return 0, nil }
+func (pipelineView) Reset(context.Context) error                      { return nil }

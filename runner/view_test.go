@@ -190,3 +190,62 @@ func TestViewEngines(t *testing.T) {
 		t.Fatalf("the spark engine: %v", ds)
 	}
 }
+
+// TestPipelineViewSink: a pipeline_view_name sink stores nothing (Laktory
+// 0.13.1's PipelineViewDataSink.write only logs its name); the nodes of
+// the same run read the node's output from memory. A later run of a
+// reader alone computes it in a declarative pipeline (a temporary view of
+// the pipeline, which its readers compute) and fails elsewhere, as
+// Laktory's as_source does, naming the selection that computes it.
+func TestPipelineViewSink(t *testing.T) {
+	for _, orch := range []string{"", "SPARK_DECLARATIVE_PIPELINE"} {
+		t.Run(cmpOr(orch, "no orchestrator"), func(t *testing.T) {
+			head := "name: pl\n"
+			if orch != "" {
+				head += "orchestrator:\n  type: " + orch + "\n"
+			}
+			w := newWS(t, map[string]string{
+				"pipelines/pl.yaml": head + `nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT k, v + 1 AS v FROM {df}
+  sinks:
+  - pipeline_view_name: a_view
+- name: b
+  sources:
+  - node_name: a
+  sinks:
+  - table_name: b
+`,
+				"data/a/1.jsonl": jsonl("a", 0, 3, ""),
+			})
+			r := testRunner(t)
+			snap := w.load()
+			mustRun(t, r, snap, Request{})
+			if got := query(t, r, w.table("b"), "SELECT sum(v), count(*) FROM t"); fmt.Sprint(got) != "[[6 3]]" {
+				t.Fatalf("b: %v", got)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(w.dir, ".laktory", "lake", "main", "default")); len(entries) != 1 {
+				t.Fatalf("the lake holds %v: want b only", entries)
+			}
+			o := run(t, r, snap, Request{Selectors: []string{"b"}})
+			if orch == "" {
+				if o.err == nil || !strings.Contains(fmt.Sprint(o.sum.Tasks), "writes a pipeline view (pipeline_view_name: a_view)") {
+					t.Fatalf("b alone: %v %+v", o.err, o.sum.Tasks)
+				}
+				return
+			}
+			if o.err != nil {
+				t.Fatalf("b alone: %v %+v", o.err, o.sum.Tasks)
+			}
+			// b's task computed a (one task) and appended its 3 rows again.
+			if len(o.plan.Tasks) != 1 || len(o.sum.Tasks) != 1 || o.sum.Tasks[0].RowsWritten != 3 {
+				t.Fatalf("b alone: tasks %+v, %+v", o.plan.Tasks, o.sum.Tasks)
+			}
+		})
+	}
+}
