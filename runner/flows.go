@@ -94,7 +94,7 @@ func nodeFlows(snap *workspace.Snapshot, p *workspace.Pipeline, n *workspace.Nod
 	for _, sp := range sinks {
 		sk := sp.sink
 		f := &flowPlan{name: FlowName(p, n, sk), dir: CheckpointDir(snap.Layout, p, n, sk), sink: sp, once: once,
-			update: n.Flow != nil && n.Flow.Kind == workspace.FlowUpdate}
+			update: n.Flow != nil && n.Flow.Kind == workspace.FlowUpdate, complete: sinkMode(sk) == modeComplete}
 		if p.Declarative() {
 			f.target = flowTarget(snap, n, sk)
 			if n.Flow != nil && n.Flow.ImportCheckpoint != "" && !once {

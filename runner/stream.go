@@ -35,6 +35,11 @@ type flowPlan struct {
 	// update: an update flow (flow: {kind: update}) sends the rows of its
 	// aggregation whose value changed since the previous batch.
 	update bool
+	// complete: a streaming write in COMPLETE mode (Spark's
+	// OutputMode.Complete): each micro-batch computes the node over all
+	// the input so far (kept in the checkpoint's state, as an update
+	// flow's) and overwrites the table with it.
+	complete bool
 	// importFrom is the checkpoint to import on the flow's first update
 	// (import_checkpoint), resolved.
 	importFrom string
@@ -195,7 +200,7 @@ func (fr *flowRun) run(ctx context.Context) error {
 				if me := (*missingFilesError)(nil); errors.As(err, &me) {
 					me.flow, me.batch = f.name, batch
 				}
-				if err == nil && f.update {
+				if err == nil && (f.update || f.complete) {
 					q, err = x.updateInput(ctx, microBatch{version: batch, flow: f, cp: cp}, i, q)
 				}
 				return q, err == nil, err
@@ -209,7 +214,7 @@ func (fr *flowRun) run(ctx context.Context) error {
 			return err
 		}
 		fr.afterStep(stepCommit, batch)
-		if f.update {
+		if f.update || f.complete {
 			cp.PruneState(x.run.guard, batch)
 		}
 		fr.progress(batch, rows, time.Since(start))

@@ -478,3 +478,44 @@ func TestStreamingRefresh(t *testing.T) {
 		t.Fatalf("rows %s after the reset: every writer reprocesses", got)
 	}
 }
+
+// TestStreamComplete: a streaming aggregation written in COMPLETE mode
+// (Spark's OutputMode.Complete into a Delta sink): each micro-batch
+// computes the aggregation over all the input so far and overwrites the
+// table with it, so after two runs the table holds the aggregation of
+// every file, once; a FULL refresh starts it again from the files.
+func TestStreamComplete(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: agg
+  sources:
+  - path: ../data/a/
+    format: JSONL
+    as_stream: true
+  transformer:
+    nodes:
+    - expr: SELECT substr(k, 1, 1) AS g, count(*) AS n, sum(v) AS s FROM {df} GROUP BY 1
+  sinks:
+  - table_name: totals
+    mode: COMPLETE
+`,
+		"data/a/1.jsonl": jsonl("a", 0, 3, ""),
+	})
+	r := testRunner(t)
+	snap := w.load()
+	mustRun(t, r, snap, Request{})
+	if got := query(t, r, w.table("totals"), "SELECT g, n, s FROM t ORDER BY g"); fmt.Sprint(got) != "[[a 3 3]]" {
+		t.Fatalf("after the first batch: %v", got)
+	}
+	w.write(map[string]string{"data/a/2.jsonl": jsonl("a", 3, 5, "") + jsonl("b", 5, 6, "")})
+	mustRun(t, r, snap, Request{})
+	want := "[[a 5 10] [b 1 5]]"
+	if got := query(t, r, w.table("totals"), "SELECT g, n, s FROM t ORDER BY g"); fmt.Sprint(got) != want {
+		t.Fatalf("after the second batch: %v, want %s", got, want)
+	}
+	mustRun(t, r, snap, Request{Refresh: "FULL"})
+	if got := query(t, r, w.table("totals"), "SELECT g, n, s FROM t ORDER BY g"); fmt.Sprint(got) != want {
+		t.Fatalf("after a FULL refresh: %v, want %s", got, want)
+	}
+}

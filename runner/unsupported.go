@@ -22,6 +22,7 @@ const (
 	modeError         = sink.ModeError
 	modeErrorIfExists = sink.ModeErrorIfExists
 	modeIgnore        = sink.ModeIgnore
+	modeComplete      = sink.ModeComplete
 )
 
 // unsupported is THE place that lists what local runs cannot execute yet.
@@ -70,13 +71,17 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 		case sk.MergeCDC != nil && !sk.IsMerge():
 			add(sk.At("merge_cdc_options"), fmt.Sprintf("merge_cdc_options with the mode %s (%s): Laktory then creates the table from the options but appends the rows", sinkMode(sk), label),
 				"set `mode: MERGE` to merge the changes, or remove `merge_cdc_options`")
-		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend && !sk.IsMerge():
+		case n.Streaming() && sinkMode(sk) == sink.ModeComplete && !sk.IsDelta():
+			add(sk.At("mode"), fmt.Sprintf("the streaming write mode COMPLETE into a %s sink (%s): Spark's file sinks append only", sk.EffectiveFormat(), label), "write a DELTA table, or use mode APPEND")
+		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend && sinkMode(sk) != sink.ModeComplete && !sk.IsMerge():
 			add(sk.At("mode"), fmt.Sprintf("the streaming write mode %s (%s)", sk.Mode, label), "streaming flows append (or MERGE): use mode APPEND")
 		case sk.CustomWriter != "":
 			add(sk.At("custom_writer"), fmt.Sprintf("the Python custom_writer %s (%s)", sk.CustomWriter, label), "write to a DELTA, PARQUET, CSV or JSON sink")
 		case !slices.Contains(validate.LocalSinkFormats, sk.EffectiveFormat()):
 			add(sk.At("format"), fmt.Sprintf("the sink format %q (%s)", sk.EffectiveFormat(), label), "local runs write "+strings.Join(validate.LocalSinkFormats, ", "))
-		case !slices.Contains(localModes, sk.Mode):
+		case n.Streaming() && sinkMode(sk) == modeComplete && p.Declarative():
+			add(sk.At("mode"), fmt.Sprintf("the streaming write mode COMPLETE in a declarative pipeline (%s), whose flows append", label), "use mode APPEND, or a LAKEFLOW_JOB pipeline")
+		case !slices.Contains(localModes, sk.Mode) && !(n.Streaming() && sinkMode(sk) == modeComplete):
 			add(sk.At("mode"), fmt.Sprintf("the sink mode %s (%s)", sk.Mode, label), "use mode APPEND or OVERWRITE")
 		}
 	}

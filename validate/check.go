@@ -69,6 +69,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.laktoryModels()
 	c.laktoryRunFails()
 	c.views()
+	c.completeMode()
 	c.deep()
 	if opts.Strict || (snap.Config != nil && snap.Config.Strict) {
 		for i, d := range c.diags {

@@ -72,6 +72,7 @@ const (
 	CodeDeclarativeRefresh = "LK165"
 	CodeResetOtherWriters  = "LK166"
 	CodeViewDeclarative    = "LK167"
+	CodeCompleteNoAgg      = "LK168"
 	CodeUnknownNode        = "LK170"
 	CodeDuplicateNode      = "LK171"
 	CodeCycle              = "LK172"
@@ -187,6 +188,7 @@ var Codes = []CodeInfo{
 	{CodeDeclarativeRefresh, Error, "RESET or a reset_mode other than DROP on a declarative pipeline"},
 	{CodeResetOtherWriters, Warning, "a reset of a whole shared table: writers of other pipelines need a FULL refresh"},
 	{CodeViewDeclarative, Error, "a VIEW sink in a declarative pipeline (Laktory refuses it at load)"},
+	{CodeCompleteNoAgg, Error, "a streaming sink in COMPLETE mode on a node that does not aggregate: Spark refuses it"},
 	{CodeUnknownNode, Error, "a node_name, depends_on or {nodes.x} names no node of the pipeline"},
 	{CodeDuplicateNode, Error, "a node name declared twice in a pipeline"},
 	{CodeCycle, Error, "the nodes of a pipeline form a cycle"},

@@ -78,6 +78,7 @@
 //	LK165  error    RESET or a reset_mode other than DROP on a declarative pipeline
 //	LK166  warning  a reset of a whole shared table: writers of other pipelines need a FULL refresh
 //	LK167  error    a VIEW sink in a declarative pipeline (Laktory refuses it at load)
+//	LK168  error    a streaming sink in COMPLETE mode on a node that does not aggregate: Spark refuses it
 //	LK170  error    a node_name, depends_on or {nodes.x} names no node of the pipeline
 //	LK171  error    a node name declared twice in a pipeline
 //	LK172  error    the nodes of a pipeline form a cycle

@@ -280,6 +280,30 @@ nodes:
 		// writes every sink of a view node with the view's SQL and no
 		// DataFrame; DataFrameExpr.to_sql names each {nodes.x}'s table), and
 		// what a VIEW sink sets that Laktory ignores.
+		// Spark's UnsupportedOperationChecker refuses COMPLETE without a
+		// streaming aggregation.
+		{name: "streaming COMPLETE", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: agg
+  sources: [{table_name: src, as_stream: true}]
+  transformer: {nodes: [{expr: "SELECT k, count(*) AS n FROM {df} GROUP BY k"}]}
+  sinks: [{table_name: totals, mode: COMPLETE}]
+- name: global
+  sources: [{table_name: src, as_stream: true}]
+  transformer: {nodes: [{expr: "SELECT max(v) AS top FROM {df}"}]}
+  sinks: [{table_name: top, mode: COMPLETE}]
+- name: grouped
+  sources: [{table_name: src, as_stream: true}]
+  transformer: {nodes: [{func_name: laktory.groupby_and_agg, func_kwargs: {groupby_columns: [k], agg_expressions: [{name: n, expr: count(v)}]}}]}
+  sinks: [{table_name: grouped, mode: COMPLETE}]
+- name: rows
+  sources: [{table_name: src, as_stream: true}]
+  transformer: {nodes: [{expr: "SELECT k, 'max(' AS note FROM {df}"}]}
+  sinks: [{table_name: rows, mode: COMPLETE}]
+`}, want: []W{
+			D("pl.yaml", 19, 36, CodeCompleteNoAgg, "sink table rows of node 'rows' is written in COMPLETE mode, but the node does not aggregate"),
+		}},
 		{name: "view nodes", files: map[string]string{"pl.yaml": `
 name: pl
 nodes:

@@ -253,7 +253,7 @@ func (d *Delta) Write(ctx context.Context, b Batch) (int64, error) {
 				return nil
 			}
 		}
-		if mode == workspace.ModeOverwrite && snap != nil {
+		if (mode == workspace.ModeOverwrite || mode == ModeComplete) && snap != nil {
 			err = tx.Overwrite(ctx, query)
 		} else {
 			err = tx.Append(ctx, query)

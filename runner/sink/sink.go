@@ -103,6 +103,9 @@ const (
 	ModeError         = "ERROR"
 	ModeErrorIfExists = "ERRORIFEXISTS"
 	ModeIgnore        = "IGNORE"
+	// ModeComplete is Spark's streaming output mode Complete: each
+	// micro-batch's rows (the whole result so far) replace the table's.
+	ModeComplete = "COMPLETE"
 )
 
 // Mode is a sink's effective mode: "" is APPEND for Delta sinks and
