@@ -92,3 +92,69 @@ nodes:
 		t.Fatalf("after the failed run: %d rows, want 2", n)
 	}
 }
+
+// TestPolarsFileSinks: POLARS CSV and PARQUET sinks are laid out and
+// rendered as polars' writers do (checked against Laktory 0.13.1 by
+// TestLaktoryExecution): a path without an extension is one file; a
+// Parquet sink partitioned by partition_by keeps the partition column in
+// its files, one 0.parquet a partition, and a later write replaces the
+// partitions it writes and leaves the others; CSV datetimes in ISO form
+// with the unit's digits, floats in polars' notation (1e20, 0.00001,
+// NaN), an empty string quoted beside a null_value, a quote doubled with
+// quote_char; a nested column fails as polars' write_csv fails.
+func TestPolarsFileSinks(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+dataframe_backend: POLARS
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT k, c, v, CAST(ts AS TIMESTAMP) AS ts FROM {df}
+  sinks:
+  - path: ../out/plain
+    format: CSV
+  - path: ../out/quoted.csv
+    format: CSV
+    writer_kwargs: {null_value: NA, quote_char: "'"}
+  - path: ../out/one
+    format: PARQUET
+  - path: ../out/parts
+    format: PARQUET
+    writer_kwargs: {partition_by: c}
+`,
+		"data/a/1.jsonl":          `{"k": "", "c": 1, "v": 1e20, "ts": "2026-01-01T08:30:00"}` + "\n" + `{"k": "it's", "c": 2, "v": 0.00001, "ts": null}` + "\n",
+		"out/parts/c=9/0.parquet": "",
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(w.dir, "out", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got, want := read("plain"), "k,c,v,ts\n\"\",1,1e20,2026-01-01T08:30:00.000000\nit's,2,0.00001,\n"; got != want {
+		t.Errorf("CSV sink ../out/plain:\n%q\nwant (one file, as polars' write_csv writes it)\n%q", got, want)
+	}
+	if got, want := read("quoted.csv"), "k,c,v,ts\n'',1,1e20,2026-01-01T08:30:00.000000\n'it''s',2,0.00001,NA\n"; got != want {
+		t.Errorf("CSV sink with null_value and quote_char:\n%q\nwant\n%q", got, want)
+	}
+	if fi, err := os.Stat(filepath.Join(w.dir, "out/one")); err != nil || fi.IsDir() {
+		t.Errorf("PARQUET sink ../out/one: %v, want one file (polars' write_parquet)", err)
+	}
+	for _, f := range []string{"c=1/0.parquet", "c=2/0.parquet", "c=9/0.parquet"} {
+		if !exists(filepath.Join(w.dir, "out/parts", f)) {
+			t.Errorf("partition_by c: no %s", f)
+		}
+	}
+	got := sqlRows(t, r, "SELECT k, c FROM read_parquet('"+filepath.Join(w.dir, "out/parts/c=2/0.parquet")+"', hive_partitioning = false)")
+	if len(got) != 1 || got[0][0] != "it's" || got[0][1] != "2" {
+		t.Errorf("partition c=2's file holds %v, want [[it's 2]] (polars keeps the partition column in the files)", got)
+	}
+}

@@ -217,7 +217,7 @@ var Codes = []CodeInfo{
 	{CodePolarsReaderLocal, Error, "a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not"},
 	{CodePolarsWriterArg, Error, "a POLARS file sink's writer_kwargs holds an argument polars' writer does not take, or `mode` (Laktory's run fails with its TypeError)"},
 	{CodePolarsWriterLocal, Error, "a POLARS file sink's writer_kwargs holds an argument polars applies and local runs do not"},
-	{CodePolarsWriterFails, Warning, "a POLARS file sink Laktory 0.13.1 writes otherwise: writer_methods it ignores, a folder it does not create, an ERROR DELTA sink it never writes"},
+	{CodePolarsWriterFails, Warning, "a POLARS file sink Laktory 0.13.1 writes otherwise: writer_methods it ignores, a folder it does not create, a partitioned sink it creates unpartitioned, an ERROR DELTA sink it never writes"},
 	{CodeLegacyTable, Error, "a shared table without its writer column (deep)"},
 	{CodeOrphanWriters, Warning, "rows of writer ids no current writer declares (deep)"},
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},

@@ -107,7 +107,7 @@
 //	LK199  error    a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not
 //	LK186  error    a POLARS file sink's writer_kwargs holds an argument polars' writer does not take, or `mode` (Laktory's run fails with its TypeError)
 //	LK187  error    a POLARS file sink's writer_kwargs holds an argument polars applies and local runs do not
-//	LK188  warning  a POLARS file sink Laktory 0.13.1 writes otherwise: writer_methods it ignores, a folder it does not create, an ERROR DELTA sink it never writes
+//	LK188  warning  a POLARS file sink Laktory 0.13.1 writes otherwise: writer_methods it ignores, a folder it does not create, a partitioned sink it creates unpartitioned, an ERROR DELTA sink it never writes
 //	LK201  error    a shared table without its writer column (deep)
 //	LK202  warning  rows of writer ids no current writer declares (deep)
 //	LK203  warning  a table keeps a writer column its writers no longer use (deep)

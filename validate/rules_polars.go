@@ -187,9 +187,13 @@ var sparkWriterSpellings = map[string]string{
 // refused (LK187). Where Laktory's Polars writer does other than what the
 // YAML says, local runs do what it means and say so (LK188):
 // writer_methods are ignored (as Laktory does), a single file's missing
-// folder is created (Laktory fails, FileNotFoundError), and an ERROR
-// DELTA sink's first run writes the table (Laktory creates it empty, then
-// fails finding it).
+// folder is created (Laktory fails, FileNotFoundError; polars writes a
+// sink without partition_by as one file at its path, whatever its
+// extension), a partitioned Parquet sink's missing folder too (Laktory
+// writes an empty file there first), a partitioned DELTA table that does
+// not exist yet is created partitioned (Laktory creates it unpartitioned,
+// then fails appending partitioned), and an ERROR DELTA sink's first run
+// writes the table (Laktory creates it empty, then fails finding it).
 func (c *checker) polarsWriterKwargs(n *workspace.Node, sk *workspace.Sink) {
 	if sk.Kind != workspace.SinkFile || sk.Backend != "POLARS" {
 		return
@@ -205,12 +209,23 @@ func (c *checker) polarsWriterKwargs(n *workspace.Node, sk *workspace.Sink) {
 			fmt.Sprintf("Laktory 0.13.1 never writes sink #%d of node '%s' (mode ERROR): it creates the empty table first (FileDataSink.create), then write_delta(mode='ERROR') fails on it (DeltaError: A table already exists); local runs create the table with the first run's rows and fail on later runs", sk.Index+1, n.Name),
 			"use mode APPEND or OVERWRITE for the sink to run with Laktory")
 	}
-	if single := filepath.Ext(sk.ResolvedPath) != ""; single && format != "DELTA" && sk.ResolvedPath != "" {
-		if _, err := os.Stat(filepath.Dir(sk.ResolvedPath)); errors.Is(err, fs.ErrNotExist) {
-			c.add(sk.At("path"), Warning, CodePolarsWriterFails,
-				fmt.Sprintf("the folder of sink #%d of node '%s' does not exist: Laktory 0.13.1's Polars writer fails there (FileNotFoundError), local runs create it", sk.Index+1, n.Name),
-				"create the folder before running the pipeline with Laktory")
-		}
+	parts := len(sk.PartitionBy()) > 0
+	missing := func(p string) bool { _, err := os.Stat(p); return errors.Is(err, fs.ErrNotExist) }
+	switch {
+	case sk.ResolvedPath == "":
+	case format == "DELTA" && parts && missing(filepath.Join(sk.ResolvedPath, "_delta_log")):
+		c.add(sk.At("writer_kwargs"), Warning, CodePolarsWriterFails,
+			fmt.Sprintf("Laktory 0.13.1 fails on the first run of sink #%d of node '%s': it creates the table unpartitioned (FileDataSink.create), then write_delta with delta_write_options partition_by fails on it (DeltaError: Specified table partitioning does not match table partitioning); local runs create the table partitioned", sk.Index+1, n.Name),
+			"create the table partitioned before running the pipeline with Laktory")
+	case format == "PARQUET" && parts && missing(sk.ResolvedPath):
+		c.add(sk.At("path"), Warning, CodePolarsWriterFails,
+			fmt.Sprintf("the folder of sink #%d of node '%s' does not exist: Laktory 0.13.1 fails there (FileDataSink.create writes an empty Parquet file at the path, then write_parquet with partition_by fails: Not a directory), local runs create it", sk.Index+1, n.Name),
+			"create the folder before running the pipeline with Laktory")
+	case format != "DELTA" && !parts && missing(filepath.Dir(sk.ResolvedPath)):
+		// polars writes one file at the path, whatever its extension.
+		c.add(sk.At("path"), Warning, CodePolarsWriterFails,
+			fmt.Sprintf("the folder of sink #%d of node '%s' does not exist: Laktory 0.13.1's Polars writer fails there (FileNotFoundError), local runs create it", sk.Index+1, n.Name),
+			"create the folder before running the pipeline with Laktory")
 	}
 	wr, ok := polarsWriters[format]
 	if !ok || len(sk.WriterKwargs) == 0 {

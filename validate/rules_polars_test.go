@@ -96,8 +96,11 @@ func TestPolarsReadersCurrent(t *testing.T) {
 // `mode`, is its TypeError (LK186, Spark's spellings named); one polars
 // applies that local runs do not is refused (LK187); writer_methods,
 // which Laktory's Polars writer ignores, a single file's missing folder,
-// which it does not create, and an ERROR DELTA sink, which it creates
-// empty and then fails on, are warned about (LK188).
+// which it does not create (a path without an extension is a file too),
+// a partitioned Parquet sink's missing folder and a partitioned DELTA
+// table not created yet, which it creates unpartitioned, and an ERROR
+// DELTA sink, which it creates empty and then fails on, are warned about
+// (LK188).
 func TestPolarsWriterKwargs(t *testing.T) {
 	sink := func(backend, path, format, extra string) string {
 		return "name: pl\ndataframe_backend: " + backend + "\nnodes:\n- name: a\n  sources:\n  - path: data/\n    format: JSONL\n" +
@@ -108,9 +111,18 @@ func TestPolarsWriterKwargs(t *testing.T) {
 		yaml  string
 		wants []W
 	}{
-		{name: "applied", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {delta_write_options: {partition_by: [b], schema_mode: merge}}\n")},
+		{name: "applied", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {delta_write_options: {schema_mode: merge}}\n")},
+		{name: "partitioned DELTA table not created yet", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {delta_write_options: {partition_by: [b], schema_mode: merge}}\n"), wants: []W{
+			D("pl.yaml", 12, 20, CodePolarsWriterFails, "Laktory 0.13.1 fails on the first run of sink #1 of node 'a': it creates the table unpartitioned"),
+		}},
+		{name: "partitioned PARQUET folder missing", yaml: sink("POLARS", "out/p/", "PARQUET", "    writer_kwargs: {partition_by: b}\n"), wants: []W{
+			D("pl.yaml", 9, 11, CodePolarsWriterFails, "FileDataSink.create writes an empty Parquet file at the path, then write_parquet with partition_by fails"),
+		}},
+		{name: "a path without an extension is one file", yaml: sink("POLARS", "no/such/o", "CSV", ""), wants: []W{
+			D("pl.yaml", 9, 11, CodePolarsWriterFails, "Laktory 0.13.1's Polars writer fails there (FileNotFoundError)"),
+		}},
 		{name: "applied CSV", yaml: sink("POLARS", "data/o.csv", "CSV", "    writer_kwargs: {separator: ';', include_header: false, null_value: NA, quote_char: \"'\"}\n")},
-		{name: "applied PARQUET", yaml: sink("POLARS", "out/p/", "PARQUET", "    writer_kwargs: {compression: zstd, partition_by: b, statistics: true}\n")},
+		{name: "applied PARQUET", yaml: sink("POLARS", "data/", "PARQUET", "    writer_kwargs: {compression: zstd, partition_by: b, statistics: true}\n")},
 		{name: "Spark's spellings", yaml: sink("POLARS", "out/d", "DELTA", "    mode: APPEND\n    writer_kwargs: {partitionBy: [b], mergeSchema: true}\n"), wants: []W{
 			D("pl.yaml", 12, 20, CodePolarsWriterArg, "DataFrame.write_delta() got an unexpected keyword argument 'mergeSchema'"),
 			D("pl.yaml", 12, 20, CodePolarsWriterArg, "DataFrame.write_delta() got an unexpected keyword argument 'partitionBy'"),

@@ -274,6 +274,51 @@ nodes:
 		steps: []execStep{{name: "CSV inference, names, comments, dates, nulls; NDJSON rows", pipeline: "pl-readers"}},
 	},
 	{
+		name:  "Polars writer_kwargs: CSV and PARQUET files",
+		files: polarsWriters,
+		tables: map[string]string{"semi": "out/semi.csv", "plain": "out/plain.csv", "csvdir": "out/csvdir",
+			"flat": "out/flat.parquet", "pqdir": "out/pqdir", "parts": "out/parts"},
+		steps: []execStep{
+			{name: "separator, include_header, null_value, quote_char; partition_by", pipeline: "pl-files"},
+			{name: "written again", pipeline: "pl-files",
+				files: map[string]string{"data/w.jsonl": `{"k": "new", "c": 3, "v": 0.1, "ok": true, "day": "2026-03-01", "ts": "2026-03-01T00:00:00"}` + "\n"}},
+		},
+	},
+	{
+		name:   "Polars delta_write_options schema_mode merge",
+		files:  polarsDeltaMerge,
+		tables: map[string]string{"m": "lake/m"},
+		steps: []execStep{
+			{name: "a first run creates the table", pipeline: "pl-merge"},
+			{name: "a new column is added", pipeline: "pl-merge",
+				files: map[string]string{"data/m.jsonl": `{"id": 2, "v": "b", "w": 2.5}` + "\n"}},
+			{name: "and missing again", pipeline: "pl-merge",
+				files: map[string]string{"data/m.jsonl": `{"id": 3, "v": "c"}` + "\n"}},
+		},
+	},
+	// Laktory's FileDataSink.create writes the table unpartitioned, then
+	// write_delta with partition_by fails on it; we create it partitioned
+	// and warn (LK188).
+	{
+		name: "Polars delta_write_options partition_by",
+		files: map[string]string{"pipelines/pl-dparts.yaml": `name: pl-dparts
+dataframe_backend: POLARS
+nodes:
+- name: p
+  sources:
+  - path: ../data/m.jsonl
+    format: JSONL
+  sinks:
+  - path: ../lake/p
+    format: DELTA
+    mode: OVERWRITE
+    writer_kwargs: {delta_write_options: {partition_by: [c]}}
+`, "data/m.jsonl": `{"id": 1, "c": "x"}` + "\n" + `{"id": 2, "c": "y"}` + "\n"},
+		tables: map[string]string{"p": "lake/p"},
+		steps: []execStep{{name: "a first run", pipeline: "pl-dparts",
+			laktoryFails: "Specified table partitioning does not match table partitioning"}},
+	},
+	{
 		name:   "selects naming two columns alike",
 		files:  polarsSQL,
 		tables: map[string]string{"dup": "lake/dup"},
@@ -281,6 +326,71 @@ nodes:
 			{name: "selects [id, id + q]", pipeline: "pl-dup", oursFails: "[DuplicateError] the name 'id' is duplicate", laktoryFails: "DuplicateError: the name 'id' is duplicate"},
 		},
 	},
+}
+
+// polarsWriters is a POLARS pipeline of file sinks with polars' writer
+// arguments (Laktory 0.13.1 writes them with df.write_csv(path,
+// **writer_kwargs), df.write_parquet(path, **writer_kwargs)): CSV with
+// separator, include_header, null_value and quote_char, and with polars'
+// defaults (quoting, floats, booleans, dates and datetimes as polars
+// formats them); a sink path without an extension, which polars writes as
+// one file; a Parquet file and a Parquet folder partitioned by
+// partition_by (whose folder must exist for Laktory: its
+// FileDataSink.create writes an empty file there otherwise).
+var polarsWriters = map[string]string{
+	"pipelines/pl-files.yaml": `name: pl-files
+dataframe_backend: POLARS
+nodes:
+- name: w
+  sources:
+  - path: ../data/w.jsonl
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT k, c, v, ok, CAST(day AS DATE) AS day, CAST(ts AS TIMESTAMP) AS ts FROM {df}
+  sinks:
+  - path: ../out/semi.csv
+    format: CSV
+    writer_kwargs: {separator: ';', include_header: false, null_value: NA, quote_char: "'"}
+  - path: ../out/plain.csv
+    format: CSV
+  - path: ../out/csvdir
+    format: CSV
+  - path: ../out/flat.parquet
+    format: PARQUET
+  - path: ../out/pqdir
+    format: PARQUET
+  - path: ../out/parts
+    format: PARQUET
+    writer_kwargs: {partition_by: [c], compression: snappy}
+`,
+	"data/w.jsonl": `{"k": "x;y", "c": 1, "v": 1.5, "ok": true, "day": "2026-01-01", "ts": "2026-01-01T08:30:00"}
+{"k": null, "c": 2, "v": null, "ok": null, "day": null, "ts": null}
+{"k": "q\"r'", "c": 1, "v": 3, "ok": false, "day": "2026-01-02", "ts": "2026-01-02T00:00:00.25"}
+{"k": "line\nbreak, comma", "c": 2, "v": 1e20, "ok": true, "day": "1999-12-31", "ts": "1999-12-31T23:59:59"}
+{"k": "", "c": 1, "v": -0.000125, "ok": false, "day": "2026-01-03", "ts": "2026-01-03T12:00:00"}
+`,
+	"out/parts/.keep": "",
+}
+
+// polarsDeltaMerge is a POLARS DELTA sink appending with
+// delta_write_options schema_mode merge, whose source gains a column and
+// loses it again.
+var polarsDeltaMerge = map[string]string{
+	"pipelines/pl-merge.yaml": `name: pl-merge
+dataframe_backend: POLARS
+nodes:
+- name: m
+  sources:
+  - path: ../data/m.jsonl
+    format: JSONL
+  sinks:
+  - path: ../lake/m
+    format: DELTA
+    mode: APPEND
+    writer_kwargs: {delta_write_options: {schema_mode: merge}}
+`,
+	"data/m.jsonl": `{"id": 1, "v": "a"}` + "\n",
 }
 
 // polarsReaders is a POLARS pipeline whose file sources polars reads with
@@ -478,6 +588,54 @@ func narwhalsScenario(t *testing.T) execScenario {
 	}
 }
 
+// ipcScenario reads the Arrow IPC files of the reader corpus (written by
+// polars' write_ipc: every integer width, UInt32, Float64, Boolean,
+// string views, Date, Datetime, Decimal, List, Struct, a zoned Datetime)
+// on POLARS, as pl.scan_ipc reads them, with n_rows and a row index, a
+// filter and selects, into Delta tables and a Parquet file.
+func ipcScenario(t *testing.T) execScenario {
+	t.Helper()
+	files := map[string]string{"pipelines/pl-ipc.yaml": `name: pl-ipc
+dataframe_backend: POLARS
+nodes:
+- name: types
+  sources:
+  - path: ../data/types.arrow
+    format: IPC
+` + readerSink("types") + `- name: nested
+  sources:
+  - path: ../data/nested.arrow
+    format: IPC
+` + readerSink("nested") + `- name: rows
+  sources:
+  - path: ../data/rows.arrow
+    format: IPC
+    reader_kwargs: {n_rows: 4, row_index_name: rn, row_index_offset: 10, memory_map: false}
+` + readerSink("rows") + `- name: picked
+  sources:
+  - path: ../data/rows.arrow
+    format: IPC
+    filter: a > 6
+    selects: [s, a]
+  sinks:
+  - path: ../out/picked.parquet
+    format: PARQUET
+`, "out/.keep": ""}
+	for _, name := range []string{"types", "nested", "rows"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "runner", "polarsread", "testdata", "corpus", "ipc", name+".arrow"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["data/"+name+".arrow"] = string(b)
+	}
+	return execScenario{
+		name:   "IPC sources",
+		files:  files,
+		tables: map[string]string{"types": "lake/types", "nested": "lake/nested", "rows": "lake/rows", "picked": "out/picked.parquet"},
+		steps:  []execStep{{name: "first run", pipeline: "pl-ipc"}, {name: "run again", pipeline: "pl-ipc"}},
+	}
+}
+
 // quickstartScenario is the local-pipeline quickstart stack shipped in
 // the installed laktory package (laktory/resources/quickstart-stacks), as
 // a user copies it: its pipeline (SQL and func_name steps with narwhals
@@ -542,11 +700,19 @@ func laktoryPython(t *testing.T) string {
 // describes it with delta-rs.
 type tableState struct {
 	Exists     bool             `json:"exists"`
+	Kind       string           `json:"kind"` // delta, parquet or text (CSV)
 	Schema     []map[string]any `json:"schema"`
 	Partitions []string         `json:"partition_columns"`
 	Rows       []string         `json:"rows"`
 	Writers    map[string]int   `json:"writers"`
 	History    []map[string]int `json:"history"`
+	// A PARQUET or CSV sink's files: the folders holding them ("" for the
+	// sink's path itself), each Parquet file's columns (path, physical and
+	// logical type, nullable), a CSV's lines (sorted) and first lines.
+	Layout      []string `json:"layout"`
+	FileSchemas []string `json:"file_schemas"`
+	Lines       []string `json:"lines"`
+	FirstLines  []string `json:"first_lines"`
 }
 
 // TestLaktoryExecution runs Laktory 0.13.1's Polars backend
@@ -580,7 +746,12 @@ func TestLaktoryExecution(t *testing.T) {
 	}
 	var plans []plan
 	outputs := map[[2]int]string{} // our run's output, by scenario and step
-	scenarios := append(slices.Clip(execScenarios), quickstartScenario(t, py), narwhalsScenario(t), expectScenario())
+	scenarios := append(slices.Clip(execScenarios), quickstartScenario(t, py), narwhalsScenario(t), expectScenario(), ipcScenario(t))
+	if only := os.Getenv("LAKTORY_EXECUTE_SCENARIOS"); only != "" {
+		// While working on one scenario: those whose name matches.
+		re := regexp.MustCompile(only)
+		scenarios = slices.DeleteFunc(scenarios, func(sc execScenario) bool { return !re.MatchString(sc.name) })
+	}
 	for i, sc := range scenarios {
 		dir := filepath.Join(root, fmt.Sprint(i))
 		ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "laktory")
@@ -618,15 +789,9 @@ func TestLaktoryExecution(t *testing.T) {
 			ps := planStep{Name: st.name, Pipeline: "pipelines/" + st.pipeline + ".yaml", Refresh: st.refresh, ResetMode: st.resetMode,
 				Selects: st.selects, Params: st.params, Files: st.files, Ours: map[string]string{}}
 			for label, rel := range sc.tables {
-				src := filepath.Join(ours, rel)
-				if _, err := os.Stat(filepath.Join(src, "_delta_log")); err != nil {
-					continue
+				if snap := snapshot(t, filepath.Join(ours, rel), filepath.Join(dir, "snapshots", fmt.Sprint(k), label)); snap != "" {
+					ps.Ours[label] = snap
 				}
-				snap := filepath.Join(dir, "snapshots", fmt.Sprint(k), label)
-				if err := os.CopyFS(snap, os.DirFS(src)); err != nil {
-					t.Fatal(err)
-				}
-				ps.Ours[label] = snap
 			}
 			p.Steps = append(p.Steps, ps)
 		}
@@ -718,6 +883,30 @@ func TestLaktoryExecution(t *testing.T) {
 	t.Logf("%d table states compared with Laktory 0.13.1's (Polars backend)", compared)
 }
 
+// snapshot copies a sink's table, folder or file at src to dst and
+// returns dst ("" when src does not exist).
+func snapshot(t *testing.T, src, dst string) string {
+	t.Helper()
+	fi, err := os.Stat(src)
+	switch {
+	case err != nil:
+		return ""
+	case fi.IsDir():
+		err = os.CopyFS(dst, os.DirFS(src))
+	default:
+		var b []byte
+		if b, err = os.ReadFile(src); err == nil {
+			if err = os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
+				err = os.WriteFile(dst, b, 0o644)
+			}
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
 // expectationWarning is a line of Laktory's expectation warnings
 // (DataQualityExpectation.raise_or_warn), in our output as in Laktory's.
 var expectationWarning = regexp.MustCompile(`Expectation '[^']*' for node '[^']*' FAILED \| [^\n]*`)
@@ -741,6 +930,16 @@ func compareTables(lk, ours tableState) string {
 	switch {
 	case lk.Exists != ours.Exists:
 		return fmt.Sprintf("exists in Laktory's run: %v, in ours: %v", lk.Exists, ours.Exists)
+	case lk.Kind != ours.Kind:
+		return fmt.Sprintf("written as %q by Laktory, as %q by us", lk.Kind, ours.Kind)
+	case !slices.Equal(lk.Layout, ours.Layout):
+		return fmt.Sprintf("files in the folders %q by Laktory, in %q by us (\"\": the sink's path is the file)", lk.Layout, ours.Layout)
+	case !slices.Equal(lk.FileSchemas, ours.FileSchemas):
+		return fmt.Sprintf("Parquet files' columns\n Laktory %v\n ours    %v", lk.FileSchemas, ours.FileSchemas)
+	case !slices.Equal(lk.FirstLines, ours.FirstLines):
+		return fmt.Sprintf("first lines\n Laktory %q\n ours    %q", lk.FirstLines, ours.FirstLines)
+	case !slices.Equal(lk.Lines, ours.Lines):
+		return fmt.Sprintf("lines\n Laktory %q\n ours    %q", lk.Lines, ours.Lines)
 	case !reflect.DeepEqual(lk.Schema, ours.Schema):
 		return fmt.Sprintf("schema\n Laktory %v\n ours    %v", lk.Schema, ours.Schema)
 	case !slices.Equal(lk.Partitions, ours.Partitions):

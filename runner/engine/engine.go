@@ -140,6 +140,10 @@ type FileWrite struct {
 	// (part-<uuid>.<ext>), in Hive-style folders of PartitionBy.
 	Single      bool
 	PartitionBy []string
+	// PolarsParts: partitions as polars' write_parquet(partition_by=...)
+	// writes them: the partition columns kept in the files, each
+	// partition's rows in one file named 0.<ext>.
+	PolarsParts bool
 	// CSV are a CSV file's options (nil: a header, commas, '"', empty
 	// nulls): a POLARS sink's write_csv writer_kwargs.
 	CSV *CSVWrite

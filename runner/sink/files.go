@@ -39,7 +39,9 @@ func fileExt(format string) string {
 // Write implements Sink. A path ending with the format's extension is one
 // file, replaced as a whole; otherwise the path is a folder of part files
 // (partitioned by writer_methods partitionBy): APPEND adds files,
-// OVERWRITE replaces the folder. The engine writes the files to a hidden
+// OVERWRITE replaces the folder. A POLARS sink is laid out as polars'
+// writers lay it out (polarsLayout), a CSV's values rendered as
+// write_csv renders them (polarsCSVQuery). The engine writes the files to a hidden
 // staging folder first, then they are moved into place, so readers never
 // see a half-written file.
 func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
@@ -70,6 +72,17 @@ func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 	stage := filepath.Join(parent, ".laktory-staging-"+uuid.NewString())
 	defer g.RemoveAll(stage) //nolint:errcheck // best effort: a hidden leftover
 	single := strings.EqualFold(filepath.Ext(path), fileExt(format))
+	var polarsParts bool
+	if sk.Backend == "POLARS" {
+		single, polarsParts = polarsLayout(sk, format)
+	}
+	query, csv := "SELECT * FROM "+quoteIdent(b.Rel), polarsCSV(sk)
+	if csv != nil {
+		var err error
+		if query, err = polarsCSVQuery(ctx, t, b.Rel, csv); err != nil {
+			return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
+		}
+	}
 	target := stage
 	if single {
 		if err := os.MkdirAll(stage, 0o755); err != nil {
@@ -77,14 +90,15 @@ func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 		}
 		target = filepath.Join(stage, filepath.Base(path))
 	}
-	rows, err := t.Session().WriteFiles(ctx, target, "SELECT * FROM "+quoteIdent(b.Rel), engine.FileWrite{Format: format, Single: single, PartitionBy: sk.PartitionBy(), CSV: polarsCSV(sk)})
+	rows, err := t.Session().WriteFiles(ctx, target, query, engine.FileWrite{Format: format, Single: single, PartitionBy: sk.PartitionBy(), PolarsParts: polarsParts, CSV: csv})
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	files, err := publishFiles(g, stage, path, single, mode == workspace.ModeAppend && !single)
+	// polars' partitions replace their files and leave the others.
+	files, err := publishFiles(g, stage, path, single, (mode == workspace.ModeAppend || polarsParts) && !single)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
@@ -157,28 +171,4 @@ func (f *Files) Reset(context.Context) error {
 func pathExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// polarsCSV are the CSV options of a POLARS CSV sink's writer_kwargs, as
-// polars' write_csv applies them (validate refuses the others, LK186):
-// separator, include_header, null_value, quote_char; nil for other sinks.
-func polarsCSV(sk *workspace.Sink) *engine.CSVWrite {
-	if sk.Backend != "POLARS" || sk.EffectiveFormat() != "CSV" || len(sk.WriterKwargs) == 0 {
-		return nil
-	}
-	c := &engine.CSVWrite{Separator: ",", Quote: `"`, Header: true}
-	kw := sk.WriterKwargs
-	if v, ok := kw["separator"].(string); ok {
-		c.Separator = v
-	}
-	if v, ok := kw["quote_char"].(string); ok {
-		c.Quote = v
-	}
-	if v, ok := kw["null_value"].(string); ok {
-		c.Null = v
-	}
-	if v, ok := kw["include_header"].(bool); ok {
-		c.Header = v
-	}
-	return c
 }

@@ -19,7 +19,8 @@ relative paths mean what they mean to us), `Pipeline.execute(selects, refresh,
 reset_mode, params)`, then describe each table as Laktory left it and as our
 snapshot of the same step has it, with deltalake (delta-rs): schema (names,
 types, nullability, in order), partition columns, rows (sorted JSON), rows per
-writer and the rows per writer after each commit.
+writer and the rows per writer after each commit. A PARQUET or CSV sink's
+path (a file or a folder) is described by its files (describe_files).
 OUT.json: [{"steps": [{"name", "error", "warnings", "tables": {label: {"laktory", "ours"}}}]}],
 the warnings being the expectations' (DataQualityExpectation.raise_or_warn),
 one per scenario.
@@ -42,9 +43,60 @@ def owned(df, owners):
     return {w: df.filter(pl.sql_expr(pred)).height for w, pred in owners.items()}
 
 
+def data_files(path):
+    """The files of a file sink: the path itself, or every file under it."""
+    if os.path.isfile(path):
+        return [path]
+    # A hidden file (.keep) holds a folder Laktory's writer needs to exist.
+    return sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs if not f.startswith("."))
+
+
+def describe_files(path):
+    """A PARQUET or CSV sink's files: their layout (the folders holding
+    them, "" for the path itself, so a single file and a folder of parts
+    differ, and so do hive partitions), and for Parquet the schema of each
+    file (each leaf column's name, physical and logical type, nullability),
+    the schema polars reads and the rows; for CSV the text lines (sorted)
+    and each file's first line (a header, or not)."""
+    files = data_files(path)
+    layout = sorted({os.path.relpath(os.path.dirname(f), path) if f != path else "" for f in files})
+    out = {"exists": True, "kind": "", "layout": layout}
+    if files and all(f.endswith(".parquet") or open(f, "rb").read(4) == b"PAR1" for f in files):
+        import pyarrow.parquet as pq
+
+        # A signed INT32/INT64 annotated as a signed integer of its own
+        # width (DuckDB's writer) is the plain INT32/INT64 (polars'):
+        # readers read both alike.
+        plain = {("INT32", "Int(bitWidth=32, isSigned=true)"), ("INT64", "Int(bitWidth=64, isSigned=true)")}
+        schemas = set()
+        for f in files:
+            pf = pq.ParquetFile(f)
+            cols = (pf.schema.column(i) for i in range(pf.metadata.num_columns))
+            schemas.add(json.dumps([[c.path, c.physical_type,
+                                     "None" if (c.physical_type, str(c.logical_type)) in plain else str(c.logical_type),
+                                     c.max_definition_level > 0] for c in cols]))
+        df = pl.read_parquet(path if os.path.isfile(path) else path + "/**/*.parquet", hive_partitioning=True)
+        out.update(kind="parquet", file_schemas=sorted(schemas),
+                   schema=[{"name": n, "type": str(t), "nullable": True} for n, t in df.schema.items()],
+                   rows=sorted(json.dumps(r, sort_keys=True, default=str) for r in df.to_dicts()))
+        return out
+    lines, first = [], []
+    for f in files:
+        with open(f, newline="") as fh:
+            text = fh.read().split("\n")
+        if text and text[-1] == "":
+            text.pop()
+        first.append(text[0] if text else "")
+        lines += text
+    out.update(kind="text", lines=sorted(lines), first_lines=sorted(first))
+    return out
+
+
 def describe(path, owners):
-    if not path or not os.path.isdir(os.path.join(path, "_delta_log")):
+    if not path or not os.path.exists(path):
         return {"exists": False}
+    if not os.path.isdir(os.path.join(path, "_delta_log")):
+        return describe_files(path)
     dt = deltalake.DeltaTable(path)
     schema = json.loads(dt.schema().to_json())
     arrow = dt.to_pyarrow_table()
@@ -60,6 +112,7 @@ def describe(path, owners):
         history.append(counts)
     return {
         "exists": True,
+        "kind": "delta",
         "schema": [{"name": f["name"], "type": f["type"], "nullable": f["nullable"]} for f in schema["fields"]],
         "partition_columns": dt.metadata().partition_columns,
         "rows": rows,

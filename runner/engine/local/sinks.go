@@ -32,9 +32,13 @@ func (s *Session) WriteFiles(ctx context.Context, target, query string, w engine
 		return 0, fmt.Errorf("%w: the local engine writes PARQUET, CSV and JSON files, not %s", engine.ErrUnsupported, w.Format)
 	}
 	if c := w.CSV; c != nil && strings.EqualFold(w.Format, "CSV") {
-		opts = fmt.Sprintf("FORMAT csv, HEADER %t, DELIMITER %s, QUOTE %s, NULL %s", c.Header, quoteString(c.Separator), quoteString(c.Quote), quoteString(c.Null))
+		// A quote inside a field is doubled, as polars' write_csv does.
+		opts = fmt.Sprintf("FORMAT csv, HEADER %t, DELIMITER %s, QUOTE %s, ESCAPE %s, NULL %s", c.Header, quoteString(c.Separator), quoteString(c.Quote), quoteString(c.Quote), quoteString(c.Null))
 	}
-	if !w.Single {
+	switch {
+	case w.PolarsParts && len(w.PartitionBy) > 0:
+		opts += ", FILENAME_PATTERN '{i}', WRITE_PARTITION_COLUMNS true, PARTITION_BY (" + identList(w.PartitionBy) + ")"
+	case !w.Single:
 		opts += ", FILENAME_PATTERN 'part-{uuid}'"
 		if len(w.PartitionBy) > 0 {
 			cols := make([]string, len(w.PartitionBy))
@@ -59,6 +63,14 @@ var copyOptions = map[string]string{
 	"PARQUET": "FORMAT parquet",
 	"CSV":     "FORMAT csv, HEADER true",
 	"JSON":    "FORMAT json",
+}
+
+func identList(cols []string) string {
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = quoteIdent(c)
+	}
+	return strings.Join(q, ", ")
 }
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -135,6 +135,9 @@ func (s *Session) WriteFiles(ctx context.Context, target, query string, w engine
 	if !ok {
 		return 0, fmt.Errorf("%w: the Spark engine writes PARQUET, CSV and JSON files, not %s", engine.ErrUnsupported, w.Format)
 	}
+	if w.PolarsParts {
+		return 0, fmt.Errorf("%w: the Spark engine does not write partitions as polars' write_parquet does (a POLARS sink's partition_by)", engine.ErrUnsupported)
+	}
 	var n int64
 	if err := s.QueryRow(ctx, "SELECT count(*) FROM ("+query+")", &n); err != nil {
 		return 0, err
