@@ -105,6 +105,9 @@ func (c *compiler) source(ctx context.Context, src *workspace.Source) (string, e
 		q, err = readFilesSQL(ctx, c.s.e, src.ResolvedPath, src.Format, readOptions{src: src, settle: c.s.settle, skipped: c.s.skipped})
 	case src.Kind == workspace.SourceTable && delta.IsView(string(src.Table)):
 		q, err = c.viewSQL(ctx, string(src.Table), src.TableRef.String())
+	case src.Kind == workspace.SourceTable && c.snap != nil && c.snap.Table(src.Table) != nil && c.snap.Table(src.Table).View():
+		w := c.snap.Table(src.Table).Writers[0]
+		err = fmt.Errorf("%w: view %s does not exist yet: run node '%s' of pipeline '%s', which defines it, first", ErrSource, src.TableRef.String(), w.Node, w.Pipeline)
 	case src.Kind == workspace.SourceTable:
 		q, err = tableSQL(ctx, c.s.e, string(src.Table), src.TableRef.String(), engine.Scan{})
 	case src.Kind == workspace.SourceNode:

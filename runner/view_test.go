@@ -42,9 +42,19 @@ nodes:
 
 const viewReader = `name: rd
 nodes:
+- name: vv
+  sources:
+  - name: v
+    table_name: orders_v
+  transformer:
+    nodes:
+    - expr: SELECT * FROM {sources.v} WHERE v2 >= 0
+  sinks:
+  - table_name: orders_vv
+    table_type: VIEW
 - name: e
   sources:
-  - table_name: orders_v
+  - node_name: vv
   transformer:
     nodes:
     - expr: SELECT count(*) AS n, sum(v2) AS s FROM {df}
@@ -58,8 +68,8 @@ nodes:
 // readers evaluate), holds no rows, and is read by name: by a node source
 // of the view node in the same run (Laktory's output_df is the view read
 // back: the source's filter, which to_sql leaves out, does not apply), and
-// by a table source of another pipeline, which sees the tables as they are
-// when it runs. RESET with reset_mode DROP removes it, and a reader then
+// by a table source of another pipeline and a view over it (a view of a
+// view), which see the tables as they are when they run. RESET with reset_mode DROP removes it, and a reader then
 // fails naming it.
 func TestViewSink(t *testing.T) {
 	w := newWS(t, map[string]string{
@@ -116,7 +126,7 @@ func TestViewSink(t *testing.T) {
 		t.Fatalf("the table the view read: %v", err)
 	}
 	o = run(t, r, snap, Request{Pipelines: []string{"rd"}})
-	if o.err == nil || !strings.Contains(fmt.Sprint(o.sum.Tasks), "orders_v does not exist yet") {
+	if o.err == nil || !strings.Contains(fmt.Sprint(o.sum.Tasks), "view main.default.orders_v does not exist yet: run node 'v' of pipeline 'pl', which defines it, first") {
 		t.Fatalf("reading the dropped view: %v %+v", o.err, o.sum.Tasks)
 	}
 }
