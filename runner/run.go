@@ -169,7 +169,8 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	if parallel <= 0 {
 		parallel = r.cfg.Parallel
 	}
-	id, err := store.StartRun(ctx, history.RunStart{Workspace: plan.snap.Dir, Env: plan.snap.Env,
+	began := r.clock()
+	id, err := store.StartRun(ctx, history.RunStart{StartedAt: began, Workspace: plan.snap.Dir, Env: plan.snap.Env,
 		Refresh: history.Refresh(plan.Params.Refresh), ResetMode: history.ResetMode(plan.Params.ResetMode),
 		Pipelines: plan.Request.Pipelines, Selectors: plan.Request.Selectors, Parallelism: parallel,
 		Engine: engineName(r.runEngine().Info()), Remote: r.runEngine().Info().Remote})
@@ -183,7 +184,7 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	run.evCond = sync.NewCond(&run.evMu)
 	run.hist, run.histDone = make(chan func(context.Context) error, 1024), make(chan struct{})
 	go run.recordLoop()
-	run.summary = Summary{RunID: id, StartedAt: r.cfg.Now(), Deletions: []history.Deletion{}, Warnings: []string{}}
+	run.summary = Summary{RunID: id, StartedAt: began, Deletions: []history.Deletion{}, Warnings: []string{}}
 	for _, t := range plan.Tasks {
 		run.record(func(c context.Context) error {
 			return store.StartTask(c, id, history.TaskStart{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, Status: history.StatusQueued})
@@ -276,7 +277,10 @@ func (run *Run) emit(e Event) {
 func (run *Run) logEvent(e Event) Event {
 	run.evMu.Lock()
 	run.seq++
-	e.RunID, e.Seq, e.At = strconv.FormatInt(run.ID, 10), run.seq, run.r.cfg.Now()
+	e.RunID, e.Seq = strconv.FormatInt(run.ID, 10), run.seq
+	if e.At.IsZero() { // the run's and its tasks' starts and ends carry their measured times
+		e.At = run.r.cfg.Now()
+	}
 	run.evMu.Unlock()
 	payload, _ := json.Marshal(e)
 	run.record(func(c context.Context) error {
@@ -405,7 +409,7 @@ type taskDone struct {
 func (run *Run) execute() {
 	defer close(run.done)
 	plan := run.Plan
-	run.emit(Event{Kind: EventRunStarted, Message: fmt.Sprintf("%d tasks, refresh %s%s, parallel %d",
+	run.emit(Event{Kind: EventRunStarted, At: run.summary.StartedAt, Message: fmt.Sprintf("%d tasks, refresh %s%s, parallel %d",
 		len(plan.Tasks), plan.Params.Refresh, resetSuffix(plan.Params.ResetMode), run.parallel)})
 	for _, w := range plan.Warnings {
 		run.warn("", w.Code, w.Message)
@@ -417,15 +421,15 @@ func (run *Run) execute() {
 	sums := map[string]TaskSummary{}
 	finish := func(t *Task, st history.Status, err error) {
 		s := newTaskSummary(t)
-		s.Status = st
+		s.Status, s.EndedAt = st, run.r.clock()
 		if err != nil {
 			s.Err = err.Error()
 		}
 		status[t.Key], sums[t.Key] = st, s
 		run.record(func(c context.Context) error {
-			return run.store.FinishTask(c, run.ID, t.Key, history.TaskEnd{Status: st, Error: s.Err})
+			return run.store.FinishTask(c, run.ID, t.Key, history.TaskEnd{Status: st, Error: s.Err, EndedAt: s.EndedAt})
 		})
-		run.emit(Event{Kind: EventTaskFinished, Task: t.Key, Status: st, Err: s.Err})
+		run.emit(Event{Kind: EventTaskFinished, At: s.EndedAt, Task: t.Key, Status: st, Err: s.Err})
 	}
 	for {
 		progress := false
@@ -510,7 +514,7 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 			failed++
 		}
 	}
-	s.EndedAt = run.r.cfg.Now()
+	s.EndedAt = run.r.clock()
 	switch {
 	case run.ctx.Err() != nil:
 		s.Status = history.StatusCancelled
@@ -524,10 +528,10 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 		s.Status = history.StatusSucceeded
 	}
 	// The history is complete before run_finished is delivered.
-	last := run.logEvent(Event{Kind: EventRunFinished, Status: s.Status, Err: s.Err,
+	last := run.logEvent(Event{Kind: EventRunFinished, At: s.EndedAt, Status: s.Status, Err: s.Err,
 		Message: fmt.Sprintf("%d rows written, %d deleted, %d retries", s.RowsWritten, s.RowsDeleted, s.Retries)})
 	run.record(func(c context.Context) error {
-		return run.store.FinishRun(c, run.ID, history.RunEnd{Status: s.Status, Error: s.Err})
+		return run.store.FinishRun(c, run.ID, history.RunEnd{Status: s.Status, Error: s.Err, EndedAt: s.EndedAt})
 	})
 	close(run.hist)
 	<-run.histDone

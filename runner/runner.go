@@ -79,6 +79,11 @@ type Config struct {
 	afterStep func(task, flow, step string, batch int64)
 }
 
+// clock is the time now as runs measure their and their tasks' start and
+// end: to the millisecond the history stores, so that what a run prints
+// (its summary, run --json) is what the history records.
+func (r *Runner) clock() time.Time { return r.cfg.Now().UTC().Truncate(time.Millisecond) }
+
 // settle is the runner's settle window of landing files.
 func (r *Runner) settle() time.Duration {
 	switch {

@@ -50,14 +50,14 @@ func newTaskExec(run *Run, t *Task, sum *TaskSummary) *taskExec {
 // runTask executes a task and records its start, operations and end.
 func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
 	sum := newTaskSummary(t)
-	sum.StartedAt = run.r.cfg.Now()
+	sum.StartedAt = run.r.clock()
 	run.record(func(c context.Context) error {
-		return run.store.StartTask(c, run.ID, history.TaskStart{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node})
+		return run.store.StartTask(c, run.ID, history.TaskStart{Key: t.Key, Pipeline: t.Pipeline, Node: t.Node, StartedAt: sum.StartedAt})
 	})
-	run.emit(Event{Kind: EventTaskStarted, Task: t.Key})
+	run.emit(Event{Kind: EventTaskStarted, At: sum.StartedAt, Task: t.Key})
 	x := newTaskExec(run, t, &sum)
 	err := x.safeExecute(ctx)
-	sum.EndedAt = run.r.cfg.Now()
+	sum.EndedAt = run.r.clock()
 	switch {
 	case err == nil:
 		sum.Status = history.StatusSucceeded
@@ -76,9 +76,9 @@ func (run *Run) runTask(ctx context.Context, t *Task) TaskSummary {
 	}
 	rowsRead := max(sum.RowsRead, 0)
 	run.record(func(c context.Context) error {
-		return run.store.FinishTask(c, run.ID, t.Key, history.TaskEnd{Status: sum.Status, RowsRead: rowsRead, Error: sum.Err})
+		return run.store.FinishTask(c, run.ID, t.Key, history.TaskEnd{Status: sum.Status, RowsRead: rowsRead, Error: sum.Err, EndedAt: sum.EndedAt})
 	})
-	run.emit(Event{Kind: EventTaskFinished, Task: t.Key, Status: sum.Status, Err: sum.Err, Rows: sum.RowsWritten,
+	run.emit(Event{Kind: EventTaskFinished, At: sum.EndedAt, Task: t.Key, Status: sum.Status, Err: sum.Err, Rows: sum.RowsWritten,
 		Message: fmt.Sprintf("%d rows written, %d deleted in %s", sum.RowsWritten, sum.RowsDeleted, sum.EndedAt.Sub(sum.StartedAt).Round(time.Millisecond))})
 	return sum
 }

@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 // historyWorkspace returns a workspace folder whose history holds three
@@ -310,5 +312,68 @@ func TestNotCutWithoutTerminal(t *testing.T) {
 	a := &app{stdout: &strings.Builder{}}
 	if a.cutter(false) || a.cutter(true) {
 		t.Fatal("a buffer is not a terminal: nothing is cut")
+	}
+}
+
+// TestRunDurationMatchesHistory: a run's times are measured once: what
+// `run --json` and the printed summary say (the run and each task) is what
+// the history records and `laktory history` prints.
+func TestRunDurationMatchesHistory(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	code, out, errs := runCLI(t, nil, "run", dir, "--json")
+	if code != ExitOK {
+		t.Fatalf("run: %d\n%s%s", code, out, errs)
+	}
+	var res runResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Summary == nil {
+		t.Fatalf("run --json: %v\n%s", err, out)
+	}
+	s := res.Summary
+	_, out, _ = runCLI(t, nil, "history", dir, "--run", strconv.FormatInt(s.RunID, 10), "--json")
+	var d history.RunDetail
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("history --json: %v\n%s", err, out)
+	}
+	if !d.Run.StartedAt.Equal(s.StartedAt) || !d.Run.EndedAt.Equal(s.EndedAt) {
+		t.Errorf("run %d: printed %s - %s (%s), history %s - %s (%s)", s.RunID, s.StartedAt, s.EndedAt, s.EndedAt.Sub(s.StartedAt),
+			d.Run.StartedAt, d.Run.EndedAt, d.Run.Duration())
+	}
+	tasks := map[string]history.Task{}
+	for _, ht := range d.Tasks {
+		tasks[ht.Key] = ht
+	}
+	for _, ts := range s.Tasks {
+		ht := tasks[ts.Key]
+		if !ht.StartedAt.Equal(ts.StartedAt) || !ht.EndedAt.Equal(ts.EndedAt) {
+			t.Errorf("task %s: printed %s - %s, history %s - %s", ts.Key, ts.StartedAt, ts.EndedAt, ht.StartedAt, ht.EndedAt)
+		}
+	}
+
+	// The events the workbench times a run by carry the same times.
+	want := map[string]time.Time{"run_started": s.StartedAt, "run_finished": s.EndedAt}
+	for _, e := range d.Events {
+		var ev runner.Event
+		if err := json.Unmarshal(e.Payload, &ev); err != nil {
+			t.Fatal(err)
+		}
+		at, ok := want[e.Kind]
+		if e.Kind == "task_started" || e.Kind == "task_finished" {
+			ht := tasks[e.Task]
+			at, ok = map[bool]time.Time{true: ht.StartedAt, false: ht.EndedAt}[e.Kind == "task_started"], true
+		}
+		if ok && !ev.At.Equal(at) {
+			t.Errorf("event %s %s at %s, the history's time %s", e.Kind, e.Task, ev.At, at)
+		}
+	}
+
+	// The printed summary's duration is the history's.
+	_, out, errs = runCLI(t, nil, "run", dir)
+	m := regexp.MustCompile(`Run (\d+) succeeded in (\S+):`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no summary line:\n%s%s", out, errs)
+	}
+	_, hist, _ := runCLI(t, nil, "history", dir, "--run", m[1])
+	if want := "took " + m[2] + "\n"; !strings.Contains(hist, want) {
+		t.Errorf("run printed %q, history --run %s prints:\n%s", m[2], m[1], hist)
 	}
 }

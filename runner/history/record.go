@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -36,7 +37,7 @@ func (s *Store) StartRun(ctx context.Context, in RunStart) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		row, err := s.queryRow(ctx, s.w, tx, qInsertRun,
-			in.Status, ts(s.cfg.now()), in.Workspace, in.Env, in.Refresh, in.ResetMode,
+			in.Status, ts(s.at(in.StartedAt)), in.Workspace, in.Env, in.Refresh, in.ResetMode,
 			jsonList(in.Pipelines), jsonList(in.Selectors), in.Parallelism, in.Engine, in.Remote,
 			s.cfg.self.host, s.cfg.self.pid, s.cfg.self.start)
 		if err != nil {
@@ -58,6 +59,14 @@ func (s *Store) StartRun(ctx context.Context, in RunStart) (int64, error) {
 	return id, nil
 }
 
+// at is t, or the store's clock now when t is zero.
+func (s *Store) at(t time.Time) time.Time {
+	if t.IsZero() {
+		return s.cfg.now()
+	}
+	return t
+}
+
 // MarkRunning moves a queued run to running and restarts its clock.
 func (s *Store) MarkRunning(ctx context.Context, runID int64) error {
 	res, err := s.exec(ctx, nil, `UPDATE runs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'`,
@@ -77,7 +86,7 @@ func (s *Store) FinishRun(ctx context.Context, runID int64, end RunEnd) error {
 	if err := end.Status.check(StatusSucceeded, StatusFailed, StatusCancelled); err != nil {
 		return fmt.Errorf("finish run %d: %w", runID, err)
 	}
-	now := ts(s.cfg.now())
+	now := ts(s.at(end.EndedAt))
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := s.exec(ctx, tx, qFinishRun, end.Status, now, end.Error, runID)
 		if err != nil {
@@ -112,7 +121,7 @@ func (s *Store) StartTask(ctx context.Context, runID int64, t TaskStart) error {
 	}
 	var started any
 	if t.Status == StatusRunning {
-		started = ts(s.cfg.now())
+		started = ts(s.at(t.StartedAt))
 	}
 	_, err := s.exec(ctx, nil, `INSERT INTO tasks (run_id, task_key, pipeline, node, status, started_at)
 		VALUES (?, ?, ?, ?, ?, ?)
@@ -128,7 +137,7 @@ func (s *Store) FinishTask(ctx context.Context, runID int64, key string, end Tas
 		return fmt.Errorf("finish task %q: %w", key, err)
 	}
 	res, err := s.exec(ctx, nil, `UPDATE tasks SET status = ?, ended_at = ?, rows_read = ?, error = ?
-		WHERE run_id = ? AND task_key = ?`, end.Status, ts(s.cfg.now()), end.RowsRead, end.Error, runID, key)
+		WHERE run_id = ? AND task_key = ?`, end.Status, ts(s.at(end.EndedAt)), end.RowsRead, end.Error, runID, key)
 	if err != nil {
 		return recordErr("finish task", runID, key, err)
 	}

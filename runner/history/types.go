@@ -83,12 +83,18 @@ type RunStart struct {
 	// Engine is the engine executing the run ("": the local one) and
 	// Remote its address (a Spark Connect sc://host:port).
 	Engine, Remote string
+	// StartedAt is when the run started, as its caller measured it (and
+	// prints it); zero: the store's clock now.
+	StartedAt time.Time
 }
 
 // RunEnd is how a run ended (FinishRun).
 type RunEnd struct {
 	Status Status // succeeded, failed or cancelled
 	Error  string // why it failed, if it did
+	// EndedAt is when the run ended, as its caller measured it; zero: the
+	// store's clock now.
+	EndedAt time.Time
 }
 
 // Run is one run as stored, with its summary. The counters are kept by the
@@ -147,6 +153,9 @@ type TaskStart struct {
 	Pipeline string
 	Node     string
 	Status   Status // StatusRunning (default) or StatusQueued
+	// StartedAt is when a running task started, as its caller measured
+	// it; zero: the store's clock now.
+	StartedAt time.Time
 }
 
 // TaskEnd is how a task ended (FinishTask).
@@ -154,6 +163,9 @@ type TaskEnd struct {
 	Status   Status // succeeded, failed, cancelled or skipped
 	RowsRead int64
 	Error    string
+	// EndedAt is when the task ended, as its caller measured it; zero:
+	// the store's clock now.
+	EndedAt time.Time
 }
 
 // Task is one node of a run. RowsWritten, RowsDeleted and Retries come from
