@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -31,8 +33,64 @@ type csvFile struct {
 	empty        bool // no record at all
 }
 
-// scanCSV tokenizes a CSV file as polars' scan_csv does.
+// scanned holds the latest scans, by file and options: a run scans each
+// CSV source at validate (its schema) and again to read it, and a scan
+// reads the whole file into memory (a quarter of the Go CPU of the
+// 4M-row CSV pipeline of scripts/bench/pipeline_vs_laktory.sh). A file
+// is known by its path, size and modification time; one modified less
+// than racyScan before its scan is scanned again each time, as a change
+// within the file system's timestamp granularity could keep both.
+var scanned = struct {
+	sync.Mutex
+	m     map[scanKey]*csvFile
+	order []scanKey
+}{m: map[scanKey]*csvFile{}}
+
+type scanKey struct {
+	path    string
+	size    int64
+	mod     int64
+	options string
+}
+
+const (
+	maxScans = 64
+	racyScan = 2 * time.Second
+)
+
+// scanCSV tokenizes a CSV file as polars' scan_csv does, or returns the
+// scan of it that scanned keeps (the caller does not modify it).
 func scanCSV(ctx context.Context, path string, o CSVOptions) (*csvFile, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	key := scanKey{path: path, size: fi.Size(), mod: fi.ModTime().UnixNano(), options: fmt.Sprintf("%#v", o)}
+	scanned.Lock()
+	f, ok := scanned.m[key]
+	scanned.Unlock()
+	if ok {
+		return f, nil
+	}
+	f, err = scanCSVFile(ctx, path, o)
+	if err != nil || time.Since(fi.ModTime()) < racyScan {
+		return f, err
+	}
+	scanned.Lock()
+	defer scanned.Unlock()
+	if _, ok := scanned.m[key]; !ok {
+		if len(scanned.order) == maxScans {
+			delete(scanned.m, scanned.order[0])
+			scanned.order = scanned.order[1:]
+		}
+		scanned.m[key] = f
+		scanned.order = append(scanned.order, key)
+	}
+	return f, nil
+}
+
+// scanCSVFile reads and tokenizes a CSV file.
+func scanCSVFile(ctx context.Context, path string, o CSVOptions) (*csvFile, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -26,7 +26,7 @@ func BenchmarkScanCSV(b *testing.B) {
 	b.SetBytes(int64(sb.Len()))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := scanCSV(context.Background(), p, o); err != nil {
+		if _, err := scanCSVFile(context.Background(), p, o); err != nil {
 			b.Fatal(err)
 		}
 	}
