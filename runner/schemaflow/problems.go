@@ -135,12 +135,34 @@ func duckError(raw string) (msg, hint string) {
 // a column of DuckDB type t as: delta-rs writes Polars' unsigned integers
 // (UInt32 of len() and count(), with_row_index's index) as the signed
 // Delta type of their width (UInt32 is integer), so a POLARS sink does.
+// Inside lists and structs too: delta-rs writes List(UInt16) as
+// array<short> and Struct(x: UInt32) as struct<x:integer>
+// (TestPolarsDeltaTypes).
 func SinkType(backend, t string) string {
-	if s, ok := polarsUnsigned[strings.ToUpper(t)]; ok && backend == "POLARS" {
+	if backend != "POLARS" {
+		return t
+	}
+	if s, ok := polarsUnsigned[strings.ToUpper(t)]; ok {
 		return s
 	}
-	return t
+	if !strings.ContainsAny(t, "[(") {
+		return t
+	}
+	// The type names outside quoted field names.
+	var b strings.Builder
+	for i, part := range strings.Split(t, `"`) {
+		if i%2 == 0 {
+			part = unsignedName.ReplaceAllStringFunc(part, func(n string) string { return polarsUnsigned[strings.ToUpper(n)] })
+		} else {
+			b.WriteByte('"')
+			part += `"`
+		}
+		b.WriteString(part)
+	}
+	return b.String()
 }
+
+var unsignedName = regexp.MustCompile(`(?i)\b(UTINYINT|USMALLINT|UINTEGER|UBIGINT)\b`)
 
 var polarsUnsigned = map[string]string{"UTINYINT": "TINYINT", "USMALLINT": "SMALLINT", "UINTEGER": "INTEGER", "UBIGINT": "BIGINT"}
 
