@@ -52,6 +52,18 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 	return workspace.SortDiagnostics(ds), nil
 }
 
+// SinkSchemas are the schemas the Delta sinks of the snapshot's nodes
+// write (laktory validate --schemas): each column with the Delta type the
+// pipeline's backend writes it as. It binds what Validate binds (from the
+// flow's caches when it ran just before).
+func (r *Runner) SinkSchemas(ctx context.Context, snap *workspace.Snapshot) ([]schemaflow.SinkSchema, error) {
+	res, err := r.flow.Check(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	return res.SinkSchemas, nil
+}
+
 // landingDiagnostics lists, for each file source of the nodes keep accepts
 // (nil: every node), the entries of its path that are not regular files
 // (LK206), and returns those entries: runs skip them without opening them.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/laktory/workbench/runner"
+	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/spf13/cobra"
@@ -63,7 +64,7 @@ type diagJSON struct {
 
 func init() {
 	registerCommand("validate", func(a *app) *cobra.Command {
-		var asJSON, deep, strict bool
+		var asJSON, deep, strict, schemas bool
 		var wf workspaceFlags
 		var paramFlags []string
 		cmd := &cobra.Command{
@@ -101,6 +102,12 @@ pipeline, a stack nor included by one).
 their parameters (as laktory run --param): every ${params.NAME} in a
 shared sink, a where predicate or a path takes the value before the rules
 run.
+
+With --schemas it also prints the schema each Delta sink writes: every
+column with the Delta type the pipeline's backend writes it as (on POLARS
+the type delta-rs writes for the Polars dtype: UInt32 as integer, a
+Datetime of any unit as timestamp_ntz, a zoned one as timestamp), or why a
+Delta table cannot store it.
 
 It exits with 1 when the workspace has errors (warnings and infos don't
 count), and prints every diagnostic as JSON with --json. Codes are stable
@@ -140,11 +147,20 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 				if err != nil {
 					return err
 				}
+				var sinks []sinkSchemaJSON
+				if schemas {
+					ss, err := r.SinkSchemas(a.ctx, s)
+					if err != nil {
+						return err
+					}
+					sinks = sinkSchemas(s, dir, ss)
+				}
 				if asJSON {
 					out := struct {
-						Diagnostics []diagJSON `json:"diagnostics"`
-						Ignored     []string   `json:"ignored"`
-					}{Diagnostics: []diagJSON{}, Ignored: []string{}}
+						Diagnostics []diagJSON       `json:"diagnostics"`
+						Ignored     []string         `json:"ignored"`
+						Sinks       []sinkSchemaJSON `json:"sink_schemas,omitempty"`
+					}{Diagnostics: []diagJSON{}, Ignored: []string{}, Sinks: sinks}
 					for _, f := range s.Ignored {
 						out.Ignored = append(out.Ignored, displayPath(s, dir, f))
 					}
@@ -163,6 +179,9 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 							fmt.Fprintf(a.stdout, "  %s\n", displayPath(s, dir, f))
 						}
 					}
+					if schemas {
+						printSinkSchemas(a.stdout, sinks)
+					}
 				}
 				if workspace.HasErrors(ds) {
 					return errProblems
@@ -172,11 +191,66 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 		}
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as JSON")
 		cmd.Flags().BoolVar(&deep, "deep", false, "also check the Delta tables of shared sinks against their writers, and make what cannot run on this machine (LK205, LK207) an error")
+		cmd.Flags().BoolVar(&schemas, "schemas", false, "also print the schema each Delta sink writes, with the Delta types of the pipeline's backend")
 		cmd.Flags().BoolVar(&strict, "strict", false, "make what Laktory 0.13.1 rejects an error (orchestrator settings, the flow: and foreach: extensions)")
 		cmd.Flags().StringArrayVar(&paramFlags, "param", nil, "pipeline parameter NAME=VALUE, for ${params.NAME} (repeatable): check the pipelines as a run with these values")
 		wf.register(cmd)
 		return cmd
 	})
+}
+
+// sinkSchemaJSON is the schema a Delta sink writes (validate --schemas).
+type sinkSchemaJSON struct {
+	Pipeline string           `json:"pipeline"`
+	Node     string           `json:"node"`
+	Sink     string           `json:"sink"`
+	Backend  string           `json:"backend"`
+	Columns  []sinkColumnJSON `json:"columns"`
+}
+
+type sinkColumnJSON struct {
+	Name    string `json:"name"`
+	Type    string `json:"type,omitempty"`
+	Problem string `json:"problem,omitempty"`
+}
+
+func sinkSchemas(s *workspace.Snapshot, dir string, ss []schemaflow.SinkSchema) []sinkSchemaJSON {
+	var out []sinkSchemaJSON
+	for _, x := range ss {
+		label := x.Sink.Describe()
+		if x.Sink.Table == "" && x.Sink.ResolvedPath != "" {
+			label = displayPath(s, dir, x.Sink.ResolvedPath)
+		}
+		backend := x.Sink.Backend
+		if backend == "" {
+			backend = "PYSPARK"
+		}
+		j := sinkSchemaJSON{Pipeline: x.Pipeline, Node: x.Node, Sink: label, Backend: backend, Columns: []sinkColumnJSON{}}
+		for _, c := range x.Columns {
+			j.Columns = append(j.Columns, sinkColumnJSON{Name: c.Name, Type: c.Type, Problem: c.Problem})
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// printSinkSchemas prints the schemas Delta sinks write, a column a line.
+func printSinkSchemas(w io.Writer, sinks []sinkSchemaJSON) {
+	fmt.Fprintf(w, "\nsink schemas (%d Delta sinks whose columns are known):\n", len(sinks))
+	for _, sk := range sinks {
+		fmt.Fprintf(w, "  %s.%s -> %s (%s)\n", sk.Pipeline, sk.Node, sk.Sink, sk.Backend)
+		width := 0
+		for _, c := range sk.Columns {
+			width = max(width, len(c.Name))
+		}
+		for _, c := range sk.Columns {
+			t := c.Type
+			if t == "" {
+				t = "not writable: " + c.Problem
+			}
+			fmt.Fprintf(w, "    %-*s  %s\n", width, c.Name, t)
+		}
+	}
 }
 
 // ANSI styles of the human output.

@@ -90,6 +90,26 @@ type Result struct {
 	// TableColumnTypes are the DuckDB types of those columns, by lower
 	// case name (see validate.Options.TableColumnTypes).
 	TableColumnTypes map[workspace.TableID]map[string]string
+	// SinkSchemas are the columns each Delta sink of a checked node
+	// writes, with their Delta types, in the nodes' order (sinks of nodes
+	// whose output is not known are left out).
+	SinkSchemas []SinkSchema
+}
+
+// SinkSchema is the schema a Delta sink writes: its columns in order, each
+// with the Delta type the sink's backend writes it as (as a POLARS sink
+// writes a Polars dtype: delta-rs' type, TestPolarsDeltaTypes).
+type SinkSchema struct {
+	Pipeline, Node string
+	Sink           *workspace.Sink
+	Columns        []SinkColumn
+}
+
+// SinkColumn is a column a sink writes: its Delta type in Spark's notation
+// (long, timestamp_ntz, array<short>), or "" with Problem saying why a
+// Delta table cannot store it.
+type SinkColumn struct {
+	Name, Type, Problem string
 }
 
 // nodeState is a node during a check.
@@ -156,6 +176,7 @@ func (f *Flow) Check(ctx context.Context, snap *workspace.Snapshot, pipelines ..
 		c.problems(ns, res.TableColumns)
 		if ns.cols != nil {
 			c.sinks(ns)
+			res.SinkSchemas = append(res.SinkSchemas, c.sinkSchemas(ns)...)
 		}
 	}
 	if len(pipelines) == 0 {

@@ -223,6 +223,35 @@ func (c *check) sinks(ns *nodeState) {
 	}
 }
 
+// sinkSchemas are the schemas the Delta sinks of a node write: its output
+// (after a writer column) with each column's DuckDB type as the sink's
+// backend writes it (SinkType), in Delta's notation.
+func (c *check) sinkSchemas(ns *nodeState) []SinkSchema {
+	var out []SinkSchema
+	for _, sk := range ns.n.Sinks {
+		if !sk.IsDelta() {
+			continue
+		}
+		ss := SinkSchema{Pipeline: ns.p.Name, Node: ns.n.Name, Sink: sk}
+		var w *workspace.Writer
+		if sk.Table != "" {
+			w = writerOf(c.snap.Table(sk.Table), ns, sk)
+		}
+		for _, col := range sinkColumns(w, ns.cols) {
+			t := SinkType(sk.Backend, col.Type)
+			sc := SinkColumn{Name: col.Name}
+			if dt, err := delta.ParseDuckDBType(t); err != nil {
+				sc.Problem = fmt.Sprintf("%s: a Delta table cannot store it", col.Type)
+			} else {
+				sc.Type = dt.TypeName()
+			}
+			ss.Columns = append(ss.Columns, sc)
+		}
+		out = append(out, ss)
+	}
+	return out
+}
+
 // writerOf is the writer of sink sk of a node (nil for a table without it).
 func writerOf(t *workspace.Table, ns *nodeState, sk *workspace.Sink) *workspace.Writer {
 	if t == nil {
