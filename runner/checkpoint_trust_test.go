@@ -2,12 +2,15 @@ package runner
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/laktory/workbench/runner/checkpoint"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
 // TestUntrustedCheckpoint: a checkpoint whose logs disagree (parts lost or
@@ -90,5 +93,75 @@ func TestUntrustedCheckpoint(t *testing.T) {
 				t.Fatalf("%d rows read again after the FULL refresh", o.sum.RowsWritten)
 			}
 		})
+	}
+}
+
+// TestUntrustedCheckpointNoTxn: file sinks (PARQUET, JSON, CSV) and
+// ForEach sinks have no Delta txn to show that a batch was written, so
+// the flow records each batch its sink wrote in the checkpoint's
+// laktory-sinks/ before its commit marker. A first run of one batch
+// whose offsets/ and commits/ were lost (sources/0 alone, what a crash
+// before offsets/0 leaves too) is then refused naming the checkpoint and
+// the FULL refresh; a crash between the sink's write and the commit
+// (kill point batch.sink) is still resumed.
+func TestUntrustedCheckpointNoTxn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary")
+	}
+	sinks := map[string]string{
+		"parquet": "  - path: ../out/pq/\n    format: PARQUET\n    mode: APPEND\n",
+		"json":    "  - path: ../out/js/\n    format: JSON\n    mode: APPEND\n",
+		"csv":     "  - path: ../out/cs/\n    format: CSV\n    mode: APPEND\n",
+		"foreach": "  - foreach:\n      command: [\"sh\", \"-c\", \"cat >> ../fe.txt\"]\n",
+	}
+	for _, name := range []string{"parquet", "json", "csv", "foreach"} {
+		pipeline := strings.Replace(strings.Replace(fileStreamPipeline, "maxFilesPerTrigger: 1", "maxFilesPerTrigger: 10", 1),
+			"  - table_name: out\n    mode: APPEND\n", sinks[name], 1)
+		for _, damage := range []string{"offsets and commits lost", "killed between write and commit"} {
+			t.Run(name+" "+damage, func(t *testing.T) {
+				w := newWS(t, map[string]string{"pipelines/pl.yaml": pipeline, "data/in/1.jsonl": jsonl("a", 0, 3, "")})
+				workspacetest.Ordered(t, w.dir, time.Now().Add(-time.Hour), "data/in/1.jsonl")
+				r := testRunner(t)
+				if damage == "killed between write and commit" {
+					killAt(t, w.dir, "s", stepSink, 0)
+					cp := flowDir(t, w.load(), "pl", "s")
+					if got := fmt.Sprint(batchesOf(t, cp, "offsets"), batchesOf(t, cp, "commits")); got != "[0] []" {
+						t.Fatalf("offsets and commits after the kill: %s", got)
+					}
+					mustRun(t, r, w.load(), Request{}) // resumed: batch 0 replayed
+					if got := fmt.Sprint(batchesOf(t, cp, "commits")); got != "[0]" {
+						t.Fatalf("commits after the rerun: %s", got)
+					}
+					// The replayed batch is not written twice (the ForEach
+					// sink receives it again, at least once).
+					reader := map[string]string{"parquet": "read_parquet('out/pq/*.parquet')", "json": "read_json_auto('out/js/*.json')",
+						"csv": "read_csv('out/cs/*.csv')", "foreach": "read_json_auto('fe.txt')"}[name]
+					want := map[bool]string{true: "6", false: "3"}[name == "foreach"]
+					if got := sqlRows(t, r, "SELECT count(*) FROM "+strings.Replace(reader, "'", "'"+w.dir+"/", 1)); got[0][0] != want {
+						t.Fatalf("%s rows in the sink after the replay, want %s", got[0][0], want)
+					}
+					return
+				}
+				mustRun(t, r, w.load(), Request{})
+				cp := flowDir(t, w.load(), "pl", "s")
+				os.RemoveAll(filepath.Join(cp, "offsets"))
+				os.RemoveAll(filepath.Join(cp, "commits"))
+				w.write(map[string]string{"data/in/2.jsonl": jsonl("b", 0, 2, "")})
+				o := run(t, r, w.load(), Request{})
+				msg := o.sum.Tasks[0].Err
+				if o.err == nil {
+					t.Fatalf("the run went on (%d rows written) over a checkpoint whose sink holds a batch beyond its offsets/", o.sum.RowsWritten)
+				}
+				for _, want := range []string{cp, "recorded batch 0 as written to it (laktory-sinks/0) while the checkpoint's offsets/ end at -1", "laktory run --pipeline pl --select s --refresh FULL"} {
+					if !strings.Contains(msg, want) {
+						t.Fatalf("the error does not say %q:\n%s", want, msg)
+					}
+				}
+				mustRun(t, r, w.load(), Request{Refresh: "FULL"})
+				if o := mustRun(t, r, w.load(), Request{}); o.sum.RowsWritten != 0 {
+					t.Fatalf("%d rows written again after the FULL refresh", o.sum.RowsWritten)
+				}
+			})
+		}
 	}
 }

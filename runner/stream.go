@@ -205,7 +205,17 @@ func (fr *flowRun) run(ctx context.Context) error {
 				}
 				return q, err == nil, err
 			}}
-		rows, err := fr.processBatch(ctx, b)
+		var rows int64
+		written, err := fr.fileSinkHas(batch)
+		if err == nil && written {
+			// A file sink has no txn to skip a replayed batch it holds.
+			x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write",
+				Message: fmt.Sprintf("flow %s: batch %d is already in %s (%s/%d): not written again", f.name, batch, f.sink.sink.Describe(), checkpoint.SinkLog, batch)})
+		} else if err == nil {
+			if rows, err = fr.processBatch(ctx, b); err == nil {
+				err = fr.sinkWritten(batch)
+			}
+		}
 		if err != nil {
 			return fr.fail(batch, err)
 		}
@@ -262,6 +272,9 @@ func (fr *flowRun) runOnce(ctx context.Context) error {
 	}
 	start := time.Now()
 	rows, err := fr.processBatch(ctx, microBatch{appID: cp.ID, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
+	if err == nil {
+		err = fr.sinkWritten(0)
+	}
 	if err != nil {
 		return fr.fail(0, err)
 	}
@@ -388,7 +401,26 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 // next would be taken for ones the table has, and skipped for good.
 func (fr *flowRun) tableAhead(ctx context.Context, cp *checkpoint.Checkpoint) error {
 	sp := fr.f.sink
-	if sp == nil || sp.table == nil || sp.table.Path == "" || !isDeltaTable(sp.table.Path) {
+	if sp == nil {
+		return nil
+	}
+	planned, err := cp.LastOffsets()
+	if err != nil {
+		return err
+	}
+	if !fr.txnSink() {
+		// No txn: the batches the flow recorded its sink wrote.
+		v, err := cp.LastSinkBatch()
+		if err != nil {
+			return err
+		}
+		if v > planned {
+			return fmt.Errorf("%w: checkpoint %s is behind its sink (%s): the flow recorded batch %d as written to it (%s/%d) while the checkpoint's offsets/ end at %d (offsets/ and commits/ lost or removed): its next batches would read again what that batch read",
+				checkpoint.ErrUntrusted, cp.Dir, sp.sink.Describe(), v, checkpoint.SinkLog, v, planned)
+		}
+		return nil
+	}
+	if sp.table == nil || sp.table.Path == "" || !isDeltaTable(sp.table.Path) {
 		return nil
 	}
 	snap, err := delta.LoadSnapshot(ctx, sp.table.Path)
@@ -399,15 +431,39 @@ func (fr *flowRun) tableAhead(ctx context.Context, cp *checkpoint.Checkpoint) er
 	if !ok {
 		return nil
 	}
-	planned, err := cp.LastOffsets()
-	if err != nil {
-		return err
-	}
 	if v > planned {
 		return fmt.Errorf("%w: checkpoint %s is behind its table %s, which holds batch %d of the flow while the checkpoint's offsets/ end at %d (offsets/ and commits/ lost or removed): its next batches would be taken for ones the table has and skipped",
 			checkpoint.ErrUntrusted, cp.Dir, sp.table.Path, v, planned)
 	}
 	return nil
+}
+
+// txnSink reports whether the flow's sink is a Delta table, whose commits
+// carry the flow's txn; file and ForEach sinks have none.
+func (fr *flowRun) txnSink() bool {
+	sk := fr.f.sink.sink
+	return sk.Kind != workspace.SinkForEach && sk.IsDelta()
+}
+
+// fileSinkHas reports whether the flow's sink is a file sink that the
+// checkpoint records holding batch (a replay after a crash between its
+// write and its commit marker). A ForEach sink receives a replayed batch
+// again, with the same epoch id, as Spark's ForEach does (at least once).
+func (fr *flowRun) fileSinkHas(batch int64) (bool, error) {
+	if fr.txnSink() || fr.f.sink.sink.Kind == workspace.SinkForEach {
+		return false, nil
+	}
+	v, err := fr.cp.LastSinkBatch()
+	return v >= batch, err
+}
+
+// sinkWritten records, for a sink without txn, that batch was written
+// (checkpoint.SinkLog), before its commit marker.
+func (fr *flowRun) sinkWritten(batch int64) error {
+	if fr.txnSink() {
+		return nil
+	}
+	return fr.cp.WriteSinkBatch(batch)
 }
 
 func (fr *flowRun) untrusted(err error) error {

@@ -361,6 +361,21 @@ func (cp *Checkpoint) WriteOffsets(n int64, seq OffsetSeq) error {
 	return cp.writeLog("offsets", n, b.Bytes())
 }
 
+// SinkLog is the folder of a checkpoint where a flow whose sink has no
+// Delta txn (file and ForEach sinks) records each batch the sink wrote,
+// before the batch's commit marker: it tells a checkpoint that lost
+// offsets/ and commits/ from one a crash left before its first offsets, as
+// a Delta sink's txn does. Spark ignores it.
+const SinkLog = "laktory-sinks"
+
+// WriteSinkBatch records that the flow's sink wrote batch n (SinkLog).
+func (cp *Checkpoint) WriteSinkBatch(n int64) error {
+	return cp.writeLog(SinkLog, n, []byte(checkpointVersion+"\n"))
+}
+
+// LastSinkBatch is the newest batch SinkLog records, -1 when none.
+func (cp *Checkpoint) LastSinkBatch() (int64, error) { return cp.last(SinkLog) }
+
 // WriteCommit writes commits/<n>: batch n is done.
 func (cp *Checkpoint) WriteCommit(n int64) error {
 	return cp.writeLog("commits", n, []byte(checkpointVersion+"\n"+`{"nextBatchWatermarkMs":0}`))
