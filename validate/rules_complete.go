@@ -23,7 +23,7 @@ func (c *checker) completeMode() {
 					continue
 				}
 				c.add(sk.At("mode"), Error, CodeCompleteNoAgg,
-					fmt.Sprintf("sink %s of node '%s' is written in COMPLETE mode, but the node does not aggregate: Spark refuses it (Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets)",
+					fmt.Sprintf("sink %s of node '%s' is written in COMPLETE mode, but the node does not aggregate: Spark 4.2 refuses it ([STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output mode: complete. This output mode is not supported for no streaming aggregations on streaming DataFrames/DataSets.)",
 						sk.Describe(), n.Name),
 					"aggregate in the transformer (GROUP BY, or an aggregate function over the stream), or use mode APPEND")
 			}

@@ -148,7 +148,7 @@ func (c *checker) viewNodeRead(p *workspace.Pipeline, n *workspace.Node, name st
 			"write node '"+name+"' to a table (`table_name:`), or read a table")
 	case ps.Kind != workspace.SinkTable:
 		c.add(at, Error, CodeViewSource,
-			fmt.Sprintf("{nodes.%s} names a node whose sink is not a table (%s): node '%s' is a view, whose SQL names the table of each node it reads (Laktory 0.13.1's run fails: AttributeError, no full_name)", name, ps.Describe(), n.Name),
+			fmt.Sprintf("{nodes.%s} names a node whose sink is not a table (%s): node '%s' is a view, whose SQL names the table of each node it reads (Laktory 0.13.1's run fails: AttributeError: '%s' object has no attribute 'full_name')", name, ps.Describe(), n.Name, sinkModel(ps)),
 			"write node '"+name+"' to a table (`table_name:`), or read a table")
 	}
 }
@@ -161,4 +161,15 @@ func viewSink(n *workspace.Node) *workspace.Sink {
 		}
 	}
 	return nil
+}
+
+// sinkModel is the Laktory model of a sink that is not a table.
+func sinkModel(sk *workspace.Sink) string {
+	switch sk.Kind {
+	case workspace.SinkPipelineView:
+		return "PipelineViewDataSink"
+	case workspace.SinkForEach:
+		return "ForEachDataSink"
+	}
+	return "FileDataSink"
 }
