@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,9 @@ type Guard struct {
 	// current folder (resolved, with each folder above them) to why.
 	real []string
 	kept map[string]string
+	// remote are the roots in an object store (s3://bucket/lake), as
+	// URIs without a trailing slash.
+	remote []string
 }
 
 // NewGuard returns a guard allowing paths strictly inside roots. A path
@@ -58,6 +62,11 @@ func NewGuard(roots []string, protected ...string) Guard {
 			continue
 		}
 		g.roots = append(g.roots, r)
+		if IsRemoteLocation(r) {
+			// A lake in a bucket: Check compares keys, nothing resolves.
+			g.remote = append(g.remote, strings.TrimRight(sameScheme(r), "/"))
+			continue
+		}
 		if rr, err := RealPath(r); err == nil {
 			g.real = append(g.real, rr)
 		}
@@ -89,6 +98,9 @@ func (g Guard) Check(path string) (string, error) {
 	if strings.TrimSpace(path) == "" {
 		return "", fmt.Errorf("%w: no path given", ErrProtectedPath)
 	}
+	if IsRemoteLocation(path) {
+		return g.checkRemote(path)
+	}
 	real, err := RealPath(path)
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrOutsideRoots, path, err)
@@ -107,6 +119,29 @@ func (g Guard) Check(path string) (string, error) {
 	return "", fmt.Errorf("%w: refusing %s: it is not inside %s", ErrOutsideRoots, real, describeRoots(g.real))
 }
 
+// checkRemote is Check for a location in an object store: it must lie
+// strictly inside a root of the same store (s3://bucket/lake holds
+// s3://bucket/lake/main/default/t), with no empty, . or .. part below the
+// root (an object store resolves no link, so nothing else can lead a
+// write elsewhere). It is returned as given.
+func (g Guard) checkRemote(path string) (string, error) {
+	p := sameScheme(path)
+	for _, r := range g.remote {
+		rest, ok := strings.CutPrefix(p, r+"/")
+		if !ok || rest == "" {
+			continue
+		}
+		for _, part := range strings.Split(strings.TrimRight(rest, "/"), "/") {
+			if part == "" || part == "." || part == ".." {
+				return "", fmt.Errorf("%w: refusing %s: it has an empty, . or .. part below the root %s", ErrProtectedPath, path, r)
+			}
+		}
+		return path, nil
+	}
+	roots := append(slices.Clone(g.real), g.remote...)
+	return "", fmt.Errorf("%w: refusing %s: it is not inside %s", ErrOutsideRoots, path, describeRoots(roots))
+}
+
 func describeRoots(roots []string) string {
 	switch len(roots) {
 	case 0:
@@ -121,6 +156,9 @@ func describeRoots(roots []string) string {
 // folder (or file) is removed, never the folder a symbolic link points
 // from. A missing path is not an error.
 func (g Guard) RemoveAll(path string) error {
+	if IsRemoteLocation(path) {
+		return fmt.Errorf("%w: refusing to remove %s as a folder: a table in an object store is dropped by DropTable", ErrProtectedPath, path)
+	}
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -203,3 +203,34 @@ func TestConfinedDuckDB(t *testing.T) {
 		t.Fatalf("TimeZone %q %v", tz, err)
 	}
 }
+
+// TestGuardRemoteLake: with a lake in a bucket among the roots, a table
+// location strictly inside it passes as given (s3a:// is the same store),
+// anything else is refused: the lake itself, another bucket or prefix, a
+// location with an empty, . or .. part; no local path stands in for the
+// bucket, and RemoveAll refuses a remote location (tables there are
+// dropped by DropTable).
+func TestGuardRemoteLake(t *testing.T) {
+	ws := t.TempDir()
+	g := NewGuard([]string{ws, "s3://bucket/lake"})
+	for _, ok := range []string{"s3://bucket/lake/main/default/t", "s3a://bucket/lake/main/default/t", "s3://bucket/lake/t/"} {
+		if got, err := g.Check(ok); err != nil || got != ok {
+			t.Errorf("Check(%q) = %q, %v; want it as given", ok, got, err)
+		}
+	}
+	for _, bad := range []string{"s3://bucket/lake", "s3://bucket/lake/", "s3://bucket/lakehouse/t", "s3://other/lake/t",
+		"s3://bucket/lake/../x", "s3://bucket/lake/a//t", "s3://bucket/lake/./t", "gs://bucket/lake/t"} {
+		if got, err := g.Check(bad); err == nil {
+			t.Errorf("Check(%q) = %q; want it refused", bad, got)
+		}
+	}
+	if _, err := g.Check(filepath.Join(ws, "t")); err != nil {
+		t.Errorf("a local path inside the workspace: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "s3:")); err == nil {
+		t.Errorf("the guard made a local folder for the bucket")
+	}
+	if err := g.RemoveAll("s3://bucket/lake/main/default/t"); !errors.Is(err, ErrProtectedPath) {
+		t.Errorf("RemoveAll of a remote table: %v, want ErrProtectedPath", err)
+	}
+}

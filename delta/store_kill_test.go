@@ -78,9 +78,9 @@ func TestS3KillPoints(t *testing.T) {
 			// The killed writer's staging folder is gone: removed by the
 			// rerun's first write, or by the next writer's sweep.
 			if tc.committed {
-				sweepStages(tmp)
+				sweepStages(filepath.Join(tmp, "laktory-stages"))
 			}
-			if left, _ := filepath.Glob(filepath.Join(tmp, stagePrefix+"*")); len(left) != 0 {
+			if left, _ := filepath.Glob(filepath.Join(tmp, "laktory-stages", stagePrefix+"*")); len(left) != 0 {
 				t.Errorf("staging folders left: %v", left)
 			}
 			s = mustSnapshot(t, root)

@@ -66,6 +66,27 @@ var s3Clients = struct {
 	byBucket map[string]*s3Bucket
 }{byBucket: map[string]*s3Bucket{}}
 
+// RemoteStats sums the request counts of the S3 buckets this process has
+// opened (the stores of one bucket share their counters): what runs
+// against a bucket cost.
+func RemoteStats() StoreStats {
+	s3Clients.Lock()
+	defer s3Clients.Unlock()
+	var sum StoreStats
+	for _, b := range s3Clients.byBucket {
+		s := b.counters.Stats()
+		sum.Lists += s.Lists
+		sum.Stats += s.Stats
+		sum.Gets += s.Gets
+		sum.Puts += s.Puts
+		sum.Conditional += s.Conditional
+		sum.Deletes += s.Deletes
+		sum.BytesRead += s.BytesRead
+		sum.BytesWritten += s.BytesWritten
+	}
+	return sum
+}
+
 type s3Bucket struct {
 	client   *s3.Client
 	atomic   bool

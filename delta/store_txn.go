@@ -40,8 +40,12 @@ func (tx *Transaction) writeRoot() (string, error) {
 		return tx.root, nil
 	}
 	if tx.stage == "" {
-		sweepStagesOnce.Do(func() { sweepStages(os.TempDir()) })
-		dir, err := os.MkdirTemp("", stagePrefix+"*")
+		parent := StageDir()
+		sweepStagesOnce.Do(func() { sweepStages(parent) })
+		if err := os.MkdirAll(parent, 0o700); err != nil {
+			return "", fmt.Errorf("table %s: a staging folder for its new files: %w", tx.root, err)
+		}
+		dir, err := os.MkdirTemp(parent, stagePrefix+"*")
 		if err != nil {
 			return "", fmt.Errorf("table %s: a staging folder for its new files: %w", tx.root, err)
 		}
@@ -59,6 +63,12 @@ const (
 	stagePrefix    = "laktory-stage-"
 	stageOwnerFile = ".owner"
 )
+
+// StageDir is the folder the staging folders of remote transactions are
+// made in: laktory-stages in the temporary folder. A sandboxed database
+// that writes a remote table must be allowed to write there (and to read
+// the object cache's folder).
+func StageDir() string { return filepath.Join(os.TempDir(), "laktory-stages") }
 
 var sweepStagesOnce sync.Once
 

@@ -105,6 +105,7 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	}
 	params, pds := validate.RunParameters(snap, validate.RunRequest{Refresh: req.Refresh, ResetMode: req.ResetMode, Selection: sel.Map()})
 	ds = append(ds, pds...)
+	ds = append(ds, bucketLakeUnsupported(r.runEngine().Info(), snap, sel)...)
 	if workspace.HasErrors(ds) {
 		return nil, &PlanError{Diagnostics: ds}
 	}

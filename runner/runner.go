@@ -305,12 +305,23 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // Sandbox is the confinement of the SQL of snap's pipelines: the
-// workspace, the lake and the roots of the workbench config (read and
+// workspace, the lake (for a lake in a bucket: the object cache and the
+// staging folders) and the roots of the workbench config (read and
 // write), and the folders and files its sources declare outside them
 // (read: DuckDB's allowed_paths, or the folder of a folder or glob
 // source); DuckDB spills into DIR/.laktory/tmp.
 func Sandbox(snap *workspace.Snapshot) *delta.Confinement {
-	c := &delta.Confinement{Dirs: snap.Layout.AllowedRoots(), TempDir: filepath.Join(snap.Layout.StateDir(), "tmp")}
+	c := &delta.Confinement{TempDir: filepath.Join(snap.Layout.StateDir(), "tmp")}
+	for _, r := range snap.Layout.AllowedRoots() {
+		if !delta.IsRemoteLocation(r) {
+			c.Dirs = append(c.Dirs, r)
+		}
+	}
+	if snap.Layout.RemoteLake() {
+		// DuckDB reads a bucket's tables from the object cache and writes
+		// their new files in staging folders (docs/object-storage.md).
+		c.Dirs = append(c.Dirs, delta.DefaultObjectCache().Dir, delta.StageDir())
+	}
 	inside := func(p string) bool {
 		for _, d := range c.Dirs {
 			if rel, err := filepath.Rel(d, p); err == nil && !strings.HasPrefix(rel, "..") {

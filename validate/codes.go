@@ -109,14 +109,17 @@ const (
 	CodeSourceMissing      = "LK205"
 	CodeNotRegular         = "LK206"
 	CodeRemotePath         = "LK207"
-	CodeSQLBind            = "LK301"
-	CodeSQLDialect         = "LK302"
-	CodeSQLDiffers         = "LK303"
-	CodeNotBoolean         = "LK304"
-	CodeSinkType           = "LK305"
-	CodeSinkWidened        = "LK306"
-	CodeSchemaUnknown      = "LK307"
-	CodeNullDropped        = "LK308"
+	// LK23x: a lake in a bucket (docs/object-storage.md).
+	CodeBucketLakeEngine = "LK230"
+	CodeBucketLakeView   = "LK231"
+	CodeSQLBind          = "LK301"
+	CodeSQLDialect       = "LK302"
+	CodeSQLDiffers       = "LK303"
+	CodeNotBoolean       = "LK304"
+	CodeSinkType         = "LK305"
+	CodeSinkWidened      = "LK306"
+	CodeSchemaUnknown    = "LK307"
+	CodeNullDropped      = "LK308"
 	// LK4xx: what a run may touch (paths, predicates, SQL).
 	CodeWhereShape  = "LK401"
 	CodeWhereReads  = "LK402"
@@ -223,6 +226,8 @@ var Codes = []CodeInfo{
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
 	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
 	{CodeSourceMissing, Warning, "a file source path that does not exist on this machine (read from disk by the caller); an error in plans, runs and validate --deep"},
+	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://): the Spark engine is not wired to a bucket yet (s3a and Delta's S3 LogStore); nothing runs"},
+	{CodeBucketLakeView, Error, "a VIEW sink with the lake in a bucket (s3://): views are files of a local lake; nothing runs"},
 	{CodeRemotePath, Warning, "a file source or sink path on Databricks or in an object store (/Volumes/..., dbfs:/..., s3://...) that no `paths:` of laktory-workbench.yaml maps to a local folder; an error in plans, runs and validate --deep"},
 	{CodeNotRegular, Warning, "a file source's folder holds entries that are not regular files (a FIFO, socket, device, link to a folder): skipped, never opened"},
 	{CodeSQLBind, Error, "SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)"},

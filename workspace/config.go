@@ -72,6 +72,14 @@ type configKey func(c *Config, v *yaml.Node, bad func(n *yaml.Node, code, msg, h
 // configKeys are the keys of the config file.
 var configKeys = map[string]configKey{
 	"lake": func(c *Config, v *yaml.Node, bad func(*yaml.Node, string, string, string)) {
+		if v.Kind == yaml.ScalarNode && IsRemoteLake(v.Value) {
+			if s, err := LakeLocation(v.Value); err != nil {
+				bad(v, CodeBadEnum, "`lake`: "+err.Error(), "write lake: s3://BUCKET/PREFIX; the endpoint, region and credentials come from the AWS configuration (AWS_* variables, AWS_PROFILE), never from this file")
+			} else {
+				c.Lake = s
+			}
+			return
+		}
 		if s, ok := configPath(c, v, "lake", bad); ok {
 			c.Lake = s
 		}

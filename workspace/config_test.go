@@ -44,10 +44,15 @@ func TestConfigFile(t *testing.T) {
 			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 7, workspace.CodeBadEnum, "home folder")}},
 		{name: "a folder holding home", config: "roots: [" + filepath.Dir(home) + "]\n",
 			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 9, workspace.CodeBadEnum, "home folder")}},
-		{name: "an object-store lake", config: "lake: s3://bucket/lake\nroots: [gs://b/x, ./ok]\n", roots: []string{"./ok"},
+		{name: "a lake in a bucket", config: "lake: s3a://bucket/lake/\nroots: [gs://b/x, ./ok]\n", lake: "s3://bucket/lake", roots: []string{"./ok"},
 			want: []workspacetest.Want{
-				workspacetest.D(workspace.ConfigFileName, 1, 7, workspace.CodeBadEnum, "s3://bucket/lake names an object store"),
 				workspacetest.D(workspace.ConfigFileName, 2, 9, workspace.CodeBadEnum, "gs://b/x names an object store")}},
+		{name: "a lake in an unsupported store", config: "lake: gs://bucket/lake\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 7, workspace.CodeBadEnum, "gs://bucket/lake names an object store")}},
+		{name: "a bucket lake without a bucket", config: "lake: s3:///lake\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 7, workspace.CodeBadEnum, "names no bucket")}},
+		{name: "a bucket lake with ..", config: "lake: s3://b/a/../c\n",
+			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 1, 7, workspace.CodeBadEnum, "empty, . or .. part")}},
 		{name: "twice", config: "lake: a\nlake: b\n", lake: "a",
 			want: []workspacetest.Want{workspacetest.D(workspace.ConfigFileName, 2, 1, workspace.CodeDuplicateKey, "twice")}},
 		{name: "not a mapping", config: "- a\n",
@@ -62,7 +67,7 @@ func TestConfigFile(t *testing.T) {
 			s := workspacetest.LoadDir(t, dir, workspace.Options{})
 			workspacetest.Expect(t, s, s.Diagnostics, tt.want)
 			abs := func(p string) string {
-				if filepath.IsAbs(p) {
+				if filepath.IsAbs(p) || workspace.IsRemoteLake(p) {
 					return p
 				}
 				return filepath.Join(s.Dir, p)

@@ -35,6 +35,9 @@ func (d *decoder) tableID(name string, r *TableRef) TableID {
 	if r == nil || strings.Contains(name, "${") {
 		return ""
 	}
+	if d.layout.RemoteLake() {
+		return TableID(d.layout.TablePath(*r))
+	}
 	return TableID(filepath.Clean(d.layout.TablePath(*r)))
 }
 

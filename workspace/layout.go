@@ -45,17 +45,54 @@ func NewLayout(dir, lakeOverride, env string) (Layout, error) {
 	l := Layout{Dir: abs, Lake: filepath.Join(abs, StateDirName, LakeDirName)}
 	for _, o := range []string{lakeOverride, env} {
 		if o != "" {
-			if err := LocalFolder(o); err != nil {
+			if l.Lake, err = LakeLocation(o); err != nil {
 				return Layout{}, fmt.Errorf("the lake %w", err)
-			}
-			if l.Lake, err = filepath.Abs(o); err != nil {
-				return Layout{}, err
 			}
 			break
 		}
 	}
 	return l, nil
 }
+
+// LakeLocation checks a lake given as a location: a local folder (made
+// absolute) or an S3 location, s3://bucket/prefix (s3a:// is the same
+// store, written s3://). Any other scheme is refused: a lake may not become
+// a local folder named "s3:" or "gs:".
+func LakeLocation(p string) (string, error) {
+	if !IsRemoteLake(p) {
+		if err := LocalFolder(p); err != nil {
+			return "", err
+		}
+		return filepath.Abs(p)
+	}
+	rest, _ := strings.CutPrefix(p, "s3a://")
+	if rest != p {
+		p = "s3://" + rest
+	}
+	bucket, prefix, _ := strings.Cut(strings.TrimPrefix(p, "s3://"), "/")
+	prefix = strings.TrimRight(prefix, "/")
+	if bucket == "" || strings.ContainsAny(bucket, " \\") {
+		return "", fmt.Errorf("%s names no bucket: write s3://BUCKET/PREFIX", p)
+	}
+	for _, part := range strings.Split(prefix, "/") {
+		if part == "." || part == ".." || (part == "" && prefix != "") {
+			return "", fmt.Errorf("%s has an empty, . or .. part in its prefix: write s3://BUCKET/PREFIX with plain folder names", p)
+		}
+	}
+	if prefix == "" {
+		return "s3://" + bucket, nil
+	}
+	return "s3://" + bucket + "/" + prefix, nil
+}
+
+// IsRemoteLake reports whether a lake location names an S3 bucket
+// (s3:// or s3a://) rather than a local folder.
+func IsRemoteLake(p string) bool {
+	return strings.HasPrefix(p, "s3://") || strings.HasPrefix(p, "s3a://")
+}
+
+// RemoteLake reports whether the layout's lake is in an S3 bucket.
+func (l Layout) RemoteLake() bool { return IsRemoteLake(l.Lake) }
 
 // AllowedRoots are the folders the product may create, replace and
 // delete paths strictly inside: the workspace folder, the lake root and the
@@ -74,7 +111,7 @@ func (l Layout) AllowedRoots() []string {
 // outside the workspace (a .laktory/lake linked onto another folder would
 // make that folder's content tables, and let RESET DROP delete it).
 func (l Layout) lakeTrusted() bool {
-	if l.Lake != filepath.Join(l.Dir, StateDirName, LakeDirName) {
+	if l.Lake != filepath.Join(l.Dir, StateDirName, LakeDirName) || l.RemoteLake() {
 		return true
 	}
 	real, err := RealPath(l.Lake)
@@ -129,7 +166,11 @@ func ParseTableName(name, catalog, schema string) TableRef {
 func (r TableRef) String() string { return r.Catalog + "." + r.Schema + "." + r.Table }
 
 // TablePath is the folder of a table in the lake: lake/<catalog>/<schema>/<table>.
+// In a lake in a bucket it is the table's URI, s3://bucket/prefix/<catalog>/<schema>/<table>.
 func (l Layout) TablePath(r TableRef) string {
+	if l.RemoteLake() {
+		return l.Lake + "/" + r.Catalog + "/" + r.Schema + "/" + r.Table
+	}
 	return filepath.Join(l.Lake, r.Catalog, r.Schema, r.Table)
 }
 
@@ -145,8 +186,7 @@ func ResolvePath(declaredIn, p string) string {
 // LocalFolder refuses a location that names an object store
 // (s3://bucket/lake, gs://, abfss://...) where a local folder is needed:
 // taken as a path, it would become a folder named "s3:" in the workspace.
-// The Delta layer reads and writes s3:// tables (docs/object-storage.md);
-// runs, plans and the engines do not use them yet.
+// Only the lake may be in a bucket (LakeLocation, docs/object-storage.md).
 func LocalFolder(p string) error {
 	scheme, _, ok := strings.Cut(p, "://")
 	if !ok || scheme == "" || strings.ContainsAny(scheme, "/\\.") {
@@ -155,5 +195,5 @@ func LocalFolder(p string) error {
 	if scheme == "file" {
 		return fmt.Errorf("%s is a file:// URI: write the folder's path without file://", p)
 	}
-	return fmt.Errorf("%s names an object store (%s://), and the runner needs a local folder for now: runs, plans and the engines do not read or write a lake in a bucket yet", p, scheme)
+	return fmt.Errorf("%s names an object store (%s://), and a local folder is needed here (only the lake may be in a bucket, s3://BUCKET/PREFIX)", p, scheme)
 }

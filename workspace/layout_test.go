@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,14 +52,38 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-// TestLayoutRefusesObjectStoreLake: --lake s3://... (or LAKTORY_LAKE) is
-// refused, not taken as a folder named "s3:" in the current folder.
-func TestLayoutRefusesObjectStoreLake(t *testing.T) {
+// TestLayoutLakeLocation: --lake (or LAKTORY_LAKE) may name an S3 bucket
+// (s3:// or s3a://, kept as an s3:// URI whose tables are URIs below it);
+// any other object store is refused, never taken as a folder named "s3:"
+// or "gs:" in the current folder.
+func TestLayoutLakeLocation(t *testing.T) {
 	dir := t.TempDir()
-	for _, tc := range [][2]string{{"s3://bucket/lake", ""}, {"", "s3a://bucket/lake"}, {"abfss://c@a.dfs.core.windows.net/l", ""}} {
-		_, err := NewLayout(dir, tc[0], tc[1])
-		if err == nil || !strings.Contains(err.Error(), "names an object store") {
-			t.Errorf("NewLayout(%q, %q) = %v; want the object store refused", tc[0], tc[1], err)
+	for _, tc := range []struct{ flag, env, want string }{
+		{"s3://bucket/lake", "", "s3://bucket/lake"},
+		{"", "s3a://bucket/lake/", "s3://bucket/lake"},
+		{"s3://bucket", "/ignored", "s3://bucket"},
+	} {
+		l, err := NewLayout(dir, tc.flag, tc.env)
+		if err != nil || l.Lake != tc.want || !l.RemoteLake() {
+			t.Errorf("NewLayout(%q, %q) = %q, %v; want %q", tc.flag, tc.env, l.Lake, err, tc.want)
+			continue
+		}
+		if got, want := l.TablePath(ParseTableName("c.s.t", "", "")), tc.want+"/c/s/t"; got != want {
+			t.Errorf("table path %q, want %q", got, want)
+		}
+		if !slices.Contains(l.AllowedRoots(), tc.want) {
+			t.Errorf("allowed roots %v lack the lake", l.AllowedRoots())
+		}
+	}
+	for _, tc := range []struct{ lake, want string }{
+		{"abfss://c@a.dfs.core.windows.net/l", "names an object store"},
+		{"gs://b/l", "names an object store"},
+		{"s3://", "names no bucket"},
+		{"s3://b/x/../y", "empty, . or .. part"},
+		{"s3://b//y", "empty, . or .. part"},
+	} {
+		if _, err := NewLayout(dir, tc.lake, ""); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewLayout(%q) = %v; want %q", tc.lake, err, tc.want)
 		}
 	}
 	for _, ok := range []string{"rel/lake", "/abs/lake", "./a://b", "file.name://x"} {

@@ -67,6 +67,9 @@ func (a *app) tablePath(arg string, f tableFlags) (string, error) {
 		}
 		ref := workspace.ParseTableName(arg, "", "")
 		path = layout.TablePath(ref)
+		if layout.RemoteLake() {
+			return path, nil // in a bucket: delta.Open says when no table is there
+		}
 		if _, err := os.Stat(path); err != nil {
 			return "", fmt.Errorf("%w: no folder %s and no table %s in the lake (%s)", delta.ErrNotDeltaTable, arg, ref, path)
 		}

@@ -197,7 +197,20 @@ func (r *Reader) TableFacts(ctx context.Context, path, column string) (validate.
 // EmptyOrMissing reports whether the table folder at path holds nothing
 // yet (no folder, an empty one, or only an empty _delta_log folder): the
 // table has not been written. A folder that cannot be read is not empty.
+//
+// A table in a bucket is empty when no object lies under its location (an
+// object store has no empty folders); a listing that fails is not empty.
 func EmptyOrMissing(path string) bool {
+	if delta.IsRemoteLocation(path) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		st, err := delta.OpenStore(ctx, path, delta.StoreOptions{})
+		if err != nil {
+			return false
+		}
+		objs, err := st.List(ctx, "", delta.ListOptions{Recursive: true})
+		return err == nil && len(objs) == 0
+	}
 	entries, err := os.ReadDir(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true

@@ -1,6 +1,7 @@
 package lake
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,9 @@ const watchSettle = 50 * time.Millisecond
 // while that does not exist the nearest existing folder on the way to
 // it, moving down or up as folders come and go.
 func WatchTable(path string) (<-chan struct{}, func(), error) {
+	if delta.IsRemoteLocation(path) {
+		return pollTable(path, RemotePollInterval)
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, nil, err
@@ -89,4 +93,48 @@ func WatchTable(path string) (<-chan struct{}, func(), error) {
 		w.Close()
 	}
 	return changes, stop, nil
+}
+
+// RemotePollInterval is how often WatchTable lists the log of a table in
+// a bucket (one LIST request each): an object store sends no events.
+var RemotePollInterval = 5 * time.Second
+
+// pollTable is WatchTable for a table in an object store: it lists the
+// table's log every interval and reports a change of its latest version,
+// its creation and its removal.
+func pollTable(uri string, interval time.Duration) (<-chan struct{}, func(), error) {
+	changes := make(chan struct{}, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	latest := func() int64 {
+		t, err := delta.Open(ctx, uri)
+		if err != nil {
+			return -1
+		}
+		v, err := t.LatestVersion(ctx)
+		if err != nil {
+			return -1
+		}
+		return v
+	}
+	go func() {
+		defer close(changes)
+		seen := latest()
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if v := latest(); v != seen && ctx.Err() == nil {
+				seen = v
+				select {
+				case changes <- struct{}{}:
+				default: // a change is pending already
+				}
+			}
+		}
+	}()
+	return changes, cancel, nil
 }

@@ -1,0 +1,276 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/delta/s3test"
+	"github.com/laktory/workbench/runner/lake"
+	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
+	"github.com/laktory/workbench/workspace/workspacetest"
+)
+
+// s3Lake is a workspace whose lake is in a bucket of the test's moto
+// server (laktory-workbench.yaml: lake: s3://BUCKET/lake), with the AWS
+// chain pointed at the server and an object cache of its own.
+type s3Lake struct {
+	srv  *s3test.Server
+	lake string
+}
+
+func newS3Lake(t *testing.T, dir string) *s3Lake {
+	t.Helper()
+	srv := s3test.Shared(t)
+	srv.Setenv(t)
+	delta.SetObjectCache(&delta.ObjectCache{Dir: t.TempDir()})
+	t.Cleanup(func() { delta.SetObjectCache(nil) })
+	l := &s3Lake{srv: srv, lake: "s3://" + srv.Bucket(t) + "/lake"}
+	workspacetest.Write(t, dir, map[string]string{workspace.ConfigFileName: "lake: " + l.lake + "\n"})
+	return l
+}
+
+// noLocalLake fails when a run made a local folder for the bucket's lake
+// (a folder named "s3:", or the default DIR/.laktory/lake).
+func noLocalLake(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error { //nolint:errcheck // a walk of a test folder
+		if err == nil && (strings.HasPrefix(d.Name(), "s3:") || strings.HasPrefix(d.Name(), "s3a:")) {
+			t.Errorf("a local folder for the bucket's lake: %s", p)
+		}
+		return nil
+	})
+	if exists(filepath.Join(dir, workspace.StateDirName, workspace.LakeDirName)) {
+		t.Errorf("the default local lake was made: %s", filepath.Join(dir, workspace.StateDirName, workspace.LakeDirName))
+	}
+}
+
+// tableRows are a Delta table's rows (every column), sorted, read by our
+// reader.
+func tableRows(t *testing.T, r *Runner, path string) [][]string {
+	t.Helper()
+	return query(t, r, path, "SELECT * FROM t ORDER BY ALL")
+}
+
+// deltaRSTables reads tables with delta-rs ($LAKTORY_PYTHON).
+func deltaRSTables(t *testing.T, uris ...string) []struct {
+	Version int64    `json:"version"`
+	Columns []string `json:"columns"`
+	Rows    []string `json:"rows"`
+} {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, s3test.Python(), append([]string{filepath.Join("testdata", "s3_tables.py")}, uris...)...).Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("s3_tables.py: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	var res []struct {
+		Version int64    `json:"version"`
+		Columns []string `json:"columns"`
+		Rows    []string `json:"rows"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("s3_tables.py: %v: %s", err, out)
+	}
+	return res
+}
+
+var demoTables = []string{"all_orders", "events", "prices", "gld_prices_a"}
+
+// TestS3LakeDemo runs the demo on a lake in a bucket and, side by side, on
+// a local lake: the first run, a run with nothing new, the spare landing
+// files, FULL refreshes (a writer of the shared prices, gld_prices_a, the
+// declarative pl-events), RESET with TRUNCATE and with DROP of the shared
+// prices, and an incremental run after each. After each step the runs
+// wrote and deleted the same rows and every table holds the same rows
+// (read here); at the end delta-rs reads every table from the bucket with
+// the rows it reads from the local lake. No local folder stands in for
+// the bucket.
+func TestS3LakeDemo(t *testing.T) {
+	localDir, remoteDir := workspacetest.Demo(t), workspacetest.Demo(t)
+	s3 := newS3Lake(t, remoteDir)
+	rl, rr := testRunner(t), testRunner(t)
+	local := &ws{t: t, dir: localDir}
+	lsnap := workspacetest.LoadDir(t, localDir, workspace.Options{})
+	rsnap := workspacetest.LoadDir(t, remoteDir, workspace.Options{})
+	if got := rsnap.Layout.Lake; got != s3.lake {
+		t.Fatalf("the workspace's lake is %q, want %q", got, s3.lake)
+	}
+	remoteTable := func(name string) string {
+		return rsnap.Layout.TablePath(workspace.ParseTableName(name, "", ""))
+	}
+	steps := []struct {
+		name string
+		req  Request
+		land bool
+	}{
+		{name: "first run"},
+		{name: "nothing new"},
+		{name: "spare files", land: true},
+		{name: "FULL feed_a", req: Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Refresh: "FULL"}},
+		{name: "FULL gld_prices_a", req: Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"gld_prices_a"}, Refresh: "FULL"}},
+		{name: "FULL pl-events", req: Request{Pipelines: []string{"pl-events"}, Refresh: "FULL"}},
+		{name: "RESET TRUNCATE prices", req: Request{Pipelines: []string{"pl-prices"}, Refresh: "RESET", ResetMode: "TRUNCATE"}},
+		{name: "after TRUNCATE"},
+		{name: "FULL acme", req: Request{Pipelines: []string{"pl-client-acme"}, Refresh: "FULL"}},
+		{name: "RESET DROP prices", req: Request{Pipelines: []string{"pl-prices"}, Refresh: "RESET", ResetMode: "DROP"}},
+		{name: "after DROP"},
+	}
+	if !EmptyOrMissing(remoteTable("prices")) {
+		t.Fatal("a table of the fresh bucket is not empty or missing")
+	}
+	lake.RemotePollInterval = 20 * time.Millisecond
+	t.Cleanup(func() { lake.RemotePollInterval = 5 * time.Second })
+	changes, stopWatch, err := lake.WatchTable(remoteTable("prices"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopWatch()
+	before := delta.RemoteStats()
+	for i, st := range steps {
+		if st.land {
+			workspacetest.LandSpare(t, localDir)
+			workspacetest.LandSpare(t, remoteDir)
+		}
+		start := time.Now()
+		ol := mustRun(t, rl, lsnap, st.req)
+		tookLocal := time.Since(start)
+		start = time.Now()
+		or := mustRun(t, rr, rsnap, st.req)
+		took := time.Since(start)
+		if ol.sum.RowsWritten != or.sum.RowsWritten || ol.sum.RowsDeleted != or.sum.RowsDeleted {
+			t.Fatalf("%s: local wrote %d and deleted %d rows, the bucket's run %d and %d", st.name,
+				ol.sum.RowsWritten, ol.sum.RowsDeleted, or.sum.RowsWritten, or.sum.RowsDeleted)
+		}
+		for _, name := range demoTables {
+			lp, rp := local.table(name), remoteTable(name)
+			if exists(lp) != remoteExists(t, rp) {
+				t.Fatalf("%s: table %s exists locally: %v, in the bucket: %v", st.name, name, exists(lp), !exists(lp))
+			}
+			if !exists(lp) {
+				continue
+			}
+			if lv, rv := version(t, lp), version(t, rp); lv != rv {
+				t.Fatalf("%s: %s is at version %d in the bucket, %d locally", st.name, name, rv, lv)
+			}
+			if got, want := tableRows(t, rr, rp), tableRows(t, rl, lp); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: %s in the bucket differs from the local run:\n got %v\nwant %v", st.name, name, got, want)
+			}
+		}
+		if i == 0 {
+			if EmptyOrMissing(remoteTable("prices")) {
+				t.Fatal("prices in the bucket is empty or missing after the first run")
+			}
+			select {
+			case <-changes:
+			case <-time.After(10 * time.Second):
+				t.Fatal("watching prices in the bucket: no change after its creation")
+			}
+		}
+		now := delta.RemoteStats()
+		t.Logf("%s: %d rows written, %d deleted; against the bucket %s in %v (local %v)", st.name,
+			or.sum.RowsWritten, or.sum.RowsDeleted, now.Sub(before), took.Round(time.Millisecond), tookLocal.Round(time.Millisecond))
+		before = now
+	}
+	noLocalLake(t, remoteDir)
+	c := delta.DefaultObjectCache().Stats()
+	t.Logf("object cache: %d hits, %d misses (hit rate %.2f), %d B fetched", c.Hits, c.Misses, c.HitRate(), c.BytesFetched)
+
+	var uris []string
+	for _, name := range demoTables {
+		uris = append(uris, local.table(name), remoteTable(name))
+	}
+	got := deltaRSTables(t, uris...)
+	for i, name := range demoTables {
+		l, r := got[2*i], got[2*i+1]
+		if !reflect.DeepEqual(l.Columns, r.Columns) || l.Version != r.Version || len(l.Rows) == 0 {
+			t.Fatalf("delta-rs: %s: local v%d %v (%d rows), bucket v%d %v (%d rows)", name, l.Version, l.Columns, len(l.Rows), r.Version, r.Columns, len(r.Rows))
+		}
+		if !reflect.DeepEqual(l.Rows, r.Rows) {
+			t.Fatalf("delta-rs: %s in the bucket differs from the local run:\n got %v\nwant %v", name, r.Rows, l.Rows)
+		}
+	}
+}
+
+// remoteExists reports whether a Delta table stands at uri.
+func remoteExists(t *testing.T, uri string) bool {
+	t.Helper()
+	_, err := delta.Open(context.Background(), uri)
+	return err == nil
+}
+
+// version is the latest version of the Delta table at path.
+func version(t *testing.T, path string) int64 {
+	t.Helper()
+	s, err := delta.LoadSnapshot(context.Background(), path)
+	if err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	return s.Version()
+}
+
+// TestS3LakeRefusesSparkEngine: with the lake in a bucket, a run on the
+// Spark engine is refused before anything runs (LK230 at the config's
+// `lake:`), and the bucket is not touched: the Spark engine is not wired to
+// a bucket yet.
+func TestS3LakeRefusesSparkEngine(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	workspacetest.Write(t, dir, map[string]string{workspace.ConfigFileName: "strict: false\nlake: s3://no-such-bucket/lake\n"})
+	// An AWS chain that reaches nothing: the plan must not ask.
+	for k, v := range map[string]string{"AWS_ENDPOINT_URL_S3": "http://127.0.0.1:9", "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
+		"AWS_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"} {
+		t.Setenv(k, v)
+	}
+	r := testRunner(t)
+	r.cfg.Engine = sparkNamed{&fakeEngine{Engine: r.local}}
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	before := delta.RemoteStats()
+	pe := planErr(t, r, snap, Request{})
+	var found bool
+	for _, d := range pe.Diagnostics {
+		if d.Code == validate.CodeBucketLakeEngine {
+			found = true
+			if d.File != filepath.Join(snap.Dir, workspace.ConfigFileName) || d.Line != 2 || !strings.Contains(d.Message, "s3://no-such-bucket/lake is in a bucket") {
+				t.Errorf("LK230 at %s:%d: %s", d.File, d.Line, d.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no LK230 in %v", pe.Diagnostics)
+	}
+	if got := delta.RemoteStats().Sub(before); got.Requests() != 0 {
+		t.Errorf("the refused plan made requests: %s", got)
+	}
+}
+
+// TestS3LakeRefusesViews: a VIEW sink with the lake in a bucket is
+// refused before anything runs (LK231 at the sink): a view is a file of a
+// local lake, and none may be written as a local folder named "s3:".
+func TestS3LakeRefusesViews(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/pl.yaml": viewPipelines, "data/a/1.jsonl": jsonl("a", 0, 3, ""),
+		workspace.ConfigFileName: "lake: s3://no-such-bucket/lake\n"})
+	for k, v := range map[string]string{"AWS_ENDPOINT_URL_S3": "http://127.0.0.1:9", "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
+		"AWS_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"} {
+		t.Setenv(k, v)
+	}
+	pe := planErr(t, testRunner(t), w.load(), Request{})
+	if !hasDiag(pe, validate.CodeBucketLakeView, "writes the view orders_v") {
+		t.Fatalf("no LK231 for the view: %v", pe.Diagnostics)
+	}
+	if hasDiag(pe, validate.CodeBucketLakeView, "writes the view orders\n") {
+		t.Errorf("a table sink refused as a view")
+	}
+	noLocalLake(t, w.dir)
+}
