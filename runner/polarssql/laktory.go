@@ -14,9 +14,12 @@ import (
 // It accepts much less than Polars SQL: columns (a struct's field as
 // a.b), literal numbers and strings, + - * / % (true division), the
 // comparisons, AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (NULL is
-// false), brackets, and ABS, LOWER, UPPER, ROUND(x), FLOOR and the
-// aggregates MIN, MAX, SUM, AVG and COUNT (which counts every row, NULLs
-// too). What it refuses is ErrPolars with Laktory's exception and message;
+// false), brackets, and ABS, LOWER, UPPER, ROUND(x), FLOOR, POWER, CBRT
+// (x ** (1/3)), EXP (e ** x, named literal) and the aggregates MIN, MAX,
+// SUM, AVG and COUNT (which counts every row, NULLs too). LN and LOG fail
+// in polars (numpy through map_batches on a LazyFrame), a temporal column
+// compared with a string fails as polars' expressions fail, and a
+// constant alone (one row when selected alone) is not supported locally. What it refuses is ErrPolars with Laktory's exception and message;
 // what it computes other than the SQL says (CEIL is FLOOR) is refused
 // naming what it would do.
 
@@ -65,6 +68,12 @@ func TranslateLaktoryExpr(text, alias string, cols []Column) (_ *Expr, err error
 	x, err := lk.expr(e)
 	if err != nil {
 		return nil, err
+	}
+	if x.constant && !x.agg {
+		// polars selects a literal alone as one row, beside columns it
+		// is broadcast: which one Laktory gets depends on the other
+		// selects.
+		return nil, unsupported(e.Pos(), "select a column, or compute the constant in a SQL step", "an expression of literals only in Laktory's SQL parser (selected alone it gives one row)")
 	}
 	return &Expr{SQL: x.sql, Name: x.name, Type: x.t, Aggregate: x.agg}, nil
 }
@@ -206,6 +215,15 @@ func (lk *laktory) binary(n *sqlfront.Binary) (*rx, error) {
 	if (l.agg && !r.agg && !r.constant) || (r.agg && !l.agg && !l.constant) {
 		return nil, unsupported(n.P, "", "an aggregate beside a column in Laktory's SQL parser")
 	}
+	switch n.Op {
+	case "=", "==", "<>", "!=", "<", "<=", ">", ">=":
+		// narwhals compares a temporal column with a string as polars'
+		// expressions do (no SQL cast): polars refuses it.
+		temporal := func(x *rx) bool { return x.t.Kind == Date || x.t.Kind == Datetime || x.t.Kind == Time }
+		if temporal(l) && r.t.Kind == String || temporal(r) && l.t.Kind == String {
+			return nil, laktoryErr(n.P, "InvalidOperationError", "%s", `cannot compare 'date/datetime/time' to a string value (create native python { 'date', 'datetime', 'time' } or compare to a temporal column)`)
+		}
+	}
 	if n.Op == "/" {
 		// narwhals' / is true division: integers divide as Float64.
 		if !l.t.isNumeric() || !r.t.isNumeric() {
@@ -236,6 +254,12 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 		return nil, unsupported(n.P, "use FLOOR if the floor is meant, or compute the ceiling in a SQL step", "CEIL, which Laktory 0.13.1's SQL parser computes as the floor ((-1) * ((-1) * x) // 1) named literal,")
 	case "pi":
 		return nil, unsupported(n.P, "", "PI() in Laktory's SQL parser (a literal selected alone gives one row)")
+	case "power", "pow", "cbrt", "exp":
+		return lk.power(n, name)
+	case "ln", "log":
+		// x.map_batches(numpy's log): polars refuses it on the LazyFrame
+		// Laktory reads.
+		return nil, laktoryErr(n.P, "InvalidOperationError", "Order-dependent expressions are not supported for use in LazyFrame.")
 	case "abs", "lower", "upper", "round", "floor", "min", "max", "sum", "avg", "count":
 	default:
 		return nil, laktoryErr(n.P, "ValueError", "Unsupported function %s", name)
@@ -286,4 +310,60 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// power is POWER(x, y) (sqlglot's Pow, a binary operator to Laktory:
+// x.__pow__(y)), CBRT(x) (x ** (1.0 / 3.0)) and EXP(x) (math.e ** x), as
+// polars raises to a power: a float to a float is C's pow (named after
+// the base, Float64; EXP is named literal), an integer to a non-negative
+// integer literal stays in its dtype (wrapped around beyond it), an
+// integer to a float is Float64. A Float64
+// squared is x * x; other integer powers of floats, Float32 bases and
+// columns as exponents of columns are not supported locally.
+func (lk *laktory) power(n *sqlfront.Call, name string) (*rx, error) {
+	want := map[string]int{"power": 2, "pow": 2, "cbrt": 1, "exp": 1}[name]
+	if len(n.Args) != want {
+		return nil, unsupported(n.P, "", "%s with %d arguments in Laktory's SQL parser", strings.ToUpper(name), len(n.Args))
+	}
+	args := make([]*rx, len(n.Args))
+	for i, a := range n.Args {
+		x, err := lk.expr(a)
+		if err != nil {
+			return nil, err
+		}
+		if x.agg || !x.t.isNumeric() || x.t.isDecimal() {
+			return nil, unsupported(n.P, "", "%s of %s in Laktory's SQL parser", strings.ToUpper(name), x.t)
+		}
+		args[i] = x
+	}
+	var base, exp *rx
+	switch name {
+	case "cbrt":
+		base, exp = args[0], &rx{t: tFloat64, sql: "CAST(1.0 / 3.0 AS DOUBLE)", name: "literal", constant: true, dyn: true, fval: 1.0 / 3.0}
+	case "exp":
+		base, exp = &rx{t: tFloat64, sql: "CAST('2.718281828459045' AS DOUBLE)", name: "literal", constant: true, dyn: true, fval: 2.718281828459045}, args[0]
+	default:
+		base, exp = args[0], args[1]
+	}
+	out := func(t *Type, sql string) *rx {
+		return &rx{t: t, sql: sql, name: base.name, constant: base.constant && exp.constant}
+	}
+	f64 := func(x *rx) string { return castTo(x, tFloat64) }
+	switch {
+	case base.t.Kind == Float32 || exp.t.Kind == Float32:
+	case base.t.isInt() && exp.constant && exp.dyn && exp.t.isInt() && exp.ival >= 0 && int(exp.ival)*base.t.intBits() <= 126:
+		prod := "CAST(1 AS HUGEINT)"
+		for range exp.ival {
+			prod += " * CAST(" + base.sql + " AS HUGEINT)"
+		}
+		// polars wraps an integer power around, as Rust's wrapping_pow.
+		return out(base.t, wrapInt(prod, base.t)), nil
+	case base.t.Kind == Float64 && exp.constant && exp.dyn && exp.t.isInt() && exp.ival == 2:
+		return out(tFloat64, "("+base.sql+" * "+base.sql+")"), nil
+	case exp.t.isFloat() && (base.t.isInt() || base.t.Kind == Float64) && (exp.constant || base.constant):
+		return out(tFloat64, "pow("+f64(base)+", "+f64(exp)+")"), nil
+	case base.t.Kind == Float64 && base.constant && exp.t.isInt():
+		return out(tFloat64, "pow("+f64(base)+", "+f64(exp)+")"), nil
+	}
+	return nil, unsupported(n.P, "", "%s of %s to the power of %s in Laktory's SQL parser", strings.ToUpper(name), base.t, exp.t)
 }

@@ -12,7 +12,7 @@ import (
 // the rest, without DuckDB.
 func TestLaktoryExpr(t *testing.T) {
 	cols := []Column{{"i", mustType(t, "Int32")}, {"d", mustType(t, "Float64")}, {"s", mustType(t, "String")}, {"ok", mustType(t, "Boolean")},
-		{"a", mustType(t, "Struct(city:String)")}}
+		{"a", mustType(t, "Struct(city:String)")}, {"dt", mustType(t, "Date")}, {"f", mustType(t, "Float32")}}
 	for _, tc := range []struct{ text, want string }{
 		{"i / 2", "i:Float64"},
 		{"2 * d", "literal:Float64"},
@@ -31,6 +31,17 @@ func TestLaktoryExpr(t *testing.T) {
 		{"i > -1", "error Exception"},
 		{"ok = TRUE", "error Exception"},
 		{"a.b.c", "error Exception: Column expression a.b.c with more than 2 parts is not supported"},
+		{"POWER(d, 2)", "d:Float64"},
+		{"POWER(i, 2)", "i:Int32"},
+		{"POWER(i, 0.5)", "i:Float64"},
+		{"CBRT(i)", "i:Float64"},
+		{"EXP(d)", "literal:Float64"},
+		{"LN(d)", "error InvalidOperationError: Order-dependent expressions are not supported for use in LazyFrame."},
+		{"dt > '2024-01-01'", "error InvalidOperationError: cannot compare 'date/datetime/time' to a string value"},
+		{"'2024-01-01' <= dt", "error InvalidOperationError: cannot compare"},
+		{"'x'", "unsupported"},
+		{"2 * 3", "unsupported"},
+		{"POWER(f, 2)", "unsupported"},
 		{"CEIL(d)", "unsupported"},
 		{"SUM(i / 2)", "unsupported"},
 	} {
