@@ -53,9 +53,9 @@ func noLocalLake(t *testing.T, dir string) {
 	}
 }
 
-// tableRows are a Delta table's rows (every column), sorted, read by our
+// s3TableRows are a Delta table's rows (every column), sorted, read by our
 // reader.
-func tableRows(t *testing.T, r *Runner, path string) [][]string {
+func s3TableRows(t *testing.T, r *Runner, path string) [][]string {
 	t.Helper()
 	return query(t, r, path, "SELECT * FROM t ORDER BY ALL")
 }
@@ -165,7 +165,7 @@ func TestS3LakeDemo(t *testing.T) {
 			if lv, rv := version(t, lp), version(t, rp); lv != rv {
 				t.Fatalf("%s: %s is at version %d in the bucket, %d locally", st.name, name, rv, lv)
 			}
-			if got, want := tableRows(t, rr, rp), tableRows(t, rl, lp); !reflect.DeepEqual(got, want) {
+			if got, want := s3TableRows(t, rr, rp), s3TableRows(t, rl, lp); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: %s in the bucket differs from the local run:\n got %v\nwant %v", st.name, name, got, want)
 			}
 		}
