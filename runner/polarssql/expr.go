@@ -385,8 +385,12 @@ func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
 			sql = "CAST(polars_floor_div(" + a + ", " + b + ") AS " + t.DuckDB() + ")"
 		case n.Op == "%" && t.isInt():
 			sql = "CAST(polars_floor_mod(" + a + ", " + b + ") AS " + t.DuckDB() + ")"
+		case n.Op == "%" && t.Kind == Float64:
+			// polars' float remainder: a - b * floor(a / b) in floats
+			// (the sign of b, -0.0 % 2 is 0.0, by 0 or of inf NaN).
+			sql = "(CASE WHEN isnan(" + a + ") OR isnan(" + b + ") THEN CAST('nan' AS DOUBLE) ELSE " + a + " - " + b + " * floor(polars_div(" + a + ", " + b + ")) END)"
 		case n.Op == "%":
-			return nil, unsupported(n.P, "", "%% on floats in Polars SQL")
+			return nil, unsupported(n.P, "", "%% on %s in Polars SQL", t)
 		case n.Op == "/":
 			sql = floatDiv(a, b, t, rr.constant && !l.constant)
 		case t.isInt():

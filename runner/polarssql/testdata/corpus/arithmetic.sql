@@ -57,3 +57,7 @@ SELECT id FROM {df} WHERE f > i AND d <= 3
 -- name: ar_bool_ops
 -- inputs: df=orders
 SELECT order_id, paid AND qty > 1 AS a, paid OR qty IS NULL AS b, NOT paid AS c FROM {df}
+
+-- name: ar_float_mod
+-- inputs: df=nums
+SELECT id, d % 0.3 AS m, d % -2 AS n, i % 1.5 AS k, d % d AS z FROM {df}

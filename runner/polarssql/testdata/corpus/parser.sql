@@ -98,3 +98,13 @@ LOWER(addr.city) = 'paris'
 -- mode: select
 (i + 1) * 2
 
+-- name: lp_mod_float_frac
+-- inputs: df=nums
+-- mode: select
+d % 0.3
+
+-- name: lp_mod_int_by_float
+-- inputs: df=nums
+-- mode: select
+i % 2.5
+
