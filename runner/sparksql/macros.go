@@ -74,7 +74,11 @@ var macros = []macro{
 	// list_transform([v], x -> ...)[1]. Spark's canonical forms take a
 	// fast path (one GLOB or regex and DuckDB's cast, which trims blanks);
 	// the other forms Spark accepts are normalised first.
-	{"spark_integral_text", "s", "CASE WHEN regexp_full_match(s, " + sqlq(ws+`*`+reIntegral+ws+`*`) + ") THEN s END"},
+	// Integral text that is DuckDB's rendering of a BIGINT (digits, a
+	// minus) matches the expression and skips it: 4M such values take
+	// 230 ms instead of 400 through the expression (the round trip of a
+	// double's text costs more than its expression: doubles keep theirs).
+	{"spark_integral_text", "s", "CASE WHEN CAST(TRY_CAST(s AS BIGINT) AS VARCHAR) = s THEN s WHEN regexp_full_match(s, " + sqlq(ws+`*`+reIntegral+ws+`*`) + ") THEN s END"},
 	{"spark_double_text", "s", "CASE WHEN regexp_full_match(s, " + sqlq(ws+`*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?`+ws+`*`) + ") THEN s " +
 		"WHEN regexp_full_match(s, " + sqlq(ws+`*`+reDouble+ws+`*`) + ") THEN regexp_replace(trim(s, " + sqlq(blanks) + "), '([0-9.])[dDfF]$', '\\1') END"},
 	{"spark_decimal_text", "s", "CASE WHEN regexp_full_match(s, " + sqlq(ws+`*`+reDecimal+ws+`*`) + ") THEN s END"},

@@ -85,3 +85,38 @@ func TestUpperASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegralTextFastPath: spark_integral_text skips its regular
+// expression for DuckDB's rendering of a BIGINT and gives what the
+// expression alone gives on every text: signs, blanks, leading zeros,
+// overflow, decimals, exponents, letters, empty and NULL.
+func TestIntegralTextFastPath(t *testing.T) {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+		t.Fatal(err)
+	}
+	var def string
+	if err := db.QueryRowContext(ctx, "SELECT macro_definition FROM duckdb_functions() WHERE function_name = 'spark_integral_text'").Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(def, "TRY_CAST") {
+		t.Fatalf("spark_integral_text has no fast path: %s", def)
+	}
+	texts := "SELECT CAST(i AS VARCHAR) AS s FROM range(-2000, 2000) r(i) UNION ALL SELECT * FROM (VALUES ('+5'), ('-0'), ('007'), (' 5'), ('5 '), " +
+		"(E'\\t5\\n'), ('9223372036854775807'), ('9223372036854775808'), ('-9223372036854775808'), ('-9223372036854775809'), " +
+		"('99999999999999999999999'), ('1.0'), ('1e3'), ('0x1F'), ('1_000'), ('five'), (''), (' '), ('-'), ('+'), ('--1'), ('٣'), (NULL))"
+	var differ, total int
+	q := "SELECT count(*) FILTER (WHERE spark_integral_text(s) IS DISTINCT FROM (CASE WHEN regexp_full_match(s, " + sqlq(ws+`*`+reIntegral+ws+`*`) + ") THEN s END)), count(*) FROM (" + texts + ")"
+	if err := db.QueryRowContext(ctx, q).Scan(&differ, &total); err != nil {
+		t.Fatal(err)
+	}
+	if differ != 0 || total < 4000 {
+		t.Errorf("spark_integral_text differs from its expression on %d of %d texts", differ, total)
+	}
+}
