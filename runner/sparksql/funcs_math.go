@@ -292,7 +292,15 @@ func mathFuncs() []*fnDef {
 			return x, nil
 		}),
 		no("randn", "Spark's random sequence cannot be reproduced"), no("width_bucket", "not translated yet"),
-		no("conv", "not translated yet"), no("bin", "not translated yet"), no("unhex", "not translated yet"),
+		no("conv", "not translated yet"), no("bin", "not translated yet"),
+		fn("unhex", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			x, err := c.typed(0, tString)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tBinary, unhexSQL(x.sql, "NULL")), nil
+		}),
+		toBinary("to_binary", false), toBinary("try_to_binary", true),
 		no("shiftleft", "not translated yet"), no("shiftright", "not translated yet"), no("shiftrightunsigned", "not translated yet"),
 		no("bit_count", "not translated yet"), no("bit_get", "not translated yet"), no("getbit", "not translated yet"),
 		no("cot", "not translated yet"), no("csc", "not translated yet"), no("sec", "not translated yet"),
@@ -374,4 +382,43 @@ func (r *resolver) tryArith(c *fcall, op string) (*rx, error) {
 		sql = strings.Replace(x.sql, "CAST(", "TRY_CAST(", 1)
 	}
 	return c.out(x.t, sql), nil
+}
+
+// unhexSQL is Spark's Unhex of the string s: an odd number of digits
+// reads as with a leading 0; a character that is no hex digit gives bad
+// (NULL, or the error of to_binary).
+func unhexSQL(s, bad string) string {
+	return "CASE WHEN regexp_full_match(" + s + ", '[0-9a-fA-F]*') THEN from_hex(CASE WHEN length(" + s + ") % 2 = 1 THEN '0' || " + s + " ELSE " + s + " END) WHEN " + s + " IS NOT NULL THEN " + bad + " END"
+}
+
+// toBinary is to_binary(s [, fmt]) and try_to_binary: fmt (a constant,
+// hex by default) is hex or utf-8; base64 is refused.
+func toBinary(name string, try bool) *fnDef {
+	return fn(name, Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+		x, err := c.typed(0, tString)
+		if err != nil {
+			return nil, err
+		}
+		format := "hex"
+		if len(c.args) == 2 {
+			f := c.args[1]
+			if f.lit == nil || f.t.Kind != KString {
+				return nil, unsupported(c.argPos(1), "give the format as a string constant", "%s with a format that is not a string constant", name)
+			}
+			format = strings.ToLower(f.lit.Value)
+		}
+		switch format {
+		case "hex":
+			bad := "NULL"
+			if !try {
+				bad = "error(concat('[CONVERSION_INVALID_INPUT] The value ''', " + x.sql + ", ''' (''HEX'') cannot be converted to \"BINARY\" because it is malformed. Correct the value as per the syntax, or change its format. Use `try_to_binary` to tolerate malformed input and return NULL instead.'))"
+			}
+			return c.out(tBinary, unhexSQL(x.sql, bad)), nil
+		case "utf-8", "utf8":
+			return c.out(tBinary, "encode("+x.sql+")"), nil
+		case "base64":
+			return nil, unsupported(c.argPos(1), "", "%s with the base64 format", name)
+		}
+		return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.INVALID_ARG_VALUE", "Cannot resolve \"%s(%s, %s)\" due to data type mismatch: The fmt value must to be a case-insensitive \"STRING\" literal of 'hex', 'utf-8', 'utf8', or 'base64', but got '%s'.", name, c.args[0].name, c.args[1].lit.Value, c.args[1].lit.Value)
+	})
 }

@@ -437,13 +437,19 @@ func stringFuncs() []*fnDef {
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.str(0)
-		if err != nil {
-			return nil, err
+		var arg string
+		if c.args[0].t.Kind == KBinary {
+			arg = c.args[0].sql
+		} else {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			arg = s.sql
 		}
 		switch bits {
 		case 0, 256:
-			return c.out(tString, "sha256("+s.sql+")"), nil
+			return c.out(tString, "sha256("+arg+")"), nil
 		}
 		return nil, unsupported(c.argPos(1), "use sha2(x, 256)", "sha2 with %d bits", bits)
 	})
