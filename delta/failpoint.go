@@ -29,6 +29,9 @@ const (
 	// FailDropRenamed: a dropped table's folder is renamed aside
 	// (".<name>.dropped-*"), not yet removed.
 	FailDropRenamed = "delta.drop.renamed"
+	// FailViewWritten: a view's new file is written beside the old one
+	// (or none), not renamed into place.
+	FailViewWritten = "delta.view.written"
 )
 
 var failPoint = parseFailPoint(os.Getenv(FailPointEnv))

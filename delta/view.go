@@ -27,6 +27,10 @@ const ViewFileName = "_laktory_view.json"
 // and reads.
 const ViewFormat = 1
 
+// viewTmpName is the file a view is written to before it is renamed into
+// place.
+const viewTmpName = "." + ViewFileName + ".tmp"
+
 // ErrNotView: a folder holds something else than a view (a Delta table,
 // other files), which a view is not written over.
 var ErrNotView = errors.New("not a view")
@@ -124,7 +128,15 @@ func WriteView(ctx context.Context, dir string, v *View, g Guard) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("create view %s: %w", dir, err)
 	}
+	tmp := filepath.Join(real, viewTmpName)
 	for _, e := range entries {
+		if e.Name() == viewTmpName {
+			// What a write that crashed before its rename left: its own.
+			if err := RemoveFile(tmp); err != nil {
+				return fmt.Errorf("create view %s: %w", dir, err)
+			}
+			continue
+		}
 		if e.Name() == LogDirName {
 			return fmt.Errorf("%w: cannot create view %s: a Delta table is at %s; drop it first (a RESET with reset_mode DROP of its writer)", ErrNotView, v.Name, real)
 		}
@@ -140,12 +152,12 @@ func WriteView(ctx context.Context, dir string, v *View, g Guard) error {
 	if err := os.MkdirAll(real, 0o755); err != nil {
 		return fmt.Errorf("create view %s: %w", dir, err)
 	}
-	tmp := filepath.Join(real, "."+ViewFileName+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("create view %s: %w", dir, err)
 	}
 	_, werr := f.Write(append(b, '\n'))
+	FailPoint(FailViewWritten)
 	if err := f.Sync(); werr == nil {
 		werr = err
 	}
@@ -179,8 +191,10 @@ func DropView(ctx context.Context, dir string, g Guard) error {
 	if st, err := os.Stat(filepath.Join(real, LogDirName)); err == nil && st.IsDir() {
 		return fmt.Errorf("%w: refusing to drop %s as a view: it is a Delta table", ErrNotView, real)
 	}
-	if err := RemoveFile(filepath.Join(real, ViewFileName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("drop view %s: %w", dir, err)
+	for _, name := range []string{ViewFileName, viewTmpName} {
+		if err := RemoveFile(filepath.Join(real, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("drop view %s: %w", dir, err)
+		}
 	}
 	if entries, err := os.ReadDir(real); err == nil && len(entries) == 0 {
 		if err := RemoveEmptyDir(real); err != nil {

@@ -29,6 +29,10 @@ func TestViewFile(t *testing.T) {
 	if err != nil || got == nil || got.Format != ViewFormat || got.SQL != v.SQL || got.InputPath(dir, got.Inputs[0]) != filepath.Join(root, "main", "default", "src") {
 		t.Fatalf("read back %+v %v", got, err)
 	}
+	// What a write killed before its rename leaves is replaced.
+	if err := os.WriteFile(filepath.Join(dir, viewTmpName), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	v.SQL = "CREATE OR REPLACE VIEW v AS SELECT 2"
 	if err := WriteView(ctx, dir, v, g); err != nil {
 		t.Fatal(err)

@@ -259,3 +259,39 @@ func TestPipelineViewSink(t *testing.T) {
 		})
 	}
 }
+
+// TestViewCrash: a run killed after a view's new file is written and
+// before it is renamed into place leaves the old view (or none) readable;
+// the next run replaces the file it left.
+func TestViewCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary")
+	}
+	w := newWS(t, map[string]string{"pipelines/pl.yaml": viewPipelines, "data/a/1.jsonl": jsonl("a", 0, 4, "")})
+	r := testRunner(t)
+	dir := w.table("orders_v")
+	crashAt(t, w.dir, delta.FailViewWritten, Request{Pipelines: []string{"pl"}, Parallel: 1})
+	if v, err := delta.ReadView(dir); v != nil || err != nil {
+		t.Fatalf("a view before its rename: %v %v", v, err)
+	}
+	mustRun(t, r, w.load(), Request{Pipelines: []string{"pl"}})
+	old, err := delta.ReadView(dir)
+	if err != nil || old == nil {
+		t.Fatal(old, err)
+	}
+	w.write(map[string]string{"pipelines/pl.yaml": strings.Replace(viewPipelines, "WHERE v > 0", "WHERE v > 1", 1)})
+	crashAt(t, w.dir, delta.FailViewWritten, Request{Pipelines: []string{"pl"}, Selectors: []string{"v"}})
+	if v, err := delta.ReadView(dir); err != nil || v == nil || v.SQL != old.SQL {
+		t.Fatalf("after the crash: %+v %v, want the old view", v, err)
+	}
+	mustRun(t, r, w.load(), Request{Pipelines: []string{"pl"}})
+	if v, _ := delta.ReadView(dir); v == nil || !strings.HasSuffix(v.SQL, "WHERE v > 1") {
+		t.Fatalf("after the rerun: %+v", v)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the view's folder holds %v", entries)
+	}
+	if got := query(t, r, w.table("d"), "SELECT count(*) FROM t"); fmt.Sprint(got) != "[[2]]" {
+		t.Fatalf("d: %v", got)
+	}
+}
