@@ -122,7 +122,7 @@ nodes:
 	if got != sortedRows(want.ViewRows) {
 		t.Errorf("view rows %s, Laktory's %s", got, sortedRows(want.ViewRows))
 	}
-	if got := tableRows(t, r, w.table("d")); got != sortedRows(want.DRows) {
+	if got := viewTableRows(t, r, w.table("d")); got != sortedRows(want.DRows) {
 		t.Errorf("d rows %s, Laktory's %s", got, sortedRows(want.DRows))
 	}
 	mustRun(t, r, snap, Request{Pipelines: []string{"pl"}, Selectors: []string{"v"}, Refresh: "RESET", ResetMode: "DROP"})
@@ -131,13 +131,13 @@ nodes:
 	}
 
 	mustRun(t, r, snap, Request{Pipelines: []string{"agg"}})
-	if got := tableRows(t, r, w.table("totals")); got != sortedRows(want.CompleteRows[0]) {
+	if got := viewTableRows(t, r, w.table("totals")); got != sortedRows(want.CompleteRows[0]) {
 		t.Errorf("COMPLETE after run 1: %s, Laktory's %s", got, sortedRows(want.CompleteRows[0]))
 	}
 	w.write(map[string]string{"data/src/2.jsonl": src(4, 6)})
 	mustRun(t, r, snap, Request{Pipelines: []string{"seed"}})
 	mustRun(t, r, snap, Request{Pipelines: []string{"agg"}})
-	if got := tableRows(t, r, w.table("totals")); got != sortedRows(want.CompleteRows[1]) {
+	if got := viewTableRows(t, r, w.table("totals")); got != sortedRows(want.CompleteRows[1]) {
 		t.Errorf("COMPLETE after run 2: %s, Laktory's %s", got, sortedRows(want.CompleteRows[1]))
 	}
 
@@ -228,7 +228,7 @@ func scanRows(t *testing.T, vs *ViewScan) string {
 	return sortedRows(rows)
 }
 
-func tableRows(t *testing.T, r *Runner, path string) string {
+func viewTableRows(t *testing.T, r *Runner, path string) string {
 	t.Helper()
 	rows := query(t, r, path, "SELECT * FROM t")
 	out := make([][]any, len(rows))
