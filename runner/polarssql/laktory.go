@@ -262,7 +262,7 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 		return nil, laktoryErr(n.P, "InvalidOperationError", "Order-dependent expressions are not supported for use in LazyFrame.")
 	case "abs", "lower", "upper", "round", "floor", "min", "max", "sum", "avg", "count":
 	default:
-		return nil, laktoryErr(n.P, "ValueError", "Unsupported function %s", name)
+		return nil, lk.unsupportedFunc(n, name)
 	}
 	if name == "round" && len(n.Args) > 1 {
 		return nil, laktoryErr(n.P, "TypeError", "argument 'decimals': 'Expr' object cannot be interpreted as an integer")
@@ -310,6 +310,29 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// sqlglotFunc is the sqlglot class of a function's node and the argument
+// that is its `this` (-1: none).
+type sqlglotFunc struct {
+	class string
+	this  int
+}
+
+// unsupportedFunc is Laktory's message for a function its parser lacks:
+// "Unsupported function {expr.this} of type {type(expr)}", `this` being
+// the node's first argument for most of sqlglot's classes, None for some,
+// and the name of a function sqlglot does not know (Anonymous).
+func (lk *laktory) unsupportedFunc(n *sqlfront.Call, name string) error {
+	f, ok := sqlglotFuncs[name]
+	if !ok {
+		return laktoryErr(n.P, "ValueError", "Unsupported function %s of type <class 'sqlglot.expressions.core.Anonymous'>", name)
+	}
+	this := "None"
+	if f.this >= 0 && f.this < len(n.Args) {
+		this = sqlfront.FormatExpr(n.Args[f.this])
+	}
+	return laktoryErr(n.P, "ValueError", "Unsupported function %s of type <class '%s'>", this, f.class)
 }
 
 // power is POWER(x, y) (sqlglot's Pow, a binary operator to Laktory:

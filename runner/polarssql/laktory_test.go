@@ -1,7 +1,11 @@
 package polarssql
 
 import (
+	"bytes"
 	"errors"
+	"go/format"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -27,7 +31,10 @@ func TestLaktoryExpr(t *testing.T) {
 		{"s || s", "error ValueError: Unsupported binary operator <class 'sqlglot.expressions.core.DPipe'>"},
 		{"CAST(i AS TEXT)", "error AttributeError: module 'narwhals' has no attribute 'Utf8'"},
 		{"ROUND(d, 1)", "error TypeError"},
-		{"COALESCE(s, 'x')", "error ValueError: Unsupported function coalesce"},
+		{"COALESCE(s, 'x')", "error ValueError: Unsupported function s of type <class 'sqlglot.expressions.functions.Coalesce'>"},
+		{"SQRT(d)", "error ValueError: Unsupported function d of type <class 'sqlglot.expressions.math.Sqrt'>"},
+		{"CONCAT(s, s)", "error ValueError: Unsupported function None of type <class 'sqlglot.expressions.string.Concat'>"},
+		{"myfn(d)", "error ValueError: Unsupported function myfn of type <class 'sqlglot.expressions.core.Anonymous'>"},
 		{"i > -1", "error Exception"},
 		{"ok = TRUE", "error Exception"},
 		{"a.b.c", "error Exception: Column expression a.b.c with more than 2 parts is not supported"},
@@ -66,5 +73,33 @@ func TestLaktoryExpr(t *testing.T) {
 		if !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s:\n got  %s\n want %s", tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestLaktoryFuncsCurrent: laktory_funcs_gen.go is what
+// scripts/polars/sqlglot_functions.py prints for the installed sqlglot
+// (the one laktory 0.13.1 runs with).
+func TestLaktoryFuncsCurrent(t *testing.T) {
+	py := os.Getenv("LAKTORY_PYTHON")
+	if py == "" {
+		if os.Getenv("LAKTORY_REQUIRE_INTEROP") == "1" {
+			t.Fatal("LAKTORY_PYTHON is not set")
+		}
+		t.Skip("LAKTORY_PYTHON not set")
+	}
+	out, err := exec.Command(py, "../../scripts/polars/sqlglot_functions.py").Output()
+	if err != nil {
+		t.Fatalf("sqlglot_functions.py: %v", err)
+	}
+	want, err := format.Source(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("laktory_funcs_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("laktory_funcs_gen.go is not current: python scripts/polars/sqlglot_functions.py | gofmt > runner/polarssql/laktory_funcs_gen.go")
 	}
 }
