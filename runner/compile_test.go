@@ -252,7 +252,7 @@ nodes:
     schema:
       columns:
         k: string
-        v: long
+        v: bigint
         extra: double
     writer_methods:
     - name: partitionBy
@@ -300,7 +300,7 @@ func TestDeclaredSourceSchema(t *testing.T) {
 		cols                             []string
 		rows                             string
 	}{
-		{"json", "JSON", `{id: long, name: string, day: date, at: timestamp, price: "decimal(10,2)", missing: string, ok: boolean}`, "1.json",
+		{"json", "JSON", `{id: bigint, name: string, day: date, at: timestamp, price: double, missing: string, ok: boolean}`, "1.json",
 			`[{"name": "a", "id": 1, "price": 2.25, "day": "2024-01-02", "at": "2024-01-02T03:04:05Z", "extra": "x", "ok": true}, {"id": 2, "name": "b"}]`,
 			[]string{"id", "name", "day", "at", "price", "missing", "ok"},
 			"[[1 a 2024-01-02 2024-01-02T03:04:05Z 2.25 NULL true] [2 b NULL NULL NULL NULL NULL]]"},
@@ -308,18 +308,18 @@ func TestDeclaredSourceSchema(t *testing.T) {
 			`{"id": 1, "day": "2024-01-02", "at": "2024-01-02 03:04:05", "extra": {"z": 1}}` + "\n" + `{"id": 2}` + "\n",
 			[]string{"at", "id", "missing", "day"},
 			"[[2024-01-02T03:04:05Z 1 NULL 2024-01-02] [NULL 2 NULL NULL]]"},
-		{"csv extra values", "CSV", `{id: long, name: string, day: date, flag: boolean}`, "1.csv",
+		{"csv extra values", "CSV", `{id: bigint, name: string, day: date, flag: boolean}`, "1.csv",
 			"id,name,day,flag,extra\n1,a,2024-01-02,true,x\n2,b,,false,y\n",
 			[]string{"id", "name", "day", "flag"},
 			"[[1 a 2024-01-02 true] [2 b NULL false]]"},
-		{"csv missing values", "CSV", `{id: long, name: string, note: string}`, "1.csv",
+		{"csv missing values", "CSV", `{id: bigint, name: string, note: string}`, "1.csv",
 			"id,name\n1,a\n2,b\n",
 			[]string{"id", "name", "note"},
 			"[[1 a NULL] [2 b NULL]]"},
-		{"json keys with case", "JSONL", `{id: long, name: string}`, "1.jsonl", `{"ID": 1, "name": "a"}` + "\n",
+		{"json keys with case", "JSONL", `{id: bigint, name: string}`, "1.jsonl", `{"ID": 1, "name": "a"}` + "\n",
 			[]string{"id", "name"},
 			"[[NULL a]]"},
-		{"parquet", "PARQUET", `{amount: double, id: long, missing: double, Name: string}`, "1.parquet", "",
+		{"parquet", "PARQUET", `{amount: double, id: bigint, missing: double, Name: string}`, "1.parquet", "",
 			[]string{"amount", "id", "missing", "Name"},
 			"[[1.5 1 NULL a] [NULL 2 NULL b]]"},
 	} {

@@ -384,7 +384,7 @@ nodes:
     mode: MERGE
     merge_cdc_options: {primary_keys: [k]}
 - name: typed
-  source: {path: ../data/a/, format: JSONL, schema: {columns: {k: long}}}
+  source: {path: ../data/a/, format: JSONL, schema: {columns: {k: bigint}}}
   sinks:
   - table_name: typed
 `,

@@ -295,11 +295,11 @@ nodes:
     schema:
       columns:
         symbol: string
-        qty: long
-        price: decimal(10,2)
+        qty: bigint
+        price: decimal
 `)}, want: []W{
 			D("pipelines/pl.yaml", 12, 17, validate.CodeSinkWidened, "node 'a' writes the column 'qty' as INTEGER into the declared schema of main.default.out, which stores it as BIGINT"),
-			D("pipelines/pl.yaml", 12, 17, validate.CodeSinkType, "writes the column 'price' as DOUBLE, but the declared schema of main.default.out stores it as DECIMAL(10,2)"),
+			D("pipelines/pl.yaml", 12, 17, validate.CodeSinkType, "writes the column 'price' as DOUBLE, but the declared schema of main.default.out stores it as DECIMAL(10,0)"),
 		}},
 		{name: "a statement before the query is refused (an expr is one query), not bound", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:

@@ -39,6 +39,23 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 			fmt.Sprintf("node '%s' of pipeline '%s' uses %s, which local runs do not support yet", n.Name, p.Name, feature), hint))
 	}
 	const pick = "leave this node out of the run (--select the batch nodes), or run it on Databricks/Spark"
+	nested := func(sc *workspace.Schema, label string) {
+		if sc == nil {
+			return
+		}
+		for _, c := range sc.Columns {
+			if workspace.NestedDType(c.DType) {
+				add(c.DType.Pos, fmt.Sprintf("the nested dtype %s of column '%s' in the schema of %s", c.DType.Name, c.Name, label),
+					"declare the column as a string, or leave it out of the schema")
+			}
+		}
+	}
+	for _, s := range n.Sources {
+		nested(s.Schema, fmt.Sprintf("source #%d", s.Index+1))
+	}
+	for _, sk := range n.Sinks {
+		nested(sk.Schema, "sink "+sk.Describe())
+	}
 	for _, s := range n.Sources {
 		label := fmt.Sprintf("source #%d", s.Index+1)
 		switch {

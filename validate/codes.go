@@ -34,6 +34,7 @@ const (
 	CodeSharedColumn       = "LK106"
 	CodeSameWriterID       = "LK107"
 	CodeSameWhere          = "LK108"
+	CodeDType              = "LK109"
 	CodeWhereSyntax        = "LK110"
 	CodeWhereOverlap       = "LK111"
 	CodeWhereUnproven      = "LK112"
@@ -244,6 +245,7 @@ var Codes = []CodeInfo{
 	{CodeWhereFloatEqual, Error, "a where predicate compares a floating-point column for equality (=, <>, IN): rows computed otherwise never match it (schema flow)"},
 	{CodeNameTooLong, Error, "a sink whose table folder or checkpoint files would have a name longer than a file system takes (255 bytes)"},
 	{CodeUnresolvedRef, Error, "an unresolved ${vars.x} in a path, table name, predicate or SQL a run uses, or a ${params.x} left as text (LK021) in a path or table name (it would be used as written)"},
+	{CodeDType, Error, "a schema column's dtype Laktory refuses: a name it does not know (`long`, `decimal(10,2)`), a List or Array without `inner`, an Array without `shape`, a Struct without `fields`"},
 	{CodeTolerance, Error, "an expectation `tolerance` with neither or both of `abs` and `rel`"},
 	{CodeAggregateAction, Error, "an AGGREGATE expectation with action DROP or QUARANTINE (they act on rows)"},
 	{CodeStreamExpectation, Error, "an expectation a streaming node cannot take: AGGREGATE, or with a tolerance other than abs 0"},

@@ -24,6 +24,7 @@ func (c *checker) laktoryModels() {
 		}
 		c.declarativeTargetsOnce(p)
 	}
+	c.schemaDTypes()
 }
 
 // expectationModel: ExpectationTolerance.at_least_one, DataQualityExpectation.validate_action
@@ -168,4 +169,106 @@ func declarativeName(sk *workspace.Sink) string {
 		return strings.Join(parts, ".")
 	}
 	return ""
+}
+
+// laktoryDTypes are the names of Laktory 0.13.1's DType (models/dtypes.py
+// NAMES), matched in any case, and laktoryDTypeAliases its ALIASES (lower
+// case), which it accepts with a warning.
+var (
+	laktoryDTypes = []string{"Array", "Boolean", "Categorical", "Date", "Datetime", "Decimal", "Duration", "Enum",
+		"Float32", "Float64", "Int128", "Int16", "Int32", "Int64", "Int8", "List", "Object", "String", "Struct",
+		"UInt128", "UInt16", "UInt32", "UInt64", "UInt8", "Unknown"}
+	laktoryDTypeAliases = map[string]string{
+		"bigint": "Int64", "int": "Int32", "integer": "Int32", "smallint": "Int16", "short": "Int16",
+		"tinyint": "Int8", "byte": "Int8", "float": "Float32", "double": "Float64", "str": "String",
+		"varchar": "String", "text": "String", "bool": "Boolean", "obj": "Object", "binary": "Object",
+		"varbinary": "Object", "category": "Categorical", "timestamp": "Datetime",
+	}
+)
+
+// LaktoryDType is the name Laktory 0.13.1 gives a dtype written as name
+// (DType.validate_name), "" when it refuses it.
+func LaktoryDType(name string) string {
+	for _, n := range laktoryDTypes {
+		if strings.EqualFold(n, name) {
+			return n
+		}
+	}
+	return laktoryDTypeAliases[strings.ToLower(name)]
+}
+
+// schemaDTypes: DType.validate_name and DType.complex_types over the
+// columns of every declared source and sink schema. A nested dtype
+// Laktory accepts (List, Array, Struct) is one local runs do not read or
+// write yet (runner/unsupported.go refuses its node's runs).
+func (c *checker) schemaDTypes() {
+	for _, p := range c.snap.Pipelines {
+		for _, n := range p.Nodes {
+			for _, s := range n.Sources {
+				c.schemaDType(n, s.Schema, fmt.Sprintf("source #%d", s.Index+1))
+			}
+			for _, sk := range n.Sinks {
+				c.schemaDType(n, sk.Schema, "sink "+sk.Describe())
+			}
+		}
+	}
+}
+
+func (c *checker) schemaDType(n *workspace.Node, sc *workspace.Schema, label string) {
+	if sc == nil {
+		return
+	}
+	for _, col := range sc.Columns {
+		if col.DType == nil {
+			continue
+		}
+		if !c.dtypeModel(col.DType) {
+			continue
+		}
+		if workspace.NestedDType(col.DType) {
+			c.add(col.DType.Pos, Warning, CodeLocalFormat,
+				fmt.Sprintf("column '%s' of the schema of %s of node '%s' is a %s: local runs do not read or write nested dtypes of a declared schema yet",
+					col.Name, label, n.Name, LaktoryDType(col.DType.Name)),
+				"declare the column as a string, or leave it out of the schema (its type is then read from the data); runs of this node are refused")
+		}
+	}
+}
+
+// dtypeModel reports Laktory's refusal of t, if any, and whether t is
+// valid.
+func (c *checker) dtypeModel(t *workspace.DType) bool {
+	if strings.Contains(t.Name, "${") {
+		return false
+	}
+	name := LaktoryDType(t.Name)
+	if name == "" {
+		c.add(t.At("name"), Error, CodeDType, fmt.Sprintf("'%s' type is not supported.", t.Name),
+			"use one of Laktory's dtypes: "+strings.Join(laktoryDTypes, ", ")+" (or an alias: bigint, int, double, str, bool, timestamp, ...)")
+		return false
+	}
+	ok := true
+	if t.Inner != nil {
+		ok = c.dtypeModel(t.Inner)
+	}
+	for _, f := range t.Fields {
+		if f.DType != nil && !c.dtypeModel(f.DType) {
+			ok = false
+		}
+	}
+	if !ok {
+		return false
+	}
+	var msg, hint string
+	switch {
+	case (name == "Array" || name == "List") && t.Inner == nil:
+		msg, hint = fmt.Sprintf("'%s' type requires `inner` value.", name), "write the dtype as a mapping: `{name: "+name+", inner: Int64}`"
+	case name == "Array" && !t.Shape:
+		msg, hint = fmt.Sprintf("'%s' type requires `shape` value.", name), "add `shape:`, the array's size (e.g. `shape: 3`)"
+	case name == "Struct" && !t.HasFields:
+		msg, hint = fmt.Sprintf("'%s' type requires `fields` value.", name), "write the dtype as a mapping: `{name: Struct, fields: [{name: x, dtype: Int64}]}`"
+	default:
+		return true
+	}
+	c.add(t.Pos, Error, CodeDType, msg, hint)
+	return false
 }

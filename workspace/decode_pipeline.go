@@ -858,24 +858,26 @@ func (d *decoder) schema(o *obj, keys ...string) *Schema {
 			v := d.resolve(cols.vals[i])
 			c := Column{Name: k.value, Nullable: true}
 			if v.kind == vScalar {
-				c.Type = v.value
+				c.DType = d.dtype(v, "the dtype of column '"+k.value+"'")
 			} else if co := d.object(v, "column '"+k.value+"'"); co != nil {
 				co.check(columnKeys)
-				c.Type = co.required("dtype")
+				c.DType = d.columnDType(co)
 				if b, ok := co.optBool("nullable"); ok {
 					c.Nullable = b
 				}
 			}
+			c.setType()
 			sc.Columns = append(sc.Columns, c)
 		}
 	case cols.kind == vSeq:
 		for _, it := range cols.vals {
 			if co := d.object(it, "column"); co != nil {
 				co.check(columnKeys)
-				c := Column{Name: co.required("name"), Type: co.required("dtype"), Nullable: true}
+				c := Column{Name: co.required("name"), DType: d.columnDType(co), Nullable: true}
 				if b, ok := co.optBool("nullable"); ok {
 					c.Nullable = b
 				}
+				c.setType()
 				sc.Columns = append(sc.Columns, c)
 			}
 		}
@@ -883,6 +885,62 @@ func (d *decoder) schema(o *obj, keys ...string) *Schema {
 		so.typeErr("columns", cols, "a mapping of `name: type` or a list of columns")
 	}
 	return sc
+}
+
+// columnDType reads a column's required `dtype`.
+func (d *decoder) columnDType(co *obj) *DType {
+	if !co.has("dtype") || co.raw("dtype").isNull() {
+		co.required("dtype") // the missing field's diagnostic
+		return nil
+	}
+	return d.dtype(d.resolve(co.raw("dtype")), "`dtype` of "+co.what)
+}
+
+// dtypeKeys are the keys of Laktory 0.13.1's DType (models/dtypes.py), and
+// dfieldKeys those of a Struct's field (DField).
+var (
+	dtypeKeys  = []string{"variables", "name", "inner", "fields", "shape", "time_unit", "time_zone", "category"}
+	dfieldKeys = []string{"variables", "name", "dtype"}
+)
+
+// dtype reads a dtype as Laktory's DType does: a name, or a mapping with
+// `name` and, for nested types, `inner`, `fields` and `shape`. Whether
+// Laktory knows the name and the nested type has what it needs is
+// checked by validate (LK109), which keeps the positions.
+func (d *decoder) dtype(n *vnode, what string) *DType {
+	if n.isNull() {
+		return nil
+	}
+	if n.kind == vScalar {
+		return &DType{Located: Located{Pos: n.pos()}, Name: n.value}
+	}
+	o := d.object(n, what)
+	if o == nil {
+		return nil
+	}
+	o.check(dtypeKeys)
+	t := &DType{Located: o.loc, Name: o.required("name"), Shape: !o.raw("shape").isNull()}
+	if in := o.raw("inner"); !in.isNull() {
+		t.Inner = d.dtype(d.resolve(in), "`inner` of "+what)
+	}
+	if tz := o.raw("time_zone"); o.has("time_zone") && tz.isNull() {
+		t.NoTimeZone = true
+	}
+	if fs := o.raw("fields"); !fs.isNull() {
+		t.HasFields = true
+		if fs.kind != vSeq {
+			o.typeErr("fields", fs, "a list of fields ({name, dtype})")
+		}
+		for _, it := range fs.vals {
+			if fo := d.object(d.resolve(it), "a field of "+what); fo != nil {
+				fo.check(dfieldKeys)
+				f := DField{Name: fo.required("name")}
+				f.DType = d.columnDType(fo)
+				t.Fields = append(t.Fields, f)
+			}
+		}
+	}
+	return t
 }
 
 func (d *decoder) metadata(o *obj) *TableMetadata {

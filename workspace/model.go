@@ -520,9 +520,46 @@ type Schema struct {
 
 // Column is one column of a Schema.
 type Column struct {
-	Name     string
-	Type     string
+	Name string
+	// Type is the dtype as the runner maps it to an engine's type: its
+	// name as written (`long`, `Int64`), `timestamp_ntz` for a Datetime
+	// without time zone, "" when the dtype is missing.
+	Type string
+	// DType is the dtype as written, nil when missing.
+	DType    *DType
 	Nullable bool
+}
+
+func (c *Column) setType() {
+	switch {
+	case c.DType == nil:
+	case c.DType.NoTimeZone && strings.EqualFold(c.DType.Name, "datetime"):
+		c.Type = "timestamp_ntz"
+	default:
+		c.Type = c.DType.Name
+	}
+}
+
+// DType is a column's data type as Laktory 0.13.1's DType reads it: a name
+// (Laktory's or one of its aliases, in any case), and for nested types the
+// inner type (List, Array), the shape (Array) or the fields (Struct).
+type DType struct {
+	Located
+	Name  string
+	Inner *DType
+	// Shape reports whether `shape` is set; HasFields whether `fields` is.
+	Shape     bool
+	HasFields bool
+	Fields    []DField
+	// NoTimeZone: `time_zone: null` (a Datetime without time zone: Spark's
+	// TIMESTAMP_NTZ).
+	NoTimeZone bool
+}
+
+// DField is a field of a Struct dtype.
+type DField struct {
+	Name  string
+	DType *DType
 }
 
 // TableMetadata is a table sink's metadata (comment and properties).
@@ -600,4 +637,16 @@ func (p *Pipeline) MissingParameters() []string {
 		}
 	}
 	return out
+}
+
+// NestedDType reports whether t is a List, an Array or a Struct.
+func NestedDType(t *DType) bool {
+	if t == nil {
+		return false
+	}
+	switch strings.ToLower(t.Name) {
+	case "list", "array", "struct":
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package workspace_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -137,7 +138,7 @@ func TestDecodeFullSchema(t *testing.T) {
 	if got := t0.PartitionBy(); !reflect.DeepEqual(got, []string{"_laktory_writer"}) {
 		t.Errorf("partitionBy: %v", got)
 	}
-	if t0.Schema == nil || !reflect.DeepEqual(t0.Schema.Columns, []workspace.Column{{"id", "int", true}, {"name", "string", false}}) {
+	if t0.Schema == nil || !reflect.DeepEqual(columnTypes(t0.Schema.Columns), []string{"id int true", "name string false"}) {
 		t.Errorf("schema: %+v", t0.Schema)
 	}
 	if want := workspace.TableID(filepath.Join(s.Dir, ".laktory", "lake", "cat", "sch", "events")); t0.Table != want {
@@ -203,4 +204,18 @@ nodes:
 	if !reflect.DeepEqual(d.Upstream("c"), []string{"a", "b"}) || !reflect.DeepEqual(d.Downstream("a"), []string{"c", "b"}) {
 		t.Errorf("upstream %v downstream %v", d.Upstream("c"), d.Downstream("a"))
 	}
+}
+
+// columnTypes are a schema's columns as "name type nullable", with the
+// dtype's name as written (Column.DType) equal to the type.
+func columnTypes(cols []workspace.Column) []string {
+	var out []string
+	for _, c := range cols {
+		if c.DType == nil || c.DType.Name != c.Type {
+			out = append(out, fmt.Sprintf("%s: dtype %+v", c.Name, c.DType))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s %t", c.Name, c.Type, c.Nullable))
+	}
+	return out
 }

@@ -31,7 +31,7 @@ nodes:
   source:
     path: ../data/j/
     format: JSON
-    schema: {columns: {id: long, name: string, day: date, at: timestamp, amount: double, price: "decimal(10,2)", missing: string, ok: boolean}}
+    schema: {columns: {id: bigint, name: string, day: date, at: timestamp, amount: double, price: double, missing: string, ok: boolean}}
   sinks: [{table_name: j}]
 - name: l
   source:
@@ -44,7 +44,7 @@ nodes:
   source:
     path: ../data/c/
     format: CSV
-    schema: {columns: {id: long, name: string, amount: double, day: date, flag: boolean}}
+    schema: {columns: {id: bigint, name: string, amount: double, day: date, flag: boolean}}
   sinks: [{table_name: c}]
 - name: c2
   source:
@@ -56,7 +56,7 @@ nodes:
   source:
     path: ../data/p/
     format: PARQUET
-    schema: {columns: {amount: double, id: long, Name: string, missing: double}}
+    schema: {columns: {amount: double, id: bigint, Name: string, missing: double}}
   sinks: [{table_name: p}]
 `,
 		"data/j/1.json": `[{"name": "a", "id": 1, "amount": 1.5, "price": 2.25, "day": "2024-01-02", "at": "2024-01-02T03:04:05Z", "extra": "x", "ok": true},
