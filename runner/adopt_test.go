@@ -119,7 +119,8 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // (to a folder inside the lake) flipped by another process onto an
 // outside Delta table between the run's check and its commit: the run
 // writes where the check resolved the link, so the outside table gets no
-// file and no commit.
+// file and no commit, for an append and for the FULL refresh of a shared
+// writer (its DELETE of the writer's rows, then its append).
 func TestTableLinkFlippedMidRun(t *testing.T) {
 	const pipeline = `name: pl
 nodes:
@@ -131,46 +132,56 @@ nodes:
   - table_name: t
     mode: APPEND
 `
-	base := t.TempDir()
-	w := &ws{t: t, dir: filepath.Join(base, "ws")}
-	w.write(map[string]string{"pipelines/pl.yaml": pipeline, "data/in.jsonl": jsonl("a", 0, 2, "")})
-	r := testRunner(t)
-	mustRun(t, r, w.load(), Request{})
-	link := w.table("t")
-	realDir := link + "_real"
-	outside := filepath.Join(base, "outside", "t")
-	os.MkdirAll(filepath.Dir(outside), 0o755)
-	if err := os.Rename(link, realDir); err != nil {
-		t.Fatal(err)
-	}
-	if err := checkpoint.CopyDir(realDir, outside); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(realDir, link); err != nil {
-		t.Fatal(err)
-	}
-	before := listTree(t, outside)
-	flipped := false
-	r2 := testRunner(t, func(c *Config) {
-		c.beforeCommit = func(string, int) {
-			if !flipped {
-				flipped = true
-				os.Remove(link)
-				if err := os.Symlink(outside, link); err != nil {
-					t.Error(err)
-				}
+	for _, tc := range []struct {
+		name, pipeline, refresh string
+		want                    int
+	}{
+		{"append", pipeline, "", 4},
+		{"FULL refresh of a shared writer", strings.Replace(pipeline, "mode: APPEND\n", "mode: APPEND\n    shared: true\n", 1), "FULL", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			w := &ws{t: t, dir: filepath.Join(base, "ws")}
+			w.write(map[string]string{"pipelines/pl.yaml": tc.pipeline, "data/in.jsonl": jsonl("a", 0, 2, "")})
+			r := testRunner(t)
+			mustRun(t, r, w.load(), Request{})
+			link := w.table("t")
+			realDir := link + "_real"
+			outside := filepath.Join(base, "outside", "t")
+			os.MkdirAll(filepath.Dir(outside), 0o755)
+			if err := os.Rename(link, realDir); err != nil {
+				t.Fatal(err)
 			}
-		}
-	})
-	mustRun(t, r2, w.load(), Request{})
-	if !flipped {
-		t.Fatal("the hook did not run")
-	}
-	if after := listTree(t, outside); after != before {
-		t.Fatalf("the outside table was written:\nbefore %s\nafter  %s", before, after)
-	}
-	if n := count(t, r2, realDir, ""); n != 4 {
-		t.Fatalf("%d rows in the table the run checked, want 4", n)
+			if err := checkpoint.CopyDir(realDir, outside); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(realDir, link); err != nil {
+				t.Fatal(err)
+			}
+			before := listTree(t, outside)
+			flipped := false
+			r2 := testRunner(t, func(c *Config) {
+				c.beforeCommit = func(string, int) {
+					if !flipped {
+						flipped = true
+						os.Remove(link)
+						if err := os.Symlink(outside, link); err != nil {
+							t.Error(err)
+						}
+					}
+				}
+			})
+			mustRun(t, r2, w.load(), Request{Refresh: tc.refresh})
+			if !flipped {
+				t.Fatal("the hook did not run")
+			}
+			if after := listTree(t, outside); after != before {
+				t.Fatalf("the outside table was written:\nbefore %s\nafter  %s", before, after)
+			}
+			if n := count(t, r2, realDir, ""); n != tc.want {
+				t.Fatalf("%d rows in the table the run checked, want %d", n, tc.want)
+			}
+		})
 	}
 }
 

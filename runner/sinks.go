@@ -142,7 +142,7 @@ func (x *taskExec) deltaSink(sp *sinkPlan) *sink.Delta {
 // the plan).
 func (x *taskExec) ownRows(ctx context.Context, sp *sinkPlan) (string, error) {
 	var schema *delta.StructType
-	ts, err := loadTable(ctx, string(sp.sink.Table))
+	ts, err := loadTable(ctx, x.resolved(string(sp.sink.Table)))
 	if err == nil && ts != nil {
 		schema = ts.Schema()
 	}

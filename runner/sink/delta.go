@@ -345,7 +345,12 @@ func (d *Delta) Truncate(ctx context.Context, meta string) error {
 // exist has nothing to reset.
 func (d *Delta) commitReset(ctx context.Context, detail, meta string, op func(engine.Txn) error, isDelete bool) error {
 	t := d.Task
-	path, label := string(d.Sink.Table), d.Label
+	// d.Path: where the task's path check resolved the table folder, so a
+	// link flipped since cannot lead the reset elsewhere.
+	path, label := d.Path, d.Label
+	if path == "" {
+		path = string(d.Sink.Table)
+	}
 	err := t.Retry(ctx, label, func(attempt int) error {
 		start := time.Now()
 		snap, err := loadTable(ctx, path)
