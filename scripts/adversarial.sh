@@ -14,8 +14,10 @@
 #              and touch nothing outside the workspace.
 #  landing     links pointing outside or flipped mid-run, glob characters in
 #              landing names, files still being written, FIFOs and damaged
-#              checkpoints (issue 24 items 8-12): read exactly, skipped with a
-#              warning, or refused naming what to do, each within 20 s.
+#              checkpoints (issue 24 items 8-12, a ForEach checkpoint among
+#              them), a planned landing file removed (item 15): read exactly,
+#              skipped with a warning, or refused naming what to do, each
+#              within 20 s.
 #
 #   scripts/adversarial.sh [LAKTORY_BINARY]   (default: builds ./cmd/laktory)
 #
@@ -425,6 +427,17 @@ trial "12 checkpoint without offsets/, commits/" 'refused "checkpoint" && grep -
   "rm -rf $cp_a/offsets $cp_a/commits; row N1 >$A/new.json; touch -d '-1 min' $A/new.json"
 trial "12 garbled laktory-workspace map" 'refused "checkpoint" && grep -q -- "--refresh FULL" <<<"$log" && unchanged_rows' \
   "printf 'garbled{' >$cp_a/laktory-workspace"
+# 12 without a txn: the ForEach sink's checkpoint (alerts) loses offsets/
+# and commits/; its laktory-sinks/ record tells it from a first run that
+# crashed, so the run stops instead of sending every alert again.
+trial "12 ForEach checkpoint without offsets/, commits/" 'refused "checkpoint" && grep -q -- "--refresh FULL" <<<"$log" && cmp -s outbox/alerts.jsonl outbox.before && echo "no alert sent again"' \
+  "cp outbox/alerts.jsonl outbox.before; d=.laktory/checkpoints/pl-events/_flows/foreach-alerts_outbox/alerts_outbox__alerts; test -d \$d/laktory-sinks && rm -rf \$d/offsets \$d/commits"
+# 15: a landing file a batch planned (a crash right after offsets/N) and
+# that is removed before the rerun: the batch fails naming the file and the
+# FULL refresh; after it, runs succeed.
+trial "15 a planned landing file removed" \
+  'refused "planned.json.*no longer exists" && grep -q -- "--refresh FULL" <<<"$log" && timeout 60 "$bin" run "$PWD" -p pl-prices --select feed_a --refresh FULL --yes >full.log 2>&1 && timeout 60 "$bin" run "$PWD" >again.log 2>&1 && echo "the FULL refresh, then a run: both succeed"' \
+  "row P1 >$A/planned.json; touch -d '-1 min' $A/planned.json; LAKTORY_FAILPOINT=batch.offsets '$bin' run . -p pl-prices >/dev/null 2>&1 || true; rm $A/planned.json" run @WS@ -p pl-prices
 
 echo
 echo "== summary (seed $seed; load:$(uptime | sed 's/.*load average//'))"
