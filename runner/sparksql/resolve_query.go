@@ -406,8 +406,12 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	}
 	var twFilter *rx
 	if twCall != nil {
-		if sc.timeWindow, twFilter, err = r.timeWindow(twCall, sc); err != nil {
+		var twFrom string
+		if sc.timeWindow, twFilter, twFrom, err = r.timeWindow(twCall, sc); err != nil {
 			return nil, err
+		}
+		if twFrom != "" {
+			from = append(from, twFrom)
 		}
 		sc.cols = append(sc.cols, sc.timeWindow.col)
 	}

@@ -106,15 +106,24 @@ func windowMicros(x *rx, pos int, positive bool) (int64, error) {
 
 // timeWindow resolves the GROUP BY's window(...) call over the FROM scope
 // sc: the column it becomes, and the condition the rows must meet.
-func (r *resolver) timeWindow(c *Call, sc *scope) (*timeWindowCol, *rx, error) {
+// A sliding window (slide below the duration) puts each row in the
+// ceil(duration / slide) windows that may hold it, as Spark's Expand
+// does, in a join with range(n) (from, added to the FROM clause); the condition
+// keeps the windows start <= ts < end.
+func (r *resolver) timeWindow(c *Call, sc *scope) (tw *timeWindowCol, cond *rx, from string, err error) {
+	tw, cond, from, err = r.timeWindowOf(c, sc)
+	return
+}
+
+func (r *resolver) timeWindowOf(c *Call, sc *scope) (*timeWindowCol, *rx, string, error) {
 	if len(c.Args) < 2 || len(c.Args) > 4 {
-		return nil, nil, sparkErr(c.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `window` requires [2, 3, 4] parameters but the actual number is %d.", len(c.Args))
+		return nil, nil, "", sparkErr(c.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `window` requires [2, 3, 4] parameters but the actual number is %d.", len(c.Args))
 	}
 	var args []*rx
 	for _, a := range c.Args {
 		x, err := r.expr(a, sc, &ectx{})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		args = append(args, x)
 	}
@@ -124,37 +133,46 @@ func (r *resolver) timeWindow(c *Call, sc *scope) (*timeWindowCol, *rx, error) {
 	case KString, KDate:
 		x, err := r.cast(ts, tTS, castImplicit)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		ts = x
 	default:
-		return nil, nil, unsupported(c.Args[0].Pos(), "", "a time window over %s values", strings.ToUpper(ts.t.String()))
+		return nil, nil, "", unsupported(c.Args[0].Pos(), "", "a time window over %s values", strings.ToUpper(ts.t.String()))
 	}
 	dur, err := windowMicros(args[1], c.Args[1].Pos(), true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
+	slide := dur
 	if len(args) >= 3 {
-		slide, err := windowMicros(args[2], c.Args[2].Pos(), true)
-		if err != nil {
-			return nil, nil, err
+		if slide, err = windowMicros(args[2], c.Args[2].Pos(), true); err != nil {
+			return nil, nil, "", err
 		}
-		if slide != dur {
-			return nil, nil, unsupported(c.P, "use a tumbling window (the slide equal to the duration)", "a sliding time window")
+		if slide > dur {
+			return nil, nil, "", unsupported(c.P, "give a slide of at most the duration", "a time window whose slide is longer than its duration")
 		}
 	}
 	var start int64
 	if len(args) == 4 {
 		if start, err = windowMicros(args[3], c.Args[3].Pos(), false); err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 	}
 	us := "epoch_us(" + ts.sql + ")"
-	from := fmt.Sprintf("(%[1]s - to_microseconds(((%[2]s - %[3]d) %% %[4]d + %[4]d) %% %[4]d))", ts.sql, us, start, dur)
-	sql := fmt.Sprintf("list_transform([%s], m_tw -> struct_pack(\"start\" := m_tw, \"end\" := m_tw + to_microseconds(CAST(%d AS BIGINT))))[1]", from, dur)
+	last := fmt.Sprintf("(%[1]s - to_microseconds(((%[2]s - %[3]d) %% %[4]d + %[4]d) %% %[4]d))", ts.sql, us, start, slide)
 	t := &Type{Kind: KStruct, Fields: []Field{{Name: "start", Type: ts.t}, {Name: "end", Type: ts.t}}}
-	col := &column{name: "window", t: t, sql: sql}
-	return &timeWindowCol{text: FormatExpr(c), col: col}, mk(tBool, ts.sql+" IS NOT NULL", "isnotnull("+ts.name+")", ts), nil
+	notNull := mk(tBool, ts.sql+" IS NOT NULL", "isnotnull("+ts.name+")", ts)
+	if slide == dur {
+		sql := fmt.Sprintf("list_transform([%s], m_tw -> struct_pack(\"start\" := m_tw, \"end\" := m_tw + to_microseconds(CAST(%d AS BIGINT))))[1]", last, dur)
+		return &timeWindowCol{text: FormatExpr(c), col: &column{name: "window", t: t, sql: sql}}, notNull, "", nil
+	}
+	n := (dur + slide - 1) / slide
+	rel := r.lambdaName()
+	from := fmt.Sprintf("CROSS JOIN range(%d) AS %s(m_twi)", n, rel)
+	ws := fmt.Sprintf("(%s - to_microseconds(%s.m_twi * %d))", last, rel, slide)
+	sql := fmt.Sprintf("struct_pack(\"start\" := %[1]s, \"end\" := %[1]s + to_microseconds(CAST(%[2]d AS BIGINT)))", ws, dur)
+	cond := mk(tBool, fmt.Sprintf("(%[1]s IS NOT NULL AND %[2]s + to_microseconds(CAST(%[3]d AS BIGINT)) > %[1]s AND %[2]s <= %[1]s)", ts.sql, ws, dur), "isnotnull("+ts.name+")", ts)
+	return &timeWindowCol{text: FormatExpr(c), col: &column{name: "window", t: t, sql: sql}}, cond, from, nil
 }
 
 // timeWindowRef is the window column a window(...) call names in the
