@@ -232,7 +232,7 @@ func Functions() []FunctionInfo {
 		case generatorFor(name) != nil:
 			info.Note = "inside an expression; as a generator (the select list, LATERAL VIEW) it is translated"
 		case name == "window":
-			info.Note = "a tumbling window in GROUP BY is translated; a sliding one, or window() elsewhere, is not"
+			info.Note = "a tumbling or sliding window in GROUP BY is translated; window() elsewhere is not"
 		case name == "range":
 			info.Note = "as a scalar function; as a table function in FROM it is translated"
 		}
