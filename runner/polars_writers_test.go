@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,8 @@ nodes:
 // partitions it writes and leaves the others; CSV datetimes in ISO form
 // with the unit's digits, floats in polars' notation (1e20, 0.00001,
 // NaN), an empty string quoted beside a null_value, a quote doubled with
-// quote_char; a nested column fails as polars' write_csv fails.
+// quote_char; a JSON sink one array of the rows (polars' write_json), an
+// NDJSON one a row a line, datetimes as polars writes them.
 func TestPolarsFileSinks(t *testing.T) {
 	w := newWS(t, map[string]string{
 		"pipelines/pl.yaml": `name: pl
@@ -125,6 +127,10 @@ nodes:
   - path: ../out/parts
     format: PARQUET
     writer_kwargs: {partition_by: c}
+  - path: ../out/rows.json
+    format: JSON
+  - path: ../out/rows.ndjson
+    format: NDJSON
 `,
 		"data/a/1.jsonl":          `{"k": "", "c": 1, "v": 1e20, "ts": "2026-01-01T08:30:00"}` + "\n" + `{"k": "it's", "c": 2, "v": 0.00001, "ts": null}` + "\n",
 		"out/parts/c=9/0.parquet": "",
@@ -144,6 +150,13 @@ nodes:
 	}
 	if got, want := read("quoted.csv"), "k,c,v,ts\n'',1,1e20,2026-01-01T08:30:00.000000\n'it''s',2,0.00001,NA\n"; got != want {
 		t.Errorf("CSV sink with null_value and quote_char:\n%q\nwant\n%q", got, want)
+	}
+	var arr []map[string]any
+	if err := json.Unmarshal([]byte(read("rows.json")), &arr); err != nil || len(arr) != 2 || arr[0]["ts"] != "2026-01-01 08:30:00" {
+		t.Errorf("JSON sink: %v, %v; want one array of the 2 rows (polars' write_json), ts as 2026-01-01 08:30:00", err, arr)
+	}
+	if got := read("rows.ndjson"); strings.Count(got, "\n") != 2 || !strings.Contains(got, `"ts":"2026-01-01 08:30:00"`) {
+		t.Errorf("NDJSON sink:\n%s\nwant a row a line, ts as polars writes it", got)
 	}
 	if fi, err := os.Stat(filepath.Join(w.dir, "out/one")); err != nil || fi.IsDir() {
 		t.Errorf("PARQUET sink ../out/one: %v, want one file (polars' write_parquet)", err)

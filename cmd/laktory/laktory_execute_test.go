@@ -277,7 +277,7 @@ nodes:
 		name:  "Polars writer_kwargs: CSV and PARQUET files",
 		files: polarsWriters,
 		tables: map[string]string{"semi": "out/semi.csv", "plain": "out/plain.csv", "csvdir": "out/csvdir",
-			"flat": "out/flat.parquet", "pqdir": "out/pqdir", "parts": "out/parts"},
+			"flat": "out/flat.parquet", "pqdir": "out/pqdir", "parts": "out/parts", "json": "out/rows.json", "jsonl": "out/rows.jsonl"},
 		steps: []execStep{
 			{name: "separator, include_header, null_value, quote_char; partition_by", pipeline: "pl-files"},
 			{name: "written again", pipeline: "pl-files",
@@ -363,6 +363,10 @@ nodes:
   - path: ../out/parts
     format: PARQUET
     writer_kwargs: {partition_by: [c], compression: snappy}
+  - path: ../out/rows.json
+    format: JSON
+  - path: ../out/rows.jsonl
+    format: JSONL
 `,
 	"data/w.jsonl": `{"k": "x;y", "c": 1, "v": 1.5, "ok": true, "day": "2026-01-01", "ts": "2026-01-01T08:30:00"}
 {"k": null, "c": 2, "v": null, "ok": null, "day": null, "ts": null}

@@ -144,6 +144,9 @@ type FileWrite struct {
 	// writes them: the partition columns kept in the files, each
 	// partition's rows in one file named 0.<ext>.
 	PolarsParts bool
+	// JSONArray: a JSON file is one array of the rows (polars'
+	// write_json), not a row a line.
+	JSONArray bool
 	// CSV are a CSV file's options (nil: a header, commas, '"', empty
 	// nulls): a POLARS sink's write_csv writer_kwargs.
 	CSV *CSVWrite

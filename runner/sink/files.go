@@ -77,11 +77,16 @@ func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 		single, polarsParts = polarsLayout(sk, format)
 	}
 	query, csv := "SELECT * FROM "+quoteIdent(b.Rel), polarsCSV(sk)
-	if csv != nil {
-		var err error
-		if query, err = polarsCSVQuery(ctx, t, b.Rel, csv); err != nil {
-			return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
-		}
+	jsonArray := sk.Backend == "POLARS" && sk.EffectiveFormat() == "JSON"
+	var err error
+	switch {
+	case csv != nil:
+		query, err = polarsCSVQuery(ctx, t, b.Rel, csv)
+	case sk.Backend == "POLARS" && format == "JSON":
+		query, err = polarsJSONQuery(ctx, t, b.Rel)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
 	target := stage
 	if single {
@@ -90,7 +95,7 @@ func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 		}
 		target = filepath.Join(stage, filepath.Base(path))
 	}
-	rows, err := t.Session().WriteFiles(ctx, target, query, engine.FileWrite{Format: format, Single: single, PartitionBy: sk.PartitionBy(), PolarsParts: polarsParts, CSV: csv})
+	rows, err := t.Session().WriteFiles(ctx, target, query, engine.FileWrite{Format: format, Single: single, PartitionBy: sk.PartitionBy(), PolarsParts: polarsParts, JSONArray: jsonArray, CSV: csv})
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}

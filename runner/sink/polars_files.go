@@ -99,6 +99,42 @@ func polarsFloat(c string) string {
 		" ELSE " + mant + " || 'e' || CAST(" + exp + " AS VARCHAR) END"
 }
 
+// polarsJSONQuery is the query of a POLARS JSON or NDJSON sink's rows of
+// rel, a datetime without a time zone written as polars' write_json and
+// write_ndjson write it: 2026-01-02 00:00:00, .250 or .250000 as its
+// fraction needs (chrono's %.f: 3, 6 or 9 digits). A JSON sink is one
+// array of the rows (FileWrite.JSONArray), an NDJSON one a row a line.
+func polarsJSONQuery(ctx context.Context, t Task, rel string) (string, error) {
+	cols, err := t.Columns(ctx, rel)
+	if err != nil {
+		return "", err
+	}
+	items := make([]string, len(cols))
+	for i, col := range cols {
+		c := quoteIdent(col.Name)
+		typ := strings.ToUpper(strings.TrimSpace(col.Type))
+		switch typ {
+		case "TIMESTAMP", "TIMESTAMP_MS", "TIMESTAMP_NS":
+			f := "epoch_us(" + c + ") % 1000000"
+			ns := ""
+			if typ == "TIMESTAMP_NS" {
+				f, ns = "epoch_ns("+c+") % 1000000000", "1000"
+			}
+			base := "strftime(" + c + ", '%Y-%m-%d %H:%M:%S')"
+			frac := "CASE WHEN " + f + " = 0 THEN '' WHEN " + f + " % 1000" + ns + " = 0 THEN strftime(" + c + ", '.%g')"
+			if ns != "" {
+				frac += " WHEN " + f + " % 1000 = 0 THEN strftime(" + c + ", '.%f') ELSE strftime(" + c + ", '.%n') END"
+			} else {
+				frac += " ELSE strftime(" + c + ", '.%f') END"
+			}
+			items[i] = base + " || (" + frac + ") AS " + c
+		default:
+			items[i] = c
+		}
+	}
+	return "SELECT " + strings.Join(items, ", ") + " FROM " + quoteIdent(rel), nil
+}
+
 // polarsCSV are the CSV options of a POLARS CSV sink, as polars'
 // write_csv applies its writer_kwargs (validate refuses the others,
 // LK186): separator, include_header, null_value, quote_char; nil for

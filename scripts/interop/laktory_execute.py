@@ -56,8 +56,9 @@ def describe_files(path):
     them, "" for the path itself, so a single file and a folder of parts
     differ, and so do hive partitions), and for Parquet the schema of each
     file (each leaf column's name, physical and logical type, nullability),
-    the schema polars reads and the rows; for CSV the text lines (sorted)
-    and each file's first line (a header, or not)."""
+    the schema polars reads and the rows; for JSON (an array, or lines) the
+    rows as JSON reads them; for CSV the text lines (sorted) and each
+    file's first line (a header, or not)."""
     files = data_files(path)
     layout = sorted({os.path.relpath(os.path.dirname(f), path) if f != path else "" for f in files})
     out = {"exists": True, "kind": "", "layout": layout}
@@ -79,6 +80,19 @@ def describe_files(path):
         out.update(kind="parquet", file_schemas=sorted(schemas),
                    schema=[{"name": n, "type": str(t), "nullable": True} for n, t in df.schema.items()],
                    rows=sorted(json.dumps(r, sort_keys=True, default=str) for r in df.to_dicts()))
+        return out
+    if len(files) == 1 and open(files[0], "rb").read(1) == b"[":
+        # polars' write_json: one JSON array of the rows (its layout of
+        # spaces and line breaks aside).
+        with open(files[0]) as fh:
+            rows = json.load(fh)
+        out.update(kind="json-array", lines=sorted(json.dumps(r) for r in rows), first_lines=[])
+        return out
+    texts = [open(f, encoding="utf-8").read().splitlines() for f in files]
+    if files and all(t and all(l.startswith("{") for l in t) for t in texts):
+        # JSON lines: each row's values as JSON reads them (1e20 and
+        # 100000000000000000000.0 are one number), the keys in order.
+        out.update(kind="json-lines", lines=sorted(json.dumps(json.loads(l)) for t in texts for l in t), first_lines=[])
         return out
     lines, first = [], []
     for f in files:

@@ -35,6 +35,9 @@ func (s *Session) WriteFiles(ctx context.Context, target, query string, w engine
 		// A quote inside a field is doubled, as polars' write_csv does.
 		opts = fmt.Sprintf("FORMAT csv, HEADER %t, DELIMITER %s, QUOTE %s, ESCAPE %s, NULL %s", c.Header, quoteString(c.Separator), quoteString(c.Quote), quoteString(c.Quote), quoteString(c.Null))
 	}
+	if w.JSONArray && strings.EqualFold(w.Format, "JSON") {
+		opts += ", ARRAY true"
+	}
 	switch {
 	case w.PolarsParts && len(w.PartitionBy) > 0:
 		opts += ", FILENAME_PATTERN '{i}', WRITE_PARTITION_COLUMNS true, PARTITION_BY (" + identList(w.PartitionBy) + ")"

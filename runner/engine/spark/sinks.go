@@ -135,6 +135,9 @@ func (s *Session) WriteFiles(ctx context.Context, target, query string, w engine
 	if !ok {
 		return 0, fmt.Errorf("%w: the Spark engine writes PARQUET, CSV and JSON files, not %s", engine.ErrUnsupported, w.Format)
 	}
+	if w.JSONArray {
+		return 0, fmt.Errorf("%w: the Spark engine does not write a JSON array of the rows (a POLARS JSON sink, polars' write_json)", engine.ErrUnsupported)
+	}
 	if w.PolarsParts {
 		return 0, fmt.Errorf("%w: the Spark engine does not write partitions as polars' write_parquet does (a POLARS sink's partition_by)", engine.ErrUnsupported)
 	}
