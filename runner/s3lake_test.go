@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	s3api "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/delta/s3test"
 	"github.com/laktory/workbench/runner/lake"
@@ -131,13 +132,6 @@ func TestS3LakeDemo(t *testing.T) {
 	if !EmptyOrMissing(remoteTable("prices")) {
 		t.Fatal("a table of the fresh bucket is not empty or missing")
 	}
-	lake.RemotePollInterval = 20 * time.Millisecond
-	t.Cleanup(func() { lake.RemotePollInterval = 5 * time.Second })
-	changes, stopWatch, err := lake.WatchTable(remoteTable("prices"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopWatch()
 	before := delta.RemoteStats()
 	for i, st := range steps {
 		if st.land {
@@ -173,11 +167,6 @@ func TestS3LakeDemo(t *testing.T) {
 			if EmptyOrMissing(remoteTable("prices")) {
 				t.Fatal("prices in the bucket is empty or missing after the first run")
 			}
-			select {
-			case <-changes:
-			case <-time.After(10 * time.Second):
-				t.Fatal("watching prices in the bucket: no change after its creation")
-			}
 		}
 		now := delta.RemoteStats()
 		t.Logf("%s: %d rows written, %d deleted; against the bucket %s in %v (local %v)", st.name,
@@ -187,6 +176,39 @@ func TestS3LakeDemo(t *testing.T) {
 	noLocalLake(t, remoteDir)
 	c := delta.DefaultObjectCache().Stats()
 	t.Logf("object cache: %d hits, %d misses (hit rate %.2f), %d B fetched", c.Hits, c.Misses, c.HitRate(), c.BytesFetched)
+
+	// Another machine's first reads: a cold cache, then a warm one.
+	cold := &delta.ObjectCache{Dir: t.TempDir()}
+	delta.SetObjectCache(cold)
+	for pass, what := range []string{"cold", "warm"} {
+		b4, c4, start := delta.RemoteStats(), cold.Stats(), time.Now()
+		for _, name := range demoTables {
+			count(t, rr, remoteTable(name), "")
+		}
+		c := cold.Stats()
+		t.Logf("scans of the 4 tables, %s cache: %v, %s; cache %d hits, %d misses, %d B fetched", what, time.Since(start).Round(time.Millisecond),
+			delta.RemoteStats().Sub(b4), c.Hits-c4.Hits, c.Misses-c4.Misses, c.BytesFetched-c4.BytesFetched)
+		if pass == 1 && c.Misses != c4.Misses {
+			t.Errorf("the warm scans missed the cache %d times", c.Misses-c4.Misses)
+		}
+	}
+
+	// The Table tab's watch of a table in the bucket sees a commit.
+	lake.RemotePollInterval = 20 * time.Millisecond
+	t.Cleanup(func() { lake.RemotePollInterval = 5 * time.Second })
+	changes, stopWatch, err := lake.WatchTable(remoteTable("prices"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	mustRun(t, rr, rsnap, Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Refresh: "FULL"})
+	mustRun(t, rl, lsnap, Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Refresh: "FULL"})
+	select {
+	case <-changes:
+	case <-time.After(10 * time.Second):
+		t.Fatal("watching prices in the bucket: no change after a commit")
+	}
+	stopWatch()
 
 	var uris []string
 	for _, name := range demoTables {
@@ -371,4 +393,57 @@ func TestS3LakeTwoMachines(t *testing.T) {
 		t.Fatalf("%s distinct orders, want 160", n)
 	}
 	t.Logf("8 runs of two machines: %d retries; against the bucket %s", retries, delta.RemoteStats().Sub(before))
+}
+
+// TestS3LakeWriterClaims: the first workspace to write a writer's rows
+// into a bucket table claims it (an object beside the table); a second
+// workspace on the same bucket is refused running that writer and
+// dropping or truncating a table the first one writes, naming the claim,
+// and changes nothing; the first keeps running, its RESET DROP included;
+// the writer moves to the second workspace by deleting its claim and a
+// FULL refresh there, which leaves its rows exact.
+func TestS3LakeWriterClaims(t *testing.T) {
+	a, b := workspacetest.Demo(t), workspacetest.Demo(t)
+	s3 := newS3Lake(t, a)
+	workspacetest.Write(t, b, map[string]string{workspace.ConfigFileName: "lake: " + s3.lake + "\n"})
+	ra, rb := testRunner(t), testRunner(t)
+	sa, sb := workspacetest.LoadDir(t, a, workspace.Options{}), workspacetest.LoadDir(t, b, workspace.Options{})
+	mustRun(t, ra, sa, Request{})
+	orders := sa.Layout.TablePath(workspace.ParseTableName("all_orders", "", ""))
+	prices := sa.Layout.TablePath(workspace.ParseTableName("prices", "", ""))
+	v := version(t, orders)
+
+	o := run(t, rb, sb, Request{Pipelines: []string{"pl-client-acme"}})
+	if o.err == nil || !contains(taskErrs(o), "writer pl-client-acme.orders of "+orders+" is claimed by the workspace "+a) {
+		t.Fatalf("a second workspace ran a claimed writer: %v %v", o.err, taskErrs(o))
+	}
+	o = run(t, rb, sb, Request{Pipelines: []string{"pl-prices"}, Refresh: "RESET", ResetMode: "TRUNCATE"})
+	if o.err == nil || !contains(taskErrs(o), "the run drops or truncates the whole table") {
+		t.Fatalf("a second workspace truncated a table another writes: %v %v", o.err, taskErrs(o))
+	}
+	if got := writerCounts(t, ra, orders, "client"); got != "acme=80 globex=80" || version(t, orders) != v {
+		t.Fatalf("the refused runs changed all_orders: %s, v%d", got, version(t, orders))
+	}
+	if got := writerCounts(t, ra, prices, "_laktory_writer"); got != "pl-prices.feed_a=100 pl-prices.feed_b=100" {
+		t.Fatalf("the refused runs changed prices: %s", got)
+	}
+	mustRun(t, ra, sa, Request{Pipelines: []string{"pl-client-acme"}, Refresh: "FULL"})
+	mustRun(t, ra, sa, Request{Pipelines: []string{"pl-prices"}, Refresh: "RESET", ResetMode: "DROP"})
+
+	// The hand-over: the claim deleted, a FULL refresh from b.
+	key := strings.TrimPrefix(orders, "s3://")
+	bucket, prefix, _ := strings.Cut(key, "/")
+	claim := prefix + "/_laktory/writers/pl-client-acme.orders.json"
+	if _, err := s3.srv.Client().DeleteObject(context.Background(), &s3api.DeleteObjectInput{Bucket: &bucket, Key: &claim}); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, rb, sb, Request{Pipelines: []string{"pl-client-acme"}, Refresh: "FULL"})
+	if got := writerCounts(t, rb, orders, "client"); got != "acme=80 globex=80" {
+		t.Fatalf("after the hand-over: %s", got)
+	}
+	if o := run(t, ra, sa, Request{Pipelines: []string{"pl-client-acme"}}); o.err == nil {
+		t.Fatal("the first workspace still runs the writer it handed over")
+	}
+	noLocalLake(t, a)
+	noLocalLake(t, b)
 }

@@ -3,8 +3,11 @@ package runner
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -184,7 +187,7 @@ func (x *taskExec) execute(ctx context.Context) error {
 	// The writers' locks come first: nothing is changed while another run
 	// processes one of them. Then what an interrupted run left is dealt
 	// with, and this run's refresh recorded before it resets anything.
-	if err := x.lockWriters(); err != nil {
+	if err := x.lockWriters(ctx); err != nil {
 		return err
 	}
 	if err := x.rec.check(); err != nil {
@@ -250,9 +253,12 @@ func (x *taskExec) sessionZone(ctx context.Context) error {
 // lockWriters takes the locks of the task's sinks (see checkpoint.Locks):
 // exclusive for streaming flows, for a sink the run refreshes or MERGEs
 // into and for the checkpoints it resets; shared for a batch append.
-func (x *taskExec) lockWriters() error {
+func (x *taskExec) lockWriters(ctx context.Context) error {
 	streaming := len(x.tp.flows) > 0
 	for _, sp := range x.tp.sinks {
+		if err := claimWriter(ctx, sp, x.tp.node.Name, x.run.Plan.snap.Dir, x.run.r.clock()); err != nil {
+			return err
+		}
 		if sp.lockDir == "" {
 			continue
 		}
@@ -607,4 +613,104 @@ func sandboxed(err error) error {
 			ErrSandbox, err, workspace.ConfigFileName)
 	}
 	return err
+}
+
+// Writer claims. A table in a bucket may be written from several machines
+// (two laptops, a laptop and another workspace), and what keeps a
+// writer's rows exact lives with the workspace that runs it: its streaming
+// checkpoints, the intents of its refreshes and its lock are local files.
+// Two workspaces running the same writer of one table would each append
+// the rows of their own checkpoint (duplicated rows), and a FULL refresh of
+// one would delete the other's (lost rows). So the first workspace to
+// write a writer's rows into a bucket table claims it: an object
+// _laktory/writers/<pipeline.node>.json beside the table, created with the
+// store's put-if-absent (the commit's exclusion), naming the machine and
+// the workspace folder. A run of that writer from any other workspace is
+// refused, as is a whole-table DROP or TRUNCATE of a table another
+// workspace writes (it would delete that workspace's rows behind its
+// checkpoints, and a DROP in a bucket is not atomic). Spark, delta-rs and
+// Laktory ignore the folder (its name starts with an underscore); a DROP
+// deletes it with the table.
+
+const claimsDir = "_laktory/writers/"
+
+// writerClaim is the body of a claim.
+type writerClaim struct {
+	Writer    string    `json:"writer"`
+	Host      string    `json:"host"`
+	Workspace string    `json:"workspace"`
+	ClaimedAt time.Time `json:"claimed_at"`
+}
+
+func (c writerClaim) sameOwner(o writerClaim) bool {
+	return c.Host == o.Host && c.Workspace == o.Workspace
+}
+
+// claimWriter claims sp's writer of a bucket table for this workspace, or
+// refuses the task when another workspace holds it (or, for a whole-table
+// reset, holds a claim on any writer of the table).
+// node names the task's node in errors; dir is the workspace folder.
+func claimWriter(ctx context.Context, sp *sinkPlan, node, dir string, now time.Time) error {
+	if sp.writer == nil || !delta.IsRemoteLocation(string(sp.writer.Table)) {
+		return nil
+	}
+	table := string(sp.writer.Table)
+	host, _ := os.Hostname()
+	me := writerClaim{Writer: sp.writer.Pipeline + "." + sp.writer.Node, Host: host, Workspace: dir, ClaimedAt: now.UTC()}
+	st, err := delta.OpenStore(ctx, table, delta.StoreOptions{})
+	if err != nil {
+		return fmt.Errorf("%w: node '%s': %w", ErrSink, node, err)
+	}
+	refuse := func(key string, other writerClaim, what string) error {
+		return fmt.Errorf("%w: node '%s': %s, and writer %s of %s is claimed by the workspace %s on %s since %s: two workspaces writing one writer's rows would duplicate or lose them (each keeps its own checkpoints); "+
+			"run it from that workspace, or, to move the writer here once that workspace no longer runs it, delete %s and run a FULL refresh of the writer from here",
+			ErrSink, node, what, other.Writer, table, other.Workspace, other.Host, other.ClaimedAt.Format(time.RFC3339), st.URI(key))
+	}
+	if sp.whole != nil {
+		objs, err := st.List(ctx, strings.TrimSuffix(claimsDir, "/"), delta.ListOptions{})
+		if err != nil {
+			return fmt.Errorf("%w: node '%s': the writer claims of %s: %w", ErrSink, node, table, err)
+		}
+		for _, o := range objs {
+			other, err := readClaim(ctx, st, o.Key)
+			if err != nil {
+				return fmt.Errorf("%w: node '%s': %w", ErrSink, node, err)
+			}
+			if !other.sameOwner(me) {
+				return refuse(o.Key, other, "the run drops or truncates the whole table")
+			}
+		}
+	}
+	key := claimsDir + url.PathEscape(me.Writer) + ".json"
+	body, err := json.Marshal(me)
+	if err != nil {
+		return err
+	}
+	err = st.PutIfAbsent(ctx, key, body)
+	if err == nil || !errors.Is(err, delta.ErrObjectExists) {
+		if err != nil {
+			return fmt.Errorf("%w: node '%s': claiming writer %s of %s: %w", ErrSink, node, me.Writer, table, err)
+		}
+		return nil
+	}
+	other, err := readClaim(ctx, st, key)
+	if err != nil {
+		return fmt.Errorf("%w: node '%s': %w", ErrSink, node, err)
+	}
+	if !other.sameOwner(me) {
+		return refuse(key, other, "the run writes its rows")
+	}
+	return nil
+}
+
+func readClaim(ctx context.Context, st delta.Store, key string) (writerClaim, error) {
+	var c writerClaim
+	b, err := st.Get(ctx, key)
+	if err != nil {
+		return c, fmt.Errorf("the writer claim %s: %w", st.URI(key), err)
+	}
+	if err := json.Unmarshal(b, &c); err != nil || c.Workspace == "" {
+		return c, fmt.Errorf("the writer claim %s is not one the workbench wrote (%q): delete it", st.URI(key), b)
+	}
+	return c, nil
 }
