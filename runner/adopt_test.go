@@ -120,7 +120,8 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // outside Delta table between the run's check and its commit: the run
 // writes where the check resolved the link, so the outside table gets no
 // file and no commit, for an append and for the FULL refresh of a shared
-// writer (its DELETE of the writer's rows, then its append).
+// writer (its DELETE of the writer's rows, then its append) and for a
+// RESET TRUNCATE of the whole shared table.
 func TestTableLinkFlippedMidRun(t *testing.T) {
 	const pipeline = `name: pl
 nodes:
@@ -133,11 +134,12 @@ nodes:
     mode: APPEND
 `
 	for _, tc := range []struct {
-		name, pipeline, refresh string
-		want                    int
+		name, pipeline, refresh, resetMode string
+		want                               int
 	}{
-		{"append", pipeline, "", 4},
-		{"FULL refresh of a shared writer", strings.Replace(pipeline, "mode: APPEND\n", "mode: APPEND\n    shared: true\n", 1), "FULL", 2},
+		{"append", pipeline, "", "", 4},
+		{"FULL refresh of a shared writer", strings.Replace(pipeline, "mode: APPEND\n", "mode: APPEND\n    shared: true\n", 1), "FULL", "", 2},
+		{"RESET TRUNCATE of a shared table", strings.Replace(pipeline, "mode: APPEND\n", "mode: APPEND\n    shared: true\n", 1), "RESET", "TRUNCATE", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
@@ -171,7 +173,7 @@ nodes:
 					}
 				}
 			})
-			mustRun(t, r2, w.load(), Request{Refresh: tc.refresh})
+			mustRun(t, r2, w.load(), Request{Refresh: tc.refresh, ResetMode: tc.resetMode})
 			if !flipped {
 				t.Fatal("the hook did not run")
 			}
