@@ -487,6 +487,9 @@ func operationText(op history.Operation) string {
 	if op.Version != nil {
 		fmt.Fprintf(&b, " v%d", *op.Version)
 	}
+	if strings.HasSuffix(op.Operation, " VIEW") {
+		return b.String() // a view holds no rows
+	}
 	if op.RowsAdded > 0 || op.RowsDeleted == 0 {
 		fmt.Fprintf(&b, ": +%d rows", op.RowsAdded)
 	}

@@ -106,6 +106,18 @@ func TestViewSink(t *testing.T) {
 	if !created {
 		t.Fatalf("no CREATE VIEW operation in %+v", o.sum.Tasks)
 	}
+	said := false
+	for _, e := range o.events {
+		if strings.HasPrefix(e.Message, "CREATE VIEW") {
+			said = true
+			if e.Message != "CREATE VIEW main.default.orders_v" {
+				t.Fatalf("the run says %q: a view holds no rows", e.Message)
+			}
+		}
+	}
+	if !said {
+		t.Fatal("the run does not say it created the view")
+	}
 	if got := query(t, r, w.table("d"), "SELECT k, v2 FROM t ORDER BY k"); fmt.Sprint(got) != "[[a-1 2] [a-2 4] [a-3 6]]" {
 		t.Fatalf("d (the view's rows through {nodes.v}): %v", got)
 	}
