@@ -49,6 +49,8 @@ const (
 	CodeStreamExpectation  = "LK123"
 	CodeDeclarativeTwice   = "LK124"
 	CodeTruncateFile       = "LK125"
+	CodeStreamMismatch     = "LK128"
+	CodeSparkMode          = "LK129"
 	CodeDeclarativeShared  = "LK130"
 	CodeDeclarativeNodeRd  = "LK131"
 	CodeDeclarativeWriter  = "LK132"
@@ -251,6 +253,8 @@ var Codes = []CodeInfo{
 	{CodeStreamExpectation, Error, "an expectation a streaming node cannot take: AGGREGATE, or with a tolerance other than abs 0"},
 	{CodeDeclarativeTwice, Error, "a node of a declarative pipeline writes one table or view twice"},
 	{CodeTruncateFile, Error, "reset_mode TRUNCATE on a file sink that is not DELTA"},
+	{CodeStreamMismatch, Error, "a PySpark sink's as_stream contradicts its node (a stream written as static, a batch as a stream): Laktory's write fails"},
+	{CodeSparkMode, Error, "a PySpark sink mode its frame's writer does not take (OVERWRITE on a stream, COMPLETE or UPDATE on a batch): Laktory's write fails"},
 	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }
 

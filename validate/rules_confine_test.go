@@ -22,15 +22,15 @@ func TestConfinement(t *testing.T) {
 		want  []W
 	}{
 		{name: "inside the workspace", files: map[string]string{"pipelines/pl.yaml": sink("  - path: ../out/x\n    format: CSV\n    mode: APPEND\n  - table_name: t\n    mode: APPEND\n    checkpoint_path: ../cp\n")}},
-		{name: "file sink at the workspace", files: map[string]string{"pipelines/pl.yaml": sink("  - path: ..\n    format: CSV\n    mode: OVERWRITE\n")},
+		{name: "file sink at the workspace", files: map[string]string{"pipelines/pl.yaml": sink("  - path: ..\n    format: CSV\n    mode: APPEND\n")},
 			want: []W{D("pipelines/pl.yaml", 9, 11, CodePathOutside, "is the root")}},
-		{name: "file sink holding the pipelines", files: map[string]string{"pipelines/pl.yaml": sink("  - path: .\n    format: CSV\n    mode: OVERWRITE\n")},
+		{name: "file sink holding the pipelines", files: map[string]string{"pipelines/pl.yaml": sink("  - path: .\n    format: CSV\n    mode: APPEND\n")},
 			want: []W{D("pipelines/pl.yaml", 9, 11, CodePathOutside, "holds pipelines/pl.yaml")}},
 		{name: "file sink outside", files: map[string]string{"pipelines/pl.yaml": sink("  - path: ../../elsewhere\n    format: CSV\n    mode: APPEND\n")},
 			want: []W{D("pipelines/pl.yaml", 9, 11, CodePathOutside, "is outside the workspace, the lake and the roots")}},
 		{name: "Delta sink on the state folder", files: map[string]string{"pipelines/pl.yaml": sink("  - path: ../.laktory\n    format: DELTA\n    mode: APPEND\n")},
 			want: []W{D("pipelines/pl.yaml", 9, 11, CodePathOutside, "holds the root")}},
-		{name: "absolute path outside", files: map[string]string{"pipelines/pl.yaml": sink("  - path: /tmp\n    format: PARQUET\n    mode: OVERWRITE\n")},
+		{name: "absolute path outside", files: map[string]string{"pipelines/pl.yaml": sink("  - path: /tmp\n    format: PARQUET\n    mode: APPEND\n")},
 			want: []W{D("pipelines/pl.yaml", 9, 11, CodePathOutside, "outside")}},
 		{name: "checkpoint_path at the workspace", files: map[string]string{"pipelines/pl.yaml": sink("  - table_name: t\n    mode: APPEND\n    checkpoint_path: ..\n")},
 			want: []W{D("pipelines/pl.yaml", 11, 22, CodePathOutside, "the checkpoint")}},

@@ -20,6 +20,7 @@ func (c *checker) laktoryModels() {
 			for _, sk := range n.Sinks {
 				c.declarativeSinkModel(p, sk)
 				c.resetModeModel(p, sk)
+				c.sparkWriteModel(p, n, sk)
 			}
 		}
 		c.declarativeTargetsOnce(p)
@@ -271,4 +272,47 @@ func (c *checker) dtypeModel(t *workspace.DType) bool {
 	}
 	c.add(t.Pos, Error, CodeDType, msg, hint)
 	return false
+}
+
+// Laktory 0.13.1's write modes on PySpark (SPARK_MODES,
+// SPARK_STREAMING_MODES of models/datasinks/basedatasink.py).
+var (
+	sparkModes          = []string{"OVERWRITE", "APPEND", "IGNORE", "ERROR", "ERRORIFEXISTS", "MERGE"}
+	sparkStreamingModes = []string{"APPEND", "COMPLETE", "UPDATE", "MERGE"}
+)
+
+// sparkWriteModel: BaseDataSink.is_streaming and _validate_mode_spark,
+// what Laktory's write of a PYSPARK sink fails on before writing: a sink's
+// as_stream that contradicts its node's frame (streaming when a source
+// is), a mode the frame's writer does not take. A sink without mode is
+// not reported (Laktory 0.13.1 fails it too, Mode 'None' is not
+// supported, see docs/laktory-rules.md).
+func (c *checker) sparkWriteModel(p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) {
+	if p.Declarative() || sk.Backend == "POLARS" || n.DataframeBackend == "POLARS" || sk.IsView() ||
+		(sk.Kind != workspace.SinkTable && sk.Kind != workspace.SinkFile) {
+		return
+	}
+	stream := n.Streaming()
+	if sk.AsStream != nil && *sk.AsStream != stream {
+		msg := "Sink configured as stream, but received dataframe is not streaming."
+		if stream {
+			msg = "Sink configured as static, but received dataframe is streaming."
+		}
+		c.add(sk.At("as_stream"), Error, CodeStreamMismatch, msg,
+			"remove the sink's `as_stream`: a sink streams when its node reads a stream (`as_stream: true` on a source)")
+		return
+	}
+	if sk.CustomWriter != "" || sk.Mode == "" || strings.Contains(sk.Mode, "${") {
+		return
+	}
+	switch {
+	case stream && !slices.Contains(sparkStreamingModes, sk.Mode):
+		c.add(sk.At("mode"), Error, CodeSparkMode,
+			fmt.Sprintf("Mode '%s' is not supported for Spark Streaming DataFrame. Choose from %s", sk.Mode, workspace.PyList(sparkStreamingModes)),
+			"a streaming node appends (or MERGEs, COMPLETE for an aggregation): set `mode: APPEND`")
+	case !stream && !slices.Contains(sparkModes, sk.Mode):
+		c.add(sk.At("mode"), Error, CodeSparkMode,
+			fmt.Sprintf("Mode '%s' is not supported for Spark DataFrame. Choose from %s", sk.Mode, workspace.PyList(sparkModes)),
+			"COMPLETE and UPDATE are streaming modes: set `mode: APPEND` or OVERWRITE, or read a stream")
+	}
 }
