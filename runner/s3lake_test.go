@@ -447,3 +447,42 @@ func TestS3LakeWriterClaims(t *testing.T) {
 	noLocalLake(t, a)
 	noLocalLake(t, b)
 }
+
+// TestS3LakeMerge: a MERGE sink (SCD type 1 with deletes) on a bucket
+// lake, two batches and FULL refreshes with reset_mode DROP and TRUNCATE:
+// the same versions and rows as on a local lake, read here and by
+// delta-rs from the bucket.
+func TestS3LakeMerge(t *testing.T) {
+	for _, mode := range []string{"DROP", "TRUNCATE"} {
+		t.Run(mode, func(t *testing.T) {
+			files := map[string]string{"pipelines/pl.yaml": strings.Replace(mergePipeline, "%s", mode, 1),
+				"data/changes.csv": "id,v,seq,op\n1,a,1,I\n2,b,1,I\n3,c,1,I\n"}
+			lw, rw := newWS(t, files), newWS(t, files)
+			newS3Lake(t, rw.dir)
+			rl, rr := testRunner(t), testRunner(t)
+			batch2 := map[string]string{"data/changes.csv": "id,v,seq,op\n1,a2,2,U\n2,,2,D\n4,d,1,I\n3,old,0,U\n"}
+			lp := lw.table("silver")
+			rsnap := rw.load()
+			rp := rsnap.Layout.TablePath(workspace.ParseTableName("silver", "", ""))
+			for i, req := range []Request{{}, {}, {Refresh: "FULL"}, {}} {
+				if i == 1 {
+					lw.write(batch2)
+					rw.write(batch2)
+				}
+				mustRun(t, rl, lw.load(), req)
+				mustRun(t, rr, rw.load(), req)
+				if lv, rv := version(t, lp), version(t, rp); lv != rv {
+					t.Fatalf("step %d: version %d in the bucket, %d locally", i, rv, lv)
+				}
+				if got, want := s3TableRows(t, rr, rp), s3TableRows(t, rl, lp); !reflect.DeepEqual(got, want) {
+					t.Fatalf("step %d: rows in the bucket %v, locally %v", i, got, want)
+				}
+			}
+			got := deltaRSTables(t, lp, rp)
+			if !reflect.DeepEqual(got[0], got[1]) || len(got[0].Rows) != 3 {
+				t.Fatalf("delta-rs: local %+v, bucket %+v", got[0], got[1])
+			}
+			noLocalLake(t, rw.dir)
+		})
+	}
+}
