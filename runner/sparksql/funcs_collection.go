@@ -501,6 +501,9 @@ func collectionFuncs() []*fnDef {
 			if c.args[0].t.Kind == KDate && c.args[1].t.Kind == KDate {
 				return c.dateSequence()
 			}
+			if isTemporal(c.args[0].t) && isTemporal(c.args[1].t) {
+				return c.timestampSequence()
+			}
 			if !c.args[0].t.isIntegral() || !c.args[1].t.isIntegral() {
 				return nil, unsupported(c.pos(), "", "sequence over %s values", c.args[0].t)
 			}
@@ -735,4 +738,76 @@ func (c *fcall) dateSequence() (*rx, error) {
 			" WHEN "+m+" = 0 THEN ["+a+"] ELSE list_filter("+elems+", "+e+" -> "+keep+") END"), nil
 	}
 	return nil, unsupported(c.argPos(2), "", "sequence over dates by a %s", st.t)
+}
+
+// timestampSequence is sequence(a, b[, step]) over timestamps (a DATE
+// bound is cast to TIMESTAMP). As Spark's TemporalSequenceImpl, element i
+// is a plus i * step, where the step's months and whole days are added on
+// the session zone's wall clock (a TIMESTAMP_NTZ's own) and the rest in
+// microseconds; the default step is a day towards b. A step away from b
+// is Spark's _LEGACY_ERROR_TEMP_3243.
+func (c *fcall) timestampSequence() (*rx, error) {
+	t := tTS
+	if c.args[0].t.Kind == KTimestampNTZ && c.args[1].t.Kind == KTimestampNTZ {
+		t = c.args[0].t
+	} else if c.args[0].t.Kind == KTimestampNTZ || c.args[1].t.Kind == KTimestampNTZ {
+		return nil, unsupported(c.pos(), "cast both bounds to one timestamp type", "sequence between a TIMESTAMP_NTZ and another type")
+	}
+	ax, err := c.r.cast(c.args[0], t, castImplicit)
+	if err != nil {
+		return nil, err
+	}
+	bx, err := c.r.cast(c.args[1], t, castImplicit)
+	if err != nil {
+		return nil, err
+	}
+	a, b := ax.sql, bx.sql
+	months, days, micros := "0", "CASE WHEN "+a+" <= "+b+" THEN 1 ELSE -1 END", "0"
+	stepNull := "FALSE"
+	if len(c.args) == 3 {
+		st := c.args[2]
+		stepNull = st.sql + " IS NULL"
+		switch st.t.Kind {
+		case KIntervalDT:
+			us := "CAST(round(epoch(" + st.sql + ") * 1000000) AS BIGINT)"
+			days, micros = "("+us+" // 86400000000)", "("+us+" % 86400000000)"
+		case KIntervalYM:
+			months = "CAST(datepart('year', " + st.sql + ") * 12 + datepart('month', " + st.sql + ") AS BIGINT)"
+			days = "0"
+		default:
+			return nil, unsupported(c.argPos(2), "", "sequence over timestamps by a %s", st.t)
+		}
+	}
+	i := c.r.lambdaName()
+	e := c.r.lambdaName()
+	add := func(x string) string {
+		cal := x + " + to_months(CAST(" + i + " * " + months + " AS INTEGER)) + to_days(CAST(" + i + " * " + days + " AS INTEGER))"
+		if t.Kind == KTimestamp {
+			tz := duckString(c.r.tz)
+			cal = "timezone(" + tz + ", timezone(" + tz + ", " + x + ") + to_months(CAST(" + i + " * " + months + " AS INTEGER)) + to_days(CAST(" + i + " * " + days + " AS INTEGER)))"
+		}
+		return cal + " + to_microseconds(" + i + " * " + micros + ")"
+	}
+	// A step's length is at least 28 days a month and 23 hours a day
+	// (a zone's shortest day): the number of candidates bounds the count.
+	minUs := "(" + months + " * 2419200000000 + " + days + " * 82800000000 + " + micros + ")"
+	maxUs := "(" + months + " * 2678400000000 + " + days + " * 90000000000 + " + micros + ")"
+	span := "(epoch_us(" + b + ") - epoch_us(" + a + "))"
+	pos := "(" + minUs + " > 0 AND " + maxUs + " > 0)"
+	neg := "(" + minUs + " < 0 AND " + maxUs + " < 0)"
+	zero := "(" + months + " = 0 AND " + days + " = 0 AND " + micros + " = 0)"
+	n := "(abs(" + span + ") // least(abs(" + minUs + "), abs(" + maxUs + ")) + 2)"
+	bad := "error('[_LEGACY_ERROR_TEMP_3243] Illegal sequence boundaries: ' || epoch_us(" + a + ") || ' to ' || epoch_us(" + b + ") || ' by ' || (" + months + " * 2678400000000 + " + days + " * 86400000000 + " + micros + "))"
+	elems := "list_transform(range(0, " + n + "), " + i + " -> " + add(a) + ")"
+	keep := "CASE WHEN " + pos + " THEN " + e + " <= " + b + " ELSE " + e + " >= " + b + " END"
+	sql := "CASE WHEN " + a + " IS NULL OR " + b + " IS NULL OR " + stepNull + " THEN NULL" +
+		" WHEN " + zero + " AND " + a + " = " + b + " THEN [" + a + "]" +
+		" WHEN " + zero + " THEN error('[IllegalArgumentException] requirement failed: Illegal sequence boundaries: ' || epoch_us(" + a + ") || ' to ' || epoch_us(" + b + ") || ' by 0')" +
+		" WHEN NOT (" + pos + " AND " + a + " <= " + b + " OR " + neg + " AND " + a + " >= " + b + ") THEN " + bad +
+		" ELSE list_filter(" + elems + ", " + e + " -> " + keep + ") END"
+	return c.out(arrayOf(t), sql), nil
+}
+
+func isTemporal(t *Type) bool {
+	return t.Kind == KDate || t.Kind == KTimestamp || t.Kind == KTimestampNTZ
 }

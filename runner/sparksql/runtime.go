@@ -24,7 +24,7 @@ func (e *RunError) Error() string { return "[" + e.Class + "] " + e.Msg }
 func (e *RunError) Unwrap() []error { return []error{ErrRuntime, e.Err} }
 
 var (
-	ourClass  = regexp.MustCompile(`\[([A-Z_]+(?:\.[A-Z_]+)*|[A-Z][A-Za-z]*Exception)\] ?(.*)`)
+	ourClass  = regexp.MustCompile(`\[([A-Z_][A-Z0-9_]*(?:\.[A-Z_][A-Z0-9_]*)*|[A-Z][A-Za-z]*Exception)\] ?(.*)`)
 	duckKinds = []struct {
 		re    *regexp.Regexp
 		class string
