@@ -124,7 +124,10 @@ func init() {
 			Long: `run executes the selected nodes of the workspace DIR (default: the current
 folder) against the local lake (DIR/.laktory/lake, --lake or $LAKTORY_LAKE):
 one task per node, in parallel as the node graph allows, and records the run
-in DIR/.laktory/state.db (see laktory history).
+in DIR/.laktory/state.db (see laktory history). The lake may be an S3 bucket
+(--lake s3://BUCKET/PREFIX, or lake: in laktory-workbench.yaml; the endpoint,
+region and credentials come from the AWS configuration): the same runs, with
+the checkpoints and history still local (docs/object-storage.md).
 
 --refresh INCREMENTAL (default) processes new data. FULL resets each sink and
 reprocesses: a regular sink is reset with its reset_mode (default DROP); a
@@ -160,7 +163,7 @@ VIEW sinks, Python sources and writers.
 
 --engine spark --remote sc://HOST:PORT (or $LAKTORY_SPARK_REMOTE) executes the
 run on Apache Spark 4.2 with Delta 4.4 through Spark Connect; the lake must be
-a path the cluster sees. Without the flags, engine: and spark: {remote: ...}
+a path the cluster sees (a lake in a bucket is refused there, LK230). Without the flags, engine: and spark: {remote: ...}
 in laktory-workbench.yaml choose them (flags, then the environment, win). Declarative pipelines, ForEach, MERGE and file sinks
 and declared source schemas are refused there before anything runs.
 
