@@ -118,6 +118,9 @@ func WriteView(ctx context.Context, dir string, v *View, g Guard) error {
 		return err
 	}
 	if IsRemoteLocation(dir) {
+		return fmt.Errorf("%w: cannot create view %s at %s: views live in a local lake only", ErrNotView, v.Name, dir)
+	}
+	if IsRemoteLocation(dir) {
 		return fmt.Errorf("%w: create view %s: views are files of a local lake; a lake in a bucket holds no view yet", ErrUnsupportedStore, dir)
 	}
 	real, err := g.Check(dir)
@@ -180,6 +183,9 @@ func WriteView(ctx context.Context, dir string, v *View, g Guard) error {
 func DropView(ctx context.Context, dir string, g Guard) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if IsRemoteLocation(dir) {
+		return nil // no view is written there (WriteView)
 	}
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil

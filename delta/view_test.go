@@ -43,6 +43,9 @@ func TestViewFile(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 || !IsView(dir) {
 		t.Fatalf("folder %v", entries)
 	}
+	if err := WriteView(ctx, "s3://bucket/lake/main/default/v", v, NewGuard([]string{"s3://bucket/lake"})); !errors.Is(err, ErrNotView) {
+		t.Fatalf("a view in a bucket: %v", err)
+	}
 	if err := WriteView(ctx, filepath.Join(t.TempDir(), "v"), v, g); !errors.Is(err, ErrOutsideRoots) {
 		t.Fatalf("outside the roots: %v", err)
 	}

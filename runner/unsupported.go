@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/inline"
 	"github.com/laktory/workbench/runner/selection"
@@ -94,6 +95,8 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 			add(sk.At("mode"), fmt.Sprintf("the streaming write mode COMPLETE into a %s sink (%s): Spark's file sinks append only", sk.EffectiveFormat(), label), "write a DELTA table, or use mode APPEND")
 		case n.Streaming() && sk.Kind != workspace.SinkForEach && sinkMode(sk) != workspace.ModeAppend && sinkMode(sk) != sink.ModeComplete && !sk.IsMerge():
 			add(sk.At("mode"), fmt.Sprintf("the streaming write mode %s (%s)", sk.Mode, label), "streaming flows append (or MERGE): use mode APPEND")
+		case sk.IsView() && delta.IsRemoteLocation(string(sk.Table)):
+			add(sk.At("table_type"), fmt.Sprintf("a VIEW sink in a lake on object storage (%s): views live in a local lake only", label), "use a local lake, or write a table (remove `table_type: VIEW`)")
 		case sk.CustomWriter != "":
 			add(sk.At("custom_writer"), fmt.Sprintf("the Python custom_writer %s (%s)", sk.CustomWriter, label), "write to a DELTA, PARQUET, CSV or JSON sink")
 		case !slices.Contains(validate.LocalSinkFormats, sk.EffectiveFormat()):

@@ -11,6 +11,7 @@ import (
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/validate"
+	"github.com/laktory/workbench/workspace"
 )
 
 const viewPipelines = `name: pl
@@ -194,8 +195,8 @@ nodes:
 	}
 }
 
-// TestViewEngines: local runs run a view node (no LK183), the Spark
-// engine refuses it by name.
+// TestViewEngines: local runs run a view node (no LK183) in a local lake,
+// not in a lake on object storage; the Spark engine refuses it by name.
 func TestViewEngines(t *testing.T) {
 	w := newWS(t, map[string]string{"pipelines/pl.yaml": viewPipelines, "data/a/1.jsonl": jsonl("a", 0, 4, "")})
 	snap := w.load()
@@ -206,6 +207,14 @@ func TestViewEngines(t *testing.T) {
 	}
 	if ds := engineUnsupported(engine.Info{Name: engine.Local}, p, n); len(ds) != 0 {
 		t.Fatalf("the local engine refuses the view node: %v", ds)
+	}
+	// A lake in a bucket: views live in a local lake only.
+	remote := *n
+	sk := *n.Sinks[0]
+	sk.Table = "s3://bucket/lake/main/default/orders_v"
+	remote.Sinks = []*workspace.Sink{&sk}
+	if ds := unsupported(p, &remote); len(ds) != 1 || !strings.Contains(ds[0].Message, "a VIEW sink in a lake on object storage") {
+		t.Fatalf("a view in a bucket lake: %v", ds)
 	}
 	ds := engineUnsupported(engine.Info{Name: "spark"}, p, n)
 	if len(ds) != 1 || ds[0].Code != validate.CodeLocalUnsupported || !strings.Contains(ds[0].Message, "writes a VIEW sink (table orders_v)") {
