@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -265,12 +266,26 @@ func (e *expander) expandFile(path string, at Pos) *vnode {
 		e.diags = append(e.diags, *f.syntax)
 		return nil
 	}
+	e.includeSyntax(path, f.content)
 	if f.doc == nil {
 		return &vnode{kind: vScalar, tag: "!!null", file: path, line: 1, col: 1}
 	}
 	e.loading = append(e.loading, path)
 	defer func() { e.loading = e.loading[:len(e.loading)-1] }()
 	return e.node(f.doc, path)
+}
+
+// includeSyntax: Laktory 0.13.1's loader (RecursiveLoader.preprocess_stream)
+// refuses a YAML file any line of which holds `${include.`, the syntax
+// `!use` replaced in 0.6.0, even in a comment.
+func (e *expander) includeSyntax(path string, content []byte) {
+	for i, line := range strings.Split(string(content), "\n") {
+		if col := strings.Index(line, "${include."); col >= 0 {
+			e.errorf(Pos{File: path, Line: i + 1, Col: utf8.RuneCountInString(line[:col]) + 1}, CodeRenamed,
+				"include the file with `!use FILE` (or merge it with `!update FILE`, append it with `!extend FILE`)",
+				"The `${include.}` syntax has been deprecated in laktory 0.6.0. Please use `!use`, `!update` and `!extend` tags instead.")
+		}
+	}
 }
 
 func unwrapPathErr(err error) error {
