@@ -120,9 +120,6 @@ func WriteView(ctx context.Context, dir string, v *View, g Guard) error {
 	if IsRemoteLocation(dir) {
 		return fmt.Errorf("%w: cannot create view %s at %s: views live in a local lake only", ErrNotView, v.Name, dir)
 	}
-	if IsRemoteLocation(dir) {
-		return fmt.Errorf("%w: create view %s: views are files of a local lake; a lake in a bucket holds no view yet", ErrUnsupportedStore, dir)
-	}
 	real, err := g.Check(dir)
 	if err != nil {
 		return fmt.Errorf("create view %s: %w", dir, err)
