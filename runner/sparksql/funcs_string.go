@@ -673,7 +673,44 @@ func stringFuncs() []*fnDef {
 		no("soundex", "no DuckDB equivalent"), no("to_char", "Spark's number format patterns are not translated"),
 		no("to_varchar", "Spark's number format patterns are not translated"), no("to_number", "Spark's number format patterns are not translated"),
 		no("try_to_number", "Spark's number format patterns are not translated"), no("mask", "not translated yet"), no("luhn_check", "not translated yet"),
-		no("encode", "charsets other than UTF-8 are not translated; use CAST(s AS BINARY)"), no("decode", "charsets other than UTF-8 are not translated; use CAST(b AS STRING)"),
+		fn("encode", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
+			x, err := c.typed(0, tString)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.utf8Charset(1, "encode"); err != nil {
+				return nil, err
+			}
+			return c.out(tBinary, "encode("+x.sql+")"), nil
+		}),
+		fn("decode", Rewritten, 2, -1, func(c *fcall) (*rx, error) {
+			if len(c.args) == 2 {
+				x, err := c.typed(0, tBinary)
+				if err != nil {
+					return nil, err
+				}
+				if err := c.utf8Charset(1, "decode"); err != nil {
+					return nil, err
+				}
+				return c.out(tString, "decode("+x.sql+")"), nil
+			}
+			// decode(x, search, result, ..., [default]) is Spark's CASE of
+			// null-safe equalities (a NULL search matches a NULL x).
+			args := c.node.Args
+			cs := &Case{P: c.node.P}
+			for i := 1; i+1 < len(args); i += 2 {
+				cs.Whens = append(cs.Whens, &When{Cond: &IsDistinct{L: args[0], R: args[i], Not: true, P: args[i].Pos()}, Result: args[i+1]})
+			}
+			if len(args)%2 == 0 {
+				cs.Else = args[len(args)-1]
+			}
+			x, err := c.r.expr(cs, c.sc, c.ctx)
+			if err != nil {
+				return nil, err
+			}
+			x.name = c.name
+			return x, nil
+		}),
 		no("sentences", "locale-dependent word splitting"), no("quote", "not translated yet"),
 	}
 }
@@ -732,3 +769,16 @@ func formatDecimalSQL(orig, x string, d int) string {
 // javaFormatConversion is the error (a Java exception, without a Spark
 // error class) Spark raises for a format conversion of the wrong type.
 const javaFormatConversion = "java.util.IllegalFormatConversionException"
+
+// utf8Charset checks the charset argument i of encode/decode: a constant
+// naming UTF-8 (any case); Spark's other charsets are refused.
+func (c *fcall) utf8Charset(i int, fn string) error {
+	cs := c.args[i]
+	if cs.lit == nil || cs.t.Kind != KString {
+		return unsupported(c.argPos(i), "give the charset as a string constant", "%s with a charset that is not a constant", fn)
+	}
+	if !strings.EqualFold(cs.lit.Value, "UTF-8") {
+		return unsupported(c.argPos(i), "use 'UTF-8'", "%s with the charset '%s'", fn, cs.lit.Value)
+	}
+	return nil
+}

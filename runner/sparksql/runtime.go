@@ -37,6 +37,7 @@ var (
 		{regexp.MustCompile(`value is out of range for the destination type|can't be cast because the value is out of range`), "CAST_OVERFLOW", "a value cannot be cast due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead."},
 		{regexp.MustCompile(`Map keys must be unique|Duplicate keys? .*map`), "DUPLICATED_MAP_KEY", "Duplicate map key was found, please check the input data."},
 		{regexp.MustCompile(`Map keys can not be NULL|map key.*NULL`), "NULL_MAP_KEY", "Cannot use null as map key."},
+		{regexp.MustCompile(`could not convert blob to UTF8 string`), "MALFORMED_CHARACTER_CODING", "Invalid value found when performing `decode` with UTF-8"},
 		{regexp.MustCompile(`More than one row returned by a subquery`), "SCALAR_SUBQUERY_TOO_MANY_ROWS", "More than one row returned by a subquery used as an expression."},
 		{regexp.MustCompile(`(?i)date out of range|Date field value out of range|make_date|Timestamp field value out of range`), "DATETIME_FIELD_OUT_OF_BOUNDS", "a date or time field is out of its valid range."},
 		{regexp.MustCompile(`(?i)zone .* not found|Unknown TimeZone`), "INVALID_TIMEZONE", "The time zone is not valid."},
