@@ -179,6 +179,17 @@ nodes:
     format: JSONL
   sinks:
   - foreach: {command: [cat]}
+- name: nested
+  sources:
+  - path: ../data/a/
+    format: JSONL
+    schema:
+      columns:
+        k: String
+        tags: {dtype: {name: List, inner: String}}
+  sinks:
+  - table_name: n
+    mode: APPEND
 `,
 		"pipelines/decl.yaml": `name: decl
 orchestrator:
@@ -202,6 +213,7 @@ nodes:
 	}
 	for _, want := range []string{
 		"node 'merger' of pipeline 'pl' uses merge_cdc_options with the mode APPEND",
+		"node 'nested' of pipeline 'pl' uses the nested dtype List of column 'tags' in the schema of source #1",
 	} {
 		if !hasDiag(pe, validate.CodeLocalUnsupported, want) {
 			t.Errorf("missing %q in %v", want, pe)
