@@ -71,13 +71,7 @@ func (c *checker) viewNode(p *workspace.Pipeline, n *workspace.Node) {
 		if s.Kind == workspace.SourceNode {
 			c.viewNodeRead(p, n, s.NodeName, s.Pos, true)
 		}
-		var ignored []string
-		for _, f := range []string{"filter", "selects", "renames", "drops", "drop_duplicates", "reader_kwargs", "reader_methods"} {
-			if s.Has(f) {
-				ignored = append(ignored, "`"+f+"`")
-			}
-		}
-		if len(ignored) > 0 {
+		if ignored := setFields(s.Located, "filter", "selects", "renames", "drops", "drop_duplicates", "reader_kwargs", "reader_methods"); len(ignored) > 0 {
 			c.add(s.At(strings.Trim(ignored[0], "`")), Warning, CodeViewIgnored,
 				fmt.Sprintf("source '%s' of node '%s' sets %s, which the view ignores: Laktory 0.13.1's view SQL names the source's table (DataFrameExpr.to_sql), not the source as read", label, n.Name, list(ignored)),
 				"write it in the view's SQL (a WHERE, the SELECT list), or remove it")
@@ -108,13 +102,7 @@ func (c *checker) viewNode(p *workspace.Pipeline, n *workspace.Node) {
 				"write the table from a node of its own that reads the view (`node_name:`), or make this sink a VIEW too")
 			continue
 		}
-		var ignored []string
-		for _, f := range []string{"mode", "merge_cdc_options", "format", "writer_kwargs", "writer_methods", "as_stream", "checkpoint_path"} {
-			if sk.Has(f) {
-				ignored = append(ignored, "`"+f+"`")
-			}
-		}
-		if len(ignored) > 0 {
+		if ignored := setFields(sk.Located, "mode", "merge_cdc_options", "format", "writer_kwargs", "writer_methods", "as_stream", "checkpoint_path"); len(ignored) > 0 {
 			c.add(sk.At(strings.Trim(ignored[0], "`")), Warning, CodeViewIgnored,
 				fmt.Sprintf("VIEW sink %s of node '%s' sets %s, which a view ignores: Laktory 0.13.1 creates it with CREATE OR REPLACE VIEW over the node's SQL whatever they say", sk.Describe(), n.Name, list(ignored)),
 				"remove them, or write a table (remove `table_type: VIEW`)")
@@ -172,4 +160,16 @@ func sinkModel(sk *workspace.Sink) string {
 		return "ForEachDataSink"
 	}
 	return "FileDataSink"
+}
+
+// setFields lists, quoted as code, the fields of fields that the YAML sets at
+// l, in the order given.
+func setFields(l workspace.Located, fields ...string) []string {
+	var set []string
+	for _, f := range fields {
+		if l.Has(f) {
+			set = append(set, "`"+f+"`")
+		}
+	}
+	return set
 }
