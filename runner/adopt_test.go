@@ -3,10 +3,16 @@ package runner
 import (
 	"context"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/checkpoint"
@@ -116,12 +122,15 @@ func TestTableFolderNotAdopted(t *testing.T) {
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // TestTableLinkFlippedMidRun: a lake table folder that is a symbolic link
-// (to a folder inside the lake) flipped by another process onto an
-// outside Delta table between the run's check and its commit: the run
-// writes where the check resolved the link, so the outside table gets no
-// file and no commit, for an append and for the FULL refresh of a shared
-// writer (its DELETE of the writer's rows, then its append) and for a
-// RESET TRUNCATE of the whole shared table.
+// (to a folder inside the lake) flipped by another process onto another
+// Delta table (outside the workspace, or another table of the lake) after
+// the task's path check: every operation of the task uses the path the
+// check resolved, so the other table gets no file, no commit and loses
+// nothing: an append (flipped before its commit), the FULL refresh of a
+// shared writer (its scan and DELETE of the writer's rows, then its
+// append), a RESET TRUNCATE of the whole shared table, a MERGE sink's
+// commits, a RESET DROP, the TRUNCATE that finishes an interrupted
+// whole-table reset, and the removal of a crash's stale commit file.
 func TestTableLinkFlippedMidRun(t *testing.T) {
 	const pipeline = `name: pl
 nodes:
@@ -133,13 +142,42 @@ nodes:
   - table_name: t
     mode: APPEND
 `
+	shared := strings.Replace(pipeline, "mode: APPEND\n", "mode: APPEND\n    shared: true\n", 1)
+	merge := strings.Replace(pipeline, "mode: APPEND\n", "mode: MERGE\n    merge_cdc_options:\n      primary_keys: [k]\n      order_by: v\n", 1)
 	for _, tc := range []struct {
 		name, pipeline, refresh, resetMode string
-		want                               int
+		// atCheck flips the link just after the task's path check (else
+		// before its first commit); inLake flips it onto another table of
+		// the lake (else onto one outside the workspace).
+		atCheck, inLake bool
+		// second is the source for the second run ("" keeps it).
+		second string
+		// setup prepares the second run (the real table folder, the other
+		// table, the workspace).
+		setup func(t *testing.T, r *Runner, w *ws, realDir, other string)
+		want  int // rows of the table the run checked after it, -1: dropped
 	}{
-		{"append", pipeline, "", "", 4},
-		{"FULL refresh of a shared writer", strings.Replace(pipeline, "mode: APPEND\n", "mode: APPEND\n    shared: true\n", 1), "FULL", "", 2},
-		{"RESET TRUNCATE of a shared table", strings.Replace(pipeline, "mode: APPEND\n", "mode: APPEND\n    shared: true\n", 1), "RESET", "TRUNCATE", 0},
+		{name: "append", pipeline: pipeline, want: 4},
+		{name: "FULL refresh of a shared writer", pipeline: shared, refresh: "FULL", want: 2},
+		{name: "FULL refresh of a shared writer, flipped after the check", pipeline: shared, refresh: "FULL", atCheck: true, want: 2},
+		{name: "RESET TRUNCATE of a shared table", pipeline: shared, refresh: "RESET", resetMode: "TRUNCATE", want: 0},
+		{name: "MERGE", pipeline: merge, atCheck: true, second: jsonl("b", 0, 2, ""), want: 4},
+		{name: "RESET DROP", pipeline: pipeline, refresh: "RESET", resetMode: "DROP", atCheck: true, inLake: true, want: -1},
+		{name: "TRUNCATE finishing an interrupted reset", pipeline: shared, atCheck: true, want: 2,
+			setup: func(t *testing.T, r *Runner, w *ws, realDir, _ string) {
+				interruptedTruncate(t, r, w, realDir)
+			}},
+		{name: "stale commit file of a crash", pipeline: pipeline, atCheck: true, want: 4,
+			setup: func(t *testing.T, _ *Runner, _ *ws, realDir, other string) {
+				for _, dir := range []string{realDir, other} {
+					tmp := filepath.Join(dir, delta.LogDirName, "_commit_0123abcd.json.tmp")
+					if err := os.WriteFile(tmp, []byte("{}\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					old := time.Now().Add(-time.Hour)
+					os.Chtimes(tmp, old, old)
+				}
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
@@ -149,41 +187,82 @@ nodes:
 			mustRun(t, r, w.load(), Request{})
 			link := w.table("t")
 			realDir := link + "_real"
-			outside := filepath.Join(base, "outside", "t")
-			os.MkdirAll(filepath.Dir(outside), 0o755)
+			other := filepath.Join(base, "outside", "t")
+			if tc.inLake {
+				other = w.table("victim")
+			}
+			os.MkdirAll(filepath.Dir(other), 0o755)
 			if err := os.Rename(link, realDir); err != nil {
 				t.Fatal(err)
 			}
-			if err := checkpoint.CopyDir(realDir, outside); err != nil {
+			if err := checkpoint.CopyDir(realDir, other); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Symlink(realDir, link); err != nil {
 				t.Fatal(err)
 			}
-			before := listTree(t, outside)
+			if tc.second != "" {
+				w.write(map[string]string{"data/in.jsonl": tc.second})
+			}
+			if tc.setup != nil {
+				tc.setup(t, r, w, realDir, other)
+			}
+			before := listTree(t, other)
 			flipped := false
-			r2 := testRunner(t, func(c *Config) {
-				c.beforeCommit = func(string, int) {
-					if !flipped {
-						flipped = true
-						os.Remove(link)
-						if err := os.Symlink(outside, link); err != nil {
-							t.Error(err)
-						}
+			flip := func() {
+				if !flipped {
+					flipped = true
+					os.Remove(link)
+					if err := os.Symlink(other, link); err != nil {
+						t.Error(err)
 					}
+				}
+			}
+			r2 := testRunner(t, func(c *Config) {
+				if tc.atCheck {
+					c.afterPathCheck = func(string) { flip() }
+				} else {
+					c.beforeCommit = func(string, int) { flip() }
 				}
 			})
 			mustRun(t, r2, w.load(), Request{Refresh: tc.refresh, ResetMode: tc.resetMode})
 			if !flipped {
 				t.Fatal("the hook did not run")
 			}
-			if after := listTree(t, outside); after != before {
-				t.Fatalf("the outside table was written:\nbefore %s\nafter  %s", before, after)
+			if after := listTree(t, other); after != before {
+				t.Fatalf("the other table was written:\nbefore %s\nafter  %s", before, after)
+			}
+			if tc.want < 0 {
+				if _, err := os.Stat(realDir); !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("the table the run checked was not dropped: %v", err)
+				}
+				return
 			}
 			if n := count(t, r2, realDir, ""); n != tc.want {
 				t.Fatalf("%d rows in the table the run checked, want %d", n, tc.want)
 			}
 		})
+	}
+}
+
+// interruptedTruncate records, beside the checkpoint of the workspace's
+// only writer, the intent of a whole-table TRUNCATE of the table at
+// realDir that a crash interrupted before its table step.
+func interruptedTruncate(t *testing.T, r *Runner, w *ws, realDir string) {
+	t.Helper()
+	plan, err := r.Plan(context.Background(), w.load(), Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := delta.LoadSnapshot(context.Background(), realDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := plan.Tasks[0].plan.sinks[0]
+	in := &intent{ID: "interrupted-truncate", RunID: 9999, Task: plan.Tasks[0].Key, Refresh: "RESET", Whole: "TRUNCATE",
+		Table: tableLabel(sp), Path: string(sp.sink.Table), TableID: ts.TableID(), ReadVersion: ts.Version(), At: time.Now().UTC()}
+	if err := writeIntent(sp.lockDir, in); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -198,5 +277,85 @@ func listTree(t *testing.T, dir string) string {
 		}
 		return err
 	})
+	return b.String()
+}
+
+// TestTaskOperationsUseCheckedPaths holds a task's code to the one path
+// its path check resolved per sink (taskExec.sinkPath): in the methods of
+// taskExec, recovery and flowRun no operation takes a sink's declared
+// path (sp.sink.Table, sp.sink.ResolvedPath) except the check itself, and
+// package sink takes only the path it is given (Delta.Path, Files.Path).
+// A declared path re-resolves a link another process may have flipped
+// since the check (item 8 of issue 24).
+func TestTaskOperationsUseCheckedPaths(t *testing.T) {
+	// recordPending records the intents of the run's other tasks, whose
+	// checks come with them (it reads only their tables' id and version).
+	allowed := map[string]bool{"checkPaths": true, "sinkPath": true, "recordPending": true}
+	receivers := map[string]bool{"taskExec": true, "recovery": true, "flowRun": true}
+	check := func(dir string, inSink bool) {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(fset, f, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range file.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if !inSink {
+					if fd.Recv == nil || allowed[fd.Name.Name] {
+						continue
+					}
+					rt := fd.Recv.List[0].Type
+					if st, ok := rt.(*ast.StarExpr); ok {
+						rt = st.X
+					}
+					if id, ok := rt.(*ast.Ident); !ok || !receivers[id.Name] {
+						continue
+					}
+				}
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.SelectorExpr:
+						// A file sink's declared file or folder.
+						if x, ok := n.X.(*ast.SelectorExpr); n.Sel.Name == "ResolvedPath" && (inSink || ok && x.Sel.Name == "sink") {
+							t.Errorf("%s: %s uses a sink's declared path (%s): use the path the task's check resolved", fset.Position(n.Pos()), fd.Name.Name, exprText(n))
+						}
+					case *ast.CallExpr:
+						// A table id turned into a path (an id alone, for
+						// LockCreate, Created or events, is no path).
+						id, isID := n.Fun.(*ast.Ident)
+						if !isID || id.Name != "string" || len(n.Args) != 1 {
+							return true
+						}
+						sel, ok := n.Args[0].(*ast.SelectorExpr)
+						if !ok || sel.Sel.Name != "Table" {
+							return true
+						}
+						if x, ok := sel.X.(*ast.SelectorExpr); inSink || ok && x.Sel.Name == "sink" {
+							t.Errorf("%s: %s turns a sink's table id into a path (%s): use the path the task's check resolved", fset.Position(n.Pos()), fd.Name.Name, exprText(sel))
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	check(".", false)
+	check("sink", true)
+}
+
+func exprText(e ast.Expr) string {
+	var b strings.Builder
+	printer.Fprint(&b, token.NewFileSet(), e)
 	return b.String()
 }

@@ -187,7 +187,7 @@ func (fr *flowRun) importCheckpoint(ctx context.Context) error {
 // not created by this run).
 func (fr *flowRun) existingTable(ctx context.Context) (bool, error) {
 	x, sp := fr.x, fr.f.sink
-	snap, err := loadTable(ctx, string(sp.sink.Table))
+	snap, err := loadTable(ctx, x.sinkPath(sp))
 	if err != nil || snap == nil {
 		return false, err
 	}

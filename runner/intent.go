@@ -134,8 +134,10 @@ func clearIntent(dir string) error {
 	return nil
 }
 
-// newIntent describes the refresh of sink sp of task t starting now.
-func (run *Run) newIntent(ctx context.Context, t *Task, sp *sinkPlan, refresh string) *intent {
+// newIntent describes the refresh of sink sp of task t starting now; path
+// is where the table is read (the task's checked path, or, for another
+// task of the run, the declared one: only its id and version are read).
+func (run *Run) newIntent(ctx context.Context, t *Task, sp *sinkPlan, refresh, path string) *intent {
 	in := &intent{ID: uuid.NewString(), RunID: run.ID, Task: t.Key, Refresh: refresh, Table: tableLabel(sp),
 		Path: string(sp.sink.Table), ReadVersion: -1, At: run.r.cfg.Now().UTC()}
 	switch sp.reset {
@@ -145,7 +147,7 @@ func (run *Run) newIntent(ctx context.Context, t *Task, sp *sinkPlan, refresh st
 		in.Mode = "TRUNCATE"
 	}
 	if sp.sink.IsDelta() && sp.sink.Table != "" {
-		if ts, err := loadTable(ctx, string(sp.sink.Table)); err == nil && ts != nil {
+		if ts, err := loadTable(ctx, path); err == nil && ts != nil {
 			in.TableID, in.ReadVersion = ts.TableID(), ts.Version()
 		}
 	}
@@ -177,7 +179,7 @@ func (rc *recovery) begin(ctx context.Context) error {
 		return err
 	}
 	for _, sp := range sps {
-		in := x.run.newIntent(ctx, x.t, sp, sp.refresh)
+		in := x.run.newIntent(ctx, x.t, sp, sp.refresh, x.sinkPath(sp))
 		if err := writeIntent(sp.lockDir, in); err != nil {
 			return err
 		}
@@ -222,7 +224,7 @@ func (rc *recovery) recordPending(ctx context.Context) error {
 			if cur != nil {
 				continue
 			}
-			if err := writeIntent(sp.lockDir, run.newIntent(ctx, t, sp, sp.refresh)); err != nil {
+			if err := writeIntent(sp.lockDir, run.newIntent(ctx, t, sp, sp.refresh, string(sp.sink.Table))); err != nil {
 				return err
 			}
 		}
@@ -325,7 +327,7 @@ func (rc *recovery) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) e
 			return err
 		}
 	}
-	if err := x.removeCheckpoints(string(sp.sink.Table), existing(sp.lockDir)); err != nil {
+	if err := x.removeCheckpoints(sp.sink.Table, existing(sp.lockDir)); err != nil {
 		return err
 	}
 	return clearIntent(sp.lockDir)
@@ -335,7 +337,7 @@ func (rc *recovery) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) e
 // the table is gone or another one (a new id), or a commit after the
 // reset's read version carries its marker.
 func (rc *recovery) wholeDone(ctx context.Context, sp *sinkPlan, in *intent) (bool, error) {
-	ts, err := loadTable(ctx, string(sp.sink.Table))
+	ts, err := loadTable(ctx, rc.x.sinkPath(sp))
 	if err != nil || ts == nil || ts.TableID() != in.TableID {
 		return ts == nil || (err == nil && ts.TableID() != in.TableID), err
 	}
@@ -374,7 +376,7 @@ func markedCommits(ctx context.Context, ts *delta.Snapshot, in *intent) ([]delta
 // so two runs finishing it at once truncate once).
 func (rc *recovery) truncateOnce(ctx context.Context, sp *sinkPlan, in *intent) error {
 	x := rc.x
-	path, label := string(sp.sink.Table), tableLabel(sp)
+	path, label := x.sinkPath(sp), tableLabel(sp)
 	err := x.withRetries(ctx, label, func(attempt int) error {
 		start := time.Now()
 		ts, err := loadTable(ctx, path)
@@ -413,7 +415,7 @@ func (rc *recovery) recoverHistory(ctx context.Context, sp *sinkPlan, in *intent
 	if in.RunID == x.run.ID || !sp.sink.IsDelta() || sp.sink.Table == "" {
 		return
 	}
-	ts, err := loadTable(ctx, string(sp.sink.Table))
+	ts, err := loadTable(ctx, x.sinkPath(sp))
 	if err != nil || ts == nil {
 		return
 	}
@@ -515,7 +517,7 @@ func (rc *recovery) cleanLeftovers() {
 		if !sp.sink.IsDelta() || sp.sink.Table == "" {
 			continue
 		}
-		table := string(sp.sink.Table)
+		table := x.sinkPath(sp)
 		logDir := filepath.Join(table, delta.LogDirName)
 		for _, e := range readDir(logDir) {
 			if strings.HasPrefix(e.Name(), "_commit_") && strings.HasSuffix(e.Name(), ".json.tmp") && stale(e, time.Now().Add(-staleCommitAge)) {

@@ -77,6 +77,9 @@ type Config struct {
 	// afterStep is called after each step of a micro-batch (stepOffsets,
 	// stepSink, stepCommit).
 	afterStep func(task, flow, step string, batch int64)
+	// afterPathCheck is called once a task's path check resolved its
+	// paths, before it touches anything.
+	afterPathCheck func(task string)
 }
 
 // clock is the time now as runs measure their and their tasks' start and

@@ -65,7 +65,7 @@ func (x *taskExec) resetSink(ctx context.Context, sp *sinkPlan) error {
 		return x.dropView(ctx, sp)
 	}
 	if !sp.sink.IsDelta() {
-		return (&sink.Files{Task: sinkTask{x}, Sink: sp.sink}).Reset(ctx)
+		return filesSink(x, sp).Reset(ctx)
 	}
 	return x.deltaSink(sp).Reset(ctx)
 }
@@ -96,13 +96,19 @@ func (x *taskExec) sinkOf(sp *sinkPlan) (sink.Sink, error) {
 	case sk.IsDelta():
 		return x.deltaSink(sp), nil
 	}
-	return &sink.Files{Task: sinkTask{x}, Sink: sk}, nil
+	return filesSink(x, sp), nil
+}
+
+// filesSink is the file sink sp plans, writing where the task's path
+// check resolved its file or folder.
+func filesSink(x *taskExec, sp *sinkPlan) *sink.Files {
+	return &sink.Files{Task: sinkTask{x}, Sink: sp.sink, Path: x.sinkPath(sp)}
 }
 
 // deltaSink is the Delta sink sp plans, with the reset it plans.
 func (x *taskExec) deltaSink(sp *sinkPlan) *sink.Delta {
 	d := &sink.Delta{Task: sinkTask{x}, Sink: sp.sink, Writer: sp.writer,
-		Path: x.resolved(string(sp.sink.Table)), Label: tableLabel(sp),
+		Path: x.sinkPath(sp), Label: tableLabel(sp),
 		Definition: func() (delta.TableDefinition, error) { return x.tableDefinition(sp) },
 		Pending:    func() bool { return x.deferred[sp] },
 		CommitPending: func(ctx context.Context) error {
@@ -142,7 +148,7 @@ func (x *taskExec) deltaSink(sp *sinkPlan) *sink.Delta {
 // the plan).
 func (x *taskExec) ownRows(ctx context.Context, sp *sinkPlan) (string, error) {
 	var schema *delta.StructType
-	ts, err := loadTable(ctx, x.resolved(string(sp.sink.Table)))
+	ts, err := loadTable(ctx, x.sinkPath(sp))
 	if err == nil && ts != nil {
 		schema = ts.Schema()
 	}
@@ -164,7 +170,7 @@ func (x *taskExec) dropTable(ctx context.Context, sp *sinkPlan) error {
 
 // commitOperation records a Delta commit to the table of sp.
 func (x *taskExec) commitOperation(sp *sinkPlan, res *delta.CommitResult, detail string, d time.Duration) {
-	sink.CommitOperation(sinkTask{x}, tableLabel(sp), string(sp.sink.Table), res, detail, d)
+	sink.CommitOperation(sinkTask{x}, tableLabel(sp), x.sinkPath(sp), res, detail, d)
 }
 
 // writeError names the node and table of a failed write.
@@ -433,7 +439,7 @@ func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
 		}
 	}
 	cps := existing(wr.checkpoints...)
-	in := x.run.newIntent(ctx, x.t, sp, validate.RefreshReset)
+	in := x.run.newIntent(ctx, x.t, sp, validate.RefreshReset, x.sinkPath(sp))
 	in.Whole = "TRUNCATE"
 	if wr.drop {
 		in.Whole = "DROP"
@@ -457,7 +463,7 @@ func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
 		return err
 	}
 	delta.FailPoint(FailWholeReset)
-	if err := x.removeCheckpoints(string(wr.table), cps); err != nil {
+	if err := x.removeCheckpoints(wr.table, cps); err != nil {
 		return err
 	}
 	delta.FailPoint(FailWholeDone)

@@ -420,10 +420,11 @@ func (fr *flowRun) tableAhead(ctx context.Context, cp *checkpoint.Checkpoint) er
 		}
 		return nil
 	}
-	if sp.table == nil || sp.table.Path == "" || !isDeltaTable(sp.table.Path) {
+	path := fr.x.sinkPath(sp)
+	if sp.table == nil || sp.table.Path == "" || !isDeltaTable(path) {
 		return nil
 	}
-	snap, err := delta.LoadSnapshot(ctx, sp.table.Path)
+	snap, err := delta.LoadSnapshot(ctx, path)
 	if err != nil {
 		return nil // the sink reports a table it cannot read
 	}
@@ -433,7 +434,7 @@ func (fr *flowRun) tableAhead(ctx context.Context, cp *checkpoint.Checkpoint) er
 	}
 	if v > planned {
 		return fmt.Errorf("%w: checkpoint %s is behind its table %s, which holds batch %d of the flow while the checkpoint's offsets/ end at %d (offsets/ and commits/ lost or removed): its next batches would be taken for ones the table has and skipped",
-			checkpoint.ErrUntrusted, cp.Dir, sp.table.Path, v, planned)
+			checkpoint.ErrUntrusted, cp.Dir, tableLabel(sp), v, planned)
 	}
 	return nil
 }

@@ -174,6 +174,9 @@ func (x *taskExec) execute(ctx context.Context) error {
 	if err := x.checkPaths(); err != nil {
 		return err
 	}
+	if h := x.run.r.cfg.afterPathCheck; h != nil {
+		h(x.t.Key)
+	}
 	s, err := newSession(ctx, x.run.engine)
 	if err != nil {
 		return err
@@ -338,16 +341,17 @@ func (x *taskExec) commitDeferred(ctx context.Context, sp *sinkPlan) error {
 
 // resetCheckpoints deletes the checkpoints a sink's reset resets.
 func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
-	return x.removeCheckpoints(string(sp.sink.Table), sp.checkpoints)
+	return x.removeCheckpoints(sp.sink.Table, sp.checkpoints)
 }
 
 // removeCheckpoints deletes checkpoint folders the run holds the locks of.
-func (x *taskExec) removeCheckpoints(table string, cps []string) error {
+// table names the sink's table in the events.
+func (x *taskExec) removeCheckpoints(table workspace.TableID, cps []string) error {
 	for _, cp := range cps {
 		if err := x.run.guard.RemoveAll(cp); err != nil {
 			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
 		}
-		x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: table, Operation: "RESET CHECKPOINT", Version: -1,
+		x.run.emit(Event{Kind: EventOperation, Task: x.t.Key, Table: string(table), Operation: "RESET CHECKPOINT", Version: -1,
 			Checkpoint: cp, Message: "reset the streaming checkpoint " + cp})
 	}
 	return nil
@@ -599,10 +603,19 @@ func (x *taskExec) checkPaths() error {
 	return nil
 }
 
-// resolved is the path the task checked, symbolic links resolved as they
-// were then (checkPaths): the task writes there, so a link flipped by
-// another process after the check cannot lead its writes elsewhere.
-func (x *taskExec) resolved(path string) string {
+// sinkPath is the table folder (or the file or folder of a file sink) of
+// sp as the task's path check resolved it, symbolic links resolved as they
+// were then (checkPaths): the one path every operation of the task on that
+// sink uses (its scans, writes, deletes, merges, drops, truncates, the
+// recovery of an interrupted run and the removal of what a crash left), so
+// a link flipped by another process after the check cannot lead one of
+// them elsewhere. TestTaskOperationsUseCheckedPaths holds the task's code
+// to it.
+func (x *taskExec) sinkPath(sp *sinkPlan) string {
+	path := sp.sink.ResolvedPath
+	if sp.sink.Table != "" {
+		path = string(sp.sink.Table)
+	}
 	if real, ok := x.real[path]; ok {
 		return real
 	}

@@ -223,7 +223,7 @@ func (x *taskExec) processView(ctx context.Context) error {
 			return err
 		}
 		start := time.Now()
-		dir := x.resolved(string(sp.sink.Table))
+		dir := x.sinkPath(sp)
 		// Evaluated first (Laktory's output_df, the view read back): a
 		// query that fails leaves the catalog as it was.
 		c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.dialects(), p, n)
@@ -243,7 +243,7 @@ func (x *taskExec) processView(ctx context.Context) error {
 		if err := delta.WriteView(ctx, dir, v, x.run.guard); err != nil {
 			return fmt.Errorf("%w: %w", ErrSink, err)
 		}
-		x.log.operation(history.Operation{Table: tableLabel(sp), Path: string(sp.sink.Table), Operation: "CREATE VIEW", Detail: v.SQL, Duration: time.Since(start)})
+		x.log.operation(history.Operation{Table: tableLabel(sp), Path: x.sinkPath(sp), Operation: "CREATE VIEW", Detail: v.SQL, Duration: time.Since(start)})
 	}
 	if out == "" {
 		return nil
@@ -259,14 +259,14 @@ func (x *taskExec) processView(ctx context.Context) error {
 // purge of a view): a FULL refresh, then the run writes it again, or a
 // RESET.
 func (x *taskExec) dropView(ctx context.Context, sp *sinkPlan) error {
-	dir := x.resolved(string(sp.sink.Table))
+	dir := x.sinkPath(sp)
 	existed := delta.IsView(dir)
 	start := time.Now()
 	if err := delta.DropView(ctx, dir, x.run.guard); err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrSink, tableLabel(sp), err)
 	}
 	if existed {
-		x.log.operation(history.Operation{Table: tableLabel(sp), Path: string(sp.sink.Table), Operation: "DROP VIEW", Detail: "reset", Duration: time.Since(start)})
+		x.log.operation(history.Operation{Table: tableLabel(sp), Path: x.sinkPath(sp), Operation: "DROP VIEW", Detail: "reset", Duration: time.Since(start)})
 	}
 	return nil
 }

@@ -55,8 +55,11 @@ type Delta struct {
 	// Writer is the writer's ownership of its rows in a shared table (nil
 	// when the sink is not shared).
 	Writer *workspace.Writer
-	// Path is where the table is written (the path the task checked,
-	// links resolved); Label names it in messages.
+	// Path is the table's folder as the task's path check resolved it
+	// (links resolved then): every operation of the sink (scan, write,
+	// delete, truncate, merge, drop) uses it, never the declared path, so a
+	// link flipped since cannot lead one of them elsewhere. Label names the
+	// table in messages.
 	Path, Label string
 	// Definition is how the sink creates its table.
 	Definition func() (delta.TableDefinition, error)
@@ -281,7 +284,7 @@ func (d *Delta) Write(ctx context.Context, b Batch) (int64, error) {
 		if b.AppID != "" {
 			detail += fmt.Sprintf(", batch %d of flow %s", b.Version, b.Flow)
 		}
-		CommitOperation(t, label, string(sk.Table), res, detail, time.Since(start))
+		CommitOperation(t, label, path, res, detail, time.Since(start))
 		return nil
 	})
 	if err != nil {
@@ -345,12 +348,7 @@ func (d *Delta) Truncate(ctx context.Context, meta string) error {
 // exist has nothing to reset.
 func (d *Delta) commitReset(ctx context.Context, detail, meta string, op func(engine.Txn) error, isDelete bool) error {
 	t := d.Task
-	// d.Path: where the task's path check resolved the table folder, so a
-	// link flipped since cannot lead the reset elsewhere.
 	path, label := d.Path, d.Label
-	if path == "" {
-		path = string(d.Sink.Table)
-	}
 	err := t.Retry(ctx, label, func(attempt int) error {
 		start := time.Now()
 		snap, err := loadTable(ctx, path)
@@ -385,11 +383,12 @@ func (d *Delta) commitReset(ctx context.Context, detail, meta string, op func(en
 	return nil
 }
 
-// Drop removes the table's folder, which the run's guard must allow
-// (strictly inside the workspace, the lake or a configured root).
+// Drop removes the table's folder (Path, as the task's check resolved
+// it), which the run's guard must still allow (strictly inside the
+// workspace, the lake or a configured root).
 func (d *Delta) Drop(ctx context.Context) error {
 	t := d.Task
-	path := string(d.Sink.Table)
+	path := d.Path
 	snap, _ := loadTable(ctx, path) // a table that cannot be read is dropped all the same
 	var rows int64
 	if snap != nil {

@@ -22,6 +22,10 @@ import (
 type Files struct {
 	Task Task
 	Sink *workspace.Sink
+	// Path is the sink's file or folder as the task's path check resolved
+	// it (links resolved then): the write and the reset use it, never the
+	// declared path.
+	Path string
 }
 
 // fileExt maps a sink format to the extension of its files.
@@ -46,7 +50,7 @@ func fileExt(format string) string {
 // see a half-written file.
 func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 	sk, t := f.Sink, f.Task
-	path, format, mode := sk.ResolvedPath, sk.EffectiveFormat(), Mode(sk)
+	path, format, mode := f.Path, sk.EffectiveFormat(), Mode(sk)
 	if format == "JSONL" || format == "NDJSON" {
 		format = "JSON"
 	}
@@ -157,7 +161,7 @@ func publishFiles(g delta.Guard, stage, path string, single, appendMode bool) (i
 // guard.
 func (f *Files) Reset(context.Context) error {
 	sk, g := f.Sink, f.Task.Guard()
-	path := sk.ResolvedPath
+	path := f.Path
 	if _, err := g.Check(path); err != nil {
 		return fmt.Errorf("%w: drop %s: %w", ErrSink, sk.Describe(), err)
 	}

@@ -34,7 +34,7 @@ type Merge struct {
 // the table has it (foreachBatch, exactly once). Conflicts are retried on
 // a fresh snapshot.
 func (m *Merge) Write(ctx context.Context, b Batch) (int64, error) {
-	sk, t, label := m.Sink, m.Task, m.Label
+	sk, t, label, path := m.Sink, m.Task, m.Label, m.Path
 	cols, err := t.Columns(ctx, quoteIdent(b.Rel))
 	if err != nil {
 		return 0, WriteError(t, label, err)
@@ -55,7 +55,7 @@ func (m *Merge) Write(ctx context.Context, b Batch) (int64, error) {
 		}
 	}
 	attempt := 0
-	e := &merge.Exec{Session: t.Session(), Path: string(sk.Table),
+	e := &merge.Exec{Session: t.Session(), Path: path,
 		BeforeCommit: func(string) { t.BeforeCommit(attempt) },
 		AfterCommit: func(step string) {
 			if step == merge.StepMerge && m.Merged != nil {
@@ -73,7 +73,7 @@ func (m *Merge) Write(ctx context.Context, b Batch) (int64, error) {
 		}
 		if res != nil {
 			t.Created(sk.Table)
-			CommitOperation(t, label, string(sk.Table), res, "the MERGE target, before its first merge", time.Since(start))
+			CommitOperation(t, label, path, res, "the MERGE target, before its first merge", time.Since(start))
 		}
 		return nil
 	})
@@ -87,7 +87,7 @@ func (m *Merge) Write(ctx context.Context, b Batch) (int64, error) {
 		start := time.Now()
 		res, err := e.Merge(ctx, plan, txn)
 		for _, c := range res.Commits {
-			CommitOperation(t, label, string(sk.Table), c, mergeDetail(sk, b, c), time.Since(start))
+			CommitOperation(t, label, path, c, mergeDetail(sk, b, c), time.Since(start))
 		}
 		if res.Skipped {
 			t.Note("write", fmt.Sprintf("batch %d of %s is already in %s: skipped", b.Version, b.AppID, label))
