@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/runner/checkpoint"
+	"github.com/laktory/workbench/runner/sink"
 	"github.com/laktory/workbench/workspace/workspacetest"
 )
 
@@ -160,6 +161,57 @@ func TestUntrustedCheckpointNoTxn(t *testing.T) {
 				mustRun(t, r, w.load(), Request{Refresh: "FULL"})
 				if o := mustRun(t, r, w.load(), Request{}); o.sum.RowsWritten != 0 {
 					t.Fatalf("%d rows written again after the FULL refresh", o.sum.RowsWritten)
+				}
+			})
+		}
+	}
+}
+
+// TestFileSinkReplayExact: a streaming flow into a file sink (PARQUET, CSV,
+// JSON) stopped while the batch's files are moved into place, after the
+// first of them (partitioned: one file per partition) or after the last,
+// before the checkpoint records the
+// batch as written (laktory-sinks/<batch>): the replay removes the files
+// of the batch the crash left (the flow recorded their names before the
+// first move) and writes the batch again, so every row is there once.
+func TestFileSinkReplayExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary")
+	}
+	sinks := map[string]string{
+		"parquet": "  - path: ../out/pq/\n    format: PARQUET\n    mode: APPEND\n    writer_methods:\n    - name: partitionBy\n      args: [c]\n",
+		// DuckDB partitions no JSON: one file per batch.
+		"json": "  - path: ../out/js/\n    format: JSON\n    mode: APPEND\n",
+		"csv":  "  - path: ../out/cs/\n    format: CSV\n    mode: APPEND\n    writer_methods:\n    - name: partitionBy\n      args: [c]\n",
+	}
+	readers := map[string]string{"parquet": "read_parquet('%s/out/pq/*/*.parquet')", "json": "read_json_auto('%s/out/js/*.json')",
+		"csv": "read_csv('%s/out/cs/*/*.csv')"}
+	for _, name := range []string{"parquet", "json", "csv"} {
+		pipeline := strings.Replace(strings.Replace(fileStreamPipeline, "maxFilesPerTrigger: 1", "maxFilesPerTrigger: 10", 1),
+			"  - table_name: out\n    mode: APPEND\n", sinks[name], 1)
+		for _, at := range []string{"1", "2"} {
+			if name == "json" && at == "2" {
+				continue
+			}
+			t.Run(name+" moved "+at, func(t *testing.T) {
+				w := newWS(t, map[string]string{"pipelines/pl.yaml": pipeline,
+					"data/in/1.jsonl": jsonl("a", 0, 3, `, "c": 1`) + jsonl("b", 0, 2, `, "c": 2`)})
+				workspacetest.Ordered(t, w.dir, time.Now().Add(-time.Hour), "data/in/1.jsonl")
+				crashAt(t, w.dir, sink.FailFilesMoved+":"+at, Request{})
+				cp := flowDir(t, w.load(), "pl", "s")
+				if got := fmt.Sprint(batchesOf(t, cp, "offsets"), batchesOf(t, cp, checkpoint.SinkLog), batchesOf(t, cp, "commits")); got != "[0] [] []" {
+					t.Fatalf("offsets, sink log and commits after the crash: %s", got)
+				}
+				r := testRunner(t)
+				mustRun(t, r, w.load(), Request{}) // batch 0 replayed
+				reader := fmt.Sprintf(readers[name], w.dir)
+				if got := sqlRows(t, r, "SELECT count(*), count(DISTINCT k) FROM "+reader); fmt.Sprint(got) != "[[5 5]]" {
+					t.Fatalf("rows and distinct keys in the sink after the replay: %v, want 5 5", got)
+				}
+				w.write(map[string]string{"data/in/2.jsonl": jsonl("c", 0, 2, `, "c": 1`)})
+				mustRun(t, r, w.load(), Request{})
+				if got := sqlRows(t, r, "SELECT count(*), count(DISTINCT k) FROM "+reader); fmt.Sprint(got) != "[[7 7]]" {
+					t.Fatalf("rows and distinct keys after the next batch: %v, want 7 7", got)
 				}
 			})
 		}

@@ -42,6 +42,11 @@ func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b mi
 		return 0, err
 	}
 	sb := sink.Batch{Rel: rel, AppID: b.appID, Version: b.version, Flow: b.flowName()}
+	if cp := b.cp; cp != nil && !sp.sink.IsDelta() && sp.sink.Kind != workspace.SinkForEach && sp.sink.Kind != workspace.SinkPipelineView {
+		// The files a micro-batch adds are recorded before they are moved
+		// into place: a replay removes those a crash left (flowRun.unpublish).
+		sb.Publishing = func(files []string) error { return cp.WriteSinkFiles(b.version, files) }
+	}
 	if sk := sp.sink; sk.Kind == workspace.SinkForEach {
 		sb.Flow = FlowName(x.tp.pipeline, x.tp.node, sk)
 		if b.flow == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -212,8 +213,10 @@ func (fr *flowRun) run(ctx context.Context) error {
 			x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "write",
 				Message: fmt.Sprintf("flow %s: batch %d is already in %s (%s/%d): not written again", f.name, batch, f.sink.sink.Describe(), checkpoint.SinkLog, batch)})
 		} else if err == nil {
-			if rows, err = fr.processBatch(ctx, b); err == nil {
-				err = fr.sinkWritten(batch)
+			if err = fr.unpublish(batch); err == nil {
+				if rows, err = fr.processBatch(ctx, b); err == nil {
+					err = fr.sinkWritten(batch)
+				}
 			}
 		}
 		if err != nil {
@@ -271,7 +274,11 @@ func (fr *flowRun) runOnce(ctx context.Context) error {
 		fr.afterStep(stepOffsets, 0)
 	}
 	start := time.Now()
-	rows, err := fr.processBatch(ctx, microBatch{appID: cp.ID, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
+	err = fr.unpublish(0)
+	var rows int64
+	if err == nil {
+		rows, err = fr.processBatch(ctx, microBatch{appID: cp.ID, version: 0, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp})
+	}
 	if err == nil {
 		err = fr.sinkWritten(0)
 	}
@@ -459,12 +466,48 @@ func (fr *flowRun) fileSinkHas(batch int64) (bool, error) {
 }
 
 // sinkWritten records, for a sink without txn, that batch was written
-// (checkpoint.SinkLog), before its commit marker.
+// (checkpoint.SinkLog), before its commit marker, and forgets the names of
+// the files it moved into place.
 func (fr *flowRun) sinkWritten(batch int64) error {
 	if fr.txnSink() {
 		return nil
 	}
-	return fr.cp.WriteSinkBatch(batch)
+	if err := fr.cp.WriteSinkBatch(batch); err != nil {
+		return err
+	}
+	return fr.cp.ClearSinkFiles(batch)
+}
+
+// unpublish removes, before a file sink's batch is written, the files a
+// crashed run of the same batch moved into the sink's folder (all of them,
+// or the first few) without recording the batch as written: their names
+// were recorded before the first move (checkpoint.WriteSinkFiles), so the
+// replay writes the batch once. Only files inside the sink's folder, as
+// the task's check resolved it, are removed.
+func (fr *flowRun) unpublish(batch int64) error {
+	if fr.txnSink() || fr.f.sink.sink.Kind == workspace.SinkForEach {
+		return nil
+	}
+	names, err := fr.cp.SinkFiles(batch)
+	if err != nil || len(names) == 0 {
+		return fr.untrusted(err)
+	}
+	x, f := fr.x, fr.f
+	dir := x.sinkPath(f.sink)
+	removed := 0
+	for _, name := range names {
+		err := delta.RemoveFile(filepath.Join(dir, name))
+		switch {
+		case err == nil:
+			removed++
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("%w: flow %s: remove %s, which an interrupted run of batch %d moved into %s: %w", ErrSink, f.name, name, batch, f.sink.sink.Describe(), err)
+		}
+	}
+	if removed > 0 {
+		x.log.note(fmt.Sprintf("flow %s: removed %d files of batch %d that an interrupted run moved into %s before it recorded the batch; the batch is written again", f.name, removed, batch, f.sink.sink.Describe()))
+	}
+	return nil
 }
 
 func (fr *flowRun) untrusted(err error) error {

@@ -373,6 +373,59 @@ func (cp *Checkpoint) WriteSinkBatch(n int64) error {
 	return cp.writeLog(SinkLog, n, []byte(checkpointVersion+"\n"))
 }
 
+// sinkFiles is the record of the files batch n of a file sink is adding to
+// the sink's folder, beside SinkLog's record of the batch
+// (laktory-sinks/<n>.files: one name per line, relative to the sink).
+func (cp *Checkpoint) sinkFiles(n int64) string {
+	return filepath.Join(cp.Dir, SinkLog, strconv.FormatInt(n, 10)+".files")
+}
+
+// WriteSinkFiles records, before they are moved into place, the files
+// batch n adds to the sink's folder.
+func (cp *Checkpoint) WriteSinkFiles(n int64, files []string) error {
+	dir := filepath.Join(cp.Dir, SinkLog)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	if err := WriteFileAtomic(cp.sinkFiles(n), []byte(strings.Join(files, "\n")+"\n")); err != nil {
+		return fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.Dir, err)
+	}
+	return nil
+}
+
+// SinkFiles are the files WriteSinkFiles recorded for batch n (nil when
+// none). A name that is not a local path (absolute, or leading out with
+// ..) makes the record untrusted.
+func (cp *Checkpoint) SinkFiles(n int64) ([]string, error) {
+	b, err := os.ReadFile(cp.sinkFiles(n))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.Dir, err)
+	}
+	var out []string
+	for _, name := range strings.Split(string(b), "\n") {
+		if name == "" {
+			continue
+		}
+		if !filepath.IsLocal(name) {
+			return nil, fmt.Errorf("%w: checkpoint %s: %s names %q, which is not a file of the sink", ErrUntrusted, cp.Dir, cp.sinkFiles(n), name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// ClearSinkFiles removes the record of batch n's files (the batch is
+// recorded as written).
+func (cp *Checkpoint) ClearSinkFiles(n int64) error {
+	if err := delta.RemoveFile(cp.sinkFiles(n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.Dir, err)
+	}
+	return nil
+}
+
 // LastSinkBatch is the newest batch SinkLog records, -1 when none.
 func (cp *Checkpoint) LastSinkBatch() (int64, error) { return cp.last(SinkLog) }
 

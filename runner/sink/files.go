@@ -18,6 +18,11 @@ import (
 	"github.com/laktory/workbench/workspace"
 )
 
+// FailFilesMoved is the fail point after each file of an appended batch is
+// moved into place (delta.FailPoint): a crash there leaves part of the
+// batch, or all of it, in the sink before the flow records it as written.
+const FailFilesMoved = "sink.files.moved"
+
 // Files is a PARQUET, CSV or JSON (lines) file sink of a task.
 type Files struct {
 	Task Task
@@ -107,7 +112,7 @@ func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 		return 0, err
 	}
 	// polars' partitions replace their files and leave the others.
-	files, err := publishFiles(g, stage, path, single, (mode == workspace.ModeAppend || polarsParts) && !single)
+	files, err := publishFiles(g, stage, path, single, (mode == workspace.ModeAppend || polarsParts) && !single, b.Publishing)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %w", ErrSink, label, err)
 	}
@@ -118,8 +123,10 @@ func (f *Files) Write(ctx context.Context, b Batch) (int64, error) {
 
 // publishFiles moves the staged output into place: one file replaces
 // path; part files are added to the folder (appendMode) or the staged
-// folder replaces it (the old folder is removed through g).
-func publishFiles(g delta.Guard, stage, path string, single, appendMode bool) (int, error) {
+// folder replaces it (the old folder is removed through g). Before the
+// first part file is added, publishing (when set) gets their names
+// relative to path.
+func publishFiles(g delta.Guard, stage, path string, single, appendMode bool, publishing func([]string) error) (int, error) {
 	if single {
 		return 1, os.Rename(filepath.Join(stage, filepath.Base(path)), path)
 	}
@@ -144,15 +151,24 @@ func publishFiles(g delta.Guard, stage, path string, single, appendMode bool) (i
 		return len(files), os.Rename(stage, path)
 	}
 	slices.Sort(files)
-	for _, f := range files {
-		rel, _ := filepath.Rel(stage, f)
-		dst := filepath.Join(path, rel)
+	rels := make([]string, len(files))
+	for i, f := range files {
+		rels[i], _ = filepath.Rel(stage, f)
+	}
+	if publishing != nil {
+		if err := publishing(rels); err != nil {
+			return 0, err
+		}
+	}
+	for i, f := range files {
+		dst := filepath.Join(path, rels[i])
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return 0, err
 		}
 		if err := os.Rename(f, dst); err != nil {
 			return 0, err
 		}
+		delta.FailPoint(FailFilesMoved)
 	}
 	return len(files), nil
 }

@@ -65,6 +65,11 @@ type Batch struct {
 	Query string
 	// Update: the batch is an update flow's (changed keys only).
 	Update bool
+	// Publishing, when set, is told the names (relative to the sink's
+	// path) of the files a file sink is about to add to its folder, before
+	// the first is moved into place: a flow records them, so a replay of
+	// a batch a crash interrupted removes them first.
+	Publishing func(files []string) error
 }
 
 // Task is the task a sink writes for: its session, and what the runner
