@@ -31,14 +31,24 @@ func TestLaktoryParserEverywhere(t *testing.T) {
 		refused        *refusal // at validate, at line:col
 		rows           string   // SELECT * FROM the sink, ordered by id
 	}{
+		// The five raises of laktory/sqlparser.py (docs/laktory-rules.md),
+		// the expression as sqlglot prints it.
 		{name: "filter IN", src: "    filter: id IN (1, 2)\n", backends: []string{"POLARS", "PYSPARK"},
-			refused: &refusal{"8:16", "[Exception] expression (id IN (1, 2)) of type '<class 'sqlglot.expressions.core.In'>' is not currently supported"}},
+			refused: &refusal{"8:16", "[Exception] expression id IN (1, 2) of type '<class 'sqlglot.expressions.core.In'>' is not currently supported"}},
+		{name: "filter a.b.c", src: "    filter: s.x.y = 'a'\n", backends: []string{"POLARS", "PYSPARK"},
+			refused: &refusal{"8:13", "[Exception] Column expression s.x.y with more than 2 parts is not supported"}},
+		{name: "filter IS 5", src: "    filter: (a IS NOT 5) AND b > 0\n", backends: []string{"POLARS", "PYSPARK"},
+			refused: &refusal{"8:23", "[Exception] IS expression with right-hand side 5 of type '<class 'sqlglot.expressions.core.Literal'>' is not currently supported"}},
+		{name: "filter COALESCE", src: "    filter: COALESCE(s, 'x') = 'x'\n", backends: []string{"POLARS", "PYSPARK"},
+			refused: &refusal{"8:13", "[ValueError] Unsupported function s of type <class 'sqlglot.expressions.functions.Coalesce'>"}},
+		{name: "IS over a comparison, as sqlglot reads it", src: "    filter: b = 0 = a IS NULL\n", backends: []string{"POLARS", "PYSPARK"},
+			rows: "[[1 7 3 x]]"},
 		{name: "filter LIKE", src: "    filter: s LIKE 'x%'\n", backends: []string{"POLARS", "PYSPARK"},
 			refused: &refusal{"8:15", "Unsupported binary operator <class 'sqlglot.expressions.core.Like'>"}},
 		{name: "filter CAST", src: "    filter: CAST(id AS STRING) = '1'\n", backends: []string{"POLARS", "PYSPARK"},
 			refused: &refusal{"8:13", "module 'narwhals' has no attribute 'Utf8'"}},
 		{name: "expectation COUNT(*)", exp: "  expectations:\n  - {name: e, expr: COUNT(*) > 1, type: AGGREGATE, action: FAIL}\n", backends: []string{"POLARS", "PYSPARK"},
-			refused: &refusal{"13:21", "expression `*` of type '<class 'sqlglot.expressions.core.Star'>' is not currently supported"}},
+			refused: &refusal{"13:21", "expression * of type '<class 'sqlglot.expressions.core.Star'>' is not currently supported"}},
 		{name: "POLARS names are case-sensitive", src: "    filter: ID > 1\n", backends: []string{"POLARS"},
 			refused: &refusal{"8:13", `[ColumnNotFoundError] unable to find column "ID"`}},
 		{name: "Spark names are not", src: "    filter: ID > 1\n", backends: []string{"PYSPARK"}, rows: "[[2 4 0 NULL] [3 0 0 z]]"},

@@ -24,6 +24,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/sqlfront"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/corpus/status*.txt")
@@ -212,7 +213,24 @@ const (
 	okError      = "error"           // fails at run time where Laktory fails too
 	badRuntime   = "RUNTIME-FAILURE" // fails at run time: Laktory fails too, but validate said nothing
 	badDifferent = "DIFFERENT"       // another result, or a success where Laktory fails
+	badError     = "WRONG-ERROR"     // refused as Polars' (or Laktory's) exception, but not the one Laktory raises
 )
+
+// wrongError compares a refusal that says what Polars or Laktory raises
+// (ErrPolars) with the exception Laktory raised: its class and message
+// (the first line, which the expectations keep). "" when they agree, or
+// when the refusal names what is not supported locally.
+func wrongError(err error, e *expected) string {
+	var fe *sqlfront.Error
+	if !errors.Is(err, ErrPolars) || !errors.As(err, &fe) || e.Error == "" {
+		return ""
+	}
+	line1 := func(s string) string { s, _, _ = strings.Cut(s, "\n"); return s }
+	if fe.Class == e.Error && line1(fe.Msg) == line1(e.Message) {
+		return ""
+	}
+	return fmt.Sprintf("Laktory raises %s: %s; here %s: %s", e.Error, firstLine(e.Message), fe.Class, firstLine(fe.Msg))
+}
 
 type result struct {
 	c      *corpusCase
@@ -394,6 +412,9 @@ func runCase(t *testing.T, db *sql.DB, fx map[string]*fixture, c *corpusCase, e 
 	if err != nil {
 		if e.fails() {
 			res.status, res.detail = okRefused, err.Error()
+			if msg := wrongError(err, e); msg != "" {
+				res.status, res.detail = badError, msg
+			}
 			return res
 		}
 		// Refusing what Laktory runs is allowed when it names the
@@ -677,7 +698,7 @@ func show(rs [][]any) string {
 }
 
 func checkResults(t *testing.T, name, path string, results []result, strict bool) {
-	type tally struct{ n, exact, refused, errs, runtime, different int }
+	type tally struct{ n, exact, refused, errs, runtime, different, wrong int }
 	byFam := map[string]*tally{}
 	var lines []string
 	for _, r := range results {
@@ -701,6 +722,11 @@ func checkResults(t *testing.T, name, path string, results []result, strict bool
 			if strict {
 				t.Errorf("%s/%s: a different result from Laktory's: %s", r.c.file, r.c.name, r.detail)
 			}
+		case badError:
+			tl.wrong++
+			if strict {
+				t.Errorf("%s/%s: another error than Laktory's: %s", r.c.file, r.c.name, r.detail)
+			}
 		}
 		line := fmt.Sprintf("%-22s %-32s %s", r.c.file, r.c.name, r.status)
 		if r.status != okExact {
@@ -714,12 +740,13 @@ func checkResults(t *testing.T, name, path string, results []result, strict bool
 	}
 	sort.Strings(fams)
 	summary := []string{fmt.Sprintf("# Polars corpus outcomes, %s (go test ./runner/polarssql -run TestCorpus -update)", name), "#",
-		"# family                 steps  exact  refused  error  runtime-fail  DIFFERENT",
-		"# (error: fails at run time as Laktory does; runtime-fail: fails at run time where Laktory succeeds)", "#"}
+		"# family                 steps  exact  refused  error  runtime-fail  DIFFERENT  WRONG-ERROR",
+		"# (error: fails at run time as Laktory does; runtime-fail: fails at run time where Laktory succeeds;",
+		"# WRONG-ERROR: refused as Polars' or Laktory's exception, but another class or message than Laktory's)", "#"}
 	var dev, held tally
 	for _, k := range fams {
 		c := byFam[k]
-		summary = append(summary, fmt.Sprintf("# %-22s %5d  %5d  %7d  %5d  %12d  %9d", k, c.n, c.exact, c.refused, c.errs, c.runtime, c.different))
+		summary = append(summary, fmt.Sprintf("# %-22s %5d  %5d  %7d  %5d  %12d  %9d  %11d", k, c.n, c.exact, c.refused, c.errs, c.runtime, c.different, c.wrong))
 		acc := &dev
 		if strings.HasPrefix(k, "heldout/") {
 			acc = &held
@@ -730,15 +757,16 @@ func checkResults(t *testing.T, name, path string, results []result, strict bool
 		acc.errs += c.errs
 		acc.runtime += c.runtime
 		acc.different += c.different
+		acc.wrong += c.wrong
 	}
 	for _, x := range []struct {
 		name string
 		c    tally
 	}{{"total (development)", dev}, {"total (held out)", held}} {
-		summary = append(summary, fmt.Sprintf("# %-22s %5d  %5d  %7d  %5d  %12d  %9d", x.name, x.c.n, x.c.exact, x.c.refused, x.c.errs, x.c.runtime, x.c.different))
+		summary = append(summary, fmt.Sprintf("# %-22s %5d  %5d  %7d  %5d  %12d  %9d  %11d", x.name, x.c.n, x.c.exact, x.c.refused, x.c.errs, x.c.runtime, x.c.different, x.c.wrong))
 	}
 	content := strings.Join(append(append(summary, "#"), lines...), "\n") + "\n"
-	for _, s := range summary[5:] {
+	for _, s := range summary[6:] {
 		t.Log(s)
 	}
 	if *update {

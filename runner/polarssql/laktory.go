@@ -13,8 +13,8 @@ import (
 // expression, here computed with Polars' semantics (its POLARS backend).
 // It accepts much less than Polars SQL: columns (a struct's field as
 // a.b), literal numbers and strings, + - * / % (true division), the
-// comparisons, AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (NULL is
-// false), brackets, and ABS, LOWER, UPPER, ROUND(x), FLOOR, POWER, CBRT
+// comparisons, AND, OR, NOT, IS [NOT] NULL (or UNKNOWN), IS [NOT]
+// TRUE/FALSE (NULL is false), brackets, and ABS, LOWER, UPPER, ROUND(x), FLOOR, POWER, CBRT
 // (x ** (1/3)), EXP (e ** x, named literal) and the aggregates MIN, MAX,
 // SUM, AVG and COUNT (which counts every row, NULLs too). LN and LOG fail
 // in polars (numpy through map_batches on a LazyFrame), a temporal column
@@ -24,11 +24,13 @@ import (
 // naming what it would do.
 
 // LaktorySyntax is sqlglot's default dialect as Laktory parses with it:
-// "x" is a name, strings double their quotes.
+// "x" is a name, strings double their quotes, sqlglot's precedences and
+// IS of any operand (x IS 5, which Laktory refuses with its message).
 var LaktorySyntax = &sqlfront.Syntax{
 	Name:                    "Laktory SQL expressions",
 	SyntaxErrorClass:        "ParseError",
 	DoubleQuotedIdentifiers: true,
+	Sqlglot:                 true,
 	TypeNames:               Syntax.TypeNames,
 	UnknownType: func(pos int, name string) *sqlfront.Error {
 		return laktoryErr(pos, "AttributeError", "module 'narwhals' has no attribute 'Utf8'")
@@ -65,6 +67,11 @@ func TranslateLaktoryExpr(text, alias string, cols []Column) (_ *Expr, err error
 		sc.cols = append(sc.cols, &scopeCol{column: &column{name: c.Name, t: c.Type, sql: ref}, starName: c.Name})
 	}
 	lk := &laktory{text: text, sc: sc}
+	// Laktory's parser raises while building the narwhals expression,
+	// before polars sees a column or a dtype.
+	if err := lk.visit(e); err != nil {
+		return nil, err
+	}
 	x, err := lk.expr(e)
 	if err != nil {
 		return nil, err
@@ -90,11 +97,238 @@ type laktory struct {
 
 // notSupported is Laktory's message for a node its visitor lacks.
 func (lk *laktory) notSupported(e sqlfront.Expr, class string) error {
-	return laktoryErr(e.Pos(), "Exception", "expression %s of type '<class 'sqlglot.expressions.core.%s'>' is not currently supported", sqlfront.FormatExpr(e), class)
+	if !strings.Contains(class, ".") {
+		class = "sqlglot.expressions.core." + class
+	}
+	return laktoryErr(e.Pos(), "Exception", "expression %s of type '<class '%s'>' is not currently supported", sqlglotText(e), class)
+}
+
+// laktoryFuncs are the functions Laktory's parser computes, by sqlglot
+// class (Pow is a binary operator to it).
+var laktoryFuncs = map[string]string{
+	"Abs": "abs", "Cbrt": "cbrt", "Ceil": "ceil", "Exp": "exp", "Floor": "floor", "Ln": "ln", "Log": "log",
+	"Round": "round", "Min": "min", "Max": "max", "Sum": "sum", "Avg": "avg", "Count": "count",
+	"Lower": "lower", "Upper": "upper", "Pow": "power", "Pi": "pi",
+}
+
+// laktoryFunc is the function Laktory computes for a call ("" when its
+// parser does not support it).
+func laktoryFunc(n *sqlfront.Call) string {
+	f, ok := sqlglotFuncs[strings.ToLower(n.Name.Name)]
+	if !ok {
+		return ""
+	}
+	return laktoryFuncs[f.class[strings.LastIndex(f.class, ".")+1:]]
+}
+
+// sqlglotClass is the sqlglot class of the node e parses to.
+func sqlglotClass(e sqlfront.Expr) string {
+	core := func(c string) string { return "sqlglot.expressions.core." + c }
+	switch n := e.(type) {
+	case *sqlfront.Paren:
+		return core("Paren")
+	case *sqlfront.ColumnRef:
+		return core("Column")
+	case *sqlfront.Literal:
+		switch n.Kind {
+		case sqlfront.LitNull:
+			return core("Null")
+		case sqlfront.LitBool:
+			return core("Boolean")
+		}
+		if strings.HasPrefix(n.Value, "-") {
+			return core("Neg")
+		}
+		return core("Literal")
+	case *sqlfront.Unary:
+		switch n.Op {
+		case "NOT":
+			return core("Not")
+		case "+":
+			return sqlglotClass(n.X)
+		case "~":
+			return core("BitwiseNot")
+		}
+		return core("Neg")
+	case *sqlfront.Binary:
+		if c, ok := laktoryBinaryClass[n.Op]; ok {
+			return core(c)
+		}
+		return core(map[string]string{"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "%": "Mod", "=": "EQ", "==": "EQ", "<>": "NEQ", "!=": "NEQ",
+			"<": "LT", "<=": "LTE", ">": "GT", ">=": "GTE", "AND": "And", "OR": "Or"}[n.Op])
+	case *sqlfront.IsNull, *sqlfront.IsBool, *sqlfront.IsExpr:
+		if isNot(n) {
+			return core("Not")
+		}
+		return core("Is")
+	case *sqlfront.IsDistinct:
+		if n.Not {
+			return core("NullSafeEQ")
+		}
+		return core("NullSafeNEQ")
+	case *sqlfront.InList, *sqlfront.InQuery:
+		if isNot(n) {
+			return core("Not")
+		}
+		return core("In")
+	case *sqlfront.Between:
+		if n.Not {
+			return core("Not")
+		}
+		return core("Between")
+	case *sqlfront.Like:
+		return core(map[string]string{"LIKE": "Like", "ILIKE": "ILike", "RLIKE": "RegexpLike", "REGEXP": "RegexpLike"}[n.Op])
+	case *sqlfront.Interval:
+		return "sqlglot.expressions.datatypes.Interval"
+	case *sqlfront.Case:
+		return "sqlglot.expressions.functions.Case"
+	case *sqlfront.Cast:
+		if n.Try {
+			return "sqlglot.expressions.functions.TryCast"
+		}
+		return "sqlglot.expressions.functions.Cast"
+	case *sqlfront.Call:
+		if f, ok := sqlglotFuncs[strings.ToLower(n.Name.Name)]; ok {
+			return f.class
+		}
+		return core("Anonymous")
+	case *sqlfront.Star:
+		return core("Star")
+	case *sqlfront.Subquery:
+		return "sqlglot.expressions.query.Subquery"
+	case *sqlfront.Row:
+		return "sqlglot.expressions.query.Tuple"
+	case *sqlfront.Subscript:
+		return core("Bracket")
+	}
+	return ""
+}
+
+func isNot(e sqlfront.Expr) bool {
+	switch n := e.(type) {
+	case *sqlfront.IsNull:
+		return n.Not
+	case *sqlfront.IsBool:
+		return n.Not
+	case *sqlfront.IsExpr:
+		return n.Not
+	case *sqlfront.InList:
+		return n.Not
+	case *sqlfront.InQuery:
+		return n.Not
+	}
+	return false
+}
+
+// visit raises what laktory/sqlparser.py's visit_expr raises building the
+// narwhals expression of e, in its order (left before right, a
+// function's arguments before nothing else): nil when it builds one.
+func (lk *laktory) visit(e sqlfront.Expr) error {
+	switch n := e.(type) {
+	case *sqlfront.Paren:
+		return lk.visit(n.X)
+	case *sqlfront.ColumnRef:
+		if len(n.Parts) > 2 {
+			return laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlglotText(n))
+		}
+		return nil
+	case *sqlfront.Literal:
+		switch {
+		case n.Kind == sqlfront.LitBool:
+			return lk.notSupported(n, "Boolean")
+		case n.Kind == sqlfront.LitNull:
+			return lk.notSupported(n, "Null")
+		case strings.HasPrefix(n.Value, "-"):
+			return lk.notSupported(n, "Neg")
+		}
+		return nil
+	case *sqlfront.IsNull:
+		return lk.visit(n.X)
+	case *sqlfront.IsBool:
+		return lk.visit(n.X)
+	case *sqlfront.IsExpr:
+		if err := lk.visit(n.X); err != nil {
+			return err
+		}
+		return laktoryErr(n.R.Pos(), "Exception", "IS expression with right-hand side %s of type '<class '%s'>' is not currently supported", sqlglotText(n.R), sqlglotClass(n.R))
+	case *sqlfront.Unary:
+		switch n.Op {
+		case "NOT", "+":
+			return lk.visit(n.X)
+		}
+		return lk.notSupported(n, sqlglotClass(n))
+	case *sqlfront.Binary:
+		if err := lk.visit(n.L); err != nil {
+			return err
+		}
+		if err := lk.visit(n.R); err != nil {
+			return err
+		}
+		if c, ok := laktoryBinaryClass[n.Op]; ok {
+			return laktoryErr(n.P, "ValueError", "Unsupported binary operator <class 'sqlglot.expressions.core.%s'>", c)
+		}
+		return nil
+	case *sqlfront.IsDistinct:
+		if err := lk.visit(n.L); err != nil {
+			return err
+		}
+		if err := lk.visit(n.R); err != nil {
+			return err
+		}
+		return laktoryErr(n.P, "ValueError", "Unsupported binary operator <class '%s'>", sqlglotClass(n))
+	case *sqlfront.Like:
+		if err := lk.visit(n.X); err != nil {
+			return err
+		}
+		if n.Pattern != nil {
+			if err := lk.visit(n.Pattern); err != nil {
+				return err
+			}
+		}
+		return laktoryErr(n.P, "ValueError", "Unsupported binary operator <class '%s'>", sqlglotClass(n))
+	case *sqlfront.Cast:
+		// Laktory's map_sql_type builds its table with narwhals.Utf8,
+		// which narwhals 2.29.0 lacks: every CAST fails.
+		return laktoryErr(n.P, "AttributeError", "module 'narwhals' has no attribute 'Utf8'")
+	case *sqlfront.Case:
+		return laktoryErr(n.P, "ValueError", "Unsupported function None of type <class 'sqlglot.expressions.functions.Case'>")
+	case *sqlfront.InList:
+		in := *n
+		in.Not = false
+		return lk.notSupported(&in, "In")
+	case *sqlfront.InQuery:
+		in := *n
+		in.Not = false
+		return lk.notSupported(&in, "In")
+	case *sqlfront.Between:
+		b := *n
+		b.Not = false
+		return lk.notSupported(&b, "Between")
+	case *sqlfront.Call:
+		f := laktoryFunc(n)
+		if f == "" {
+			return lk.unsupportedFunc(n, strings.ToLower(n.Name.Name))
+		}
+		if n.StarArg {
+			return lk.notSupported(&sqlfront.Star{P: n.P}, "Star")
+		}
+		for _, a := range n.Args {
+			if err := lk.visit(a); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if c := sqlglotClass(e); c != "" {
+		return lk.notSupported(e, c)
+	}
+	return nil
 }
 
 func (lk *laktory) expr(e sqlfront.Expr) (*rx, error) {
 	switch n := e.(type) {
+	case *sqlfront.Paren:
+		return lk.expr(n.X)
 	case *sqlfront.ColumnRef:
 		switch len(n.Parts) {
 		case 1:
@@ -119,7 +353,7 @@ func (lk *laktory) expr(e sqlfront.Expr) (*rx, error) {
 			}
 			return nil, laktoryErr(n.P, "StructFieldNotFoundError", "%s", f)
 		}
-		return nil, laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlfront.FormatExpr(n))
+		return nil, laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlglotText(n))
 	case *sqlfront.Literal:
 		switch n.Kind {
 		case sqlfront.LitBool:
@@ -150,9 +384,6 @@ func (lk *laktory) expr(e sqlfront.Expr) (*rx, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n.Value == "UNKNOWN" {
-			return nil, unsupported(n.P, "", "IS UNKNOWN in Laktory's SQL parser")
-		}
 		if x.t.Kind != Boolean {
 			return nil, unsupported(n.P, "", "IS %s on %s in Laktory's SQL parser", n.Value, x.t)
 		}
@@ -163,6 +394,9 @@ func (lk *laktory) expr(e sqlfront.Expr) (*rx, error) {
 		}
 		return derive(x, tBool, sql), nil
 	case *sqlfront.Unary:
+		if n.Op == "+" {
+			return lk.expr(n.X) // sqlglot drops a unary plus
+		}
 		if n.Op != "NOT" {
 			return nil, lk.notSupported(n, "Neg")
 		}
@@ -242,7 +476,7 @@ func (lk *laktory) binary(n *sqlfront.Binary) (*rx, error) {
 }
 
 func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
-	name := strings.ToLower(n.Name.Name)
+	name := laktoryFunc(n)
 	if n.StarArg {
 		return nil, lk.notSupported(&sqlfront.ColumnRef{Parts: []sqlfront.Ident{{Name: "*"}}, P: n.P}, "Star")
 	}
@@ -250,11 +484,11 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 		return nil, unsupported(n.P, "", "%s with OVER, DISTINCT, FILTER or a special syntax in Laktory's SQL parser", strings.ToUpper(name))
 	}
 	switch name {
-	case "ceil", "ceiling":
+	case "ceil":
 		return nil, unsupported(n.P, "use FLOOR if the floor is meant, or compute the ceiling in a SQL step", "CEIL, which Laktory 0.13.1's SQL parser computes as the floor ((-1) * ((-1) * x) // 1) named literal,")
 	case "pi":
 		return nil, unsupported(n.P, "", "PI() in Laktory's SQL parser (a literal selected alone gives one row)")
-	case "power", "pow", "cbrt", "exp":
+	case "power", "cbrt", "exp":
 		return lk.power(n, name)
 	case "ln", "log":
 		// x.map_batches(numpy's log): polars refuses it on the LazyFrame
@@ -262,7 +496,7 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 		return nil, laktoryErr(n.P, "InvalidOperationError", "Order-dependent expressions are not supported for use in LazyFrame.")
 	case "abs", "lower", "upper", "round", "floor", "min", "max", "sum", "avg", "count":
 	default:
-		return nil, lk.unsupportedFunc(n, name)
+		return nil, lk.unsupportedFunc(n, strings.ToLower(n.Name.Name))
 	}
 	if name == "round" && len(n.Args) > 1 {
 		return nil, laktoryErr(n.P, "TypeError", "argument 'decimals': 'Expr' object cannot be interpreted as an integer")
@@ -330,7 +564,7 @@ func (lk *laktory) unsupportedFunc(n *sqlfront.Call, name string) error {
 	}
 	this := "None"
 	if f.this >= 0 && f.this < len(n.Args) {
-		this = sqlfront.FormatExpr(n.Args[f.this])
+		this = sqlglotText(n.Args[f.this])
 	}
 	return laktoryErr(n.P, "ValueError", "Unsupported function %s of type <class '%s'>", this, f.class)
 }
@@ -344,7 +578,7 @@ func (lk *laktory) unsupportedFunc(n *sqlfront.Call, name string) error {
 // squared is x * x; other integer powers of floats, Float32 bases and
 // columns as exponents of columns are not supported locally.
 func (lk *laktory) power(n *sqlfront.Call, name string) (*rx, error) {
-	want := map[string]int{"power": 2, "pow": 2, "cbrt": 1, "exp": 1}[name]
+	want := map[string]int{"power": 2, "cbrt": 1, "exp": 1}[name]
 	if len(n.Args) != want {
 		return nil, unsupported(n.P, "", "%s with %d arguments in Laktory's SQL parser", strings.ToUpper(name), len(n.Args))
 	}

@@ -54,7 +54,8 @@ func parseInterval(n *sqlfront.Interval) (*interval, error) {
 		m := intervalPair.FindStringSubmatch(s)
 		if m == nil {
 			if regexp.MustCompile(`^[0-9]+\.`).MatchString(s) {
-				return nil, rejected(n.P, "PanicException", "expected a unit to follow integer in the interval string '%s'", text)
+				// polars unwraps the parse's error: the panic says so.
+				return nil, rejected(n.P, "PanicException", "called `Result::unwrap()` on an `Err` value: InvalidOperation(ErrString(%s))", strconv.Quote("expected a unit to follow integer in the interval string '"+text+"'"))
 			}
 			return nil, unsupported(n.P, "", "the interval '%s' in Polars SQL", text)
 		}

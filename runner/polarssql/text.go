@@ -2,6 +2,7 @@ package polarssql
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/laktory/workbench/runner/sqlfront"
 )
@@ -37,7 +38,7 @@ func textCall(n *sqlfront.Call, name string, args []*rx) (_ *rx, ok bool, _ erro
 	case name == "trim" || name == "ltrim" || name == "rtrim":
 		if strings.HasPrefix(n.Syntax, "TRIM_") && len(args) == 1 {
 			// sqlparser-rs (polars' parser) wants characters before FROM.
-			return nil, true, rejected(n.P, "SQLInterfaceError", "sql parser error: Expected: ), found: %s", sqlfront.FormatExpr(n.Args[0]))
+			return nil, true, rejected(n.Args[0].Pos(), "SQLInterfaceError", "sql parser error: Expected: ), found: %s", sqlfront.FormatExpr(n.Args[0]))
 		}
 		if err := strArgs(1, 2); err != nil {
 			return nil, true, err
@@ -92,11 +93,14 @@ func textCall(n *sqlfront.Call, name string, args []*rx) (_ *rx, ok bool, _ erro
 			if !ok {
 				return nil, true, unsupported(n.P, "", "REGEXP_LIKE with computed flags in Polars SQL")
 			}
-			for _, f := range flags {
+			for i, f := range flags {
 				if !strings.ContainsRune("ims", f) {
 					// polars prefixes the pattern with (?flags): the regex
-					// crate refuses the flag when the query runs.
-					return nil, true, rejected(n.P, "ComputeError", "regex error: regex parse error: (?%s) error: unrecognized flag", flags)
+					// crate refuses the flag when the query runs, its caret
+					// under the flag.
+					pat, _ := stringLiteral(args[1])
+					caret := strings.Repeat(" ", 6+utf8.RuneCountInString(flags[:i])) + "^"
+					return nil, true, rejected(n.P, "ComputeError", "regex error: regex parse error:\n    (?%s)%s\n%s\nerror: unrecognized flag", flags, pat, caret)
 				}
 			}
 			if flags != "" {

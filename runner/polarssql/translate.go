@@ -1,8 +1,12 @@
 package polarssql
 
 import (
+	"errors"
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/laktory/workbench/runner/dialect"
 	"github.com/laktory/workbench/runner/sqlfront"
@@ -69,7 +73,36 @@ func Translate(sql string, inputs []Input) (_ *Result, err error) {
 	for i := range inputs {
 		r.inputs[inputs[i].Ref] = &inputs[i]
 	}
-	return r.query(q)
+	res, err := r.query(q)
+	var fe *sqlfront.Error
+	if errors.As(err, &fe) && fe.Class == "SQLInterfaceError" && strings.HasPrefix(fe.Msg, "sql parser error: ") && !strings.Contains(fe.Msg, " at Line: ") {
+		// sqlparser-rs places its errors in the SQL polars parses: the
+		// step's, its placeholders renamed as Laktory renames them.
+		line, col := polarsLineCol(sql, fe.Pos)
+		fe.Msg += fmt.Sprintf(" at Line: %d, Column: %d", line, col)
+	}
+	return res, err
+}
+
+var placeholderRe = regexp.MustCompile(`\{(nodes|sources)\.(.*?)\}|\{df\}`)
+
+// polarsLineCol is the line and column (from 1, in characters) sqlparser-rs
+// gives the byte offset pos of sql once Laktory's to_safe_expr renamed its
+// placeholders ({df} is __df__, {nodes.x} __nodes_x___).
+func polarsLineCol(sql string, pos int) (int, int) {
+	if pos < 0 || pos > len(sql) {
+		pos = 0
+	}
+	start := strings.LastIndexByte(sql[:pos], '\n') + 1
+	line := strings.Count(sql[:start], "\n") + 1
+	before := placeholderRe.ReplaceAllStringFunc(sql[start:pos], func(m string) string {
+		if m == "{df}" {
+			return "__df__"
+		}
+		kind, name, _ := strings.Cut(m[1:len(m)-1], ".")
+		return "__" + kind + "_" + name + "___"
+	})
+	return line, utf8.RuneCountInString(before) + 1
 }
 
 // column is a column visible in a scope.

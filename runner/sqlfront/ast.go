@@ -110,6 +110,20 @@ type IsBool struct {
 	P     int
 }
 
+// IsExpr is x IS [NOT] r for any other r (Syntax.Sqlglot: sqlglot parses
+// x IS 5 so).
+type IsExpr struct {
+	X, R Expr
+	Not  bool
+	P    int
+}
+
+// Paren is a bracketed expression (Syntax.Sqlglot only).
+type Paren struct {
+	X Expr
+	P int
+}
+
 // IsDistinct is l IS [NOT] DISTINCT FROM r.
 type IsDistinct struct {
 	L, R Expr
@@ -301,6 +315,8 @@ func (n *Binary) Pos() int      { return n.P }
 func (n *IsNull) Pos() int      { return n.P }
 func (n *IsBool) Pos() int      { return n.P }
 func (n *IsDistinct) Pos() int  { return n.P }
+func (n *IsExpr) Pos() int      { return n.P }
+func (n *Paren) Pos() int       { return n.P }
 func (n *Between) Pos() int     { return n.P }
 func (n *InList) Pos() int      { return n.P }
 func (n *InQuery) Pos() int     { return n.P }
@@ -326,6 +342,8 @@ func (*Binary) exprNode()      {}
 func (*IsNull) exprNode()      {}
 func (*IsBool) exprNode()      {}
 func (*IsDistinct) exprNode()  {}
+func (*IsExpr) exprNode()      {}
+func (*Paren) exprNode()       {}
 func (*Between) exprNode()     {}
 func (*InList) exprNode()      {}
 func (*InQuery) exprNode()     {}

@@ -163,6 +163,14 @@ func fmtExpr(b *strings.Builder, e Expr) {
 		b.WriteByte('(')
 		fmtExpr(b, n.X)
 		b.WriteString(" IS " + not(n.Not) + n.Value + ")")
+	case *IsExpr:
+		b.WriteByte('(')
+		fmtExpr(b, n.X)
+		b.WriteString(" IS " + not(n.Not))
+		fmtExpr(b, n.R)
+		b.WriteByte(')')
+	case *Paren:
+		fmtExpr(b, n.X)
 	case *IsDistinct:
 		b.WriteByte('(')
 		fmtExpr(b, n.L)

@@ -938,12 +938,23 @@ func (p *parser) notExpr() (Expr, error) {
 	return p.predicate()
 }
 
-// predicate reads a comparison followed by IS, BETWEEN, IN, LIKE forms.
+// predicate reads a comparison followed by IS, BETWEEN, IN, LIKE forms
+// (with Syntax.Sqlglot, those forms bind tighter than the comparisons).
 func (p *parser) predicate() (Expr, error) {
+	if p.syn.Sqlglot {
+		return p.sqlglotEquality()
+	}
 	x, err := p.comparison()
 	if err != nil {
 		return nil, err
 	}
+	return p.predicates(x, p.comparison)
+}
+
+// predicates reads the IS, BETWEEN, IN, LIKE forms after x, their
+// operands read by operand.
+func (p *parser) predicates(x Expr, operand func() (Expr, error)) (Expr, error) {
+	var err error
 	for {
 		t := p.peek()
 		not := false
@@ -957,32 +968,38 @@ func (p *parser) predicate() (Expr, error) {
 			p.i++
 			n := p.accept("NOT")
 			switch {
-			case p.accept("NULL"):
-				x = &IsNull{X: x, Not: n, P: t.pos}
+			case p.accept("NULL"), p.syn.Sqlglot && p.accept("UNKNOWN"):
+				x = &IsNull{X: sqlglotIsOperand(p.syn, x), Not: n, P: t.pos}
 			case p.peek().is("TRUE"), p.peek().is("FALSE"), p.peek().is("UNKNOWN"):
-				x = &IsBool{X: x, Not: n, Value: strings.ToUpper(p.next().text), P: t.pos}
+				x = &IsBool{X: sqlglotIsOperand(p.syn, x), Not: n, Value: strings.ToUpper(p.next().text), P: t.pos}
 			case p.accept("DISTINCT"):
 				if err := p.expect("FROM"); err != nil {
 					return nil, err
 				}
-				r, err := p.comparison()
+				r, err := operand()
 				if err != nil {
 					return nil, err
 				}
 				x = &IsDistinct{L: x, R: r, Not: n, P: t.pos}
+			case p.syn.Sqlglot:
+				r, err := operand()
+				if err != nil {
+					return nil, err
+				}
+				x = &IsExpr{X: sqlglotIsOperand(p.syn, x), R: r, Not: n, P: t.pos}
 			default:
 				return nil, p.syntaxWant(p.peek(), "NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS")
 			}
 		case u.is("BETWEEN"):
 			p.i += k + 1
-			lo, err := p.comparison()
+			lo, err := operand()
 			if err != nil {
 				return nil, err
 			}
 			if err := p.expect("AND"); err != nil {
 				return nil, err
 			}
-			hi, err := p.comparison()
+			hi, err := operand()
 			if err != nil {
 				return nil, err
 			}
@@ -1006,7 +1023,7 @@ func (p *parser) predicate() (Expr, error) {
 			}
 		case p.syn.RegexOperators && !not && (t.isOp("~") || t.isOp("~*") || t.isOp("!~") || t.isOp("!~*")):
 			p.i++
-			pat, err := p.comparison()
+			pat, err := operand()
 			if err != nil {
 				return nil, err
 			}
@@ -1024,7 +1041,7 @@ func (p *parser) predicate() (Expr, error) {
 					return nil, err
 				}
 			} else {
-				if lk.Pattern, err = p.comparison(); err != nil {
+				if lk.Pattern, err = operand(); err != nil {
 					return nil, err
 				}
 				if p.accept("ESCAPE") {
@@ -1041,6 +1058,74 @@ func (p *parser) predicate() (Expr, error) {
 			return x, nil
 		}
 	}
+}
+
+// sqlglotEquality reads sqlglot's equality level (=, ==, <>, !=, <=>)
+// over its comparisons (<, <=, >, >=) over its range predicates (IS,
+// BETWEEN, IN, LIKE over a bitwise expression).
+func (p *parser) sqlglotEquality() (Expr, error) {
+	return p.sqlglotLevel(map[string]bool{"=": true, "==": true, "<>": true, "!=": true, "<=>": true}, func() (Expr, error) {
+		return p.sqlglotLevel(map[string]bool{"<": true, "<=": true, ">": true, ">=": true}, p.sqlglotRange)
+	})
+}
+
+func (p *parser) sqlglotRange() (Expr, error) {
+	x, err := p.bitOr()
+	if err != nil {
+		return nil, err
+	}
+	return p.predicates(x, p.bitOr)
+}
+
+func (p *parser) sqlglotLevel(ops map[string]bool, sub func() (Expr, error)) (Expr, error) {
+	l, err := sub()
+	if err != nil {
+		return nil, err
+	}
+	for t := p.peek(); t.kind == tokOp && ops[t.text]; t = p.peek() {
+		p.i++
+		r, err := sub()
+		if err != nil {
+			return nil, err
+		}
+		l = &Binary{Op: t.text, L: sqlglotBracketIs(l), R: sqlglotBracketIs(r), P: t.pos}
+	}
+	return l, nil
+}
+
+// sqlglotBracketIs is x as an operand of a comparison: sqlglot brackets
+// an IS (or NOT of one) there.
+func sqlglotBracketIs(x Expr) Expr {
+	y := x
+	if u, ok := x.(*Unary); ok && u.Op == "NOT" {
+		y = u.X
+	}
+	switch y.(type) {
+	case *IsNull, *IsBool, *IsExpr, *IsDistinct:
+		return &Paren{X: x, P: x.Pos()}
+	}
+	return x
+}
+
+// sqlglotIsOperand is the left operand of an IS: sqlglot brackets a
+// comparison, a NOT, AND or OR there.
+func sqlglotIsOperand(syn *Syntax, x Expr) Expr {
+	if !syn.Sqlglot {
+		return x
+	}
+	switch n := x.(type) {
+	case *Unary:
+		if n.Op != "NOT" {
+			return x
+		}
+	case *Binary:
+		if !comparisonOps[n.Op] && n.Op != "AND" && n.Op != "OR" {
+			return x
+		}
+	default:
+		return x
+	}
+	return &Paren{X: x, P: x.Pos()}
 }
 
 var comparisonOps = map[string]bool{"=": true, "==": true, "<>": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true, "<=>": true}
@@ -1393,6 +1478,9 @@ func (p *parser) parenthesized() (Expr, error) {
 		return nil, err
 	}
 	if len(items) == 1 {
+		if p.syn.Sqlglot {
+			return &Paren{X: items[0], P: t.pos}, nil
+		}
 		return items[0], nil
 	}
 	return &Row{Items: items, P: t.pos}, nil

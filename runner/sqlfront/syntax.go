@@ -36,6 +36,14 @@ type Syntax struct {
 	// semiStructuredExtract: x:a.b, x:['k'], x:[0], x:a[*]); it parses as
 	// a PathExtract.
 	ColonPaths bool
+	// Sqlglot: sqlglot's default grammar, which Laktory's own SQL parser
+	// reads with. The equalities (=, ==, <>, !=, <=>) bind more loosely
+	// than <, <=, >, >=, which bind more loosely than IS, IN, BETWEEN and
+	// LIKE (a = b IS NULL is a = (b IS NULL)); IS takes any operand
+	// (x IS 5 is an IsExpr; IS UNKNOWN is IS NULL); brackets are kept as
+	// Paren nodes, as sqlglot keeps and prints them, and so are those
+	// sqlglot adds around an IS beside a comparison.
+	Sqlglot bool
 }
 
 // Statements is the number of statements of sql separated by semicolons

@@ -17,6 +17,8 @@ var standard = &Syntax{
 
 var regex = &Syntax{Name: "Polars-like SQL", SyntaxErrorClass: "SQLSyntaxError", DoubleQuotedIdentifiers: true, RegexOperators: true}
 
+var sqlglot = &Syntax{Name: "sqlglot", SyntaxErrorClass: "ParseError", DoubleQuotedIdentifiers: true, Sqlglot: true}
+
 var spark = &Syntax{Name: "Spark SQL", SyntaxErrorClass: "PARSE_SYNTAX_ERROR", BackslashEscapes: true, NumberSuffixes: true,
 	TypeNames: map[string]string{"int": "int"}}
 
@@ -44,6 +46,19 @@ func TestSyntaxVariants(t *testing.T) {
 		{standard, `s ~ 'a'`, "error SQLSyntaxError"},
 		{standard, `s !~ 'a'`, "error SQLSyntaxError"},
 		{spark, `~1`, "(~ 1)"},
+		// sqlglot's grammar: IS of any operand, IS/IN/BETWEEN/LIKE over
+		// < > over = (FormatExpr drops Paren nodes).
+		{sqlglot, `x IS 5`, "(x IS 5)"},
+		{sqlglot, `x IS NOT y + 1`, "(x IS NOT (y + 1))"},
+		{sqlglot, `x IS UNKNOWN`, "(x IS NULL)"},
+		{sqlglot, `a = b IS NULL`, "(a = (b IS NULL))"},
+		{sqlglot, `a = b > 1`, "(a = (b > 1))"},
+		{sqlglot, `a < b = c`, "((a < b) = c)"},
+		{sqlglot, `a = b IN (1)`, "(a = (b IN (1)))"},
+		{sqlglot, `a + 1 IS NULL AND NOT b`, "(((a + 1) IS NULL) AND (NOT b))"},
+		{standard, `x IS 5`, "error SQLSyntaxError"},
+		{standard, `a = b IS NULL`, "((a = b) IS NULL)"},
+		{standard, `a = b > 1`, "((a = b) > 1)"},
 	} {
 		e, err := tc.syn.ParseExpr(tc.sql)
 		got := ""

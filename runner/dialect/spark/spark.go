@@ -174,6 +174,8 @@ func laktorySpark(text string, cols []dialect.Column) (string, string, int, *dia
 func walkLaktory(e sqlfront.Expr, f func(sqlfront.Expr)) {
 	f(e)
 	switch n := e.(type) {
+	case *sqlfront.Paren:
+		walkLaktory(n.X, f)
 	case *sqlfront.Binary:
 		walkLaktory(n.L, f)
 		walkLaktory(n.R, f)
@@ -197,6 +199,8 @@ func leftmostName(e sqlfront.Expr) string {
 	switch n := e.(type) {
 	case *sqlfront.ColumnRef:
 		return n.Parts[len(n.Parts)-1].Name
+	case *sqlfront.Paren:
+		return leftmostName(n.X)
 	case *sqlfront.Binary:
 		return leftmostName(n.L)
 	case *sqlfront.Unary:
@@ -217,6 +221,8 @@ func leftmostName(e sqlfront.Expr) string {
 // parser builds from e (which it accepted).
 func narwhalsSpark(e sqlfront.Expr) string {
 	switch n := e.(type) {
+	case *sqlfront.Paren:
+		return narwhalsSpark(n.X)
 	case *sqlfront.ColumnRef:
 		return sqlfront.FormatExpr(n)
 	case *sqlfront.Literal:
@@ -238,6 +244,9 @@ func narwhalsSpark(e sqlfront.Expr) string {
 		}
 		return s
 	case *sqlfront.Unary:
+		if n.Op == "+" {
+			return narwhalsSpark(n.X)
+		}
 		return "(NOT " + narwhalsSpark(n.X) + ")"
 	case *sqlfront.Binary:
 		a, b := narwhalsSpark(n.L), narwhalsSpark(n.R)
