@@ -241,6 +241,111 @@ func TestCreateRace(t *testing.T) {
 	}
 }
 
+// TestCreateRaceJoined: with WriteOptions.JoinCreate, a creator that loses
+// the race to a creator of the same table (protocol and metadata) commits
+// its files as an append on the winner's table, after any other winner;
+// anything else it would have written differently (a column, a property,
+// partitioning), a txn, or the option off, still fails as a lost create.
+func TestCreateRaceJoined(t *testing.T) {
+	ctx := context.Background()
+	db := writeTestDB(t)
+	join := WriteOptions{JoinCreate: true}
+	tests := []struct {
+		name string
+		// loser's definition, query and options; appID sets a txn.
+		def   TableDefinition
+		query string
+		opts  WriteOptions
+		appID string
+		// between: another writer appends between the create and the
+		// loser's commit.
+		between  bool
+		joined   bool
+		wantRows int
+	}{
+		{name: "same table", query: rangeQuery(10, 20, "'b' AS w"), opts: join, joined: true, wantRows: 20},
+		{name: "same table, another append first", query: rangeQuery(10, 20, "'b' AS w"), opts: join, between: true, joined: true, wantRows: 25},
+		{name: "option off", query: rangeQuery(10, 20, "'b' AS w"), wantRows: 10},
+		{name: "another column", query: rangeQuery(10, 20, "'b' AS w, 1 AS x"), opts: join, wantRows: 10},
+		{name: "another property", def: TableDefinition{Properties: map[string]string{PropAppendOnly: "true"}}, query: rangeQuery(10, 20, "'b' AS w"), opts: join, wantRows: 10},
+		{name: "partitioned", def: TableDefinition{PartitionColumns: []string{"w"}}, query: rangeQuery(10, 20, "'b' AS w"), opts: join, wantRows: 10},
+		{name: "a txn", query: rangeQuery(10, 20, "'b' AS w"), opts: join, appID: "flow", wantRows: 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "t")
+			winner, err := BeginCreate(root, TableDefinition{}, join)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loser, err := BeginCreate(root, tt.def, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.appID != "" {
+				if _, err := loser.SetAppTransaction(tt.appID, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := winner.Append(ctx, db, rangeQuery(0, 10, "'a' AS w")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := loser.Append(ctx, db, tt.query); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := winner.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if tt.between {
+				tx, err := mustSnapshot(t, root).Begin(WriteOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tx.Append(ctx, db, rangeQuery(100, 105, "'c' AS w")); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tx.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := loser.Commit(ctx)
+			if !tt.joined {
+				if !errors.Is(err, ErrTableExists) || !IsRetryable(err) {
+					t.Fatalf("loser: %v", err)
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := int64(1)
+				if tt.between {
+					want = 2
+				}
+				if res.Version != want || res.Operation != "WRITE" || res.Metrics.AddedRows != 10 {
+					t.Fatalf("joined commit %+v, want version %d, WRITE", res, want)
+				}
+				var info *CommitInfo
+				for _, a := range readCommitActions(t, root, want) {
+					if a.Protocol != nil || a.MetaData != nil {
+						t.Fatalf("the joined append rewrote the protocol or metadata: %+v", a)
+					}
+					if a.CommitInfo != nil {
+						info = a.CommitInfo
+					}
+				}
+				if info == nil || info.OperationParameters["mode"] != "Append" || info.ReadVersion == nil || *info.ReadVersion != 0 ||
+					info.IsBlindAppend == nil || !*info.IsBlindAppend {
+					t.Fatalf("commitInfo %+v", info)
+				}
+			}
+			if got := tableRows(t, db, root, "id"); len(got) != tt.wantRows {
+				t.Fatalf("%d rows, want %d", len(got), tt.wantRows)
+			}
+			assertNoOrphans(t, root)
+		})
+	}
+}
+
 // TestCreateFolders: a transaction creating a table makes the table folder
 // and its missing parents when it writes, and removes what it made when it
 // fails, is aborted or loses the race.

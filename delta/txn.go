@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,6 +68,16 @@ type WriteOptions struct {
 	// query's foreachBatch: its txn does not make the commit a STREAMING
 	// UPDATE (it is a WRITE, as Spark logs it).
 	ForEachBatch bool
+	// JoinCreate lets a transaction that creates the table and only
+	// appends to it (no txn, no other operation) join the table another
+	// writer created first instead of failing with a conflict: when the
+	// winning version 0 has the protocol and metadata this transaction
+	// would have written (schema, partition columns, configuration, name
+	// and description) and no column mapping is in use, the data files
+	// already written are committed as a blind append (WRITE, mode
+	// Append) on it. Writers of a new table then write their files side
+	// by side rather than one after another.
+	JoinCreate bool
 }
 
 // TableDefinition describes a table to create.
@@ -726,6 +737,14 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 				tx.Abort()
 				return nil, err
 			}
+			if w == 0 && tx.joinCreate(c) {
+				info = tx.commitInfo()
+				rv := int64(0)
+				info.ReadVersion = &rv
+				res.Operation = info.Operation
+				prevCommit = c.Info
+				continue
+			}
 			if err := tx.checkConflict(ctx, c); err != nil {
 				tx.Abort()
 				return nil, err
@@ -742,6 +761,60 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 	res.Version, res.Committed = version, true
 	res.Checkpoint, res.CheckpointErr = tx.maybeCheckpoint(ctx, version)
 	return res, nil
+}
+
+// joinCreate turns a transaction creating the table into a blind append
+// on the table winner (version 0) created, when WriteOptions.JoinCreate
+// allows it and winner wrote the protocol and metadata the transaction
+// would have (see JoinCreate); it reports whether it did.
+func (tx *Transaction) joinCreate(winner *Commit) bool {
+	if !tx.creating || !tx.opts.JoinCreate || tx.appTxn != nil || len(tx.removes) > 0 ||
+		len(tx.dvAdds) > 0 || tx.merge != nil || tx.view.mapping != ColumnMappingNone || tx.protocol == nil || tx.metadata == nil {
+		return false
+	}
+	for _, k := range tx.kinds {
+		if k != opCreate && k != opAppend {
+			return false
+		}
+	}
+	var proto *Protocol
+	var meta *Metadata
+	for _, a := range winner.Actions {
+		if a.Protocol != nil {
+			proto = a.Protocol
+		}
+		if a.MetaData != nil {
+			meta = a.MetaData
+		}
+	}
+	if proto == nil || meta == nil || !sameProtocol(proto, tx.protocol) || !sameTableMetadata(meta, tx.metadata) {
+		return false
+	}
+	tx.creating, tx.protocol, tx.metadata, tx.createdDirs = false, nil, nil, nil
+	tx.kinds = slices.DeleteFunc(tx.kinds, func(k string) bool { return k == opCreate })
+	return true
+}
+
+// sameProtocol: the same versions and features (in any order).
+func sameProtocol(a, b *Protocol) bool {
+	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+	return a.MinReaderVersion == b.MinReaderVersion && a.MinWriterVersion == b.MinWriterVersion &&
+		slices.Equal(sorted(a.ReaderFeatures), sorted(b.ReaderFeatures)) &&
+		slices.Equal(sorted(a.WriterFeatures), sorted(b.WriterFeatures))
+}
+
+// sameTableMetadata: what the metadata says of the table's data (its id
+// and creation time aside).
+func sameTableMetadata(a, b *Metadata) bool {
+	provider := func(f Format) string {
+		if f.Provider == "" {
+			return "parquet"
+		}
+		return f.Provider
+	}
+	return a.SchemaString == b.SchemaString && slices.Equal(a.PartitionColumns, b.PartitionColumns) &&
+		maps.Equal(a.Configuration, b.Configuration) && a.Name == b.Name && a.Description == b.Description &&
+		provider(a.Format) == provider(b.Format) && maps.Equal(a.Format.Options, b.Format.Options)
 }
 
 // beforeCommitHook, when set (by tests), runs after the data files are

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -395,5 +398,72 @@ func TestCreateRace(t *testing.T) {
 	// conflict: the retry appends to it.
 	if _, err := delta.BeginCreate(path, delta.TableDefinition{}, delta.WriteOptions{}); !delta.IsRetryable(err) {
 		t.Fatalf("create of an existing table: %v, want a retryable conflict", err)
+	}
+}
+
+// TestSharedCreateSideBySide: the writers of a shared table that does not
+// exist yet write their files at the same time (each reaches its commit
+// while the other has not committed), the first commit creates the table
+// and the other appends to it, with no retry: before, the second writer
+// waited for the first's whole write on the run's create lock.
+func TestSharedCreateSideBySide(t *testing.T) {
+	for _, o := range ownerships {
+		t.Run(o.name, func(t *testing.T) {
+			w := newWS(t, scenarioFiles(o))
+			var mu sync.Mutex
+			arrived := map[string]bool{}
+			both := make(chan struct{})
+			var waited atomic.Bool
+			r := testRunner(t, func(c *Config) {
+				c.Parallel = 4
+				c.beforeCommit = func(task string, attempt int) {
+					mu.Lock()
+					arrived[task] = true
+					if arrived["pl.a"] && arrived["pl.b"] {
+						select {
+						case <-both:
+						default:
+							close(both)
+						}
+					}
+					mu.Unlock()
+					select {
+					case <-both:
+					case <-time.After(10 * time.Second):
+						waited.Store(true) // the other writer is not writing beside this one
+					}
+				}
+			})
+			o2 := mustRun(t, r, w.load(), Request{Selectors: []string{"a", "b"}})
+			if waited.Load() {
+				t.Fatal("one writer reached its commit alone: the writers of the new table ran one after the other")
+			}
+			if o2.sum.Retries != 0 {
+				t.Fatalf("%d retries", o2.sum.Retries)
+			}
+			path := w.table("prices")
+			if a, b := count(t, r, path, o.ownsA), count(t, r, path, o.ownsB); a != 3 || b != 2 {
+				t.Fatalf("a=%d b=%d rows, want 3 and 2", a, b)
+			}
+			var ops []string
+			for v := int64(0); v < 3; v++ {
+				b, err := os.ReadFile(filepath.Join(path, delta.LogDirName, delta.CommitFileName(v)))
+				if err != nil {
+					break
+				}
+				actions, err := delta.ParseCommit(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, a := range actions {
+					if a.CommitInfo != nil {
+						ops = append(ops, a.CommitInfo.Operation)
+					}
+				}
+			}
+			if !slices.Equal(ops, []string{"CREATE TABLE AS SELECT", "WRITE"}) {
+				t.Fatalf("table versions %v, want a create and an append", ops)
+			}
+		})
 	}
 }

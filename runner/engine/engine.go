@@ -78,6 +78,15 @@ type Column struct {
 	Type string
 }
 
+// CreateJoiner is a Session whose Begin honours delta.WriteOptions.JoinCreate:
+// appends creating the same table may write side by side, the one that
+// loses the race to create it joining the winner's table (the local
+// engine's). Without it, the run's writers of a new table create it one
+// after another.
+type CreateJoiner interface {
+	JoinsCreates() bool
+}
+
 // Session is one task's work area on an engine. Names of views and tables
 // are plain identifiers (letters, digits, underscores). It is used by one
 // goroutine at a time.

@@ -207,6 +207,12 @@ func (d *Delta) Write(ctx context.Context, b Batch) (int64, error) {
 	}
 	opts := WriteOptions(sk)
 	opts.Progress, opts.ProgressInterval = t.WriteProgress(path)
+	// Appends to a table that does not exist yet write their files side
+	// by side where the engine joins a concurrent create: the first
+	// commit creates the table, the others append to it.
+	if j, ok := t.Session().(engine.CreateJoiner); ok && j.JoinsCreates() && mode == workspace.ModeAppend && b.AppID == "" && (d.Pending == nil || !d.Pending()) {
+		opts.JoinCreate = true
+	}
 	var written int64
 	err = t.Retry(ctx, label, func(attempt int) error {
 		start := time.Now()
@@ -214,7 +220,7 @@ func (d *Delta) Write(ctx context.Context, b Batch) (int64, error) {
 		if err != nil {
 			return err
 		}
-		if snap == nil {
+		if snap == nil && !opts.JoinCreate {
 			// One writer of the run creates the table; the others wait
 			// for it, then append: writers of a new table do not race to
 			// create it (and retry).

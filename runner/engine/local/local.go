@@ -333,6 +333,10 @@ func (s *Session) ScanTable(ctx context.Context, snap *delta.Snapshot, opts engi
 	return snap.ScanSQL(ctx, o)
 }
 
+// JoinsCreates implements engine.CreateJoiner: Begin passes the options to
+// package delta, which joins a concurrent create (WriteOptions.JoinCreate).
+func (s *Session) JoinsCreates() bool { return true }
+
 // Begin implements engine.Session.
 func (s *Session) Begin(_ context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
 	var tx *delta.Transaction
