@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"maps"
@@ -272,6 +273,99 @@ func (r *Runner) buildTasks(plan *Plan, sel selection.Selection) {
 			}
 		}
 	}
+	crossPipelineOrder(plan, sel, byKey)
+}
+
+// crossPipelineOrder makes a task reading a table (or view) that another
+// pipeline of the run writes, itself or through the upstream nodes it
+// executes, depend on the writer's task, so a first run of both does not
+// read it before it exists. A read that would close a cycle does not wait
+// (the plan warns, LK240): the order never deadlocks. Laktory orders none
+// of these reads, it runs each pipeline on its own (docs/running.md, "Order across pipelines").
+// The tasks are then sorted again: writers before their readers, in the
+// order they were built otherwise.
+func crossPipelineOrder(plan *Plan, sel selection.Selection, byKey map[string]*Task) {
+	fixed := map[string][]string{}
+	var reads []workspace.ReadEdge
+	for _, t := range plan.Tasks {
+		for _, d := range t.DependsOn {
+			fixed[d] = append(fixed[d], t.Key)
+		}
+		p := t.plan.pipeline
+		for _, n := range nodesExecuted(p, t.plan.node, sel.Nodes[p.Name]) {
+			for _, e := range plan.snap.CrossReads(p, n) {
+				if byKey[e.From] != nil {
+					e.To = t.Key
+					reads = append(reads, e)
+				}
+			}
+		}
+	}
+	if len(reads) == 0 {
+		return
+	}
+	kept, broken := workspace.OrderReads(fixed, reads)
+	for _, e := range kept {
+		t := byKey[e.To]
+		t.DependsOn = append(t.DependsOn, e.From)
+	}
+	for _, b := range broken {
+		plan.Warnings = append(plan.Warnings, validate.CrossCycle(plan.snap, b))
+	}
+	plan.Tasks = topoTasks(plan.Tasks)
+}
+
+// topoTasks orders tasks so that each comes after the tasks it depends on,
+// keeping their order otherwise: Kahn's sort taking the first ready task
+// in the order built.
+func topoTasks(tasks []*Task) []*Task {
+	index := make(map[string]int, len(tasks))
+	for i, t := range tasks {
+		index[t.Key] = i
+	}
+	indeg := make([]int, len(tasks))
+	next := make([][]int, len(tasks))
+	for i, t := range tasks {
+		for _, d := range t.DependsOn {
+			if j, ok := index[d]; ok {
+				indeg[i]++
+				next[j] = append(next[j], i)
+			}
+		}
+	}
+	ready := &intHeap{}
+	for i := range tasks {
+		if indeg[i] == 0 {
+			heap.Push(ready, i)
+		}
+	}
+	out := make([]*Task, 0, len(tasks))
+	for ready.Len() > 0 {
+		i := heap.Pop(ready).(int)
+		out = append(out, tasks[i])
+		for _, j := range next[i] {
+			if indeg[j]--; indeg[j] == 0 {
+				heap.Push(ready, j)
+			}
+		}
+	}
+	if len(out) < len(tasks) {
+		return tasks // a cycle (none is added): keep the order built
+	}
+	return out
+}
+
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // planEffects decides how each sink is reset and lists the destructive

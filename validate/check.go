@@ -70,6 +70,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.laktoryRunFails()
 	c.views()
 	c.completeMode()
+	c.runOrder()
 	c.deep()
 	if opts.Strict || (snap.Config != nil && snap.Config.Strict) {
 		for i, d := range c.diags {

@@ -115,6 +115,7 @@ const (
 	// LK23x: a lake in a bucket (docs/object-storage.md).
 	CodeBucketLakeEngine = "LK230"
 	CodeBucketLakeView   = "LK231"
+	CodeCrossCycle       = "LK240" // LK24x: the order of a run's tasks (docs/running.md, "Order across pipelines")
 	CodeSQLBind          = "LK301"
 	CodeSQLDialect       = "LK302"
 	CodeSQLDiffers       = "LK303"
@@ -231,6 +232,7 @@ var Codes = []CodeInfo{
 	{CodeSourceMissing, Warning, "a file source path that does not exist on this machine (read from disk by the caller); an error in plans, runs and validate --deep"},
 	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://): the Spark engine is not wired to a bucket yet (s3a and Delta's S3 LogStore); nothing runs"},
 	{CodeBucketLakeView, Error, "a VIEW sink with the lake in a bucket (s3://): views are files of a local lake; nothing runs"},
+	{CodeCrossCycle, Warning, "pipelines read each other's tables in a cycle: a run of them orders every read but one, which reads the table as the last run left it"},
 	{CodeRemotePath, Warning, "a file source or sink path on Databricks or in an object store (/Volumes/..., dbfs:/..., s3://...) that no `paths:` of laktory-workbench.yaml maps to a local folder; an error in plans, runs and validate --deep"},
 	{CodeNotRegular, Warning, "a file source's folder holds entries that are not regular files (a FIFO, socket, device, link to a folder): skipped, never opened"},
 	{CodeSQLBind, Error, "SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)"},

@@ -304,6 +304,46 @@ nodes:
 `}, want: []W{
 			D("pl.yaml", 19, 36, CodeCompleteNoAgg, "sink table rows of node 'rows' is written in COMPLETE mode, but the node does not aggregate"),
 		}},
+		// Laktory runs each pipeline on its own: reads across pipelines
+		// are ordered by a run of several here, but for one read of each
+		// cycle, named with the cycle (docs/running.md, "Order across pipelines").
+		{name: "pipelines reading each other's tables in a cycle", files: map[string]string{"a.yaml": `
+name: a
+nodes:
+- name: x
+  sources: [{table_name: tb}]
+  sinks: [{table_name: ta, mode: APPEND}]
+- name: r
+  sources: [{table_name: tc}]
+  sinks: [{table_name: ra, mode: APPEND}]
+`, "b.yaml": `
+name: b
+nodes:
+- name: y
+  sources: [{table_name: ta}]
+  sinks: [{table_name: tb, mode: APPEND}]
+- name: z
+  sources: [{node_name: y}]
+  sinks: [{table_name: tc, mode: APPEND}]
+`}, want: []W{
+			D("b.yaml", 5, 26, CodeCrossCycle, "b.y reads main.default.ta, which a.x writes, but a run of both cannot wait for it: the reads across pipelines form a cycle (a.x -> b.y -> a.x)"),
+		}},
+		{name: "reads across pipelines without a cycle", files: map[string]string{"a.yaml": `
+name: a
+nodes:
+- name: x
+  sources: [{table_name: tb}]
+  sinks: [{table_name: ta, mode: APPEND}]
+`, "b.yaml": `
+name: b
+nodes:
+- name: y
+  sources: [{path: data/, format: JSONL}]
+  sinks: [{table_name: tb, mode: APPEND}]
+- name: z
+  sources: [{table_name: ta}]
+  sinks: [{table_name: tc, mode: APPEND}]
+`}},
 		{name: "view nodes", files: map[string]string{"pl.yaml": `
 name: pl
 nodes:

@@ -1,0 +1,155 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/laktory/workbench/runner/history"
+	"github.com/laktory/workbench/validate"
+)
+
+// The reader pipeline's name sorts before the writer's: tasks are built
+// pipelines by name, so without an order across pipelines its task would
+// start first.
+const orderReader = `name: a-report
+nodes:
+- name: from_table
+  sources:
+  - table_name: z_orders
+  transformer:
+    nodes:
+    - expr: SELECT count(*) AS n, sum(v) AS s FROM {df}
+  sinks:
+  - table_name: report_t
+    mode: OVERWRITE
+- name: from_view
+  sources:
+  - table_name: z_orders_v
+  transformer:
+    nodes:
+    - expr: SELECT count(*) AS n, sum(v2) AS s FROM {df}
+  sinks:
+  - table_name: report_v
+    mode: OVERWRITE
+`
+
+const orderWriter = `name: z-load
+nodes:
+- name: orders
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: z_orders
+    mode: APPEND
+- name: orders_v
+  sources:
+  - node_name: orders
+  transformer:
+    nodes:
+    - expr: SELECT k, v * 2 AS v2 FROM {df}
+  sinks:
+  - table_name: z_orders_v
+    table_type: VIEW
+`
+
+// TestCrossPipelineOrder: on a first run of every pipeline, a node reading
+// a table or a view another pipeline writes runs after that writer (its
+// task depends on the writer's, and the plan lists it after), one task at
+// a time or two; a run of the reader alone orders nothing.
+func TestCrossPipelineOrder(t *testing.T) {
+	for _, parallel := range []int{1, 2} {
+		t.Run(fmt.Sprint("parallel=", parallel), func(t *testing.T) {
+			w := newWS(t, map[string]string{
+				"pipelines/a.yaml": orderReader,
+				"pipelines/z.yaml": orderWriter,
+				"data/a/1.jsonl":   jsonl("a", 0, 4, ""),
+			})
+			r := testRunner(t)
+			snap := w.load()
+			o := mustRun(t, r, snap, Request{Parallel: parallel})
+			deps := map[string][]string{}
+			var order []string
+			for _, tk := range o.plan.Tasks {
+				deps[tk.Key] = tk.DependsOn
+				order = append(order, tk.Key)
+			}
+			if !slices.Contains(deps["a-report.from_table"], "z-load.orders") || !slices.Contains(deps["a-report.from_view"], "z-load.orders_v") {
+				t.Fatalf("depends_on %v", deps)
+			}
+			if slices.Index(order, "a-report.from_table") < slices.Index(order, "z-load.orders") || slices.Index(order, "a-report.from_view") < slices.Index(order, "z-load.orders_v") {
+				t.Fatalf("plan order %v: readers before their writers", order)
+			}
+			for _, w := range o.plan.Warnings {
+				if w.Code == validate.CodeCrossCycle {
+					t.Fatalf("no cycle here: %v", w)
+				}
+			}
+			if got := query(t, r, w.table("report_t"), "SELECT n, s FROM t"); fmt.Sprint(got) != "[[4 6]]" {
+				t.Fatalf("report_t: %v", got)
+			}
+			if got := query(t, r, w.table("report_v"), "SELECT n, s FROM t"); fmt.Sprint(got) != "[[4 12]]" {
+				t.Fatalf("report_v: %v", got)
+			}
+			p, err := r.Plan(t.Context(), snap, Request{Pipelines: []string{"a-report"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tk := range p.Tasks {
+				if len(tk.DependsOn) != 0 {
+					t.Fatalf("a run of the reader alone: %s depends on %v", tk.Key, tk.DependsOn)
+				}
+			}
+		})
+	}
+}
+
+const cycleA = `name: a
+nodes:
+- name: x
+  sources:
+  - table_name: tb
+  sinks:
+  - table_name: ta
+    mode: APPEND
+`
+
+const cycleB = `name: b
+nodes:
+- name: y
+  sources:
+  - table_name: ta
+  sinks:
+  - table_name: tb
+    mode: APPEND
+`
+
+// TestCrossPipelineCycle: pipelines reading each other's tables in a cycle
+// are ordered but for one read, which the plan names with the cycle
+// (LK240), so the run ends instead of waiting forever: b.y runs first, and
+// fails on a first run since ta does not exist yet (as it would alone),
+// and a.x is skipped.
+func TestCrossPipelineCycle(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/a.yaml": cycleA, "pipelines/b.yaml": cycleB})
+	r := testRunner(t)
+	snap := w.load()
+	o := run(t, r, snap, Request{Parallel: 1})
+	var warned []string
+	for _, d := range o.plan.Warnings {
+		if d.Code == validate.CodeCrossCycle {
+			warned = append(warned, d.String())
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "b.yaml:5:") || !strings.Contains(warned[0], "b.y reads main.default.ta, which a.x writes") || !strings.Contains(warned[0], "(a.x -> b.y -> a.x)") {
+		t.Fatalf("LK240 warnings %q", warned)
+	}
+	status := map[string]history.Status{}
+	for _, ts := range o.sum.Tasks {
+		status[ts.Key] = ts.Status
+	}
+	if status["b.y"] != history.StatusFailed || status["a.x"] != history.StatusSkipped {
+		t.Fatalf("statuses %v (%v)", status, o.err)
+	}
+}
