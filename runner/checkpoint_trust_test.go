@@ -217,3 +217,82 @@ func TestFileSinkReplayExact(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointFolderRemoved: a flow's whole checkpoint folder removed
+// after it wrote batches (a stream into a Delta table or a file sink, an
+// append flow and a one-time flow of a declarative pipeline) is refused:
+// a new checkpoint would read every file again into the sink. The error
+// names the folder and the FULL refresh, nothing is written, and the FULL
+// refresh then gives every row once.
+func TestCheckpointFolderRemoved(t *testing.T) {
+	parquet := strings.Replace(fileStreamPipeline, "  - table_name: out\n    mode: APPEND\n", "  - path: ../out/pq/\n    format: PARQUET\n    mode: APPEND\n", 1)
+	decl := declFiles()
+	for _, tc := range []struct {
+		name, pipeline, node, file, add string
+		files                           map[string]string
+		rows                            func(t *testing.T, r *Runner, w *ws) int
+		want                            int // rows after the first run
+	}{
+		{name: "stream into a Delta table", pipeline: "pl", node: "s", files: map[string]string{"pipelines/pl.yaml": fileStreamPipeline, "data/in/1.jsonl": jsonl("a", 0, 3, "")},
+			file: "data/in/1.jsonl", add: "data/in/2.jsonl", want: 3,
+			rows: func(t *testing.T, r *Runner, w *ws) int { return count(t, r, w.table("out"), "") }},
+		{name: "stream into a parquet folder", pipeline: "pl", node: "s", files: map[string]string{"pipelines/pl.yaml": parquet, "data/in/1.jsonl": jsonl("a", 0, 3, "")},
+			file: "data/in/1.jsonl", add: "data/in/2.jsonl", want: 3,
+			rows: func(t *testing.T, r *Runner, w *ws) int {
+				var n int
+				fmt.Sscan(sqlRows(t, r, "SELECT count(*) FROM read_parquet('"+w.dir+"/out/pq/*.parquet')")[0][0], &n)
+				return n
+			}},
+		{name: "append flow of a declarative pipeline", pipeline: "decl", node: "live_a", files: decl, file: "data/a/1.jsonl", add: "data/a/2.jsonl", want: 7,
+			rows: func(t *testing.T, r *Runner, w *ws) int { return count(t, r, w.table("events"), "") }},
+		{name: "one-time flow of a declarative pipeline", pipeline: "decl", node: "backfill", files: decl, file: "data/a/1.jsonl", want: 7,
+			rows: func(t *testing.T, r *Runner, w *ws) int { return count(t, r, w.table("events"), "") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWS(t, tc.files)
+			workspacetest.Ordered(t, w.dir, time.Now().Add(-time.Hour), tc.file)
+			r := testRunner(t)
+			mustRun(t, r, w.load(), Request{})
+			if n := tc.rows(t, r, w); n != tc.want {
+				t.Fatalf("%d rows after the first run, want %d", n, tc.want)
+			}
+			cp := flowDir(t, w.load(), tc.pipeline, tc.node)
+			if _, err := os.Stat(filepath.Join(cp, "commits")); err != nil {
+				t.Fatalf("no checkpoint to remove: %v", err)
+			}
+			if err := os.RemoveAll(cp); err != nil {
+				t.Fatal(err)
+			}
+			if tc.add != "" {
+				w.write(map[string]string{tc.add: jsonl("new", 0, 2, "")})
+			}
+			o := run(t, r, w.load(), Request{Selectors: []string{tc.node}})
+			if o.err == nil {
+				t.Fatalf("the run went on over a removed checkpoint (%d rows written)", o.sum.RowsWritten)
+			}
+			msg := taskErrs(o)
+			for _, want := range []string{cp, "laktory run --pipeline " + tc.pipeline + " --select " + tc.node + " --refresh FULL"} {
+				if !strings.Contains(msg, want) {
+					t.Fatalf("the error does not say %q:\n%s", want, msg)
+				}
+			}
+			if n := tc.rows(t, r, w); n != tc.want {
+				t.Fatalf("%d rows after the refused run, want %d", n, tc.want)
+			}
+			mustRun(t, r, w.load(), Request{Selectors: []string{tc.node}, Refresh: "FULL"})
+			// A declarative table's FULL refresh resets its other flows
+			// too: the next run writes their rows again.
+			mustRun(t, r, w.load(), Request{})
+			want := tc.want
+			if tc.add != "" {
+				want += 2
+			}
+			if n := tc.rows(t, r, w); n != want {
+				t.Fatalf("%d rows after the FULL refresh and a run, want %d", n, want)
+			}
+			if o := mustRun(t, r, w.load(), Request{}); o.sum.RowsWritten != 0 {
+				t.Fatalf("%d rows written again after the FULL refresh", o.sum.RowsWritten)
+			}
+		})
+	}
+}

@@ -65,6 +65,8 @@ type flowRun struct {
 	x  *taskExec
 	f  *flowPlan
 	cp *checkpoint.Checkpoint // once opened
+	// marked: the checkpoint's WrittenMarker is recorded.
+	marked bool
 }
 
 // afterStep passes the step's fail point and calls the test hook.
@@ -96,7 +98,11 @@ func (fr *flowRun) run(ctx context.Context) error {
 	if f.sink.sink.Kind == workspace.SinkForEach {
 		x.sinkDefinition(f)
 	}
+	fresh := !pathExists(filepath.Join(f.dir, "metadata"))
 	cp, err := checkpoint.Open(f.dir, x.run.Plan.snap.Dir)
+	if err == nil && fresh {
+		err = fr.removedFolder(cp)
+	}
 	if err == nil {
 		err = cp.Trust()
 	}
@@ -107,6 +113,14 @@ func (fr *flowRun) run(ctx context.Context) error {
 		return fr.untrusted(err)
 	}
 	fr.cp = cp
+	if last, err := cp.LastCommitted(); err != nil {
+		return err
+	} else if last >= 0 {
+		// A checkpoint written before the marker existed.
+		if err := fr.markWritten(); err != nil {
+			return err
+		}
+	}
 	if f.once {
 		return fr.runOnce(ctx)
 	}
@@ -226,6 +240,9 @@ func (fr *flowRun) run(ctx context.Context) error {
 		if err := cp.WriteCommit(batch); err != nil {
 			return err
 		}
+		if err := fr.markWritten(); err != nil {
+			return err
+		}
 		fr.afterStep(stepCommit, batch)
 		if f.update || f.complete {
 			cp.PruneState(x.run.guard, batch)
@@ -287,6 +304,9 @@ func (fr *flowRun) runOnce(ctx context.Context) error {
 	}
 	fr.afterStep(stepSink, 0)
 	if err := cp.WriteCommit(0); err != nil {
+		return err
+	}
+	if err := fr.markWritten(); err != nil {
 		return err
 	}
 	fr.afterStep(stepCommit, 0)
@@ -476,6 +496,32 @@ func (fr *flowRun) sinkWritten(batch int64) error {
 		return err
 	}
 	return fr.cp.ClearSinkFiles(batch)
+}
+
+// markWritten records beside the checkpoint, once per run, that the flow
+// committed batches through it (checkpoint.WrittenMarker).
+func (fr *flowRun) markWritten() error {
+	if fr.marked {
+		return nil
+	}
+	if err := fr.cp.MarkWritten(fr.f.name, fr.x.run.r.cfg.Now()); err != nil {
+		return err
+	}
+	fr.marked = true
+	return nil
+}
+
+// removedFolder refuses a checkpoint the flow just created where one it
+// committed batches through was (its marker is there, and only a refresh
+// removes it): the folder was removed by hand, and a new checkpoint would
+// read every file (or every version) its sink already holds again.
+func (fr *flowRun) removedFolder(cp *checkpoint.Checkpoint) error {
+	w, err := checkpoint.ReadWritten(cp.Dir)
+	if err != nil || w == nil {
+		return err
+	}
+	return fmt.Errorf("%w: the checkpoint folder %s of flow %s was removed: the flow committed batches into %s through it (query id %s, recorded in %s since %s), and a new checkpoint would write what they read again",
+		checkpoint.ErrUntrusted, cp.Dir, fr.f.name, fr.f.sink.sink.Describe(), cmpOr(w.ID, "unknown"), checkpoint.WrittenMarker(cp.Dir), w.At.Format(time.RFC3339))
 }
 
 // unpublish removes, before a file sink's batch is written, the files a

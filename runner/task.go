@@ -348,6 +348,11 @@ func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
 // table names the sink's table in the events.
 func (x *taskExec) removeCheckpoints(table workspace.TableID, cps []string) error {
 	for _, cp := range cps {
+		// The marker first: a crash between the two leaves a checkpoint
+		// that marks itself again, never a marker without its folder.
+		if err := checkpoint.ClearWritten(cp); err != nil {
+			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
+		}
 		if err := x.run.guard.RemoveAll(cp); err != nil {
 			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
 		}

@@ -128,6 +128,57 @@ func Open(dir, home string) (*Checkpoint, error) {
 	return cp, nil
 }
 
+// WrittenMarker is the file beside a flow's checkpoint folder that records
+// that the flow committed batches into its sink under the checkpoint's
+// query id: it outlives the folder, so a folder removed by hand (rather
+// than by a refresh, which removes the marker first) is told from a flow
+// that never ran. Spark ignores it.
+func WrittenMarker(dir string) string { return filepath.Clean(dir) + ".written.json" }
+
+// Written is what WrittenMarker records.
+type Written struct {
+	ID   string    `json:"id"`
+	Flow string    `json:"flow"`
+	At   time.Time `json:"at"`
+}
+
+// MarkWritten records, unless it is already recorded under the
+// checkpoint's id, that flow committed batches through the checkpoint.
+func (cp *Checkpoint) MarkWritten(flow string, at time.Time) error {
+	if w, err := ReadWritten(cp.Dir); err == nil && w != nil && w.ID == cp.ID {
+		return nil
+	}
+	b, _ := json.Marshal(Written{ID: cp.ID, Flow: flow, At: at.UTC()})
+	if err := WriteFileAtomic(WrittenMarker(cp.Dir), append(b, '\n')); err != nil {
+		return fmt.Errorf("%w: checkpoint %s: %w", ErrCheckpoint, cp.Dir, err)
+	}
+	return nil
+}
+
+// ReadWritten reads the WrittenMarker of the checkpoint dir (nil when
+// there is none; an unreadable one is returned as a marker without id).
+func ReadWritten(dir string) (*Written, error) {
+	b, err := os.ReadFile(WrittenMarker(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	var w Written
+	json.Unmarshal(b, &w) //nolint:errcheck // a garbled marker still says batches were written
+	return &w, nil
+}
+
+// ClearWritten removes the WrittenMarker of the checkpoint dir (the
+// checkpoint is being reset).
+func ClearWritten(dir string) error {
+	if err := delta.RemoveFile(WrittenMarker(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	return nil
+}
+
 // ImportMarker is the file that records a flow's import, next to its
 // checkpoint dir: a full refresh deletes the checkpoint, not the marker, so the
 // checkpoint is never imported twice under one flow name.
