@@ -84,6 +84,7 @@ nodes:
     drop_duplicates: true
   sinks:
   - path: ../out/meta.parquet
+    mode: OVERWRITE
     format: PARQUET
 - name: joined
   depends_on: [csv, json]
@@ -204,6 +205,7 @@ nodes:
     format: CSV
     mode: OVERWRITE
   - path: ../out/one.json
+    mode: OVERWRITE
     format: JSON
 `,
 		"data/a/1.jsonl": jsonl("a", 0, 3, `, "c": 1`) + jsonl("b", 0, 2, `, "c": 2`),
@@ -329,7 +331,7 @@ func TestDeclaredSourceSchema(t *testing.T) {
 nodes:
 - name: a
   source: {path: ../data/a/, format: %s, schema: {columns: %s}}
-  sinks: [{table_name: a}]
+  sinks: [{mode: APPEND, table_name: a}]
 `, c.format, c.schema),
 			})
 			r := testRunner(t)

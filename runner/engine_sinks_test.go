@@ -34,6 +34,7 @@ func TestEngineSeamMergeAndFiles(t *testing.T) {
     format: CSV
   sinks:
   - path: ../out/parts
+    mode: OVERWRITE
     format: PARQUET
 `
 	batches := []string{"id,v,seq,op\n1,a,1,I\n2,b,1,I\n3,c,1,I\n", "id,v,seq,op\n1,a2,2,U\n2,,2,D\n4,d,1,I\n3,old,0,U\n"}

@@ -376,7 +376,7 @@ nodes:
 - name: files
   source: {path: ../data/a/, format: JSONL}
   sinks:
-  - {path: ../out/files, format: PARQUET}
+  - {mode: OVERWRITE, path: ../out/files, format: PARQUET}
 - name: merged
   source: {path: ../data/a/, format: JSONL}
   sinks:
@@ -387,6 +387,7 @@ nodes:
   source: {path: ../data/a/, format: JSONL, schema: {columns: {k: bigint}}}
   sinks:
   - table_name: typed
+    mode: APPEND
 `,
 		"pipelines/decl.yaml": `name: decl
 orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}
@@ -433,6 +434,7 @@ nodes:
     - expr: SELECT k * 10 AS k FROM {df} WHERE k > 1
   sinks:
   - table_name: a
+    mode: APPEND
 `})
 	snap := w.load()
 	out := mustRun(t, r, snap, Request{})

@@ -26,7 +26,7 @@ func TestTextSource(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := map[string]string{"pipelines/pl.yaml": fmt.Sprintf("name: pl\nnodes:\n- name: a\n  sources:\n  - path: ../data/txt/\n    format: TEXT%s\n  sinks:\n  - path: ../out/a\n    format: DELTA\n", tt.kwargs)}
+			fs := map[string]string{"pipelines/pl.yaml": fmt.Sprintf("name: pl\nnodes:\n- name: a\n  sources:\n  - path: ../data/txt/\n    format: TEXT%s\n  sinks:\n  - path: ../out/a\n    format: DELTA\n    mode: APPEND\n", tt.kwargs)}
 			for k, v := range files {
 				fs[k] = v
 			}

@@ -72,7 +72,7 @@ func TestViewsLaktoryParity(t *testing.T) {
 nodes:
 - name: seed
   sources: [{path: ../data/src/, format: JSONL, as_stream: true}]
-  sinks: [{table_name: src}]
+  sinks: [{mode: APPEND, table_name: src}]
 `,
 		"pipelines/pl.yaml": `name: pl
 nodes:

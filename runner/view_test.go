@@ -184,6 +184,7 @@ nodes:
     as_stream: true
   sinks:
   - table_name: s
+    mode: APPEND
 `,
 		"data/a/1.jsonl": jsonl("a", 0, 4, ""),
 	})
@@ -251,6 +252,7 @@ func TestPipelineViewSink(t *testing.T) {
   - node_name: a
   sinks:
   - table_name: b
+    mode: APPEND
 `,
 				"data/a/1.jsonl": jsonl("a", 0, 3, ""),
 			})

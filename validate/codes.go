@@ -44,6 +44,7 @@ const (
 	CodeNameTooLong        = "LK116"
 	CodeTolerance          = "LK117"
 	CodeAggregateAction    = "LK118"
+	CodeSparkNoMode        = "LK119"
 	CodeDeclarativeOwner   = "LK120"
 	CodeSharedNotDeclared  = "LK122"
 	CodeStreamExpectation  = "LK123"
@@ -257,6 +258,7 @@ var Codes = []CodeInfo{
 	{CodeTruncateFile, Error, "reset_mode TRUNCATE on a file sink that is not DELTA"},
 	{CodeStreamMismatch, Error, "a PySpark sink's as_stream contradicts its node (a stream written as static, a batch as a stream): Laktory's write fails"},
 	{CodeSparkMode, Error, "a PySpark sink mode its frame's writer does not take (OVERWRITE on a stream, COMPLETE or UPDATE on a batch): Laktory's write fails"},
+	{CodeSparkNoMode, Error, "a PySpark sink without `mode` (other than a streaming quarantine sink): Laktory's write fails, Mode 'None' is not supported"},
 	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }
 

@@ -284,9 +284,10 @@ var (
 // sparkWriteModel: BaseDataSink.is_streaming and _validate_mode_spark,
 // what Laktory's write of a PYSPARK sink fails on before writing: a sink's
 // as_stream that contradicts its node's frame (streaming when a source
-// is), a mode the frame's writer does not take. A sink without mode is
-// not reported (Laktory 0.13.1 fails it too, Mode 'None' is not
-// supported, see docs/laktory-rules.md).
+// is), a mode the frame's writer does not take, and no mode at all
+// (LK119: BaseDataSink.write passes None on, except for a streaming
+// quarantine sink, which it writes as APPEND; a shared sink without mode
+// is LK103's already, a view node's table sink LK179's).
 func (c *checker) sparkWriteModel(p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) {
 	if p.Declarative() || sk.Backend == "POLARS" || n.DataframeBackend == "POLARS" || sk.IsView() ||
 		(sk.Kind != workspace.SinkTable && sk.Kind != workspace.SinkFile) {
@@ -302,7 +303,25 @@ func (c *checker) sparkWriteModel(p *workspace.Pipeline, n *workspace.Node, sk *
 			"remove the sink's `as_stream`: a sink streams when its node reads a stream (`as_stream: true` on a source)")
 		return
 	}
-	if sk.CustomWriter != "" || sk.Mode == "" || strings.Contains(sk.Mode, "${") {
+	if sk.CustomWriter != "" || strings.Contains(sk.Mode, "${") {
+		return
+	}
+	if sk.Mode == "" {
+		if (stream && sk.IsQuarantine) || sk.Shared != nil || slices.ContainsFunc(n.Sinks, (*workspace.Sink).IsView) {
+			return // APPEND by default; LK103; a view node's other sinks are LK179's
+		}
+		modes, frame := sparkModes, "Spark DataFrame"
+		hint := "add `mode: APPEND` (what the workbench did so far) or `mode: OVERWRITE` (replace the rows each run)"
+		switch {
+		case stream:
+			modes, frame = sparkStreamingModes, "Spark Streaming DataFrame"
+			hint = "add `mode: APPEND` (what the workbench did so far; MERGE, or COMPLETE for an aggregation)"
+		case !sk.IsDelta():
+			hint = "add `mode: OVERWRITE` (what the workbench did so far: the sink's files replaced each run) or `mode: APPEND`"
+		}
+		c.add(sk.Pos, Error, CodeSparkNoMode,
+			fmt.Sprintf("Mode 'None' is not supported for %s. Choose from %s", frame, workspace.PyList(modes)),
+			hint+": Laktory 0.13.1 gives a PYSPARK sink no default mode")
 		return
 	}
 	switch {

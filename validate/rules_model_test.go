@@ -31,7 +31,7 @@ nodes:
             fields:
             - {name: kind, dtype: string}
   sinks:
-  - table_name: t
+  - {table_name: t, mode: APPEND}
 `}, workspace.Options{})
 	workspacetest.Expect(t, s, Check(s, Options{}), []W{
 		D("pl.yaml", 11, 23, CodeLocalFormat, "column 'tags' of the schema of source #1 of node 'a' is a List"),
@@ -41,5 +41,54 @@ nodes:
 	cols := s.Pipelines[0].Nodes[0].Sources[0].Schema.Columns
 	if cols[0].Type != "BIGINT" || cols[1].Type != "timestamp_ntz" || cols[2].DType.Inner == nil || cols[2].DType.Inner.Name != "str" {
 		t.Errorf("columns: %+v", cols)
+	}
+}
+
+// TestSparkSinkModeRequired: a PYSPARK sink without `mode` is LK119, as
+// Laktory 0.13.1's write fails it (BaseDataSink._validate_mode_spark,
+// checked on pyspark 4.2: the rule workspaces sink_no_mode_*); the sinks
+// its write does not ask a mode of are not: a streaming quarantine sink
+// (written as APPEND), a VIEW, a pipeline view, a custom writer, a POLARS
+// sink, a declarative pipeline's sinks (the engine writes them), a mode
+// from a variable; a shared sink without mode is LK103 alone.
+func TestSparkSinkModeRequired(t *testing.T) {
+	const head = "name: pl\n"
+	node := func(sources, sinks string) string {
+		return "nodes:\n- name: a\n  sources: [" + sources + "]\n  sinks:\n" + sinks
+	}
+	batch, stream := "{table_name: src}", "{table_name: src, as_stream: true}"
+	quarantine := "  expectations: [{name: k, expr: k IS NOT NULL, action: QUARANTINE}]\n"
+	tests := []struct {
+		name, yaml string
+		want       []W
+	}{
+		{name: "batch table sink", yaml: head + node(batch, "  - table_name: t\n"),
+			want: []W{D("pl.yaml", 6, 5, CodeSparkNoMode, "Mode 'None' is not supported for Spark DataFrame. Choose from ['OVERWRITE', 'APPEND', 'IGNORE', 'ERROR', 'ERRORIFEXISTS', 'MERGE']")}},
+		{name: "stream table sink", yaml: head + node(stream, "  - table_name: t\n"),
+			want: []W{D("pl.yaml", 6, 5, CodeSparkNoMode, "Mode 'None' is not supported for Spark Streaming DataFrame. Choose from ['APPEND', 'COMPLETE', 'UPDATE', 'MERGE']")}},
+		{name: "with mode", yaml: head + node(batch, "  - {table_name: t, mode: OVERWRITE}\n")},
+		{name: "static quarantine sink", yaml: head + node(batch, "  - {table_name: t, mode: APPEND}\n  - {table_name: q, is_quarantine: true}\n") + quarantine,
+			want: []W{D("pl.yaml", 7, 5, CodeSparkNoMode, "Mode 'None' is not supported for Spark DataFrame.")}},
+		{name: "streaming quarantine sink is APPEND", yaml: head + node(stream, "  - {table_name: t, mode: APPEND}\n  - {table_name: q, is_quarantine: true}\n") + quarantine},
+		{name: "mode from a variable", yaml: head + "variables: {m: APPEND}\n" + node(batch, "  - {table_name: t, mode: '${vars.m}'}\n")},
+		{name: "POLARS file sink", yaml: head + "dataframe_backend: POLARS\n" + node("{path: in.json, format: JSON}", "  - {path: out, format: PARQUET}\n")},
+		{name: "POLARS sink of a PYSPARK pipeline", yaml: head + node("{path: in.json, format: JSON}", "  - {path: out, format: PARQUET, dataframe_backend: POLARS}\n")},
+		{name: "custom writer", yaml: head + node(batch, "  - {table_name: t, custom_writer: my.writer}\n")},
+		{name: "view node", yaml: head + node(batch, "  - {table_name: t, mode: APPEND}\n") +
+			"- name: v\n  sources: [{node_name: a}]\n  transformer: {nodes: [{expr: 'SELECT * FROM {df}'}]}\n  sinks: [{table_name: v, table_type: VIEW}]\n"},
+		{name: "pipeline view sink", yaml: head + node(batch, "  - {pipeline_view_name: v}\n")},
+		{name: "declarative pipeline", yaml: head + "orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}\n" + node(stream, "  - {table_name: t}\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": tt.yaml}, workspace.Options{})
+			var got []Diagnostic
+			for _, d := range Check(s, Options{}) {
+				if d.Code == CodeSparkNoMode {
+					got = append(got, d)
+				}
+			}
+			workspacetest.Expect(t, s, got, tt.want)
+		})
 	}
 }

@@ -349,7 +349,7 @@ name: pl
 nodes:
 - name: t
   sources: [{table_name: src}]
-  sinks: [{table_name: t}]
+  sinks: [{table_name: t, mode: OVERWRITE}]
 - name: f
   sources: [{table_name: src}]
   sinks: [{path: out/f, format: PARQUET, mode: OVERWRITE}]
@@ -422,9 +422,9 @@ nodes:
   sources:
   - table_name: src
   sinks:
-  - table_name: good
-  - table_name: bad
-    is_quarantine: true
+  - {table_name: good, mode: APPEND}
+  - {table_name: bad, mode: APPEND,
+    is_quarantine: true}
 - name: b
   sources:
   - table_name: src
@@ -433,8 +433,8 @@ nodes:
     expr: x > 0
     action: WARN
   sinks:
-  - table_name: b_all
-    is_quarantine: true
+  - {table_name: b_all, mode: APPEND,
+     is_quarantine: true}
 `}, want: []W{
 			D("pl.yaml", 10, 20, CodeQuarantineNoExpect, "quarantine sink table bad of node 'a' of pipeline 'pl' has no quarantine frame: the node declares no expectations"),
 		}},
