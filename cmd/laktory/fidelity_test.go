@@ -27,6 +27,7 @@ nodes:
     format: JSON
   sinks:
   - path: ./out/${params.client}
+    mode: OVERWRITE
     format: ${params.fmt}
 `,
 		"landing/acme/x.json": `{"id": 1}` + "\n",
