@@ -58,7 +58,12 @@ func TestLaktoryExpr(t *testing.T) {
 		{"'2024-01-01' <= dt", "error InvalidOperationError: cannot compare"},
 		{"'x'", "unsupported"},
 		{"2 * 3", "unsupported"},
-		{"POWER(f, 2)", "unsupported"},
+		{"POWER(f, 2)", "f:Float32"},
+		{"POWER(f, 1.5)", "unsupported"},
+		{"POWER(i, 40)", "i:Int32"},
+		{"POWER(i, 513)", "unsupported"},
+		{"POWER(d, f)", "d:Float64"},
+		{"f % 2", "f:Float32"},
 		{"CEIL(d)", "unsupported"},
 		{"SUM(i / 2)", "unsupported"},
 	} {
