@@ -14,6 +14,7 @@ import (
 	s3api "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/delta/s3test"
+	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/lake"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -243,38 +244,67 @@ func version(t *testing.T, path string) int64 {
 	return s.Version()
 }
 
-// TestS3LakeRefusesSparkEngine: with the lake in a bucket, a run on the
-// Spark engine is refused before anything runs (LK230 at the config's
-// `lake:`), and the bucket is not touched: the Spark engine is not wired to
-// a bucket yet.
+// sparkBucket is the local engine under the Spark engine's name, with
+// what a Spark server's check of s3a and Delta's LogStore said.
+type sparkBucket struct {
+	engine.Engine
+	reason string
+}
+
+func (e sparkBucket) Info() engine.Info {
+	return engine.Info{Name: engine.Spark, Remote: "sc://127.0.0.1:15002", BucketLake: e.reason}
+}
+
+// TestS3LakeRefusesSparkEngine: with the lake in a bucket, a run on a
+// Spark server that cannot write it safely (no s3a, a DynamoDB LogStore:
+// engine.Info's BucketLake) is refused before anything runs (LK230 at the
+// config's `lake:`, naming the reason), and the bucket is not touched; a
+// Spark server that can is planned as the local engine is.
 func TestS3LakeRefusesSparkEngine(t *testing.T) {
-	dir := workspacetest.Demo(t)
-	workspacetest.Write(t, dir, map[string]string{workspace.ConfigFileName: "strict: false\nlake: s3://no-such-bucket/lake\n"})
-	// An AWS chain that reaches nothing: the plan must not ask.
-	for k, v := range map[string]string{"AWS_ENDPOINT_URL_S3": "http://127.0.0.1:9", "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
-		"AWS_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"} {
-		t.Setenv(k, v)
-	}
-	r := testRunner(t)
-	r.cfg.Engine = sparkNamed{&fakeEngine{Engine: r.local}}
-	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
-	before := delta.RemoteStats()
-	pe := planErr(t, r, snap, Request{})
-	var found bool
-	for _, d := range pe.Diagnostics {
-		if d.Code == validate.CodeBucketLakeEngine {
-			found = true
-			if d.File != filepath.Join(snap.Dir, workspace.ConfigFileName) || d.Line != 2 || !strings.Contains(d.Message, "s3://no-such-bucket/lake is in a bucket") {
-				t.Errorf("LK230 at %s:%d: %s", d.File, d.Line, d.Message)
+	t.Run("refused", func(t *testing.T) {
+		dir := workspacetest.Demo(t)
+		workspacetest.Write(t, dir, map[string]string{workspace.ConfigFileName: "strict: false\nlake: s3://no-such-bucket/lake\n"})
+		// An AWS chain that reaches nothing: the plan must not ask.
+		for k, v := range map[string]string{"AWS_ENDPOINT_URL_S3": "http://127.0.0.1:9", "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
+			"AWS_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"} {
+			t.Setenv(k, v)
+		}
+		r := testRunner(t)
+		r.cfg.Engine = sparkBucket{Engine: &fakeEngine{Engine: r.local}, reason: "sc://127.0.0.1:15002 sets spark.delta.logStore.s3a.impl=io.delta.storage.S3DynamoDBLogStore"}
+		snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+		before := delta.RemoteStats()
+		pe := planErr(t, r, snap, Request{})
+		var found bool
+		for _, d := range pe.Diagnostics {
+			if d.Code == validate.CodeBucketLakeEngine {
+				found = true
+				if d.File != filepath.Join(snap.Dir, workspace.ConfigFileName) || d.Line != 2 ||
+					!strings.Contains(d.Message, "s3://no-such-bucket/lake is in a bucket") || !strings.Contains(d.Message, "S3DynamoDBLogStore") {
+					t.Errorf("LK230 at %s:%d: %s", d.File, d.Line, d.Message)
+				}
 			}
 		}
-	}
-	if !found {
-		t.Fatalf("no LK230 in %v", pe.Diagnostics)
-	}
-	if got := delta.RemoteStats().Sub(before); got.Requests() != 0 {
-		t.Errorf("the refused plan made requests: %s", got)
-	}
+		if !found {
+			t.Fatalf("no LK230 in %v", pe.Diagnostics)
+		}
+		if got := delta.RemoteStats().Sub(before); got.Requests() != 0 {
+			t.Errorf("the refused plan made requests: %s", got)
+		}
+	})
+	t.Run("accepted", func(t *testing.T) {
+		dir := workspacetest.Demo(t)
+		newS3Lake(t, dir)
+		r := testRunner(t)
+		r.cfg.Engine = sparkBucket{Engine: &fakeEngine{Engine: r.local}}
+		snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+		plan, err := r.Plan(context.Background(), snap, Request{})
+		if err != nil {
+			t.Fatalf("a Spark server with s3a and S3SingleDriverLogStore: %v", err)
+		}
+		if len(plan.Tasks) == 0 {
+			t.Fatal("an empty plan")
+		}
+	})
 }
 
 // TestS3LakeRefusesViews: a VIEW sink with the lake in a bucket is

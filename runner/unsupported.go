@@ -149,9 +149,9 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 
 // bucketLakeUnsupported refuses, when the lake is in a bucket, the VIEW
 // sinks of the run (a view is a file of a local lake) and a run on an
-// engine other than the local one: the Spark engine would need the lake's URI
-// through s3a, with Delta's S3 LogStore, whose commits do not exclude ours
-// (docs/object-storage.md), and it is not wired yet.
+// engine that cannot read and write the bucket safely (engine.Info's
+// BucketLake: a Spark server without s3a, or with a LogStore whose commits
+// do not exclude ours, docs/object-storage.md).
 func bucketLakeUnsupported(info engine.Info, snap *workspace.Snapshot, sel selection.Selection) []validate.Diagnostic {
 	if !snap.Layout.RemoteLake() {
 		return nil
@@ -172,7 +172,7 @@ func bucketLakeUnsupported(info engine.Info, snap *workspace.Snapshot, sel selec
 			}
 		}
 	}
-	if info.Name == engine.Local {
+	if info.Name == engine.Local || info.BucketLake == "" {
 		return ds
 	}
 	at := workspace.Pos{File: filepath.Join(snap.Dir, workspace.ConfigFileName), Line: 1, Col: 1}
@@ -183,6 +183,6 @@ func bucketLakeUnsupported(info engine.Info, snap *workspace.Snapshot, sel selec
 		}
 	}
 	return append(ds, workspace.NewDiagnostic(at, workspace.SeverityError, validate.CodeBucketLakeEngine,
-		fmt.Sprintf("the lake %s is in a bucket, and the %s engine does not read or write a lake in a bucket yet", snap.Layout.Lake, info.Name),
-		"run on the local engine (without --engine spark), or point the workspace at a lake folder the cluster sees (--lake)"))
+		fmt.Sprintf("the lake %s is in a bucket, and the %s engine cannot read and write it safely: %s", snap.Layout.Lake, info.Name, info.BucketLake),
+		"start the Spark Connect server with hadoop-aws and Delta's default S3 LogStore (docs/object-storage.md), run on the local engine (without --engine spark), or point the workspace at a lake folder the cluster sees (--lake)"))
 }

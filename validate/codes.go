@@ -231,7 +231,7 @@ var Codes = []CodeInfo{
 	{CodeOwnershipSwitch, Warning, "a table keeps a writer column its writers no longer use (deep)"},
 	{CodeFactsUnreadable, Warning, "the facts of a table could not be read (deep)"},
 	{CodeSourceMissing, Warning, "a file source path that does not exist on this machine (read from disk by the caller); an error in plans, runs and validate --deep"},
-	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://): the Spark engine is not wired to a bucket yet (s3a and Delta's S3 LogStore); nothing runs"},
+	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://) on a server that cannot write it safely: no s3a (hadoop-aws), or a Delta LogStore other than S3SingleDriverLogStore (DynamoDB's does not exclude the workbench's commits); nothing runs"},
 	{CodeBucketLakeView, Error, "a VIEW sink with the lake in a bucket (s3://): views are files of a local lake; nothing runs"},
 	{CodeCrossCycle, Warning, "pipelines read each other's tables in a cycle: a run of them orders every read but one, which reads the table as the last run left it"},
 	{CodeRemotePath, Warning, "a file source or sink path on Databricks or in an object store (/Volumes/..., dbfs:/..., s3://...) that no `paths:` of laktory-workbench.yaml maps to a local folder; an error in plans, runs and validate --deep"},

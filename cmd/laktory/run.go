@@ -163,7 +163,8 @@ VIEW sinks, Python sources and writers.
 
 --engine spark --remote sc://HOST:PORT (or $LAKTORY_SPARK_REMOTE) executes the
 run on Apache Spark 4.2 with Delta 4.4 through Spark Connect; the lake must be
-a path the cluster sees (a lake in a bucket is refused there, LK230). Without the flags, engine: and spark: {remote: ...}
+a path the cluster sees, or a bucket (s3://) it reaches through s3a with hadoop-aws (refused, LK230,
+when the server's Delta LogStore would not exclude the workbench's commits). Without the flags, engine: and spark: {remote: ...}
 in laktory-workbench.yaml choose them (flags, then the environment, win). Declarative pipelines, ForEach, MERGE and file sinks
 and declared source schemas are refused there before anything runs.
 

@@ -64,7 +64,7 @@ func TestInteropSparkEngine(t *testing.T) {
 	sparkPy := sparkOptIn(t)
 	py := deltaPython(t)
 	srv := sparkConnect(t, sparkPy)
-	t.Run("demo", func(t *testing.T) { checkDemoOnEngines(t, py, srv) })
+	t.Run("demo", func(t *testing.T) { checkDemoOnEngines(t, py, srv, nil) })
 	t.Run("cancel", func(t *testing.T) { checkSparkCancel(t, srv) })
 }
 
@@ -76,6 +76,9 @@ type engineCheck struct {
 	// proxy counts the calls of the Spark runs.
 	proxy *sparkProxy
 	ui    string // the Spark UI, "" when unknown
+	// lakes are the engines' lakes in a bucket (nil: the workspaces'
+	// local lakes).
+	lakes map[string]string
 	// counted: every step before this one ran (-run may skip some), so
 	// the row counts a step expects hold.
 	counted bool
@@ -214,19 +217,29 @@ func (c *engineCheck) step(t *testing.T, name string, want map[string]int64, arg
 func (c *engineCheck) compare(t *testing.T, step string, want map[string]int64) {
 	t.Helper()
 	for _, table := range sparkCheckTables {
-		n := compareEngineTables(t, c.py, step, table, tablePath(c.dirs["local"], table), tablePath(c.dirs["spark"], table))
+		n := compareEngineTables(t, c.py, step, table, c.table("local", table), c.table("spark", table))
 		if w, ok := want[table]; ok && c.counted && n != w {
 			t.Errorf("%s: %s has %d rows, want %d", step, table, n, w)
 		}
 	}
 }
 
-// checkDemoOnEngines runs the steps of the demo on both engines; each
-// step builds on the ones before it.
-func checkDemoOnEngines(t *testing.T, py string, srv sparkServer) {
+// table is the location of a demo table in engine e's lake.
+func (c *engineCheck) table(e, name string) string {
+	l, _ := workspace.NewLayout(c.dirs[e], c.lakes[e], "")
+	return l.TablePath(workspace.ParseTableName(name, "", ""))
+}
+
+// checkDemoOnEngines runs the steps of the demo on both engines, each on
+// its lake (lakes; nil: the workspaces' own); each step builds on the
+// ones before it.
+func checkDemoOnEngines(t *testing.T, py string, srv sparkServer, lakes map[string]string) {
 	proxy := startSparkProxy(t, srv.remote)
 	c := &engineCheck{py: py, dirs: map[string]string{"local": workspacetest.Demo(t), "spark": workspacetest.Demo(t)},
-		flags: map[string][]string{"spark": {"--engine", "spark", "--remote", proxy.remote}}, proxy: proxy, ui: srv.ui}
+		flags: map[string][]string{"spark": {"--engine", "spark", "--remote", proxy.remote}}, proxy: proxy, ui: srv.ui, lakes: lakes}
+	for e, lake := range lakes {
+		workspacetest.Write(t, c.dirs[e], map[string]string{workspace.ConfigFileName: "lake: " + lake + "\n"})
+	}
 	q, calls := sparkLatency(t, proxy, 20)
 	t.Logf("a trivial query (SELECT 1) on Spark: %s (median of 20), %s", q.Round(time.Millisecond), calls)
 	var all []string
@@ -479,7 +492,7 @@ func sparkConnect(t *testing.T, sparkPy string) sparkServer {
 	}
 	state := t.TempDir()
 	uiPort := freePort(t)
-	env := append(os.Environ(), "LAKTORY_SPARK_PYTHON="+sparkPy, "SPARK_CONNECT_DIR="+state,
+	env := append(os.Environ(), "LAKTORY_SPARK_PYTHON="+sparkPy, "SPARK_CONNECT_DIR="+state, "SPARK_CONNECT_S3=1",
 		"SPARK_CONNECT_PORT="+freePort(t), "SPARK_MASTER_PORT="+freePort(t), "SPARK_UI_PORT="+uiPort)
 	sh := func(ctx context.Context, args ...string) (string, error) {
 		cmd := exec.CommandContext(ctx, "bash", append([]string{script}, args...)...)

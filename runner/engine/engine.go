@@ -57,6 +57,9 @@ type Info struct {
 	Remote string `json:"remote,omitempty"`
 	// Version is the engine's version (Spark's and Delta's for Spark).
 	Version string `json:"version,omitempty"`
+	// BucketLake says why the engine cannot read and write a lake in a
+	// bucket ("": it can).
+	BucketLake string `json:"-"`
 }
 
 // Engine executes the relations and table operations of runs. It is safe

@@ -12,7 +12,8 @@
 # Memory stays modest (1 GB driver). Spark 4.2.0 with Delta 4.4.0 from
 # .venv-spark (see spark_check.sh); Java 17+.
 #
-# Environment: LAKTORY_SPARK_PYTHON (a Python with pyspark and delta-spark),
+# Environment: SPARK_CONNECT_S3=1 adds hadoop-aws (s3a, for a lake in a
+# bucket; docs/object-storage.md), LAKTORY_SPARK_PYTHON (a Python with pyspark and delta-spark),
 # SPARK_CONNECT_DIR (state: pids and logs; default .spark-connect),
 # SPARK_CONNECT_PORT (default 15102), SPARK_MASTER_PORT (default 17077),
 # SPARK_UI_PORT (default 14040: the driver's web UI and its REST API,
@@ -26,6 +27,7 @@ PORT=${SPARK_CONNECT_PORT:-15102}
 MPORT=${SPARK_MASTER_PORT:-17077}
 UIPORT=${SPARK_UI_PORT:-14040}
 DELTA_PKG=io.delta:delta-spark_4.2_2.13:4.4.0
+S3_PKG=org.apache.hadoop:hadoop-aws:3.5.0
 
 python_with_spark() {
   local py=${LAKTORY_SPARK_PYTHON:-}
@@ -51,6 +53,17 @@ wait_port() {
     sleep 0.5
   done
   return 1
+}
+
+# packages are the server's Maven packages: Delta, and with SPARK_CONNECT_S3=1
+# hadoop-aws (s3a) at the Hadoop version pyspark ships, which brings the AWS
+# SDK v2 bundle it is built with; s3a then creates a file that must not
+# exist (a Delta commit) with If-None-Match: * (create performance).
+packages() {
+  if [ "${SPARK_CONNECT_S3:-}" = 1 ]; then echo "$DELTA_PKG,$S3_PKG"; else echo "$DELTA_PKG"; fi
+}
+s3_conf() {
+  if [ "${SPARK_CONNECT_S3:-}" = 1 ]; then echo "spark.hadoop.fs.s3a.create.performance=true"; else echo "spark.hadoop.fs.s3a.create.performance=false"; fi
 }
 
 start_bg() { # name, then the command
@@ -79,7 +92,7 @@ start() {
   fi
   start_bg connect "$home/bin/spark-submit" --class org.apache.spark.sql.connect.service.SparkConnectServer \
     --master "$master" --driver-memory 1g --executor-memory 768m --total-executor-cores 2 \
-    --packages "$DELTA_PKG" \
+    --packages "$(packages)" --conf "$(s3_conf)" \
     --conf spark.ui.enabled=true --conf spark.ui.port="$UIPORT" --conf spark.port.maxRetries=0 \
     --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
     --conf spark.connect.grpc.binding.address=127.0.0.1 --conf spark.connect.grpc.binding.port="$PORT" \
@@ -125,5 +138,5 @@ case "${1:-}" in
   start) start "${2:-local}" ;;
   stop) stop ;;
   status) status ;;
-  *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,23p' "$0" >&2; exit 2 ;;
 esac

@@ -38,6 +38,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/workspace"
 )
@@ -64,6 +65,12 @@ type Engine struct {
 	// admin runs what belongs to no task (dropping shared relations).
 	adminMu sync.Mutex
 	admin   *Session
+	// buckets are the s3a options of the buckets of the lake, by bucket.
+	bucketsMu sync.Mutex
+	buckets   map[string]map[string]string
+	// s3Err says why the server cannot write a lake in a bucket (nil: it
+	// can).
+	s3Err error
 }
 
 // Open connects to the Spark Connect server at remote (sc://host:port),
@@ -89,6 +96,13 @@ func Open(ctx context.Context, remote string) (*Engine, error) {
 	}
 	e.admin = s
 	e.info = engine.Info{Name: engine.Spark, Remote: remote, Version: "Spark " + sv + ", Delta " + dv}
+	if e.s3Err = checkS3(ctx, s, remote); e.s3Err != nil {
+		if ctx.Err() != nil {
+			s.Close() //nolint:errcheck
+			return nil, ctx.Err()
+		}
+		e.info.BucketLake = e.s3Err.Error()
+	}
 	return e, nil
 }
 
@@ -160,7 +174,7 @@ func (e *Engine) open(ctx context.Context) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrConnect, e.remote, err)
 	}
-	s := &Session{ss: ss, b: b, remote: e.remote}
+	s := &Session{ss: ss, b: b, remote: e.remote, e: e}
 	// Identifiers in double quotes, as the runner writes them; schema
 	// evolution on append, as the local engine's MergeSchema.
 	for k, v := range map[string]string{
@@ -344,6 +358,9 @@ type Session struct {
 	ss     sql.SparkSession
 	b      *builder
 	remote string
+	e      *Engine
+	// buckets are the buckets whose s3a options the session has.
+	buckets map[string]bool
 	// views are the temporary views made, to drop at Close.
 	views []string
 	n     int
@@ -546,10 +563,25 @@ func classify(err error) error {
 	if sentinel := conflictSentinel(class); sentinel != nil {
 		return &Error{Class: class, Err: err, sentinel: sentinel}
 	}
+	if lostConditionalCommit(err.Error()) {
+		// The statement wrote nothing (its commit is the last step): the
+		// runner runs it again on the table as it now is, as after
+		// Delta's own conflicts.
+		return &Error{Class: class, Err: err, sentinel: delta.ErrConcurrentAppend}
+	}
 	if class != "" {
 		return &Error{Class: class, Err: err}
 	}
 	return err
+}
+
+// lostConditionalCommit says whether a message is s3a's refusal of a
+// conditional PUT of a commit file (412 Precondition Failed, reported as
+// RemoteFileChangedException): another writer committed that version
+// between Delta's check and the PUT (store.go).
+func lostConditionalCommit(msg string) bool {
+	return strings.Contains(msg, "_delta_log/") &&
+		(strings.Contains(msg, "RemoteFileChangedException") || strings.Contains(msg, "412") || strings.Contains(msg, "PreconditionFailed"))
 }
 
 // Error is an error of the server, with its error class.

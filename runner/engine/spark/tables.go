@@ -133,14 +133,20 @@ func (s *Session) SaveParquet(ctx context.Context, dir, query string) error {
 	return s.Exec(ctx, "INSERT OVERWRITE DIRECTORY "+quoteString(filepath.ToSlash(dir))+" USING parquet "+query)
 }
 
-// tableRef is the Delta table at path in Spark SQL.
-func tableRef(path string) string { return "delta.`" + strings.ReplaceAll(path, "`", "``") + "`" }
+// tableRef is the Delta table at path in Spark SQL (a table in a bucket
+// through s3a).
+func tableRef(path string) string {
+	return "delta.`" + strings.ReplaceAll(s3aScheme(path), "`", "``") + "`"
+}
 
 // ScanTable implements engine.Session: the table as of the snapshot's
 // version; a stream's files each as of the version that added it
 // (selected by _metadata.file_path), so a later delete does not change
 // what the batch reads.
-func (s *Session) ScanTable(_ context.Context, snap *delta.Snapshot, opts engine.Scan) (string, error) {
+func (s *Session) ScanTable(ctx context.Context, snap *delta.Snapshot, opts engine.Scan) (string, error) {
+	if err := s.useBucket(ctx, snap.Root()); err != nil {
+		return "", err
+	}
 	cols := "*"
 	if opts.Columns != nil {
 		q := make([]string, len(opts.Columns))
@@ -169,10 +175,7 @@ func (s *Session) ScanTable(_ context.Context, snap *delta.Snapshot, opts engine
 		if err != nil {
 			return "", err
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(root, p)
-		}
-		byVersion[opts.Versions[i]] = append(byVersion[opts.Versions[i]], quoteString("file:"+filepath.ToSlash(p)))
+		byVersion[opts.Versions[i]] = append(byVersion[opts.Versions[i]], quoteString(filePath(root, p)))
 	}
 	var parts []string
 	for _, v := range slices.Sorted(maps.Keys(byVersion)) {
@@ -181,8 +184,26 @@ func (s *Session) ScanTable(_ context.Context, snap *delta.Snapshot, opts engine
 	return fmt.Sprintf("SELECT %s FROM (%s)%s", cols, strings.Join(parts, " UNION ALL "), where), nil
 }
 
+// filePath is the _metadata.file_path Spark gives the data file p (decoded,
+// relative to the table's root, or absolute) of the table at root.
+func filePath(root, p string) string {
+	if isBucketPath(root) {
+		if strings.Contains(p, "://") {
+			return s3aScheme(p)
+		}
+		return s3aScheme(strings.TrimSuffix(root, "/") + "/" + p)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	return "file:" + filepath.ToSlash(p)
+}
+
 // Begin implements engine.Session.
-func (s *Session) Begin(_ context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
+func (s *Session) Begin(ctx context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
+	if err := s.useBucket(ctx, path); err != nil {
+		return nil, err
+	}
 	return &Txn{s: s, path: path, snap: snap, def: def, opts: opts}, nil
 }
 
@@ -261,7 +282,22 @@ func (t *Txn) Commit(ctx context.Context) (*delta.CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.snap == nil && t.appID != "" {
+	// newInBucket is the query of a new table in a bucket, which Delta's
+	// DataFrame writer creates (writeNew), or "".
+	newInBucket := ""
+	if t.snap == nil && isBucketPath(t.path) {
+		if newInBucket, err = t.bucketCreate(); err != nil {
+			return nil, err
+		}
+	}
+	if newInBucket != "" && t.appID != "" {
+		// As below: the empty table first, then the batch's own commit.
+		if err := s.writeNew(ctx, t, "SELECT * FROM ("+newInBucket+") WHERE false"); err != nil {
+			return nil, err
+		}
+		readVersion, newInBucket, stmt = 0, "", t.insert()
+	}
+	if t.snap == nil && t.appID != "" && newInBucket == "" && !isBucketPath(t.path) {
 		// Create the table empty first: the batch's own commit then carries
 		// its application transaction (a crash between them re-runs the
 		// batch into the empty table).
@@ -285,10 +321,58 @@ func (t *Txn) Commit(ctx context.Context) (*delta.CommitResult, error) {
 			s.unset(context.WithoutCancel(ctx), k) //nolint:errcheck // the next write sets its own
 		}
 	}()
-	if err := s.Exec(ctx, stmt); err != nil {
+	if newInBucket != "" {
+		err = s.writeNew(ctx, t, newInBucket)
+	} else {
+		err = s.Exec(ctx, stmt)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return t.committed(ctx, meta, readVersion)
+}
+
+// bucketCreate is the query whose rows make the new table in a bucket:
+// a CREATE TABLE there would find the table's folder (its writer claims,
+// _laktory/) and refuse it as an existing table, so Delta's DataFrame
+// writer creates it, which looks for a Delta log only.
+func (t *Txn) bucketCreate() (string, error) {
+	if t.def.Description != "" {
+		return "", fmt.Errorf("%w: a new table in a bucket with a description (%s): the Spark engine does not write its comment yet", engine.ErrUnsupported, t.path)
+	}
+	switch {
+	case t.op == "APPEND" || t.op == "OVERWRITE":
+		return t.arg, nil
+	case t.op == "" && t.def.Schema != nil:
+		cols := make([]string, len(t.def.Schema.Fields))
+		for i, f := range t.def.Schema.Fields {
+			if !f.Nullable {
+				return "", fmt.Errorf("%w: a new table in a bucket with a NOT NULL column (%s of %s)", engine.ErrUnsupported, f.Name, t.path)
+			}
+			cols[i] = "CAST(NULL AS " + f.Type.TypeName() + ") AS " + quoteIdent(f.Name)
+		}
+		return "SELECT " + strings.Join(cols, ", ") + " WHERE false", nil
+	}
+	return "", nil // statement() said what is wrong
+}
+
+// writeNew creates the Delta table of t from query with Delta's DataFrame
+// writer (mode error: DELTA_PATH_EXISTS when a Delta log is there), its
+// partitioning and properties.
+func (s *Session) writeNew(ctx context.Context, t *Txn, query string) error {
+	props := map[string]string{}
+	for k, v := range t.def.Properties {
+		props[k] = v
+	}
+	cmd := map[string]any{"writeOperation": map[string]any{
+		"input":               map[string]any{"sql": map[string]any{"query": query}},
+		"source":              "delta",
+		"path":                s3aScheme(t.path),
+		"mode":                "SAVE_MODE_ERROR_IF_EXISTS",
+		"partitioningColumns": append([]string{}, t.def.PartitionColumns...),
+		"options":             props,
+	}}
+	return s.guard(ctx, func(ctx context.Context) error { return s.b.execute(ctx, cmd) })
 }
 
 // statement is the SQL of the staged operation.

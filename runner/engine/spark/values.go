@@ -107,7 +107,7 @@ func conflictSentinel(class string) error {
 		return delta.ErrConcurrentDeleteDelete
 	case "DELTA_CONCURRENT_TRANSACTION":
 		return delta.ErrConcurrentTransaction
-	case "DELTA_METADATA_CHANGED":
+	case "DELTA_METADATA_CHANGED", "DELTA_PATH_EXISTS": // PATH_EXISTS: another writer created the new table first (writeNew)
 		return delta.ErrMetadataChanged
 	case "DELTA_PROTOCOL_CHANGED":
 		return delta.ErrProtocolChanged

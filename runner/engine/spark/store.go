@@ -1,0 +1,155 @@
+package spark
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/laktory/workbench/delta"
+)
+
+// A lake in a bucket (s3://bucket/prefix) is the same objects for the
+// workbench and for Spark: Spark reaches them through Hadoop's s3a
+// (hadoop-aws, with the AWS SDK bundle it is built with, on the server's
+// classpath), and each task's session is given the bucket's
+// configuration as the workbench's AWS chain resolves it, as per-bucket
+// s3a options (fs.s3a.bucket.BUCKET.*): the endpoint and path-style
+// addressing of an S3-compatible server, the region, and the credentials.
+//
+// Delta's LogStore for s3a is S3SingleDriverLogStore: it excludes the
+// writers of one Spark driver with an in-process lock, checks that the
+// commit file does not exist, then creates it. With create performance on
+// (fs.s3a.create.performance, set here for the lake's bucket), Hadoop 3.5's
+// s3a creates a file that must not exist with a conditional PUT
+// (If-None-Match: *), so a commit of another writer (the workbench,
+// delta-rs, another driver) made between the check and the PUT fails it
+// instead of being replaced: the commit fails (a 412, which the engine
+// reports as a commit conflict for the runner to retry) and nothing is
+// lost. Any other LogStore (the multi-cluster S3DynamoDBLogStore among
+// them) is refused: its exclusion does not see our commits.
+
+// s3aScheme rewrites an s3:// location as s3a://, the scheme of Hadoop's
+// S3 filesystem (s3:// has no filesystem in Apache Spark).
+func s3aScheme(path string) string {
+	if rest, ok := strings.CutPrefix(path, "s3://"); ok {
+		return "s3a://" + rest
+	}
+	return path
+}
+
+// isBucketPath says whether path names an object in a bucket.
+func isBucketPath(path string) bool {
+	return strings.HasPrefix(path, "s3://") || strings.HasPrefix(path, "s3a://")
+}
+
+// logStoreSafe is the LogStore class whose commits exclude ours once s3a
+// creates files conditionally.
+const logStoreSafe = "io.delta.storage.S3SingleDriverLogStore"
+
+// bucketConf are the s3a options of the bucket of a, for its bucket only.
+func bucketConf(a delta.S3Access) map[string]string {
+	p := "fs.s3a.bucket." + a.Bucket + "."
+	c := map[string]string{
+		p + "endpoint.region": a.Region,
+		// A commit file is created with If-None-Match: * (see above).
+		p + "create.performance":         "true",
+		p + "create.conditional.enabled": "true",
+	}
+	if a.Endpoint != "" {
+		c[p+"endpoint"] = a.Endpoint
+		c[p+"path.style.access"] = fmt.Sprint(a.PathStyle)
+		c[p+"connection.ssl.enabled"] = fmt.Sprint(strings.HasPrefix(a.Endpoint, "https://"))
+	}
+	switch {
+	case a.AccessKeyID != "" && a.SessionToken != "":
+		c[p+"aws.credentials.provider"] = "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider"
+		c[p+"access.key"], c[p+"secret.key"], c[p+"session.token"] = a.AccessKeyID, a.SecretAccessKey, a.SessionToken
+	case a.AccessKeyID != "":
+		c[p+"aws.credentials.provider"] = "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider"
+		c[p+"access.key"], c[p+"secret.key"] = a.AccessKeyID, a.SecretAccessKey
+	}
+	return c
+}
+
+// useBucket gives the session the configuration of the bucket of path
+// (once per session), after checking once per engine that the server can
+// write it safely.
+func (s *Session) useBucket(ctx context.Context, path string) error {
+	if !isBucketPath(path) {
+		return nil
+	}
+	bucket, _, err := delta.S3Location(path)
+	if err != nil {
+		return err
+	}
+	if s.buckets[bucket] {
+		return nil
+	}
+	conf, err := s.e.bucket(ctx, path)
+	if err != nil {
+		return err
+	}
+	for k, v := range conf {
+		if err := s.set(ctx, k, v); err != nil {
+			return fmt.Errorf("spark: the s3a configuration of bucket %s: %w", bucket, err)
+		}
+	}
+	if s.buckets == nil {
+		s.buckets = map[string]bool{}
+	}
+	s.buckets[bucket] = true
+	return nil
+}
+
+// bucket returns the s3a options of the bucket of path, resolved once per
+// engine, and checks the server's LogStore and s3a once.
+func (e *Engine) bucket(ctx context.Context, path string) (map[string]string, error) {
+	bucket, _, err := delta.S3Location(path)
+	if err != nil {
+		return nil, err
+	}
+	e.bucketsMu.Lock()
+	defer e.bucketsMu.Unlock()
+	if c, ok := e.buckets[bucket]; ok {
+		return c, nil
+	}
+	if e.s3Err != nil {
+		return nil, e.s3Err
+	}
+	a, err := delta.S3AccessOf(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	c := bucketConf(a)
+	if e.buckets == nil {
+		e.buckets = map[string]map[string]string{}
+	}
+	e.buckets[bucket] = c
+	return c, nil
+}
+
+// ErrBucketLake: the server cannot write a lake in a bucket safely (a
+// LogStore whose commits do not exclude ours).
+var ErrBucketLake = fmt.Errorf("%w: a lake in a bucket", ErrConnect)
+
+// checkS3 checks that the server's Delta LogStore for s3a is
+// S3SingleDriverLogStore, on the session s (Open's, before it is the
+// engine's admin). Whether the server has s3a at all shows at the first
+// read of the bucket (Spark's "No FileSystem for scheme" or a missing
+// S3AFileSystem class): asking the JVM from SQL loads classes with Spark's
+// own class loader, which does not see --packages.
+func checkS3(ctx context.Context, s *Session, remote string) error {
+	for _, key := range []string{"spark.delta.logStore.s3a.impl", "spark.delta.logStore.class"} {
+		rs, err := s.rows(ctx, "SET "+key)
+		if err != nil || len(rs) == 0 || len(rs[0]) < 2 {
+			continue
+		}
+		v := strings.TrimSpace(fmt.Sprint(rs[0][1]))
+		if v == "" || v == "<undefined>" || v == logStoreSafe {
+			continue
+		}
+		return fmt.Errorf("%w: %s sets %s=%s: only %s, whose commits s3a makes conditional, excludes the workbench's and delta-rs's commits to the same table; "+
+			"a DynamoDB LogStore serializes Spark's writers only (docs/object-storage.md)", ErrBucketLake, remote, key, v, logStoreSafe)
+	}
+	return nil
+}
