@@ -109,8 +109,11 @@ var macros = []macro{
 		"ELSE spark_local_to_instant(spark_ts_local(g.l), g.z) END"},
 	{"spark_ts_slow", "s, tz", "list_transform([trim(s, " + sqlq(blanks) + ")], m_tst -> CASE WHEN regexp_full_match(m_tst, " + sqlq(reTimestamp) + ") THEN " +
 		"list_transform([regexp_extract(m_tst, " + sqlq(reTimestamp) + ", ['l', 'z'])], m_tsg -> spark_ts_parts(m_tsg, tz))[1] END)[1]"},
+	// In UTC the wall clock's microseconds are the instant's: no text
+	// appended and no zone parsed (4M values: 0.25 s of CPU instead of
+	// 0.38 through s || '+00' AS TIMESTAMPTZ).
 	{"spark_try_str_to_timestamp", "s, tz", "CASE WHEN s GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9][ T][0-1][0-9]:[0-5][0-9]:[0-5][0-9]' OR s GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9][ T]2[0-3]:[0-5][0-9]:[0-5][0-9]' " +
-		"THEN CASE WHEN tz = 'UTC' THEN TRY_CAST(s || '+00' AS TIMESTAMPTZ) ELSE spark_local_to_instant(TRY_CAST(s AS TIMESTAMP), tz) END ELSE spark_ts_slow(s, tz) END"},
+		"THEN CASE WHEN tz = 'UTC' THEN make_timestamptz(epoch_us(TRY_CAST(s AS TIMESTAMP))) ELSE spark_local_to_instant(TRY_CAST(s AS TIMESTAMP), tz) END ELSE spark_ts_slow(s, tz) END"},
 	{"spark_str_to_timestamp", "s, tz", "spark_cast_invalid(spark_try_str_to_timestamp(s, tz), s, 'TIMESTAMP')"},
 	{"spark_try_str_to_ntz", "s", "list_transform([trim(s, " + sqlq(blanks) + ")], m_ntz -> CASE WHEN regexp_full_match(m_ntz, " + sqlq(reTSLocal) + ") THEN spark_ts_local(m_ntz) END)[1]"},
 	{"spark_str_to_ntz", "s", "spark_cast_invalid(spark_try_str_to_ntz(s), s, 'TIMESTAMP_NTZ')"},

@@ -120,3 +120,40 @@ func TestIntegralTextFastPath(t *testing.T) {
 		t.Errorf("spark_integral_text differs from its expression on %d of %d texts", differ, total)
 	}
 }
+
+// TestTimestampUTCFastPath: spark_try_str_to_timestamp of the canonical
+// text in UTC takes the wall clock's microseconds (no text appended, no
+// zone parsed) and gives the instants the text with a +00 offset gives:
+// every hour and minute, leap days, the first and last years, invalid
+// dates and times (NULL), the space and the T.
+func TestTimestampUTCFastPath(t *testing.T) {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+		t.Fatal(err)
+	}
+	var def string
+	if err := db.QueryRowContext(ctx, "SELECT macro_definition FROM duckdb_functions() WHERE function_name = 'spark_try_str_to_timestamp'").Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(def, "'+00'") || !strings.Contains(def, "make_timestamptz") {
+		t.Fatalf("spark_try_str_to_timestamp parses a zone in UTC: %s", def)
+	}
+	texts := "SELECT strftime(TIMESTAMP '2024-02-27 00:00:00' + INTERVAL (i * 997) SECOND, '%Y-%m-%dT%H:%M:%S') AS s FROM range(20000) r(i) " +
+		"UNION ALL SELECT strftime(TIMESTAMP '1969-12-31 23:00:00' + INTERVAL (i * 61) SECOND, '%Y-%m-%d %H:%M:%S') FROM range(3000) r(i) " +
+		"UNION ALL SELECT * FROM (VALUES ('0001-01-01T00:00:00'), ('9999-12-31T23:59:59'), ('2023-02-29T10:00:00'), ('2024-02-29 10:00:00'), " +
+		"('2024-13-01T00:00:00'), ('2024-04-31T00:00:00'), ('2024-01-01T23:59:59'), ('1900-02-29T00:00:00'), ('2000-02-29T12:30:45'))"
+	var differ, total int
+	q := "SELECT count(*) FILTER (WHERE spark_try_str_to_timestamp(s, 'UTC') IS DISTINCT FROM TRY_CAST(s || '+00' AS TIMESTAMPTZ)), count(*) FROM (" + texts + ")"
+	if err := db.QueryRowContext(ctx, q).Scan(&differ, &total); err != nil {
+		t.Fatal(err)
+	}
+	if differ != 0 || total < 23000 {
+		t.Errorf("spark_try_str_to_timestamp in UTC differs from the text with +00 on %d of %d texts", differ, total)
+	}
+}
