@@ -153,3 +153,80 @@ func TestCrossPipelineCycle(t *testing.T) {
 		t.Fatalf("statuses %v (%v)", status, o.err)
 	}
 }
+
+// A declarative pipeline: a batch node writing a table alone (a
+// materialized view in Laktory's define_table), a batch node reading it, and
+// two streaming nodes appending to one table (a streaming table).
+const declarativeMV = `name: decl
+orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}
+nodes:
+- name: totals
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  transformer:
+    nodes:
+    - expr: SELECT count(*) AS n, sum(v) AS s FROM {df}
+  sinks:
+  - table_name: totals
+    mode: APPEND
+- name: report
+  sources:
+  - table_name: totals
+  sinks:
+  - table_name: report
+    mode: APPEND
+- name: feed_a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+    as_stream: true
+  sinks:
+  - table_name: events
+    mode: APPEND
+- name: feed_b
+  sources:
+  - path: ../data/b/
+    format: JSONL
+    as_stream: true
+  sinks:
+  - table_name: events
+    mode: APPEND
+`
+
+// TestDeclarativeMaterializedView: in a declarative pipeline a batch
+// node's table, which it alone writes, is replaced on each run with the
+// node's result (Spark recomputes a materialized view on each update),
+// whatever the sink's mode (APPEND here); the streaming table
+// several flows append to keeps being appended to.
+func TestDeclarativeMaterializedView(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/decl.yaml": declarativeMV,
+		"data/a/1.jsonl":      jsonl("a", 0, 4, ""),
+		"data/b/1.jsonl":      jsonl("b", 10, 12, ""),
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	w.write(map[string]string{"data/a/2.jsonl": jsonl("a", 4, 6, "")})
+	o := mustRun(t, r, w.load(), Request{})
+	if got := query(t, r, w.table("totals"), "SELECT n, s FROM t"); fmt.Sprint(got) != "[[6 15]]" {
+		t.Fatalf("totals after two runs: %v, want the second run's result only", got)
+	}
+	if got := query(t, r, w.table("report"), "SELECT n, s FROM t"); fmt.Sprint(got) != "[[6 15]]" {
+		t.Fatalf("report after two runs: %v", got)
+	}
+	if got := query(t, r, w.table("events"), "SELECT count(*) FROM t"); fmt.Sprint(got) != "[[8]]" {
+		t.Fatalf("events (the streaming table): %v", got)
+	}
+	var ops []string
+	for _, ts := range o.sum.Tasks {
+		for _, op := range ts.Operations {
+			if ts.Key == "decl.totals" {
+				ops = append(ops, op.Operation+" "+op.Detail)
+			}
+		}
+	}
+	if len(ops) != 1 || !strings.Contains(ops[0], "OVERWRITE") {
+		t.Fatalf("the second run's operations on totals: %q", ops)
+	}
+}

@@ -234,6 +234,13 @@ func (r *Runner) buildTasks(plan *Plan, sel selection.Selection) {
 			}
 			for _, sk := range n.Sinks {
 				sp := &sinkPlan{sink: sk, refresh: plan.Params.Refresh}
+				if p.MaterializedView(n, sk) && !strings.EqualFold(sk.Mode, workspace.ModeOverwrite) {
+					// Each update replaces a materialized view: the sink's
+					// mode does not apply (LK241).
+					mv := *sk
+					mv.Mode = workspace.ModeOverwrite
+					sp.sink = &mv
+				}
 				if !sk.IsView() && sk.Kind != workspace.SinkPipelineView {
 					sp.lockDir = CheckpointDir(plan.snap.Layout, p, n, sk)
 				}

@@ -116,7 +116,8 @@ const (
 	// LK23x: a lake in a bucket (docs/object-storage.md).
 	CodeBucketLakeEngine = "LK230"
 	CodeBucketLakeView   = "LK231"
-	CodeCrossCycle       = "LK240" // LK24x: the order of a run's tasks (docs/running.md, "Order across pipelines")
+	CodeCrossCycle       = "LK240" // docs/running.md, "Order across pipelines"
+	CodeMaterializedView = "LK241" // docs/declarative.md, "Materialized views"
 	CodeSQLBind          = "LK301"
 	CodeSQLDialect       = "LK302"
 	CodeSQLDiffers       = "LK303"
@@ -234,6 +235,7 @@ var Codes = []CodeInfo{
 	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://) on a server that cannot write it safely: no s3a (hadoop-aws), or a Delta LogStore other than S3SingleDriverLogStore (DynamoDB's does not exclude the workbench's commits); nothing runs"},
 	{CodeBucketLakeView, Error, "a VIEW sink with the lake in a bucket (s3://): views are files of a local lake; nothing runs"},
 	{CodeCrossCycle, Warning, "pipelines read each other's tables in a cycle: a run of them orders every read but one, which reads the table as the last run left it"},
+	{CodeMaterializedView, Warning, "a mode on a batch node's table sink in a declarative pipeline: Laktory declares it as a materialized view, which each update replaces whatever the mode"},
 	{CodeRemotePath, Warning, "a file source or sink path on Databricks or in an object store (/Volumes/..., dbfs:/..., s3://...) that no `paths:` of laktory-workbench.yaml maps to a local folder; an error in plans, runs and validate --deep"},
 	{CodeNotRegular, Warning, "a file source's folder holds entries that are not regular files (a FIFO, socket, device, link to a folder): skipped, never opened"},
 	{CodeSQLBind, Error, "SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)"},

@@ -23,6 +23,12 @@ func (c *checker) declarative() {
 						fmt.Sprintf("`shared` is not supported with %s: the engine owns the tables", p.Orchestrator),
 						"remove `shared`: several nodes may append to one table without it, each through its own append flow")
 				}
+				if p.MaterializedView(n, sk) && sk.Mode != "" && !strings.EqualFold(sk.Mode, workspace.ModeOverwrite) {
+					c.add(sk.At("mode"), Warning, CodeMaterializedView,
+						fmt.Sprintf("mode %s of sink %s of node '%s' does not apply with %s: Laktory declares the table of a batch node as a materialized view (dp.materialized_view), which each update replaces with the node's result; a run here replaces it too",
+							sk.Mode, sk.Describe(), n.Name, p.Orchestrator),
+						"remove `mode`; to append on each update, read a stream (`as_stream: true` on a source)")
+				}
 				if p.Orchestrator == workspace.OrchestratorLakeflowDeclarative && sk.Kind == workspace.SinkFile {
 					c.add(sk.Pos, Error, CodeLDPSink,
 						fmt.Sprintf("Node '%s' sinks[%d] (a file sink) is not supported with Lakeflow Declarative Pipeline orchestrator", n.Name, sk.Index),

@@ -128,6 +128,7 @@ nodes:
 			"b.yaml": writers("pb", "", appendShared),
 		}, want: []W{
 			D("a.yaml", 7, 5, CodeDeclarativeOwner, "written by the declarative pipeline pa and by pb"),
+			D("a.yaml", 8, 11, CodeMaterializedView, "mode APPEND of sink table t of node 'a' does not apply"),
 			D("b.yaml", 5, 5, CodeDeclarativeOwner, "the engine owns the tables"),
 		}},
 		{name: "declarative: shared, node reads, writers", files: map[string]string{"pl.yaml": `
@@ -187,6 +188,7 @@ nodes:
 			D("sdp.yaml", 10, 28, CodeFlowUpdate, "update flows write to ForEach sinks only"),
 			D("sdp.yaml", 14, 16, CodeFlowName, "nodes 'b' and 'c' both write table u through a flow named 'same'"),
 			D("sdp.yaml", 18, 29, CodeFlowCheckpoint, "node 'd' reads no stream"),
+			D("sdp.yaml", 19, 33, CodeMaterializedView, "mode APPEND of sink table v of node 'd' does not apply"),
 		}},
 		{name: "foreach sinks", files: map[string]string{"pl.yaml": `
 name: pl
@@ -327,6 +329,35 @@ nodes:
   sinks: [{table_name: tc, mode: APPEND}]
 `}, want: []W{
 			D("b.yaml", 5, 26, CodeCrossCycle, "b.y reads main.default.ta, which a.x writes, but a run of both cannot wait for it: the reads across pipelines form a cycle (a.x -> b.y -> a.x)"),
+		}},
+		// Laktory's define_table: dp.materialized_view for a batch node's
+		// table sink that alone writes its table, dp.table when it streams,
+		// append flows into a table several nodes write.
+		{name: "declarative materialized views", files: map[string]string{"pl.yaml": `
+name: pl
+orchestrator: {type: SPARK_DECLARATIVE_PIPELINE}
+nodes:
+- name: mv
+  sources: [{table_name: src}]
+  sinks: [{table_name: mv, mode: APPEND}]
+- name: mv_over
+  sources: [{table_name: src}]
+  sinks: [{table_name: mv_over, mode: OVERWRITE}]
+- name: mv_none
+  sources: [{table_name: src}]
+  sinks: [{table_name: mv_none}]
+- name: st
+  sources: [{table_name: src, as_stream: true}]
+  sinks: [{table_name: st, mode: APPEND}]
+- name: once
+  flow: {once: true}
+  sources: [{table_name: src}]
+  sinks: [{table_name: events, mode: APPEND}]
+- name: live
+  sources: [{table_name: src, as_stream: true}]
+  sinks: [{table_name: events, mode: APPEND}]
+`}, want: []W{
+			D("pl.yaml", 7, 34, CodeMaterializedView, "mode APPEND of sink table mv of node 'mv' does not apply with SPARK_DECLARATIVE_PIPELINE: Laktory declares the table of a batch node as a materialized view"),
 		}},
 		{name: "reads across pipelines without a cycle", files: map[string]string{"a.yaml": `
 name: a

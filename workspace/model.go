@@ -79,6 +79,31 @@ func (p *Pipeline) Declarative() bool {
 	return p.Orchestrator == OrchestratorLakeflowDeclarative || p.Orchestrator == OrchestratorSparkDeclarative
 }
 
+// MaterializedView reports whether sink sk of node n of p is a
+// materialized view of a declarative pipeline: Laktory 0.13.1 declares a
+// table sink of a batch node (no stream read, no one-time flow), the only
+// node of p writing its table, with dp.materialized_view (define_table in
+// its laktory_sdp.py and laktory_ldp.py), which each update recomputes and
+// replaces whatever the sink's mode. Tables several nodes write are
+// streaming tables their append flows append to.
+func (p *Pipeline) MaterializedView(n *Node, sk *Sink) bool {
+	if !p.Declarative() || sk.Kind != SinkTable || sk.IsView() || sk.MergeCDC != nil || sk.Table == "" ||
+		n.Streaming() || sk.AsStream != nil && *sk.AsStream || n.Flow != nil && n.Flow.Once {
+		return false
+	}
+	for _, o := range p.Nodes {
+		if o == n {
+			continue
+		}
+		for _, os := range o.Sinks {
+			if os.Table == sk.Table {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Node returns the first node named name, or nil.
 func (p *Pipeline) Node(name string) *Node {
 	if p.nodeIndex != nil {
