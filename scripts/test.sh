@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 export CGO_ENABLED=1
 
 if [ -z "${LAKTORY_PYTHON:-}" ]; then
-  if ! .venv/bin/python -c 'import deltalake, polars, pyarrow, laktory' 2>/dev/null; then
+  if ! .venv/bin/python -c 'import deltalake, polars, pyarrow, laktory, pandas' 2>/dev/null; then
     echo "== setting up .venv for the interop tests"
     python3 -m venv .venv
     .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements-interop.txt

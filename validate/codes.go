@@ -68,6 +68,7 @@ const (
 	CodeSkipWholeTable     = "LK150"
 	CodeSkipNodeReader     = "LK151"
 	CodeSkipNotStream      = "LK152"
+	CodeAggregatePandas    = "LK153"
 	CodeRefreshValue       = "LK160"
 	CodeResetModeValue     = "LK161"
 	CodeResetWithoutRefr   = "LK162"
@@ -189,6 +190,7 @@ var Codes = []CodeInfo{
 	{CodeSkipWholeTable, Warning, "a whole-table reader of a shared table uses skipChangeCommits (duplicates)"},
 	{CodeSkipNodeReader, Info, "a node_name reader with skipChangeCommits needs a FULL refresh after its writer's"},
 	{CodeSkipNotStream, Warning, "skipChangeCommits on a batch read has no effect"},
+	{CodeAggregatePandas, Warning, "an AGGREGATE expectation on POLARS: Laktory computes it with pandas, which laktory[polars] does not install"},
 	{CodeRefreshValue, Error, "unknown refresh value"},
 	{CodeResetModeValue, Error, "unknown reset_mode value"},
 	{CodeResetWithoutRefr, Error, "reset_mode without refresh FULL or RESET"},

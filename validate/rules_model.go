@@ -47,6 +47,12 @@ func (c *checker) expectationModel(n *workspace.Node, e *workspace.Expectation) 
 		c.add(e.At("action"), Error, CodeAggregateAction, fmt.Sprintf("'%s' action is not supported for 'AGGREGATE' type.", e.Type),
 			"an AGGREGATE expectation tests the whole frame, not rows: use action WARN or FAIL, or write a ROW expectation")
 	}
+	if e.Type == "AGGREGATE" && n.DataframeBackend == "POLARS" {
+		// DataQualityExpectation._check_df: df.select(expr).to_pandas().
+		c.add(e.At("type"), Warning, CodeAggregatePandas,
+			fmt.Sprintf("expectation '%s': Laktory 0.13.1 computes an AGGREGATE expectation on the POLARS backend with pandas (DataFrame.to_pandas), which laktory[polars] does not install: where pandas is missing, its run fails with \"ModuleNotFoundError: No module named 'pandas'\" (the local run computes it as Laktory does with pandas)", e.Name),
+			"install pandas beside laktory[polars] where the pipeline is deployed, or check the rows with a ROW expectation and a tolerance")
+	}
 	if n.Streaming() {
 		at := e.At("type")
 		switch {

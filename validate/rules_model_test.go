@@ -92,3 +92,34 @@ func TestSparkSinkModeRequired(t *testing.T) {
 		})
 	}
 }
+
+// TestAggregatePandas: Laktory 0.13.1 computes an AGGREGATE expectation of
+// a POLARS node with pandas (df.select(expr).to_pandas()), which
+// laktory[polars] does not install: its run fails without it
+// (ModuleNotFoundError, seen with Pipeline.execute and laktory[polars]
+// alone), so LK153 warns at the expectation's type; not on PYSPARK (its
+// pyspark frames are checked through pandas too, but pyspark's toPandas
+// needs it anyway) and not for a ROW expectation.
+func TestAggregatePandas(t *testing.T) {
+	node := func(backend string) string {
+		return `name: pl
+dataframe_backend: ` + backend + `
+nodes:
+- name: a
+  sources:
+  - path: ./in.json
+    format: JSONL
+  expectations:
+  - {name: enough, expr: COUNT(id) > 2, type: AGGREGATE, action: WARN}
+  - {name: positive, expr: id > 0, action: WARN}
+  sinks:
+  - {path: ./out, format: DELTA, mode: APPEND}
+`
+	}
+	s := workspacetest.Load(t, map[string]string{"pl.yaml": node("POLARS")}, workspace.Options{})
+	workspacetest.Expect(t, s, Check(s, Options{}), []W{
+		D("pl.yaml", 9, 47, CodeAggregatePandas, "expectation 'enough': Laktory 0.13.1 computes an AGGREGATE expectation on the POLARS backend with pandas"),
+	})
+	s = workspacetest.Load(t, map[string]string{"pl.yaml": node("PYSPARK")}, workspace.Options{})
+	workspacetest.Expect(t, s, Check(s, Options{}), nil)
+}

@@ -36,6 +36,10 @@ type execStep struct {
 	// fails: both runs fail saying it (Laktory's message); the tables must
 	// then be the same.
 	fails string
+	// sameOutcome: whatever Laktory's run does, ours does: both succeed,
+	// or both fail, ours saying Laktory's message; the warnings and tables
+	// are compared in both cases.
+	sameOutcome bool
 }
 
 // execScenario is a workspace of shared Delta sinks by path and the runs
@@ -750,7 +754,9 @@ func TestLaktoryExecution(t *testing.T) {
 	}
 	var plans []plan
 	outputs := map[[2]int]string{} // our run's output, by scenario and step
+	outcomes := map[[2]int]int{}   // and its exit code
 	scenarios := append(slices.Clip(execScenarios), quickstartScenario(t, py), narwhalsScenario(t), expectScenario(), ipcScenario(t))
+	scenarios = append(scenarios, expectCorpusScenarios(t, py)...)
 	if only := os.Getenv("LAKTORY_EXECUTE_SCENARIOS"); only != "" {
 		// While working on one scenario: those whose name matches.
 		re := regexp.MustCompile(only)
@@ -781,7 +787,9 @@ func TestLaktoryExecution(t *testing.T) {
 			}
 			code, out, errs := runCLI(t, nil, args...)
 			outputs[[2]int{i, k}] = out + errs
+			outcomes[[2]int{i, k}] = code
 			switch {
+			case st.sameOutcome:
 			case st.fails != "" && (code == ExitOK || !strings.Contains(out+errs, st.fails)):
 				t.Errorf("%s, %s: our run exits %d, want a failure saying %q, as Laktory's\n%s%s", sc.name, st.name, code, st.fails, out, errs)
 			case st.fails != "":
@@ -838,7 +846,21 @@ func TestLaktoryExecution(t *testing.T) {
 		for k, st := range res[i].Steps {
 			where := sc.name + ", step " + fmt.Sprint(k+1) + " (" + st.Name + ")"
 			want := sc.steps[k]
+			if want.sameOutcome {
+				code, ours := outcomes[[2]int{i, k}], outputs[[2]int{i, k}]
+				msg := st.Error
+				if j := strings.Index(msg, ": "); j >= 0 {
+					msg = msg[j+2:]
+				}
+				switch {
+				case st.Error == "" && code != ExitOK:
+					t.Errorf("%s: Laktory's run succeeds, ours exits %d\n%s", where, code, ours)
+				case st.Error != "" && (code == ExitOK || !strings.Contains(ours, msg)):
+					t.Errorf("%s: Laktory's run fails %q, ours exits %d\n%s", where, st.Error, code, ours)
+				}
+			}
 			switch {
+			case want.sameOutcome:
 			case want.fails != "" && !strings.Contains(st.Error, want.fails):
 				t.Errorf("%s: Laktory's run: %q, want a failure saying %q", where, st.Error, want.fails)
 			case want.fails != "":

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // expectData has NULLs in both columns the expectations read: per row,
@@ -85,4 +90,99 @@ func expectScenario() execScenario {
 				files: map[string]string{"pipelines/pl-fail.yaml": strings.Replace(fail, "rel: 0.3", "rel: 0.34", 1)}},
 		},
 	}
+}
+
+// expectCorpusFile is a file of the expectation parity corpus
+// (runner/testdata/expectations; heldout.json says how a scenario runs).
+type expectCorpusFile struct {
+	Batches   [][]map[string]any `json:"batches"`
+	Scenarios []struct {
+		Name           string           `json:"name"`
+		Stream         bool             `json:"stream"`
+		QuarantineSink bool             `json:"quarantine_sink"`
+		Expectations   []map[string]any `json:"expectations"`
+	} `json:"scenarios"`
+}
+
+// expectCorpusScenarios are the batch scenarios of the expectation parity
+// corpus on POLARS (Laktory 0.13.1 streams on PYSPARK only: the stream
+// ones are TestExpectationsLaktoryParity's), each a pipeline over a folder
+// of JSON lines: a first run over batches[0], a second once batches[1]
+// has landed beside it (sinks OVERWRITE). Each step must end as Laktory's
+// does: both succeed, or both fail with Laktory's message; then the
+// warnings, output and quarantine tables must be the same.
+//
+// AGGREGATE ones need pandas in $LAKTORY_PYTHON, as Laktory does (LK153;
+// scripts/requirements-interop.txt installs it): without it they are left
+// out, saying so.
+func expectCorpusScenarios(t *testing.T, py string) []execScenario {
+	t.Helper()
+	pandas := exec.Command(py, "-c", "import pandas").Run() == nil
+	var out []execScenario
+	for _, part := range []string{"dev", "heldout"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "runner", "testdata", "expectations", part+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c expectCorpusFile
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatalf("%s.json: %v", part, err)
+		}
+		lines := make([]string, len(c.Batches))
+		for k, batch := range c.Batches {
+			var b strings.Builder
+			for _, row := range batch {
+				// The columns in one order, so that polars reads them so.
+				fmt.Fprintf(&b, `{"id": %s, "x": %s, "y": %s, "s": %s}`+"\n", jsonText(t, row["id"]), jsonText(t, row["x"]), jsonText(t, row["y"]), jsonText(t, row["s"]))
+			}
+			lines[k] = b.String()
+		}
+		for _, sc := range c.Scenarios {
+			if sc.Stream {
+				continue
+			}
+			exps, err := json.Marshal(sc.Expectations)
+			if !pandas && strings.Contains(string(exps), `"AGGREGATE"`) {
+				t.Logf("expectation corpus %s %s left out: %s has no pandas, which Laktory's AGGREGATE expectations need on POLARS (pip install -r scripts/requirements-interop.txt)", part, sc.Name, py)
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := `name: pl
+dataframe_backend: POLARS
+nodes:
+- name: n
+  sources:
+  - {path: ../data/src/, format: JSONL}
+  expectations: ` + string(exps) + `
+  sinks:
+  - {path: ../lake/out, format: DELTA, mode: OVERWRITE}
+`
+			tables := map[string]string{"out": "lake/out"}
+			if sc.QuarantineSink {
+				y += "  - {path: ../lake/quarantine, format: DELTA, mode: OVERWRITE, is_quarantine: true}\n"
+				tables["quarantine"] = "lake/quarantine"
+			}
+			out = append(out, execScenario{
+				name:   "expectation corpus " + part + " " + sc.Name,
+				files:  map[string]string{"pipelines/pl.yaml": y, "data/src/0.jsonl": lines[0]},
+				tables: tables,
+				steps: []execStep{
+					{name: "first run", pipeline: "pl", sameOutcome: true},
+					{name: "more rows", pipeline: "pl", sameOutcome: true, files: map[string]string{"data/src/1.jsonl": lines[1]}},
+				},
+			})
+		}
+	}
+	return out
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
