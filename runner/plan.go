@@ -826,6 +826,9 @@ type WriterDeletion struct {
 	Rows      int64  `json:"rows"`
 	// Version is the table version the rows were counted at.
 	Version int64 `json:"version"`
+	// Claim is the writer claim of the id in a bucket table, this
+	// workspace's, which goes with its rows ("": none).
+	Claim string `json:"claim,omitempty"`
 }
 
 // PlanWriterDeletion counts the rows of writer id (NULL when null) in the
@@ -863,6 +866,11 @@ func (r *Runner) PlanWriterDeletion(ctx context.Context, snap *workspace.Snapsho
 		return nil, fmt.Errorf("%w: table %s has no writer column %s", ErrLegacyTable, t.Label(), column)
 	}
 	d := &WriterDeletion{Table: t, Path: t.Path, Label: t.Label(), Column: column, WriterID: id, Null: null, Version: s.Version()}
+	if !null {
+		if d.Claim, err = forgottenClaim(ctx, t.Path, id, snap.Dir); err != nil {
+			return nil, err
+		}
+	}
 	if null {
 		d.WriterID, d.Predicate = "", quoteIdent(column)+" IS NULL"
 	} else {
@@ -896,6 +904,14 @@ func (r *Runner) DeleteWriterRows(ctx context.Context, d *WriterDeletion) (int64
 	}
 	if err != nil {
 		return 0, fmt.Errorf("delete the rows of writer %s from %s: %w", d.Describe(), d.Label, err)
+	}
+	if d.Claim != "" {
+		// The rows are gone: so is the writer's claim (a crash before this
+		// leaves this workspace's claim, which claims nothing another
+		// workspace could want).
+		if err := dropClaim(ctx, d.Path, d.Claim); err != nil {
+			return 0, fmt.Errorf("the rows of writer %s are deleted from %s, its claim is not: %w", d.Describe(), d.Label, err)
+		}
 	}
 	if !res.Committed {
 		return 0, nil

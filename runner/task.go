@@ -724,6 +724,45 @@ func claimWriter(ctx context.Context, sp *sinkPlan, node, dir string, now time.T
 	return nil
 }
 
+// forgottenClaim checks the claim of writer id of the bucket table at
+// table before its rows are forgotten (laktory table forget-writer): a
+// claim of another workspace is refused (that workspace may still run the
+// writer, whose checkpoints hold the rows: forgetting them loses them);
+// this workspace's claim is returned, to go with the rows. "" for a local
+// table or an id nobody claims.
+func forgottenClaim(ctx context.Context, table, id, dir string) (string, error) {
+	if !delta.IsRemoteLocation(table) {
+		return "", nil
+	}
+	st, err := delta.OpenStore(ctx, table, delta.StoreOptions{})
+	if err != nil {
+		return "", err
+	}
+	key := claimsDir + url.PathEscape(id) + ".json"
+	other, err := readClaim(ctx, st, key)
+	if errors.Is(err, delta.ErrObjectNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	host, _ := os.Hostname()
+	if !other.sameOwner(writerClaim{Host: host, Workspace: dir}) {
+		return "", fmt.Errorf("%w: writer id '%s' of %s is claimed by the workspace %s on %s since %s, which may still run it (its checkpoints hold those rows): forget it from that workspace, or, once it no longer runs there, delete %s and run this again",
+			ErrInvalidRun, id, table, other.Workspace, other.Host, other.ClaimedAt.Format(time.RFC3339), st.URI(key))
+	}
+	return key, nil
+}
+
+// dropClaim deletes the claim key of the bucket table at table.
+func dropClaim(ctx context.Context, table, key string) error {
+	st, err := delta.OpenStore(ctx, table, delta.StoreOptions{})
+	if err != nil {
+		return err
+	}
+	return st.Delete(ctx, key)
+}
+
 func readClaim(ctx context.Context, st delta.Store, key string) (writerClaim, error) {
 	var c writerClaim
 	b, err := st.Get(ctx, key)
