@@ -7,9 +7,15 @@ package runner
 // belong here.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -212,4 +218,78 @@ func unappliedOption(src *workspace.Source, applied []string) string {
 		}
 	}
 	return ""
+}
+
+// malformedJSON is how DuckDB's JSON reader names a file it cannot parse.
+var malformedJSON = regexp.MustCompile(`Malformed JSON in file "([^"]+)", at byte \d+ in (?:line|record/value) \d+: ([^.\n]*)`)
+
+// unparsable turns the engine's failure to parse a source file into an
+// error naming the file (relative to the workspace), the exact line and
+// column (found by parsing the file again: DuckDB counts its lines from
+// another origin, and JSON arrays by record) and the fix; other errors
+// are returned as they are. The read failed before anything of it was
+// committed: a FULL refresh computes its rows before it drops or truncates
+// (taskExec.execute).
+func unparsable(snap *workspace.Snapshot, node, pipeline string, err error) error {
+	if err == nil {
+		return nil
+	}
+	m := malformedJSON.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	file, reason := m[1], m[2]
+	at := ""
+	if line, col, why, ok := jsonSyntaxPosition(file); ok {
+		at, reason = fmt.Sprintf("line %d, column %d", line, col), why
+	}
+	rel := file
+	if snap != nil {
+		rel = snap.Rel(file)
+	}
+	format := "JSON"
+	if ext := strings.ToLower(filepath.Ext(file)); ext == ".jsonl" || ext == ".ndjson" {
+		format = "JSONL"
+	}
+	where := at
+	if where == "" {
+		where = "the position DuckDB gives: " + strings.TrimSpace(m[0])
+	}
+	return fmt.Errorf("%w: node '%s' of pipeline '%s': %s cannot be parsed as %s: %s: %s; nothing was written from it: fix the file there (or move it out of the source) and run again",
+		ErrSource, node, pipeline, rel, format, where, reason)
+}
+
+// jsonSyntaxPosition parses a JSON or JSON lines file as a sequence of
+// values and returns the line and column (1-based, in bytes) of its first
+// syntax error, with what is wrong there; ok is false when the file
+// parses (or cannot be read).
+func jsonSyntaxPosition(path string) (line, col int, why string, ok bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, "", false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		var v json.RawMessage
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			return 0, 0, "", false
+		}
+		if err == nil {
+			continue
+		}
+		idx := len(bytes.TrimRight(data, " \t\r\n")) // the end of the last value: cut short
+		why = "the value is cut short"
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			idx, why = int(se.Offset)-1, strings.TrimPrefix(se.Error(), "invalid character ")
+			why = "unexpected character " + why
+		} else if !errors.Is(err, io.ErrUnexpectedEOF) {
+			return 0, 0, "", false
+		}
+		idx = min(max(idx, 0), len(data))
+		line = 1 + bytes.Count(data[:idx], []byte("\n"))
+		col = idx - bytes.LastIndexByte(data[:idx], '\n')
+		return line, col, why, true
+	}
 }

@@ -38,8 +38,18 @@ type taskExec struct {
 	// when it cannot be produced, the rows stay.
 	deferred map[*sinkPlan]bool
 	// real maps each sink and checkpoint path to what checkPaths resolved
-	// it to (resolved).
+	// it to (sinkPath).
 	real map[string]string
+	// pre is the node's output computed before a reset that cannot wait
+	// for it (computeFirst), which the batch then writes.
+	pre *computed
+}
+
+// computed is a batch's output, read, transformed and checked, with the
+// sinks it goes to.
+type computed struct {
+	ex    expectResult
+	sinks []*sinkPlan
 }
 
 // newTaskExec is the execution of task t of run, counting into sum.
@@ -94,7 +104,7 @@ func (x *taskExec) safeExecute(ctx context.Context) (err error) {
 			err = fmt.Errorf("internal error in node '%s' of pipeline '%s' (please report it): %v", x.tp.node.Name, x.tp.pipeline.Name, p)
 		}
 	}()
-	return sandboxed(x.execute(ctx))
+	return unparsable(x.run.Plan.snap, x.tp.node.Name, x.tp.pipeline.Name, sandboxed(x.execute(ctx)))
 }
 
 // taskLog records what a task does: its progress, notes and warnings in
@@ -202,6 +212,15 @@ func (x *taskExec) execute(ctx context.Context) error {
 	}
 	if err := x.rec.begin(ctx); err != nil {
 		return err
+	}
+	if x.tp.computeFirst() {
+		// A source that cannot be read or parsed fails the run before the
+		// drop or truncate, not after it.
+		c, err := compute(ctx, x, microBatch{}, true)
+		if err != nil {
+			return err
+		}
+		x.pre = c
 	}
 	if err := x.reset(ctx); err != nil {
 		return err
@@ -362,18 +381,36 @@ func (x *taskExec) removeCheckpoints(table workspace.TableID, cps []string) erro
 	return nil
 }
 
-// process reads, transforms, checks and writes the node once.
-func (x *taskExec) process(ctx context.Context, b microBatch) error {
-	p, n := x.tp.pipeline, x.tp.node
-	if isViewNode(n) {
-		return x.processView(ctx)
+// computeFirst reports whether the task computes its batch's output before
+// it resets its sinks: a batch run (no flow) dropping or truncating a sink
+// before its first write (a FULL refresh of a sink that is not shared, a
+// file sink's folder): the rows are read, transformed, checked and kept
+// first, so a source that cannot be read or parsed fails the run with the
+// table as it was. A shared writer's reset waits for its staged data
+// anyway (deferred).
+func (tp *taskPlan) computeFirst() bool {
+	if !tp.process || len(tp.flows) > 0 || isViewNode(tp.node) {
+		return false
 	}
+	for _, sp := range tp.sinks {
+		deferred := sp.sink.IsDelta() && (sp.reset == resetDeleteOwn || sp.reset == resetTruncate)
+		if sp.reset != resetNone && !deferred && !sp.sink.IsView() {
+			return true
+		}
+	}
+	return false
+}
+
+// compute reads, transforms and checks the node once, for batch b; keep
+// materializes the output (it is written after a reset).
+func compute(ctx context.Context, x *taskExec, b microBatch, keep bool) (*computed, error) {
+	p, n := x.tp.pipeline, x.tp.node
 	x.log.progress("read", 0)
 	c := newCompiler(x.s, x.run.Plan.snap, x.run, x.run.dialects(), p, n)
 	c.override = b.sources
 	df, err := c.transform(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	x.log.progress("check", 0)
 	ex, err := c.expectations(ctx, df)
@@ -381,7 +418,7 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 		x.log.warn(w)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, note := range ex.notes {
 		x.run.emit(Event{Kind: EventTaskProgress, Task: x.t.Key, Phase: "check", Message: note})
@@ -390,9 +427,27 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	if b.sinks != nil {
 		sinks = b.sinks
 	}
-	if err := x.prepareOutput(ctx, &ex, sinks); err != nil {
-		return err
+	if err := x.prepareOutput(ctx, &ex, sinks, keep); err != nil {
+		return nil, err
 	}
+	return &computed{ex: ex, sinks: sinks}, nil
+}
+
+// process reads, transforms, checks and writes the node once (the output
+// computeFirst computed, when it did).
+func (x *taskExec) process(ctx context.Context, b microBatch) error {
+	if isViewNode(x.tp.node) {
+		return x.processView(ctx)
+	}
+	c := x.pre
+	x.pre = nil
+	if c == nil {
+		var err error
+		if c, err = compute(ctx, x, b, false); err != nil {
+			return err
+		}
+	}
+	ex, sinks := c.ex, c.sinks
 	x.sum.RowsRead = ex.rows
 	x.log.progress("write", ex.kept)
 	for _, sp := range sinks {
@@ -421,10 +476,11 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 
 // prepareOutput materializes the node's output when it is read more than
 // once (several sinks, a where check, a retried delete+append, or a
-// downstream task reading it from memory), so every reader sees the same
-// rows and the sources are read once. A node kept for downstream tasks
-// gets a table of the run's database, visible to their connections.
-func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult, sinks []*sinkPlan) error {
+// downstream task reading it from memory) or keep asks it (written after a
+// reset), so every reader sees the same rows and the sources are read
+// once. A node kept for downstream tasks gets a table of the run's
+// database, visible to their connections.
+func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult, sinks []*sinkPlan, keep bool) error {
 	uses := 0
 	for _, sp := range sinks {
 		if sp.sink.IsQuarantine {
@@ -457,7 +513,7 @@ func (x *taskExec) prepareOutput(ctx context.Context, ex *expectResult, sinks []
 		}
 		return nil
 	}
-	if ex.materialized || uses <= 1 {
+	if ex.materialized || uses <= 1 && !keep {
 		return nil
 	}
 	tbl, n, err := x.s.table(ctx, "out", "SELECT * FROM "+quoteIdent(ex.out))

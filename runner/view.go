@@ -249,7 +249,7 @@ func (x *taskExec) processView(ctx context.Context) error {
 		return nil
 	}
 	ex := expectResult{out: out, rows: -1, kept: -1}
-	if err := x.prepareOutput(ctx, &ex, nil); err != nil {
+	if err := x.prepareOutput(ctx, &ex, nil, false); err != nil {
 		return err
 	}
 	return nil
