@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/laktory/workbench/validate"
 )
 
 // TestPolarsWriterKwargs: POLARS file sinks are written as Laktory's
@@ -169,5 +171,85 @@ nodes:
 	got := sqlRows(t, r, "SELECT k, c FROM read_parquet('"+filepath.Join(w.dir, "out/parts/c=2/0.parquet")+"', hive_partitioning = false)")
 	if len(got) != 1 || got[0][0] != "it's" || got[0][1] != "2" {
 		t.Errorf("partition c=2's file holds %v, want [[it's 2]] (polars keeps the partition column in the files)", got)
+	}
+}
+
+// TestPolarsFileSinkTypes: a POLARS JSON or NDJSON sink writes what
+// polars' write_json writes for a UTC datetime (2026-01-01T08:30:00+00:00,
+// its fraction as chrono's %.f), a decimal (a string of its scale's
+// digits) and NaN or an infinity (null), also in a list; a column polars'
+// writer fails on is LK220 at validate, as Laktory's run fails: binary in
+// JSON (polars panics), nested in CSV (ComputeError).
+func TestPolarsFileSinkTypes(t *testing.T) {
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+dataframe_backend: POLARS
+nodes:
+- name: a
+  sources:
+  - path: ../data/a.csv
+    format: CSV
+    infer_schema: true
+    reader_kwargs: {try_parse_dates: true}
+  transformer:
+    nodes:
+    - expr: SELECT id, tz, CAST(amt AS DECIMAL(10,2)) AS amt, x / 0.0 AS r FROM {df}
+  sinks:
+  - path: ../out/a.json
+    format: JSON
+  - path: ../out/a.ndjson
+    format: NDJSON
+`,
+		"data/a.csv": "id,tz,amt,x\n1,2026-01-01T08:30:00.250Z,1.5,1\n2,2026-01-01T10:00:00+02:00,-0.01,0\n3,,,\n",
+	})
+	r := testRunner(t)
+	mustRun(t, r, w.load(), Request{})
+	for _, name := range []string{"a.json", "a.ndjson"} {
+		b, err := os.ReadFile(filepath.Join(w.dir, "out", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{`"tz":"2026-01-01T08:30:00.250+00:00","amt":"1.50","r":null`, `"tz":"2026-01-01T08:00:00+00:00","amt":"-0.01","r":null`, `"tz":null,"amt":null,"r":null`} {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("%s:\n%s\nwants %s, as polars' write_json writes it", name, b, want)
+			}
+		}
+	}
+
+	bad := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+dataframe_backend: POLARS
+nodes:
+- name: bin
+  sources:
+  - path: ../data/b.parquet
+    format: PARQUET
+  sinks:
+  - path: ../out/b.json
+    format: JSON
+- name: nest
+  sources:
+  - path: ../data/n.jsonl
+    format: JSONL
+  sinks:
+  - path: ../out/n.csv
+    format: CSV
+`,
+		"data/n.jsonl": `{"id": 1, "l": [1, 2]}` + "\n",
+		"out/.keep":    "",
+	})
+	sqlRows(t, r, "COPY (SELECT 1 AS id, 'ab'::BLOB AS b) TO '"+filepath.Join(bad.dir, "data", "b.parquet")+"' (FORMAT PARQUET)")
+	pe := planErr(t, r, bad.load(), Request{})
+	for _, want := range []string{
+		"sink #1 of node 'bin' writes the column 'b' (BLOB) as JSON: polars' write_json panics: PanicException: not yet implemented: Writing BinaryView to JSON",
+		"sink #1 of node 'nest' writes the column 'l' (BIGINT[]) as CSV: polars' write_csv fails: ComputeError: CSV format does not support nested data",
+	} {
+		found := false
+		for _, d := range pe.Diagnostics {
+			found = found || d.Code == validate.CodePolarsFileType && strings.Contains(d.Message, want)
+		}
+		if !found {
+			t.Errorf("want LK220 saying %q: %v", want, pe.Diagnostics)
+		}
 	}
 }

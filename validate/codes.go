@@ -114,6 +114,7 @@ const (
 	CodeSourceMissing      = "LK205"
 	CodeNotRegular         = "LK206"
 	CodeRemotePath         = "LK207"
+	CodePolarsFileType     = "LK220"
 	// LK23x: a lake in a bucket (docs/object-storage.md).
 	CodeBucketLakeEngine = "LK230"
 	CodeBucketLakeView   = "LK231"
@@ -244,6 +245,7 @@ var Codes = []CodeInfo{
 	{CodeSQLDialect, Error, "SQL the node's dialect cannot translate to the local engine's (schema flow)"},
 	{CodeSQLDiffers, Warning, "SQL whose local result may differ from the dialect's engine (schema flow)"},
 	{CodeNotBoolean, Error, "an expectation that is not a boolean expression (schema flow)"},
+	{CodePolarsFileType, Error, "a POLARS CSV, JSON or NDJSON sink with a column polars' writer cannot write (write_csv: nested, binary, duration; write_json: binary): Laktory's run fails, and so does ours (schema flow)"},
 	{CodeSinkType, Error, "a sink column whose type the Delta table cannot take: the append fails (schema flow)"},
 	{CodeSinkWidened, Info, "a sink column cast to the table's wider type (schema flow)"},
 	{CodeSchemaUnknown, Warning, "a source or table whose schema cannot be read: its node's SQL is not checked (schema flow)"},

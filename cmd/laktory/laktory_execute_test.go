@@ -300,6 +300,12 @@ nodes:
 				files: map[string]string{"data/m.jsonl": `{"id": 3, "v": "c"}` + "\n"}},
 		},
 	},
+	{
+		name:   "Polars JSON and CSV sinks of zoned datetimes, decimals, NaN and nested types",
+		files:  polarsTypedFiles,
+		tables: map[string]string{"tjson": "out/t.json", "tjsonl": "out/t.jsonl", "tcsv": "out/t.csv", "njson": "out/n.json", "njsonl": "out/n.jsonl"},
+		steps:  []execStep{{name: "write_json, write_ndjson and write_csv of each type", pipeline: "pl-typed"}},
+	},
 	// Laktory's FileDataSink.create writes the table unpartitioned, then
 	// write_delta with partition_by fails on it; we create it partitioned
 	// and warn (LK188).
@@ -379,6 +385,49 @@ nodes:
 {"k": "", "c": 1, "v": -0.000125, "ok": false, "day": "2026-01-03", "ts": "2026-01-03T12:00:00"}
 `,
 	"out/parts/.keep": "",
+}
+
+// polarsTypedFiles is a POLARS pipeline whose JSON, NDJSON and CSV sinks
+// write what write_json, write_ndjson and write_csv write for a zoned
+// datetime (a CSV column read with try_parse_dates), a decimal, NaN and
+// infinities, a Float32, and (JSON only: write_csv refuses them) lists and
+// structs.
+var polarsTypedFiles = map[string]string{
+	"pipelines/pl-typed.yaml": `name: pl-typed
+dataframe_backend: POLARS
+nodes:
+- name: t
+  sources:
+  - path: ../data/t.csv
+    format: CSV
+    infer_schema: true
+    reader_kwargs: {try_parse_dates: true}
+  transformer:
+    nodes:
+    - expr: SELECT id, tz, naive, CAST(amt AS DECIMAL(10,2)) AS amt, x / y AS r, CAST(x AS FLOAT) AS f FROM {df}
+  sinks:
+  - path: ../out/t.json
+    format: JSON
+  - path: ../out/t.jsonl
+    format: JSONL
+  - path: ../out/t.csv
+    format: CSV
+- name: n
+  sources:
+  - path: ../data/n.jsonl
+    format: JSONL
+  sinks:
+  - path: ../out/n.json
+    format: JSON
+  - path: ../out/n.jsonl
+    format: JSONL
+`,
+	"data/t.csv": "id,tz,naive,amt,x,y\n1,2026-01-01T08:30:00Z,2026-01-01 08:30:00,1.5,1.5,0\n2,2026-06-30T23:59:59.250+02:00,2026-06-30 23:59:59.250,-0.01,0,0\n" +
+		"3,2026-03-01T00:00:00.123456Z,2026-03-01T00:00:00.123456,120,-2,0\n4,,,,3,4\n",
+	"data/n.jsonl": `{"id": 1, "l": [1, 2], "s": {"a": 1.5, "b": "x"}, "ls": [{"k": "p"}], "e": []}` + "\n" +
+		`{"id": 2, "l": null, "s": {"a": null, "b": null}, "ls": [], "e": [null]}` + "\n" +
+		`{"id": 3, "l": [null, 3], "s": null, "ls": null, "e": null}` + "\n",
+	"out/.keep": "",
 }
 
 // polarsDeltaMerge is a POLARS DELTA sink appending with

@@ -180,6 +180,7 @@ type target struct {
 // the append cannot cast to the table's (or no Delta type at all) fails the
 // run; a narrower type is widened silently.
 func (c *check) sinks(ns *nodeState) {
+	c.polarsFileSinks(ns)
 	for _, sk := range ns.n.Sinks {
 		if sk.Table == "" || !sk.IsDelta() {
 			continue
@@ -219,6 +220,39 @@ func (c *check) sinks(ns *nodeState) {
 				fmt.Sprintf("node '%s' writes the column '%s' as %s, but %s stores it as %s: a Delta append does not change a column's type (schema evolution adds columns only), so the run fails",
 					ns.n.Name, col.Name, col.Type, tg.what, tg.cols[i].Type),
 				fmt.Sprintf("cast it in the transformer (CAST(%s AS %s)), or %s", sqlName(col.Name), tg.cols[i].Type, tg.fix))
+		}
+	}
+}
+
+// polarsFileSinks refuses (LK220) a POLARS CSV, JSON or NDJSON sink of
+// a column polars' writer fails on, as Laktory 0.13.1's run fails:
+// write_csv's ComputeError for nested, binary and duration columns,
+// write_json's and write_ndjson's panic for binary ones (also nested).
+func (c *check) polarsFileSinks(ns *nodeState) {
+	for _, sk := range ns.n.Sinks {
+		if sk.Backend != "POLARS" || sk.IsDelta() || sk.IsView() {
+			continue
+		}
+		format := sk.EffectiveFormat()
+		for _, col := range ns.cols {
+			t := strings.ToUpper(strings.TrimSpace(col.Type))
+			var why string
+			switch {
+			case format == "CSV" && (strings.HasSuffix(t, "]") || strings.HasPrefix(t, "STRUCT") || strings.HasPrefix(t, "MAP") || strings.HasPrefix(t, "UNION")):
+				why = "write_csv fails: ComputeError: CSV format does not support nested data"
+			case format == "CSV" && t == "BLOB":
+				why = "write_csv fails: ComputeError: datatype binary cannot be written to CSV"
+			case format == "CSV" && t == "INTERVAL":
+				why = "write_csv fails: ComputeError: datatype duration cannot be written to CSV"
+			case (format == "JSON" || format == "JSONL" || format == "NDJSON") && strings.Contains(t, "BLOB"):
+				why = "write_json panics: PanicException: not yet implemented: Writing BinaryView to JSON"
+			default:
+				continue
+			}
+			c.add(sk.At("format"), validate.Error, validate.CodePolarsFileType,
+				fmt.Sprintf("sink #%d of node '%s' writes the column '%s' (%s) as %s: polars' %s; Laktory 0.13.1's run fails, and so would ours", sk.Index+1, ns.n.Name, col.Name, col.Type, format, why),
+				"cast or drop the column in the transformer, or write it to a PARQUET or DELTA sink")
+			break
 		}
 	}
 }

@@ -100,10 +100,16 @@ func polarsFloat(c string) string {
 }
 
 // polarsJSONQuery is the query of a POLARS JSON or NDJSON sink's rows of
-// rel, a datetime without a time zone written as polars' write_json and
-// write_ndjson write it: 2026-01-02 00:00:00, .250 or .250000 as its
-// fraction needs (chrono's %.f: 3, 6 or 9 digits). A JSON sink is one
-// array of the rows (FileWrite.JSONArray), an NDJSON one a row a line.
+// rel, each value written as polars' write_json and write_ndjson write it
+// where DuckDB's JSON writer writes it otherwise: a datetime without a
+// time zone 2026-01-02 00:00:00, with .250 or .250000 as its fraction
+// needs (chrono's %.f: 3, 6 or 9 digits); a UTC one
+// 2026-01-02T00:00:00.250+00:00; a decimal as a string of its scale's
+// digits ("1.50"); NaN and infinities as null (also inside a list). A
+// JSON sink is one array of the rows (FileWrite.JSONArray), an NDJSON one
+// a row a line. A binary column fails as polars does (it panics: not yet
+// implemented: Writing BinaryView to JSON), which validate reports
+// (LK220).
 func polarsJSONQuery(ctx context.Context, t Task, rel string) (string, error) {
 	cols, err := t.Columns(ctx, rel)
 	if err != nil {
@@ -112,27 +118,43 @@ func polarsJSONQuery(ctx context.Context, t Task, rel string) (string, error) {
 	items := make([]string, len(cols))
 	for i, col := range cols {
 		c := quoteIdent(col.Name)
-		typ := strings.ToUpper(strings.TrimSpace(col.Type))
-		switch typ {
-		case "TIMESTAMP", "TIMESTAMP_MS", "TIMESTAMP_NS":
-			f := "epoch_us(" + c + ") % 1000000"
-			ns := ""
-			if typ == "TIMESTAMP_NS" {
-				f, ns = "epoch_ns("+c+") % 1000000000", "1000"
-			}
-			base := "strftime(" + c + ", '%Y-%m-%d %H:%M:%S')"
-			frac := "CASE WHEN " + f + " = 0 THEN '' WHEN " + f + " % 1000" + ns + " = 0 THEN strftime(" + c + ", '.%g')"
-			if ns != "" {
-				frac += " WHEN " + f + " % 1000 = 0 THEN strftime(" + c + ", '.%f') ELSE strftime(" + c + ", '.%n') END"
-			} else {
-				frac += " ELSE strftime(" + c + ", '.%f') END"
-			}
-			items[i] = base + " || (" + frac + ") AS " + c
-		default:
-			items[i] = c
+		if strings.Contains(strings.ToUpper(col.Type), "BLOB") {
+			return "", fmt.Errorf("%w: column '%s' is binary: polars' write_json panics (not yet implemented: Writing BinaryView to JSON)", ErrSink, col.Name)
 		}
+		items[i] = polarsJSONValue(c, col.Type) + " AS " + c
 	}
 	return "SELECT " + strings.Join(items, ", ") + " FROM " + quoteIdent(rel), nil
+}
+
+// polarsJSONValue is the SQL of the value polars writes to JSON for the
+// column c of DuckDB type typ (c itself where DuckDB writes the same).
+func polarsJSONValue(c, typ string) string {
+	t := strings.ToUpper(strings.TrimSpace(typ))
+	if el, ok := strings.CutSuffix(t, "[]"); ok && !strings.HasSuffix(el, "]") && !strings.HasPrefix(el, "STRUCT") && !strings.HasPrefix(el, "MAP") {
+		if v := polarsJSONValue("x", el); v != "x" {
+			return "list_transform(" + c + ", x -> " + v + ")"
+		}
+		return c
+	}
+	frac := func(x, us string) string {
+		return "(CASE WHEN " + us + " = 0 THEN '' WHEN " + us + " % 1000 = 0 THEN strftime(" + x + ", '.%g') ELSE strftime(" + x + ", '.%f') END)"
+	}
+	switch {
+	case t == "TIMESTAMP" || t == "TIMESTAMP_MS" || t == "DATETIME":
+		return "strftime(" + c + ", '%Y-%m-%d %H:%M:%S') || " + frac(c, "epoch_us("+c+") % 1000000")
+	case t == "TIMESTAMP_NS":
+		f := "epoch_ns(" + c + ") % 1000000000"
+		return "strftime(" + c + ", '%Y-%m-%d %H:%M:%S') || (CASE WHEN " + f + " = 0 THEN '' WHEN " + f + " % 1000000 = 0 THEN strftime(" + c + ", '.%g')" +
+			" WHEN " + f + " % 1000 = 0 THEN strftime(" + c + ", '.%f') ELSE strftime(" + c + ", '.%n') END)"
+	case t == "TIMESTAMP WITH TIME ZONE" || t == "TIMESTAMPTZ":
+		u := "timezone('UTC', " + c + ")"
+		return "strftime(" + u + ", '%Y-%m-%dT%H:%M:%S') || " + frac(u, "epoch_us("+c+") % 1000000") + " || '+00:00'"
+	case strings.HasPrefix(t, "DECIMAL"):
+		return "CAST(" + c + " AS VARCHAR)"
+	case t == "DOUBLE" || t == "FLOAT":
+		return "CASE WHEN isnan(" + c + ") OR isinf(" + c + ") THEN NULL ELSE " + c + " END"
+	}
+	return c
 }
 
 // polarsCSV are the CSV options of a POLARS CSV sink, as polars'
