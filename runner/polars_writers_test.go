@@ -199,11 +199,27 @@ nodes:
     format: JSON
   - path: ../out/a.ndjson
     format: NDJSON
+- name: n
+  sources:
+  - path: ../data/n.parquet
+    format: PARQUET
+  sinks:
+  - path: ../out/n.ndjson
+    format: NDJSON
 `,
 		"data/a.csv": "id,tz,amt,x\n1,2026-01-01T08:30:00.250Z,1.5,1\n2,2026-01-01T10:00:00+02:00,-0.01,0\n3,,,\n",
 	})
 	r := testRunner(t)
+	sqlRows(t, r, "COPY (SELECT 1 AS id, {'a b': 'nan'::DOUBLE, 'd': 1.50::DECIMAL(10,2), 't': TIMESTAMPTZ '2026-01-01 08:30:00.25+00'} AS s, ['inf'::DOUBLE, 1.5] AS l, [{'x': 'nan'::DOUBLE}] AS ls) TO '"+
+		filepath.Join(w.dir, "data", "n.parquet")+"' (FORMAT PARQUET)")
 	mustRun(t, r, w.load(), Request{})
+	b, err := os.ReadFile(filepath.Join(w.dir, "out", "n.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"id":1,"s":{"a b":null,"d":"1.50","t":"2026-01-01T08:30:00.250+00:00"},"l":[null,1.5],"ls":[{"x":null}]}`; !strings.Contains(string(b), want) {
+		t.Errorf("NDJSON of nested values:\n%s\nwant %s, as polars' write_ndjson writes it", b, want)
+	}
 	for _, name := range []string{"a.json", "a.ndjson"} {
 		b, err := os.ReadFile(filepath.Join(w.dir, "out", name))
 		if err != nil {

@@ -105,7 +105,8 @@ func polarsFloat(c string) string {
 // time zone 2026-01-02 00:00:00, with .250 or .250000 as its fraction
 // needs (chrono's %.f: 3, 6 or 9 digits); a UTC one
 // 2026-01-02T00:00:00.250+00:00; a decimal as a string of its scale's
-// digits ("1.50"); NaN and infinities as null (also inside a list). A
+// digits ("1.50"); NaN and infinities as null; inside lists and structs
+// too. A
 // JSON sink is one array of the rows (FileWrite.JSONArray), an NDJSON one
 // a row a line. A binary column fails as polars does (it panics: not yet
 // implemented: Writing BinaryView to JSON), which validate reports
@@ -127,14 +128,33 @@ func polarsJSONQuery(ctx context.Context, t Task, rel string) (string, error) {
 }
 
 // polarsJSONValue is the SQL of the value polars writes to JSON for the
-// column c of DuckDB type typ (c itself where DuckDB writes the same).
-func polarsJSONValue(c, typ string) string {
-	t := strings.ToUpper(strings.TrimSpace(typ))
-	if el, ok := strings.CutSuffix(t, "[]"); ok && !strings.HasSuffix(el, "]") && !strings.HasPrefix(el, "STRUCT") && !strings.HasPrefix(el, "MAP") {
-		if v := polarsJSONValue("x", el); v != "x" {
-			return "list_transform(" + c + ", x -> " + v + ")"
+// column c of DuckDB type typ (c itself where DuckDB writes the same),
+// inside lists and structs too.
+func polarsJSONValue(c, typ string) string { return jsonValue(c, typ, 0) }
+
+func jsonValue(c, typ string, depth int) string {
+	typ = strings.TrimSpace(typ)
+	t := strings.ToUpper(typ)
+	if el, ok := strings.CutSuffix(typ, "[]"); ok {
+		x := fmt.Sprintf("x%d", depth)
+		if v := jsonValue(x, el, depth+1); v != x {
+			return "list_transform(" + c + ", " + x + " -> " + v + ")"
 		}
 		return c
+	}
+	if fields, ok := structFields(typ); ok {
+		changed := false
+		items := make([]string, len(fields))
+		for i, f := range fields {
+			ref := "(" + c + ")." + quoteIdent(f[0])
+			v := jsonValue(ref, f[1], depth+1)
+			changed = changed || v != ref
+			items[i] = quoteLiteral(f[0]) + ": " + v
+		}
+		if !changed {
+			return c
+		}
+		return "CASE WHEN " + c + " IS NULL THEN NULL ELSE {" + strings.Join(items, ", ") + "} END"
 	}
 	frac := func(x, us string) string {
 		return "(CASE WHEN " + us + " = 0 THEN '' WHEN " + us + " % 1000 = 0 THEN strftime(" + x + ", '.%g') ELSE strftime(" + x + ", '.%f') END)"
@@ -155,6 +175,57 @@ func polarsJSONValue(c, typ string) string {
 		return "CASE WHEN isnan(" + c + ") OR isinf(" + c + ") THEN NULL ELSE " + c + " END"
 	}
 	return c
+}
+
+// structFields are the fields (name, type) of a DuckDB STRUCT type as
+// DESCRIBE prints it: STRUCT(a DOUBLE, "b c" DECIMAL(10,2), l INTEGER[]).
+func structFields(typ string) ([][2]string, bool) {
+	if len(typ) < 8 || !strings.EqualFold(typ[:7], "STRUCT(") || !strings.HasSuffix(typ, ")") {
+		return nil, false
+	}
+	body := typ[7 : len(typ)-1]
+	var parts []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(body); i++ {
+		switch ch := body[i]; {
+		case ch == '"':
+			quoted = !quoted
+		case quoted:
+		case ch == '(':
+			depth++
+		case ch == ')':
+			depth--
+		case ch == ',' && depth == 0:
+			parts = append(parts, body[start:i])
+			start = i + 1
+		}
+	}
+	parts = append(parts, body[start:])
+	var out [][2]string
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		var name, rest string
+		if strings.HasPrefix(p, `"`) {
+			end := 1
+			for end < len(p) && (p[end] != '"' || end+1 < len(p) && p[end+1] == '"') {
+				if p[end] == '"' {
+					end++
+				}
+				end++
+			}
+			if end >= len(p) {
+				return nil, false
+			}
+			name, rest = strings.ReplaceAll(p[1:end], `""`, `"`), p[end+1:]
+		} else {
+			var ok bool
+			if name, rest, ok = strings.Cut(p, " "); !ok {
+				return nil, false
+			}
+		}
+		out = append(out, [2]string{name, strings.TrimSpace(rest)})
+	}
+	return out, true
 }
 
 // polarsCSV are the CSV options of a POLARS CSV sink, as polars'
