@@ -137,8 +137,16 @@ func runS3Scenario(t *testing.T, bucket, src string, sc s3Scenario) {
 			}
 		}
 		now := delta.RemoteStats()
-		t.Logf("%s: %d rows written, %d deleted; %s", name, ro.sum.RowsWritten, ro.sum.RowsDeleted, now.Sub(before))
+		t.Logf("%s: %d rows written, %d deleted, %d of %d tasks failed on both; %s", name, ro.sum.RowsWritten, ro.sum.RowsDeleted, ro.sum.Failed(), len(ro.sum.Tasks), now.Sub(before))
 		before = now
+		if ro.sum.Failed() > 0 {
+			t.Logf("%s: failed on both lakes:%s", name, taskErrors(ro.sum))
+		}
+	}
+	for _, f := range sc.Files {
+		if sortedLines(t, filepath.Join(localDir, f)) == nil {
+			t.Errorf("%s was never written: the scenario compares nothing", f)
+		}
 	}
 	noLocalLake(t, remoteDir)
 	t.Logf("%s scenario: %s: the same on both lakes", sc.Part, sc.About)
