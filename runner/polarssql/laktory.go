@@ -102,7 +102,7 @@ func (lk *laktory) notSupported(e sqlfront.Expr, class string) error {
 	if !strings.Contains(class, ".") {
 		class = "sqlglot.expressions.core." + class
 	}
-	return laktoryErr(e.Pos(), "Exception", "expression %s of type '<class '%s'>' is not currently supported", sqlglotText(e), class)
+	return laktoryErr(e.Pos(), "Exception", "expression %s of type '<class '%s'>' is not currently supported", sqlglotText(e, lk.text), class)
 }
 
 // laktoryFuncs are the functions Laktory's parser computes, by sqlglot
@@ -130,6 +130,9 @@ func sqlglotClass(e sqlfront.Expr) string {
 	case *sqlfront.Paren:
 		return core("Paren")
 	case *sqlfront.ColumnRef:
+		if c := nullaryCall(n); c != "" {
+			return c
+		}
 		return core("Column")
 	case *sqlfront.Literal:
 		switch n.Kind {
@@ -230,8 +233,11 @@ func (lk *laktory) visit(e sqlfront.Expr) error {
 	case *sqlfront.Paren:
 		return lk.visit(n.X)
 	case *sqlfront.ColumnRef:
+		if c := nullaryCall(n); c != "" {
+			return laktoryErr(n.P, "ValueError", "Unsupported function None of type <class '%s'>", c)
+		}
 		if len(n.Parts) > 2 {
-			return laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlglotText(n))
+			return laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlglotText(n, lk.text))
 		}
 		return nil
 	case *sqlfront.Literal:
@@ -252,7 +258,7 @@ func (lk *laktory) visit(e sqlfront.Expr) error {
 		if err := lk.visit(n.X); err != nil {
 			return err
 		}
-		return laktoryErr(n.R.Pos(), "Exception", "IS expression with right-hand side %s of type '<class '%s'>' is not currently supported", sqlglotText(n.R), sqlglotClass(n.R))
+		return laktoryErr(n.R.Pos(), "Exception", "IS expression with right-hand side %s of type '<class '%s'>' is not currently supported", sqlglotText(n.R, lk.text), sqlglotClass(n.R))
 	case *sqlfront.Unary:
 		switch n.Op {
 		case "NOT", "+":
@@ -293,7 +299,11 @@ func (lk *laktory) visit(e sqlfront.Expr) error {
 		// which narwhals 2.29.0 lacks: every CAST fails.
 		return laktoryErr(n.P, "AttributeError", "module 'narwhals' has no attribute 'Utf8'")
 	case *sqlfront.Case:
-		return laktoryErr(n.P, "ValueError", "Unsupported function None of type <class 'sqlglot.expressions.functions.Case'>")
+		this := "None"
+		if n.Operand != nil {
+			this = sqlglotText(n.Operand, lk.text)
+		}
+		return laktoryErr(n.P, "ValueError", "Unsupported function %s of type <class 'sqlglot.expressions.functions.Case'>", this)
 	case *sqlfront.InList:
 		in := *n
 		in.Not = false
@@ -313,6 +323,10 @@ func (lk *laktory) visit(e sqlfront.Expr) error {
 		}
 		if n.StarArg {
 			return lk.notSupported(&sqlfront.Star{P: n.P}, "Star")
+		}
+		if n.Distinct {
+			// sqlglot's this is Distinct(expressions=[args]).
+			return laktoryErr(n.P, "Exception", "expression DISTINCT %s of type '<class 'sqlglot.expressions.core.Distinct'>' is not currently supported", lk.argsText(n.Args))
 		}
 		for _, a := range n.Args {
 			if err := lk.visit(a); err != nil {
@@ -355,7 +369,7 @@ func (lk *laktory) expr(e sqlfront.Expr) (*rx, error) {
 			}
 			return nil, laktoryErr(n.P, "StructFieldNotFoundError", "%s", f)
 		}
-		return nil, laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlglotText(n))
+		return nil, laktoryErr(n.P, "Exception", "Column expression %s with more than 2 parts is not supported", sqlglotText(n, lk.text))
 	case *sqlfront.Literal:
 		switch n.Kind {
 		case sqlfront.LitBool:
@@ -548,6 +562,15 @@ func (lk *laktory) call(n *sqlfront.Call) (*rx, error) {
 	return out, nil
 }
 
+// argsText is a call's arguments as sqlglot prints them.
+func (lk *laktory) argsText(args []sqlfront.Expr) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = sqlglotText(a, lk.text)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // sqlglotFunc is the sqlglot class of a function's node and the argument
 // that is its `this` (-1: none).
 type sqlglotFunc struct {
@@ -565,8 +588,11 @@ func (lk *laktory) unsupportedFunc(n *sqlfront.Call, name string) error {
 		return laktoryErr(n.P, "ValueError", "Unsupported function %s of type <class 'sqlglot.expressions.core.Anonymous'>", name)
 	}
 	this := "None"
-	if f.this >= 0 && f.this < len(n.Args) {
-		this = sqlglotText(n.Args[f.this])
+	switch {
+	case n.Distinct && f.this == 0:
+		this = "DISTINCT " + lk.argsText(n.Args)
+	case f.this >= 0 && f.this < len(n.Args):
+		this = sqlglotText(n.Args[f.this], lk.text)
 	}
 	return laktoryErr(n.P, "ValueError", "Unsupported function %s of type <class '%s'>", this, f.class)
 }

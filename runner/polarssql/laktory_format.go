@@ -12,10 +12,27 @@ import (
 // comparison), no others; names as written, double-quoted when they were;
 // numbers as written (.5 as 0.5); strings with doubled quotes; keywords
 // and function names upper-cased; x NOT IN (...) as NOT x IN (...).
-func sqlglotText(e sqlfront.Expr) string {
+func sqlglotText(e sqlfront.Expr, src string) string {
 	var b strings.Builder
-	sqlglotWrite(&b, e)
+	(&sqlglotPrinter{src: src}).write(&b, e)
 	return b.String()
+}
+
+// sqlglotPrinter prints expressions parsed from src.
+type sqlglotPrinter struct{ src string }
+
+// typeWritten is a plain (unparametrized) cast's type name as src wrote
+// it, upper-cased, as sqlglot prints it (TEXT, VARCHAR; "" when not
+// known).
+func (pr *sqlglotPrinter) typeWritten(n *sqlfront.Cast) string {
+	if n.Type == nil || len(n.Type.Params) > 0 || n.Type.Elem != nil || n.Type.Fields != nil || n.Type.P < 0 || n.Type.P >= len(pr.src) {
+		return ""
+	}
+	end := n.Type.P
+	for end < len(pr.src) && (pr.src[end] == '_' || pr.src[end] >= 'a' && pr.src[end] <= 'z' || pr.src[end] >= 'A' && pr.src[end] <= 'Z' || pr.src[end] >= '0' && pr.src[end] <= '9') {
+		end++
+	}
+	return strings.ToUpper(pr.src[n.Type.P:end])
 }
 
 // sqlglotFuncNames are the names sqlglot prints for functions written
@@ -23,15 +40,33 @@ func sqlglotText(e sqlfront.Expr) string {
 var sqlglotFuncNames = map[string]string{
 	"substr": "SUBSTRING", "pow": "POWER", "ceiling": "CEIL", "len": "LENGTH", "char_length": "LENGTH",
 	"character_length": "LENGTH", "ifnull": "COALESCE", "nvl": "COALESCE", "rlike": "REGEXP_LIKE",
+	"lcase": "LOWER", "ucase": "UPPER",
 }
 
-func sqlglotWrite(b *strings.Builder, e sqlfront.Expr) {
+// sqlglotNullary are the functions sqlglot reads without brackets, by
+// the name they are written with, and their classes.
+var sqlglotNullary = map[string]string{
+	"current_date":      "sqlglot.expressions.temporal.CurrentDate",
+	"current_timestamp": "sqlglot.expressions.temporal.CurrentTimestamp",
+	"current_time":      "sqlglot.expressions.temporal.CurrentTime",
+}
+
+// nullaryCall is the function sqlglot reads for a bare name
+// (CURRENT_DATE), or "".
+func nullaryCall(n *sqlfront.ColumnRef) string {
+	if len(n.Parts) != 1 || n.Parts[0].Quoted {
+		return ""
+	}
+	return sqlglotNullary[strings.ToLower(n.Parts[0].Name)]
+}
+
+func (pr *sqlglotPrinter) write(b *strings.Builder, e sqlfront.Expr) {
 	list := func(es []sqlfront.Expr) {
 		for i, x := range es {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			sqlglotWrite(b, x)
+			pr.write(b, x)
 		}
 	}
 	not := func(n bool) {
@@ -42,9 +77,13 @@ func sqlglotWrite(b *strings.Builder, e sqlfront.Expr) {
 	switch n := e.(type) {
 	case *sqlfront.Paren:
 		b.WriteByte('(')
-		sqlglotWrite(b, n.X)
+		pr.write(b, n.X)
 		b.WriteByte(')')
 	case *sqlfront.ColumnRef:
+		if nullaryCall(n) != "" {
+			b.WriteString(strings.ToUpper(n.Parts[0].Name))
+			return
+		}
 		for i, p := range n.Parts {
 			if i > 0 {
 				b.WriteByte('.')
@@ -103,13 +142,13 @@ func sqlglotWrite(b *strings.Builder, e sqlfront.Expr) {
 		default:
 			b.WriteString(n.Op)
 		}
-		sqlglotWrite(b, n.X)
+		pr.write(b, n.X)
 	case *sqlfront.Binary:
 		if n.Op == "DIV" {
 			b.WriteString("CAST(")
-			sqlglotWrite(b, n.L)
+			pr.write(b, n.L)
 			b.WriteString(" / ")
-			sqlglotWrite(b, n.R)
+			pr.write(b, n.R)
 			b.WriteString(" AS BIGINT)")
 			return
 		}
@@ -117,40 +156,40 @@ func sqlglotWrite(b *strings.Builder, e sqlfront.Expr) {
 		if op == "" {
 			op = n.Op
 		}
-		sqlglotWrite(b, n.L)
+		pr.write(b, n.L)
 		b.WriteString(" " + op + " ")
-		sqlglotWrite(b, n.R)
+		pr.write(b, n.R)
 	case *sqlfront.IsNull:
 		not(n.Not)
-		sqlglotWrite(b, n.X)
+		pr.write(b, n.X)
 		b.WriteString(" IS NULL")
 	case *sqlfront.IsBool:
 		not(n.Not)
-		sqlglotWrite(b, n.X)
+		pr.write(b, n.X)
 		b.WriteString(" IS " + n.Value)
 	case *sqlfront.IsExpr:
 		not(n.Not)
-		sqlglotWrite(b, n.X)
+		pr.write(b, n.X)
 		b.WriteString(" IS ")
-		sqlglotWrite(b, n.R)
+		pr.write(b, n.R)
 	case *sqlfront.IsDistinct:
-		sqlglotWrite(b, n.L)
+		pr.write(b, n.L)
 		if n.Not {
 			b.WriteString(" IS NOT DISTINCT FROM ")
 		} else {
 			b.WriteString(" IS DISTINCT FROM ")
 		}
-		sqlglotWrite(b, n.R)
+		pr.write(b, n.R)
 	case *sqlfront.Between:
 		not(n.Not)
-		sqlglotWrite(b, n.X)
+		pr.write(b, n.X)
 		b.WriteString(" BETWEEN ")
-		sqlglotWrite(b, n.Lo)
+		pr.write(b, n.Lo)
 		b.WriteString(" AND ")
-		sqlglotWrite(b, n.Hi)
+		pr.write(b, n.Hi)
 	case *sqlfront.InList:
 		not(n.Not)
-		sqlglotWrite(b, n.X)
+		pr.write(b, n.X)
 		b.WriteString(" IN (")
 		list(n.List)
 		b.WriteByte(')')
@@ -161,52 +200,69 @@ func sqlglotWrite(b *strings.Builder, e sqlfront.Expr) {
 				b.WriteString(sqlfront.FormatExpr(n))
 				return
 			}
-			sqlglotWrite(b, n.X)
+			pr.write(b, n.X)
 			b.WriteByte(' ')
 			if n.Not {
 				b.WriteString("NOT ")
 			}
 			b.WriteString(n.Op + " ")
-			sqlglotWrite(b, n.Pattern)
+			pr.write(b, n.Pattern)
 			if n.Escape != nil {
 				b.WriteString(" ESCAPE ")
-				sqlglotWrite(b, n.Escape)
+				pr.write(b, n.Escape)
 			}
 		default:
 			not(n.Not)
 			b.WriteString("REGEXP_LIKE(")
-			sqlglotWrite(b, n.X)
+			pr.write(b, n.X)
 			b.WriteString(", ")
-			sqlglotWrite(b, n.Pattern)
+			pr.write(b, n.Pattern)
 			b.WriteByte(')')
 		}
 	case *sqlfront.Case:
 		b.WriteString("CASE")
 		if n.Operand != nil {
 			b.WriteByte(' ')
-			sqlglotWrite(b, n.Operand)
+			pr.write(b, n.Operand)
 		}
 		for _, w := range n.Whens {
 			b.WriteString(" WHEN ")
-			sqlglotWrite(b, w.Cond)
+			pr.write(b, w.Cond)
 			b.WriteString(" THEN ")
-			sqlglotWrite(b, w.Result)
+			pr.write(b, w.Result)
 		}
 		if n.Else != nil {
 			b.WriteString(" ELSE ")
-			sqlglotWrite(b, n.Else)
+			pr.write(b, n.Else)
 		}
 		b.WriteString(" END")
 	case *sqlfront.Cast:
 		b.WriteString("CAST(")
-		sqlglotWrite(b, n.X)
-		b.WriteString(" AS " + sqlfront.FormatType(n.Type) + ")")
+		pr.write(b, n.X)
+		name := sqlfront.FormatType(n.Type)
+		if w := pr.typeWritten(n); w != "" {
+			name = w
+		}
+		b.WriteString(" AS " + name + ")")
 	case *sqlfront.Call:
 		if n.Over != nil || n.Filter != nil || n.Syntax != "" || n.Within != nil || n.Nulls != "" {
 			b.WriteString(sqlfront.FormatExpr(n))
 			return
 		}
-		name := sqlglotFuncNames[strings.ToLower(n.Name.Name)]
+		low := strings.ToLower(n.Name.Name)
+		if (low == "if" || low == "iif") && (len(n.Args) == 2 || len(n.Args) == 3) {
+			b.WriteString("CASE WHEN ")
+			pr.write(b, n.Args[0])
+			b.WriteString(" THEN ")
+			pr.write(b, n.Args[1])
+			if len(n.Args) == 3 {
+				b.WriteString(" ELSE ")
+				pr.write(b, n.Args[2])
+			}
+			b.WriteString(" END")
+			return
+		}
+		name := sqlglotFuncNames[low]
 		if name == "" {
 			name = strings.ToUpper(n.Name.Name)
 		}
