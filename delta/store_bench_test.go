@@ -2,6 +2,7 @@ package delta
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -15,6 +16,11 @@ import (
 // for scans.
 //
 //	go test ./delta -run '^$' -bench 'BenchmarkLake' -benchtime 20x
+//
+// -lake.rows N sizes the table (20,000 rows by default, in 4 files; the
+// FULL refresh rewrites a quarter of them).
+
+var lakeRows = flag.Int("lake.rows", 20000, "rows of the benchmarks' table (BenchmarkLake*), in 4 files")
 
 func benchRoots(b *testing.B) map[string]string {
 	srv := s3test.Shared(b)
@@ -22,7 +28,7 @@ func benchRoots(b *testing.B) map[string]string {
 	return map[string]string{"local": filepath.Join(b.TempDir(), "t"), "s3": "s3://" + srv.Bucket(b) + "/lake/t"}
 }
 
-// benchTable makes a table of 2 writers' rows (10,000 each) in 4 files,
+// benchTable makes a table of 2 writers' rows (-lake.rows in all) in 4 files,
 // unless root has one (a benchmark function runs more than once).
 func benchTable(b *testing.B, root string) {
 	if _, err := Open(context.Background(), root); err == nil {
@@ -30,8 +36,9 @@ func benchTable(b *testing.B, root string) {
 	}
 	db := writeTestDB(b)
 	mustCreate(b, db, root, "SELECT 0::BIGINT AS id, 'w' AS writer, 0.0::DOUBLE AS x", nil, nil)
+	q := *lakeRows / 4
 	for i := 0; i < 4; i++ {
-		mustAppend(b, db, root, fmt.Sprintf("SELECT i::BIGINT AS id, 'w%d' AS writer, i * 0.5 AS x FROM range(%d, %d) r(i)", i%2, i*5000, i*5000+5000))
+		mustAppend(b, db, root, fmt.Sprintf("SELECT i::BIGINT AS id, 'w%d' AS writer, i * 0.5 AS x FROM range(%d, %d) r(i)", i%2, i*q, i*q+q))
 	}
 }
 
@@ -76,7 +83,7 @@ func BenchmarkLakeAppendCommit(b *testing.B) {
 }
 
 // BenchmarkLakeFullRefresh: a writer's FULL refresh of a shared table:
-// its rows deleted and 5,000 rows written in one commit.
+// its rows deleted and a quarter of -lake.rows written in one commit.
 func BenchmarkLakeFullRefresh(b *testing.B) {
 	SetObjectCache(&ObjectCache{Dir: b.TempDir()})
 	defer SetObjectCache(nil)
@@ -94,7 +101,7 @@ func BenchmarkLakeFullRefresh(b *testing.B) {
 				if _, err := tx.Delete(context.Background(), db, "writer = 'w0'"); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := tx.Append(context.Background(), db, "SELECT i::BIGINT AS id, 'w0' AS writer, i * 0.25 AS x FROM range(5000) r(i)"); err != nil {
+				if _, err := tx.Append(context.Background(), db, fmt.Sprintf("SELECT i::BIGINT AS id, 'w0' AS writer, i * 0.25 AS x FROM range(%d) r(i)", *lakeRows/4)); err != nil {
 					b.Fatal(err)
 				}
 				if _, err := tx.Commit(context.Background()); err != nil {
@@ -136,7 +143,7 @@ func BenchmarkLakeScan(b *testing.B) {
 					b.Fatal(err)
 				}
 				var n int64
-				if err := db.QueryRow("SELECT count(*) FROM (" + q + ")").Scan(&n); err != nil || n != 20000 {
+				if err := db.QueryRow("SELECT count(*) FROM (" + q + ")").Scan(&n); err != nil || n != int64(*lakeRows/4*4) {
 					b.Fatal(n, err)
 				}
 			}
