@@ -263,7 +263,7 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 		}
 		return c.viewSQL(ctx, string(sk.Table), sk.Describe())
 	} else if sk != nil && !computedByReaders(c.p, up) {
-		return sinkReadSQL(ctx, c.s, c.p, up, sk)
+		return sinkReadSQL(ctx, c.s, c.snap, c.p, up, sk)
 	}
 	if c.depth > len(c.p.Nodes) {
 		return "", fmt.Errorf("%w: node '%s' reads itself through its upstream nodes (a cycle)", ErrSource, name)
@@ -283,7 +283,7 @@ func (c *compiler) nodeSQL(ctx context.Context, name string) (string, error) {
 
 // sinkReadSQL reads what node n wrote to sink sk: a shared sink gives that
 // writer's rows only, without the writer column.
-func sinkReadSQL(ctx context.Context, ses *session, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) (string, error) {
+func sinkReadSQL(ctx context.Context, ses *session, snap *workspace.Snapshot, p *workspace.Pipeline, n *workspace.Node, sk *workspace.Sink) (string, error) {
 	path := string(sk.Table)
 	if !sk.IsDelta() {
 		if !pathExists(path) {
@@ -306,7 +306,7 @@ func sinkReadSQL(ctx context.Context, ses *session, p *workspace.Pipeline, n *wo
 			col := sh.EffectiveColumn()
 			if s.Schema().Field(col) == nil {
 				return "", fmt.Errorf("%w: table %s has no `%s` column to tell node '%s''s rows from the other writers': drop it once, then run normally (%s)",
-					ErrLegacyTable, sk.Describe(), col, n.Name, dropOnce(p.Name, n.Name))
+					ErrLegacyTable, sk.Describe(), col, n.Name, dropOnce(snap, sk.Table, p.Name, n.Name))
 			}
 			for _, f := range s.Schema().FieldNames() {
 				if !strings.EqualFold(f, col) {

@@ -235,6 +235,21 @@ func (fr *flowRun) record() {
 	x.run.record(func(c context.Context) error { return x.run.store.RecordFlows(c, x.run.ID, []history.Flow{fl}) })
 }
 
+// tableNodes are the nodes of pipeline p writing the table of sp: a FULL
+// refresh of them refreshes that table (every flow of it) and no other.
+func tableNodes(p *workspace.Pipeline, sp *sinkPlan) []string {
+	var out []string
+	if sp.table == nil {
+		return nil
+	}
+	for _, w := range sp.table.Writers {
+		if w.Pipeline == p.Name && !slices.Contains(out, w.Node) {
+			out = append(out, w.Node)
+		}
+	}
+	return out
+}
+
 // flowWarnings warns, before a run, about flows of declarative pipelines
 // that will start from scratch on a table that already has other flows: a
 // node was renamed or the table gained a writer, and the new flow
@@ -287,7 +302,7 @@ func (r *Runner) flowWarnings(ctx context.Context, plan *Plan) []validate.Diagno
 			out = append(out, workspace.NewDiagnostic(at, workspace.SeverityWarning, validate.CodeFlowName,
 				fmt.Sprintf("flow %s of %s is new (%s had the flows %s): a flow is identified by its name, so it starts from scratch and reprocesses all of its data, which %s may already hold",
 					f.name, f.target, f.target, strings.Join(names, ", "), f.target),
-				"keep the old name with `flow: {name: ...}`, or run a full refresh of the table once: "+human.RunCommand(tp.pipeline.Name, nil, validate.RefreshFull, "")))
+				"keep the old name with `flow: {name: ...}`, or run a full refresh of the table once: "+human.RunCommand(tp.pipeline.Name, tableNodes(tp.pipeline, f.sink), validate.RefreshFull, "")))
 		}
 	}
 	return out

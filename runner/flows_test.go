@@ -148,7 +148,11 @@ func TestDeclarativeAppendFlows(t *testing.T) {
 // a new flow that reprocesses: the plan warns, naming it, and advises a full
 // refresh of the table.
 func TestFlowRenamedWarns(t *testing.T) {
-	w := newWS(t, declFiles())
+	files := declFiles()
+	// Another table of the pipeline, which the hint's full refresh of
+	// events must not touch.
+	files["pipelines/decl.yaml"] += "- name: other\n  sources:\n  - path: ../data/b/\n    format: JSONL\n    as_stream: true\n  sinks:\n  - table_name: other\n    mode: APPEND\n"
+	w := newWS(t, files)
 	r := testRunner(t)
 	mustRun(t, r, w.load(), Request{})
 	yaml, _ := os.ReadFile(filepath.Join(w.dir, "pipelines/decl.yaml"))
@@ -158,9 +162,20 @@ func TestFlowRenamedWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := fmt.Sprint(plan.Warnings)
-	for _, s := range []string{"flow events__live_bb of main.default.events is new", "starts from scratch", "--refresh FULL"} {
+	for _, s := range []string{"flow events__live_bb of main.default.events is new", "starts from scratch",
+		"laktory run --pipeline decl --select backfill --select live_a --select live_bb --refresh FULL"} {
 		if !strings.Contains(msg, s) {
 			t.Fatalf("warnings %s: want %q", msg, s)
+		}
+	}
+	// The hint's command refreshes events and no other table.
+	hint, err := r.Plan(context.Background(), w.load(), Request{Pipelines: []string{"decl"}, Selectors: []string{"backfill", "live_a", "live_bb"}, Refresh: "FULL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range hint.Effects {
+		if e.Table != "" && e.Table != workspace.TableID(w.table("events")) {
+			t.Fatalf("the hint's full refresh also does %s on %s", e.Kind, e.Table)
 		}
 	}
 	// With flow.name keeping the old name, the flow resumes.

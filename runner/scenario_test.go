@@ -391,7 +391,7 @@ nodes:
 	o := run(t, r, snap, Request{})
 	ts := taskSum(t, o.sum, "pl.a")
 	if !errors.Is(o.err, ErrTasksFailed) || !strings.Contains(ts.Err, "has no `_laktory_writer` column") ||
-		!strings.Contains(ts.Err, "laktory run --pipeline pl --select a --refresh RESET --reset-mode DROP && laktory run --pipeline pl") {
+		!strings.Contains(ts.Err, "laktory run --select pl.a --refresh RESET --reset-mode DROP && laktory run --select pl.a") {
 		t.Fatalf("legacy table: %v / %q", o.err, ts.Err)
 	}
 	path := w.table("prices")

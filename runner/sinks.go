@@ -113,7 +113,7 @@ func filesSink(x *taskExec, sp *sinkPlan) *sink.Files {
 // deltaSink is the Delta sink sp plans, with the reset it plans.
 func (x *taskExec) deltaSink(sp *sinkPlan) *sink.Delta {
 	d := &sink.Delta{Task: sinkTask{x}, Sink: sp.sink, Writer: sp.writer,
-		Path: x.sinkPath(sp), Label: tableLabel(sp),
+		Path: x.sinkPath(sp), Label: tableLabel(sp), DropHint: dropOnce(x.run.Plan.snap, sp.sink.Table, x.tp.pipeline.Name, x.tp.node.Name),
 		Definition: func() (delta.TableDefinition, error) { return x.tableDefinition(sp) },
 		Pending:    func() bool { return x.deferred[sp] },
 		CommitPending: func(ctx context.Context) error {
@@ -198,9 +198,17 @@ func sinkQuery(sp *sinkPlan, rel string, cols []column) string {
 // whereViolationsSQL counts the rows of rel outside a `where` predicate.
 func whereViolationsSQL(pred, rel string) string { return sink.WhereViolationsSQL(pred, rel) }
 
-// dropOnce is the command that drops the table of a writer, then runs its
-// pipeline (sink.DropOnce).
-func dropOnce(pipeline, node string) string { return sink.DropOnce(pipeline, node) }
+// dropOnce is the command that drops table (once) and runs its writers
+// again (validate.ResetTableCommand: all of them, so none is left without
+// its rows), else that of writer pipeline.node (sink.DropOnce).
+func dropOnce(snap *workspace.Snapshot, table workspace.TableID, pipeline, node string) string {
+	if snap != nil {
+		if t := snap.Table(table); t != nil && len(t.Writers) > 0 {
+			return validate.ResetTableCommand(t, "DROP")
+		}
+	}
+	return sink.DropOnce(pipeline, node)
+}
 
 func toEngine(cols []column) []engine.Column {
 	out := make([]engine.Column, len(cols))

@@ -405,6 +405,7 @@ func (fr *flowRun) streamSource(p *workspace.Pipeline, n *workspace.Node, src *w
 		if sh := sk.Shared; sh != nil {
 			if sh.UsesWriterColumn() {
 				d.dropColumn, d.writer = sh.EffectiveColumn(), up.Name
+				d.dropHint = dropOnce(x.run.Plan.snap, sk.Table, p.Name, up.Name)
 				d.where = quoteIdent(d.dropColumn) + " = " + quoteString(sh.EffectiveWriterID(p.Name, up.Name))
 			} else {
 				backend, conf, where := up.DataframeBackend, up.SparkConf, sh.Where

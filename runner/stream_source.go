@@ -293,6 +293,9 @@ type deltaStream struct {
 	// (a node_name stream).
 	where      string
 	dropColumn string
+	// dropHint is the command that drops the table once and runs its
+	// writers again (a table written before it was shared).
+	dropHint string
 	// whereOf renders a `where` writer's predicate for a version's schema
 	// (nil for a writer column, whose predicate is where).
 	whereOf func(*delta.StructType) string
@@ -449,7 +452,7 @@ func (s *deltaStream) read(ctx context.Context, from, to json.RawMessage) (strin
 	if s.dropColumn != "" {
 		if snap.Schema().Field(s.dropColumn) == nil {
 			return "", fmt.Errorf("%w: %s has no `%s` column to tell the writer's rows from the other writers': drop it once, then run normally (%s)",
-				ErrLegacyTable, s.label, s.dropColumn, dropOnce(s.pipeline, s.writer))
+				ErrLegacyTable, s.label, s.dropColumn, s.dropHint)
 		}
 		for _, f := range snap.Schema().FieldNames() {
 			if !strings.EqualFold(f, s.dropColumn) {

@@ -64,7 +64,7 @@ func (c *checker) deep() {
 			c.add(c.sharedPos(where[0], "where"), Warning, CodeOwnershipSwitch,
 				fmt.Sprintf("table %s has the writer column %s, but its writers now own their rows with `where`: rows written before the switch keep their writer and may match no predicate",
 					t.Label(), workspace.DefaultWriterColumn),
-				"drop the table once, then run normally: "+dropOnce(where[0]))
+				"drop the table once, then run normally: "+ResetTableCommand(t, "DROP"))
 		}
 	}
 }
@@ -76,7 +76,7 @@ func (c *checker) deepColumn(t *workspace.Table, f TableFacts, ws []*workspace.W
 			c.add(c.sharedPos(w, ""), Error, CodeLegacyTable,
 				fmt.Sprintf("table %s has no `%s` column: it was written before it was shared (or by writers owning rows with `where`), so writes will fail until it is dropped once",
 					t.Label(), column),
-				"drop the table once, then run normally: "+dropOnce(w))
+				"drop the table once, then run normally: "+ResetTableCommand(t, "DROP"))
 		}
 		return
 	}
@@ -130,9 +130,17 @@ func closestWriter(ws []*workspace.Writer, id string) *workspace.Writer {
 	return ws[0]
 }
 
-// dropOnce is the command that drops a writer's table (a RESET with DROP
-// of the writer) and the normal run after it.
-func dropOnce(w *workspace.Writer) string {
-	return human.RunCommand(w.Pipeline, []string{w.Node}, RefreshReset, "DROP") + " && " +
-		human.RunCommand(w.Pipeline, nil, "", "")
+// ResetTableCommand is the command that resets the whole table t with
+// reset mode mode (a RESET of every writer of it, in one run: the table is
+// reset once and every writer's checkpoint with it), then runs those
+// writers normally, so none is left without its rows or with a checkpoint
+// the table no longer matches; it touches no other table.
+func ResetTableCommand(t *workspace.Table, mode string) string {
+	var sels []string
+	for _, w := range t.Writers {
+		if s := w.Pipeline + "." + w.Node; !slices.Contains(sels, s) {
+			sels = append(sels, s)
+		}
+	}
+	return human.RunCommand("", sels, RefreshReset, mode) + " && " + human.RunCommand("", sels, "", "")
 }

@@ -34,7 +34,7 @@ func TestDeepRules(t *testing.T) {
 		{name: "written before it was shared", facts: map[workspace.TableID]TableFacts{t1: {Exists: true, Columns: []string{"x"}}},
 			want: []W{
 				D("col.yaml", 7, 13, CodeLegacyTable, "table main.default.t has no `_laktory_writer` column: it was written before it was shared"),
-				D("col.yaml", 12, 13, CodeLegacyTable, "--refresh RESET --reset-mode DROP && laktory run --pipeline"),
+				D("col.yaml", 12, 13, CodeLegacyTable, "--refresh RESET --reset-mode DROP && laktory run --select"),
 			}},
 		{name: "rows of removed writers", facts: map[workspace.TableID]TableFacts{
 			t1: {Exists: true, Columns: []string{"_laktory_writer", "x"}, WriterColumn: "_laktory_writer", WriterRows: map[string]int64{"pl.a": 3, "pl.c": 5, "old.x": 1}},

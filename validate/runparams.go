@@ -153,7 +153,7 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 					add(w.Pos, Error, CodeFullOverrideOthers,
 						fmt.Sprintf("--refresh FULL with --reset-mode %s on %s would also delete the rows of the other writers (pipelines %s): a full refresh never deletes the rows of the other writers",
 							rp.ResetMode, t.Label(), list(pipelines)),
-						"reset the whole table, then run normally (the other pipelines then need a FULL refresh): "+resetThenRun(w, rp.ResetMode))
+						"reset the whole table, then run its writers normally: "+ResetTableCommand(t, rp.ResetMode))
 					continue
 				}
 				msg := fmt.Sprintf("--refresh FULL with --reset-mode %s on the shared table %s is rejected: a full refresh only deletes the writer's own rows", rp.ResetMode, t.Label())
@@ -161,7 +161,7 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 					msg = fmt.Sprintf("--refresh FULL with --reset-mode %s on %s would delete the rows of nodes %s of pipeline '%s': reset the whole table with --refresh RESET --reset-mode %s, then run normally",
 						rp.ResetMode, t.Label(), list(nodes), w.Pipeline, rp.ResetMode)
 				}
-				add(w.Pos, Error, CodeFullOverrideShared, msg, "reset the whole table, then run normally: "+resetThenRun(w, rp.ResetMode))
+				add(w.Pos, Error, CodeFullOverrideShared, msg, "reset the whole table, then run its writers normally: "+ResetTableCommand(t, rp.ResetMode))
 			case RefreshReset:
 				if len(outside) > 0 {
 					add(w.Pos, Warning, CodeResetOtherWriters,
@@ -173,13 +173,6 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 		}
 	}
 	return rp, ds
-}
-
-// resetThenRun is the RESET of a writer with a reset mode, then its normal
-// run.
-func resetThenRun(w *workspace.Writer, mode string) string {
-	return human.RunCommand(w.Pipeline, []string{w.Node}, RefreshReset, mode) + " && " +
-		human.RunCommand(w.Pipeline, []string{w.Node}, "", "")
 }
 
 // fullRefreshes are the FULL refreshes of writers (pipeline.node), one

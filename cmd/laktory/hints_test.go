@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,4 +135,133 @@ func TestHintsPasteAsIs(t *testing.T) {
 	if len(ds) < 10 || commands < 8 {
 		t.Fatalf("%d diagnostics naming %d commands: the scenarios do not cover the hints", len(ds), commands)
 	}
+}
+
+// TestHintsTouchOnlyTheirSubject plans every laktory run command the hints
+// about a shared table name (a legacy table, an ownership switch, a FULL
+// refresh with a reset-mode override, a whole-table RESET leaving writers
+// of other pipelines behind) and checks that, pasted as they are, they
+// touch only what the message is about: a hint about one table resets no
+// other table and runs every writer of it again (none left without its
+// rows or with a checkpoint the table no longer matches); a hint about
+// some writers deletes the rows of those writers only.
+func TestHintsTouchOnlyTheirSubject(t *testing.T) {
+	dir := workspacetest.Demo(t)
+	snap := workspacetest.LoadDir(t, dir, workspace.Options{})
+	ids := map[string]workspace.TableID{}
+	writers := map[workspace.TableID][]string{}
+	for _, tb := range snap.Tables {
+		ids[tb.Name] = tb.ID
+		for _, w := range tb.Writers {
+			writers[tb.ID] = append(writers[tb.ID], w.Pipeline+"."+w.Node)
+		}
+	}
+	prices, orders := ids["main.default.prices"], ids["main.default.all_orders"]
+	r, err := runner.New(runner.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	deep := func(facts map[workspace.TableID]validate.TableFacts) []workspace.Diagnostic {
+		return validate.Check(snap, validate.Options{Facts: facts})
+	}
+	params := func(req validate.RunRequest) []workspace.Diagnostic {
+		_, ds := validate.RunParameters(snap, req)
+		return ds
+	}
+	for _, tc := range []struct {
+		name string
+		code string
+		ds   []workspace.Diagnostic
+		// table: the hint is about this table; writers: about these
+		// writers (pipeline.node).
+		table   workspace.TableID
+		writers []string
+	}{
+		{name: "legacy table", code: validate.CodeLegacyTable, table: prices,
+			ds: deep(map[workspace.TableID]validate.TableFacts{prices: {Exists: true, Columns: []string{"x"}}})},
+		{name: "ownership switched to where", code: validate.CodeOwnershipSwitch, table: orders,
+			ds: deep(map[workspace.TableID]validate.TableFacts{orders: {Exists: true, Columns: []string{workspace.DefaultWriterColumn, "client_id"}}})},
+		{name: "FULL with a reset mode, other pipelines", code: validate.CodeFullOverrideOthers, table: orders,
+			ds: params(validate.RunRequest{Refresh: "FULL", ResetMode: "DROP", Selection: map[string][]string{"pl-client-acme": {"orders"}}})},
+		{name: "FULL with a reset mode, one pipeline", code: validate.CodeFullOverrideShared, table: prices,
+			ds: params(validate.RunRequest{Refresh: "FULL", ResetMode: "DROP", Selection: map[string][]string{"pl-prices": {"feed_a"}}})},
+		{name: "RESET of a table with writers outside the run", code: validate.CodeResetOtherWriters, writers: []string{"pl-client-globex.orders"},
+			ds: params(validate.RunRequest{Refresh: "RESET", ResetMode: "DROP", Selection: map[string][]string{"pl-client-acme": {"orders"}}})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var hints []string
+			for _, d := range tc.ds {
+				if d.Code == tc.code {
+					hints = append(hints, d.Hint)
+				}
+			}
+			if len(hints) == 0 {
+				t.Fatalf("no %s in %v", tc.code, tc.ds)
+			}
+			for _, hint := range hints {
+				tasks := map[string]bool{}
+				commands := 0
+				for _, m := range commandRe.FindAllString(hint, -1) {
+					for _, c := range strings.Split(m, " && ") {
+						req, ok := runRequest(t, c)
+						if !ok {
+							continue
+						}
+						commands++
+						plan, err := r.Plan(context.Background(), snap, req)
+						if err != nil {
+							t.Fatalf("%q: %q does not plan: %v", hint, c, err)
+						}
+						for _, task := range plan.Tasks {
+							tasks[task.Key] = true
+						}
+						for _, e := range plan.Effects {
+							switch {
+							case e.Kind == runner.EffectResetCheckpoint || e.Kind == runner.EffectResume:
+							case tc.table != "" && e.Table != tc.table:
+								t.Errorf("%q: %q also does %s on %s", hint, c, e.Kind, e.Table)
+							case tc.writers != nil && (e.Kind != runner.EffectDeleteRows || !slices.Contains(tc.writers, e.Task)):
+								t.Errorf("%q: %q also does %s for %s on %s", hint, c, e.Kind, e.Task, e.Table)
+							}
+						}
+					}
+				}
+				if commands == 0 {
+					t.Fatalf("%q names no run command", hint)
+				}
+				if tc.table != "" {
+					for _, w := range writers[tc.table] {
+						if !tasks[w] {
+							t.Errorf("%q resets %s but never runs its writer %s again: its rows stay lost (or its checkpoint disagrees with the table)", hint, tc.table, w)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// runRequest is the runner request of a laktory run command line (ok
+// false for another command).
+func runRequest(t *testing.T, line string) (runner.Request, bool) {
+	t.Helper()
+	words := shellWords(strings.TrimSpace(line))
+	if len(words) < 2 || words[1] != "run" {
+		return runner.Request{}, false
+	}
+	a := &app{ctx: context.Background(), getenv: func(string) string { return "" }}
+	cmd, rest, err := a.rootCommand().Find(words[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	fl := cmd.Flags()
+	pipelines, _ := fl.GetStringArray("pipeline")
+	selectors, _ := fl.GetStringArray("select")
+	refresh, _ := fl.GetString("refresh")
+	mode, _ := fl.GetString("reset-mode")
+	return runner.Request{Pipelines: pipelines, Selectors: selectors, Refresh: refresh, ResetMode: mode}, true
 }

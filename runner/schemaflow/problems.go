@@ -286,6 +286,15 @@ func (c *check) sinkSchemas(ns *nodeState) []SinkSchema {
 	return out
 }
 
+// dropTable is the command that drops table t once (and runs its writers
+// again: validate.ResetTableCommand), else the node's RESET with DROP.
+func dropTable(t *workspace.Table, ns *nodeState) string {
+	if t != nil && len(t.Writers) > 0 {
+		return validate.ResetTableCommand(t, "DROP")
+	}
+	return human.RunCommand(ns.p.Name, []string{ns.n.Name}, "RESET", "DROP")
+}
+
 // writerOf is the writer of sink sk of a node (nil for a table without it).
 func writerOf(t *workspace.Table, ns *nodeState, sk *workspace.Sink) *workspace.Writer {
 	if t == nil {
@@ -305,7 +314,7 @@ func (c *check) target(ns *nodeState, t *workspace.Table, w *workspace.Writer, s
 	e := c.onDisk(string(sk.Table))
 	if e.exists {
 		return target{cols: e.cols, what: fmt.Sprintf("table %s (version %d)", label(t, sk), e.version),
-			fix: "drop the table once so it takes the new type (" + human.RunCommand(ns.p.Name, []string{ns.n.Name}, "RESET", "DROP") + ")"}
+			fix: "drop the table once so it takes the new type (" + dropTable(t, ns) + ")"}
 	}
 	if decl := c.declared(t, sk); decl != nil {
 		return target{cols: sinkColumns(w, decl), what: fmt.Sprintf("the declared schema of %s", label(t, sk)),

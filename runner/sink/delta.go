@@ -61,6 +61,9 @@ type Delta struct {
 	// link flipped since cannot lead one of them elsewhere. Label names the
 	// table in messages.
 	Path, Label string
+	// DropHint is the command that drops the table once and runs its
+	// writers again ("": DropOnce of the writer).
+	DropHint string
 	// Definition is how the sink creates its table.
 	Definition func() (delta.TableDefinition, error)
 	// Where is the writer's `where` predicate as the session's engine
@@ -309,7 +312,14 @@ func (d *Delta) checkLegacy(snap *delta.Snapshot) error {
 		return nil
 	}
 	return fmt.Errorf("%w: table %s has no `%s` column: it was written before it was shared (or by writers owning rows with `where`), so node '%s' of pipeline '%s' cannot write its rows with their writer id. Drop it once, then run normally (%s)",
-		ErrLegacyTable, d.Label, w.Column, w.Node, w.Pipeline, DropOnce(w.Pipeline, w.Node))
+		ErrLegacyTable, d.Label, w.Column, w.Node, w.Pipeline, cmpOr(d.DropHint, DropOnce(w.Pipeline, w.Node)))
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // DropOnce is the command that drops the table of a writer (its RESET with
