@@ -435,6 +435,21 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		}
 		return &rx{t: tUInt32, sql: "CAST(count(*) AS UINTEGER)", name: "len", agg: true}, nil
 	}
+	if name == "if" && len(n.Args) == 3 && !n.Distinct {
+		// polars' IF is when(cond).then(a).otherwise(b): CASE's rules.
+		return r.expr(&sqlfront.Case{Whens: []*sqlfront.When{{Cond: n.Args[0], Result: n.Args[1]}}, Else: n.Args[2], P: n.P}, sc, grouped)
+	}
+	if n.Distinct && name == "count" && len(n.Args) == 1 {
+		// n_unique of the non-null values, UInt32.
+		x, err := r.expr(n.Args[0], sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		if x.agg {
+			return nil, unsupported(n.P, "", "an aggregate inside an aggregate")
+		}
+		return &rx{t: tUInt32, sql: "CAST(count(DISTINCT " + x.sql + ") AS UINTEGER)", name: x.name, agg: true}, nil
+	}
 	if n.Distinct {
 		return nil, unsupported(n.P, "", "%s(DISTINCT ...) in Polars SQL", name)
 	}
@@ -490,6 +505,88 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return nil, err
 		}
 		return derive(args[0], tUInt32, "CAST(strlen("+args[0].sql+") AS UINTEGER)"), nil
+	case "power", "pow":
+		if err := arity(2); err != nil {
+			return nil, err
+		}
+		for _, a := range args {
+			if a.agg || !a.t.isNumeric() || a.t.isDecimal() {
+				return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), a.t)
+			}
+		}
+		return powerOf(n.P, "power", args[0], args[1], "Polars SQL")
+	case "sqrt":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		if !x.t.isNumeric() || x.t.isDecimal() {
+			return nil, unsupported(n.P, "", "SQRT of %s in Polars SQL", x.t)
+		}
+		ft := tFloat64
+		if x.t.isFloat() {
+			ft = x.t
+		}
+		v := castTo(x, ft)
+		// NaN below zero (-inf too), -0.0 kept; integers as Float64.
+		return derive(x, ft, "CAST(CASE WHEN "+v+" < 0 THEN CAST('nan' AS DOUBLE) ELSE sqrt(CAST("+v+" AS DOUBLE)) END AS "+ft.DuckDB()+")"), nil
+	case "sign":
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		switch {
+		case x.t.isInt():
+			return derive(x, x.t, "CAST(sign("+x.sql+") AS "+x.t.DuckDB()+")"), nil
+		case x.t.isFloat():
+			// NaN and zeros (-0.0 too) are themselves.
+			return derive(x, x.t, "CASE WHEN isnan("+x.sql+") OR "+x.sql+" = 0 THEN "+x.sql+" ELSE CAST(sign("+x.sql+") AS "+x.t.DuckDB()+") END"), nil
+		}
+		return nil, unsupported(n.P, "", "SIGN of %s in Polars SQL", x.t)
+	case "greatest", "least":
+		// max_horizontal / min_horizontal: nulls skipped (null when all
+		// are), NaN the greatest, in the arguments' supertype, a literal
+		// as Int32 or Float64; named after the first.
+		if len(args) == 0 {
+			return nil, rejected(n.P, "SQLSyntaxError", "%s expects at least 1 argument", strings.ToUpper(name))
+		}
+		lit := func(a *rx) *rx {
+			if !a.dyn {
+				return a
+			}
+			c := *a
+			c.dyn = false
+			switch {
+			case a.t.isInt() && fits(a.ival, tInt32):
+				c.t = tInt32
+			case a.t.isInt():
+				c.t = tInt64
+			default:
+				c.t = tFloat64
+			}
+			return &c
+		}
+		t := lit(args[0]).t
+		for _, a := range args[1:] {
+			switch {
+			case t.Kind == String && a.t.Kind == String:
+			case t.isNumeric() && !t.isDecimal() && a.t.isNumeric() && !a.t.isDecimal():
+				if t = supertype(&rx{t: t}, lit(a)); t == nil {
+					return nil, unsupported(n.P, "", "%s over these types in Polars SQL", strings.ToUpper(name))
+				}
+			default:
+				return nil, unsupported(n.P, "", "%s of %s and %s in Polars SQL", strings.ToUpper(name), t, a.t)
+			}
+		}
+		items := make([]string, len(args))
+		agg := false
+		for i, a := range args {
+			items[i] = castTo(lit(a), t)
+			agg = agg || a.agg
+		}
+		x := derive(args[0], t, name+"("+strings.Join(items, ", ")+")")
+		x.agg = agg
+		return x, nil
 	case "abs":
 		if err := arity(1); err != nil {
 			return nil, err

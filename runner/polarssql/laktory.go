@@ -633,12 +633,18 @@ func (lk *laktory) power(n *sqlfront.Call, name string) (*rx, error) {
 	default:
 		base, exp = args[0], args[1]
 	}
+	return powerOf(n.P, name, base, exp, "Laktory's SQL parser")
+}
+
+// powerOf is base to the power exp as polars' pow computes it (see
+// power), in the dialect named in its refusals.
+func powerOf(pos int, name string, base, exp *rx, dialectName string) (*rx, error) {
 	out := func(t *Type, sql string) *rx {
 		return &rx{t: t, sql: sql, name: base.name, constant: base.constant && exp.constant}
 	}
 	f64 := func(x *rx) string { return castTo(x, tFloat64) }
 	refuse := func() (*rx, error) {
-		return nil, unsupported(n.P, "", "%s of %s to the power of %s in Laktory's SQL parser", strings.ToUpper(name), base.t, exp.t)
+		return nil, unsupported(pos, "", "%s of %s to the power of %s in %s", strings.ToUpper(name), base.t, exp.t, dialectName)
 	}
 	lit := exp.constant && exp.dyn // one value: polars' special cases apply
 	if base.t.isInt() && lit && exp.t.isInt() {
