@@ -499,10 +499,21 @@ func (s *Session) CreateTable(ctx context.Context, name, query string) error {
 }
 
 // Share implements engine.Session: a cached global temporary view, which
-// every session of the server reads.
+// every session of the server reads. The view keeps its analyzed plan
+// (spark.sql.legacy.storeAnalyzedPlanForView, for this statement only):
+// Spark 4.2 otherwise keeps its SQL text and resolves it again in the
+// reading session, where the temporary views of this one (a node's
+// steps) do not exist (TABLE_OR_VIEW_NOT_FOUND).
 func (s *Session) Share(ctx context.Context, name, query string) (string, error) {
 	rel := "global_temp." + quoteIdent(name)
-	if err := s.Exec(ctx, "CREATE OR REPLACE GLOBAL TEMPORARY VIEW "+quoteIdent(name)+" AS "+query); err != nil {
+	if err := s.Exec(ctx, "SET spark.sql.legacy.storeAnalyzedPlanForView=true"); err != nil {
+		return "", err
+	}
+	err := s.Exec(ctx, "CREATE OR REPLACE GLOBAL TEMPORARY VIEW "+quoteIdent(name)+" AS "+query)
+	if rerr := s.Exec(ctx, "RESET spark.sql.legacy.storeAnalyzedPlanForView"); err == nil {
+		err = rerr
+	}
+	if err != nil {
 		return "", err
 	}
 	if err := s.Exec(ctx, "CACHE TABLE "+rel); err != nil {

@@ -465,3 +465,41 @@ func TestInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSparkShare: a relation shared by one session over its temporary
+// views (a node's output kept for downstream tasks) is read by another
+// session of the server, where those views do not exist. Opt-in
+// (LAKTORY_SPARK_REMOTE).
+func TestSparkShare(t *testing.T) {
+	ctx := t.Context()
+	e, err := Open(ctx, remote(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var ss [2]*Session
+	for i := range ss {
+		es, err := e.Open(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss[i] = es.(*Session)
+		defer ss[i].Close()
+	}
+	name := fmt.Sprintf("lk_share_test_%d", time.Now().UnixNano())
+	if err := ss[0].CreateView(ctx, name+"_step", "SELECT id, id * 2 AS v FROM range(3)"); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := ss[0].Share(ctx, name, "SELECT * FROM "+quoteIdent(name+"_step"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, sum int64
+	if err := ss[1].QueryRow(ctx, "SELECT count(*), sum(v) FROM "+rel, &n, &sum); err != nil || n != 3 || sum != 6 {
+		t.Fatalf("the shared relation read by another session: %d rows, sum %d, %v", n, sum, err)
+	}
+	var key, conf string
+	if err := ss[0].QueryRow(ctx, "SET spark.sql.legacy.storeAnalyzedPlanForView", &key, &conf); err != nil || conf != "false" {
+		t.Fatalf("after Share, the session's spark.sql.legacy.storeAnalyzedPlanForView is %q (%v), want false", conf, err)
+	}
+}
