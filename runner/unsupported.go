@@ -121,7 +121,9 @@ func unsupported(p *workspace.Pipeline, n *workspace.Node) []validate.Diagnostic
 // runner emulates through the engine seam as it does for the local
 // engine, ForEach sinks (each batch's rows come back to Go through
 // Session.Rows), update flows included (their state is Parquet files the
-// engine writes and reads, Session.SaveParquet), and sources with a
+// engine writes and reads, Session.SaveParquet; COMPLETE mode keeps its
+// input there too), VIEW sinks (the view evaluated by Spark, its file
+// written as locally), and sources with a
 // declared schema (Spark's reader given it). A feature an engine cannot
 // run is refused here, before anything runs, rather than computed
 // elsewhere than the engine chosen.
@@ -130,13 +132,6 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 		return nil
 	}
 	var ds []validate.Diagnostic
-	for _, sk := range n.Sinks {
-		if sk.IsView() {
-			ds = append(ds, workspace.NewDiagnostic(sk.At("table_type"), workspace.SeverityError, validate.CodeLocalUnsupported,
-				fmt.Sprintf("node '%s' of pipeline '%s' writes a VIEW sink (%s), which the %s engine does not run yet: views live in the local catalog", n.Name, p.Name, sk.Describe(), info.Name),
-				"run it on the local engine (without --engine spark), or leave the node out of the run"))
-		}
-	}
 	for _, s := range n.Sources {
 		if s.Kind == workspace.SourceDataFrame {
 			ds = append(ds, workspace.NewDiagnostic(s.At("data"), workspace.SeverityError, validate.CodeLocalUnsupported,

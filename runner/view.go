@@ -199,13 +199,42 @@ func (c *compiler) evalView(ctx context.Context, v *delta.View, dir string) (str
 	return "SELECT * FROM " + quoteIdent(rel), nil
 }
 
-// viewColumns are the columns of relation rel, as a view file keeps them.
-func viewColumns(cols []engine.Column) []delta.ViewColumn {
+// viewColumns are the columns of relation rel, as a view file keeps them:
+// DuckDB's types, the Spark engine's (native) named as DuckDB names the
+// same values.
+func viewColumns(cols []engine.Column, native bool) []delta.ViewColumn {
 	out := make([]delta.ViewColumn, len(cols))
 	for i, c := range cols {
 		out[i] = delta.ViewColumn{Name: c.Name, Type: c.Type}
+		if native {
+			out[i].Type = duckDBOfSpark(c.Type)
+		}
 	}
 	return out
+}
+
+// sparkDuckDB names DuckDB's type of the values of a Spark type (the Spark
+// engine's name of it: the client's TypeName).
+var sparkDuckDB = map[string]string{"String": "VARCHAR", "Long": "BIGINT", "Integer": "INTEGER", "Short": "SMALLINT",
+	"Byte": "TINYINT", "Double": "DOUBLE", "Float": "FLOAT", "Boolean": "BOOLEAN", "Date": "DATE",
+	"Timestamp": "TIMESTAMP WITH TIME ZONE", "TimestampNtz": "TIMESTAMP", "Binary": "BLOB"}
+
+// duckDBOfSpark maps a Spark type name (Decimal(p,s), Array<T> and
+// Map<K,V> included) to DuckDB's; a name it does not know is kept.
+func duckDBOfSpark(t string) string {
+	switch {
+	case sparkDuckDB[t] != "":
+		return sparkDuckDB[t]
+	case strings.HasPrefix(t, "Decimal("):
+		return "DECIMAL" + strings.TrimPrefix(t, "Decimal")
+	case strings.HasPrefix(t, "Array<") && strings.HasSuffix(t, ">"):
+		return duckDBOfSpark(t[len("Array<"):len(t)-1]) + "[]"
+	case strings.HasPrefix(t, "Map<") && strings.HasSuffix(t, ">"):
+		if k, v, ok := strings.Cut(t[len("Map<"):len(t)-1], ","); ok && !strings.ContainsAny(k, "<(") {
+			return "MAP(" + duckDBOfSpark(k) + ", " + duckDBOfSpark(v) + ")"
+		}
+	}
+	return t
 }
 
 // processView runs a view node: each VIEW sink's definition is written to
@@ -238,7 +267,7 @@ func (x *taskExec) processView(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", tableLabel(sp), err)
 		}
-		v.Columns = viewColumns(toEngine(cols))
+		v.Columns = viewColumns(toEngine(cols), x.s.native)
 		v.CreatedAt = time.Now().UTC()
 		if err := delta.WriteView(ctx, dir, v, x.run.guard); err != nil {
 			return fmt.Errorf("%w: %w", ErrSink, err)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/engine"
-	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 )
 
@@ -217,9 +216,25 @@ func TestViewEngines(t *testing.T) {
 	if ds := unsupported(p, &remote); len(ds) != 1 || !strings.Contains(ds[0].Message, "a VIEW sink in a lake on object storage") {
 		t.Fatalf("a view in a bucket lake: %v", ds)
 	}
-	ds := engineUnsupported(engine.Info{Name: "spark"}, p, n)
-	if len(ds) != 1 || ds[0].Code != validate.CodeLocalUnsupported || !strings.Contains(ds[0].Message, "writes a VIEW sink (table orders_v)") {
-		t.Fatalf("the spark engine: %v", ds)
+	// The Spark engine runs it (TestInteropSparkViews, opt-in).
+	if ds := engineUnsupported(engine.Info{Name: "spark"}, p, n); len(ds) != 0 {
+		t.Fatalf("the spark engine refuses the view node: %v", ds)
+	}
+}
+
+// TestViewColumnsSpark: a view the Spark engine creates keeps its columns
+// in DuckDB's names, as the local engine's (TestInteropSparkViews compares
+// them on a server).
+func TestViewColumnsSpark(t *testing.T) {
+	cols := []engine.Column{{Name: "k", Type: "String"}, {Name: "n", Type: "Long"}, {Name: "i", Type: "Integer"}, {Name: "d", Type: "Decimal(10,2)"},
+		{Name: "ts", Type: "Timestamp"}, {Name: "ntz", Type: "TimestampNtz"}, {Name: "a", Type: "Array<Long>"}, {Name: "m", Type: "Map<String,Double>"},
+		{Name: "s", Type: "Struct"}}
+	want := "[{k VARCHAR} {n BIGINT} {i INTEGER} {d DECIMAL(10,2)} {ts TIMESTAMP WITH TIME ZONE} {ntz TIMESTAMP} {a BIGINT[]} {m MAP(VARCHAR, DOUBLE)} {s Struct}]"
+	if got := fmt.Sprint(viewColumns(cols, true)); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	if got := fmt.Sprint(viewColumns([]engine.Column{{Name: "k", Type: "VARCHAR"}}, false)); got != "[{k VARCHAR}]" {
+		t.Fatalf("the local engine's columns: %s", got)
 	}
 }
 

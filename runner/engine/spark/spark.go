@@ -22,6 +22,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -476,7 +477,26 @@ func (s *Session) Describe(ctx context.Context, query string) ([]engine.Column, 
 		}
 		return nil
 	})
-	return out, err
+	if err != nil || !slices.ContainsFunc(out, func(c engine.Column) bool { return c.Type == "Decimal" }) {
+		return out, err
+	}
+	// The client's schema drops a decimal's precision and scale: Spark's
+	// DESCRIBE QUERY names them (decimal(10,2)).
+	rs, err := s.rows(ctx, "DESCRIBE QUERY "+query)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Type != "Decimal" || i >= len(rs) || len(rs[i]) < 2 {
+			continue
+		}
+		if name, _ := rs[i][0].(string); name == out[i].Name {
+			if dt, _ := rs[i][1].(string); strings.HasPrefix(dt, "decimal(") {
+				out[i].Type = "Decimal" + strings.TrimPrefix(dt, "decimal")
+			}
+		}
+	}
+	return out, nil
 }
 
 // CreateView implements engine.Session.
