@@ -439,6 +439,10 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		// polars' IF is when(cond).then(a).otherwise(b): CASE's rules.
 		return r.expr(&sqlfront.Case{Whens: []*sqlfront.When{{Cond: n.Args[0], Result: n.Args[1]}}, Else: n.Args[2], P: n.P}, sc, grouped)
 	}
+	if name == "mod" && len(n.Args) == 2 && !n.Distinct {
+		// MOD(a, b) is a % b.
+		return r.expr(&sqlfront.Binary{Op: "%", L: n.Args[0], R: n.Args[1], P: n.P}, sc, grouped)
+	}
 	if n.Distinct && name == "count" && len(n.Args) == 1 {
 		// n_unique of the non-null values, UInt32.
 		x, err := r.expr(n.Args[0], sc, grouped)
@@ -515,6 +519,34 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			}
 		}
 		return powerOf(n.P, "power", args[0], args[1], "Polars SQL")
+	case "ln", "log10", "log2", "exp", "cbrt", "sin", "cos", "tan", "atan", "degrees", "radians":
+		// Float64 (integers cast), through the same C library functions
+		// as polars' Rust ones; a Float32 polars computes in single
+		// precision, whose rounding differs.
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		if !x.t.isNumeric() || x.t.isDecimal() || x.t.Kind == Float32 {
+			return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), x.t)
+		}
+		v := castTo(x, tFloat64)
+		nan, negInf := "CAST('nan' AS DOUBLE)", "CAST('-inf' AS DOUBLE)"
+		var sql string
+		switch name {
+		case "ln", "log10", "log2":
+			fn := map[string]string{"ln": "ln", "log10": "log10", "log2": "log2"}[name]
+			sql = "CASE WHEN isnan(" + v + ") THEN " + v + " WHEN " + v + " < 0 THEN " + nan + " WHEN " + v + " = 0 THEN " + negInf + " ELSE " + fn + "(" + v + ") END"
+		case "sin", "cos", "tan":
+			sql = "CASE WHEN isinf(" + v + ") THEN " + nan + " ELSE " + name + "(" + v + ") END"
+		case "degrees":
+			sql = "(" + v + " * CAST(57.29577951308232 AS DOUBLE))" // Rust's to_degrees: x * (180 / PI)
+		case "radians":
+			sql = "(" + v + " * CAST(0.017453292519943295 AS DOUBLE))" // to_radians: x * (PI / 180)
+		default:
+			sql = name + "(" + v + ")"
+		}
+		return derive(x, tFloat64, sql), nil
 	case "sqrt":
 		if err := arity(1); err != nil {
 			return nil, err
