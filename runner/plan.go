@@ -110,6 +110,11 @@ func (r *Runner) Plan(ctx context.Context, snap *workspace.Snapshot, req Request
 	if workspace.HasErrors(ds) {
 		return nil, &PlanError{Diagnostics: ds}
 	}
+	nds, err := bucketSparkNewTables(ctx, r.runEngine().Info(), snap, sel)
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, nds...)
 	wp, err := r.workspaceProblems(ctx, snap, sel, req.Strict, len(req.Pipelines) == 0)
 	if err != nil {
 		return nil, err

@@ -516,3 +516,43 @@ func TestS3LakeMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestS3LakeSparkNewTableComment: on a Spark engine with the lake in a
+// bucket, a sink with a comment whose table does not exist yet is refused
+// before anything runs (LK232 at the sink's metadata): Spark creates bucket
+// tables with Delta's DataFrame writer, which writes no description. Once
+// the local engine created the table (with its comment), the Spark run is
+// planned.
+func TestS3LakeSparkNewTableComment(t *testing.T) {
+	w := newWS(t, map[string]string{"pipelines/pl.yaml": `name: pl
+nodes:
+- name: a
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: commented
+    mode: APPEND
+    metadata:
+      comment: the rows of a
+`, "data/a/1.jsonl": jsonl("a", 0, 3, "")})
+	newS3Lake(t, w.dir)
+	r := testRunner(t)
+	spark := sparkBucket{Engine: &fakeEngine{Engine: r.local}}
+	r.cfg.Engine = spark
+	pe := planErr(t, r, w.load(), Request{})
+	if !hasDiag(pe, validate.CodeBucketSparkNew, "creates table commented in the bucket with a comment") {
+		t.Fatalf("no LK232: %v", pe.Diagnostics)
+	}
+	for _, d := range pe.Diagnostics {
+		if d.Code == validate.CodeBucketSparkNew && d.Line != 11 {
+			t.Errorf("LK232 at line %d, want 11 (the metadata)", d.Line)
+		}
+	}
+	r.cfg.Engine = r.local
+	mustRun(t, r, w.load(), Request{})
+	r.cfg.Engine = spark
+	if _, err := r.Plan(context.Background(), w.load(), Request{}); err != nil {
+		t.Fatalf("the table exists: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -180,4 +181,41 @@ func bucketLakeUnsupported(info engine.Info, snap *workspace.Snapshot, sel selec
 	return append(ds, workspace.NewDiagnostic(at, workspace.SeverityError, validate.CodeBucketLakeEngine,
 		fmt.Sprintf("the lake %s is in a bucket, and the %s engine cannot read and write it safely: %s", snap.Layout.Lake, info.Name, info.BucketLake),
 		"start the Spark Connect server with hadoop-aws and Delta's default S3 LogStore (docs/object-storage.md), run on the local engine (without --engine spark), or point the workspace at a lake folder the cluster sees (--lake)"))
+}
+
+// bucketSparkNewTables refuses, on the Spark engine with the lake in a
+// bucket, a sink with a comment (metadata.comment) whose table does not
+// exist yet: Spark creates a bucket table with Delta's DataFrame writer
+// (a CREATE TABLE takes the folder of its writer claims for an existing
+// table, runner/engine/spark), which writes no description, where the
+// local engine and Laktory write it. A table that exists keeps its own.
+func bucketSparkNewTables(ctx context.Context, info engine.Info, snap *workspace.Snapshot, sel selection.Selection) ([]validate.Diagnostic, error) {
+	if info.Name == engine.Local || !snap.Layout.RemoteLake() {
+		return nil, nil
+	}
+	var ds []validate.Diagnostic
+	for _, p := range sel.Pipelines {
+		for _, name := range sel.Nodes[p.Name] {
+			n := p.Node(name)
+			if n == nil {
+				continue
+			}
+			for _, sk := range n.Sinks {
+				if sk.Table == "" || sk.IsView() || sk.Metadata == nil || sk.Metadata.Comment == "" {
+					continue
+				}
+				_, err := delta.Open(ctx, string(sk.Table))
+				if err == nil {
+					continue
+				}
+				if !errors.Is(err, delta.ErrNotDeltaTable) {
+					return nil, err
+				}
+				ds = append(ds, workspace.NewDiagnostic(sk.At("metadata"), workspace.SeverityError, validate.CodeBucketSparkNew,
+					fmt.Sprintf("node '%s' of pipeline '%s' creates %s in the bucket with a comment, which the %s engine does not write there (Delta's DataFrame writer creates bucket tables)", n.Name, p.Name, sk.Describe(), info.Name),
+					"run its first run on the local engine (without --engine spark), which creates the table with its comment, or remove metadata.comment"))
+			}
+		}
+	}
+	return ds, nil
 }

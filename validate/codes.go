@@ -118,6 +118,7 @@ const (
 	// LK23x: a lake in a bucket (docs/object-storage.md).
 	CodeBucketLakeEngine = "LK230"
 	CodeBucketLakeView   = "LK231"
+	CodeBucketSparkNew   = "LK232"
 	CodeCrossCycle       = "LK240" // docs/running.md, "Order across pipelines"
 	CodeMaterializedView = "LK241" // docs/declarative.md, "Materialized views"
 	CodeSQLBind          = "LK301"
@@ -237,6 +238,7 @@ var Codes = []CodeInfo{
 	{CodeSourceMissing, Warning, "a file source path that does not exist on this machine (read from disk by the caller); an error in plans, runs and validate --deep"},
 	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://) on a server that cannot write it safely: no s3a (hadoop-aws), or a Delta LogStore other than S3SingleDriverLogStore (DynamoDB's does not exclude the workbench's commits); nothing runs"},
 	{CodeBucketLakeView, Error, "a VIEW sink with the lake in a bucket (s3://): views are files of a local lake; nothing runs"},
+	{CodeBucketSparkNew, Error, "on the Spark engine with the lake in a bucket, a sink whose table does not exist yet declares a comment: Delta's DataFrame writer, which creates bucket tables there, writes no description; nothing runs"},
 	{CodeCrossCycle, Warning, "pipelines read each other's tables in a cycle: a run of them orders every read but one, which reads the table as the last run left it"},
 	{CodeMaterializedView, Warning, "a mode on a batch node's table sink in a declarative pipeline: Laktory declares it as a materialized view, which each update replaces whatever the mode"},
 	{CodeRemotePath, Warning, "a file source or sink path on Databricks or in an object store (/Volumes/..., dbfs:/..., s3://...) that no `paths:` of laktory-workbench.yaml maps to a local folder; an error in plans, runs and validate --deep"},
