@@ -42,7 +42,10 @@ var update = flag.Bool("update", false, "rewrite testdata/corpus/status.txt")
 // before their translation; round 4's held-out part (steps h4_, and the
 // fixture table feed) covers the families still refused after round 3
 // and variations on round 2's silent-difference classes, written before
-// the code it tests.
+// the code it tests; round 5's held-out part (steps h5_, and the fixture
+// table csv5 of CSV string columns) covers the families still refused
+// after round 4 and the predicates of shared sinks, source filters,
+// expectations and MERGE conditions, written before the code it tests.
 var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus", "", "round 1 (development)"},
 	{"testdata/corpus/heldout", "heldout/", "round 1 (held out)"},
@@ -52,6 +55,7 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout3", "heldout3/", "round 3 (held out)"},
 	{"testdata/corpus/round4", "round4/", "round 4 (development)"},
 	{"testdata/corpus/heldout4", "heldout4/", "round 4 (held out)"},
+	{"testdata/corpus/heldout5", "heldout5/", "round 5 (held out)"},
 }
 
 type corpusCase struct {
