@@ -55,6 +55,7 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout3", "heldout3/", "round 3 (held out)"},
 	{"testdata/corpus/round4", "round4/", "round 4 (development)"},
 	{"testdata/corpus/heldout4", "heldout4/", "round 4 (held out)"},
+	{"testdata/corpus/round5", "round5/", "round 5 (development)"},
 	{"testdata/corpus/heldout5", "heldout5/", "round 5 (held out)"},
 }
 

@@ -472,7 +472,7 @@ func stringFuncs() []*fnDef {
 			// DecimalFormat rounds half even.
 			return c.out(tString, formatDecimalSQL(x.sql, decimalRoundSQL(x.sql, x.t, d, "spark_div_half_even", decimalType(38, d)), d)), nil
 		case x.t.isFractional():
-			return c.out(tString, fmt.Sprintf("format('{:,.%df}', CAST(%s AS DOUBLE))", d, x.sql)), nil
+			return c.out(tString, fmt.Sprintf("spark_format_double(CAST(%s AS DOUBLE), %d)", x.sql, d)), nil
 		}
 		return nil, c.wrongType(0, "NUMERIC")
 	})

@@ -125,6 +125,23 @@ var macros = []macro{
 	{"spark_fp_digits", "s", "CASE WHEN contains(s, 'e') THEN {'d': rtrim(replace(split_part(s, 'e', 1), '.', ''), '0'), 'e': CAST(split_part(s, 'e', 2) AS INTEGER)} " +
 		"WHEN split_part(s, '.', 1) <> '0' THEN {'d': rtrim(replace(s, '.', ''), '0'), 'e': length(split_part(s, '.', 1)) - 1} " +
 		"ELSE {'d': ltrim(split_part(s, '.', 2), '0'), 'e': length(ltrim(split_part(s, '.', 2), '0')) - length(split_part(s, '.', 2)) - 1} END"},
+	// Java's DecimalFormat of a double with n decimals (format_number):
+	// rounded half even on the exact value where n cuts its shortest
+	// digits; where n is beyond them DecimalFormat pads the digits
+	// FloatingDecimal gives with zeros (0.1 with 20 decimals is
+	// 0.10000000000000000000, not the binary expansion). Those are the
+	// shortest digits up to 15 of them below 2^53; elsewhere they may not
+	// be (1E23 is 99,999,999,999,999,990,000,000 in Spark), so the run
+	// stops (LOCALLY_UNSUPPORTED.FORMAT_NUMBER) rather than differ.
+	{"spark_format_double", "x, n", "list_transform([x], m_fdx -> CASE WHEN m_fdx IS NULL THEN NULL WHEN isnan(m_fdx) THEN 'NaN' " +
+		"WHEN isinf(m_fdx) THEN CASE WHEN m_fdx > 0 THEN '∞' ELSE '-∞' END " +
+		"WHEN m_fdx = 0 THEN format('{:,.' || n || 'f}', m_fdx) " +
+		"ELSE list_transform([spark_fp_digits(CAST(abs(m_fdx) AS VARCHAR))], m_fdg -> CASE WHEN length(m_fdg.d) - 1 - m_fdg.e > n THEN format('{:,.' || n || 'f}', m_fdx) " +
+		"WHEN abs(m_fdx) >= 9007199254740992 OR length(m_fdg.d) > 15 THEN error('[LOCALLY_UNSUPPORTED.FORMAT_NUMBER] format_number of the double ' || CAST(m_fdx AS VARCHAR) || ' with ' || n || ' decimals: Java reads its digits with FloatingDecimal, which beyond 15 digits or 2^53 may give others than its shortest representation') " +
+		"ELSE CASE WHEN m_fdx < 0 THEN '-' ELSE '' END || list_transform([CASE WHEN m_fdg.e >= 0 THEN m_fdg.d || repeat('0', greatest(m_fdg.e + 1 - length(m_fdg.d), 0)) ELSE repeat('0', -m_fdg.e) || m_fdg.d END], " +
+		"m_fdm -> spark_group3(left(m_fdm, greatest(m_fdg.e, 0) + 1)) || CASE WHEN n > 0 THEN '.' || rpad(substr(m_fdm, greatest(m_fdg.e, 0) + 2), n, '0') ELSE '' END)[1] END)[1] END)[1]"},
+	// Digits grouped by three with commas, from the right.
+	{"spark_group3", "s", "reverse(rtrim(regexp_replace(reverse(s), '([0-9]{3})', '\\1,', 'g'), ','))"},
 	{"spark_fp_format", "g, plain", "CASE WHEN NOT plain THEN left(g.d, 1) || '.' || CASE WHEN length(g.d) = 1 THEN '0' ELSE substr(g.d, 2) END || 'E' || g.e " +
 		"WHEN g.e >= 0 THEN list_transform([g.d || repeat('0', greatest(g.e + 2 - length(g.d), 0))], m_fpp -> left(m_fpp, g.e + 1) || '.' || substr(m_fpp, g.e + 2))[1] " +
 		"ELSE '0.' || repeat('0', -g.e - 1) || g.d END"},
