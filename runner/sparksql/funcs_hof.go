@@ -79,8 +79,8 @@ func hofFuncs() []*fnDef {
 	}
 	// array_insert(a, pos, v) (Spark 4: -1 appends): a position beyond
 	// the end pads with NULLs; 0 is INVALID_INDEX_OF_ZERO; a negative
-	// position before the start (Spark prepends NULLs) is refused at run
-	// time.
+	// position -n before the start gives Spark's array of n elements: the
+	// value, NULLs, then the array.
 	arrayInsert := fn("array_insert", Rewritten, 3, 3, func(c *fcall) (*rx, error) {
 		a, err := c.arrayArg(0)
 		if err != nil {
@@ -95,7 +95,7 @@ func hofFuncs() []*fnDef {
 			return nil, err
 		}
 		p, x := c.r.lambdaName(), c.r.lambdaName()
-		body := "CASE WHEN " + p + " < 1 THEN error('[LOCALLY_UNSUPPORTED.ARRAY_INSERT] array_insert at a negative position before the start of the array') " +
+		body := "CASE WHEN " + p + " < 1 THEN list_concat([" + vs + "], list_transform(range(1 - " + p + "), " + x + " -> CAST(NULL AS " + t.DuckDB() + ")), " + as + ") " +
 			"WHEN " + p + " <= len(" + as + ") + 1 THEN list_concat(" + as + "[1:" + p + " - 1], [" + vs + "], " + as + "[" + p + ":]) " +
 			"ELSE list_concat(" + as + ", list_transform(range(" + p + " - 1 - len(" + as + ")), " + x + " -> CAST(NULL AS " + t.DuckDB() + ")), [" + vs + "]) END"
 		sql := "CASE WHEN " + as + " IS NULL OR " + n.sql + " IS NULL THEN NULL WHEN " + n.sql + " = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
