@@ -181,9 +181,11 @@ func fakeSession(t *testing.T) (*Session, *fakeConnect) {
 
 // TestReadFilesRequest: the Spark engine's reader of landing files is one
 // ExecutePlan creating a temporary view of a Read.DataSource that names
-// every file as a path of its own, as it is on disk, with globbing off
-// (__globPaths__ false): names with glob characters (f?.csv, [f]1.csv,
-// **, {a,b}, a backslash) are those files, never patterns. The options
+// every file as a path of its own, its glob characters escaped (Spark
+// 4.2's reader globs the paths even with __globPaths__ false, which is not
+// sent, and a source's reader_kwargs cannot set): names with glob
+// characters (f?.csv, [f]1.csv, **, {a,b}, a backslash) are those files,
+// never patterns. The options
 // and the declared schema are the source's (testdata/readfiles.json; -update
 // rewrites it); TestSparkReadFilesExact reads such files on a server.
 func TestReadFilesRequest(t *testing.T) {
@@ -242,8 +244,9 @@ func TestReadFilesRequest(t *testing.T) {
 	for _, p := range ds["paths"].([]any) {
 		paths = append(paths, p.(string))
 	}
-	if !slices.Equal(paths, files) || ds["options"].(map[string]any)["__globPaths__"] != "false" {
-		t.Errorf("paths %q (want %q), options %v", paths, files, ds["options"])
+	escaped := []string{dir + `/f\?.csv`, dir + `/\[f\]1.csv`, dir + `/\*\*.csv`, dir + `/a\{1\}\,2.csv`, dir + `/b\\\*.csv`, dir + "/sub/x y.csv"}
+	if _, glob := ds["options"].(map[string]any)["__globPaths__"]; !slices.Equal(paths, escaped) || glob {
+		t.Errorf("paths %q (want %q), options %v", paths, escaped, ds["options"])
 	}
 	if _, err := s.ReadFiles(t.Context(), nil, "csv", nil); !errors.Is(err, engine.ErrUnsupported) {
 		t.Errorf("no files: %v", err)
@@ -297,13 +300,13 @@ func TestSparkReadFilesExact(t *testing.T) {
 		dir = t.TempDir()
 	}
 	dir, _ = os.MkdirTemp(dir, "files")
-	names := []string{"f1.csv", "f?.csv", "[f]1.csv", "**.csv", "a{1},2.csv"}
+	names := []string{"f1.csv", "f?.csv", "[f]1.csv", "**.csv", "a{1},2.csv", `b\*.csv`, "x y.csv"}
 	for i, n := range names {
-		if err := os.WriteFile(filepath.Join(dir, n), fmt.Appendf(nil, "k,name\n%d,%s\n", i, n), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, n), fmt.Appendf(nil, "k,name\n%d,\"%s\"\n", i, n), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, pick := range [][]string{names[1:2], names[2:3], names[3:4], names[1:]} {
+	for _, pick := range [][]string{names[1:2], names[2:3], names[3:4], names[5:6], names[1:]} {
 		var files []string
 		for _, n := range pick {
 			files = append(files, filepath.Join(dir, n))

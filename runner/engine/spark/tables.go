@@ -28,9 +28,11 @@ var streamOnly = map[string]bool{
 // ReadFiles implements engine.Session: Spark's reader of the format, with
 // the source's options and declared schema, over exactly the files: a
 // temporary view of Spark Connect's Read.DataSource naming each file as a
-// path, with globbing off (DataSource's __globPaths__, as Spark's file
-// stream source reads its batches), so a name with glob characters
-// (f?.csv, [f]1.csv, **) is that file only and never a pattern.
+// path, its glob characters escaped (globEscape), so a name with glob
+// characters (f?.csv, [f]1.csv, **, {a,b}) is that file only and never a
+// pattern. Spark 4.2's batch reader globs the paths whatever DataSource's
+// __globPaths__ says (TestSparkReadFilesExact read f1.csv for f?.csv with
+// it false), so the option is not sent.
 func (s *Session) ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error) {
 	s.n++
 	v := fmt.Sprintf("lk_files_%d", s.n)
@@ -84,15 +86,14 @@ func readFilesView(view string, files []string, format string, src *workspace.So
 	}
 	if src != nil {
 		for k, v := range src.ReaderKwargs {
-			if !streamOnly[strings.ToLower(k)] {
+			if !streamOnly[strings.ToLower(k)] && !strings.EqualFold(k, globPathsKey) {
 				opts[k] = fmt.Sprint(v)
 			}
 		}
 	}
-	opts[globPathsKey] = "false"
 	paths := make([]string, len(files))
 	for i, f := range files {
-		paths[i] = filepath.ToSlash(f)
+		paths[i] = globEscape(filepath.ToSlash(f))
 	}
 	ds := map[string]any{"format": name, "options": opts, "paths": paths}
 	if src != nil {
@@ -108,8 +109,23 @@ func readFilesView(view string, files []string, format string, src *workspace.So
 }
 
 // globPathsKey is the option of Spark's DataSource (DataSource.GLOB_PATHS_KEY)
-// that, "false", takes each path as a file's name rather than a pattern.
+// that, "false", should take each path as a file's name rather than a
+// pattern; a source's reader_kwargs may not set it (the paths are escaped).
 const globPathsKey = "__globPaths__"
+
+// globEscape escapes the characters of Hadoop's glob patterns (GlobPattern:
+// \ * ? [ ] { } and the , of an alternation) with a backslash, so the
+// globbing reader matches the one file of that name.
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`\*?[]{},`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
 // readerSchema is a declared source schema as the DDL of a reader's
 // schema ("a BIGINT, b STRING"; "" when none), in backquotes: Spark
