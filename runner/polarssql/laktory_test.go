@@ -118,3 +118,33 @@ func TestLaktoryFuncsCurrent(t *testing.T) {
 		t.Error("laktory_funcs_gen.go is not current: python scripts/polars/sqlglot_functions.py | gofmt > runner/polarssql/laktory_funcs_gen.go")
 	}
 }
+
+// TestGeneratedCurrent: testdata/sqlglot/text.json and
+// testdata/random/arith.json are what their scripts compute with the
+// installed laktory, sqlglot and polars (an upgrade shows what changed).
+func TestGeneratedCurrent(t *testing.T) {
+	py := os.Getenv("LAKTORY_PYTHON")
+	if py == "" {
+		if os.Getenv("LAKTORY_REQUIRE_INTEROP") == "1" {
+			t.Fatal("LAKTORY_PYTHON is not set")
+		}
+		t.Skip("LAKTORY_PYTHON not set")
+	}
+	for script, file := range map[string]string{"sqlglot_text.py": "testdata/sqlglot/text.json", "random_arith.py": "testdata/random/arith.json"} {
+		out := t.TempDir() + "/out.json"
+		if b, err := exec.Command(py, "../../scripts/polars/"+script, out).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, b)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is not what scripts/polars/%s computes today: rerun it and read the diff", file, script)
+		}
+	}
+}

@@ -5,11 +5,12 @@ cases: 0.5, integral 2..9) and wrapping integer powers. Writes
 runner/polarssql/testdata/random/arith.json, which TestRandomArith
 compares with the local translation, bit for bit.
 
-Dev-only:  $LAKTORY_PYTHON scripts/polars/random_arith.py
+Dev-only:  $LAKTORY_PYTHON scripts/polars/random_arith.py [OUT.json]
 """
 import json
 import os
 import random
+import sys
 import struct
 
 import narwhals as nw
@@ -56,7 +57,7 @@ def main():
     cols_json = {k: [repr(v) if isinstance(v, float) else v for v in vs] for k, vs in cols.items()}
     out["columns"] = cols_json
     here = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(here, "..", "..", "runner", "polarssql", "testdata", "random", "arith.json")
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "runner", "polarssql", "testdata", "random", "arith.json")
     with open(path, "w") as f:
         json.dump(out, f, separators=(",", ":"))
         f.write("\n")

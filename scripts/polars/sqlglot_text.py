@@ -4,10 +4,11 @@ class of its node, and Laktory's exception when its parse raises. Writes
 runner/polarssql/testdata/sqlglot/text.json, which TestSqlglotText
 compares with the local parse, its print and its refusal.
 
-Dev-only:  $LAKTORY_PYTHON scripts/polars/sqlglot_text.py
+Dev-only:  $LAKTORY_PYTHON scripts/polars/sqlglot_text.py [OUT.json]
 """
 import json
 import os
+import sys
 
 import sqlglot
 from laktory.sqlparser import SQLParser
@@ -44,7 +45,7 @@ def main():
             rec["message"] = str(x)
         out.append(rec)
     here = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(here, "..", "..", "runner", "polarssql", "testdata", "sqlglot", "text.json")
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "runner", "polarssql", "testdata", "sqlglot", "text.json")
     with open(path, "w") as f:
         json.dump({"sqlglot": sqlglot.__version__, "cases": out}, f, indent=1)
         f.write("\n")
