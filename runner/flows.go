@@ -95,6 +95,9 @@ func nodeFlows(snap *workspace.Snapshot, p *workspace.Pipeline, n *workspace.Nod
 		sk := sp.sink
 		f := &flowPlan{name: FlowName(p, n, sk), dir: CheckpointDir(snap.Layout, p, n, sk), sink: sp, once: once,
 			update: n.Flow != nil && n.Flow.Kind == workspace.FlowUpdate, complete: sinkMode(sk) == modeComplete}
+		if f.complete {
+			f.partial = completePartial(n)
+		}
 		if p.Declarative() {
 			f.target = flowTarget(snap, n, sk)
 			if n.Flow != nil && n.Flow.ImportCheckpoint != "" && !once {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/checkpoint"
+	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/human"
@@ -41,6 +42,9 @@ type flowPlan struct {
 	// the input so far (kept in the checkpoint's state, as an update
 	// flow's) and overwrites the table with it.
 	complete bool
+	// partial: a COMPLETE flow's aggregation that merges (completePartial):
+	// its state is its output, not its input.
+	partial *partialAgg
 	// importFrom is the checkpoint to import on the flow's first update
 	// (import_checkpoint), resolved.
 	importFrom string
@@ -205,7 +209,11 @@ func (fr *flowRun) run(ctx context.Context) error {
 			fr.afterStep(stepOffsets, batch)
 		}
 		start := time.Now()
-		b := microBatch{appID: cp.ID, version: batch, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp,
+		// A partial aggregation merges with the previous output; without
+		// one (a checkpoint of a version that kept the input) this batch
+		// aggregates the input kept, and keeps its output from then on.
+		fresh := f.partial != nil && batch > 0 && !pathExists(filepath.Join(cp.StateDir(batch-1), completeState))
+		b := microBatch{appID: cp.ID, version: batch, sinks: []*sinkPlan{f.sink}, flow: f, cp: cp, fullInput: fresh,
 			sources: func(ctx context.Context, src *workspace.Source) (string, bool, error) {
 				i := streamed[src]
 				if i < 0 || !src.AsStream {
@@ -215,7 +223,7 @@ func (fr *flowRun) run(ctx context.Context) error {
 				if me := (*missingFilesError)(nil); errors.As(err, &me) {
 					me.flow, me.batch = f.name, batch
 				}
-				if err == nil && (f.update || f.complete) {
+				if err == nil && (f.update || f.complete && (f.partial == nil || fresh)) {
 					q, err = x.updateInput(ctx, microBatch{version: batch, flow: f, cp: cp}, i, q)
 				}
 				return q, err == nil, err
@@ -703,4 +711,137 @@ func (x *taskExec) readState(ctx context.Context, path string) (string, error) {
 		}
 	}
 	return x.s.e.ReadFiles(ctx, files, "PARQUET", nil)
+}
+
+// completeState is the state a COMPLETE flow with a partial aggregation
+// keeps: its last output.
+const completeState = "output.parquet"
+
+// partialAgg is a COMPLETE flow's aggregation whose results merge, as
+// Spark's state store keeps them: one SQL step SELECT keys, count/sum/
+// min/max(...) AS name FROM {df} [WHERE ...] GROUP BY keys. Each
+// micro-batch aggregates its own rows, and the output is the previous
+// output and the batch's merged per key (counts and sums summed, min of
+// mins, max of maxes), so the state is the output, not every input row.
+// cols are the output's columns in order: merge "" for a key.
+type partialAgg struct {
+	cols []partialCol
+}
+
+type partialCol struct{ name, merge string }
+
+// completePartial returns the partial aggregation of node n's COMPLETE
+// flow, or nil when its query has another shape (the flow then keeps its
+// input, as an update flow does).
+func completePartial(n *workspace.Node) *partialAgg {
+	if n.DataframeBackend == "POLARS" || len(n.Expectations) > 0 || len(n.Transformer) != 1 || n.Transformer[0].Expr == "" {
+		return nil
+	}
+	q, err := sparksql.ParseQuery(n.Transformer[0].Expr)
+	if err != nil || len(q.With) > 0 || len(q.OrderBy) > 0 || q.Limit != nil || q.Offset != nil {
+		return nil
+	}
+	sel, ok := q.Body.(*sparksql.Select)
+	if !ok || sel.Distinct || len(sel.Laterals) > 0 || sel.Having != nil || len(sel.Windows) > 0 || sel.Qualify != nil ||
+		len(sel.From) != 1 || sel.GroupBy == nil || sel.GroupBy.All || sel.GroupBy.With != "" {
+		return nil
+	}
+	if tn, ok := sel.From[0].(*sparksql.TableName); !ok || tn.Placeholder != "df" {
+		return nil
+	}
+	var groups []string
+	for _, g := range sel.GroupBy.Items {
+		c, ok := g.(*sparksql.ColumnRef)
+		if !ok || len(c.Parts) != 1 {
+			return nil
+		}
+		groups = append(groups, strings.ToLower(c.Parts[0].Name))
+	}
+	p := &partialAgg{}
+	var names, keys []string
+	for _, it := range sel.Items {
+		var col partialCol
+		switch e := it.Expr.(type) {
+		case *sparksql.ColumnRef:
+			if len(e.Parts) != 1 || !slices.Contains(groups, strings.ToLower(e.Parts[0].Name)) ||
+				it.Alias != nil && !strings.EqualFold(it.Alias.Name, e.Parts[0].Name) {
+				return nil
+			}
+			col = partialCol{name: e.Parts[0].Name}
+			keys = append(keys, strings.ToLower(col.name))
+		case *sparksql.Call:
+			fn := strings.ToLower(e.Name.Name)
+			if it.Alias == nil || len(it.Aliases) > 0 || e.Distinct || e.Filter != nil || e.Over != nil || len(e.Within) > 0 || e.Nulls != "" ||
+				!(e.StarArg && len(e.Args) == 0 && fn == "count" || !e.StarArg && len(e.Args) == 1) {
+				return nil
+			}
+			switch fn {
+			case "count", "sum":
+				col = partialCol{name: it.Alias.Name, merge: "sum"}
+			case "min", "max":
+				col = partialCol{name: it.Alias.Name, merge: fn}
+			default:
+				return nil
+			}
+		default:
+			return nil
+		}
+		if slices.Contains(names, strings.ToLower(col.name)) {
+			return nil
+		}
+		names = append(names, strings.ToLower(col.name))
+		p.cols = append(p.cols, col)
+	}
+	for _, g := range groups {
+		if !slices.Contains(keys, g) {
+			return nil // a key the output leaves out
+		}
+	}
+	return p
+}
+
+// mergePartial merges the aggregation of micro-batch b's rows (relation
+// out) with the flow's previous output, keeps the result as the flow's
+// state and returns the relation reading it. fresh: the previous batch
+// kept no output (its first batch, or a checkpoint of a version that kept
+// the input): out is the whole aggregation.
+func (x *taskExec) mergePartial(ctx context.Context, b microBatch, out string, fresh bool) (string, error) {
+	p := b.flow.partial
+	cols, err := x.s.describe(ctx, "SELECT * FROM "+quoteIdent(out))
+	if err != nil {
+		return "", err
+	}
+	if len(cols) != len(p.cols) {
+		return "", fmt.Errorf("%w: flow %s: the aggregation has %d columns, its query %d", ErrCheckpoint, b.flow.name, len(cols), len(p.cols))
+	}
+	q := "SELECT * FROM " + quoteIdent(out)
+	if prev := filepath.Join(b.cp.StateDir(b.version-1), completeState); !fresh {
+		st, err := x.readState(ctx, prev)
+		if err != nil {
+			return "", fmt.Errorf("%w: read the output of flow %s: %w", ErrCheckpoint, b.flow.name, err)
+		}
+		var sel, keys, names []string
+		for i, c := range p.cols {
+			id := quoteIdent(cols[i].Name)
+			names = append(names, id)
+			switch {
+			case c.merge == "":
+				sel, keys = append(sel, id), append(keys, id)
+			case c.merge == "sum" && !strings.ContainsAny(cols[i].Type, "<>"):
+				// A sum of sums widens (DuckDB's HUGEINT, Spark's decimal
+				// precision): the batch's type is the output's.
+				sel = append(sel, fmt.Sprintf("CAST(sum(%s) AS %s) AS %s", id, cols[i].Type, id))
+			default:
+				sel = append(sel, fmt.Sprintf("%s(%s) AS %s", c.merge, id, id))
+			}
+		}
+		all := strings.Join(names, ", ")
+		q = fmt.Sprintf("SELECT %s FROM (SELECT %s FROM (%s) UNION ALL SELECT %s FROM %s) GROUP BY %s",
+			strings.Join(sel, ", "), all, st, all, quoteIdent(out), strings.Join(keys, ", "))
+	}
+	st, err := x.saveState(ctx, b, completeState, q)
+	if err != nil {
+		return "", err
+	}
+	return x.s.view(ctx, "complete", st)
 }

@@ -519,3 +519,108 @@ nodes:
 		t.Fatalf("after a FULL refresh: %v, want %s", got, want)
 	}
 }
+
+// TestStreamCompletePartial: a COMPLETE aggregation of counts, sums,
+// minimums and maximums per key keeps its output as its state, merged with
+// each micro-batch's own aggregation, so the state holds one row per key
+// however many rows arrived (it held every input row: 3, then 203, then
+// 403), and the table is the aggregation of all of them; a query of
+// another shape (avg) keeps its input. Two flows over the same files.
+func TestStreamCompletePartial(t *testing.T) {
+	rows := func(from, to int) string {
+		var b strings.Builder
+		for i := from; i < to; i++ {
+			fmt.Fprintf(&b, `{"k": "%c", "v": %d}`+"\n", 'a'+i%3, i)
+		}
+		return b.String()
+	}
+	w := newWS(t, map[string]string{
+		"pipelines/pl.yaml": `name: pl
+nodes:
+- name: agg
+  sources:
+  - path: ../data/a/
+    format: JSONL
+    as_stream: true
+  transformer:
+    nodes:
+    - expr: SELECT k, count(*) AS n, count(v) AS nv, sum(v) AS s, min(v) AS lo, max(v) AS hi FROM {df} WHERE v >= 0 GROUP BY k
+  sinks:
+  - table_name: totals
+    mode: COMPLETE
+- name: avg
+  sources:
+  - path: ../data/a/
+    format: JSONL
+    as_stream: true
+  transformer:
+    nodes:
+    - expr: SELECT k, avg(v) AS m FROM {df} GROUP BY k
+  sinks:
+  - table_name: means
+    mode: COMPLETE
+`,
+		"data/a/1.jsonl": rows(0, 3),
+	})
+	r := testRunner(t)
+	snap := w.load()
+	p := snap.Pipeline("pl")
+	if completePartial(p.Node("agg")) == nil || completePartial(p.Node("avg")) != nil {
+		t.Fatal("agg merges, avg does not")
+	}
+	stateRows := func(node, table string) (out, in int64) {
+		t.Helper()
+		n := p.Node(node)
+		dir := filepath.Join(CheckpointDir(snap.Layout, p, n, n.Sinks[0]), "state")
+		count := func(glob string) int64 {
+			files, _ := filepath.Glob(filepath.Join(dir, "*", glob, "*.parquet"))
+			if len(files) == 0 {
+				return 0
+			}
+			var c int64
+			if err := r.db.QueryRowContext(t.Context(), "SELECT count(*) FROM read_parquet(?)", files).Scan(&c); err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		return count(completeState), count("input_*")
+	}
+	want := func(step string, n int) {
+		t.Helper()
+		var exp [][]string
+		for k := range 3 {
+			var c, s, lo, hi int
+			lo = -1
+			for i := k; i < n; i += 3 {
+				c, s, hi = c+1, s+i, i
+				if lo < 0 {
+					lo = i
+				}
+			}
+			exp = append(exp, []string{string(rune('a' + k)), fmt.Sprint(c), fmt.Sprint(c), fmt.Sprint(s), fmt.Sprint(lo), fmt.Sprint(hi)})
+		}
+		if got := query(t, r, w.table("totals"), "SELECT k, n, nv, s, lo, hi FROM t ORDER BY k"); fmt.Sprint(got) != fmt.Sprint(exp) {
+			t.Fatalf("%s: totals %v, want %v", step, got, exp)
+		}
+		if got := query(t, r, w.table("means"), "SELECT count(*) FROM t"); fmt.Sprint(got) != "[[3]]" {
+			t.Fatalf("%s: means %v", step, got)
+		}
+		out, in := stateRows("agg", "totals")
+		if out != 3 || in != 0 {
+			t.Fatalf("%s: the partial aggregation's state holds %d output rows and %d input rows, want 3 and 0", step, out, in)
+		}
+		if _, in := stateRows("avg", "means"); in != int64(n) {
+			t.Fatalf("%s: avg's state holds %d input rows, want %d", step, in, n)
+		}
+	}
+	mustRun(t, r, snap, Request{})
+	want("first run", 3)
+	w.write(map[string]string{"data/a/2.jsonl": rows(3, 203)})
+	mustRun(t, r, snap, Request{})
+	want("second run", 203)
+	w.write(map[string]string{"data/a/3.jsonl": rows(203, 403)})
+	mustRun(t, r, snap, Request{})
+	want("third run", 403)
+	mustRun(t, r, snap, Request{Refresh: "FULL"})
+	want("a FULL refresh", 403)
+}

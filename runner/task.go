@@ -165,6 +165,9 @@ type microBatch struct {
 	// flow and cp are the flow and checkpoint of a streaming batch.
 	flow *flowPlan
 	cp   *checkpoint.Checkpoint
+	// fullInput: a partial COMPLETE aggregation reads the input its
+	// checkpoint kept, not its previous output (mergePartial).
+	fullInput bool
 }
 
 // flowName names the batch's flow in messages.
@@ -448,6 +451,17 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 		}
 	}
 	ex, sinks := c.ex, c.sinks
+	if b.flow != nil && b.flow.partial != nil {
+		out, err := x.mergePartial(ctx, b, ex.out, b.fullInput || b.version == 0)
+		if err != nil {
+			return err
+		}
+		n, err := x.s.count(ctx, out)
+		if err != nil {
+			return err
+		}
+		ex.out, ex.kept, ex.materialized = out, n, false
+	}
 	x.sum.RowsRead = ex.rows
 	x.log.progress("write", ex.kept)
 	for _, sp := range sinks {
