@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
 )
 
 // This file finishes the data files DuckDB's COPY writes: it re-encodes
@@ -45,6 +46,7 @@ const (
 
 	pqCodecUncompressed = 0
 	pqCodecSnappy       = 1
+	pqCodecZstd         = 6
 
 	pqPageData       = 0
 	pqPageDictionary = 2
@@ -346,7 +348,7 @@ func rewriteParquet(f *os.File, path string, md *tValue, footerStart int64, leav
 // It updates the chunk's metadata (offsets, sizes).
 func reencodeChunk(raw []byte, cm *tValue, leaf pqLeaf, width int, pos int64) ([]byte, error) {
 	codec := cm.int(4)
-	if codec != pqCodecSnappy && codec != pqCodecUncompressed {
+	if codec != pqCodecSnappy && codec != pqCodecZstd && codec != pqCodecUncompressed {
 		return nil, fmt.Errorf("%w: codec %d", errParquetFile, codec)
 	}
 	out := make([]byte, 0, len(raw))
@@ -401,12 +403,17 @@ func reencodePage(ph *tValue, body []byte, codec int64, leaf pqLeaf, width int) 
 		return nil, false, nil
 	}
 	plain := body
-	if codec == pqCodecSnappy {
+	switch codec {
+	case pqCodecSnappy:
 		n, err := s2.DecodedLen(body)
 		if err != nil || int64(n) != ph.int(2) {
 			return nil, false, fmt.Errorf("%w: page does not decompress", errParquetFile)
 		}
 		if plain, err = s2.Decode(make([]byte, n), body); err != nil {
+			return nil, false, fmt.Errorf("%w: page does not decompress: %v", errParquetFile, err)
+		}
+	case pqCodecZstd:
+		if plain, err = zstdDecoder.DecodeAll(body, make([]byte, 0, ph.int(2))); err != nil || int64(len(plain)) != ph.int(2) {
 			return nil, false, fmt.Errorf("%w: page does not decompress: %v", errParquetFile, err)
 		}
 	}
@@ -435,13 +442,30 @@ func reencodePage(ph *tValue, body []byte, codec int64, leaf pqLeaf, width int) 
 		return nil, false, err
 	}
 	ph.setInt(2, int64(len(page)))
-	if codec == pqCodecSnappy {
+	switch codec {
+	case pqCodecSnappy:
 		page = s2.EncodeSnappy(make([]byte, s2.MaxEncodedLen(len(page))), page)
+	case pqCodecZstd:
+		page = zstdEncoder.EncodeAll(page, nil)
+	}
+	if codec != pqCodecUncompressed && len(page) >= len(body) {
+		// zstd codes the wasted bit of random indices away: the page stays
+		// as DuckDB wrote it when re-packing saves nothing.
+		ph.setInt(2, int64(len(plain)))
+		return nil, false, nil
 	}
 	ph.setInt(3, int64(len(page)))
 	ph.drop(4) // a CRC of the old bytes
 	return page, true, nil
 }
+
+// The zstd codec of re-encoded pages: stateless uses (DecodeAll,
+// EncodeAll) are safe for concurrent use. The encoder's fastest level is
+// zstd's level 1, as DuckDB writes the data files (parquetOptions).
+var (
+	zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+	zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+)
 
 // repackHybrid rewrites RLE/bit-packed hybrid runs of width `from` at
 // width `to` (every value must fit in `to` bits), appending to dst.

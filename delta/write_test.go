@@ -146,7 +146,7 @@ func TestAppendStatsAndLayout(t *testing.T) {
 	for _, f := range s.Files() {
 		p, _ := f.DecodedPath()
 		dirs[filepath.Dir(p)] = true
-		if !strings.HasPrefix(filepath.Base(p), "part-") || !strings.HasSuffix(p, "-c000.snappy.parquet") {
+		if !strings.HasPrefix(filepath.Base(p), "part-") || !strings.HasSuffix(p, "-c000.zstd.parquet") {
 			t.Errorf("file name %s", p)
 		}
 	}

@@ -3,9 +3,13 @@
 // every row parsed, nothing written) and COPY (query) TO a Parquet file
 // (snappy, DuckDB's defaults), in the product's DuckDB (delta.OpenDuckDB).
 // It prints one JSON line: wall and CPU seconds (this process, all
-// threads) of each, and the bytes COPY wrote.
+// threads) of each, and the bytes COPY wrote. -options replaces COPY's
+// options after FORMAT parquet (the codec, the dictionary and row group
+// sizes: what the floor costs with other settings), -threads sets
+// DuckDB's threads.
 //
 //	go run ./scripts/bench/floor -read "read_json([...])" -query "SELECT ..." -out DIR
+//	go run ./scripts/bench/floor ... -options "COMPRESSION zstd, COMPRESSION_LEVEL 1" -threads 1
 package main
 
 import (
@@ -34,6 +38,8 @@ func main() {
 	read := flag.String("read", "", "the read (a DuckDB table function call)")
 	query := flag.String("query", "", "the query COPY writes")
 	out := flag.String("out", "", "a folder to create, for COPY's file")
+	options := flag.String("options", "COMPRESSION snappy", "COPY's options after FORMAT parquet")
+	threads := flag.Int("threads", 0, "DuckDB's threads (0: its default, the cores)")
 	flag.Parse()
 	if *read == "" || *query == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: floor -read READ -query QUERY -out DIR")
@@ -45,6 +51,12 @@ func main() {
 		fail(err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // SET threads is global; one connection runs everything
+	if *threads > 0 {
+		if _, err := db.ExecContext(ctx, "SET threads = "+fmt.Sprint(*threads)); err != nil {
+			fail(err)
+		}
+	}
 	res := map[string]float64{}
 	timed := func(name, stmt string) {
 		c0, t0 := cpu(), time.Now()
@@ -59,7 +71,7 @@ func main() {
 		fail(err)
 	}
 	file := filepath.Join(*out, "floor.parquet")
-	timed("copy", "COPY ("+*query+") TO '"+strings.ReplaceAll(file, "'", "''")+"' (FORMAT parquet, COMPRESSION snappy)")
+	timed("copy", "COPY ("+*query+") TO '"+strings.ReplaceAll(file, "'", "''")+"' (FORMAT parquet, "+*options+")")
 	if fi, err := os.Stat(file); err == nil {
 		res["copy_bytes"] = float64(fi.Size())
 	}
