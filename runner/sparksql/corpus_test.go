@@ -794,3 +794,35 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// TestCorpusPartsComplete: every folder of testdata/corpus holding steps
+// is a part of corpusParts, so TestCorpus and BenchmarkTranslateCorpus
+// (which read the parts' files) count every file of the corpus, as
+// scripts/sparksql/corpus.py (which reads every *.sql below it) computes
+// them.
+func TestCorpusPartsComplete(t *testing.T) {
+	parts := map[string]bool{}
+	for _, p := range corpusParts {
+		parts[filepath.Clean(p.dir)] = true
+	}
+	seen := map[string]bool{}
+	err := filepath.WalkDir("testdata/corpus", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sql") {
+			return err
+		}
+		dir := filepath.Dir(path)
+		if !parts[dir] && !seen[dir] {
+			t.Errorf("%s holds corpus steps but is no part of corpusParts: TestCorpus and BenchmarkTranslateCorpus skip it", dir)
+		}
+		seen[dir] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range parts {
+		if !seen[dir] {
+			t.Errorf("corpusParts names %s, which holds no steps", dir)
+		}
+	}
+}
