@@ -372,7 +372,7 @@ func (r *resolver) limitSQL(q *Query, sc *scope) (string, error) {
 
 // selectRel resolves one SELECT block, with the ORDER BY and LIMIT of the
 // query it is the body of (q, or nil).
-func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*relation, error) {
+func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *relation, err error) {
 	// Each SELECT has its own FROM scope (set operation branches do not
 	// see each other's tables).
 	sc := &scope{parent: outer.parent, ctes: outer.ctes, lambdas: outer.lambdas}
@@ -383,6 +383,12 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	if err != nil {
 		return nil, err
 	}
+	var pending error // Spark's error once the rest resolved (slideTooLong)
+	defer func() {
+		if err == nil && pending != nil {
+			rel, err = nil, pending
+		}
+	}()
 	var from []string
 	for _, te := range s.From {
 		f, err := r.tableExpr(te, sc)
@@ -408,12 +414,17 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	if twCall != nil {
 		var twFrom string
 		if sc.timeWindow, twFilter, twFrom, err = r.timeWindow(twCall, sc); err != nil {
-			return nil, err
+			tw, ok := slideTooLong(twCall, err)
+			if !ok {
+				return nil, err
+			}
+			sc.timeWindow, pending, err = tw, err, nil
+		} else {
+			if twFrom != "" {
+				from = append(from, twFrom)
+			}
+			sc.cols = append(sc.cols, sc.timeWindow.col)
 		}
-		if twFrom != "" {
-			from = append(from, twFrom)
-		}
-		sc.cols = append(sc.cols, sc.timeWindow.col)
 	}
 	if len(s.Windows) > 0 {
 		sc.windows = map[string]*WindowSpec{}
@@ -574,7 +585,7 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (*rela
 	if s.Distinct {
 		b.WriteString("DISTINCT ")
 	}
-	rel := &relation{}
+	rel = &relation{}
 	for i, it := range items {
 		if i > 0 {
 			b.WriteString(", ")

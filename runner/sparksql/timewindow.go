@@ -1,6 +1,7 @@
 package sparksql
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -149,7 +150,9 @@ func (r *resolver) timeWindowOf(c *Call, sc *scope) (*timeWindowCol, *rx, string
 			return nil, nil, "", err
 		}
 		if slide > dur {
-			return nil, nil, "", unsupported(c.P, "give a slide of at most the duration", "a time window whose slide is longer than its duration")
+			// Spark's TimeWindow type check (TimeWindowing leaves the
+			// call, so no column `window` exists; see selectRel).
+			return nil, nil, "", sparkErr(c.P, slideClass, "Cannot resolve \"%s\" due to data type mismatch: The `slide_duration`(%dL) must be <= the `window_duration`(%dL).", FormatExpr(c), slide, dur)
 		}
 	}
 	var start int64
@@ -173,6 +176,25 @@ func (r *resolver) timeWindowOf(c *Call, sc *scope) (*timeWindowCol, *rx, string
 	sql := fmt.Sprintf("struct_pack(\"start\" := %[1]s, \"end\" := %[1]s + to_microseconds(CAST(%[2]d AS BIGINT)))", ws, dur)
 	cond := mk(tBool, fmt.Sprintf("(%[1]s IS NOT NULL AND %[2]s + to_microseconds(CAST(%[3]d AS BIGINT)) > %[1]s AND %[2]s <= %[1]s)", ts.sql, ws, dur), "isnotnull("+ts.name+")", ts)
 	return &timeWindowCol{text: FormatExpr(c), col: &column{name: "window", t: t, sql: sql}}, cond, from, nil
+}
+
+// slideClass is Spark's error for a window whose slide is longer than its
+// duration.
+const slideClass = "DATATYPE_MISMATCH.PARAMETER_CONSTRAINT_VIOLATION"
+
+// slideTooLong is the column a GROUP BY's window(...) call with a slide
+// longer than its duration leaves: Spark's TimeWindowing rule does not
+// replace the call, so the column `window` does not exist (window.start
+// is UNRESOLVED_COLUMN, which Spark reports before the type check), the
+// call itself resolves (window(...).start reads it) and the query fails
+// with the type check's error once the rest of it resolved.
+func slideTooLong(c *Call, err error) (*timeWindowCol, bool) {
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Class != slideClass {
+		return nil, false
+	}
+	t := &Type{Kind: KStruct, Fields: []Field{{Name: "start", Type: tTS}, {Name: "end", Type: tTS}}}
+	return &timeWindowCol{text: FormatExpr(c), col: &column{name: "", t: t, sql: "CAST(NULL AS " + t.DuckDB() + ")"}}, true
 }
 
 // timeWindowRef is the window column a window(...) call names in the
