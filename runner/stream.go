@@ -800,12 +800,13 @@ func completePartial(n *workspace.Node) *partialAgg {
 	return p
 }
 
-// mergePartial merges the aggregation of micro-batch b's rows (relation
-// out) with the flow's previous output, keeps the result as the flow's
-// state and returns the relation reading it. fresh: the previous batch
+// mergePartial (a function: taskExec is at its bound of methods) merges
+// the aggregation of micro-batch b's rows (relation out) with the flow's
+// previous output, keeps the result as the flow's state and returns the
+// relation reading it. fresh: the previous batch
 // kept no output (its first batch, or a checkpoint of a version that kept
 // the input): out is the whole aggregation.
-func (x *taskExec) mergePartial(ctx context.Context, b microBatch, out string, fresh bool) (string, error) {
+func mergePartial(ctx context.Context, x *taskExec, b microBatch, out string, fresh bool) (string, error) {
 	p := b.flow.partial
 	cols, err := x.s.describe(ctx, "SELECT * FROM "+quoteIdent(out))
 	if err != nil {

@@ -452,7 +452,7 @@ func (x *taskExec) process(ctx context.Context, b microBatch) error {
 	}
 	ex, sinks := c.ex, c.sinks
 	if b.flow != nil && b.flow.partial != nil {
-		out, err := x.mergePartial(ctx, b, ex.out, b.fullInput || b.version == 0)
+		out, err := mergePartial(ctx, x, b, ex.out, b.fullInput || b.version == 0)
 		if err != nil {
 			return err
 		}
