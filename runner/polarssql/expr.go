@@ -769,6 +769,19 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			nums = append(nums, lit.Value)
 		}
 		return derive(args[0], tString, name+"("+args[0].sql+", "+strings.Join(nums, ", ")+")"), nil
+	case "median":
+		// quantile 0.5, linear: the middle value, or lo + (hi - lo) * 0.5
+		// of the two middle ones, as DuckDB's quantile_cont interpolates;
+		// nulls skipped, NaN sorted last; Float64. A Float32 polars
+		// interpolates in single precision.
+		if err := arity(1); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		if !x.t.isInt() && x.t.Kind != Float64 {
+			return nil, unsupported(n.P, "", "MEDIAN of %s in Polars SQL", x.t)
+		}
+		return &rx{t: tFloat64, sql: "quantile_cont(CAST(" + x.sql + " AS DOUBLE), 0.5)", name: x.name, agg: true}, nil
 	case "sum", "min", "max", "avg", "count":
 		if err := arity(1); err != nil {
 			return nil, err
@@ -782,7 +795,7 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 	return nil, unsupported(n.P, "", "the function %s in Polars SQL", strings.ToUpper(name))
 }
 
-var aggFuncs = map[string]bool{"sum": true, "min": true, "max": true, "avg": true, "count": true}
+var aggFuncs = map[string]bool{"sum": true, "min": true, "max": true, "avg": true, "count": true, "median": true}
 
 // inList is x [NOT] IN (constants of x's kind, no NULL: polars answers
 // false, not NULL, for a value missing from a list holding a NULL).
