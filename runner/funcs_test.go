@@ -29,6 +29,8 @@ func TestValidateFrameLaktoryRules(t *testing.T) {
 			D("pipelines/pl.yaml", 10, 18, validate.CodeFrameFails, "`rows_to_keep` must be >= 1")},
 		{"with_row_index#1", "    - func_name: laktory.with_row_index\n",
 			D("pipelines/pl.yaml", 10, 18, validate.CodeFrameFails, "Argument `order_by` is required for LazyFrames")},
+		{"groupby_and_agg#1", "    - func_name: laktory.groupby_and_agg\n      func_kwargs: {groupby_columns: [symbol]}\n",
+			D("pipelines/pl.yaml", 10, 18, validate.CodeFrameFails, "`agg_expressions` must be specified")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
