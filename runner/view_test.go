@@ -280,13 +280,15 @@ func TestPipelineViewSink(t *testing.T) {
 			if entries, _ := os.ReadDir(filepath.Join(w.dir, ".laktory", "lake", "main", "default")); len(entries) != 1 {
 				t.Fatalf("the lake holds %v: want b only", entries)
 			}
-			o := run(t, r, snap, Request{Selectors: []string{"b"}})
 			if orch == "" {
-				if o.err == nil || !strings.Contains(fmt.Sprint(o.sum.Tasks), "writes a pipeline view (pipeline_view_name: a_view)") {
-					t.Fatalf("b alone: %v %+v", o.err, o.sum.Tasks)
+				// Refused at plan, before any task (LK143).
+				if _, err := r.Plan(t.Context(), snap, Request{Selectors: []string{"b"}}); err == nil ||
+					!strings.Contains(err.Error(), "node 'b' reads node 'a', whose sink is the pipeline view a_view, and the run does not execute 'a'") {
+					t.Fatalf("b alone: %v", err)
 				}
 				return
 			}
+			o := run(t, r, snap, Request{Selectors: []string{"b"}})
 			if o.err != nil {
 				t.Fatalf("b alone: %v %+v", o.err, o.sum.Tasks)
 			}

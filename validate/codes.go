@@ -46,12 +46,15 @@ const (
 	CodeAggregateAction    = "LK118"
 	CodeSparkNoMode        = "LK119"
 	CodeDeclarativeOwner   = "LK120"
+	CodeParamUndeclared    = "LK121"
 	CodeSharedNotDeclared  = "LK122"
 	CodeStreamExpectation  = "LK123"
 	CodeDeclarativeTwice   = "LK124"
 	CodeTruncateFile       = "LK125"
 	CodeStreamMismatch     = "LK128"
 	CodeSparkMode          = "LK129"
+	CodePipelineViewRead   = "LK143"
+	CodeViewColumnComment  = "LK144"
 	CodeDeclarativeShared  = "LK130"
 	CodeDeclarativeNodeRd  = "LK131"
 	CodeDeclarativeWriter  = "LK132"
@@ -159,6 +162,8 @@ var Codes = []CodeInfo{
 	{workspace.CodeExtension, Warning, "a workbench extension (`flow:`, sink `foreach:`) that Laktory rejects; an error with --strict"},
 	{workspace.CodeParameter, Error, "pipeline `parameters` Laktory rejects (reserved, undeclared, outside nodes), or a required one a run leaves unset"},
 	{workspace.CodeParamAsText, Warning, "${params.x} in a pipeline that declares no `parameters`: Laktory leaves it as text (an error where a run would use it as a path or table name, LK114)"},
+	{workspace.CodeStackResourceName, Error, "a stack resource whose `resource_options.name` is not its key: Laktory refuses the stack"},
+	{workspace.CodeStackSettingsRef, Error, "a `${resources...}` reference in the stack's `settings`: Laktory refuses the stack (only Terraform resolves it)"},
 	{workspace.CodeNotRead, Error, "a YAML file that looks like a pipeline but is not read (a near-miss of `nodes`, a list of nodes)"},
 	{workspace.CodeBadName, Error, "a catalog_name, schema_name or table_name part that is not an identifier (a period, a slash, a space, `..`)"},
 	{workspace.CodeExpansion, Error, "a value whose ${vars.x} substitution expands beyond 1 MiB, or a file whose substitutions produce more than 16 MiB (variables repeating each other)"},
@@ -175,6 +180,7 @@ var Codes = []CodeInfo{
 	{CodeWhereUnproven, Warning, "cannot prove that two where predicates are disjoint"},
 	{CodeWhereColumn, Error, "a where predicate names a column its table does not have (schema flow)"},
 	{CodeDeclarativeOwner, Error, "a table written by a declarative pipeline has other writers"},
+	{CodeParamUndeclared, Error, "a run's --param that no pipeline of the run declares: Laktory's resolve_parameters refuses it"},
 	{CodeSharedNotDeclared, Warning, "a writer of a table written by several pipelines doesn't declare shared"},
 	{CodeDeclarativeShared, Error, "shared is not supported with declarative orchestrators"},
 	{CodeDeclarativeNodeRd, Error, "reading a writer with node_name / {nodes.x} when several nodes append to its table (declarative)"},
@@ -266,6 +272,8 @@ var Codes = []CodeInfo{
 	{CodeTruncateFile, Error, "reset_mode TRUNCATE on a file sink that is not DELTA"},
 	{CodeStreamMismatch, Error, "a PySpark sink's as_stream contradicts its node (a stream written as static, a batch as a stream): Laktory's write fails"},
 	{CodeSparkMode, Error, "a PySpark sink mode its frame's writer does not take (OVERWRITE on a stream, COMPLETE or UPDATE on a batch): Laktory's write fails"},
+	{CodePipelineViewRead, Error, "a node of the run reads a pipeline_view_name node from its sink (the run does not execute it, or on PySpark a stream): Laktory's read fails"},
+	{CodeViewColumnComment, Error, "a column comment in the metadata of a HIVE_METASTORE VIEW sink: Laktory's metadata update fails"},
 	{CodeSparkNoMode, Error, "a PySpark sink without `mode` (other than a streaming quarantine sink): Laktory's write fails, Mode 'None' is not supported"},
 	{CodeExprStmts, Error, "a transformer expr holds more than one SQL statement (an expr is one query)"},
 }

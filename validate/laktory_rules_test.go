@@ -264,12 +264,15 @@ func readRulesCorpus(t *testing.T) []ruleCase {
 	return out
 }
 
-// runRequest reads a case's `# run:` arguments.
-func (c ruleCase) runRequest() (RunRequest, map[string]string, bool) {
+// runRequest reads a case's `# run:` arguments: the refresh, the
+// reset_mode, the parameters and the selected nodes (names, in every
+// pipeline of the case).
+func (c ruleCase) runRequest() (RunRequest, map[string]string, []string, bool) {
 	if c.run == "" {
-		return RunRequest{}, nil, false
+		return RunRequest{}, nil, nil, false
 	}
 	var req RunRequest
+	var selects []string
 	params := map[string]string{}
 	for _, part := range strings.Fields(c.run) {
 		k, v, _ := strings.Cut(part, "=")
@@ -278,6 +281,8 @@ func (c ruleCase) runRequest() (RunRequest, map[string]string, bool) {
 			req.Refresh = v
 		case "reset_mode":
 			req.ResetMode = v
+		case "selects":
+			selects = strings.Split(v, ",")
 		case "params":
 			for _, p := range strings.Split(v, ",") {
 				if pk, pv, ok := strings.Cut(p, "="); ok {
@@ -286,7 +291,7 @@ func (c ruleCase) runRequest() (RunRequest, map[string]string, bool) {
 			}
 		}
 	}
-	return req, params, true
+	return req, params, selects, true
 }
 
 // TestLaktoryRulesCorpus: each workspace of the rules corpus gives exactly
@@ -299,9 +304,15 @@ func TestLaktoryRulesCorpus(t *testing.T) {
 	covered := map[string][]string{} // rule -> codes its workspaces give
 	for _, c := range cases {
 		t.Run(strings.TrimPrefix(filepath.ToSlash(c.file), rulesCorpus+"/"), func(t *testing.T) {
-			req, params, hasRun := c.runRequest()
+			req, params, selects, hasRun := c.runRequest()
 			s := workspacetest.Load(t, c.files, workspace.Options{Params: params})
 			ds := Check(s, Options{})
+			if len(selects) > 0 {
+				req.Selection = map[string][]string{}
+				for _, p := range s.Pipelines {
+					req.Selection[p.Name] = selects
+				}
+			}
 			if hasRun {
 				_, rds := RunParameters(s, req)
 				ds = append(ds, rds...)

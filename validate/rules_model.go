@@ -21,6 +21,7 @@ func (c *checker) laktoryModels() {
 				c.declarativeSinkModel(p, sk)
 				c.resetModeModel(p, sk)
 				c.sparkWriteModel(p, n, sk)
+				c.viewColumnComments(p, sk)
 			}
 		}
 		c.declarativeTargetsOnce(p)
@@ -339,5 +340,24 @@ func (c *checker) sparkWriteModel(p *workspace.Pipeline, n *workspace.Node, sk *
 		c.add(sk.At("mode"), Error, CodeSparkMode,
 			fmt.Sprintf("Mode '%s' is not supported for Spark DataFrame. Choose from %s", sk.Mode, workspace.PyList(sparkModes)),
 			"COMPLETE and UPDATE are streaming modes: set `mode: APPEND` or OVERWRITE, or read a stream")
+	}
+}
+
+// viewColumnComments: ColumnMetadata.execute, when Laktory updates a
+// written sink's metadata, fails on a column comment of a VIEW outside
+// Unity Catalog (a HIVE_METASTORE sink), which Spark cannot comment
+// (LK144). Declarative pipelines do not update metadata this way.
+func (c *checker) viewColumnComments(p *workspace.Pipeline, sk *workspace.Sink) {
+	if p.Declarative() || !sk.IsView() || !strings.EqualFold(sk.Type, "HIVE_METASTORE") || sk.Metadata == nil {
+		return
+	}
+	for _, col := range sk.Metadata.Columns {
+		if col.Comment == "" {
+			continue
+		}
+		c.add(col.At("comment"), Error, CodeViewColumnComment,
+			"Column comments are not supported for VIEW <class 'laktory.models.datasinks.hivemetastoredatasink.HiveMetastoreDataSink'>",
+			"remove the comments of the view's columns (a Hive metastore view takes none), or write the view to Unity Catalog (drop `type: HIVE_METASTORE`)")
+		return // Laktory stops at the first
 	}
 }

@@ -123,3 +123,39 @@ nodes:
 	s = workspacetest.Load(t, map[string]string{"pl.yaml": node("PYSPARK")}, workspace.Options{})
 	workspacetest.Expect(t, s, Check(s, Options{}), nil)
 }
+
+// TestLaktoryRulesNotRefused: what the rules of LK126 and LK144 leave
+// alone, as Laktory 0.13.1 does: an environment's resource_options.name
+// override (get_env takes it as is; checked with Laktory's loader), a
+// name equal to its key, and a column comment on a Unity Catalog view
+// (COMMENT ON COLUMN) or on a HIVE_METASTORE table.
+func TestLaktoryRulesNotRefused(t *testing.T) {
+	const pipeline = "      nodes:\n      - name: a\n        sources: [{table_name: src}]\n        sinks: [{table_name: t, mode: APPEND}]\n"
+	view := func(typ string) string {
+		return "name: pl\nnodes:\n- name: t\n  sources: [{table_name: src}]\n  sinks: [{table_name: o, mode: OVERWRITE}]\n- name: v\n  sources: [{node_name: t}]\n" +
+			"  transformer: {nodes: [{expr: 'SELECT * FROM {df}'}]}\n  sinks:\n  - {" + typ + "table_name: o_v, table_type: VIEW, metadata: {columns: [{name: k, comment: the key}]}}\n"
+	}
+	tests := []struct {
+		name, file, yaml string
+		want             []W
+	}{
+		{name: "an environment's resource name", file: "stack.yaml", yaml: "name: st\nresources:\n  pipelines:\n    pl-a:\n      name: pl-a\n" + pipeline +
+			"environments:\n  dev:\n    resources:\n      pipelines:\n        pl-a:\n          resource_options: {name: pl-dev}\n"},
+		{name: "a resource name equal to its key", file: "stack.yaml", yaml: "name: st\nresources:\n  pipelines:\n    pl-a:\n      name: pl-a\n      resource_options: {name: pl-a}\n" + pipeline},
+		{name: "a Unity Catalog view's column comment", file: "pl.yaml", yaml: view("")},
+		{name: "a Hive metastore view's column comment", file: "pl.yaml", yaml: view("type: HIVE_METASTORE, "),
+			want: []W{D("pl.yaml", 10, 103, CodeViewColumnComment, "Column comments are not supported for VIEW")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := workspacetest.Load(t, map[string]string{tt.file: tt.yaml}, workspace.Options{})
+			var got []Diagnostic
+			for _, d := range append(s.Diagnostics, Check(s, Options{})...) {
+				if d.Code == workspace.CodeStackResourceName || d.Code == CodeViewColumnComment {
+					got = append(got, d)
+				}
+			}
+			workspacetest.Expect(t, s, got, tt.want)
+		})
+	}
+}

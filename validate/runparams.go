@@ -100,6 +100,8 @@ func RunParameters(snap *workspace.Snapshot, req RunRequest) (RunParams, []Diagn
 				"laktory run --param "+missing[0]+"=VALUE (repeatable), or `default:` in `parameters`")
 		}
 	}
+	ds = append(ds, undeclaredParams(snap, req)...)
+	ds = append(ds, pipelineViewReads(snap, req)...)
 	for _, p := range snap.Pipelines {
 		if !p.Declarative() {
 			continue
@@ -192,4 +194,126 @@ func fullRefreshes(writers []string) string {
 		cmds[i] = human.RunCommand(pl, nodes[pl], RefreshFull, "")
 	}
 	return strings.Join(cmds, " && ")
+}
+
+// undeclaredParams: Pipeline.resolve_parameters refuses a parameter value
+// its pipeline does not declare (LK121). A run of several pipelines gives
+// each value to the pipelines that declare it (each deployed pipeline
+// takes its own parameters), so a value is refused when no pipeline of
+// the run declares it, once per pipeline of the run, with Laktory's
+// message.
+func undeclaredParams(snap *workspace.Snapshot, req RunRequest) []Diagnostic {
+	params := snap.Params()
+	if len(params) == 0 {
+		return nil
+	}
+	var run []*workspace.Pipeline
+	declared := map[string]bool{}
+	for _, p := range snap.Pipelines {
+		if _, ok := req.Selection[p.Name]; len(req.Selection) > 0 && !ok {
+			continue
+		}
+		run = append(run, p)
+		for _, prm := range p.Parameters {
+			declared[prm.Name] = true
+		}
+	}
+	var unknown []string
+	for name := range params {
+		if !declared[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	var elsewhere []string
+	for _, p := range snap.Pipelines {
+		if slices.ContainsFunc(p.Parameters, func(prm *workspace.Parameter) bool { return slices.Contains(unknown, prm.Name) }) {
+			elsewhere = append(elsewhere, p.Name)
+		}
+	}
+	hint := "drop --param " + unknown[0] + ", or declare it in the pipeline's `parameters`"
+	if len(elsewhere) > 0 {
+		hint = fmt.Sprintf("pipelines %s declare it: run them, or drop --param %s", list(elsewhere), unknown[0])
+	}
+	var ds []Diagnostic
+	for _, p := range run {
+		var names []string
+		for _, prm := range p.Parameters {
+			names = append(names, prm.Name)
+		}
+		slices.Sort(names)
+		at := p.At("name")
+		if p.Has("parameters") {
+			at = p.At("parameters")
+		}
+		ds = append(ds, workspace.NewDiagnostic(at, Error, CodeParamUndeclared,
+			fmt.Sprintf("Parameters %s are not declared by pipeline '%s'. Declared parameters are %s.", workspace.PyList(unknown), p.Name, workspace.PyList(names)), hint))
+	}
+	return ds
+}
+
+// pipelineViewReads: a node source (node_name, {nodes.x}) reads its
+// node's output frame when the run computed it, else the node's primary
+// sink (PipelineNodeDataSource._read_spark and _read_polars); on PYSPARK
+// also when the source streams or its node reads a stream. Reading a
+// pipeline_view_name sink fails in Laktory 0.13.1 (PipelineViewDataSink
+// takes no reader arguments, and as_source is not implemented), so such a
+// read is refused before the run (LK143). Declarative pipelines read
+// their views from the engine.
+func pipelineViewReads(snap *workspace.Snapshot, req RunRequest) []Diagnostic {
+	var ds []Diagnostic
+	for _, p := range snap.Pipelines {
+		sel, inRun := req.Selection[p.Name]
+		if p.Declarative() || (len(req.Selection) > 0 && !inRun) {
+			continue
+		}
+		runs := func(node string) bool { return len(sel) == 0 || slices.Contains(sel, node) }
+		for _, n := range p.Nodes {
+			if !runs(n.Name) {
+				continue
+			}
+			check := func(name string, at workspace.Pos, asStream, polars bool) {
+				up := p.Node(name)
+				if up == nil {
+					return
+				}
+				sk := up.PrimarySink()
+				if sk == nil || sk.Kind != workspace.SinkPipelineView {
+					return
+				}
+				var why string
+				switch {
+				case !runs(up.Name):
+					why = fmt.Sprintf("the run does not execute '%s'", up.Name)
+				case !polars && asStream:
+					why = "the source reads it as a stream"
+				case !polars && up.Streaming():
+					why = fmt.Sprintf("'%s' reads a stream, so its frame is read back from its sink", up.Name)
+				default:
+					return
+				}
+				ds = append(ds, workspace.NewDiagnostic(at, Error, CodePipelineViewRead,
+					fmt.Sprintf("node '%s' reads node '%s', whose sink is the pipeline view %s, and %s: Laktory 0.13.1 fails reading it (TypeError: PipelineViewDataSink.as_source() got an unexpected keyword argument 'reader_kwargs')",
+						n.Name, up.Name, sk.PipelineViewName, why),
+					fmt.Sprintf("run '%s' in the same run (select it too), or give it a table sink to read", up.Name)))
+			}
+			seen := map[string]bool{}
+			for _, src := range n.Sources {
+				if src.NodeName != "" {
+					seen[src.NodeName] = true
+					check(src.NodeName, src.At("node_name"), src.AsStream, src.Backend == "POLARS")
+				}
+			}
+			for _, ref := range n.NodeRefs {
+				if !seen[ref.Name] {
+					seen[ref.Name] = true
+					check(ref.Name, ref.Pos, false, n.DataframeBackend == "POLARS")
+				}
+			}
+		}
+	}
+	return ds
 }

@@ -330,6 +330,9 @@ func walkStrings(n *vnode, f func(string, Pos)) {
 // PyList writes names as Laktory's messages do (a Python list), for
 // messages that quote Laktory.
 func PyList(names []string) string {
+	if len(names) == 0 {
+		return "[]"
+	}
 	return "['" + strings.Join(names, "', '") + "']"
 }
 
@@ -953,7 +956,18 @@ func (d *decoder) metadata(o *obj) *TableMetadata {
 		return nil
 	}
 	mo.check(metadataKeys)
-	return &TableMetadata{Located: mo.loc, Comment: mo.str("comment"), Properties: mo.strMap("properties")}
+	m := &TableMetadata{Located: mo.loc, Comment: mo.str("comment"), Properties: mo.strMap("properties")}
+	if cols := mo.raw("columns"); !cols.isNull() && cols.kind == vSeq {
+		for _, it := range cols.vals {
+			if it = d.resolve(it); it == nil || it.kind != vMap {
+				continue // the schema's type check reports it
+			}
+			if co := d.object(it, "a column of `metadata.columns`"); co != nil {
+				m.Columns = append(m.Columns, &ColumnMetadata{Located: co.loc, Name: co.str("name"), Comment: co.str("comment")})
+			}
+		}
+	}
+	return m
 }
 
 func (d *decoder) transformer(n *vnode, pc pctx) []*Step {

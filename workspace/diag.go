@@ -110,27 +110,29 @@ func HasErrors(ds []Diagnostic) bool {
 // Codes of the diagnostics the loader reports. package validate documents
 // every code, these included.
 const (
-	CodeYAMLSyntax       = "LK001" // the file is not valid YAML
-	CodeUnknownKey       = "LK002" // a key the schema does not know
-	CodeWrongType        = "LK003" // a value of the wrong type
-	CodeBadEnum          = "LK004" // a value outside the allowed set
-	CodeMissingField     = "LK005" // a required field is missing
-	CodeInclude          = "LK006" // !use / !extend / !update cannot be resolved
-	CodeRenamed          = "LK007" // a name Laktory renamed (orchestrator types, keys)
-	CodeDuplicateKey     = "LK008" // a key declared twice in one mapping
-	CodeUnresolvedVar    = "LK009" // ${vars.x} names no variable
-	CodeExpression       = "LK010" // ${{ ... }} Python expressions are not evaluated
-	CodeStackEnv         = "LK011" // --env names no environment of the stack
-	CodeReadFile         = "LK012" // a file cannot be read
-	CodeAmbiguousKind    = "LK013" // a source/sink whose type cannot be told
-	CodeDuplicatePipe    = "LK014" // two pipelines with one name
-	CodeConflictingKeys  = "LK015" // keys that exclude each other
-	CodeUnsupportedValue = "LK016" // a value Laktory rejects for this backend
-	CodeLaktoryRejects   = "LK017" // Laktory rejects it at load; local runs are not affected
-	CodeExtension        = "LK018" // a workbench extension key Laktory rejects (flow, foreach)
-	CodeNotRead          = "LK019" // a YAML file that looks like a pipeline but is not read
-	CodeParameter        = "LK020" // pipeline parameters Laktory rejects, or a required one without a value
-	CodeParamAsText      = "LK021" // ${params.x} in a pipeline without parameters: left as text
-	CodeBadName          = "LK050" // a catalog, schema or table name that is not an identifier
-	CodeExpansion        = "LK051" // a value that expands beyond MaxExpandedSize (a file beyond MaxExpandedTotal)
+	CodeYAMLSyntax        = "LK001" // the file is not valid YAML
+	CodeUnknownKey        = "LK002" // a key the schema does not know
+	CodeWrongType         = "LK003" // a value of the wrong type
+	CodeBadEnum           = "LK004" // a value outside the allowed set
+	CodeMissingField      = "LK005" // a required field is missing
+	CodeInclude           = "LK006" // !use / !extend / !update cannot be resolved
+	CodeRenamed           = "LK007" // a name Laktory renamed (orchestrator types, keys)
+	CodeDuplicateKey      = "LK008" // a key declared twice in one mapping
+	CodeUnresolvedVar     = "LK009" // ${vars.x} names no variable
+	CodeExpression        = "LK010" // ${{ ... }} Python expressions are not evaluated
+	CodeStackEnv          = "LK011" // --env names no environment of the stack
+	CodeReadFile          = "LK012" // a file cannot be read
+	CodeAmbiguousKind     = "LK013" // a source/sink whose type cannot be told
+	CodeDuplicatePipe     = "LK014" // two pipelines with one name
+	CodeConflictingKeys   = "LK015" // keys that exclude each other
+	CodeUnsupportedValue  = "LK016" // a value Laktory rejects for this backend
+	CodeLaktoryRejects    = "LK017" // Laktory rejects it at load; local runs are not affected
+	CodeExtension         = "LK018" // a workbench extension key Laktory rejects (flow, foreach)
+	CodeNotRead           = "LK019" // a YAML file that looks like a pipeline but is not read
+	CodeParameter         = "LK020" // pipeline parameters Laktory rejects, or a required one without a value
+	CodeParamAsText       = "LK021" // ${params.x} in a pipeline without parameters: left as text
+	CodeBadName           = "LK050" // a catalog, schema or table name that is not an identifier
+	CodeExpansion         = "LK051" // a value that expands beyond MaxExpandedSize (a file beyond MaxExpandedTotal)
+	CodeStackResourceName = "LK126" // a stack resource whose resource_options.name is not its key
+	CodeStackSettingsRef  = "LK127" // a ${resources...} reference in the stack's settings
 )

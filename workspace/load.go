@@ -85,6 +85,10 @@ func (s *Snapshot) Pipeline(name string) *Pipeline { return s.pipelineIndex[name
 // Table returns the table id, or nil.
 func (s *Snapshot) Table(id TableID) *Table { return s.tableIndex[id] }
 
+// Params returns the run's pipeline parameter values the snapshot was
+// loaded with (Options.Params, --param NAME=VALUE), nil when none.
+func (s *Snapshot) Params() map[string]string { return maps.Clone(s.opts.Params) }
+
 // Node returns node name of pipeline pl, or nil.
 func (s *Snapshot) Node(pl, name string) *Node {
 	if p := s.Pipeline(pl); p != nil {

@@ -592,6 +592,14 @@ type TableMetadata struct {
 	Located
 	Comment    string
 	Properties map[string]string
+	// Columns are metadata.columns, the columns' comments.
+	Columns []*ColumnMetadata
+}
+
+// ColumnMetadata is one item of a sink's metadata.columns.
+type ColumnMetadata struct {
+	Located
+	Name, Comment string
 }
 
 // Flow kinds.

@@ -83,6 +83,8 @@ func (l *loader) loadStack(res *fileResult, doc *yaml.Node) {
 	}
 	o.check(stackKeys)
 	o.required("name")
+	d.stackSettings(o.n.get("settings"))
+	d.resourceNames(o.n.get("resources"))
 	d.scope = d.scope.push(o.n.get("variables"))
 
 	var resourceVars []*vnode
@@ -143,6 +145,54 @@ func (l *loader) loadStack(res *fileResult, doc *yaml.Node) {
 	for _, key := range order {
 		if p := d.pipeline(pipelines[key], res.path, key); p != nil {
 			res.pipelines = append(res.pipelines, p)
+		}
+	}
+}
+
+// stackSettings: LaktorySettings.apply_settings refuses a setting that
+// holds a ${resources...} reference, which only Terraform resolves (LK127).
+func (d *decoder) stackSettings(n *vnode) {
+	if n = d.resolve(n); n == nil || n.kind != vMap {
+		return
+	}
+	for i, k := range n.keys {
+		v := d.resolve(n.vals[i])
+		if v == nil || v.kind != vScalar || !strings.Contains(v.value, "${resources.") {
+			continue
+		}
+		d.errorf(v.pos(), CodeStackSettingsRef, "write the value itself: settings are applied when the stack loads, before Terraform runs",
+			"settings.%s = '%s' contains a '${resources...}' reference, which cannot be resolved inside the 'settings:' block - it is resolved by Terraform itself at plan/apply time.", k.value, v.value)
+	}
+}
+
+// resourceNames: StackResources.update_resource_names refuses a resource
+// whose resource_options.name is not its key (LK126). Laktory checks the
+// stack's own resources when it loads; an environment's override of the
+// name is not checked (get_env takes it as is).
+func (d *decoder) resourceNames(n *vnode) {
+	if n = d.resolve(n); n == nil || n.kind != vMap {
+		return
+	}
+	for i, typ := range n.keys {
+		rs := d.resolve(n.vals[i])
+		if typ.value == "variables" || rs == nil || rs.kind != vMap {
+			continue
+		}
+		for j, key := range rs.keys {
+			r := d.resolve(rs.vals[j])
+			if r == nil || r.kind != vMap {
+				continue
+			}
+			opts := d.resolve(r.get("resource_options"))
+			if opts == nil || opts.kind != vMap {
+				continue
+			}
+			name := d.resolve(opts.get("name"))
+			if name == nil || name.kind != vScalar || name.isNull() || name.value == "" || name.value == key.value {
+				continue
+			}
+			d.errorf(name.pos(), CodeStackResourceName, fmt.Sprintf("drop `resource_options.name` (the key names the resource), or rename the key to %s", name.value),
+				"Provided resource name %s does not match provided key %s", name.value, key.value)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // TestRunParams: a required pipeline parameter without a value refuses the
 // run with Laktory's message; --param sets it (${params.x} in a path); a
-// --param no pipeline declares is a usage error.
+// --param no pipeline of the run declares is LK121, with Laktory's message.
 func TestRunParams(t *testing.T) {
 	dir := t.TempDir()
 	workspacetest.Write(t, dir, map[string]string{
@@ -37,7 +37,8 @@ nodes:
 		!strings.Contains(out+errs, "--param client=VALUE") {
 		t.Fatalf("missing parameter: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, out, errs := runCLI(t, nil, "run", dir, "--param", "region=eu"); code != ExitUsage || !strings.Contains(errs, "--param region: no pipeline declares it (declared parameters: client, fmt)") {
+	if code, out, errs := runCLI(t, nil, "run", dir, "--param", "client=acme", "--param", "region=eu"); code != ExitProblems ||
+		!strings.Contains(out+errs, "LK121 Parameters ['region'] are not declared by pipeline 'pl-params'. Declared parameters are ['client', 'fmt'].") {
 		t.Fatalf("unknown parameter: exit %d\n%s\n%s", code, out, errs)
 	}
 	if code, out, errs := runCLI(t, nil, "run", dir, "--param", "client=acme"); code != ExitOK {

@@ -229,9 +229,6 @@ func (a *app) run(dir string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkParams(snap, f.workspaceFlags.params); err != nil {
-		return err
-	}
 	if ds := configErrors(snap); len(ds) > 0 {
 		// The run is refused (as Plan refuses it), and the engine the
 		// config chooses may be one of its errors.
