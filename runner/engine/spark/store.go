@@ -139,12 +139,26 @@ var ErrBucketLake = fmt.Errorf("%w: a lake in a bucket", ErrConnect)
 // S3AFileSystem class): asking the JVM from SQL loads classes with Spark's
 // own class loader, which does not see --packages.
 func checkS3(ctx context.Context, s *Session, remote string) error {
-	for _, key := range []string{"spark.delta.logStore.s3a.impl", "spark.delta.logStore.class"} {
+	set := map[string]string{}
+	for _, key := range logStoreKeys {
 		rs, err := s.rows(ctx, "SET "+key)
 		if err != nil || len(rs) == 0 || len(rs[0]) < 2 {
 			continue
 		}
-		v := strings.TrimSpace(fmt.Sprint(rs[0][1]))
+		set[key] = strings.TrimSpace(fmt.Sprint(rs[0][1]))
+	}
+	return logStoreProblem(remote, set)
+}
+
+// logStoreKeys are the configurations naming Delta's LogStore for s3a.
+var logStoreKeys = []string{"spark.delta.logStore.s3a.impl", "spark.delta.logStore.class"}
+
+// logStoreProblem says why the server's LogStore configuration (SET's
+// values of logStoreKeys; "<undefined>" when unset) does not exclude our
+// commits, or nil.
+func logStoreProblem(remote string, set map[string]string) error {
+	for _, key := range logStoreKeys {
+		v := set[key]
 		if v == "" || v == "<undefined>" || v == logStoreSafe {
 			continue
 		}

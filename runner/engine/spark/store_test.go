@@ -2,6 +2,7 @@ package spark
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/delta"
@@ -78,5 +79,29 @@ func TestLostConditionalCommit(t *testing.T) {
 	other := errors.New("org.apache.hadoop.fs.s3a.RemoteFileChangedException: GET s3a://b/lake/t/part-0.parquet: 412 changed during the read")
 	if err := classify(other); errors.Is(err, delta.ErrConcurrentAppend) {
 		t.Errorf("a data file's 412 taken for a commit conflict: %v", err)
+	}
+}
+
+// TestLogStoreProblem: a server whose Delta LogStore for s3a is not
+// S3SingleDriverLogStore (the DynamoDB one, set by scheme or for every
+// scheme) cannot write a bucket lake the workbench writes too.
+func TestLogStoreProblem(t *testing.T) {
+	for _, tc := range []struct {
+		set  map[string]string
+		want string // "" when accepted
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{"spark.delta.logStore.s3a.impl": "<undefined>", "spark.delta.logStore.class": "<undefined>"}, ""},
+		{map[string]string{"spark.delta.logStore.s3a.impl": "io.delta.storage.S3SingleDriverLogStore"}, ""},
+		{map[string]string{"spark.delta.logStore.s3a.impl": "io.delta.storage.S3DynamoDBLogStore"}, "sets spark.delta.logStore.s3a.impl=io.delta.storage.S3DynamoDBLogStore"},
+		{map[string]string{"spark.delta.logStore.class": "io.delta.storage.S3DynamoDBLogStore"}, "sets spark.delta.logStore.class=io.delta.storage.S3DynamoDBLogStore"},
+	} {
+		err := logStoreProblem("sc://h:1", tc.set)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%v: refused: %v", tc.set, err)
+		case tc.want != "" && (!errors.Is(err, ErrBucketLake) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%v: %v, want an ErrBucketLake naming %q", tc.set, err, tc.want)
+		}
 	}
 }
