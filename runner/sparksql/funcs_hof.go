@@ -102,14 +102,17 @@ func hofFuncs() []*fnDef {
 			"ELSE list_transform([CASE WHEN " + n.sql + " > 0 THEN " + n.sql + " ELSE len(" + as + ") + 2 + " + n.sql + " END], " + p + " -> " + body + ")[1] END"
 		return c.out(arrayOf(t), "CAST("+sql+" AS "+arrayOf(t).DuckDB()+")"), nil
 	})
-	// regexp_instr(s, re): the 1-based position of the first match, 0
+	// regexp_instr(s, re[, idx]): the 1-based position of the first match, 0
 	// when none: the length of the shortest prefix after which re
 	// matches, plus one (Java counts UTF-16 units: a match after a
 	// character beyond U+FFFF stops the run).
 	regexpInstr := fn("regexp_instr", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
 		if len(c.args) == 3 {
-			if g, err := c.litInt(2, "group"); err != nil || g != 0 {
-				return nil, unsupported(c.argPos(2), "", "regexp_instr of a group")
+			// Spark 4.2's RegExpInStr ignores the group index: the
+			// position is the whole match's, whatever the index (2 of a
+			// pattern with one group, -1 too).
+			if _, err := c.litInt(2, "group"); err != nil {
+				return nil, unsupported(c.argPos(2), "give the group index as an integer literal", "regexp_instr with a group index that is not an integer literal")
 			}
 		}
 		s, err := c.str(0)

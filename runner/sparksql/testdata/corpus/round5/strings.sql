@@ -28,3 +28,15 @@ SELECT DISTINCT format_number(1e22, 2) AS a, format_number(9.999999999999999e22,
 -- name: r5_fmt_double_many_digits
 -- inputs: df=clicks
 SELECT DISTINCT format_number(CAST(0.1 AS DOUBLE) + CAST(0.2 AS DOUBLE), 20) AS a FROM {df}
+
+-- name: r5_regexp_instr_group_index
+-- inputs: df=clicks
+SELECT DISTINCT regexp_instr('abcabc', '(c)(a)', 2) AS a, regexp_instr('xyz', 'y', 5) AS b, regexp_instr('a-b', '-(b)', 1) AS c, regexp_instr(CAST(NULL AS STRING), '(a)', 1) AS d FROM {df}
+
+-- name: r5_regexp_instr_group_column
+-- inputs: df=clicks
+SELECT page, regexp_instr(page, '(o)(m|d)', 2) AS p FROM {df}
+
+-- name: r5_regexp_instr_negative_group
+-- inputs: df=clicks
+SELECT DISTINCT regexp_instr('abc', '(b)', -1) AS a FROM {df}
