@@ -213,17 +213,18 @@ func (x *taskExec) execute(ctx context.Context) error {
 	if err := x.rec.resume(ctx); err != nil {
 		return err
 	}
-	if err := x.rec.begin(ctx); err != nil {
-		return err
-	}
 	if x.tp.computeFirst() {
 		// A source that cannot be read or parsed fails the run before the
-		// drop or truncate, not after it.
+		// drop or truncate (and before the refresh's intent: nothing is
+		// left to redo), not after it.
 		c, err := compute(ctx, x, microBatch{}, true)
 		if err != nil {
 			return err
 		}
 		x.pre = c
+	}
+	if err := x.rec.begin(ctx); err != nil {
+		return err
 	}
 	if err := x.reset(ctx); err != nil {
 		return err
