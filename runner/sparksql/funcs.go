@@ -279,7 +279,7 @@ func (r *resolver) call(n *Call, sc *scope, ctx *ectx) (*rx, error) {
 	} else if n.Distinct || n.Filter != nil {
 		return nil, sparkErr(n.P, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", "Invalid SQL syntax: The function `%s` does not support DISTINCT or FILTER.", lname)
 	}
-	if len(n.Within) > 0 && def.name != "mode" {
+	if len(n.Within) > 0 && def.name != "mode" && def.name != "percentile_cont" {
 		return nil, unsupported(n.P, "", "WITHIN GROUP (ORDER BY ...) with %s", lname)
 	}
 	x, err := r.callWith(n, def, sc, ctx)

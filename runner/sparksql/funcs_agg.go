@@ -276,6 +276,42 @@ func aggFuncs() []*fnDef {
 		}
 		return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", "+pd.sql+")"), nil
 	})
+	// percentile_cont(p) WITHIN GROUP (ORDER BY x): Spark's percentile of
+	// x (linear interpolation); ORDER BY x DESC is refused (1 - p would
+	// not be Spark's p in floating point).
+	percentileCont := agg("percentile_cont", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+		if len(c.node.Within) != 1 {
+			return nil, unsupported(c.pos(), "write percentile_cont(p) WITHIN GROUP (ORDER BY x)", "this form of percentile_cont")
+		}
+		it := c.node.Within[0]
+		if it.Desc {
+			return nil, unsupported(c.pos(), "write ORDER BY x, with the percentage 1 - p", "percentile_cont WITHIN GROUP (ORDER BY x DESC)")
+		}
+		x, err := c.r.expr(it.X, c.sc, c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		if x.t.Kind != KDouble {
+			if x, err = c.r.cast(x, tDouble, castImplicit); err != nil {
+				return nil, err
+			}
+		}
+		p := c.args[0]
+		if !p.foldable || p.t.Kind == KArray {
+			return nil, unsupported(c.argPos(0), "give the percentage as a constant", "a non-constant percentage")
+		}
+		pd, err := c.typed(0, tDouble)
+		if err != nil {
+			return nil, err
+		}
+		if p.lit != nil {
+			if v, err := strconv.ParseFloat(p.lit.Value, 64); err == nil && (v < 0 || v > 1) {
+				return nil, sparkErr(c.argPos(0), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "Cannot resolve \"percentile_cont(%s, %s)\" due to data type mismatch: The percentage must be between [0.0, 1.0] (current value = %sD).", FormatExpr(it.X), p.lit.Value, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+		c.name = "percentile_cont(" + p.name + ") WITHIN GROUP (ORDER BY " + x.name + ")"
+		return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", "+pd.sql+")"), nil
+	})
 	countIf := agg("count_if", Same, 1, 1, func(c *fcall) (*rx, error) {
 		x, err := c.r.boolArg(c.args[0], c.node.Args[0])
 		if err != nil {
@@ -373,7 +409,7 @@ func aggFuncs() []*fnDef {
 			return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+strings.Join(sqls(c.args), ", ")+")"), nil
 		}),
 		no("skewness", "DuckDB's estimator differs from Spark's"), no("kurtosis", "DuckDB's estimator differs from Spark's"),
-		no("percentile_cont", "use percentile(x, p)"), no("percentile_disc", "not translated yet"),
+		percentileCont, no("percentile_disc", "not translated yet"),
 		no("histogram_numeric", "Spark's approximation cannot be reproduced"), no("approx_top_k", "Spark's approximation cannot be reproduced"),
 		no("count_min_sketch", "Spark's sketch cannot be reproduced"), no("bit_and", "not translated yet"), no("bit_or", "not translated yet"),
 		no("bit_xor", "not translated yet"), no("bitmap_construct_agg", "not translated yet"), no("bitmap_or_agg", "not translated yet"),

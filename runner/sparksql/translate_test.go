@@ -185,13 +185,14 @@ func TestSparkJSONPath(t *testing.T) {
 	}
 }
 
-// TestWithinGroupRefused: WITHIN GROUP is translated for mode only; any
-// other function's is refused, not dropped.
+// TestWithinGroupRefused: WITHIN GROUP is translated for mode and
+// percentile_cont (ascending) only; any other is refused, not dropped.
 func TestWithinGroupRefused(t *testing.T) {
 	in := []Input{{Ref: "df", SQL: "t", Schema: []Column{{Name: "x", Type: tInt}, {Name: "y", Type: tInt}}}}
 	for _, q := range []string{
 		"SELECT sum(x) WITHIN GROUP (ORDER BY y) AS s FROM {df}",
-		"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY y) AS s FROM {df}",
+		"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY y DESC) AS s FROM {df}",
+		"SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY y) AS s FROM {df}",
 	} {
 		_, err := Translate(q, in, Options{})
 		if err == nil || !errors.Is(err, ErrUnsupported) {
