@@ -1,0 +1,227 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// expectCorpus is a file of runner/testdata/expectations: rows in batches
+// and the scenarios run over them (heldout.json says how).
+type expectCorpus struct {
+	Batches   [][]map[string]any `json:"batches"`
+	Scenarios []expectScenario   `json:"scenarios"`
+}
+
+type expectScenario struct {
+	Name           string           `json:"name"`
+	Stream         bool             `json:"stream"`
+	QuarantineSink bool             `json:"quarantine_sink"`
+	Expectations   []map[string]any `json:"expectations"`
+}
+
+// expectRun is one run's outcome: Laktory's as
+// scripts/interop/laktory_expect_spark.py recorded it, or ours.
+type expectRun struct {
+	Error      string   `json:"error"`
+	Warnings   []string `json:"warnings"`
+	Out        []int64  `json:"out"`
+	Quarantine []int64  `json:"quarantine"`
+}
+
+func readExpectCorpus(t *testing.T, name string) expectCorpus {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "expectations", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c expectCorpus
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return c
+}
+
+// expectPipeline is the scenario's pipeline as Laktory's run had it: one
+// node over the Delta table src, its expectations, its output sink and
+// quarantine sink.
+func expectPipeline(sc expectScenario, backend string) string {
+	mode := "OVERWRITE"
+	if sc.Stream {
+		mode = "APPEND"
+	}
+	exps, _ := json.Marshal(sc.Expectations)
+	y := fmt.Sprintf(`name: pl
+dataframe_backend: %s
+nodes:
+- name: n
+  sources: [{path: ../lake/src, format: DELTA, as_stream: %v}]
+  expectations: %s
+  sinks:
+  - {path: ../lake/out, format: DELTA, mode: %s}
+`, backend, sc.Stream, exps, mode)
+	if sc.QuarantineSink {
+		y += fmt.Sprintf("  - {path: ../lake/quarantine, format: DELTA, mode: %s, is_quarantine: true}\n", mode)
+	}
+	return y
+}
+
+// jsonLines is rows as JSON lines.
+func jsonLines(t *testing.T, rows []map[string]any) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range rows {
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// runExpectScenario runs a scenario here as Laktory's run did: src holds
+// batches[0], then batches[1] appended (by a seed pipeline streaming the
+// corpus's rows into it), and the scenario's pipeline runs after each.
+func runExpectScenario(t *testing.T, c expectCorpus, sc expectScenario, backend string) []expectRun {
+	t.Helper()
+	w := newWS(t, map[string]string{
+		"pipelines/seed.yaml": `name: seed
+nodes:
+- name: seed
+  sources: [{path: ../data/src/, format: JSONL, as_stream: true}]
+  sinks: [{path: ../lake/src, format: DELTA, mode: APPEND}]
+`,
+		"pipelines/pl.yaml": expectPipeline(sc, backend),
+	})
+	r := testRunner(t)
+	var runs []expectRun
+	for k, batch := range c.Batches {
+		w.write(map[string]string{fmt.Sprintf("data/src/%d.jsonl", k): jsonLines(t, batch)})
+		snap := w.load()
+		mustRun(t, r, snap, Request{Pipelines: []string{"seed"}})
+		o := run(t, r, snap, Request{Pipelines: []string{"pl"}})
+		var got expectRun
+		if o.err != nil {
+			got.Error = o.err.Error()
+			for _, ts := range o.sum.Tasks {
+				if ts.Err != "" {
+					got.Error = ts.Err
+				}
+			}
+		}
+		for _, ts := range o.sum.Tasks {
+			got.Warnings = append(got.Warnings, ts.Warnings...)
+		}
+		got.Out = tableIDs(t, r, filepath.Join(w.dir, "lake", "out"))
+		got.Quarantine = tableIDs(t, r, filepath.Join(w.dir, "lake", "quarantine"))
+		runs = append(runs, got)
+	}
+	return runs
+}
+
+// tableIDs is the sorted ids of the rows of the Delta table at path, nil
+// when there is no table.
+func tableIDs(t *testing.T, r *Runner, path string) []int64 {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(path, "_delta_log")); err != nil {
+		return nil
+	}
+	ids := []int64{}
+	for _, row := range query(t, r, path, "SELECT id FROM t ORDER BY id") {
+		var id int64
+		fmt.Sscan(row[0], &id)
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// diffExpectRun says how our run differs from Laktory's ("" when not): the
+// same verdict (our failure carries Laktory's message), the same warnings
+// in the same number, the same rows in the output and quarantine tables.
+func diffExpectRun(lk, ours expectRun) string {
+	var diffs []string
+	lkMsg := lk.Error
+	if i := strings.Index(lkMsg, ": "); i >= 0 {
+		lkMsg = lkMsg[i+2:]
+	}
+	switch {
+	case lk.Error == "" && ours.Error != "":
+		diffs = append(diffs, "ours fails: "+ours.Error)
+	case strings.Contains(lk.Error, "FOREACH_BATCH_USER_FUNCTION_ERROR"):
+		// A stream's FAIL: Laktory's check runs in a foreachBatch, and
+		// Spark's StreamingQueryException (a query id, then the Python
+		// traceback) wraps DataQualityCheckFailedError; ours says the
+		// expectation's message.
+		if !strings.Contains(ours.Error, "Expectation '") || !strings.Contains(ours.Error, "' failed on node '") {
+			diffs = append(diffs, fmt.Sprintf("Laktory's stream fails an expectation (%q), ours %q", lk.Error, ours.Error))
+		}
+	case lk.Error != "" && !strings.Contains(ours.Error, lkMsg):
+		diffs = append(diffs, fmt.Sprintf("Laktory fails %q, ours %q", lk.Error, ours.Error))
+	}
+	if !slices.Equal(lk.Warnings, ours.Warnings) {
+		diffs = append(diffs, fmt.Sprintf("warnings\n   Laktory %q\n   ours    %q", lk.Warnings, ours.Warnings))
+	}
+	if (lk.Out == nil) != (ours.Out == nil) || !slices.Equal(lk.Out, ours.Out) {
+		diffs = append(diffs, fmt.Sprintf("output rows: Laktory %v, ours %v", lk.Out, ours.Out))
+	}
+	if (lk.Quarantine == nil) != (ours.Quarantine == nil) || !slices.Equal(lk.Quarantine, ours.Quarantine) {
+		diffs = append(diffs, fmt.Sprintf("quarantine rows: Laktory %v, ours %v", lk.Quarantine, ours.Quarantine))
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// TestExpectationsLaktoryParity runs the expectation corpus
+// (testdata/expectations: dev.json, and heldout.json written before the
+// code) on PYSPARK and compares each run with what Laktory 0.13.1 did on
+// Spark 4.2 + Delta 4.4 (testdata/expectations/laktory_spark.json, by
+// scripts/interop/laktory_expect_spark.py; the default suite needs no
+// JVM): the verdict (FAIL's message), the warnings with Laktory's counts,
+// the ids of the output and quarantine rows, after a first run and after a
+// second one over more rows (batch) or the new rows (stream).
+func TestExpectationsLaktoryParity(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "expectations", "laktory_spark.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		Laktory   string                 `json:"laktory"`
+		Scenarios map[string][]expectRun `json:"scenarios"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if want.Laktory != "0.13.1" {
+		t.Fatalf("laktory_spark.json was made with Laktory %s", want.Laktory)
+	}
+	for _, part := range []string{"dev.json", "heldout.json"} {
+		c := readExpectCorpus(t, part)
+		same := 0
+		for _, sc := range c.Scenarios {
+			lk, ok := want.Scenarios[sc.Name]
+			if !ok || len(lk) != len(c.Batches) {
+				t.Errorf("%s: no Laktory outcome for %s: rerun scripts/interop/laktory_expect_spark.py", part, sc.Name)
+				continue
+			}
+			t.Run(sc.Name, func(t *testing.T) {
+				ours := runExpectScenario(t, c, sc, "PYSPARK")
+				ok := true
+				for k := range lk {
+					if d := diffExpectRun(lk[k], ours[k]); d != "" {
+						ok = false
+						t.Errorf("run %d: %s", k+1, d)
+					}
+				}
+				if ok {
+					same++
+				}
+			})
+		}
+		t.Logf("%s: %d of %d scenarios as Laktory 0.13.1 runs them on PYSPARK", part, same, len(c.Scenarios))
+	}
+}

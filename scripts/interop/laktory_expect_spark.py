@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Run the expectation parity corpus with Laktory 0.13.1 on Spark 4.2 with
+Delta 4.4 (dataframe_backend PYSPARK), and record what each run leaves, for
+TestExpectationsLaktoryParity.
+
+    laktory_expect_spark.py OUT.json CORPUS.json...
+
+Needs the Spark interop Python (scripts/interop/requirements-spark.txt:
+pyspark, delta-spark, laktory) and Java 17+; fetches the Delta jars on first
+use. A few minutes. Each corpus file (runner/testdata/expectations) holds
+batches of rows (id, x, y bigint, s string) and scenarios: one node reading a
+Delta table src (batches[0]; batches[1] appended before the second run), as
+a batch (sinks OVERWRITE) or a stream (as_stream, sinks APPEND), with the
+scenario's expectations, an output sink and, when quarantine_sink is set, a
+quarantine sink. Recorded per run: the error (its class and first line), the
+expectations' warnings (DataQualityExpectation.raise_or_warn) in order, and
+the ids of the rows in the output and quarantine tables (null when the table
+does not exist).
+Test-only: the product never runs Python or Spark.
+"""
+
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+
+import yaml
+
+
+def start(work):
+    from delta import configure_spark_with_delta_pip
+    from pyspark.sql import SparkSession
+    b = (SparkSession.builder.master("local[2]").appName("laktory-expect")
+         .config("spark.driver.memory", "1g").config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false")
+         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+         .config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2")
+         .config("spark.sql.warehouse.dir", os.path.join(work, "wh"))
+         .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(work, "derby"))
+         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+         .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog"))
+    spark = configure_spark_with_delta_pip(b).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+SCHEMA = "id BIGINT, s STRING, x BIGINT, y BIGINT"
+
+
+def pipeline(sc, root):
+    """The scenario's pipeline, as TestExpectationsLaktoryParity writes it."""
+    stream = bool(sc.get("stream"))
+    mode = "APPEND" if stream else "OVERWRITE"
+    sinks = [{"path": os.path.join(root, "out"), "format": "DELTA", "mode": mode}]
+    if sc.get("quarantine_sink"):
+        sinks.append({"path": os.path.join(root, "quarantine"), "format": "DELTA", "mode": mode, "is_quarantine": True})
+    return {
+        "name": "pl-" + sc["name"].replace("_", "-"),
+        "root_path": os.path.join(root, "root"),
+        "dataframe_backend": "PYSPARK",
+        "nodes": [{
+            "name": "n",
+            "sources": [{"path": os.path.join(root, "src"), "format": "DELTA", "as_stream": stream}],
+            "expectations": sc["expectations"],
+            "sinks": sinks,
+        }],
+    }
+
+
+def main(out, corpora):
+    work = tempfile.mkdtemp(prefix="laktory-expect-")
+    os.chdir(work)
+    spark = start(work)
+    import laktory as lk
+    lk._spark = spark
+
+    def ids(path):
+        if not os.path.isdir(os.path.join(path, "_delta_log")):
+            return None
+        return sorted(r[0] for r in spark.read.format("delta").load(path).select("id").collect())
+
+    res = {"laktory": lk.__version__, "pyspark": spark.version, "scenarios": {}}
+    for corpus in corpora:
+        with open(corpus) as f:
+            c = json.load(f)
+        for sc in c["scenarios"]:
+            root = os.path.join(work, sc["name"])
+            src = os.path.join(root, "src")
+            text = yaml.safe_dump(pipeline(sc, root), sort_keys=False)
+            runs = []
+            for k, batch in enumerate(c["batches"]):
+                spark.createDataFrame(batch, SCHEMA).write.format("delta").mode("append").save(src)
+                error = ""
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    try:
+                        lk.models.Pipeline.model_validate_yaml(io.StringIO(text)).execute()
+                    except Exception as e:  # the failure is what is recorded
+                        lines = [l for l in str(e).splitlines() if l.strip()]
+                        error = f"{type(e).__name__}: " + (lines[0] if lines else "")
+                runs.append({
+                    "error": error,
+                    "warnings": [str(w.message) for w in caught if str(w.message).startswith("Expectation '")],
+                    "out": ids(os.path.join(root, "out")),
+                    "quarantine": ids(os.path.join(root, "quarantine")),
+                })
+            res["scenarios"][sc["name"]] = runs
+            print(sc["name"], json.dumps(runs), flush=True)
+    spark.stop()
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1, sort_keys=True)
+        f.write("\n")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(os.path.abspath(sys.argv[1]), [os.path.abspath(p) for p in sys.argv[2:]])
