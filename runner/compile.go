@@ -636,6 +636,13 @@ func (c *compiler) translate(ctx context.Context, kind dialect.Kind, text, df st
 // translateNamed is translate, with the column name the dialect gives an
 // expression ("" when it does not say).
 func (c *compiler) translateNamed(ctx context.Context, kind dialect.Kind, text, df string, o origin) (string, string, error) {
+	res, err := c.translateResult(ctx, kind, text, df, o)
+	return res.SQL, res.Name, err
+}
+
+// translateResult is translate, with the dialect's whole result (its SQL
+// checked and bound).
+func (c *compiler) translateResult(ctx context.Context, kind dialect.Kind, text, df string, o origin) (dialect.Result, error) {
 	st := dialect.Step{Kind: kind, Text: text}
 	add := func(ref, rel string) error {
 		if _, ok := st.Input(ref); ok {
@@ -650,25 +657,26 @@ func (c *compiler) translateNamed(ctx context.Context, kind dialect.Kind, text, 
 	}
 	if kind != dialect.Query {
 		if err := add("df", df); err != nil {
-			return "", "", err
+			return dialect.Result{}, err
 		}
 	}
 	for _, r := range dialect.Placeholders(text) {
 		v, err := c.resolveRef(ctx, text[r.Off:r.Off+r.Len], df)
 		if err != nil {
-			return "", "", err
+			return dialect.Result{}, err
 		}
 		if err := add(r.Name, v); err != nil {
-			return "", "", err
+			return dialect.Result{}, err
 		}
 	}
 	res, err := c.dialects(c.n).Translate(ctx, st)
 	if err != nil {
-		return "", "", err
+		return dialect.Result{}, err
 	}
 	if c.bind != nil {
 		sql, err := c.bind.translated(res, o)
-		return sql, res.Name, err
+		res.SQL = sql
+		return res, err
 	}
 	var errs []string
 	for _, d := range res.Diagnostics {
@@ -677,9 +685,9 @@ func (c *compiler) translateNamed(ctx context.Context, kind dialect.Kind, text, 
 		}
 	}
 	if len(errs) > 0 {
-		return "", "", fmt.Errorf("%w: %s", ErrStep, strings.Join(errs, "; "))
+		return dialect.Result{}, fmt.Errorf("%w: %s", ErrStep, strings.Join(errs, "; "))
 	}
-	return res.SQL, res.Name, nil
+	return res, nil
 }
 
 // refuse fails the piece at o with the dialect engine's own error: a
@@ -844,20 +852,30 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		}
 		extra = " EXCLUDE (" + strings.Join(names, ", ") + ")"
 	}
+	// exprs filter the rows (the output and quarantine frames); checks
+	// count a ROW expectation's failures and compute an AGGREGATE one, as
+	// Laktory's check evaluates them (on PYSPARK over a pandas copy of the
+	// frame: dialect.Result.Check).
 	exprs := make([]string, len(c.n.Expectations))
+	checks := make([]string, len(c.n.Expectations))
 	for i, e := range c.n.Expectations {
 		if col, ok := fx.cols[i]; ok {
-			exprs[i] = quoteIdent(col)
+			exprs[i], checks[i] = quoteIdent(col), quoteIdent(col)
 			continue
 		}
 		if _, ok := fx.agg[i]; ok {
 			continue
 		}
-		if exprs[i], err = c.translate(ctx, dialect.LaktoryExpression, e.Expr, tbl, origin{what: fmt.Sprintf("expectation '%s'", e.Name), at: e.At("expr"), exact: true}); err != nil {
+		r, err := c.translateResult(ctx, dialect.LaktoryExpression, e.Expr, tbl, origin{what: fmt.Sprintf("expectation '%s'", e.Name), at: e.At("expr"), exact: true})
+		if err != nil {
 			return res, fmt.Errorf("%s: expectation '%s': %w", c.where(), e.Name, err)
 		}
+		exprs[i], checks[i] = r.SQL, r.SQL
+		if r.Check != "" {
+			checks[i] = r.Check
+		}
 	}
-	// Per ROW expectation: the rows where it is FALSE (Laktory's fails
+	// Per ROW expectation: the rows its check is FALSE on (Laktory's fails
 	// count: df.filter(~expr) keeps neither FALSE-negated NULLs) and where
 	// it is NULL (removed silently by a DROP or QUARANTINE one).
 	var counts []string
@@ -866,16 +884,21 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			continue
 		}
-		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE)", exprs[i]),
+		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE)", checks[i]),
+			fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE)", exprs[i]),
 			fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NULL)", exprs[i]))
 		idx = append(idx, i)
 	}
+	// failures are Laktory's fails counts; falses the rows the filter
+	// drops (and a QUARANTINE one quarantines), nulls those it drops
+	// silently.
 	failures := make([]int64, len(c.n.Expectations))
+	falses := make([]int64, len(c.n.Expectations))
 	nulls := make([]int64, len(c.n.Expectations))
 	if len(counts) > 0 && total > 0 {
 		dest := make([]any, len(counts))
 		for k, i := range idx {
-			dest[2*k], dest[2*k+1] = &failures[i], &nulls[i]
+			dest[3*k], dest[3*k+1], dest[3*k+2] = &failures[i], &falses[i], &nulls[i]
 		}
 		if err := c.s.queryRow(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(counts, ", "), quoteIdent(base)), dest...); err != nil {
 			return res, fmt.Errorf("%w: %s: evaluate expectations: %v", ErrExpectation, c.where(), err)
@@ -895,7 +918,7 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 			// Laktory: an empty frame passes every expectation unevaluated.
 		case aggregate:
 			var ok *bool
-			q := fmt.Sprintf("SELECT (%s) FROM %s", exprs[i], quoteIdent(tbl))
+			q := fmt.Sprintf("SELECT (%s) FROM %s", checks[i], quoteIdent(tbl))
 			if aq, isDF := fx.agg[i]; isDF {
 				q = aq
 			}
@@ -918,8 +941,8 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 				hasQuarantine, verb = true, "quarantined"
 				quarantine = append(quarantine, "("+exprs[i]+") IS FALSE")
 			}
-			if failures[i] > 0 || nulls[i] > 0 {
-				note := fmt.Sprintf("expectation '%s' (%s) %s %d of %d rows", e.Name, e.Expr, verb, failures[i], total)
+			if falses[i] > 0 || nulls[i] > 0 {
+				note := fmt.Sprintf("expectation '%s' (%s) %s %d of %d rows", e.Name, e.Expr, verb, falses[i], total)
 				if nulls[i] > 0 {
 					note += fmt.Sprintf("; %d rows where it is NULL removed from the output, not quarantined (as Laktory does)", nulls[i])
 				}

@@ -43,6 +43,11 @@ type taskExec struct {
 	// pre is the node's output computed before a reset that cannot wait
 	// for it (computeFirst), which the batch then writes.
 	pre *computed
+	// warned are the expectation warnings given per streaming micro-batch
+	// (its version, then the message): each sink's flow checks the node's
+	// expectations over the same new rows, and Laktory's check (a stream
+	// of its own) warns once.
+	warned map[string]bool
 }
 
 // computed is a batch's output, read, transformed and checked, with the
@@ -419,6 +424,16 @@ func compute(ctx context.Context, x *taskExec, b microBatch, keep bool) (*comput
 	x.log.progress("check", 0)
 	ex, err := c.expectations(ctx, df)
 	for _, w := range ex.warnings { // those before a FAIL one too, as Laktory warns
+		if b.flow != nil {
+			key := fmt.Sprint(b.version) + "\x00" + w
+			if x.warned[key] {
+				continue
+			}
+			if x.warned == nil {
+				x.warned = map[string]bool{}
+			}
+			x.warned[key] = true
+		}
 		x.log.warn(w)
 	}
 	if err != nil {

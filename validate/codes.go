@@ -257,7 +257,7 @@ var Codes = []CodeInfo{
 	{CodeSinkType, Error, "a sink column whose type the Delta table cannot take: the append fails (schema flow)"},
 	{CodeSinkWidened, Info, "a sink column cast to the table's wider type (schema flow)"},
 	{CodeSchemaUnknown, Warning, "a source or table whose schema cannot be read: its node's SQL is not checked (schema flow)"},
-	{CodeNullDropped, Warning, "a DROP or QUARANTINE expectation that is NULL on rows with NULLs: Laktory removes them from the output without quarantining or counting them (schema flow)"},
+	{CodeNullDropped, Warning, "a DROP or QUARANTINE expectation that is NULL on rows with NULLs: Laktory removes them from the output without quarantining them (on POLARS without counting them; on PYSPARK its pandas check may count them) (schema flow)"},
 	{CodeWhereShape, Error, "a where predicate is not exactly one expression on its own (e.g. `a = 1) OR (true`, a list, a clause)"},
 	{CodeWhereReads, Error, "a where predicate reads more than the row (subquery, table function, file reader, non-deterministic function)"},
 	{CodePathOutside, Error, "a path a run may write or delete lies outside the workspace, the lake and the configured roots, or is or holds one of them"},

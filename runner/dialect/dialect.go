@@ -114,6 +114,14 @@ type Result struct {
 	// Name is the column name the dialect gives an expression ("": it
 	// does not say, or a Query).
 	Name string
+	// Check is, for a LaktoryExpression, the expression as Laktory's
+	// expectation check evaluates it when that differs from SQL ("": the
+	// same): on PYSPARK Laktory counts a ROW expectation's failures, and
+	// computes an AGGREGATE one, on a pandas copy of the frame
+	// (DataQualityExpectation._check_df), where a comparison with a
+	// missing value is false (!= true) instead of NULL. The output and
+	// quarantine filters keep SQL's semantics (they run on Spark).
+	Check string
 	// Spans map SQL back to Text, sorted by Out; they need not cover SQL.
 	Spans []Span
 	// Diagnostics are the problems found (errors stop the step; warnings

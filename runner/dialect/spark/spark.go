@@ -57,7 +57,7 @@ func (d Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Res
 		if len(st.Inputs) > 0 {
 			cols = st.Inputs[0].Columns
 		}
-		text, name, at, res := laktorySpark(st.Text, cols)
+		text, check, name, at, res := laktorySpark(st.Text, cols)
 		if res != nil {
 			return *res, nil
 		}
@@ -77,7 +77,17 @@ func (d Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Res
 			res.Diagnostics[0].Rejected = errors.Is(err, sparksql.ErrSpark)
 			return res, nil
 		}
-		return dialect.Result{SQL: r.SQL, Name: name}, nil
+		out := dialect.Result{SQL: r.SQL, Name: name}
+		if check != text {
+			// The same expression with comparisons made total: if Spark
+			// translated the one, it translates the other.
+			c, err := sparksql.TranslateExpr(check, sparksql.ExprInput{Schema: schema}, d.Opts, true)
+			if err != nil {
+				return dialect.Result{}, fmt.Errorf("the pandas form of %q: %w", st.Text, err)
+			}
+			out.Check = c.SQL
+		}
+		return out, nil
 	case dialect.Expression, dialect.Predicate:
 		var schema []sparksql.Column
 		if len(inputs) > 0 {
@@ -115,18 +125,19 @@ func (d Translator) Translate(ctx context.Context, st dialect.Step) (dialect.Res
 // it for Spark (true division with NaN and infinities by zero, floored
 // modulo, COUNT as count(*), SUM of no rows 0, float literals as doubles),
 // and the column name narwhals gives it, with the offset of the text an
-// error of that SQL is at (-1: the text). A non-nil Result is the
-// refusal.
-func laktorySpark(text string, cols []dialect.Column) (string, string, int, *dialect.Result) {
-	refuse := func(err error) (string, string, int, *dialect.Result) {
+// error of that SQL is at (-1: the text). check is the Spark SQL of the
+// same narwhals expression over a pandas frame, as Laktory's expectation
+// check evaluates it (narwhalsPandas). A non-nil Result is the refusal.
+func laktorySpark(text string, cols []dialect.Column) (sql, check, name string, at int, _ *dialect.Result) {
+	refuse := func(err error) (string, string, string, int, *dialect.Result) {
 		var fe *sqlfront.Error
 		if !errors.As(err, &fe) {
 			res := failed(-1, err.Error(), "")
-			return "", "", -1, &res
+			return "", "", "", -1, &res
 		}
 		res := failed(fe.Pos, fe.Error(), fe.Hint)
 		res.Diagnostics[0].Rejected = errors.Is(err, sqlfront.ErrRejected)
-		return "", "", -1, &res
+		return "", "", "", -1, &res
 	}
 	e, err := polarssql.LaktorySyntax.ParseExpr(text)
 	if err != nil {
@@ -161,12 +172,12 @@ func laktorySpark(text string, cols []dialect.Column) (string, string, int, *dia
 	if errors.As(err, &fe) && (fe.Class == "ColumnNotFoundError" || fe.Class == "StructFieldNotFoundError") {
 		// Spark's analyzer says what it does not find (or finds a column
 		// of a type polars lacks).
-		return narwhalsSpark(e), leftmostName(e), fe.Pos, nil
+		return narwhalsSpark(e, false), narwhalsSpark(e, true), leftmostName(e), fe.Pos, nil
 	}
 	if err != nil {
 		return refuse(err)
 	}
-	return narwhalsSpark(e), x.Name, -1, nil
+	return narwhalsSpark(e, false), narwhalsSpark(e, true), x.Name, -1, nil
 }
 
 // walkLaktory calls f on e and the expressions below it (the forms
@@ -218,11 +229,21 @@ func leftmostName(e sqlfront.Expr) string {
 }
 
 // narwhalsSpark is the Spark SQL of the narwhals expression Laktory's
-// parser builds from e (which it accepted).
-func narwhalsSpark(e sqlfront.Expr) string {
+// parser builds from e (which it accepted). With pandas, it is that
+// expression as narwhals evaluates it over the pandas copy of the frame
+// that Laktory 0.13.1 checks expectations on (DataQualityExpectation
+// ._check_df collects a PySpark frame with backend="pandas"): toPandas
+// turns a NULL into None or NaN, and a pandas comparison with either is
+// false (!= is true), so a comparison is never NULL there; arithmetic and
+// functions carry the missing value to it; IS NULL is isna; aggregates
+// skip missing values, as Spark's do (COUNT counts every row, as
+// narwhals' len). Not modelled: a float NaN, which pandas takes for a
+// missing value and Spark does not.
+func narwhalsSpark(e sqlfront.Expr, pandas bool) string {
+	sub := func(e sqlfront.Expr) string { return narwhalsSpark(e, pandas) }
 	switch n := e.(type) {
 	case *sqlfront.Paren:
-		return narwhalsSpark(n.X)
+		return sub(n.X)
 	case *sqlfront.ColumnRef:
 		return sqlfront.FormatExpr(n)
 	case *sqlfront.Literal:
@@ -233,35 +254,44 @@ func narwhalsSpark(e sqlfront.Expr) string {
 		return sqlfront.FormatExpr(n)
 	case *sqlfront.IsNull:
 		if n.Not {
-			return "(" + narwhalsSpark(n.X) + " IS NOT NULL)"
+			return "(" + sub(n.X) + " IS NOT NULL)"
 		}
-		return "(" + narwhalsSpark(n.X) + " IS NULL)"
+		return "(" + sub(n.X) + " IS NULL)"
 	case *sqlfront.IsBool:
 		// (x == lit(TRUE)).fill_null(False)
-		s := "coalesce(" + narwhalsSpark(n.X) + " = " + n.Value + ", false)"
+		s := "coalesce(" + sub(n.X) + " = " + n.Value + ", false)"
 		if n.Not {
 			s = "(NOT " + s + ")"
 		}
 		return s
 	case *sqlfront.Unary:
 		if n.Op == "+" {
-			return narwhalsSpark(n.X)
+			return sub(n.X)
 		}
-		return "(NOT " + narwhalsSpark(n.X) + ")"
+		return "(NOT " + sub(n.X) + ")"
 	case *sqlfront.Binary:
-		a, b := narwhalsSpark(n.L), narwhalsSpark(n.R)
+		a, b := sub(n.L), sub(n.R)
 		switch n.Op {
 		case "/":
 			return fmt.Sprintf("CASE WHEN (%[2]s != 0) THEN try_divide(%[1]s, %[2]s) WHEN (%[2]s = 0) THEN CASE WHEN (%[1]s = 0) THEN CAST('NaN' AS DOUBLE) WHEN (%[1]s > 0) THEN CAST('Infinity' AS DOUBLE) WHEN (%[1]s < 0) THEN CAST('-Infinity' AS DOUBLE) END END", a, b)
 		case "%":
 			return fmt.Sprintf("(((%[1]s %% %[2]s) + %[2]s) %% %[2]s)", a, b)
 		case "==":
-			return "(" + a + " = " + b + ")"
+			n = &sqlfront.Binary{Op: "=", L: n.L, R: n.R}
 		}
-		return "(" + a + " " + n.Op + " " + b + ")"
+		s := "(" + a + " " + n.Op + " " + b + ")"
+		if pandas {
+			switch n.Op {
+			case "=", "<", "<=", ">", ">=":
+				s = "coalesce(" + s + ", false)"
+			case "!=", "<>":
+				s = "coalesce(" + s + ", true)"
+			}
+		}
+		return s
 	case *sqlfront.Call:
 		name := strings.ToLower(n.Name.Name)
-		x := narwhalsSpark(n.Args[0])
+		x := sub(n.Args[0])
 		switch name {
 		case "count":
 			return "count(*)"
