@@ -597,6 +597,10 @@ var schemaOfJSON = fn("schema_of_json", Rewritten, 1, 2, func(c *fcall) (*rx, er
 	if len(c.args) == 2 {
 		return nil, unsupported(c.argPos(1), "", "schema_of_json with options")
 	}
+	if !c.args[0].foldable {
+		// Spark's type check: the schema is computed at analysis.
+		return nil, sparkErr(c.argPos(0), "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", "Cannot resolve \"%s\" due to data type mismatch: the input `json` should be a foldable \"STRING\" expression; however, got \"%s\".", c.name, c.args[0].name)
+	}
 	s, null, err := c.litStr(0, "json")
 	if err != nil || null {
 		return nil, unsupported(c.argPos(0), "", "schema_of_json of anything but a JSON literal")

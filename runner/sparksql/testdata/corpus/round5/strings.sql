@@ -40,3 +40,11 @@ SELECT page, regexp_instr(page, '(o)(m|d)', 2) AS p FROM {df}
 -- name: r5_regexp_instr_negative_group
 -- inputs: df=clicks
 SELECT DISTINCT regexp_instr('abc', '(b)', -1) AS a FROM {df}
+
+-- name: r5_schema_of_json_not_foldable
+-- inputs: df=texts
+SELECT id, schema_of_json(concat('{"a":', t, '}')) AS s FROM {df}
+
+-- name: r5_schema_of_json_foldable_expr
+-- inputs: df=texts
+SELECT DISTINCT schema_of_json(concat('{"a":', '1}')) AS s FROM {df}
