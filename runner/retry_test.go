@@ -429,7 +429,7 @@ func TestSharedCreateSideBySide(t *testing.T) {
 					mu.Unlock()
 					select {
 					case <-both:
-					case <-time.After(10 * time.Second):
+					case <-time.After(30 * time.Second):
 						waited.Store(true) // the other writer is not writing beside this one
 					}
 				}
