@@ -138,7 +138,7 @@ func benchDB(b *testing.B) *sql.DB {
 	b.Cleanup(func() { db.Close() })
 	db.SetMaxOpenConns(1)
 	exec(b, db, "SET TimeZone = 'UTC'")
-	if err := Install(context.Background(), func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(context.Background(), db); err != nil {
 		b.Fatal(err)
 	}
 	return db

@@ -434,7 +434,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	fixtures := loadFixtures(t, db)

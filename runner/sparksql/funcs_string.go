@@ -432,10 +432,16 @@ func stringFuncs() []*fnDef {
 			return c.out(tInt, "CAST("+fmt.Sprintf(format, s.sql)+" AS INTEGER)"), nil
 		})
 	}
+	// sha2 is sha256 for 0 and 256 bits; 224, 384, 512 and a bit length
+	// known only per row go through spark_sha2, the local engine's Go
+	// function (DuckDB without extensions has only sha256); any other
+	// constant bit length is NULL, as in Spark.
 	sha2 := fn("sha2", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 		bits, err := c.litInt(1, "bit length")
 		if err != nil {
-			return nil, err
+			if k := c.args[1].t.Kind; c.args[1].lit != nil || (k != KByte && k != KShort && k != KInt) {
+				return nil, err
+			}
 		}
 		var arg string
 		if c.args[0].t.Kind == KBinary {
@@ -447,11 +453,16 @@ func stringFuncs() []*fnDef {
 			}
 			arg = s.sql
 		}
+		if err != nil {
+			return c.out(tString, "spark_sha2("+arg+", CAST("+c.args[1].sql+" AS BIGINT))"), nil
+		}
 		switch bits {
 		case 0, 256:
 			return c.out(tString, "sha256("+arg+")"), nil
+		case 224, 384, 512:
+			return c.out(tString, fmt.Sprintf("spark_sha2(%s, %d)", arg, bits)), nil
 		}
-		return nil, unsupported(c.argPos(1), "use sha2(x, 256)", "sha2 with %d bits", bits)
+		return c.out(tString, "CAST(NULL AS VARCHAR)"), nil
 	})
 	formatNumber := fn("format_number", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 		x := c.args[0]

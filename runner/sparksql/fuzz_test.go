@@ -53,7 +53,7 @@ func FuzzTranslate(f *testing.F) {
 	if _, err := db.Exec("SET TimeZone = 'UTC'"); err != nil {
 		f.Fatal(err)
 	}
-	if err := Install(context.Background(), func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(context.Background(), db); err != nil {
 		f.Fatal(err)
 	}
 	fixtures := loadFixtures(f, db)

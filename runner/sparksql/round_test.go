@@ -20,7 +20,7 @@ func TestRoundDoubleFastPath(t *testing.T) {
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	ctx := context.Background()
-	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	const text = "CAST(round(CAST(CAST(x AS VARCHAR) AS DECIMAL(38,18)), D) AS DOUBLE)"
@@ -75,7 +75,7 @@ func TestUpperASCII(t *testing.T) {
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	ctx := context.Background()
-	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ in, want string }{{"'abc-Z1'", "ABC-Z1"}, {"''", ""}, {"'straße'", "STRASSE"}, {"'éa'", "ÉA"}} {
@@ -98,7 +98,7 @@ func TestIntegralTextFastPath(t *testing.T) {
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	ctx := context.Background()
-	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	var def string
@@ -134,7 +134,7 @@ func TestTimestampUTCFastPath(t *testing.T) {
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	ctx := context.Background()
-	if err := Install(ctx, func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	var def string

@@ -81,7 +81,7 @@ func openTestDB(t *testing.T) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	db.SetMaxOpenConns(1)
-	if err := Install(context.Background(), func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }); err != nil {
+	if err := installTest(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
 	return db

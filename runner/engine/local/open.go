@@ -17,12 +17,24 @@ import (
 // pipelines reads and writes only its folders). It is the one place
 // outside package delta where DuckDB is opened: the runner, the table
 // readers and the commands take the database from here and hand it down.
-// Close the database when done.
+// Its Go functions are registered (RegisterFunctions). Close the
+// database when done.
 func OpenDB(ctx context.Context, sandbox *delta.Confinement) (*sql.DB, error) {
+	var db *sql.DB
+	var err error
 	if sandbox != nil {
-		return delta.OpenConfinedDuckDB(ctx, *sandbox)
+		db, err = delta.OpenConfinedDuckDB(ctx, *sandbox)
+	} else {
+		db, err = delta.OpenDuckDB(ctx)
 	}
-	return delta.OpenDuckDB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := RegisterFunctions(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 // Parser is DuckDB's SQL parser, as validate's rules read SQL with it
