@@ -1148,7 +1148,7 @@ def spark_table_runner_shared_writer():
             nodes:
             - expr: |
                 SELECT 2 AS client_id, id AS order_id, CAST(amount AS DECIMAL(10, 2)) AS amount,
-                       TIMESTAMPTZ '2026-02-01 00:00:00+00' AS ordered_at, name AS item
+                       TIMESTAMP '2026-02-01 00:00:00+00' AS ordered_at, name AS item
                 FROM {df}
           sinks:
           - path: %s
