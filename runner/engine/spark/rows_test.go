@@ -1,6 +1,7 @@
 package spark
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/runner/engine"
@@ -16,6 +17,11 @@ func TestRowJSON(t *testing.T) {
 		`'timestampFormat', 'yyyy-MM-dd\'T\'HH:mm:ss.SSSSSS\'Z\'', 'timestampNTZFormat', 'yyyy-MM-dd\'T\'HH:mm:ss.SSSSSS'))`
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	// Describe names a decimal with its precision (Decimal(6,2)): still
+	// a string.
+	if got := rowJSON([]engine.Column{{Name: "d", Type: "Decimal(6,2)"}}); !strings.Contains(got, `CAST("d" AS STRING)`) {
+		t.Fatalf("Decimal(6,2) is not written as a string: %s", got)
 	}
 	if got := rowJSON(nil); got != "'{}'" {
 		t.Fatalf("no columns: %s", got)

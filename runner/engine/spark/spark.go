@@ -729,7 +729,7 @@ func rowJSON(cols []engine.Column) string {
 			b.WriteString(", ")
 		}
 		x := quoteIdent(c.Name)
-		if c.Type == "Decimal" {
+		if isDecimal(c.Type) {
 			x = "CAST(" + x + " AS STRING)"
 		}
 		b.WriteString(quoteString(c.Name) + ", " + x)
@@ -737,4 +737,10 @@ func rowJSON(cols []engine.Column) string {
 	b.WriteString("), map('ignoreNullFields', 'false', 'timeZone', 'UTC', " +
 		`'timestampFormat', 'yyyy-MM-dd\'T\'HH:mm:ss.SSSSSS\'Z\'', 'timestampNTZFormat', 'yyyy-MM-dd\'T\'HH:mm:ss.SSSSSS'))`)
 	return b.String()
+}
+
+// isDecimal reports whether a Describe type is a decimal: the client's
+// "Decimal", or the "Decimal(p,s)" Describe puts in its place.
+func isDecimal(typ string) bool {
+	return len(typ) >= 7 && strings.EqualFold(typ[:7], "decimal")
 }
