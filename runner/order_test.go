@@ -230,3 +230,92 @@ func TestDeclarativeMaterializedView(t *testing.T) {
 		t.Fatalf("the second run's operations on totals: %q", ops)
 	}
 }
+
+// writerFirst: the writer of raw is declared first, its reader second; no
+// DAG edge links them (a table_name source is none, in Laktory too).
+const writerFirst = `name: pl
+nodes:
+- name: raw
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: raw
+    mode: APPEND
+- name: summary
+  sources:
+  - table_name: raw
+  transformer:
+    nodes:
+    - expr: SELECT count(*) AS n, sum(v) AS s FROM {df}
+  sinks:
+  - table_name: summary
+    mode: OVERWRITE
+`
+
+// readerFirst: the same nodes, the reader declared first.
+const readerFirst = `name: pl
+nodes:
+- name: summary
+  sources:
+  - table_name: raw
+  transformer:
+    nodes:
+    - expr: SELECT count(*) AS n, sum(v) AS s FROM {df}
+  sinks:
+  - table_name: summary
+    mode: OVERWRITE
+- name: raw
+  sources:
+  - path: ../data/a/
+    format: JSONL
+  sinks:
+  - table_name: raw
+    mode: APPEND
+`
+
+// TestPipelineTableReadOrder: within a pipeline a table read follows
+// Laktory's order (its nodes one at a time in DAG order, declaration order
+// where no edge links them). A reader declared after the writer waits for
+// it, at parallel 2, on a first run and on a FULL refresh of the writer; a
+// reader declared first runs before the writer, which waits for it, so a
+// first run fails as Laktory's does (and the writer is skipped, as Laktory
+// stops at the failing node).
+func TestPipelineTableReadOrder(t *testing.T) {
+	deps := func(o outcome) map[string][]string {
+		m := map[string][]string{}
+		for _, tk := range o.plan.Tasks {
+			m[tk.Key] = tk.DependsOn
+		}
+		return m
+	}
+	t.Run("writer first", func(t *testing.T) {
+		w := newWS(t, map[string]string{"pipelines/pl.yaml": writerFirst, "data/a/1.jsonl": jsonl("a", 0, 4, "")})
+		r := testRunner(t)
+		for _, req := range []Request{{Parallel: 2}, {Parallel: 2}, {Parallel: 2, Selectors: []string{"raw", "summary"}, Refresh: validate.RefreshFull}} {
+			o := mustRun(t, r, w.load(), req)
+			if d := deps(o); !slices.Contains(d["pl.summary"], "pl.raw") || len(d["pl.raw"]) != 0 {
+				t.Fatalf("%+v: depends_on %v", req, d)
+			}
+		}
+		// Two APPEND runs then a FULL refresh: raw holds the file once.
+		if got := query(t, r, w.table("summary"), "SELECT n, s FROM t"); fmt.Sprint(got) != "[[4 6]]" {
+			t.Fatalf("summary: %v", got)
+		}
+	})
+	t.Run("reader first", func(t *testing.T) {
+		w := newWS(t, map[string]string{"pipelines/pl.yaml": readerFirst, "data/a/1.jsonl": jsonl("a", 0, 4, "")})
+		r := testRunner(t)
+		o := run(t, r, w.load(), Request{Parallel: 2})
+		if d := deps(o); !slices.Contains(d["pl.raw"], "pl.summary") || len(d["pl.summary"]) != 0 {
+			t.Fatalf("depends_on %v", d)
+		}
+		status := map[string]history.Status{}
+		for _, ts := range o.sum.Tasks {
+			status[ts.Key] = ts.Status
+		}
+		if status["pl.summary"] != history.StatusFailed || status["pl.raw"] != history.StatusSkipped {
+			t.Fatalf("statuses %v (%v)", status, o.err)
+		}
+	})
+}

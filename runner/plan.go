@@ -291,14 +291,17 @@ func (r *Runner) buildTasks(plan *Plan, sel selection.Selection) {
 // crossPipelineOrder makes a task reading a table (or view) that another
 // pipeline of the run writes, itself or through the upstream nodes it
 // executes, depend on the writer's task, so a first run of both does not
-// read it before it exists. A read that would close a cycle does not wait
+// read it before it exists. Within a pipeline a table read follows
+// Laktory's order (PipelineReads): after a writer Laktory runs first,
+// before one it runs later, so a writer's first write or FULL refresh
+// never races the read. A read that would close a cycle does not wait
 // (the plan warns, LK240): the order never deadlocks. Laktory orders none
 // of these reads, it runs each pipeline on its own (docs/running.md, "Order across pipelines").
 // The tasks are then sorted again: writers before their readers, in the
 // order they were built otherwise.
 func crossPipelineOrder(plan *Plan, sel selection.Selection, byKey map[string]*Task) {
 	fixed := map[string][]string{}
-	var reads []workspace.ReadEdge
+	var reads, within []workspace.ReadEdge
 	for _, t := range plan.Tasks {
 		for _, d := range t.DependsOn {
 			fixed[d] = append(fixed[d], t.Key)
@@ -311,17 +314,36 @@ func crossPipelineOrder(plan *Plan, sel selection.Selection, byKey map[string]*T
 					reads = append(reads, e)
 				}
 			}
+			for _, e := range plan.snap.PipelineReads(p, n) {
+				// The reader's side is the task executing n.
+				if e.Before {
+					e.From = t.Key
+				} else {
+					e.To = t.Key
+				}
+				if byKey[e.From] != nil && byKey[e.To] != nil && e.From != e.To {
+					within = append(within, e)
+				}
+			}
 		}
 	}
-	if len(reads) == 0 {
+	if len(reads) == 0 && len(within) == 0 {
 		return
 	}
-	kept, broken := workspace.OrderReads(fixed, reads)
+	// The reads within a pipeline are ordered first, as Laktory runs them;
+	// those across pipelines, which Laktory does not order, then fit in.
+	kept, broken := workspace.OrderReads(fixed, within)
 	for _, e := range kept {
-		t := byKey[e.To]
-		t.DependsOn = append(t.DependsOn, e.From)
+		fixed[e.From] = append(fixed[e.From], e.To)
 	}
-	for _, b := range broken {
+	keptX, brokenX := workspace.OrderReads(fixed, reads)
+	for _, e := range append(kept, keptX...) {
+		t := byKey[e.To]
+		if !slices.Contains(t.DependsOn, e.From) {
+			t.DependsOn = append(t.DependsOn, e.From)
+		}
+	}
+	for _, b := range append(broken, brokenX...) {
 		plan.Warnings = append(plan.Warnings, validate.CrossCycle(plan.snap, b))
 	}
 	plan.Tasks = topoTasks(plan.Tasks)

@@ -24,11 +24,15 @@ func (c *checker) runOrder() {
 		}
 		for _, n := range p.Nodes {
 			reads = append(reads, c.snap.CrossReads(p, n)...)
-			if !p.Declarative() {
-				continue
+			within := c.snap.PipelineReads(p, n) // Laktory's order: never a cycle
+			if p.Declarative() {
+				within = c.snap.TableReads(p, n)
 			}
-			for _, e := range c.snap.TableReads(p, n) {
+			for _, e := range within {
 				fixed[e.From] = append(fixed[e.From], e.To)
+				if e.Before {
+					c.diags = append(c.diags, readBeforeWrite(c.snap, p, e))
+				}
 			}
 		}
 	}
@@ -46,8 +50,30 @@ func CrossCycle(snap *workspace.Snapshot, b workspace.BrokenRead) Diagnostic {
 	if t := snap.Table(b.Table); t != nil {
 		label = t.Label()
 	}
+	if b.Before {
+		return workspace.NewDiagnostic(b.Pos, Warning, CodeCrossCycle,
+			fmt.Sprintf("%s reads %s before %s writes it, as Laktory runs their pipeline, but the run cannot make %s wait for that read: the reads form a cycle (%s)",
+				b.From, label, b.To, b.To, strings.Join(b.Cycle, " -> ")),
+			"run the pipelines one at a time in the order the data needs (laktory run PIPELINE), or remove one read of the cycle")
+	}
 	return workspace.NewDiagnostic(b.Pos, Warning, CodeCrossCycle,
 		fmt.Sprintf("%s reads %s, which %s writes, but a run of both cannot wait for it: the reads across pipelines form a cycle (%s). %s reads %s as the last run left it (on a first run it does not exist yet and the read fails); Laktory runs each pipeline on its own and orders none of these reads",
 			b.To, label, b.From, strings.Join(b.Cycle, " -> "), b.To, label),
 		"run the pipelines one at a time in the order the data needs (laktory run PIPELINE), or remove one read of the cycle")
+}
+
+// readBeforeWrite is the warning about a node reading a table a node its
+// pipeline runs later writes (LK242): Laktory runs the nodes one at a time
+// in DAG order, where a table_name source is no edge, and the run does the
+// same (docs/running.md, "Order within a pipeline").
+func readBeforeWrite(snap *workspace.Snapshot, p *workspace.Pipeline, e workspace.ReadEdge) Diagnostic {
+	label := string(e.Table)
+	if t := snap.Table(e.Table); t != nil {
+		label = t.Label()
+	}
+	reader, writer := e.From[len(p.Name)+1:], e.To[len(p.Name)+1:]
+	return workspace.NewDiagnostic(e.Pos, Warning, CodeReadBeforeWrite,
+		fmt.Sprintf("node %s reads %s, which node %s of pipeline %s writes, but runs before it: a table_name source is no dependency of Laktory's DAG, which runs %s first, so it reads %s as the last run left it, and on a first run it does not exist yet and the run fails",
+			reader, label, writer, p.Name, reader, label),
+		fmt.Sprintf("add depends_on: [%s] to node %s to read what %s writes, or declare %s before %s", writer, reader, writer, writer, reader))
 }

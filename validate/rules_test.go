@@ -359,6 +359,25 @@ nodes:
 `}, want: []W{
 			D("pl.yaml", 7, 34, CodeMaterializedView, "mode APPEND of sink table mv of node 'mv' does not apply with SPARK_DECLARATIVE_PIPELINE: Laktory declares the table of a batch node as a materialized view"),
 		}},
+		// Laktory runs a pipeline's nodes one at a time in DAG order, where a
+		// table_name source is no edge: a reader declared before the
+		// writer reads the table as the last run left it (docs/running.md,
+		// "Order within a pipeline"); declared after it, nothing to say.
+		{name: "a node reading a table a later node of its pipeline writes", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: summary
+  sources: [{table_name: raw}]
+  sinks: [{table_name: summary, mode: OVERWRITE}]
+- name: raw
+  sources: [{path: data/, format: JSONL}]
+  sinks: [{table_name: raw, mode: APPEND}]
+- name: after
+  sources: [{table_name: raw}]
+  sinks: [{table_name: after, mode: OVERWRITE}]
+`}, want: []W{
+			D("pl.yaml", 5, 26, CodeReadBeforeWrite, "node summary reads main.default.raw, which node raw of pipeline pl writes, but runs before it: a table_name source is no dependency of Laktory's DAG, which runs summary first, so it reads main.default.raw as the last run left it, and on a first run it does not exist yet and the run fails"),
+		}},
 		{name: "reads across pipelines without a cycle", files: map[string]string{"a.yaml": `
 name: a
 nodes:

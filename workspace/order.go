@@ -12,6 +12,10 @@ type ReadEdge struct {
 	Table    TableID
 	// Pos is the reader's source.
 	Pos Pos
+	// Before marks an edge within a pipeline the other way round: From
+	// reads Table, which To writes, and Laktory runs From first, so To
+	// waits for From's read (PipelineReads).
+	Before bool
 }
 
 // BrokenRead is a read edge left out of an order because it would close a
@@ -58,6 +62,40 @@ func (s *Snapshot) tableReads(p *Pipeline, n *Node, same bool) []ReadEdge {
 		}
 	}
 	return out
+}
+
+// PipelineReads returns the orders the reads of node n of pipeline p of
+// a table (or view) another node of p writes ask for, as Laktory runs
+// them: its nodes one at a time in DAG order, where a table_name source
+// is no edge. A writer Laktory runs before n gives an edge writer -> n (n
+// reads what it wrote); a writer it runs after n gives n -> writer,
+// Before set (n reads the table as the last run left it, and the writer
+// does not write or drop it during that read). Declarative pipelines are
+// left out: their engine orders flows by the tables they read.
+func (s *Snapshot) PipelineReads(p *Pipeline, n *Node) []ReadEdge {
+	if p.Declarative() {
+		return nil
+	}
+	reads := s.TableReads(p, n)
+	for i, e := range reads {
+		w := e.From[len(p.Name)+1:]
+		if !p.RunsBefore(w, n.Name) {
+			reads[i].From, reads[i].To, reads[i].Before = e.To, e.From, true
+		}
+	}
+	return reads
+}
+
+// RunsBefore reports whether Laktory runs node a of p before node b: it
+// runs a pipeline's nodes one at a time in the order of its DAG (Order:
+// Laktory's topological sort, declaration order among nodes without an
+// edge between them). False when either is unknown or the DAG has a cycle.
+func (p *Pipeline) RunsBefore(a, b string) bool {
+	if p.DAG == nil || p.DAG.Order == nil {
+		return false
+	}
+	i, j := slices.Index(p.DAG.Order, a), slices.Index(p.DAG.Order, b)
+	return i >= 0 && j >= 0 && i < j
 }
 
 // OrderReads adds reads to the graph fixed (node -> the nodes that run
