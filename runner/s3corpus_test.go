@@ -48,6 +48,7 @@ type s3Scenario struct {
 // with the rows and version it reads from the local lake. -v logs each
 // scenario's part (development or held out) and its requests.
 func TestS3LakeCorpus(t *testing.T) {
+	needDeltaRS(t)
 	dirs, err := filepath.Glob(filepath.Join("testdata", "s3corpus", "*", "steps.json"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no scenarios: %v", err)

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,6 +63,36 @@ func s3TableRows(t *testing.T, r *Runner, path string) [][]string {
 	return query(t, r, path, "SELECT * FROM t ORDER BY ALL")
 }
 
+// pythonLacks returns an error naming the modules py cannot import (or
+// why it cannot run), nil when it imports them all.
+func pythonLacks(ctx context.Context, py string, modules ...string) error {
+	code := "import importlib.util, sys\nmissing = [m for m in sys.argv[1:] if importlib.util.find_spec(m) is None]\nprint(' '.join(missing))"
+	out, err := exec.CommandContext(ctx, py, append([]string{"-c", code}, modules...)...).Output()
+	if err != nil {
+		return fmt.Errorf("%s cannot run: %w", py, err)
+	}
+	if missing := strings.TrimSpace(string(out)); missing != "" {
+		return fmt.Errorf("%s has no module %s", py, strings.ReplaceAll(missing, " ", ", "))
+	}
+	return nil
+}
+
+// needDeltaRS skips the test when the interpreter of the S3 tests
+// ($LAKTORY_PYTHON, else python3) cannot import what s3_tables.py needs
+// (deltalake), and fails it under LAKTORY_REQUIRE_INTEROP=1 (scripts/test.sh,
+// .ci/run), as s3test.Shared does for moto.
+func needDeltaRS(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := pythonLacks(ctx, s3test.Python(), "deltalake"); err != nil {
+		if os.Getenv("LAKTORY_REQUIRE_INTEROP") == "1" {
+			t.Fatalf("delta-rs is required (LAKTORY_REQUIRE_INTEROP=1) to read the bucket's tables: %v; set LAKTORY_PYTHON to a Python with scripts/requirements-interop.txt", err)
+		}
+		t.Skipf("delta-rs cannot read the bucket's tables: %v (set LAKTORY_PYTHON to a Python with scripts/requirements-interop.txt)", err)
+	}
+}
+
 // deltaRSTables reads tables with delta-rs ($LAKTORY_PYTHON).
 func deltaRSTables(t *testing.T, uris ...string) []struct {
 	Version int64    `json:"version"`
@@ -101,6 +132,7 @@ var demoTables = []string{"all_orders", "events", "prices", "gld_prices_a"}
 // the rows it reads from the local lake. No local folder stands in for
 // the bucket.
 func TestS3LakeDemo(t *testing.T) {
+	needDeltaRS(t)
 	localDir, remoteDir := workspacetest.Demo(t), workspacetest.Demo(t)
 	s3 := newS3Lake(t, remoteDir)
 	rl, rr := testRunner(t), testRunner(t)
@@ -483,6 +515,7 @@ func TestS3LakeWriterClaims(t *testing.T) {
 // the same versions and rows as on a local lake, read here and by
 // delta-rs from the bucket.
 func TestS3LakeMerge(t *testing.T) {
+	needDeltaRS(t)
 	for _, mode := range []string{"DROP", "TRUNCATE"} {
 		t.Run(mode, func(t *testing.T) {
 			files := map[string]string{"pipelines/pl.yaml": strings.Replace(mergePipeline, "%s", mode, 1),
@@ -554,5 +587,28 @@ nodes:
 	r.cfg.Engine = spark
 	if _, err := r.Plan(context.Background(), w.load(), Request{}); err != nil {
 		t.Fatalf("the table exists: %v", err)
+	}
+}
+
+// TestPythonLacks: the check behind needDeltaRS names the modules the
+// interpreter cannot import, and says so of an interpreter that cannot run.
+func TestPythonLacks(t *testing.T) {
+	py := s3test.Python()
+	if _, err := exec.LookPath(py); err != nil {
+		t.Skipf("no %s: %v", py, err)
+	}
+	for _, tc := range []struct {
+		py      string
+		modules []string
+		want    string
+	}{
+		{py: py, modules: []string{"json", "os"}},
+		{py: py, modules: []string{"json", "no_such_module_lk", "nor_this_one_lk"}, want: "has no module no_such_module_lk, nor_this_one_lk"},
+		{py: filepath.Join(t.TempDir(), "python"), modules: []string{"json"}, want: "cannot run"},
+	} {
+		err := pythonLacks(t.Context(), tc.py, tc.modules...)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("pythonLacks(%s, %v) = %v, want %q", tc.py, tc.modules, err, tc.want)
+		}
 	}
 }
