@@ -125,6 +125,7 @@ const (
 	CodeCrossCycle       = "LK240" // docs/running.md, "Order across pipelines"
 	CodeMaterializedView = "LK241" // docs/declarative.md, "Materialized views"
 	CodeReadBeforeWrite  = "LK242" // docs/running.md, "Order within a pipeline"
+	CodeJSONPartitions   = "LK243" // docs/running.md, file sinks
 	CodeSQLBind          = "LK301"
 	CodeSQLDialect       = "LK302"
 	CodeSQLDiffers       = "LK303"
@@ -246,6 +247,7 @@ var Codes = []CodeInfo{
 	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://) on a server that cannot write it safely: no s3a (hadoop-aws), or a Delta LogStore other than S3SingleDriverLogStore (DynamoDB's does not exclude the workbench's commits); nothing runs"},
 	{CodeBucketLakeView, Error, "a VIEW sink with the lake in a bucket (s3://): views are files of a local lake; nothing runs"},
 	{CodeBucketSparkNew, Error, "on the Spark engine with the lake in a bucket, a sink whose table does not exist yet declares a comment: Delta's DataFrame writer, which creates bucket tables there, writes no description; nothing runs"},
+	{CodeJSONPartitions, Error, "a JSON file sink with partitionBy: Spark writes one folder per value, which local runs cannot write (DuckDB's JSON COPY has no PARTITION_BY)"},
 	{CodeReadBeforeWrite, Warning, "a node reads a table a later node of its pipeline writes: Laktory runs the reader first (a table_name source is no DAG edge), so it reads the table as the last run left it, and a first run fails"},
 	{CodeCrossCycle, Warning, "pipelines read each other's tables in a cycle: a run of them orders every read but one, which reads the table as the last run left it"},
 	{CodeMaterializedView, Warning, "a mode on a batch node's table sink in a declarative pipeline: Laktory declares it as a materialized view, which each update replaces whatever the mode"},

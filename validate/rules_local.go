@@ -66,6 +66,12 @@ func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
 	}
 	c.deletionVectors(n, sk)
 	f := sk.EffectiveFormat()
+	if parts := sk.PartitionBy(); sk.Kind == workspace.SinkFile && strings.EqualFold(f, "JSON") && len(parts) > 0 && sk.Backend != "POLARS" {
+		// On POLARS write_json takes no partition_by: its writer_kwargs check says so.
+		c.add(sk.At("writer_methods"), Error, CodeJSONPartitions,
+			fmt.Sprintf("local runs cannot write sink #%d of node '%s' partitioned by %s: Spark writes JSON files in one folder per value (%s=.../part-*.json), and DuckDB's JSON COPY has no PARTITION_BY", sk.Index+1, n.Name, strings.Join(parts, ", "), parts[0]),
+			"remove the partitionBy writer method, or write the sink as PARQUET, CSV or DELTA, which local runs partition as Spark does")
+	}
 	if (sk.Kind == workspace.SinkFile || sk.Kind == workspace.SinkTable) && f != "" && !slices.Contains(LocalSinkFormats, strings.ToUpper(f)) && !strings.Contains(f, "${") {
 		c.add(sk.At("format"), Warning, CodeLocalFormat,
 			fmt.Sprintf("local runs cannot write %s (sink #%d of node '%s')", f, sk.Index+1, n.Name),

@@ -378,6 +378,19 @@ nodes:
 `}, want: []W{
 			D("pl.yaml", 5, 26, CodeReadBeforeWrite, "node summary reads main.default.raw, which node raw of pipeline pl writes, but runs before it: a table_name source is no dependency of Laktory's DAG, which runs summary first, so it reads main.default.raw as the last run left it, and on a first run it does not exist yet and the run fails"),
 		}},
+		{name: "a partitioned JSON file sink", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: j
+  sources: [{path: data/, format: JSONL}]
+  sinks:
+  - path: out/j/
+    format: JSON
+    mode: OVERWRITE
+    writer_methods: [{name: partitionBy, args: [k]}]
+`}, want: []W{
+			D("pl.yaml", 10, 21, CodeJSONPartitions, "local runs cannot write sink #1 of node 'j' partitioned by k: Spark writes JSON files in one folder per value (k=.../part-*.json), and DuckDB's JSON COPY has no PARTITION_BY"),
+		}},
 		{name: "reads across pipelines without a cycle", files: map[string]string{"a.yaml": `
 name: a
 nodes:
