@@ -267,10 +267,8 @@ func topoSort(nodes []string, edges []Edge) ([]string, []string) {
 		indeg[e.To]++
 		next[e.From] = append(next[e.From], e.To)
 	}
-	pos := make(map[string]int, len(nodes))
 	var order, gen []string
-	for i, n := range nodes {
-		pos[n] = i
+	for _, n := range nodes {
 		if indeg[n] == 0 {
 			gen = append(gen, n)
 		}
@@ -286,8 +284,10 @@ func topoSort(nodes []string, edges []Edge) ([]string, []string) {
 				}
 			}
 		}
-		// Declaration order within the generation.
-		slices.SortFunc(ready, func(a, b string) int { return pos[a] - pos[b] })
+		// networkx's order within the generation (topological_generations):
+		// by parent in the generation before, then by the child's
+		// declaration (edges are added in declaration order), not by
+		// declaration alone: a, b, c <- b, d <- a runs a, b, d, c.
 		gen = ready
 	}
 	if len(order) == len(nodes) {

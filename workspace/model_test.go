@@ -195,6 +195,23 @@ nodes:
 	if want := []string{"a", "d", "b", "c"}; !reflect.DeepEqual(d.Order, want) {
 		t.Errorf("order %v, want %v (generations, declaration order within)", d.Order, want)
 	}
+	// networkx's topological_sort (Laktory's sorted_node_names) takes a
+	// generation's nodes by their parent in the generation before, then in
+	// declaration order: a, b, d, c here (checked with networkx 3.6.1), not
+	// a, b, c, d.
+	gen := workspacetest.Load(t, map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+- name: b
+- name: c
+  depends_on: [b]
+- name: d
+  depends_on: [a]
+`}, workspace.Options{}).Pipeline("pl").DAG
+	if want := []string{"a", "b", "d", "c"}; !reflect.DeepEqual(gen.Order, want) {
+		t.Errorf("order %v, want %v (networkx's generations)", gen.Order, want)
+	}
 	if len(d.Unknown) != 1 || d.Unknown[0].From != "nope" || d.Unknown[0].Kind != workspace.EdgeNodeSource {
 		t.Errorf("unknown: %+v", d.Unknown)
 	}
