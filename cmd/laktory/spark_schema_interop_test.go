@@ -32,32 +32,32 @@ nodes:
     path: ../data/j/
     format: JSON
     schema: {columns: {id: bigint, name: string, day: date, at: timestamp, amount: double, price: double, missing: string, ok: boolean}}
-  sinks: [{table_name: j}]
+  sinks: [{table_name: j, mode: APPEND}]
 - name: l
   source:
     path: ../data/l/
     format: JSONL
     as_stream: true
     schema: {columns: {at: Datetime, id: Int32, name: String, missing: Int64, amount: Float64, day: Date}}
-  sinks: [{table_name: l}]
+  sinks: [{table_name: l, mode: APPEND}]
 - name: c
   source:
     path: ../data/c/
     format: CSV
     schema: {columns: {id: bigint, name: string, amount: double, day: date, flag: boolean}}
-  sinks: [{table_name: c}]
+  sinks: [{table_name: c, mode: APPEND}]
 - name: c2
   source:
     path: ../data/c2/
     format: CSV
     schema: {columns: {id: Int64, name: String, note: String}}
-  sinks: [{table_name: c2}]
+  sinks: [{table_name: c2, mode: APPEND}]
 - name: p
   source:
     path: ../data/p/
     format: PARQUET
     schema: {columns: {amount: double, id: bigint, Name: string, missing: double}}
-  sinks: [{table_name: p}]
+  sinks: [{table_name: p, mode: APPEND}]
 `,
 		"data/j/1.json": `[{"name": "a", "id": 1, "amount": 1.5, "price": 2.25, "day": "2024-01-02", "at": "2024-01-02T03:04:05Z", "extra": "x", "ok": true},
  {"id": 2, "name": "b", "amount": 3}]`,

@@ -36,7 +36,7 @@ nodes:
     writer_methods:
     - name: partitionBy
       args: [op]
-  - {path: ../out/one.csv, format: CSV}
+  - {path: ../out/one.csv, format: CSV, mode: OVERWRITE}
   - {path: ../out/lines, format: JSON, mode: OVERWRITE}
 `
 
