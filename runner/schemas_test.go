@@ -370,8 +370,8 @@ func TestValidateSinkAgainstTable(t *testing.T) {
 		D("pipelines/pl.yaml", 12, 17, validate.CodeSinkWidened, "'qty' as TINYINT into table main.default.out (version 0), which stores it as INTEGER"),
 	})
 	for _, d := range ds {
-		if d.Code == validate.CodeSinkType && !strings.Contains(d.Hint, "(laktory run --pipeline pl --select a --refresh RESET --reset-mode DROP)") {
-			t.Errorf("hint %q: the command that drops the table", d.Hint)
+		if d.Code == validate.CodeSinkType && !strings.Contains(d.Hint, "(laktory run --select pl.a --refresh RESET --reset-mode DROP && laktory run --select pl.a)") {
+			t.Errorf("hint %q: the command that drops the table and runs its writers again", d.Hint)
 		}
 	}
 	// The run is refused before it starts, with the same error.
