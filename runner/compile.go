@@ -884,9 +884,13 @@ func (c *compiler) expectations(ctx context.Context, df string) (expectResult, e
 		if strings.EqualFold(e.Type, "AGGREGATE") {
 			continue
 		}
-		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE)", checks[i]),
-			fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE)", exprs[i]),
-			fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NULL)", exprs[i]))
+		// Each count has its own name: where the check and the filter are
+		// the same text, Spark Connect's rows would hold two columns of one
+		// name (and its client cannot name them).
+		k := len(idx)
+		counts = append(counts, fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE) AS _lk_fail_%d", checks[i], k),
+			fmt.Sprintf("count(*) FILTER (WHERE (%s) IS FALSE) AS _lk_false_%d", exprs[i], k),
+			fmt.Sprintf("count(*) FILTER (WHERE (%s) IS NULL) AS _lk_null_%d", exprs[i], k))
 		idx = append(idx, i)
 	}
 	// failures are Laktory's fails counts; falses the rows the filter

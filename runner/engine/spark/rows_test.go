@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/spark-connect-go/spark/sql/types"
+
 	"github.com/laktory/workbench/runner/engine"
 	"github.com/laktory/workbench/runner/engine/enginetest"
 )
@@ -49,4 +51,25 @@ func TestSparkRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	enginetest.CheckRows(t, rows)
+}
+
+// dupRow is a row whose FieldNames panics as the client's does when two
+// columns share a name.
+type dupRow struct{ types.Row }
+
+func (dupRow) Len() int { return 3 }
+func (dupRow) FieldNames() []string {
+	names := make([]string, 2)
+	names[2] = "x" // the client's index out of range
+	return names
+}
+
+// TestFieldNamesDuplicate: a row whose columns share a name is an error
+// of the session, not a panic of the task (the demo's expectations on
+// Spark once died so: "index out of range [2] with length 2").
+func TestFieldNamesDuplicate(t *testing.T) {
+	names, err := fieldNames(dupRow{})
+	if err == nil || names != nil || !strings.Contains(err.Error(), "distinct names") {
+		t.Fatalf("fieldNames = %v, %v", names, err)
+	}
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/apache/spark-connect-go/spark/client/channel"
 	"github.com/apache/spark-connect-go/spark/sparkerrors"
 	"github.com/apache/spark-connect-go/spark/sql"
+	"github.com/apache/spark-connect-go/spark/sql/types"
 	"github.com/google/uuid"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -441,11 +442,25 @@ func (s *Session) named(ctx context.Context, query string) ([][]any, []string, e
 		}
 		for _, r := range rs {
 			out = append(out, r.Values())
-			names = r.FieldNames()
 		}
-		return nil
+		if len(rs) > 0 {
+			names, err = fieldNames(rs[0])
+		}
+		return err
 	})
 	return out, names, err
+}
+
+// fieldNames returns a row's column names. The client keys a row's
+// columns by name, and its FieldNames panics when two columns share one
+// (SELECT count(*), count(*)): that is an error naming the cause here.
+func fieldNames(r types.Row) (names []string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			names, err = nil, fmt.Errorf("spark: the query's %d columns do not have distinct names: %v", r.Len(), p)
+		}
+	}()
+	return r.FieldNames(), nil
 }
 
 // QueryRow implements engine.Session.
