@@ -782,6 +782,24 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return nil, unsupported(n.P, "", "MEDIAN of %s in Polars SQL", x.t)
 		}
 		return &rx{t: tFloat64, sql: "quantile_cont(CAST(" + x.sql + " AS DOUBLE), 0.5)", name: x.name, agg: true}, nil
+	case "stddev", "stdev", "stddev_samp", "stdev_samp", "variance", "var", "var_samp":
+		if len(args) != 1 {
+			return nil, rejected(n.P, "SQLInterfaceError", "no function matches the given name and arguments: `%s`", sqlfront.FormatExpr(n))
+		}
+		if args[0].t.isDecimal() && !grouped && name[0] == 'v' {
+			return nil, rejected(n.P, "InvalidOperationError", "`var` operation not supported for dtype `decimal[%d,%d]`", args[0].t.precision(), args[0].t.S)
+		}
+		if k := args[0].t.Kind; !grouped && (k == String || k == Date) {
+			// A whole-frame std or var of these fails; grouped, polars
+			// gives NULLs of the dtype (refused by variance).
+			op := map[bool]string{true: "std", false: "var"}[strings.Contains(name, "st")]
+			return nil, rejected(n.P, "InvalidOperationError", "`%s` operation not supported for dtype `%s`", op, map[Kind]string{String: "str", Date: "date"}[k])
+		}
+		t, sql, err := aggregate(n, name, args[0], "")
+		if err != nil {
+			return nil, err
+		}
+		return &rx{t: t, sql: sql, name: args[0].name, agg: true}, nil
 	case "sum", "min", "max", "avg", "count":
 		if err := arity(1); err != nil {
 			return nil, err
@@ -795,7 +813,8 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 	return nil, unsupported(n.P, "", "the function %s in Polars SQL", strings.ToUpper(name))
 }
 
-var aggFuncs = map[string]bool{"sum": true, "min": true, "max": true, "avg": true, "count": true, "median": true}
+var aggFuncs = map[string]bool{"sum": true, "min": true, "max": true, "avg": true, "count": true, "median": true,
+	"stddev": true, "stdev": true, "stddev_samp": true, "stdev_samp": true, "variance": true, "var": true, "var_samp": true}
 
 // inList is x [NOT] IN (constants of x's kind, no NULL: polars answers
 // false, not NULL, for a value missing from a list holding a NULL).
@@ -1003,6 +1022,8 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 			sum = negativeZero(x.sql, over, t, sum)
 		}
 		return t, sum, nil
+	case "stddev", "stdev", "stddev_samp", "stdev_samp", "variance", "var", "var_samp":
+		return variance(n, name, x, over)
 	case "avg":
 		if !x.t.isNumeric() && !x.t.isDecimal() {
 			return nil, "", unsupported(n.P, "", "avg of %s in Polars SQL", x.t)
@@ -1084,7 +1105,7 @@ func (r *resolver) window(n *sqlfront.Call, name string, sc *scope, grouped bool
 // polarsLacks are functions polars 1.32.0's SQL does not have ("unsupported
 // function"), found by calling each.
 var polarsLacks = setOf(`row_number rank dense_rank lag lead ntile percent_rank cume_dist first_value last_value nth_value
-	nvl nvl2 lpad rpad date_trunc datediff dateadd mean mode var_pop stddev_pop string_agg listagg approx_count_distinct
+	nvl nvl2 lpad rpad date_trunc datediff dateadd mean mode var_pop stddev_pop stdev_pop variance_pop variance_samp string_agg listagg approx_count_distinct
 	bool_and bool_or every any_value group_concat collect_list collect_set size cardinality instr locate regexp_extract
 	regexp_replace regexp_substr split translate repeat space ascii chr char format printf md5 sha1 sha2 hash uuid random
 	rand now current_timestamp today to_date to_timestamp to_char to_number typeof unix_timestamp from_unixtime
