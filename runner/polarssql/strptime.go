@@ -1,0 +1,266 @@
+package polarssql
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/laktory/workbench/runner/sqlfront"
+)
+
+// Polars SQL's STRPTIME(x, format) (a Datetime(us)), TIMESTAMP(x, format)
+// and DATETIME(x, format) (the same), DATE(x, format) (a Date: the
+// parsed value's day): polars' strict str.strptime with chrono's format
+// language, as measured on polars 1.32.0 (testdata/random/strptime.json):
+//   - a number may be preceded by whitespace (Unicode's, as Rust's
+//     char::is_whitespace), %m %d %H %M %S %y take one or two digits, %Y
+//     one to four, or a sign and any number of digits (a year outside
+//     1-9999 fails the query here: the local engine does not compute it);
+//     %y is 2000-2069 for 0-69, 1970-1999 for 70-99;
+//   - a space in the format takes any whitespace, none included; any other
+//     character must be there as it is (case counts); %% is a %; %F is
+//     %Y-%m-%d, %T %H:%M:%S;
+//   - %.f is an optional dot and at least one digit (the digits past the
+//     microsecond dropped);
+//   - the whole text must be taken; the day must exist, an hour be 0-23, a
+//     minute 0-59, a second 0-60 (60 is a leap second: the next minute);
+//   - any other text fails the query (polars' InvalidOperationError); NULL
+//     stays NULL.
+//
+// Other format items (%b, %p, %z, %f, %j, ...), a format without a year,
+// a month and a day, or an hour without minutes, are refused.
+
+// pws is a run of Unicode whitespace in RE2.
+const pws = `[\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*`
+
+// strpItem is an item of a chrono format: a number (field, at most
+// width digits, or a sign and any digits for signed), a space, a literal
+// or %.f.
+type strpItem struct {
+	field  string // Y, y, m, d, H, M, S; "f" for %.f
+	width  int
+	signed bool
+	space  bool
+	lit    string
+}
+
+// strpFormat compiles a chrono format into a regular expression and, for
+// each field, the groups whose text (one of them matches) is its digits.
+// chrono reads a number greedily (as many digits as it may take) and
+// never backtracks: a number followed by another (through spaces, which
+// may be none) takes all its digits, or fewer only where whitespace
+// follows; a regular expression would find another split instead.
+func strpFormat(f string) (re string, groups map[string][]string, order []string, why string) {
+	var items []strpItem
+	seen := map[string]bool{}
+	add := func(c byte) string {
+		name := string(c)
+		if seen[name] {
+			return "%" + name + " twice"
+		}
+		seen[name] = true
+		it := strpItem{field: name, width: 2}
+		if c == 'Y' {
+			it.width, it.signed = 4, true
+		}
+		items = append(items, it)
+		return ""
+	}
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case c == ' ':
+			items = append(items, strpItem{space: true})
+		case c >= '0' && c <= '9':
+			return "", nil, nil, "a digit in the format"
+		case c != '%':
+			items = append(items, strpItem{lit: string(c)})
+		case i+1 == len(f):
+			return "", nil, nil, "a format ending in %"
+		default:
+			i++
+			c = f[i]
+			var w string
+			switch c {
+			case 'Y', 'y', 'm', 'd', 'H', 'M', 'S':
+				w = add(c)
+			case 'F', 'T':
+				fs, sep := "Ymd", "-"
+				if c == 'T' {
+					fs, sep = "HMS", ":"
+				}
+				for k := 0; k < 3 && w == ""; k++ {
+					if k > 0 {
+						items = append(items, strpItem{lit: sep})
+					}
+					w = add(fs[k])
+				}
+			case '%':
+				items = append(items, strpItem{lit: "%"})
+			case '.':
+				if i+1 < len(f) && f[i+1] == 'f' && !seen["f"] {
+					i++
+					seen["f"] = true
+					items = append(items, strpItem{field: "f"})
+					continue
+				}
+				w = "%." + f[i+1:min(i+2, len(f))]
+			default:
+				w = "%" + string(c)
+			}
+			if w != "" {
+				return "", nil, nil, w
+			}
+		}
+	}
+	switch {
+	case !(seen["Y"] || seen["y"]) || !seen["m"] || !seen["d"]:
+		return "", nil, nil, "a format without a year, a month and a day"
+	case seen["Y"] && seen["y"]:
+		return "", nil, nil, "%Y with %y"
+	case seen["H"] != seen["M"], seen["S"] && !seen["M"], seen["f"] && !seen["S"]:
+		return "", nil, nil, "a time without hours and minutes"
+	}
+	// group names: DuckDB's are case-insensitive.
+	names := map[string]string{"Y": "yyyy", "y": "yy", "m": "mon", "d": "dd", "H": "hh", "M": "mi", "S": "ss", "f": "frac"}
+	groups = map[string][]string{}
+	var b strings.Builder
+	b.WriteString("^")
+	for i, it := range items {
+		switch {
+		case it.space:
+			b.WriteString(pws)
+		case it.lit != "":
+			b.WriteString(regexp.QuoteMeta(it.lit))
+		case it.field == "f":
+			b.WriteString(`(?:\.([0-9]+))?`)
+			groups["f"] = []string{"frac"}
+			order = append(order, "frac")
+		default:
+			next := false // another number follows, through spaces only
+			for _, j := range items[i+1:] {
+				if !j.space {
+					next = j.lit == "" && j.field != "f"
+					break
+				}
+			}
+			g := names[it.field]
+			b.WriteString(pws)
+			switch {
+			case !next && it.signed:
+				b.WriteString("([+-][0-9]+|[0-9]{1," + strconv.Itoa(it.width) + "})")
+				groups[it.field] = []string{g}
+				order = append(order, g)
+			case !next:
+				b.WriteString("([0-9]{1," + strconv.Itoa(it.width) + "})")
+				groups[it.field] = []string{g}
+				order = append(order, g)
+			default:
+				// all its digits, or fewer (or a sign and digits) before
+				// whitespace.
+				full, short := "[0-9]{"+strconv.Itoa(it.width)+"}", "[0-9]{1,"+strconv.Itoa(it.width-1)+"}"
+				if it.signed {
+					// polars reads -2024 then the next number, not +2024.
+					full, short = "-?"+full, "[+-][0-9]+|"+short
+				}
+				b.WriteString("(?:(" + full + ")|(" + short + ")" + pws1 + ")")
+				groups[it.field] = []string{g, g + "2"}
+				order = append(order, g, g+"2")
+			}
+		}
+	}
+	b.WriteString("$")
+	return b.String(), groups, order, ""
+}
+
+// pws1 is one whitespace character.
+const pws1 = `[\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]`
+
+// strptime translates STRPTIME, TIMESTAMP, DATETIME and DATE with a
+// format; ok is false for another call.
+func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx) (_ *rx, ok bool, _ error) {
+	switch name {
+	case "strptime":
+		if len(args) != 2 {
+			return nil, true, rejected(n.P, "SQLSyntaxError", "STRPTIME expects 2 arguments (found %d)", len(args))
+		}
+	case "date", "timestamp", "datetime":
+		if len(args) != 2 {
+			if len(args) == 1 && name == "date" && args[0].constant && args[0].t.Kind == String {
+				if lit, ok := n.Args[0].(*sqlfront.Literal); ok && isoDate.MatchString(lit.Value) {
+					// polars infers %Y-%m-%d from the text.
+					return &rx{t: &Type{Kind: Date}, sql: "CAST(" + args[0].sql + " AS DATE)", name: args[0].name, constant: true}, true, nil
+				}
+			}
+			return nil, true, unsupported(n.P, "", "%s without a format (polars infers one from the values) in Polars SQL", strings.ToUpper(name))
+		}
+	default:
+		return nil, false, nil
+	}
+	x := args[0]
+	if x.t.Kind != String {
+		if rn, ok := rustIntName[x.t.Kind]; ok && x.col != nil {
+			return nil, true, rejected(n.P, "SchemaError", "invalid series dtype: expected `String`, got `%s` for series with name `%s`", rn, x.name)
+		}
+		return nil, true, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), x.t)
+	}
+	lit, isLit := n.Args[1].(*sqlfront.Literal)
+	if !isLit || lit.Kind != sqlfront.LitString {
+		return nil, true, unsupported(n.Args[1].Pos(), "", "%s with a format that is not a constant string in Polars SQL", strings.ToUpper(name))
+	}
+	re, groups, order, why := strpFormat(lit.Value)
+	if why != "" {
+		return nil, true, unsupported(n.Args[1].Pos(), "", "%s with the format '%s' (%s) in Polars SQL", strings.ToUpper(name), lit.Value, why)
+	}
+	t, to := &Type{Kind: Datetime, Unit: "us"}, "datetime[μs]"
+	if name == "date" {
+		t, to = &Type{Kind: Date}, "date"
+	}
+	q := "'" + strings.ReplaceAll(re, "'", "''") + "'"
+	// regexp_extract names the groups in order.
+	var all []string
+	for _, g := range order {
+		all = append(all, "'"+g+"'")
+	}
+	parts := "regexp_extract(" + x.sql + ", " + q + ", [" + strings.Join(all, ", ") + "])"
+	text := func(f string) string {
+		var ps []string
+		for _, g := range groups[f] {
+			ps = append(ps, parts+"."+g)
+		}
+		return strings.Join(ps, " || ")
+	}
+	num := func(f string) string {
+		if len(groups[f]) == 0 {
+			return "0"
+		}
+		return "TRY_CAST(" + text(f) + " AS INTEGER)"
+	}
+	year := num("Y")
+	if year == "0" {
+		y := num("y")
+		year = "(CASE WHEN " + y + " < 70 THEN 2000 + " + y + " ELSE 1900 + " + y + " END)"
+	}
+	month, day := num("m"), num("d")
+	hour, minute, second := num("H"), num("M"), num("S")
+	// make_date fails out of range: its arguments are checked first.
+	monthStart := "make_date(CASE WHEN " + year + " BETWEEN 1 AND 9999 THEN " + year + " ELSE 2000 END, CASE WHEN " + month + " BETWEEN 1 AND 12 THEN " + month + " ELSE 1 END, 1)"
+	valid := "regexp_full_match(" + x.sql + ", " + q + ") AND (" + year + " NOT BETWEEN 1 AND 9999 OR " + month + " BETWEEN 1 AND 12 AND " +
+		day + " BETWEEN 1 AND dayofmonth(last_day(" + monthStart + ")) AND " + hour + " <= 23 AND " + minute + " <= 59 AND " + second + " <= 60)"
+	date := "make_date(" + year + ", " + month + ", " + day + ")"
+	value := date
+	if name != "date" {
+		micros := "((" + hour + " * 60 + " + minute + ") * 60 + " + second + ") * CAST(1000000 AS BIGINT)"
+		if len(groups["f"]) > 0 {
+			micros += " + COALESCE(CAST(NULLIF(rpad(left(" + text("f") + ", 6), 6, '0'), '000000') AS BIGINT), 0)"
+		}
+		value = "CAST(" + date + " AS TIMESTAMP) + to_microseconds(" + micros + ")"
+	}
+	fail := "error('[InvalidOperationError] conversion from `str` to `" + to + "` failed in column ''" + strings.ReplaceAll(x.name, "'", "''") + "'' for the value \"' || " + x.sql + " || '\"')"
+	// chrono reads years before 1 and after 9999 (with a sign), which
+	// the local engine does not compute.
+	far := "error('[ComputeError] the year of ' || " + x.sql + " || ' (before 1 or after 9999) is not supported locally')"
+	return &rx{t: t, sql: "CASE WHEN " + x.sql + " IS NULL THEN NULL WHEN NOT (" + valid + ") THEN " + fail + " WHEN " + year + " NOT BETWEEN 1 AND 9999 THEN " + far + " ELSE " + value + " END", name: x.name, constant: x.constant}, true, nil
+}
+
+var isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)

@@ -1,0 +1,107 @@
+"""Texts parsed by Polars SQL's STRPTIME, DATE(x, format) and
+TIMESTAMP(x, format) through Laktory 0.13.1's Polars SQL step on polars
+1.32.0, one row at a time (strict parsing fails the whole query): chrono
+formats with dates, times, %y, %F, %T, %.f and literal text, each over
+valid texts and their mutations (unpadded, whitespace here and there,
+signs, fields out of range, leap days and seconds, digits added or
+removed, other separators or letter case). Writes
+runner/polarssql/testdata/random/strptime.json (the parsed value, or
+null where polars fails), which TestStrptimeCases compares with the local
+translation.
+
+Dev-only:  $LAKTORY_PYTHON scripts/polars/strptime_cases.py [OUT.json]
+"""
+import json
+import logging
+import os
+import random
+import sys
+import warnings
+
+warnings.filterwarnings("ignore")
+logging.disable(logging.CRITICAL)
+
+import polars as pl  # noqa: E402
+
+import laktory as lk  # noqa: E402
+
+FORMATS = [
+    ("STRPTIME", "%Y-%m-%d %H:%M:%S", ["2024-01-14 08:30:00", "1999-12-31 23:59:59", "2024-02-29 00:00:00", "0001-01-01 00:00:00"]),
+    ("STRPTIME", "%Y-%m-%dT%H:%M:%S%.f", ["2024-01-14T08:30:00.123456", "2024-01-14T08:30:00", "2000-02-29T23:59:59.5"]),
+    ("STRPTIME", "%d/%m/%Y %H:%M", ["14/01/2024 08:30", "29/02/2000 23:59"]),
+    ("STRPTIME", "%F %T", ["2024-01-14 08:30:00", "2023-06-30 12:00:00"]),
+    ("STRPTIME", "%Y%m%d%H%M%S", ["20240114083000", "19991231235959"]),
+    ("TIMESTAMP", "%m/%d/%y %H:%M:%S", ["01/14/24 08:30:00", "12/31/99 23:59:59"]),
+    ("DATE", "%Y-%m-%d", ["2024-01-14", "1999-12-31", "2024-02-29", "9999-12-31"]),
+    ("DATE", "%d/%m/%Y", ["14/01/2024", "29/02/2024", "31/12/1999"]),
+    ("DATE", "%d.%m.%y", ["14.01.24", "31.12.70", "01.01.69"]),
+    ("DATE", "%Y%m%d", ["20240114", "19991231"]),
+    ("DATE", "%Y %m %d", ["2024 01 14"]),
+    ("DATE", "%Y-%m-%d %H:%M:%S", ["2024-01-14 08:30:00"]),
+    ("DATE", "day %d of %m, %Y%%", ["day 14 of 01, 2024%"]),
+]
+
+WS = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u2009"]
+
+
+def mutations(rnd, s):
+    out = {s, "", " " + s, s + " ", s.upper(), s.lower(), s.replace("-", "/"), s.replace(":", "."),
+           s.replace(" ", ""), s.replace(" ", "T"), s.replace("T", " "), "+" + s, "-" + s, "0" + s, s + "0", s[:-1]}
+    for _ in range(25):
+        cs = list(s)
+        op = rnd.randrange(6)
+        i = rnd.randrange(len(cs) + 1)
+        if op == 0:  # whitespace somewhere
+            cs.insert(i, rnd.choice(WS))
+        elif op == 1 and i < len(cs) and cs[i].isdigit():  # another digit
+            cs[i] = str(rnd.randrange(10))
+        elif op == 2 and i < len(cs) and cs[i].isdigit():  # a digit removed (unpadded)
+            del cs[i]
+        elif op == 3:  # a digit added
+            cs.insert(i, str(rnd.randrange(10)))
+        elif op == 4 and i < len(cs) and cs[i] == "0" and (i == 0 or not cs[i - 1].isdigit()):  # unpadded field
+            del cs[i]
+        elif op == 5:  # a field out of range
+            cs = list(rnd.choice([s.replace("01", "13"), s.replace("14", "32"), s.replace("08", "24"), s.replace("30", "60"),
+                                  s.replace(":00", ":60"), s.replace("29", "30"), s.replace("2024", "2023"), s.replace("31", "00")]))
+        out.add("".join(cs))
+    return sorted(out)
+
+
+def parse(func, fmt, text):
+    df = pl.DataFrame({"v": [text]}, schema={"v": pl.String})
+    sql = f"SELECT {func}(v, '{fmt}') AS t FROM {{df}}"
+    try:
+        res = lk.models.DataFrameExpr(expr=sql).to_df(dfs={"df": df.lazy()})
+        res = res.to_native() if hasattr(res, "to_native") else res
+        if isinstance(res, pl.LazyFrame):
+            res = res.collect()
+    except BaseException as e:  # noqa: BLE001  (pyo3 panics are BaseException)
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        return None
+    # polars' own text of the value: Python's datetime has no year 0 or
+    # negative years, which chrono parses.
+    t = res["t"]
+    if t.dtype == pl.Date:
+        return t.dt.strftime("%Y-%m-%d")[0]
+    return t.dt.strftime("%Y-%m-%d %H:%M:%S%.6f")[0]
+
+
+def main():
+    rnd = random.Random(2626)
+    cases = []
+    for func, fmt, goods in FORMATS:
+        for g in goods:
+            for text in mutations(rnd, g):
+                cases.append({"func": func, "format": fmt, "text": text, "polars": parse(func, fmt, text)})
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "runner", "polarssql", "testdata", "random", "strptime.json")
+    with open(path, "w") as fh:
+        json.dump({"cases": cases}, fh, indent=0, ensure_ascii=False)
+        fh.write("\n")
+    print(path, len(cases), "texts,", sum(c["polars"] is not None for c in cases), "parsed")
+
+
+if __name__ == "__main__":
+    main()
