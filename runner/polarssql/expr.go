@@ -530,7 +530,17 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return nil, err
 		}
 		x := args[0]
+		if x.t.Kind == Float32 && (name == "degrees" || name == "radians") {
+			// Rust's f32 to_degrees and to_radians: one Float32
+			// product (DuckDB multiplies FLOATs in single precision).
+			return derive(x, tFloat32, "("+x.sql+" * CAST('"+f32Const[name]+"' AS FLOAT))"), nil
+		}
 		if !x.t.isNumeric() || x.t.isDecimal() || x.t.Kind == Float32 {
+			// A Float32 polars computes with the C library's
+			// single-precision functions (logf, expf, sinf, ...), which
+			// are not the double ones rounded: logf differs from
+			// (float)log((double)x) for 416,909 of the 2^32 Float32
+			// values, expf from exp for 170,648.
 			return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), x.t)
 		}
 		v := castTo(x, tFloat64)
@@ -772,19 +782,6 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			nums = append(nums, lit.Value)
 		}
 		return derive(args[0], tString, name+"("+args[0].sql+", "+strings.Join(nums, ", ")+")"), nil
-	case "median":
-		// quantile 0.5, linear: the middle value, or lo + (hi - lo) * 0.5
-		// of the two middle ones, as DuckDB's quantile_cont interpolates;
-		// nulls skipped, NaN sorted last; Float64. A Float32 polars
-		// interpolates in single precision.
-		if err := arity(1); err != nil {
-			return nil, err
-		}
-		x := args[0]
-		if !x.t.isInt() && x.t.Kind != Float64 {
-			return nil, unsupported(n.P, "", "MEDIAN of %s in Polars SQL", x.t)
-		}
-		return &rx{t: tFloat64, sql: "quantile_cont(CAST(" + x.sql + " AS DOUBLE), 0.5)", name: x.name, agg: true}, nil
 	case "stddev", "stdev", "stddev_samp", "stdev_samp", "variance", "var", "var_samp":
 		if len(args) != 1 {
 			return nil, rejected(n.P, "SQLInterfaceError", "no function matches the given name and arguments: `%s`", sqlfront.FormatExpr(n))
@@ -803,7 +800,7 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return nil, err
 		}
 		return &rx{t: t, sql: sql, name: args[0].name, agg: true}, nil
-	case "sum", "min", "max", "avg", "count":
+	case "sum", "min", "max", "avg", "count", "median":
 		if err := arity(1); err != nil {
 			return nil, err
 		}
@@ -1027,6 +1024,19 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 		return t, sum, nil
 	case "stddev", "stdev", "stddev_samp", "stdev_samp", "variance", "var", "var_samp":
 		return variance(n, name, x, over)
+	case "median":
+		// quantile 0.5, linear: the middle value, or lo + (hi - lo) * 0.5
+		// of the two middle ones, as DuckDB's quantile_cont interpolates;
+		// nulls skipped, NaN sorted last; Float64, a Float32 kept (polars
+		// interpolates in Float64 and rounds).
+		if !x.t.isInt() && !x.t.isFloat() {
+			return nil, "", unsupported(n.P, "", "MEDIAN of %s in Polars SQL", x.t)
+		}
+		med := "quantile_cont(CAST(" + x.sql + " AS DOUBLE), 0.5)" + over
+		if x.t.Kind == Float32 {
+			return tFloat32, "CAST(" + med + " AS FLOAT)", nil
+		}
+		return tFloat64, med, nil
 	case "avg":
 		if !x.t.isNumeric() && !x.t.isDecimal() {
 			return nil, "", unsupported(n.P, "", "avg of %s in Polars SQL", x.t)
@@ -1034,6 +1044,11 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 		avg := "avg(CAST(" + x.sql + " AS DOUBLE))" + over
 		if x.t.isFloat() {
 			avg = negativeZero(x.sql, over, tFloat64, avg)
+		}
+		if x.t.Kind == Float32 {
+			// polars' mean of a Float32 is a Float32: the Float64 mean
+			// rounded (never past the Float32 range).
+			return tFloat32, "CAST(" + avg + " AS FLOAT)", nil
 		}
 		return tFloat64, avg, nil
 	}

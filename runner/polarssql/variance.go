@@ -28,6 +28,15 @@ var (
 	f32Inf = dbl(math.Ldexp(1, 128) - math.Ldexp(1, 103))
 )
 
+// f32Const are Rust's f32 to_degrees factor (180/PI rounded to f32) and
+// to_radians factor (PI as f32, divided by 180 in f32), as text.
+var f32Const = func() map[string]string {
+	pi := float32(math.Pi)
+	rad := pi / float32(180)
+	deg := float32(57.2957795130823208767981548141051703)
+	return map[string]string{"degrees": strconv.FormatFloat(float64(deg), 'g', -1, 32), "radians": strconv.FormatFloat(float64(rad), 'g', -1, 32)}
+}()
+
 func dbl(f float64) string {
 	return "CAST('" + strconv.FormatFloat(f, 'g', -1, 64) + "' AS DOUBLE)"
 }
