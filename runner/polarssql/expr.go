@@ -1052,7 +1052,9 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 		}
 		return tFloat64, avg, nil
 	}
-	if !x.t.isNumeric() && !x.t.isDecimal() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean {
+	// min and max: of a datetime (naive or aware) and a time as well,
+	// in its dtype.
+	if !x.t.isNumeric() && !x.t.isDecimal() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean && x.t.Kind != Datetime && x.t.Kind != Time {
 		return nil, "", unsupported(n.P, "", "%s of %s in Polars SQL", name, x.t)
 	}
 	return x.t, name + "(" + x.sql + ")" + over, nil
@@ -1148,6 +1150,16 @@ var extractFields = map[string]struct {
 	"YEAR": {"year", tInt32}, "MONTH": {"month", &Type{Kind: Int8}}, "DAY": {"day", &Type{Kind: Int8}},
 	"HOUR": {"hour", &Type{Kind: Int8}}, "MINUTE": {"minute", &Type{Kind: Int8}}, "SECOND": {"second", &Type{Kind: Int8}},
 	"DOW": {"dayofweek", &Type{Kind: Int8}}, "ISODOW": {"isodow", &Type{Kind: Int8}},
+	"QUARTER": {"quarter", &Type{Kind: Int8}}, "WEEK": {"week", &Type{Kind: Int8}}, "ISOWEEK": {"week", &Type{Kind: Int8}},
+	"DOY": {"dayofyear", &Type{Kind: Int16}}, "DAYOFYEAR": {"dayofyear", &Type{Kind: Int16}}, "ISOYEAR": {"isoyear", tInt32},
+	"DECADE": {"decade", tInt32}, "CENTURY": {"century", tInt32}, "MILLENNIUM": {"millennium", tInt32},
+}
+
+// subSecond are the EXTRACT fields of the second with its fraction (a
+// Float64), as DuckDB's microsecond (the minute's microseconds) divided:
+// both divide the same exact number, so give the same double.
+var subSecond = map[string]string{
+	"MILLISECOND": " / 1000", "MILLISECONDS": " / 1000", "MICROSECOND": "", "MICROSECONDS": "", "NANOSECOND": " * 1000", "NANOSECONDS": " * 1000",
 }
 
 func extract(n *sqlfront.Call, field string, x *rx) (*rx, error) {
@@ -1157,6 +1169,15 @@ func extract(n *sqlfront.Call, field string, x *rx) (*rx, error) {
 	}
 	if f == "EPOCH" && x.t.Kind == Datetime {
 		return derive(x, tFloat64, "(CAST(epoch_us("+x.sql+") AS DOUBLE) / 1000000)"), nil
+	}
+	if div, ok := subSecond[f]; ok {
+		switch {
+		case x.t.Kind == Date:
+			return nil, rejected(n.P, "InvalidOperationError", "`second` operation not supported for dtype `date`")
+		case x.t.Unit != "us" && x.t.Unit != "ms":
+			return nil, unsupported(n.P, "", "EXTRACT(%s FROM %s) in Polars SQL", f, x.t)
+		}
+		return derive(x, tFloat64, "(CAST(microsecond("+localTime(x)+") AS DOUBLE)"+div+")"), nil
 	}
 	d, ok := extractFields[f]
 	if !ok || (x.t.Kind == Date && (f == "HOUR" || f == "MINUTE" || f == "SECOND")) {
