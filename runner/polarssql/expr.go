@@ -143,6 +143,12 @@ func fits(v int64, t *Type) bool {
 func (r *resolver) expr(e sqlfront.Expr, sc *scope, grouped bool) (*rx, error) {
 	switch n := e.(type) {
 	case *sqlfront.Literal:
+		if m, _, exp := strings.Cut(strings.ToLower(n.Value), "e"); exp && !strings.Contains(m, ".") && (n.Kind == sqlfront.LitDecimal || n.Kind == sqlfront.LitDouble) {
+			// Polars SQL reads a number with an exponent only after a
+			// decimal point (1.5e3, .5e2; not 1e3, which Laktory's parser
+			// reads).
+			return nil, rejected(n.P, "SQLInterfaceError", "cannot parse literal: %q", n.Value)
+		}
 		return literal(n)
 	case *sqlfront.ColumnRef:
 		c, err := sc.lookup(n)
@@ -666,19 +672,105 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		out := derive(args[0], args[0].t, "CASE WHEN "+eq.sql+" THEN NULL ELSE "+args[0].sql+" END")
 		out.name = "literal"
 		return out, nil
-	case "concat":
-		if len(args) == 0 {
-			return nil, unsupported(n.P, "", "CONCAT without arguments in Polars SQL")
+	case "concat", "concat_ws":
+		// polars' concat_str: each value as its cast to String writes it,
+		// NULLs skipped (with their separator), '' where all are NULL, as
+		// DuckDB's concat and concat_ws; named after the first value.
+		vals, sep := args, ""
+		if name == "concat_ws" {
+			if len(n.Args) > 0 {
+				lit, ok := n.Args[0].(*sqlfront.Literal)
+				switch {
+				case ok && lit.Kind == sqlfront.LitString:
+					sep = args[0].sql
+				case ok && lit.Kind == sqlfront.LitNull:
+					return nil, rejected(n.P, "SQLSyntaxError", "CONCAT_WS 'separator' must be a literal string (found null)")
+				default:
+					if cr, isCol := n.Args[0].(*sqlfront.ColumnRef); isCol {
+						return nil, rejected(n.P, "SQLSyntaxError", "CONCAT_WS 'separator' must be a literal string (found col(%q))", cr.Parts[len(cr.Parts)-1].Name)
+					}
+					return nil, unsupported(n.P, "", "CONCAT_WS with a separator that is not a literal string in Polars SQL")
+				}
+			}
+			if len(args) < 2 {
+				return nil, unsupported(n.P, "", "CONCAT_WS without values in Polars SQL")
+			}
+			vals = args[1:]
+		}
+		if len(vals) == 0 {
+			return nil, rejected(n.P, "SQLSyntaxError", "CONCAT expects at least 1 argument (found 0)")
 		}
 		var parts []string
-		for _, a := range args {
-			if a.t.Kind != String {
-				return nil, unsupported(n.P, "cast the arguments to strings", "CONCAT of %s in Polars SQL", a.t)
+		for _, a := range vals {
+			if a.agg {
+				return nil, unsupported(n.P, "", "%s of an aggregate in Polars SQL", strings.ToUpper(name))
 			}
-			parts = append(parts, a.sql)
+			if a.t.Kind == Null {
+				continue
+			}
+			text := a.sql
+			if a.t.Kind != String {
+				var err error
+				if text, err = castToText(n.P, a); err != nil {
+					return nil, err
+				}
+			}
+			parts = append(parts, text)
 		}
-		// polars' concat_str skips NULLs, as DuckDB's concat does.
-		return derive(args[0], tString, "concat("+strings.Join(parts, ", ")+")"), nil
+		if len(parts) == 0 {
+			return nil, unsupported(n.P, "", "%s of NULLs only in Polars SQL", strings.ToUpper(name))
+		}
+		if name == "concat_ws" {
+			return derive(vals[0], tString, "concat_ws("+sep+", "+strings.Join(parts, ", ")+")"), nil
+		}
+		return derive(vals[0], tString, "concat("+strings.Join(parts, ", ")+")"), nil
+	case "pi":
+		if err := arity(0); err != nil {
+			return nil, err
+		}
+		return &rx{t: tFloat64, sql: "CAST(3.141592653589793 AS DOUBLE)", name: "literal", constant: true}, nil
+	case "asin", "acos", "cot", "atan2", "log":
+		// Float64 (integers cast), through the C library functions
+		// polars' Rust ones call; COT is 1 / tan(x); LOG(x, base) is
+		// ln(x) / ln(base), as Rust's f64::log. A Float32 polars
+		// computes in single precision.
+		k := 1
+		if name == "atan2" || name == "log" {
+			k = 2
+		}
+		if err := arity(k); err != nil {
+			return nil, err
+		}
+		for _, a := range args {
+			if !a.t.isNumeric() || a.t.Kind == Float32 {
+				return nil, unsupported(n.P, "", "%s of %s in Polars SQL", strings.ToUpper(name), a.t)
+			}
+		}
+		v := castTo(args[0], tFloat64)
+		nan := "CAST('nan' AS DOUBLE)"
+		var sql string
+		switch name {
+		case "asin", "acos":
+			// DuckDB fails outside [-1, 1] (NaN compares above 1).
+			sql = "CASE WHEN " + v + " < -1 OR " + v + " > 1 THEN " + nan + " ELSE " + name + "(" + v + ") END"
+		case "cot":
+			sql = "CASE WHEN " + v + " = 0 THEN CASE WHEN signbit(" + v + ") THEN CAST('-inf' AS DOUBLE) ELSE CAST('inf' AS DOUBLE) END WHEN NOT isfinite(" + v + ") THEN " + nan + " ELSE 1 / tan(" + v + ") END"
+		case "atan2":
+			sql = "atan2(" + v + ", " + castTo(args[1], tFloat64) + ")"
+		case "log":
+			lit, ok := n.Args[1].(*sqlfront.Literal)
+			var b float64
+			var err error
+			if ok && (lit.Kind == sqlfront.LitInt || lit.Kind == sqlfront.LitDecimal || lit.Kind == sqlfront.LitDouble) {
+				b, err = strconv.ParseFloat(lit.Value, 64)
+			}
+			if !ok || err != nil || b <= 0 || b == 1 || math.IsInf(b, 0) {
+				return nil, unsupported(n.Args[1].Pos(), "", "LOG to a base that is not a positive constant other than 1 in Polars SQL")
+			}
+			ln := "CASE WHEN isnan(" + v + ") THEN " + v + " WHEN " + v + " < 0 THEN " + nan + " WHEN " + v + " = 0 THEN CAST('-inf' AS DOUBLE) ELSE ln(" + v + ") END"
+			sql = "((" + ln + ") / ln(CAST(" + strconv.FormatFloat(b, 'g', -1, 64) + " AS DOUBLE)))"
+		}
+		return derive(args[0], tFloat64, sql), nil
 	case "replace":
 		if err := arity(3); err != nil {
 			return nil, err
