@@ -892,6 +892,52 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return nil, err
 		}
 		return &rx{t: t, sql: sql, name: args[0].name, agg: true}, nil
+	case "quantile_cont", "quantile_disc":
+		// polars' quantile, linear or equiprobable (the value at ceil(n * q) - 1 of the sorted
+		// values, as DuckDB's quantile_disc); nulls skipped, NaN sorted
+		// last; Float64, a Float32 kept.
+		if err := arity(2); err != nil {
+			return nil, err
+		}
+		up := strings.ToUpper(name)
+		lit, ok := n.Args[1].(*sqlfront.Literal)
+		if !ok || (lit.Kind != sqlfront.LitInt && lit.Kind != sqlfront.LitDecimal && lit.Kind != sqlfront.LitDouble) {
+			if cr, isCol := n.Args[1].(*sqlfront.ColumnRef); isCol {
+				return nil, rejected(n.P, "SQLSyntaxError", "invalid value for %s (%s)", up, cr.Parts[len(cr.Parts)-1].Name)
+			}
+			return nil, unsupported(n.Args[1].Pos(), "", "%s of a quantile that is not a number in Polars SQL", up)
+		}
+		q, err := strconv.ParseFloat(lit.Value, 64)
+		if err != nil {
+			return nil, unsupported(n.Args[1].Pos(), "", "%s of the quantile %s in Polars SQL", up, lit.Value)
+		}
+		if q < 0 || q > 1 {
+			return nil, rejected(n.P, "SQLSyntaxError", "%s value must be between 0 and 1 (%s)", up, lit.Value)
+		}
+		x := args[0]
+		if x.agg {
+			return nil, unsupported(n.P, "", "an aggregate inside an aggregate")
+		}
+		if !x.t.isInt() && !x.t.isFloat() {
+			return nil, unsupported(n.P, "", "%s of %s in Polars SQL", up, x.t)
+		}
+		// The values sorted stably (-0.0 and 0.0 are equal and keep their
+		// order, as in polars' sort), NaN last.
+		v := "CAST(" + x.sql + " AS DOUBLE)"
+		sorted := "polars_stable_sort(list(" + v + ") FILTER (WHERE " + v + " IS NOT NULL))"
+		qs := "CAST(" + strconv.FormatFloat(q, 'g', -1, 64) + " AS DOUBLE)"
+		sql := "polars_quantile_equiprobable(" + sorted + ", " + qs + ")"
+		if name == "quantile_cont" {
+			// polars' own interpolation, not DuckDB's: the index (n - 1)
+			// * q offset by the NULLs (sorted first), its fraction times
+			// (hi - lo) plus lo; DuckDB's quantile_cont differs in the
+			// last bit for most quantiles other than 0.5.
+			sql = "polars_quantile_linear(" + sorted + ", count(*) - count(" + v + "), " + qs + ")"
+		}
+		if x.t.Kind == Float32 {
+			return &rx{t: tFloat32, sql: "CAST(" + sql + " AS FLOAT)", name: x.name, agg: true}, nil
+		}
+		return &rx{t: tFloat64, sql: sql, name: x.name, agg: true}, nil
 	case "sum", "min", "max", "avg", "count", "median":
 		if err := arity(1); err != nil {
 			return nil, err
@@ -906,7 +952,8 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 }
 
 var aggFuncs = map[string]bool{"sum": true, "min": true, "max": true, "avg": true, "count": true, "median": true,
-	"stddev": true, "stdev": true, "stddev_samp": true, "stdev_samp": true, "variance": true, "var": true, "var_samp": true}
+	"stddev": true, "stdev": true, "stddev_samp": true, "stdev_samp": true, "variance": true, "var": true, "var_samp": true,
+	"quantile_cont": true, "quantile_disc": true}
 
 // inList is x [NOT] IN (constants of x's kind, no NULL: polars answers
 // false, not NULL, for a value missing from a list holding a NULL).
@@ -1091,6 +1138,11 @@ func common(vals []*rx, pos int) (*Type, error) {
 	return acc.t, nil
 }
 
+// medianHi is a quantile just above 0.5: ceil(n * medianHi) - 1 is the
+// upper middle index for an even n below 2^50 (n / 2 + n * 2^-50, exact),
+// the middle for an odd one.
+var medianHi = strconv.FormatFloat(0.5+math.Ldexp(1, -50), 'g', -1, 64)
+
 // aggregate is an aggregate's dtype and SQL, over a window when over is
 // an OVER clause: polars sums no rows, or only NULLs, to 0 and integer
 // sums wrap around on overflow; COUNT counts non-NULL values (UInt32).
@@ -1117,14 +1169,18 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 	case "stddev", "stdev", "stddev_samp", "stdev_samp", "variance", "var", "var_samp":
 		return variance(n, name, x, over)
 	case "median":
-		// quantile 0.5, linear: the middle value, or lo + (hi - lo) * 0.5
-		// of the two middle ones, as DuckDB's quantile_cont interpolates;
-		// nulls skipped, NaN sorted last; Float64, a Float32 kept (polars
-		// interpolates in Float64 and rounds).
+		// quantile 0.5, linear: the middle value, or the two middle ones
+		// interpolated; nulls skipped, NaN sorted last; Float64, a Float32
+		// kept (polars interpolates in Float64 and rounds).
 		if !x.t.isInt() && !x.t.isFloat() {
 			return nil, "", unsupported(n.P, "", "MEDIAN of %s in Polars SQL", x.t)
 		}
-		med := "quantile_cont(CAST(" + x.sql + " AS DOUBLE), 0.5)" + over
+		// polars' linear quantile at 0.5: 0.5 * (hi - lo) + lo of the
+		// two middle values (DuckDB's quantile_cont rounds otherwise),
+		// each taken by quantile_disc (the value at ceil(n * q) - 1 of
+		// the sorted values: q = 0.5 and just above it).
+		v := "CAST(" + x.sql + " AS DOUBLE)"
+		med := "polars_qlin3(quantile_disc(" + v + ", 0.5)" + over + ", quantile_disc(" + v + ", " + medianHi + ")" + over + ", 0.5)"
 		if x.t.Kind == Float32 {
 			return tFloat32, "CAST(" + med + " AS FLOAT)", nil
 		}
@@ -1171,6 +1227,8 @@ func (r *resolver) window(n *sqlfront.Call, name string, sc *scope, grouped bool
 		return nil, unsupported(n.P, "", "a named window in Polars SQL")
 	case len(w.OrderBy) > 0 || w.Frame != nil:
 		return nil, unsupported(w.P, "compute a running total with a self-join, or drop the ORDER BY if the whole partition is meant", "a window's ORDER BY or frame, which polars 1.32.0 ignores (it computes %s over the whole partition),", strings.ToUpper(name))
+	case name == "quantile_cont" || name == "quantile_disc":
+		return nil, unsupported(n.P, "", "%s over a window, which polars 1.32.0 computes over the whole frame (it ignores the partition),", strings.ToUpper(name))
 	case !aggFuncs[name]:
 		return nil, unsupported(n.P, "", "%s over a window in Polars SQL", strings.ToUpper(name))
 	case n.Distinct:

@@ -120,7 +120,7 @@ func TestLaktoryFuncsCurrent(t *testing.T) {
 }
 
 // TestGeneratedCurrent: testdata/sqlglot/text.json,
-// testdata/random/arith.json, variance.json and strptime.json are what their scripts compute with the
+// testdata/random/arith.json, variance.json, strptime.json and quantile.json are what their scripts compute with the
 // installed laktory, sqlglot and polars (an upgrade shows what changed).
 func TestGeneratedCurrent(t *testing.T) {
 	py := os.Getenv("LAKTORY_PYTHON")
@@ -130,7 +130,7 @@ func TestGeneratedCurrent(t *testing.T) {
 		}
 		t.Skip("LAKTORY_PYTHON not set")
 	}
-	for script, file := range map[string]string{"sqlglot_text.py": "testdata/sqlglot/text.json", "random_arith.py": "testdata/random/arith.json", "random_variance.py": "testdata/random/variance.json", "strptime_cases.py": "testdata/random/strptime.json"} {
+	for script, file := range map[string]string{"sqlglot_text.py": "testdata/sqlglot/text.json", "random_arith.py": "testdata/random/arith.json", "random_variance.py": "testdata/random/variance.json", "strptime_cases.py": "testdata/random/strptime.json", "random_quantile.py": "testdata/random/quantile.json"} {
 		out := t.TempDir() + "/out.json"
 		if b, err := exec.Command(py, "../../scripts/polars/"+script, out).CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", script, err, b)

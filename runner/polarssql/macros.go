@@ -23,6 +23,17 @@ var macros = []string{
 	// 5; past 2^53 every double is an even integer (its BIGINT cast exact
 	// or NULL), and NaN and infinities cast to NULL.
 	`CREATE OR REPLACE MACRO polars_round_even(x, n) AS CASE WHEN abs(x) * power(10, n + 1) = trunc(abs(x) * power(10, n + 1)) AND TRY_CAST(abs(x) * power(10, n + 1) AS BIGINT) % 10 = 5 THEN round(x / 2, n) * 2 ELSE round(x, n) END`,
+	// polars' linear quantile of s, the sorted non-NULL values (NaN
+	// last), with nc NULLs: float_idx = (n - 1) * q + nc, lo and hi the
+	// values at its floor and ceiling, lo where they are equal, else
+	// (float_idx - floor) * (hi - lo) + lo, in that order of operations.
+	`CREATE OR REPLACE MACRO polars_stable_sort(l) AS list_transform(list_sort(list_transform(l, (e, i) -> {'v': e, 'i': i})), e -> e.v)`,
+	// polars' equiprobable quantile: the value at ceil(n * q) - 1 (0 at
+	// least) of the sorted values.
+	`CREATE OR REPLACE MACRO polars_quantile_equiprobable(s, q) AS CASE WHEN len(s) = 0 THEN NULL ELSE s[greatest(CAST(ceil(CAST(len(s) AS DOUBLE) * q) AS BIGINT), 1)] END`,
+	`CREATE OR REPLACE MACRO polars_qlin3(lo, hi, fr) AS CASE WHEN lo = hi THEN lo ELSE fr * (hi - lo) + lo END`,
+	`CREATE OR REPLACE MACRO polars_qlin2(s, fpos, nc) AS polars_qlin3(s[CAST(floor(fpos) AS BIGINT) - nc + 1], s[CAST(ceil(fpos) AS BIGINT) - nc + 1], fpos - floor(fpos))`,
+	`CREATE OR REPLACE MACRO polars_quantile_linear(s, nc, q) AS CASE WHEN len(s) = 0 THEN NULL ELSE polars_qlin2(s, (CAST(len(s) AS DOUBLE) - 1) * q + CAST(nc AS DOUBLE), nc) END`,
 	`CREATE OR REPLACE MACRO polars_upper(s) AS CASE WHEN strlen(s) = length(s) THEN upper(s) WHEN regexp_matches(s, '[ŉǰΐΰևẖ-ẚ` + "\u1f50-\u1fff" + `ﬀ-ﬆﬓ-ﬗ]') THEN error('[ComputeError] upper-casing ' || s || ' with Unicode''s special case mappings is not supported locally') ELSE upper(replace(s, 'ß', 'ss')) END`,
 	`CREATE OR REPLACE MACRO polars_lower(s) AS CASE WHEN regexp_matches(s, '[İΣ]') THEN error('[ComputeError] lower-casing ' || s || ' with Unicode''s special case mappings (İ, final Σ) is not supported locally') ELSE lower(s) END`,
 }
