@@ -511,6 +511,8 @@ func (r *resolver) from(te sqlfront.TableExpr) (*scope, string, error) {
 		return r.table(n)
 	case *sqlfront.Join:
 		return r.join(n)
+	case *sqlfront.DerivedTable:
+		return r.derived(n)
 	}
 	return nil, "", unsupported(te.Pos(), "", "this FROM item in Polars SQL")
 }
@@ -658,6 +660,48 @@ func (r *resolver) table(n *sqlfront.TableName) (*scope, string, error) {
 		sc.cols = append(sc.cols, &scopeCol{column: col, starName: c.Name})
 	}
 	return sc, in.SQL + " AS " + a, nil
+}
+
+// derived resolves a query in FROM: a relation under its alias (which
+// polars requires), its columns renamed by the alias' column list.
+func (r *resolver) derived(n *sqlfront.DerivedTable) (*scope, string, error) {
+	switch {
+	case n.Lateral:
+		return nil, "", rejected(n.P, "SQLInterfaceError", "LATERAL not supported")
+	case n.Alias == nil:
+		return nil, "", rejected(n.P, "SQLSyntaxError", "derived tables must have aliases")
+	}
+	res, err := r.query(n.Query)
+	if err != nil {
+		return nil, "", err
+	}
+	cols := res.Columns
+	if len(n.Columns) > 0 {
+		if len(n.Columns) != len(cols) {
+			return nil, "", rejected(n.P, "SQLSyntaxError", "number of columns (%d) in alias '%s' does not match the number of columns in the table/query (%d)", len(n.Columns), n.Alias.Name, len(cols))
+		}
+		renamed := make([]Column, len(cols))
+		seen := map[string]bool{}
+		var outer []string
+		for i, c := range cols {
+			name := n.Columns[i].Name
+			if seen[name] {
+				return nil, "", unsupported(n.P, "", "the column alias %s twice in Polars SQL", name)
+			}
+			seen[name] = true
+			renamed[i] = Column{Name: name, Type: c.Type}
+			outer = append(outer, dialect.QuoteIdent(c.Name)+" AS "+dialect.QuoteIdent(name))
+		}
+		res = &Result{SQL: "SELECT " + strings.Join(outer, ", ") + " FROM (" + res.SQL + ")", Columns: renamed}
+		cols = renamed
+	}
+	a := r.alias()
+	sc := &scope{}
+	for _, c := range cols {
+		col := &column{name: c.Name, t: c.Type, sql: a + "." + dialect.QuoteIdent(c.Name), qual: n.Alias.Name}
+		sc.cols = append(sc.cols, &scopeCol{column: col, starName: c.Name})
+	}
+	return sc, "(" + res.SQL + ") AS " + a, nil
 }
 
 // frameName is the name Laktory registers a placeholder's frame under in
