@@ -56,6 +56,11 @@ type Input struct {
 type Result struct {
 	SQL     string   // DuckDB SQL computing what polars' SQLContext computes
 	Columns []Column // Polars' names and dtypes
+	// of a SELECT: its FROM's scope, and the column of it each output
+	// column is a plain reference to (nil for other expressions), so that
+	// ORDER BY can name a selected column as the FROM names it (o.id).
+	from    *scope
+	sources []*column
 }
 
 // Translate translates one Polars SQL query reading inputs to DuckDB SQL.
@@ -260,6 +265,7 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 	// The select list.
 	var items []string
 	var out []Column
+	var sources []*column
 	seen := map[string]bool{}
 	add := func(name string, x *rx, pos int) error {
 		if seen[name] {
@@ -268,6 +274,7 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 		seen[name] = true
 		items = append(items, x.sql+" AS "+dialect.QuoteIdent(name))
 		out = append(out, Column{Name: name, Type: x.t})
+		sources = append(sources, x.col)
 		return nil
 	}
 	hasAgg := false
@@ -277,7 +284,7 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 				return nil, unsupported(st.P, "", "this form of * in Polars SQL")
 			}
 			for _, c := range sc.cols {
-				if err := add(c.starName, &rx{t: c.t, sql: c.sql}, st.P); err != nil {
+				if err := add(c.starName, &rx{t: c.t, sql: c.sql, col: c.column}, st.P); err != nil {
 					return nil, err
 				}
 			}
@@ -321,7 +328,7 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 	if grouped {
 		sql += " GROUP BY " + strings.Join(groupSQL, ", ")
 	}
-	return &Result{SQL: sql, Columns: out}, nil
+	return &Result{SQL: sql, Columns: out, from: sc, sources: sources}, nil
 }
 
 // orderLimit applies a query's ORDER BY (output columns, by name or
@@ -353,6 +360,17 @@ func (r *resolver) orderLimit(res *Result, q *sqlfront.Query) (*Result, error) {
 				return nil, unsupported(c.P, "", "ORDER BY a constant in Polars SQL")
 			} else {
 				x, err = r.expr(o.X, osc, false)
+				if cr, ok := o.X.(*sqlfront.ColumnRef); ok && err != nil && res.from != nil {
+					// A selected column named as the FROM names it.
+					if c, lerr := res.from.lookup(cr); lerr == nil {
+						for i, src := range res.sources {
+							if src == c {
+								x, err = &rx{t: osc.cols[i].t, sql: osc.cols[i].sql}, nil
+								break
+							}
+						}
+					}
+				}
 			}
 			if err != nil {
 				return nil, unsupported(o.X.Pos(), "order by a column of the result", "ORDER BY on what the query does not select")
