@@ -492,7 +492,7 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 	if x, ok, err := textCall(n, name, args); ok {
 		return x, err
 	}
-	if x, ok, err := r.strptime(n, name, args); ok {
+	if x, ok, err := r.strptime(n, name, args, grouped); ok {
 		return x, err
 	}
 	switch name {

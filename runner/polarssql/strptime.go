@@ -178,7 +178,7 @@ const pws1 = `[\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029
 
 // strptime translates STRPTIME, TIMESTAMP, DATETIME and DATE with a
 // format; ok is false for another call.
-func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx) (_ *rx, ok bool, _ error) {
+func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx, grouped bool) (_ *rx, ok bool, _ error) {
 	switch name {
 	case "strptime":
 		if len(args) != 2 {
@@ -191,6 +191,9 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx) (_ *rx, o
 					// polars infers %Y-%m-%d from the text.
 					return &rx{t: &Type{Kind: Date}, sql: "CAST(" + args[0].sql + " AS DATE)", name: args[0].name, constant: true}, true, nil
 				}
+			}
+			if len(args) == 1 && name == "date" && args[0].t.Kind == String && !grouped && !args[0].agg && !args[0].constant {
+				return dateInfer(args[0]), true, nil
 			}
 			return nil, true, unsupported(n.P, "", "%s without a format (polars infers one from the values) in Polars SQL", strings.ToUpper(name))
 		}
@@ -216,13 +219,25 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx) (_ *rx, o
 	if name == "date" {
 		t, to = &Type{Kind: Date}, "date"
 	}
+	valid, year, value := strpParse(x.sql, re, groups, order, name == "date")
+	fail := "error('[InvalidOperationError] conversion from `str` to `" + to + "` failed in column ''" + strings.ReplaceAll(x.name, "'", "''") + "'' for the value \"' || " + x.sql + " || '\"')"
+	// chrono reads years before 1 and after 9999 (with a sign), which
+	// the local engine does not compute.
+	far := "error('[ComputeError] the year of ' || " + x.sql + " || ' (before 1 or after 9999) is not supported locally')"
+	return &rx{t: t, sql: "CASE WHEN " + x.sql + " IS NULL THEN NULL WHEN NOT (" + valid + ") THEN " + fail + " WHEN " + year + " NOT BETWEEN 1 AND 9999 THEN " + far + " ELSE " + value + " END", name: x.name, constant: x.constant}, true, nil
+}
+
+// strpParse is the SQL of text x parsed with a compiled format: valid,
+// whether it parses (or has a year outside 1-9999), year, the year read,
+// and value, the Date (date) or Datetime(us) it gives.
+func strpParse(x, re string, groups map[string][]string, order []string, date bool) (valid, year, value string) {
 	q := "'" + strings.ReplaceAll(re, "'", "''") + "'"
 	// regexp_extract names the groups in order.
 	var all []string
 	for _, g := range order {
 		all = append(all, "'"+g+"'")
 	}
-	parts := "regexp_extract(" + x.sql + ", " + q + ", [" + strings.Join(all, ", ") + "])"
+	parts := "regexp_extract(" + x + ", " + q + ", [" + strings.Join(all, ", ") + "])"
 	text := func(f string) string {
 		var ps []string
 		for _, g := range groups[f] {
@@ -236,7 +251,7 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx) (_ *rx, o
 		}
 		return "TRY_CAST(" + text(f) + " AS INTEGER)"
 	}
-	year := num("Y")
+	year = num("Y")
 	if year == "0" {
 		y := num("y")
 		year = "(CASE WHEN " + y + " < 70 THEN 2000 + " + y + " ELSE 1900 + " + y + " END)"
@@ -245,22 +260,62 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx) (_ *rx, o
 	hour, minute, second := num("H"), num("M"), num("S")
 	// make_date fails out of range: its arguments are checked first.
 	monthStart := "make_date(CASE WHEN " + year + " BETWEEN 1 AND 9999 THEN " + year + " ELSE 2000 END, CASE WHEN " + month + " BETWEEN 1 AND 12 THEN " + month + " ELSE 1 END, 1)"
-	valid := "regexp_full_match(" + x.sql + ", " + q + ") AND (" + year + " NOT BETWEEN 1 AND 9999 OR " + month + " BETWEEN 1 AND 12 AND " +
+	valid = "regexp_full_match(" + x + ", " + q + ") AND (" + year + " NOT BETWEEN 1 AND 9999 OR " + month + " BETWEEN 1 AND 12 AND " +
 		day + " BETWEEN 1 AND dayofmonth(last_day(" + monthStart + ")) AND " + hour + " <= 23 AND " + minute + " <= 59 AND " + second + " <= 60)"
-	date := "make_date(" + year + ", " + month + ", " + day + ")"
-	value := date
-	if name != "date" {
+	day0 := "make_date(" + year + ", " + month + ", " + day + ")"
+	value = day0
+	if !date {
 		micros := "((" + hour + " * 60 + " + minute + ") * 60 + " + second + ") * CAST(1000000 AS BIGINT)"
 		if len(groups["f"]) > 0 {
 			micros += " + COALESCE(CAST(NULLIF(rpad(left(" + text("f") + ", 6), 6, '0'), '000000') AS BIGINT), 0)"
 		}
-		value = "CAST(" + date + " AS TIMESTAMP) + to_microseconds(" + micros + ")"
+		value = "CAST(" + day0 + " AS TIMESTAMP) + to_microseconds(" + micros + ")"
 	}
-	fail := "error('[InvalidOperationError] conversion from `str` to `" + to + "` failed in column ''" + strings.ReplaceAll(x.name, "'", "''") + "'' for the value \"' || " + x.sql + " || '\"')"
-	// chrono reads years before 1 and after 9999 (with a sign), which
-	// the local engine does not compute.
+	return valid, year, value
+}
+
+// The date formats polars infers, day-month-year first.
+var (
+	dmyFormats = []string{"%d-%m-%Y", "%d/%m/%Y", "%d.%m.%Y"}
+	ymdFormats = []string{"%Y-%m-%d", "%Y/%m/%d", "%Y.%m.%d"}
+)
+
+// dateInfer is DATE(x) without a format: polars takes the formats of the
+// first value that is a date, day-month-year (tried first) or
+// year-month-day, and parses every value with them, strictly. Which value
+// is first depends on the rows' order, which the local engine does not
+// keep, so the formats are taken where that cannot matter: every value
+// is a day-month-year date, or every value a year-month-day date and none
+// a day-month-year one. Where no value is a date the query fails as in
+// polars; a value of neither kind fails with polars' conversion error;
+// values of both kinds fail the query as not supported locally (polars'
+// answer depends on their order).
+func dateInfer(x *rx) *rx {
+	parse := func(fmts []string) (match, value, far string) {
+		var ms, vs, fs []string
+		for _, f := range fmts {
+			re, groups, order, _ := strpFormat(f)
+			valid, year, v := strpParse(x.sql, re, groups, order, true)
+			ms = append(ms, "("+valid+")")
+			vs = append(vs, "WHEN "+valid+" THEN "+v)
+			fs = append(fs, "WHEN "+valid+" THEN "+year+" NOT BETWEEN 1 AND 9999")
+		}
+		return "(" + strings.Join(ms, " OR ") + ")", "CASE " + strings.Join(vs, " ") + " END", "CASE " + strings.Join(fs, " ") + " END"
+	}
+	mD, vD, farD := parse(dmyFormats)
+	mY, vY, farY := parse(ymdFormats)
+	n := "count(" + x.sql + ") OVER ()"
+	cD := "count(*) FILTER (WHERE " + mD + ") OVER ()"
+	cY := "count(*) FILTER (WHERE " + mY + ") OVER ()"
+	name := "''" + strings.ReplaceAll(x.name, "'", "''") + "''"
 	far := "error('[ComputeError] the year of ' || " + x.sql + " || ' (before 1 or after 9999) is not supported locally')"
-	return &rx{t: t, sql: "CASE WHEN " + x.sql + " IS NULL THEN NULL WHEN NOT (" + valid + ") THEN " + fail + " WHEN " + year + " NOT BETWEEN 1 AND 9999 THEN " + far + " ELSE " + value + " END", name: x.name, constant: x.constant}, true, nil
+	sql := "CASE WHEN " + x.sql + " IS NULL THEN NULL" +
+		" WHEN " + cD + " = " + n + " THEN CASE WHEN " + farD + " THEN " + far + " ELSE " + vD + " END" +
+		" WHEN " + cY + " = " + n + " AND " + cD + " = 0 THEN CASE WHEN " + farY + " THEN " + far + " ELSE " + vY + " END" +
+		" WHEN " + cD + " = 0 AND " + cY + " = 0 THEN error('[ComputeError] could not find an appropriate format to parse dates, please define a format')" +
+		" WHEN NOT " + mD + " AND NOT " + mY + " THEN error('[InvalidOperationError] conversion from `str` to `date` failed in column " + name + " for the value \"' || " + x.sql + " || '\"')" +
+		" ELSE error('[ComputeError] DATE of values in more than one date format (day-month-year and year-month-day, which polars chooses between by their order) is not supported locally') END"
+	return &rx{t: &Type{Kind: Date}, sql: sql, name: x.name}
 }
 
 var isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
