@@ -729,13 +729,13 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			return nil, err
 		}
 		return &rx{t: tFloat64, sql: "CAST(3.141592653589793 AS DOUBLE)", name: "literal", constant: true}, nil
-	case "asin", "acos", "cot", "atan2", "log":
+	case "asin", "acos", "cot", "atan2", "log", "sind", "cosd", "tand", "cotd", "asind", "acosd", "atand", "atan2d":
 		// Float64 (integers cast), through the C library functions
 		// polars' Rust ones call; COT is 1 / tan(x); LOG(x, base) is
 		// ln(x) / ln(base), as Rust's f64::log. A Float32 polars
 		// computes in single precision.
 		k := 1
-		if name == "atan2" || name == "log" {
+		if name == "atan2" || name == "log" || name == "atan2d" {
 			k = 2
 		}
 		if err := arity(k); err != nil {
@@ -748,8 +748,25 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		}
 		v := castTo(args[0], tFloat64)
 		nan := "CAST('nan' AS DOUBLE)"
+		// In degrees: the argument's to_radians (x * (PI / 180)) for
+		// SIND, COSD, TAND, COTD; the result's to_degrees (* (180 / PI))
+		// for ASIND, ACOSD, ATAND, ATAN2D.
+		toDeg := false
+		switch name {
+		case "sind", "cosd", "tand", "cotd":
+			v = "(" + v + " * CAST(0.017453292519943295 AS DOUBLE))"
+			name = strings.TrimSuffix(name, "d")
+		case "asind", "acosd", "atand", "atan2d":
+			toDeg = true
+			name = strings.TrimSuffix(name, "d")
+		}
 		var sql string
 		switch name {
+		case "sin", "cos", "tan", "atan":
+			sql = name + "(" + v + ")"
+			if name != "atan" {
+				sql = "CASE WHEN isinf(" + v + ") THEN " + nan + " ELSE " + sql + " END"
+			}
 		case "asin", "acos":
 			// DuckDB fails outside [-1, 1] (NaN compares above 1).
 			sql = "CASE WHEN " + v + " < -1 OR " + v + " > 1 THEN " + nan + " ELSE " + name + "(" + v + ") END"
@@ -769,6 +786,9 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 			}
 			ln := "CASE WHEN isnan(" + v + ") THEN " + v + " WHEN " + v + " < 0 THEN " + nan + " WHEN " + v + " = 0 THEN CAST('-inf' AS DOUBLE) ELSE ln(" + v + ") END"
 			sql = "((" + ln + ") / ln(CAST(" + strconv.FormatFloat(b, 'g', -1, 64) + " AS DOUBLE)))"
+		}
+		if toDeg {
+			sql = "((" + sql + ") * CAST(57.29577951308232 AS DOUBLE))"
 		}
 		return derive(args[0], tFloat64, sql), nil
 	case "replace":
