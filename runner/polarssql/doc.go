@@ -29,9 +29,20 @@
 //     string casts accept only the text polars parses, floats print as
 //     Rust's ryu; INTERVAL strings offset dates and datetimes by months
 //     then by the clock, date differences are Durations; a float column
-//     divided by a scalar is multiplied by its reciprocal, as polars does.
+//     divided by a scalar is multiplied by its reciprocal, as polars does;
+//     STRPTIME, DATE(x, format) and TIMESTAMP(x, format) read chrono's
+//     format language (strptime.go), DATE(x) infers day-month-year or
+//     year-month-day where the rows' order cannot decide it.
+//   - Aggregates as polars computes them: STDDEV and VARIANCE by Welford's
+//     update, guarded where DuckDB's var_samp would fail (variance.go);
+//     MEDIAN and QUANTILE_CONT with polars' interpolation, QUANTILE_DISC
+//     equiprobable; AVG and MEDIAN of a Float32 rounded to Float32. The
+//     C library's single-precision functions polars calls for Float32
+//     arguments (logf, expf, sinf, ...) are not the double ones rounded,
+//     so LN, EXP, SIN, POWER, ... of a Float32 are refused.
 //   - What polars 1.32.0 silently does other than the SQL says (HAVING
-//     and QUALIFY ignored, a window's ORDER BY ignored) and every construct
+//     and QUALIFY ignored, a window's ORDER BY ignored, QUANTILE_CONT over a
+//     window computed over the whole frame) and every construct
 //     not translated yet is refused with the construct named
 //     (ErrUnsupported); what polars refuses is ErrPolars with polars'
 //     exception class and message.
