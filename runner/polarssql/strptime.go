@@ -224,7 +224,48 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx, grouped b
 	// chrono reads years before 1 and after 9999 (with a sign), which
 	// the local engine does not compute.
 	far := "error('[ComputeError] the year of ' || " + x.sql + " || ' (before 1 or after 9999) is not supported locally')"
-	return &rx{t: t, sql: "CASE WHEN " + x.sql + " IS NULL THEN NULL WHEN NOT (" + valid + ") THEN " + fail + " WHEN " + year + " NOT BETWEEN 1 AND 9999 THEN " + far + " ELSE " + value + " END", name: x.name, constant: x.constant}, true, nil
+	sql := "CASE WHEN " + x.sql + " IS NULL THEN NULL WHEN NOT (" + valid + ") THEN " + fail + " WHEN " + year + " NOT BETWEEN 1 AND 9999 THEN " + far + " ELSE " + value + " END"
+	if glob, duck, ok := strpCanonical(lit.Value); ok {
+		// Text in the format's zero-padded form (its usual form) takes
+		// DuckDB's strptime, which reads such text as chrono does and is
+		// NULL where a field is out of range; other text, or a year 0,
+		// takes the checks above (3.5 us a row against 0.02).
+		try := "try_strptime(" + x.sql + ", '" + strings.ReplaceAll(duck, "'", "''") + "')"
+		if name == "date" {
+			try = "CAST(" + try + " AS DATE)"
+		}
+		sql = "CASE WHEN " + x.sql + " GLOB '" + strings.ReplaceAll(glob, "'", "''") + "' AND year(" + try + ") >= 1 THEN " + try + " ELSE " + sql + " END"
+	}
+	return &rx{t: t, sql: sql, name: x.name, constant: x.constant}, true, nil
+}
+
+// strpCanonical is a GLOB matching the zero-padded text of a format of
+// %Y %m %d %H %M %S (and %F, %T) with literal separators (one space for a
+// space), and DuckDB's strptime format for it; ok is false for other
+// formats.
+func strpCanonical(f string) (glob, duck string, ok bool) {
+	f = strings.NewReplacer("%F", "%Y-%m-%d", "%T", "%H:%M:%S").Replace(f)
+	var g strings.Builder
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case c == '%' && i+1 < len(f):
+			i++
+			switch f[i] {
+			case 'Y':
+				g.WriteString("[0-9][0-9][0-9][0-9]")
+			case 'm', 'd', 'H', 'M', 'S':
+				g.WriteString("[0-9][0-9]")
+			default:
+				return "", "", false
+			}
+		case c == '*' || c == '?' || c == '[' || c == ']' || c == '%' || c == '\\':
+			return "", "", false
+		default:
+			g.WriteByte(c)
+		}
+	}
+	return g.String(), f, true
 }
 
 // strpParse is the SQL of text x parsed with a compiled format: valid,
