@@ -16,7 +16,11 @@
 //     column's name, "literal" for a constant, "len" for COUNT(*)), two
 //     columns of one name are polars' DuplicateError, SELECT * over a join
 //     suffixes the right side's duplicates with ":alias"; dynamic integer
-//     and float literals take the other operand's dtype; integer
+//     and float literals take the other operand's dtype, widened as
+//     polars' get_supertype widens it where the value does not fit
+//     (Int8 + 1000 is Int16, UInt32 + -1 is Int64); a string among the values
+//     of a CASE or COALESCE makes them all strings, cast as polars writes
+//     them; integer
 //     arithmetic wraps around, integer division and modulo floor (NULL by
 //     zero), float division is IEEE's; SUM of no rows is 0; ORDER BY puts
 //     NULLs last ascending and first descending.

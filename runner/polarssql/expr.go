@@ -115,15 +115,41 @@ func supertype(a, b *rx) *Type {
 	return signedOf(max(s.intBits(), 2*u.intBits()))
 }
 
-// litSuper is the dtype of a dynamic literal with an operand of dtype t:
-// t, when the literal's value fits it (polars widens t otherwise, which
-// this translation does not follow: nil).
+// litSuper is the dtype of a dynamic literal with an operand of dtype t,
+// as polars' get_supertype makes it: t, when the literal's value fits it;
+// else the supertype of t and the smallest integer dtype that holds the
+// value (unsigned for an unsigned t and a value from 0, signed otherwise;
+// Int64 for UInt64 with a negative value): Int8 + 1000 is Int16, UInt32 +
+// -1 is Int64, UInt32 + 5000000000 is UInt64. A Boolean meets an integer
+// literal as Int32 (Int64 past its range), the literal's own dtype.
 func litSuper(lit *rx, t *Type) *Type {
 	if lit.t.isFloat() && t.isInt() {
 		return tFloat64
 	}
+	if lit.t.isInt() && t.Kind == Boolean {
+		if fits(lit.ival, tInt32) {
+			return tInt32
+		}
+		return tInt64
+	}
 	if lit.t.isInt() && t.isInt() && !fits(lit.ival, t) {
-		return nil
+		var small *Type
+		for _, k := range []Kind{Int8, Int16, Int32, Int64} {
+			if small = (&Type{Kind: k}); fits(lit.ival, small) {
+				break
+			}
+		}
+		if t.isUnsigned() && lit.ival >= 0 {
+			for _, k := range []Kind{UInt8, UInt16, UInt32, UInt64} {
+				if small = (&Type{Kind: k}); fits(lit.ival, small) {
+					break
+				}
+			}
+		}
+		if t.Kind == UInt64 && !small.isUnsigned() {
+			return tInt64
+		}
+		return supertype(&rx{t: t}, &rx{t: small})
 	}
 	return t
 }
@@ -656,7 +682,7 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		}
 		var parts []string
 		for _, a := range args {
-			parts = append(parts, castTo(a, t))
+			parts = append(parts, castValue(a, t))
 		}
 		return derive(args[0], t, "COALESCE("+strings.Join(parts, ", ")+")"), nil
 	case "nullif":
@@ -1104,10 +1130,10 @@ func (r *resolver) caseExpr(n *sqlfront.Case, sc *scope, grouped bool) (*rx, err
 	var b strings.Builder
 	b.WriteString("CASE")
 	for i, c := range conds {
-		b.WriteString(" WHEN " + c.sql + " THEN " + castTo(vals[i], t))
+		b.WriteString(" WHEN " + c.sql + " THEN " + castValue(vals[i], t))
 	}
 	if n.Else != nil {
-		b.WriteString(" ELSE " + castTo(vals[len(vals)-1], t))
+		b.WriteString(" ELSE " + castValue(vals[len(vals)-1], t))
 	}
 	b.WriteString(" END")
 	out := &rx{t: t, sql: b.String(), name: vals[0].name}
@@ -1115,6 +1141,17 @@ func (r *resolver) caseExpr(n *sqlfront.Case, sc *scope, grouped bool) (*rx, err
 		out.agg = out.agg || x.agg
 	}
 	return out, nil
+}
+
+// castValue is x in the dtype common gave the values of one column: a
+// value cast to String as polars writes it (castToText), else castTo.
+func castValue(x *rx, t *Type) string {
+	if t.Kind == String && x.t.Kind != String && x.t.Kind != Null {
+		if s, err := castToText(0, x); err == nil {
+			return s
+		}
+	}
+	return castTo(x, t)
 }
 
 // common is the dtype of values that meet in one column (CASE, COALESCE):
@@ -1139,6 +1176,22 @@ func common(vals []*rx, pos int) (*Type, error) {
 		}
 		return dec, nil
 	}
+	// A string among the values makes them all strings (polars'
+	// supertype of any dtype but Binary with String), each as its cast
+	// to String writes it.
+	for _, v := range vals {
+		if v.t.Kind != String {
+			continue
+		}
+		for _, w := range vals {
+			if w.t.Kind != String && w.t.Kind != Null {
+				if _, err := castToText(pos, w); err != nil {
+					return nil, unsupported(pos, "cast the values to one type", "values of %s and %s in one column in Polars SQL", v.t, w.t)
+				}
+			}
+		}
+		return tString, nil
+	}
 	var acc *rx
 	for _, v := range vals {
 		switch {
@@ -1146,8 +1199,15 @@ func common(vals []*rx, pos int) (*Type, error) {
 		case acc == nil:
 			acc = v
 		case acc.t.Equal(v.t) && !(acc.dyn && !v.dyn):
+			if acc.dyn && v.dyn && v.ival > acc.ival {
+				// two integer literals: polars keeps the larger value
+				// to size the dtype.
+				acc = v
+			}
+		case (acc.t.Kind == Boolean && v.dyn && v.t.isInt()) || (v.t.Kind == Boolean && acc.dyn && acc.t.isInt()):
+			acc = &rx{t: supertype(acc, v)}
 		case acc.t.isNumeric() && v.t.isNumeric() && supertype(acc, v) != nil:
-			acc = &rx{t: supertype(acc, v), dyn: acc.dyn && v.dyn}
+			acc = &rx{t: supertype(acc, v), dyn: acc.dyn && v.dyn, ival: max(acc.ival, v.ival)}
 		default:
 			return nil, unsupported(pos, "cast the values to one type", "values of %s and %s in one column in Polars SQL", acc.t, v.t)
 		}
