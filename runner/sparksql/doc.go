@@ -6,6 +6,7 @@
 // Anything it cannot translate exactly is an *Error naming the construct
 // and its byte offset in the SQL, never a silent difference.
 //
-// The package imports no other package of the product; callers pass the
-// inputs' schemas and map offsets to file positions.
+// The package imports no other package of the product but its own numfmt
+// (Spark's number format language, which the local engine runs too);
+// callers pass the inputs' schemas and map offsets to file positions.
 package sparksql

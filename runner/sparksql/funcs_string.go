@@ -681,9 +681,8 @@ func stringFuncs() []*fnDef {
 			return c.out(tInt, "CAST(spark_find_in_set("+a.sql+", "+b.sql+") AS INTEGER)"), nil
 		}),
 		formatNumber, formatString, alias("printf", formatString),
-		no("soundex", "no DuckDB equivalent"), no("to_char", "Spark's number format patterns are not translated"),
-		no("to_varchar", "Spark's number format patterns are not translated"), no("to_number", "Spark's number format patterns are not translated"),
-		no("try_to_number", "Spark's number format patterns are not translated"), no("mask", "not translated yet"), no("luhn_check", "not translated yet"),
+		no("soundex", "no DuckDB equivalent"),
+		no("mask", "not translated yet"), no("luhn_check", "not translated yet"),
 		fn("encode", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			x, err := c.typed(0, tString)
 			if err != nil {

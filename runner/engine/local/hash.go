@@ -20,7 +20,8 @@ import (
 // argument. DuckDB without extensions has only sha256 (and md5, sha1).
 const SparkSHA2 = "spark_sha2"
 
-// RegisterFunctions adds the engine's Go scalar functions (SparkSHA2) to
+// RegisterFunctions adds the engine's Go scalar functions (SparkSHA2,
+// SparkToNumber, SparkToChar) to
 // db's catalog, where every connection of db sees them. OpenDB calls it;
 // a test that opens DuckDB itself calls it on its database.
 func RegisterFunctions(ctx context.Context, db *sql.DB) error {
@@ -39,6 +40,15 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 	}
 	if err := duckdb.RegisterScalarUDFSet(conn, SparkSHA2, fs...); err != nil {
 		return fmt.Errorf("register functions: %s: %w", SparkSHA2, err)
+	}
+	for _, name := range []string{SparkToNumber, SparkToChar} {
+		f, err := newNumFmt(name)
+		if err != nil {
+			return fmt.Errorf("register functions: %w", err)
+		}
+		if err := duckdb.RegisterScalarUDF(conn, name, f); err != nil {
+			return fmt.Errorf("register functions: %s: %w", name, err)
+		}
 	}
 	return nil
 }
