@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/laktory/workbench/runner/sqlfront"
 )
@@ -24,11 +25,24 @@ import (
 //     microsecond dropped);
 //   - the whole text must be taken; the day must exist, an hour be 0-23, a
 //     minute 0-59, a second 0-60 (60 is a leap second: the next minute);
+//   - %b (%h) is a month's first three letters, %B the same or the whole
+//     name (taken where it follows), %a and %A a weekday's, in any ASCII
+//     letter case and never after whitespace; the weekday must be the
+//     date's;
+//   - %I is an hour of 1-12 and %p AM or PM in any case (12 AM is 0);
+//   - %z and %:z read alike: whitespace, a sign (+, -, U+2212), two digits
+//     of hours, any colons and whitespace, two digits of minutes (0-59),
+//     below a day; the result is a Datetime(us, UTC), the local time less
+//     the offset;
+//   - %f is one to nine digits of whole nanoseconds (".5" is 5 ns),
+//     truncated to microseconds; %j a day of the year (1-366) of %Y;
 //   - any other text fails the query (polars' InvalidOperationError); NULL
 //     stays NULL.
 //
-// Other format items (%b, %p, %z, %f, %j, ...), a format without a year,
-// a month and a day, or an hour without minutes, are refused.
+// Other format items (%U, %s, %Z, ...), a format without a year, a month
+// and a day (or a day of the year), an hour without minutes, %I without
+// %p or %p without %I, an item after an offset, a long name before
+// letters, and DATE with an offset are refused.
 
 // pws is a run of Unicode whitespace in RE2.
 const pws = `[\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*`
@@ -37,11 +51,50 @@ const pws = `[\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}
 // width digits, or a sign and any digits for signed), a space, a literal
 // or %.f.
 type strpItem struct {
-	field  string // Y, y, m, d, H, M, S; "f" for %.f
+	field  string // Y, y, m, d, H, M, S, I, j, N (%f); "f" for %.f
 	width  int
 	signed bool
 	space  bool
 	lit    string
+	name   string // b, B (month names), a, A (weekday names), p (AM/PM), z (%z, %:z)
+}
+
+// asciiFold is a regular expression matching word in any ASCII letter
+// case, as chrono compares names (byte | 32); RE2's (?i) would also fold
+// the Kelvin sign and the long s.
+func asciiFold(word string) string {
+	var b strings.Builder
+	for _, c := range word {
+		b.WriteString("[" + strings.ToUpper(string(c)) + string(c) + "]")
+	}
+	return b.String()
+}
+
+var (
+	monthNames   = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+	monthSuffix  = []string{"uary", "ruary", "ch", "il", "", "e", "y", "ust", "tember", "ober", "ember", "ember"}
+	weekdayNames = []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
+	weekdaySuff  = []string{"day", "sday", "nesday", "rsday", "day", "urday", "day"}
+)
+
+// nameRE is the regular expression of a chrono name item: the first three
+// letters of a name, and for the long forms (%B, %A) the rest of it where
+// it follows (chrono takes it then, and never backtracks: a long name is
+// refused before letters).
+func nameRE(kind string) string {
+	names, suff := monthNames, monthSuffix
+	if kind == "a" || kind == "A" {
+		names, suff = weekdayNames, weekdaySuff
+	}
+	var alts []string
+	for i, n := range names {
+		a := asciiFold(n)
+		if (kind == "B" || kind == "A") && suff[i] != "" {
+			a += "(?:" + asciiFold(suff[i]) + ")?"
+		}
+		alts = append(alts, a)
+	}
+	return "(" + strings.Join(alts, "|") + ")"
 }
 
 // strpFormat compiles a chrono format into a regular expression and, for
@@ -84,6 +137,38 @@ func strpFormat(f string) (re string, groups map[string][]string, order []string
 			switch c {
 			case 'Y', 'y', 'm', 'd', 'H', 'M', 'S':
 				w = add(c)
+			case 'I', 'j', 'f':
+				// %I the hour on a 12-hour clock (1-12), %j the day of the
+				// year (1-366), %f whole nanoseconds (up to 9 digits).
+				key := map[byte]string{'I': "H", 'j': "j", 'f': "f"}[c]
+				if seen[key] {
+					return "", nil, nil, "%" + string(c) + " with another item of its field"
+				}
+				seen[key] = true
+				field := map[byte]string{'I': "I", 'j': "j", 'f': "N"}[c]
+				items = append(items, strpItem{field: field, width: map[byte]int{'I': 2, 'j': 3, 'f': 9}[c]})
+				if c == 'I' {
+					seen["I"] = true
+				}
+			case 'b', 'h', 'B', 'a', 'A', 'p', 'z', ':':
+				kind := string(c)
+				if c == 'h' {
+					kind = "b"
+				}
+				if c == ':' {
+					if i+1 >= len(f) || f[i+1] != 'z' {
+						w = "%:" + f[i+1:min(i+2, len(f))]
+						break
+					}
+					i++
+					kind = "z"
+				}
+				key := map[string]string{"b": "m", "B": "m", "a": "w", "A": "w", "p": "p", "z": "z"}[kind]
+				if seen[key] {
+					return "", nil, nil, "%" + kind + " with another item of its field"
+				}
+				seen[key] = true
+				items = append(items, strpItem{name: kind})
 			case 'F', 'T':
 				fs, sep := "Ymd", "-"
 				if c == 'T' {
@@ -114,15 +199,33 @@ func strpFormat(f string) (re string, groups map[string][]string, order []string
 		}
 	}
 	switch {
-	case !(seen["Y"] || seen["y"]) || !seen["m"] || !seen["d"]:
+	case !(seen["Y"] || seen["y"]) || (!seen["j"] && (!seen["m"] || !seen["d"])):
 		return "", nil, nil, "a format without a year, a month and a day"
+	case seen["j"] && (seen["m"] || seen["d"]):
+		return "", nil, nil, "%j with a month or a day"
 	case seen["Y"] && seen["y"]:
 		return "", nil, nil, "%Y with %y"
 	case seen["H"] != seen["M"], seen["S"] && !seen["M"], seen["f"] && !seen["S"]:
 		return "", nil, nil, "a time without hours and minutes"
+	case seen["I"] != seen["p"]:
+		return "", nil, nil, "%p without %I, or %I without %p"
+	case seen["z"] && !seen["H"]:
+		return "", nil, nil, "an offset without a time"
+	}
+	for i, it := range items {
+		if it.name == "z" && i != len(items)-1 {
+			return "", nil, nil, "an item after an offset"
+		}
+		if (it.name == "B" || it.name == "A") && i+1 < len(items) {
+			nx := items[i+1]
+			if nx.name != "" || (nx.lit != "" && unicode.IsLetter(rune(nx.lit[0]))) {
+				return "", nil, nil, "a letter after a long name"
+			}
+		}
 	}
 	// group names: DuckDB's are case-insensitive.
-	names := map[string]string{"Y": "yyyy", "y": "yy", "m": "mon", "d": "dd", "H": "hh", "M": "mi", "S": "ss", "f": "frac"}
+	names := map[string]string{"Y": "yyyy", "y": "yy", "m": "mon", "d": "dd", "H": "hh", "M": "mi", "S": "ss", "f": "frac",
+		"I": "hh12", "j": "doy", "N": "nanos"}
 	groups = map[string][]string{}
 	var b strings.Builder
 	b.WriteString("^")
@@ -132,6 +235,22 @@ func strpFormat(f string) (re string, groups map[string][]string, order []string
 			b.WriteString(pws)
 		case it.lit != "":
 			b.WriteString(regexp.QuoteMeta(it.lit))
+		case it.name == "p":
+			b.WriteString("([AaPp][Mm])")
+			groups["p"] = []string{"ampm"}
+			order = append(order, "ampm")
+		case it.name == "z":
+			// chrono's offset (%z and %:z alike): whitespace, a sign (or
+			// U+2212), two digits of hours, any colons and whitespace, two
+			// of minutes (0-59).
+			b.WriteString(pws + `([+\-\x{2212}])([0-9]{2})[:\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*([0-5][0-9])`)
+			groups["zs"], groups["zh"], groups["zm"] = []string{"tzsign"}, []string{"tzh"}, []string{"tzm"}
+			order = append(order, "tzsign", "tzh", "tzm")
+		case it.name != "":
+			g := map[string]string{"b": "monname", "B": "monname", "a": "wdname", "A": "wdname"}[it.name]
+			b.WriteString(nameRE(it.name))
+			groups[map[string]string{"b": "mn", "B": "mn", "a": "wd", "A": "wd"}[it.name]] = []string{g}
+			order = append(order, g)
 		case it.field == "f":
 			b.WriteString(`(?:\.([0-9]+))?`)
 			groups["f"] = []string{"frac"}
@@ -140,7 +259,7 @@ func strpFormat(f string) (re string, groups map[string][]string, order []string
 			next := false // another number follows, through spaces only
 			for _, j := range items[i+1:] {
 				if !j.space {
-					next = j.lit == "" && j.field != "f"
+					next = j.lit == "" && j.name == "" && j.field != "f"
 					break
 				}
 			}
@@ -216,6 +335,12 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx, grouped b
 		return nil, true, unsupported(n.Args[1].Pos(), "", "%s with the format '%s' (%s) in Polars SQL", strings.ToUpper(name), lit.Value, why)
 	}
 	t, to := &Type{Kind: Datetime, Unit: "us"}, "datetime[μs]"
+	if strpZoned(groups) {
+		if name == "date" {
+			return nil, true, unsupported(n.Args[1].Pos(), "", "DATE with the format '%s' (an offset) in Polars SQL", lit.Value)
+		}
+		t, to = &Type{Kind: Datetime, Unit: "us", Zone: "UTC"}, "datetime[μs, UTC]"
+	}
 	if name == "date" {
 		t, to = &Type{Kind: Date}, "date"
 	}
@@ -298,22 +423,70 @@ func strpParse(x, re string, groups map[string][]string, order []string, date bo
 		year = "(CASE WHEN " + y + " < 70 THEN 2000 + " + y + " ELSE 1900 + " + y + " END)"
 	}
 	month, day := num("m"), num("d")
+	// a month name: its first three letters, lower cased.
+	nameIndex := func(f string, names []string) string {
+		return "list_position(['" + strings.Join(names, "', '") + "'], lower(left(" + text(f) + ", 3)))"
+	}
+	if len(groups["mn"]) > 0 {
+		month = nameIndex("mn", monthNames)
+	}
 	hour, minute, second := num("H"), num("M"), num("S")
-	// make_date fails out of range: its arguments are checked first.
-	monthStart := "make_date(CASE WHEN " + year + " BETWEEN 1 AND 9999 THEN " + year + " ELSE 2000 END, CASE WHEN " + month + " BETWEEN 1 AND 12 THEN " + month + " ELSE 1 END, 1)"
-	valid = "regexp_full_match(" + x + ", " + q + ") AND (" + year + " NOT BETWEEN 1 AND 9999 OR " + month + " BETWEEN 1 AND 12 AND " +
-		day + " BETWEEN 1 AND dayofmonth(last_day(" + monthStart + ")) AND " + hour + " <= 23 AND " + minute + " <= 59 AND " + second + " <= 60)"
+	hourOK := hour + " <= 23"
+	if len(groups["I"]) > 0 {
+		// chrono's hour_mod_12 and AM/PM: 12 AM is 0, 12 PM is 12.
+		h12 := num("I")
+		hourOK = h12 + " BETWEEN 1 AND 12"
+		hour = "(" + h12 + " % 12 + CASE WHEN lower(" + text("p") + ") = 'pm' THEN 12 ELSE 0 END)"
+	}
+	// The fields are checked for any year (the proleptic Gregorian
+	// calendar's leap years, as chrono's), before make_date, which fails
+	// out of range; a year outside 1-9999 with valid fields is refused.
+	leap := "((" + year + ") % 4 = 0 AND (" + year + ") % 100 <> 0 OR (" + year + ") % 400 = 0)"
+	dayOK := month + " BETWEEN 1 AND 12 AND " + day + " BETWEEN 1 AND CASE WHEN " + month + " = 2 THEN 28 + CAST(" + leap + " AS INTEGER) ELSE [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][" + month + "] END"
 	day0 := "make_date(" + year + ", " + month + ", " + day + ")"
+	if len(groups["j"]) > 0 {
+		// the day of the year: 1 to 365, or 366 in a leap year.
+		doy := num("j")
+		dayOK = doy + " BETWEEN 1 AND 365 + CAST(" + leap + " AS INTEGER)"
+		day0 = "(make_date(" + year + ", 1, 1) + CAST(" + doy + " - 1 AS INTEGER))"
+	}
+	fieldsOK := dayOK + " AND " + hourOK + " AND " + minute + " <= 59 AND " + second + " <= 60"
+	if len(groups["zs"]) > 0 {
+		// FixedOffset takes offsets below a day.
+		fieldsOK += " AND " + num("zh") + " * 60 + " + num("zm") + " < 1440"
+	}
+	inRange := "true"
+	if len(groups["wd"]) > 0 {
+		// a weekday name must be the date's (chrono's verification); the
+		// date is taken only where its fields are in range.
+		inRange = "CASE WHEN " + fieldsOK + " AND " + year + " BETWEEN 1 AND 9999 THEN isodow(" + day0 + ") = " + nameIndex("wd", weekdayNames) + " ELSE false END"
+	}
+	valid = "regexp_full_match(" + x + ", " + q + ") AND " + fieldsOK + " AND (" + year + " NOT BETWEEN 1 AND 9999 OR " + inRange + ")"
 	value = day0
 	if !date {
 		micros := "((" + hour + " * 60 + " + minute + ") * 60 + " + second + ") * CAST(1000000 AS BIGINT)"
 		if len(groups["f"]) > 0 {
 			micros += " + COALESCE(CAST(NULLIF(rpad(left(" + text("f") + ", 6), 6, '0'), '000000') AS BIGINT), 0)"
 		}
+		if len(groups["N"]) > 0 {
+			// %f: whole nanoseconds, truncated to microseconds.
+			micros += " + CAST(" + text("N") + " AS BIGINT) // 1000"
+		}
+		if len(groups["zs"]) > 0 {
+			// the offset's local time less the offset is UTC's.
+			off := "((" + num("zh") + " * 60 + " + num("zm") + ") * CAST(60000000 AS BIGINT))"
+			micros += " - CASE WHEN " + text("zs") + " = '+' THEN " + off + " ELSE -" + off + " END"
+			value = "timezone('UTC', CAST(" + day0 + " AS TIMESTAMP) + to_microseconds(" + micros + "))"
+			return valid, year, value
+		}
 		value = "CAST(" + day0 + " AS TIMESTAMP) + to_microseconds(" + micros + ")"
 	}
 	return valid, year, value
 }
+
+// strpZoned reports whether a compiled format reads an offset (the
+// result is a Datetime in UTC).
+func strpZoned(groups map[string][]string) bool { return len(groups["zs"]) > 0 }
 
 // The date formats polars infers, day-month-year first.
 var (
