@@ -329,6 +329,33 @@ nodes:
 			laktoryFails: "Specified table partitioning does not match table partitioning"}},
 	},
 	{
+		name:  "Polars reader_kwargs and writer_kwargs a pipeline passes",
+		files: polarsKwargs,
+		tables: map[string]string{"eu": "lake/eu", "nq": "lake/nq", "hdr": "lake/hdr", "js": "lake/js", "src": "out/src.parquet", "tab": "out/tab.csv",
+			"rd": "lake/rd"},
+		steps: []execStep{
+			{name: "CSV decimal_comma, truncate_ragged_lines, a null_values string, encoding; has_header in reader_kwargs; JSON infer_schema_length; Parquet and CSV writer_kwargs", pipeline: "pl-kw-write"},
+			{name: "Parquet n_rows, row_index_name, row_index_offset and the reader options that change nothing read", pipeline: "pl-kw-read"},
+			{name: "run again", pipeline: "pl-kw-write"},
+		},
+	},
+	// Spark's spellings are not polars' keyword arguments: Laktory's run
+	// fails with polars' TypeError, ours at validate (LK198, LK186).
+	{
+		name:   "Polars reader_kwargs in Spark's spelling",
+		files:  polarsKwargs,
+		tables: map[string]string{"sp": "lake/sp"},
+		steps: []execStep{{name: "delimiter and header", pipeline: "pl-kw-spark-read",
+			oursFails: "delimiter", laktoryFails: "unexpected keyword argument 'delimiter'"}},
+	},
+	{
+		name:   "Polars writer_kwargs in Spark's spelling",
+		files:  polarsKwargs,
+		tables: map[string]string{"spw": "out/spw"},
+		steps: []execStep{{name: "partitionBy", pipeline: "pl-kw-spark-write",
+			oursFails: "partitionBy", laktoryFails: "unexpected keyword argument 'partitionBy'"}},
+	},
+	{
 		name:   "selects naming two columns alike",
 		files:  polarsSQL,
 		tables: map[string]string{"dup": "lake/dup"},
@@ -385,6 +412,98 @@ nodes:
 {"k": "", "c": 1, "v": -0.000125, "ok": false, "day": "2026-01-03", "ts": "2026-01-03T12:00:00"}
 `,
 	"out/parts/.keep": "",
+}
+
+// polarsKwargs are POLARS pipelines with the reader_kwargs and
+// writer_kwargs of polars' scan_csv, read_json, scan_parquet, write_parquet
+// and write_csv that a pipeline passes beyond those above: a European CSV
+// (separator ';', decimal_comma, a ragged row truncated, a null_values
+// string, encoding utf8-lossy, raise_if_empty and the options that change
+// nothing read; read again without quoting), has_header and infer_schema
+// given in reader_kwargs (which override the source's options), JSON
+// typed from its first row, a
+// Parquet file written with compression, compression_level, statistics,
+// row_group_size and data_page_size and read back with n_rows and a row
+// index, a CSV written with a tab separator; and Spark's spellings.
+var polarsKwargs = map[string]string{
+	"pipelines/pl-kw-write.yaml": `name: pl-kw-write
+dataframe_backend: POLARS
+nodes:
+- name: eu
+  sources:
+  - path: ../data/eu.csv
+    format: CSV
+    infer_schema: true
+    reader_kwargs: {separator: ';', decimal_comma: true, truncate_ragged_lines: true, null_values: n/a, encoding: utf8-lossy,
+      raise_if_empty: true, low_memory: true, rechunk: false, cache: false, glob: false}
+` + readerSink("eu") + `- name: nq
+  sources:
+  - path: ../data/eu.csv
+    format: CSV
+    reader_kwargs: {separator: ';', quote_char: null, truncate_ragged_lines: true, infer_schema_length: 0, encoding: utf8}
+` + readerSink("nq") + `- name: hdr
+  sources:
+  - path: ../data/hdr.csv
+    format: CSV
+    reader_kwargs: {has_header: false, infer_schema: true, infer_schema_length: null}
+` + readerSink("hdr") + `- name: js
+  sources:
+  - path: ../data/js.json
+    format: JSON
+    reader_kwargs: {infer_schema_length: 1}
+` + readerSink("js") + `- name: pq
+  sources:
+  - path: ../data/w.jsonl
+    format: JSONL
+  sinks:
+  - path: ../out/src.parquet
+    format: PARQUET
+    writer_kwargs: {compression: zstd, compression_level: 5, statistics: false, row_group_size: 2, data_page_size: 4096}
+  - path: ../out/tab.csv
+    format: CSV
+    writer_kwargs: {separator: "\t", include_header: true, quote_char: '"', null_value: ''}
+`,
+	"pipelines/pl-kw-read.yaml": `name: pl-kw-read
+dataframe_backend: POLARS
+nodes:
+- name: rd
+  sources:
+  - path: ../out/src.parquet
+    format: PARQUET
+    reader_kwargs: {n_rows: 3, row_index_name: rn, row_index_offset: 5, low_memory: true, rechunk: true, use_statistics: false,
+      parallel: auto, cache: false, glob: false}
+` + readerSink("rd"),
+	"pipelines/pl-kw-spark-read.yaml": `name: pl-kw-spark-read
+dataframe_backend: POLARS
+nodes:
+- name: sp
+  sources:
+  - path: ../data/eu.csv
+    format: CSV
+    reader_kwargs: {delimiter: ';'}
+` + readerSink("sp"),
+	"pipelines/pl-kw-spark-write.yaml": `name: pl-kw-spark-write
+dataframe_backend: POLARS
+nodes:
+- name: spw
+  sources:
+  - path: ../data/w.jsonl
+    format: JSONL
+  sinks:
+  - path: ../out/spw
+    format: PARQUET
+    writer_kwargs: {partitionBy: [c]}
+`,
+	"data/eu.csv":  "id;amount;note\n1;1,5;n/a\n2;-0,25;x;extra\n3;10;\"y;z\"\n4;;n/a\n5;1000,5;w\n",
+	"data/hdr.csv": "10,x,1.5\n20,y,2\n30,,\n",
+	"data/js.json": `[{"a": 1, "s": "p"}, {"a": 2.5, "s": "q"}, {"a": null, "s": null}]`,
+	"data/w.jsonl": `{"k": "x\ty", "c": 1, "v": 1.5}
+{"k": null, "c": 2, "v": null}
+{"k": "q\"r", "c": 1, "v": 3}
+{"k": "", "c": 2, "v": 1e20}
+{"k": "z", "c": 3, "v": -0.5}
+`,
+	"out/.keep": "",
 }
 
 // polarsTypedFiles is a POLARS pipeline whose JSON, NDJSON and CSV sinks
