@@ -69,6 +69,7 @@ func Check(snap *workspace.Snapshot, opts Options) []Diagnostic {
 	c.laktoryModels()
 	c.laktoryRunFails()
 	c.views()
+	c.bucketLogStores()
 	c.completeMode()
 	c.runOrder()
 	c.deep()

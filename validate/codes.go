@@ -122,6 +122,7 @@ const (
 	CodeBucketLakeEngine = "LK230"
 	CodeBucketLakeView   = "LK231"
 	CodeBucketSparkNew   = "LK232"
+	CodeBucketLogStore   = "LK233"
 	CodeCrossCycle       = "LK240" // docs/running.md, "Order across pipelines"
 	CodeMaterializedView = "LK241" // docs/declarative.md, "Materialized views"
 	CodeReadBeforeWrite  = "LK242" // docs/running.md, "Order within a pipeline"
@@ -247,6 +248,7 @@ var Codes = []CodeInfo{
 	{CodeBucketLakeEngine, Error, "a run on the Spark engine with the lake in a bucket (s3://) on a server that cannot write it safely: no s3a (hadoop-aws), or a Delta LogStore other than S3SingleDriverLogStore (DynamoDB's does not exclude the workbench's commits); nothing runs"},
 	{CodeBucketLakeView, Error, "a VIEW sink with the lake in a bucket (s3://): views are files of a local lake; nothing runs"},
 	{CodeBucketSparkNew, Error, "on the Spark engine with the lake in a bucket, a sink whose table does not exist yet declares a comment: Delta's DataFrame writer, which creates bucket tables there, writes no description; nothing runs"},
+	{CodeBucketLogStore, Warning, "with the lake in a bucket, a node writing a table there whose deployed Spark configuration names a Delta LogStore for S3 other than S3SingleDriverLogStore (S3DynamoDBLogStore): its commits and the workbench's do not exclude each other, and a commit of either made during the other's is lost"},
 	{CodeJSONPartitions, Error, "a JSON file sink with partitionBy: Spark writes one folder per value, which local runs cannot write (DuckDB's JSON COPY has no PARTITION_BY)"},
 	{CodeReadBeforeWrite, Warning, "a node reads a table a later node of its pipeline writes: Laktory runs the reader first (a table_name source is no DAG edge), so it reads the table as the last run left it, and a first run fails"},
 	{CodeCrossCycle, Warning, "pipelines read each other's tables in a cycle: a run of them orders every read but one, which reads the table as the last run left it"},
