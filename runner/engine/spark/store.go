@@ -18,15 +18,21 @@ import (
 //
 // Delta's LogStore for s3a is S3SingleDriverLogStore: it excludes the
 // writers of one Spark driver with an in-process lock, checks that the
-// commit file does not exist, then creates it. With create performance on
-// (fs.s3a.create.performance, set here for the lake's bucket), Hadoop 3.5's
-// s3a creates a file that must not exist with a conditional PUT
-// (If-None-Match: *), so a commit of another writer (the workbench,
-// delta-rs, another driver) made between the check and the PUT fails it
-// instead of being replaced: the commit fails (a 412, which the engine
-// reports as a commit conflict for the runner to retry) and nothing is
-// lost. Any other LogStore (the multi-cluster S3DynamoDBLogStore among
-// them) is refused: its exclusion does not see our commits.
+// commit file does not exist (a HEAD), then creates it. Create performance
+// and conditional create are set for the lake's bucket
+// (fs.s3a.create.performance, fs.s3a.create.conditional.enabled), meant to
+// make that create a conditional PUT (If-None-Match: *); measured with
+// Spark 4.2.0, Delta 4.4.0 and hadoop-aws 3.5.0 against an S3-compatible
+// server (TestInteropSparkDynamoDBLogStore, opt-in), the commit's PUT
+// carries no such header: a commit of another writer (the workbench's
+// local engine, delta-rs, another driver) made between Spark's check and
+// its PUT is overwritten. So Spark and any other writer must not write one
+// bucket table at the same moment (docs/object-storage.md, "Which writers
+// may write one table at once"); within one run of the Spark engine every
+// commit goes through the one driver. lostConditionalCommit still reads a
+// 412 as a lost race where a store does honour the condition. Any other
+// LogStore (the multi-cluster S3DynamoDBLogStore among them) is refused:
+// its exclusion lives in DynamoDB, which our commits never see.
 
 // s3aScheme rewrites an s3:// location as s3a://, the scheme of Hadoop's
 // S3 filesystem (s3:// has no filesystem in Apache Spark).
@@ -42,8 +48,9 @@ func isBucketPath(path string) bool {
 	return strings.HasPrefix(path, "s3://") || strings.HasPrefix(path, "s3a://")
 }
 
-// logStoreSafe is the LogStore class whose commits exclude ours once s3a
-// creates files conditionally.
+// logStoreSafe is the one LogStore class the Spark engine takes on a bucket
+// lake: its commits exclude the driver's own writers (not other writers:
+// see above).
 const logStoreSafe = "io.delta.storage.S3SingleDriverLogStore"
 
 // bucketConf are the s3a options of the bucket of a, for its bucket only.
@@ -51,7 +58,8 @@ func bucketConf(a delta.S3Access) map[string]string {
 	p := "fs.s3a.bucket." + a.Bucket + "."
 	c := map[string]string{
 		p + "endpoint.region": a.Region,
-		// A commit file is created with If-None-Match: * (see above).
+		// Meant to create a commit file with If-None-Match: * (see above:
+		// measured, Spark's commit PUT does not carry it).
 		p + "create.performance":         "true",
 		p + "create.conditional.enabled": "true",
 	}
@@ -162,8 +170,8 @@ func logStoreProblem(remote string, set map[string]string) error {
 		if v == "" || v == "<undefined>" || v == logStoreSafe {
 			continue
 		}
-		return fmt.Errorf("%w: %s sets %s=%s: only %s, whose commits s3a makes conditional, excludes the workbench's and delta-rs's commits to the same table; "+
-			"a DynamoDB LogStore serializes Spark's writers only (docs/object-storage.md)", ErrBucketLake, remote, key, v, logStoreSafe)
+		return fmt.Errorf("%w: %s sets %s=%s: the Spark engine takes only %s on a bucket lake; "+
+			"a DynamoDB LogStore serializes Spark's writers only, and no other writer may write a bucket table while Spark commits to it (docs/object-storage.md, which writers may write one table at once)", ErrBucketLake, remote, key, v, logStoreSafe)
 	}
 	return nil
 }
