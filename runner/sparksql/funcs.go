@@ -185,7 +185,7 @@ func table() map[string]*fnDef {
 
 func buildTable() map[string]*fnDef {
 	m := map[string]*fnDef{}
-	for _, group := range [][]*fnDef{stringFuncs(), mathFuncs(), nullFuncs(), datetimeFuncs(), collectionFuncs(), aggFuncs(), windowFuncs(), miscFuncs(), jsonFuncs(), hofFuncs(), codecFuncs(), numFmtFuncs()} {
+	for _, group := range [][]*fnDef{stringFuncs(), mathFuncs(), nullFuncs(), datetimeFuncs(), collectionFuncs(), aggFuncs(), windowFuncs(), miscFuncs(), jsonFuncs(), hofFuncs(), codecFuncs(), numFmtFuncs(), urlFuncs()} {
 		for _, d := range group {
 			if _, dup := m[d.name]; dup {
 				panic("sparksql: function " + d.name + " defined twice")

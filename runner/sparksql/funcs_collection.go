@@ -666,7 +666,6 @@ func collectionFuncs() []*fnDef {
 		no("schema_of_csv", "not translated yet"), no("from_xml", "not translated yet"), no("to_xml", "not translated yet"),
 		no("schema_of_xml", "not translated yet"), no("xpath", "not translated yet"), no("parse_json", "the VARIANT type is not translated"),
 		no("try_parse_json", "the VARIANT type is not translated"), no("variant_get", "the VARIANT type is not translated"),
-		no("parse_url", "not translated yet"),
 	}
 }
 

@@ -21,7 +21,7 @@ import (
 const SparkSHA2 = "spark_sha2"
 
 // RegisterFunctions adds the engine's Go scalar functions (SparkSHA2,
-// SparkToNumber, SparkToChar) to
+// SparkToNumber, SparkToChar, SparkParseURL, SparkURLCheck) to
 // db's catalog, where every connection of db sees them. OpenDB calls it;
 // a test that opens DuckDB itself calls it on its database.
 func RegisterFunctions(ctx context.Context, db *sql.DB) error {
@@ -47,6 +47,15 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 			return fmt.Errorf("register functions: %w", err)
 		}
 		if err := duckdb.RegisterScalarUDF(conn, name, f); err != nil {
+			return fmt.Errorf("register functions: %s: %w", name, err)
+		}
+	}
+	str, err := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
+	if err != nil {
+		return fmt.Errorf("register functions: %w", err)
+	}
+	for _, name := range []string{SparkParseURL, SparkURLCheck} {
+		if err := duckdb.RegisterScalarUDF(conn, name, &urlFunc{name: name, str: str}); err != nil {
 			return fmt.Errorf("register functions: %s: %w", name, err)
 		}
 	}
