@@ -203,9 +203,15 @@ func (r *resolver) toJSONSQL(x string, t *Type, pos int) (string, error) {
 		}
 		return "CASE WHEN isnan(" + x + ") OR isinf(" + x + ") THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_NAN] to_json of NaN or an infinity") + ") ELSE " + s + " END", nil
 	case KDate:
+		if w := r.jsonW; w != nil && w.dateFormat != "" {
+			return "to_json(strftime(CAST(" + x + " AS TIMESTAMP), " + duckString(w.dateFormat) + "))::VARCHAR", nil
+		}
 		return "'\"' || CAST(" + x + " AS VARCHAR) || '\"'", nil
 	case KTimestamp:
 		wall := r.wallClock(x)
+		if w := r.jsonW; w != nil && w.tsFormat != "" {
+			return "to_json(strftime(" + wall + ", " + duckString(w.tsFormat) + "))::VARCHAR", nil
+		}
 		off := "'Z'"
 		if r.tz != "UTC" {
 			d := "CAST((epoch_us(" + wall + ") - epoch_us(" + x + ")) // 60000000 AS BIGINT)"
@@ -237,6 +243,9 @@ func (r *resolver) toJSONSQL(x string, t *Type, pos int) (string, error) {
 			if err != nil {
 				return "", err
 			}
+			if r.jsonW != nil && r.jsonW.keepNulls {
+				s = "coalesce(" + s + ", 'null')"
+			}
 			parts = append(parts, duckString(jsonQuote(f.Name)+":")+" || "+s)
 		}
 		if len(parts) == 0 {
@@ -252,7 +261,12 @@ func nullIf(x, s string) string { return "CASE WHEN " + x + " IS NULL THEN NULL 
 
 var toJSON = fn("to_json", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
 	if len(c.args) == 2 {
-		return nil, unsupported(c.argPos(1), "format the values with date_format and the like first", "to_json with options")
+		w, err := c.toJSONWriteOptions(1)
+		if err != nil {
+			return nil, err
+		}
+		c.r.jsonW = w
+		defer func() { c.r.jsonW = nil }()
 	}
 	x := c.args[0]
 	switch x.t.Kind {
@@ -323,12 +337,26 @@ func (r *resolver) jsonConv(v string, t *Type, pos int) (val, hard, soft string,
 		if err != nil {
 			return "", "", "", err
 		}
+		if o := r.jsonR; o != nil && o.datePattern != "" {
+			p, err := r.patternParse("json_extract_string("+v+", '$')", o.datePattern, pos)
+			if err != nil {
+				return "", "", "", err
+			}
+			c = "CAST(" + p + " AS DATE)"
+		}
 		return c, "(" + there + " AND (" + jt + " <> 'VARCHAR' OR " + c + " IS NULL))", "false", nil
 	case KTimestamp:
 		// Strings parsed, integers as seconds since the epoch.
 		c, err := r.castSQL("json_extract_string("+v+", '$')", tString, t, castTry, "")
 		if err != nil {
 			return "", "", "", err
+		}
+		if o := r.jsonR; o != nil && o.tsPattern != "" {
+			p, err := r.patternParse("json_extract_string("+v+", '$')", o.tsPattern, pos)
+			if err != nil {
+				return "", "", "", err
+			}
+			c = r.instant(p)
 		}
 		secs, err := r.castSQL("TRY_CAST(CAST("+v+" AS VARCHAR) AS BIGINT)", tLong, t, castTry, "")
 		if err != nil {
@@ -398,6 +426,7 @@ const msgJSONPartial = "[LOCALLY_UNSUPPORTED.JSON_PARTIAL] from_json of an array
 // an element is of another type or the text is not JSON. NULL and blank
 // text are NULL. Failures deeper down stop the run instead of guessing.
 func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
+	failFast := r.jsonR != nil && r.jsonR.failFast
 	txt, d := r.alias(), r.alias()
 	var body, notJSON string
 	switch t.Kind {
@@ -412,6 +441,14 @@ func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
 		}
 		notJSON = "struct_pack(" + strings.Join(nulls, ", ") + ")"
 		body = "CASE WHEN json_type(" + d + ") IN ('NULL', 'ARRAY') THEN " + notJSON + " WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json with a struct schema of a JSON scalar") + ") ELSE " + val + " END"
+		if failFast {
+			_, soft, err := r.jsonStruct(d, t, pos)
+			if err != nil {
+				return "", err
+			}
+			body = "CASE WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json in FAILFAST mode of a JSON value that is not an object") + ") WHEN " + soft + " THEN error(" + duckString(msgMalformed) + ") ELSE " + val + " END"
+			notJSON = "error(" + duckString(msgMalformed) + ")"
+		}
 	default:
 		top, hard, _, err := r.jsonConv(d, t, pos)
 		if err != nil {
@@ -419,6 +456,10 @@ func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
 		}
 		body = "CASE WHEN " + hard + " THEN NULL ELSE " + top + " END"
 		notJSON = "NULL"
+		if failFast {
+			body = "CASE WHEN " + hard + " THEN error(" + duckString(msgMalformed) + ") ELSE " + top + " END"
+			notJSON = "error(" + duckString(msgMalformed) + ")"
+		}
 	}
 	// Text that is not JSON: NULLs (a struct of them for a struct schema);
 	// NULL and blank text: NULL.
@@ -426,11 +467,18 @@ func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
 		s, txt, notJSON, d, body, duckString(msgFromJSONUnreadable)), nil
 }
 
+const msgMalformed = "[MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION] Malformed records are detected in record parsing."
+
 const msgFromJSONUnreadable = "[LOCALLY_UNSUPPORTED.JSON_TEXT] from_json of a document the local engine cannot read (cut short, or with text after it): "
 
 var fromJSON = fn("from_json", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
+	var opts *jsonRead
 	if len(c.args) == 3 {
-		return nil, unsupported(c.argPos(2), "", "from_json with options")
+		o, err := c.fromJSONReadOptions(2)
+		if err != nil {
+			return nil, err
+		}
+		opts = o
 	}
 	s, err := c.str(0)
 	if err != nil {
@@ -449,6 +497,11 @@ var fromJSON = fn("from_json", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
 	default:
 		return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA", "Input schema %q must be a struct, an array, a map or a variant.", strings.ToUpper(t.String()))
 	}
+	if opts != nil && opts.dropMalformed {
+		return c.out(t, "CAST(CASE WHEN "+s.sql+" IS NULL THEN NULL ELSE error("+duckString("[PARSE_MODE_UNSUPPORTED] The function `from_json` doesn't support the DROPMALFORMED mode. Acceptable modes are PERMISSIVE and FAILFAST.")+") END AS "+t.DuckDB()+")"), nil
+	}
+	c.r.jsonR = opts
+	defer func() { c.r.jsonR = nil }()
 	sql, err := c.r.fromJSONSQL(s.sql, t, c.argPos(0))
 	if err != nil {
 		return nil, err

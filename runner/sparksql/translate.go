@@ -222,7 +222,11 @@ func quoteSparkSQL(s string) string { return `"` + s + `"` }
 
 // resolver translates one statement.
 type resolver struct {
-	opts   Options
+	opts Options
+	// jsonW and jsonR are the options of the to_json or from_json call
+	// being translated (nil: Spark's defaults).
+	jsonW  *jsonWrite
+	jsonR  *jsonRead
 	tz     string // DuckDB zone name of the session time zone
 	inputs map[string]*Input
 	n      int // counter for relation aliases
