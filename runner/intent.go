@@ -83,6 +83,83 @@ type recovery struct {
 // lives.
 func intentPath(dir string) string { return filepath.Clean(dir) + ".refresh.json" }
 
+// touch records, before it happens, that the task changes something of
+// sink sp (nil: of every sink of the task): a commit, a reset, a
+// checkpoint removed, files or a view written, a flow run. Until it does,
+// a failure of the task leaves nothing to redo (Run.clearUntouched).
+func (rc *recovery) touch(sp *sinkPlan) {
+	x := rc.x
+	run := x.run
+	run.touchMu.Lock()
+	defer run.touchMu.Unlock()
+	if run.touchedTasks == nil {
+		run.touchedTasks, run.touchedTables = map[string]bool{}, map[workspace.TableID]bool{}
+	}
+	run.touchedTasks[x.t.Key] = true
+	sps := x.tp.sinks
+	if sp != nil {
+		sps = []*sinkPlan{sp}
+	}
+	for _, s := range sps {
+		if s.sink.Table != "" {
+			run.touchedTables[s.sink.Table] = true
+		}
+	}
+}
+
+// clearUntouched removes, as the run ends (its locks still held), the
+// intents this run recorded for the refreshes of tasks that changed
+// nothing and whose inputs nothing of the run changed: a FULL refresh
+// failing on a source it cannot parse, a task skipped or cancelled before
+// its first step. Such an intent made the next run redo a refresh that
+// did nothing, announced as interrupted and refused as destructive
+// without a confirmation. An intent is kept where the task changed
+// something, where a task it depends on or a table it reads changed (a
+// streaming reader of a refreshed table must be refreshed:
+// recordPending), where the plan found an interrupted refresh (sp.intent:
+// its redo is still due), and for a whole-table reset.
+func (run *Run) clearUntouched() {
+	run.touchMu.Lock()
+	defer run.touchMu.Unlock()
+	for _, t := range run.Plan.Tasks {
+		if run.touchedTasks[t.Key] || run.inputsTouched(t) {
+			continue
+		}
+		for _, sp := range t.plan.sinks {
+			if sp.intent != nil || sp.lockDir == "" || !run.locks.Exclusive(sp.lockDir) {
+				continue
+			}
+			in, err := readIntent(sp.lockDir)
+			if err != nil || in == nil || in.RunID != run.ID || in.Whole != "" {
+				continue
+			}
+			clearIntent(sp.lockDir) //nolint:errcheck // a record left is redone by the next run: safe
+		}
+	}
+}
+
+// inputsTouched reports whether the run changed what task t reads: a task
+// it depends on, or a table or node a node it executes reads.
+func (run *Run) inputsTouched(t *Task) bool {
+	for _, d := range t.DependsOn {
+		if run.touchedTasks[d] {
+			return true
+		}
+	}
+	p := t.plan.pipeline
+	for _, n := range nodesExecuted(p, t.plan.node, run.Plan.Selection[p.Name]) {
+		for _, src := range n.Sources {
+			if src.Table != "" && run.touchedTables[src.Table] {
+				return true
+			}
+			if src.NodeName != "" && run.touchedTasks[p.Name+"."+src.NodeName] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // marker is the commitInfo.userMetadata of the commits the refresh makes,
 // so that a later run can tell what of it committed.
 func (in *intent) marker() string { return "laktory refresh " + in.ID }
@@ -308,6 +385,7 @@ func (rc *recovery) resume(ctx context.Context) error {
 // checkpoint.
 func (rc *recovery) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) error {
 	x := rc.x
+	rc.touch(sp)
 	done, err := rc.wholeDone(ctx, sp, in)
 	if err != nil {
 		return err

@@ -125,6 +125,13 @@ type Run struct {
 	// recorded (see recordPending).
 	pendingMu sync.Mutex
 	pending   bool
+	// touched are the tasks that changed something (committed, reset,
+	// removed a checkpoint, wrote files or a view, or ran a flow) and the
+	// tables they changed: a refresh whose task changed nothing, and whose
+	// inputs nothing of the run changed, leaves no intent (clearUntouched).
+	touchMu       sync.Mutex
+	touchedTasks  map[string]bool
+	touchedTables map[workspace.TableID]bool
 	// guard confines what the run creates, replaces and deletes.
 	guard delta.Guard
 
@@ -491,6 +498,7 @@ func resetSuffix(mode string) string {
 // finishRun drops the run's in-memory outputs, totals the summary and
 // records the end.
 func (run *Run) finishRun(sums map[string]TaskSummary) {
+	run.clearUntouched()
 	run.memMu.Lock()
 	for _, t := range run.mem {
 		run.engine.Unshare(context.Background(), t) //nolint:errcheck // best effort: in-memory

@@ -41,6 +41,9 @@ func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b mi
 	if err != nil {
 		return 0, err
 	}
+	if !sp.sink.IsDelta() {
+		x.rec.touch(sp) // a Delta sink's is its commit (BeforeCommit)
+	}
 	sb := sink.Batch{Rel: rel, AppID: b.appID, Version: b.version, Flow: b.flowName()}
 	if cp := b.cp; cp != nil && !sp.sink.IsDelta() && sp.sink.Kind != workspace.SinkForEach && sp.sink.Kind != workspace.SinkPipelineView {
 		// The files a micro-batch adds are recorded before they are moved
@@ -66,6 +69,7 @@ func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b mi
 
 // resetSink resets a sink before (or instead of) writing it.
 func (x *taskExec) resetSink(ctx context.Context, sp *sinkPlan) error {
+	x.rec.touch(sp)
 	if sp.sink.IsView() {
 		return x.dropView(ctx, sp)
 	}
@@ -383,6 +387,7 @@ func (t sinkTask) Retry(ctx context.Context, table string, op func(attempt int) 
 }
 
 func (t sinkTask) BeforeCommit(attempt int) {
+	t.x.rec.touch(nil)
 	if h := t.x.run.r.cfg.beforeCommit; h != nil {
 		h(t.x.t.Key, attempt)
 	}

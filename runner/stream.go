@@ -94,6 +94,7 @@ func (fr *flowRun) run(ctx context.Context) error {
 	if err := x.run.locks.Lock(f.dir, true); err != nil {
 		return err
 	}
+	x.rec.touch(f.sink) // its checkpoint, from here on
 	if f.importFrom != "" {
 		if err := fr.importCheckpoint(ctx); err != nil {
 			return err

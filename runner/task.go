@@ -375,6 +375,9 @@ func (x *taskExec) resetCheckpoints(sp *sinkPlan) error {
 // removeCheckpoints deletes checkpoint folders the run holds the locks of.
 // table names the sink's table in the events.
 func (x *taskExec) removeCheckpoints(table workspace.TableID, cps []string) error {
+	if len(cps) > 0 {
+		x.rec.touch(nil)
+	}
 	for _, cp := range cps {
 		// The marker first: a crash between the two leaves a checkpoint
 		// that marks itself again, never a marker without its folder.

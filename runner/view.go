@@ -269,6 +269,7 @@ func (x *taskExec) processView(ctx context.Context) error {
 		}
 		v.Columns = viewColumns(toEngine(cols), x.s.native)
 		v.CreatedAt = time.Now().UTC()
+		x.rec.touch(sp)
 		if err := delta.WriteView(ctx, dir, v, x.run.guard); err != nil {
 			return fmt.Errorf("%w: %w", ErrSink, err)
 		}
