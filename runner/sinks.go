@@ -45,10 +45,22 @@ func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b mi
 		x.rec.touch(sp) // a Delta sink's is its commit (BeforeCommit)
 	}
 	sb := sink.Batch{Rel: rel, AppID: b.appID, Version: b.version, Flow: b.flowName()}
-	if cp := b.cp; cp != nil && !sp.sink.IsDelta() && sp.sink.Kind != workspace.SinkForEach && sp.sink.Kind != workspace.SinkPipelineView {
-		// The files a micro-batch adds are recorded before they are moved
-		// into place: a replay removes those a crash left (flowRun.unpublish).
-		sb.Publishing = func(files []string) error { return cp.WriteSinkFiles(b.version, files) }
+	var bp *batchPublisher
+	if fileSink := !sp.sink.IsDelta() && sp.sink.Kind != workspace.SinkForEach && sp.sink.Kind != workspace.SinkPipelineView; fileSink {
+		if cp := b.cp; cp != nil {
+			// The files a micro-batch adds are recorded before they are
+			// moved into place: a replay removes those a crash left
+			// (flowRun.unpublish).
+			sb.Publishing = func(files []string) error { return cp.WriteSinkFiles(b.version, files) }
+		} else if sp.lockDir != "" {
+			// A batch append's too, beside the writer's checkpoint: the
+			// next run removes those a crash left (unpublishBatches).
+			if err := x.rec.unpublishBatches(sp); err != nil {
+				return 0, err
+			}
+			bp = &batchPublisher{x: x, sp: sp}
+			sb.Publishing = bp.publishing
+		}
 	}
 	if sk := sp.sink; sk.Kind == workspace.SinkForEach {
 		sb.Flow = FlowName(x.tp.pipeline, x.tp.node, sk)
@@ -64,7 +76,11 @@ func (x *taskExec) writeSink(ctx context.Context, sp *sinkPlan, rel string, b mi
 			sb.Update = true
 		}
 	}
-	return s.Write(ctx, sb)
+	n, err := s.Write(ctx, sb)
+	if bp != nil {
+		err = bp.done(err)
+	}
+	return n, err
 }
 
 // resetSink resets a sink before (or instead of) writing it.
@@ -74,6 +90,9 @@ func (x *taskExec) resetSink(ctx context.Context, sp *sinkPlan) error {
 		return x.dropView(ctx, sp)
 	}
 	if !sp.sink.IsDelta() {
+		if err := x.rec.unpublishBatches(sp); err != nil {
+			return err
+		}
 		return filesSink(x, sp).Reset(ctx)
 	}
 	return x.deltaSink(sp).Reset(ctx)

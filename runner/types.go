@@ -481,4 +481,4 @@ const (
 // FailPoints lists every named fail point, the Delta writer's included.
 var FailPoints = []string{FailRefreshIntent, FailRefreshReset, FailRefreshStaged, FailRefreshDeleted, FailRefreshDone,
 	FailWholeIntent, FailWholeReset, FailWholeDone, FailBatchOffsets, FailBatchSink, FailBatchCommit,
-	FailMergeMerged, sink.FailFilesMoved, delta.FailCommitBefore, delta.FailCommitAfter, delta.FailDropRenamed, delta.FailViewWritten}
+	FailMergeMerged, sink.FailFilesRecorded, sink.FailFilesMoved, delta.FailCommitBefore, delta.FailCommitAfter, delta.FailDropRenamed, delta.FailViewWritten}

@@ -23,6 +23,11 @@ import (
 // batch, or all of it, in the sink before the flow records it as written.
 const FailFilesMoved = "sink.files.moved"
 
+// FailFilesRecorded is the fail point after the names of an appended
+// batch's files are recorded (Batch.Publishing), before the first is
+// moved into place.
+const FailFilesRecorded = "sink.files.recorded"
+
 // Files is a PARQUET, CSV or JSON (lines) file sink of a task.
 type Files struct {
 	Task Task
@@ -159,6 +164,7 @@ func publishFiles(g delta.Guard, stage, path string, single, appendMode bool, pu
 		if err := publishing(rels); err != nil {
 			return 0, err
 		}
+		delta.FailPoint(FailFilesRecorded)
 	}
 	for i, f := range files {
 		dst := filepath.Join(path, rels[i])

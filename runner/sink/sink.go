@@ -67,8 +67,10 @@ type Batch struct {
 	Update bool
 	// Publishing, when set, is told the names (relative to the sink's
 	// path) of the files a file sink is about to add to its folder, before
-	// the first is moved into place: a flow records them, so a replay of
-	// a batch a crash interrupted removes them first.
+	// the first is moved into place: a flow records them in its
+	// checkpoint, a batch run beside the writer's, so a replay of a batch
+	// a crash interrupted (a flow's), or the next run of the writer (a
+	// batch run's), removes them first.
 	Publishing func(files []string) error
 }
 
