@@ -405,7 +405,7 @@ func (rc *recovery) finishWhole(ctx context.Context, sp *sinkPlan, in *intent) e
 			return err
 		}
 	}
-	if err := x.removeCheckpoints(sp.sink.Table, existing(sp.lockDir)); err != nil {
+	if err := x.removeCheckpoints(sp.sink.Table, x.run.Plan.resettable(sp.lockDir)); err != nil {
 		return err
 	}
 	return clearIntent(sp.lockDir)

@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/checkpoint"
 	"github.com/laktory/workbench/runner/selection"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -407,6 +409,7 @@ func (h *intHeap) Pop() any {
 // writer ids, ownership switches) of the tables the run writes.
 func (r *Runner) planEffects(ctx context.Context, plan *Plan) ([]validate.Diagnostic, error) {
 	rp := plan.Params
+	plan.knownCps = r.knownCheckpoints(ctx, plan.snap)
 	tables := map[workspace.TableID]*delta.Snapshot{}
 	load := func(id workspace.TableID) (*delta.Snapshot, error) {
 		if s, ok := tables[id]; ok {
@@ -486,7 +489,7 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 				if targetKey(o, os) != targetKey(tp.node, sk) {
 					continue
 				}
-				for _, cp := range existing(CheckpointDir(snap.Layout, tp.pipeline, o, os)) {
+				for _, cp := range plan.resettable(CheckpointDir(snap.Layout, tp.pipeline, o, os)) {
 					if !slices.Contains(sp.checkpoints, cp) && !effectHasCheckpoint(plan.Effects, cp) {
 						sp.checkpoints = append(sp.checkpoints, cp)
 						plan.Effects = append(plan.Effects, Effect{Kind: EffectResetCheckpoint, Task: t.Key, Rows: -1, Checkpoint: cp,
@@ -534,7 +537,7 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 			e.Description += fmt.Sprintf("; %s of them also match writer %s (where %s)", rowsText(o.Rows), o.Writer, o.Where)
 		}
 		plan.Effects = append(plan.Effects, e)
-		sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
+		sp.checkpoints = plan.resettable(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
 	case sk.Shared != nil || tp.pipeline.Declarative():
 		// The whole table once per run (reset_mode override of a
 		// shared table; any reset of a declarative pipeline's
@@ -569,7 +572,7 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 					wr.checkpoints = append(wr.checkpoints, cp)
 				}
 			}
-			sp.checkpoints = existing(wr.checkpoints...)
+			sp.checkpoints = plan.resettable(wr.checkpoints...)
 		}
 		sp.whole = wr
 	case sk.IsView():
@@ -598,7 +601,7 @@ func (r *Runner) planSinkReset(ctx context.Context, plan *Plan, t *Task, sp *sin
 			}
 		}
 		plan.Effects = append(plan.Effects, e)
-		sp.checkpoints = existing(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
+		sp.checkpoints = plan.resettable(CheckpointDir(snap.Layout, tp.pipeline, tp.node, sk))
 	}
 	if readErr != nil {
 		for i := range plan.Effects {
@@ -814,6 +817,45 @@ func writerNames(ws []*workspace.Writer) []string {
 		seen[w.Pipeline+"."+w.Node] = true
 	}
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// knownCheckpoints are the checkpoints the state database records flows
+// committed batches through, by absolute path (none before the first run).
+func (r *Runner) knownCheckpoints(ctx context.Context, snap *workspace.Snapshot) map[string]bool {
+	if r.cfg.History == nil && !pathExists(snap.Layout.StateDB()) {
+		return nil
+	}
+	s, err := r.store(ctx, snap.Layout.StateDB())
+	if err != nil {
+		return nil
+	}
+	cs, err := s.ListCheckpoints(ctx)
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, c := range cs {
+		p := c.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(snap.Dir, p)
+		}
+		out[filepath.Clean(p)] = true
+	}
+	return out
+}
+
+// resettable returns the checkpoints of paths a reset resets: a folder
+// that exists, and one removed by hand that a record says a flow
+// committed batches through (its marker, or the state database), so the
+// reset forgets the record and the flow starts over.
+func (p *Plan) resettable(paths ...string) []string {
+	var out []string
+	for _, cp := range paths {
+		if pathExists(cp) || pathExists(checkpoint.WrittenMarker(cp)) || p.knownCps[filepath.Clean(cp)] {
+			out = append(out, cp)
+		}
+	}
+	return out
 }
 
 func existing(paths ...string) []string {

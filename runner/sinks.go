@@ -475,7 +475,7 @@ func (x *taskExec) doWholeReset(ctx context.Context, sp *sinkPlan) error {
 			return err
 		}
 	}
-	cps := existing(wr.checkpoints...)
+	cps := x.run.Plan.resettable(wr.checkpoints...)
 	in := x.run.newIntent(ctx, x.t, sp, validate.RefreshReset, x.sinkPath(sp))
 	in.Whole = "TRUNCATE"
 	if wr.drop {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/checkpoint"
+	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -103,16 +104,17 @@ func (fr *flowRun) run(ctx context.Context) error {
 	if f.sink.sink.Kind == workspace.SinkForEach {
 		x.sinkDefinition(f)
 	}
-	fresh := !pathExists(filepath.Join(f.dir, "metadata"))
 	cp, err := checkpoint.Open(f.dir, x.run.Plan.snap.Dir)
-	if err == nil && fresh {
-		err = fr.removedFolder(cp)
-	}
 	if err == nil {
 		err = cp.Trust()
 	}
 	if err == nil {
 		err = fr.tableAhead(ctx, cp)
+	}
+	if err == nil {
+		// After the checks of what the folder and the sink hold, which
+		// name the damage more precisely.
+		err = fr.removedFolder(ctx, cp)
 	}
 	if err != nil {
 		return fr.untrusted(err)
@@ -517,21 +519,46 @@ func (fr *flowRun) markWritten() error {
 	if err := fr.cp.MarkWritten(fr.f.name, fr.x.run.r.cfg.Now()); err != nil {
 		return err
 	}
+	// And in the state database, which outlives the checkpoints folder.
+	run := fr.x.run
+	c := history.Checkpoint{Path: run.Plan.snap.Rel(fr.cp.Dir), Flow: fr.f.name, QueryID: fr.cp.ID}
+	run.record(func(ctx context.Context) error { return run.store.MarkCheckpoint(ctx, run.ID, c) })
 	fr.marked = true
 	return nil
 }
 
-// removedFolder refuses a checkpoint the flow just created where one it
-// committed batches through was (its marker is there, and only a refresh
-// removes it): the folder was removed by hand, and a new checkpoint would
-// read every file (or every version) its sink already holds again.
-func (fr *flowRun) removedFolder(cp *checkpoint.Checkpoint) error {
-	w, err := checkpoint.ReadWritten(cp.Dir)
-	if err != nil || w == nil {
+// removedFolder refuses a checkpoint through which no batch was committed
+// where one the flow committed batches through was, unless the run
+// refreshes the flow (a FULL or RESET starts it over): the folder was
+// removed by hand, and a new checkpoint would write every file (or every
+// version) its sink already holds again. Two records tell: the marker
+// beside the folder (checkpoint.WrittenMarker, which only a refresh
+// removes, first) and, where the marker went with it (the whole
+// checkpoints folder removed), the state database. The refusal holds on
+// later runs: the new checkpoint the refused run opened commits nothing.
+func (fr *flowRun) removedFolder(ctx context.Context, cp *checkpoint.Checkpoint) error {
+	x, f := fr.x, fr.f
+	if f.sink.refresh != validate.RefreshIncremental {
+		return nil
+	}
+	if last, err := cp.LastCommitted(); err != nil || last >= 0 {
 		return err
 	}
-	return fmt.Errorf("%w: the checkpoint folder %s of flow %s was removed: the flow committed batches into %s through it (query id %s, recorded in %s since %s), and a new checkpoint would write what they read again",
-		checkpoint.ErrUntrusted, cp.Dir, fr.f.name, fr.f.sink.sink.Describe(), cmpOr(w.ID, "unknown"), checkpoint.WrittenMarker(cp.Dir), w.At.Format(time.RFC3339))
+	w, err := checkpoint.ReadWritten(cp.Dir)
+	if err != nil {
+		return err
+	}
+	if w != nil {
+		return fmt.Errorf("%w: the checkpoint folder %s of flow %s was removed: the flow committed batches into %s through it (query id %s, recorded in %s since %s), and a new checkpoint would write what they read again",
+			checkpoint.ErrUntrusted, cp.Dir, f.name, f.sink.sink.Describe(), cmpOr(w.ID, "unknown"), checkpoint.WrittenMarker(cp.Dir), w.At.Format(time.RFC3339))
+	}
+	snap := x.run.Plan.snap
+	c, ok, err := x.run.store.GetCheckpoint(ctx, snap.Rel(cp.Dir))
+	if err != nil || !ok {
+		return err
+	}
+	return fmt.Errorf("%w: the checkpoint folder %s of flow %s was removed, with the marker beside it (the whole checkpoints folder %s, say): the state database %s records that the flow committed batches into %s through it (query id %s, run %d, at %s), and a new checkpoint would write what they read again",
+		checkpoint.ErrUntrusted, cp.Dir, f.name, snap.Layout.CheckpointsDir(), snap.Layout.StateDB(), f.sink.sink.Describe(), cmpOr(c.QueryID, "unknown"), c.RunID, c.At.Format(time.RFC3339))
 }
 
 // unpublish removes, before a file sink's batch is written, the files a

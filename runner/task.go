@@ -379,8 +379,17 @@ func (x *taskExec) removeCheckpoints(table workspace.TableID, cps []string) erro
 		x.rec.touch(nil)
 	}
 	for _, cp := range cps {
-		// The marker first: a crash between the two leaves a checkpoint
-		// that marks itself again, never a marker without its folder.
+		// The records first (the state database's, then the marker): a
+		// crash between them and the folder leaves a checkpoint that marks
+		// itself again, never a record without its folder.
+		var forgot error
+		x.run.recordSync(func(c context.Context) error {
+			forgot = x.run.store.ForgetCheckpoint(c, x.run.Plan.snap.Rel(cp))
+			return forgot
+		})
+		if forgot != nil {
+			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, forgot)
+		}
 		if err := checkpoint.ClearWritten(cp); err != nil {
 			return fmt.Errorf("%w: reset checkpoint %s: %w", ErrCheckpoint, cp, err)
 		}

@@ -62,6 +62,10 @@ type Plan struct {
 	Flows []FlowInfo `json:"flows,omitempty"`
 
 	snap *workspace.Snapshot
+	// knownCps are the checkpoints the state database records flows
+	// committed batches through (absolute paths): a reset resets them
+	// even where their folder was removed by hand (resettable).
+	knownCps map[string]bool
 	// skipped are the landing entries that are not regular files which
 	// Warnings name (LK206): the run's readers skip them without saying so
 	// again.

@@ -362,3 +362,33 @@ func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) 
 	}
 	return out, rows.Err()
 }
+
+// ListCheckpoints returns the remembered checkpoints, by path.
+func (s *Store) ListCheckpoints(ctx context.Context) ([]Checkpoint, error) {
+	cs, err := queryList(ctx, s, nil, func(sc scanner) (Checkpoint, error) {
+		var c Checkpoint
+		var run sql.NullInt64
+		err := sc.Scan(&c.Path, &c.Flow, &c.QueryID, &run, timeCol{&c.At})
+		c.RunID = run.Int64
+		return c, err
+	}, `SELECT path, flow, query_id, run_id, written_at FROM checkpoints ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("list checkpoints: %w", err)
+	}
+	return cs, nil
+}
+
+// GetCheckpoint returns the remembered checkpoint at path (ok false when
+// none).
+func (s *Store) GetCheckpoint(ctx context.Context, path string) (c Checkpoint, ok bool, err error) {
+	cs, err := s.ListCheckpoints(ctx)
+	if err != nil {
+		return Checkpoint{}, false, err
+	}
+	for _, c := range cs {
+		if c.Path == path {
+			return c, true, nil
+		}
+	}
+	return Checkpoint{}, false, nil
+}

@@ -295,3 +295,23 @@ func recordErr(what string, runID int64, task string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }
+
+// MarkCheckpoint remembers that a flow committed batches through the
+// checkpoint c.Path (relative to the workspace) in run runID, under
+// the checkpoint's query id.
+func (s *Store) MarkCheckpoint(ctx context.Context, runID int64, c Checkpoint) error {
+	if c.Path == "" || c.Flow == "" {
+		return fmt.Errorf("mark checkpoint: %w: a path and a flow are required", ErrInvalid)
+	}
+	_, err := s.exec(ctx, nil, `INSERT INTO checkpoints (path, flow, query_id, run_id, written_at) VALUES (?1, ?2, ?3, ?4, ?5)
+		ON CONFLICT (path) DO UPDATE SET flow = ?2, query_id = ?3, run_id = ?4, written_at = ?5
+		WHERE query_id <> ?3 OR flow <> ?2`, c.Path, c.Flow, c.QueryID, runID, ts(s.cfg.now()))
+	return recordErr("mark checkpoint", runID, "", err)
+}
+
+// ForgetCheckpoint forgets the checkpoint at path, before a refresh
+// resets it.
+func (s *Store) ForgetCheckpoint(ctx context.Context, path string) error {
+	_, err := s.exec(ctx, nil, `DELETE FROM checkpoints WHERE path = ?`, path)
+	return recordErr("forget checkpoint", 0, "", err)
+}

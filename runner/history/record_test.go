@@ -406,3 +406,38 @@ func TestRunEngine(t *testing.T) {
 		t.Fatalf("listed %+v", runs)
 	}
 }
+
+// TestCheckpoints: a checkpoint marked is listed with its flow, query id
+// and first run (marking it again under the same query id keeps that
+// run; under another, a reset one, takes the new); forgetting it removes
+// it; a mark without a path or flow is refused.
+func TestCheckpoints(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	r1, _ := s.StartRun(ctx, RunStart{Workspace: "/ws"})
+	r2, _ := s.StartRun(ctx, RunStart{Workspace: "/ws"})
+	mustNil(t, s.MarkCheckpoint(ctx, r1, Checkpoint{Path: ".laktory/checkpoints/pl/a/t", Flow: "pl.a", QueryID: "q1"}), "mark a")
+	mustNil(t, s.MarkCheckpoint(ctx, r1, Checkpoint{Path: ".laktory/checkpoints/pl/b/t", Flow: "pl.b", QueryID: "q2"}), "mark b")
+	mustNil(t, s.MarkCheckpoint(ctx, r2, Checkpoint{Path: ".laktory/checkpoints/pl/a/t", Flow: "pl.a", QueryID: "q1"}), "mark a again")
+	c, ok, err := s.GetCheckpoint(ctx, ".laktory/checkpoints/pl/a/t")
+	mustNil(t, err, "get a")
+	if !ok || c.Flow != "pl.a" || c.QueryID != "q1" || c.RunID != r1 || c.At.IsZero() {
+		t.Fatalf("checkpoint a: %+v, %v", c, ok)
+	}
+	mustNil(t, s.MarkCheckpoint(ctx, r2, Checkpoint{Path: ".laktory/checkpoints/pl/a/t", Flow: "pl.a", QueryID: "q3"}), "mark a reset")
+	if c, _, _ := s.GetCheckpoint(ctx, ".laktory/checkpoints/pl/a/t"); c.QueryID != "q3" || c.RunID != r2 {
+		t.Fatalf("checkpoint a after its reset: %+v", c)
+	}
+	mustNil(t, s.ForgetCheckpoint(ctx, ".laktory/checkpoints/pl/a/t"), "forget a")
+	cs, err := s.ListCheckpoints(ctx)
+	mustNil(t, err, "list")
+	if len(cs) != 1 || cs[0].Path != ".laktory/checkpoints/pl/b/t" {
+		t.Fatalf("checkpoints after forgetting a: %+v", cs)
+	}
+	if _, ok, _ := s.GetCheckpoint(ctx, ".laktory/checkpoints/pl/a/t"); ok {
+		t.Fatal("a forgotten checkpoint is still found")
+	}
+	if err := s.MarkCheckpoint(ctx, r1, Checkpoint{Flow: "pl.c"}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("a mark without a path: %v", err)
+	}
+}

@@ -294,6 +294,16 @@ type Flow struct {
 	LastSeen  time.Time `json:"last_seen"`
 }
 
+// Checkpoint is a streaming checkpoint a flow committed batches through.
+type Checkpoint struct {
+	// Path is the checkpoint's folder, relative to the workspace.
+	Path    string    `json:"path"`
+	Flow    string    `json:"flow"`
+	QueryID string    `json:"query_id"`
+	RunID   int64     `json:"run_id"`
+	At      time.Time `json:"at"`
+}
+
 // RunDetail is a run with everything recorded about it, each list in the
 // order it was recorded (tasks by start).
 type RunDetail struct {
