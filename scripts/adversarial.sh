@@ -15,9 +15,11 @@
 #  landing     links pointing outside or flipped mid-run, glob characters in
 #              landing names, files still being written, FIFOs and damaged
 #              checkpoints (issue 24 items 8-12, a ForEach checkpoint among
-#              them), a planned landing file removed (item 15): read exactly,
-#              skipped with a warning, or refused naming what to do, each
-#              within 20 s.
+#              them, the whole checkpoints folder removed), a planned
+#              landing file removed (item 15), a shared writer's FULL
+#              refresh on a source it cannot parse (item 6), a batch file
+#              append killed mid-move (item 12): read exactly, skipped with
+#              a warning, or refused naming what to do, each within 20 s.
 #
 #   scripts/adversarial.sh [LAKTORY_BINARY]   (default: builds ./cmd/laktory)
 #
@@ -438,6 +440,74 @@ trial "12 ForEach checkpoint without offsets/, commits/" 'refused "checkpoint" &
 trial "15 a planned landing file removed" \
   'refused "planned.json.*no longer exists" && grep -q -- "--refresh FULL" <<<"$log" && timeout 60 "$bin" run "$PWD" -p pl-prices --select feed_a --refresh FULL --yes >full.log 2>&1 && timeout 60 "$bin" run "$PWD" >again.log 2>&1 && echo "the FULL refresh, then a run: both succeed"' \
   "row P1 >$A/planned.json; touch -d '-1 min' $A/planned.json; LAKTORY_FAILPOINT=batch.offsets '$bin' run . -p pl-prices >/dev/null 2>&1 || true; rm $A/planned.json" run @WS@ -p pl-prices
+
+# Issue 24 round 3. pl-extra: a batch shared writer (shared_in) and a
+# batch append to a partitioned PARQUET folder (files_out), each reading
+# data/extra/in.json (k = e-0..e-5, c = 1..3).
+mkdir -p "$work/extra/pipelines" "$work/extra/data/extra"
+cat >"$work/extra/pipelines/pl-extra.yaml" <<'EOF'
+name: pl-extra
+nodes:
+- name: shared_in
+  source:
+    path: ../data/extra/in.json
+    format: JSONL
+  sinks:
+  - table_name: extra
+    mode: APPEND
+    shared: true
+- name: files_out
+  source:
+    path: ../data/extra/in.json
+    format: JSONL
+  sinks:
+  - path: ../out/extra/
+    format: PARQUET
+    mode: APPEND
+    writer_methods:
+    - name: partitionBy
+      args: [c]
+EOF
+for i in 0 1 2 3 4 5; do printf '{"k": "e-%d", "c": %d}\n' $i $((i % 3 + 1)); done >"$work/extra/data/extra/in.json"
+extra="cp -a '$work/extra/.' . && touch -d '-1 min' data/extra/in.json"
+no_intent() { # no refresh record is left for the next run to redo
+  if find .laktory/checkpoints -name '*.refresh.json' | grep -q .; then
+    echo "a refresh record is left: $(find .laktory/checkpoints -name '*.refresh.json')"
+    return 1
+  fi
+  if ! timeout 60 "$bin" plan "$PWD" -p pl-extra --json | grep -qE '"effects": ?\[\]'; then
+    echo "the next plan is destructive"
+    return 1
+  fi
+  echo "no refresh left to redo, the next plan deletes nothing"
+}
+twice() { # twice DIR: each key of the PARQUET folder DIR is there twice
+  "$py" - "$1" <<'EOF'
+import collections, os, sys, pyarrow.dataset as ds
+t = ds.dataset(sys.argv[1], format="parquet", partitioning="hive").to_table().to_pylist()
+c = collections.Counter(r["k"] for r in t)
+ok = len(c) == 6 and set(c.values()) == {2}
+print("each key twice" if ok else f"copies per key: {dict(sorted(c.items()))}")
+sys.stdout.flush()
+os._exit(0 if ok else 1)
+EOF
+}
+# 6 (round 3): a shared writer's FULL refresh failing on a source it
+# cannot parse leaves no refresh for the next run to redo (it was announced
+# as interrupted and refused as destructive).
+trial "6 shared FULL, a source it cannot parse" 'refused "cannot be parsed" && no_intent' \
+  "$extra && '$bin' run . -p pl-extra --select shared_in >/dev/null 2>&1 && echo '{\"k\": x}' >data/extra/in.json && touch -d '-1 min' data/extra/in.json" \
+  run @WS@ -p pl-extra --select shared_in --refresh FULL --yes
+# 12 (round 3): a batch append to a PARQUET folder killed after its first
+# file is moved into place: the next run removes that file and appends once.
+trial "12 a batch file append killed mid-move" 'twice out/extra' \
+  "$extra && '$bin' run . -p pl-extra --select files_out >/dev/null 2>&1 && { LAKTORY_FAILPOINT=sink.files.moved:1 '$bin' run . -p pl-extra --select files_out >/dev/null 2>&1 || true; }" \
+  run @WS@ -p pl-extra --select files_out
+# 12 (round 3): the whole checkpoints folder removed: every run is refused
+# naming the folder and the FULL refresh, none reads the files again.
+trial "12 the checkpoints folder removed" \
+  'refused "was removed" && grep -q -- "--refresh FULL" <<<"$log" && ! timeout 60 "$bin" run "$PWD" >again.log 2>&1 && grep -q "was removed" again.log && unchanged_rows' \
+  "rm -rf .laktory/checkpoints; row N3 >$A/new.json; touch -d '-1 min' $A/new.json"
 
 echo
 echo "== summary (seed $seed; load:$(uptime | sed 's/.*load average//'))"
