@@ -110,19 +110,26 @@ func (rc *recovery) touch(sp *sinkPlan) {
 // clearUntouched removes, as the run ends (its locks still held), the
 // intents this run recorded for the refreshes of tasks that changed
 // nothing and whose inputs nothing of the run changed: a FULL refresh
-// failing on a source it cannot parse, a task skipped or cancelled before
-// its first step. Such an intent made the next run redo a refresh that
-// did nothing, announced as interrupted and refused as destructive
-// without a confirmation. An intent is kept where the task changed
-// something, where a task it depends on or a table it reads changed (a
-// streaming reader of a refreshed table must be refreshed:
-// recordPending), where the plan found an interrupted refresh (sp.intent:
-// its redo is still due), and for a whole-table reset.
-func (run *Run) clearUntouched() {
+// failing on a source it cannot parse, a task cancelled before its first
+// step. Such an intent made the next run redo a refresh that did nothing,
+// announced as interrupted and refused as destructive without a
+// confirmation. An intent is kept where the task changed something,
+// where a task it depends on or a table it reads changed (a streaming
+// reader of a refreshed table must be refreshed: recordPending), where
+// the plan found an interrupted refresh (sp.intent: its redo is still
+// due), for a whole-table reset, and for a task that never started
+// (skipped, or cancelled before it started): another run may have
+// changed what it reads meanwhile without recording an intent for it
+// (recordPending leaves a writer another run holds to its own task), and
+// its redo is the safe side (the adversarial trial's concurrent rounds
+// found it: a FULL of a declarative table by one run while another held
+// the lock of its streaming reader, whose skipped task's intent was the
+// only record left).
+func (run *Run) clearUntouched(sums map[string]TaskSummary) {
 	run.touchMu.Lock()
 	defer run.touchMu.Unlock()
 	for _, t := range run.Plan.Tasks {
-		if run.touchedTasks[t.Key] || run.inputsTouched(t) {
+		if sums[t.Key].StartedAt.IsZero() || run.touchedTasks[t.Key] || run.inputsTouched(t) {
 			continue
 		}
 		for _, sp := range t.plan.sinks {

@@ -498,7 +498,7 @@ func resetSuffix(mode string) string {
 // finishRun drops the run's in-memory outputs, totals the summary and
 // records the end.
 func (run *Run) finishRun(sums map[string]TaskSummary) {
-	run.clearUntouched()
+	run.clearUntouched(sums)
 	run.memMu.Lock()
 	for _, t := range run.mem {
 		run.engine.Unshare(context.Background(), t) //nolint:errcheck // best effort: in-memory
