@@ -131,6 +131,44 @@ nodes:
 		}
 	})
 
+	// A task that never started (skipped: its upstream failed) keeps the
+	// record its run made for it: another run may have changed what it
+	// reads meanwhile (recordPending leaves a writer another run holds to
+	// its own task). The upstream's own record goes (it started and
+	// changed nothing).
+	t.Run("skipped reader", func(t *testing.T) {
+		const pl = `name: pl
+nodes:
+- name: a
+  source:
+    path: ../data/a.jsonl
+    format: JSONL
+  sinks:
+  - table_name: t
+    mode: APPEND
+    shared: true
+- name: g
+  sources:
+  - node_name: a
+    as_stream: true
+    reader_kwargs: {skipChangeCommits: true}
+  sinks:
+  - table_name: gold
+    mode: APPEND
+`
+		w := newWS(t, map[string]string{"pipelines/pl.yaml": pl, "data/a.jsonl": jsonl("a", 0, 3, "")})
+		r := testRunner(t)
+		mustRun(t, r, w.load(), Request{})
+		w.write(map[string]string{"data/a.jsonl": bad})
+		o := run(t, r, w.load(), Request{Refresh: "FULL", Parallel: 1})
+		if o.err == nil || taskSum(t, o.sum, "pl.g").Status != "skipped" {
+			t.Fatalf("err %v, %+v", o.err, o.sum.Tasks)
+		}
+		if res := resumes(t, r, w, Request{}); len(res) != 1 || res[0].Task != "pl.g" {
+			t.Fatalf("the next run's redos: %+v, want g's only", res)
+		}
+	})
+
 	// A task that changed nothing keeps the record another task of the
 	// run made for it when what it reads changed: g, a streaming reader
 	// of a's rows, fails before it starts (injected) after a's FULL
