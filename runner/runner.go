@@ -110,6 +110,8 @@ type Runner struct {
 	sql *local.Parser
 	// flow checks workspaces against their inputs' schemas (Validate).
 	flow *schemaflow.Flow
+	// probes are the answers of the schema checks' NULL probes.
+	probes nullProbes
 
 	mu     sync.Mutex
 	stores map[string]*history.Store // opened by the runner, by path

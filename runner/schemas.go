@@ -12,8 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/laktory/workbench/runner/dialect"
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/landing"
 	"github.com/laktory/workbench/runner/schemaflow"
 	"github.com/laktory/workbench/validate"
@@ -161,6 +164,8 @@ type binding struct {
 	problems []schemaflow.Problem
 	// sources are the columns of the node's sources (known: not described).
 	sources map[*workspace.Source][]column
+	// probes are the runner's answers of NULL probes (nil: none kept).
+	probes *nullProbes
 }
 
 // errStop: a problem was recorded and the node cannot be bound further.
@@ -401,6 +406,10 @@ func emptyRelation(cols []dialect.Column) string {
 	return "SELECT " + strings.Join(parts, ", ") + " LIMIT 0"
 }
 
+// checksMaterialized counts the nodes whose check session created its
+// views in DuckDB (local.Session.Materialized): the benchmarks report it.
+var checksMaterialized atomic.Int64
+
 // boundOutputs gives a check's compiler the outputs of upstream nodes.
 type boundOutputs map[string]string
 
@@ -415,13 +424,18 @@ func (o boundOutputs) output(_, node string) (string, bool) {
 // its shared sinks are bound over its output.
 func (e schemaEngine) Bind(ctx context.Context, in schemaflow.Input) (schemaflow.Output, error) {
 	var out schemaflow.Output
-	s, err := newSession(ctx, e.r.local)
+	s, err := newCheckSession(ctx, e.r.local)
 	if err != nil {
 		return out, err
 	}
-	defer s.discard()
+	defer func() {
+		if ls, ok := s.e.(*local.Session); ok && ls.Materialized() {
+			checksMaterialized.Add(1)
+		}
+		s.discard()
+	}()
 	c := newCompiler(s, nil, boundOutputs{}, e.r.cfg.Dialect, in.Pipeline, in.Node)
-	c.bind = &binding{sources: map[*workspace.Source][]column{}}
+	c.bind = &binding{sources: map[*workspace.Source][]column{}, probes: &e.r.probes}
 	for name, cols := range in.Nodes {
 		v, err := s.view(ctx, "node_"+name, emptyRelation(cols))
 		if err != nil {
@@ -525,9 +539,7 @@ func (c *compiler) nullDropped(ctx context.Context, ex *workspace.Expectation, x
 	for _, col := range all {
 		nulls = append(nulls, fmt.Sprintf("NULL::%s AS %s", col.Type, quoteIdent(col.Name)))
 	}
-	var isNull *bool
-	probe := fmt.Sprintf("WITH %s AS (SELECT %s) SELECT (%s) IS NULL FROM %s", quoteIdent(df), strings.Join(nulls, ", "), x, quoteIdent(df))
-	if err := c.s.queryRow(ctx, probe, &isNull); err == nil && isNull != nil && !*isNull && len(read) == 1 {
+	if len(read) == 1 && c.bind.probes.notNull(ctx, c.s, df, x, nulls) {
 		return schemaflow.Problem{}, false
 	}
 	verb := "dropped from the output"
@@ -543,6 +555,43 @@ func (c *compiler) nullDropped(ctx context.Context, ex *workspace.Expectation, x
 	return schemaflow.Problem{Kind: schemaflow.NullDropped, What: o.what, At: o.at, Offset: -1,
 		Message: fmt.Sprintf("action %s: a row where it is NULL (%s may be NULL) is %s%s", action, strings.Join(read, ", "), verb, counted),
 		Hint:    fmt.Sprintf("say what a NULL means, e.g. %s IS NOT NULL AND (%s) to count and %s such rows,", read[0], ex.Expr, strings.ToLower(action))}, true
+}
+
+// nullProbes are the answers of the NULL probes of expectations (x IS
+// NULL where every column is NULL) a runner's checks asked, by the probe's
+// text: the nodes of a workspace repeat their expectations over the same
+// columns, and DuckDB runs each probe (bounded: maxNullProbes answers).
+type nullProbes struct {
+	m sync.Map // probe -> bool (x is NULL)
+	n atomic.Int64
+}
+
+const maxNullProbes = 10_000
+
+// notNull reports whether x, the translation of an expectation over df,
+// is not NULL where all the columns of df are (nulls: each column as
+// NULL::type AS name). The probe names its relation df where x does, and
+// lk_probe otherwise, so that the same expectation over the same columns
+// is the same text.
+func (np *nullProbes) notNull(ctx context.Context, s *session, df, x string, nulls []string) bool {
+	rel := "lk_probe"
+	if strings.Contains(x, df) {
+		rel = df
+	}
+	probe := fmt.Sprintf("WITH %s AS (SELECT %s) SELECT (%s) IS NULL FROM %s", quoteIdent(rel), strings.Join(nulls, ", "), x, quoteIdent(rel))
+	if np != nil {
+		if v, ok := np.m.Load(probe); ok {
+			return !v.(bool)
+		}
+	}
+	var isNull *bool
+	if err := s.queryRow(ctx, probe, &isNull); err != nil || isNull == nil {
+		return false
+	}
+	if np != nil && np.n.Add(1) <= maxNullProbes {
+		np.m.Store(probe, *isNull)
+	}
+	return !*isNull
 }
 
 // exprColumns are the columns of cols an expression's text names (its

@@ -45,6 +45,20 @@ func newSession(ctx context.Context, eng engine.Engine) (*session, error) {
 	return &session{e: es, native: eng.Info().Name != engine.Local, prefix: fmt.Sprintf("lk%d_", sessionSeq.Add(1))}, nil
 }
 
+// newCheckSession is a schema check's session: on the local engine one
+// that binds and runs nothing (local.Engine.OpenCheck).
+func newCheckSession(ctx context.Context, eng engine.Engine) (*session, error) {
+	le, ok := eng.(*local.Engine)
+	if !ok {
+		return newSession(ctx, eng)
+	}
+	es, err := le.OpenCheck(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &session{e: es, prefix: fmt.Sprintf("lk%d_", sessionSeq.Add(1))}, nil
+}
+
 // where is a `where` ownership predicate as the session's engine reads it:
 // Spark evaluates the Spark SQL as written; the local engine its
 // translation (whereSQL).

@@ -88,6 +88,9 @@ type Session struct {
 	parser *Parser
 	// created are "VIEW name" / "TABLE name", to drop at Close.
 	created []string
+	// check: a schema check's session (OpenCheck), which keeps its views
+	// as text.
+	check *checkState
 }
 
 // Parser is the parser of the session's engine (Engine.Parser).
@@ -102,6 +105,13 @@ var ErrStatements = errors.New("the SQL holds more than one statement (a `;` end
 
 // Exec implements engine.Session: one statement (ErrStatements).
 func (s *Session) Exec(ctx context.Context, stmt string) error {
+	if err := s.settle(ctx); err != nil {
+		return err
+	}
+	return s.exec(ctx, stmt)
+}
+
+func (s *Session) exec(ctx context.Context, stmt string) error {
 	return s.Conn.Raw(func(dc any) error {
 		st, err := prepareOne(dc, stmt)
 		if err != nil {
@@ -115,6 +125,11 @@ func (s *Session) Exec(ctx context.Context, stmt string) error {
 
 // QueryRow implements engine.Session: one statement (ErrStatements).
 func (s *Session) QueryRow(ctx context.Context, query string, dest ...any) error {
+	if s.checking() {
+		if ok, err := s.checkQueryRow(ctx, query, dest...); ok || err != nil {
+			return err
+		}
+	}
 	if err := oneStatement(ctx, s.Conn, query); err != nil {
 		return err
 	}
@@ -161,6 +176,14 @@ func prepareOne(dc any, stmt string) (driver.Stmt, error) {
 
 // Describe implements engine.Session (DESCRIBE: bound, not run).
 func (s *Session) Describe(ctx context.Context, query string) ([]engine.Column, error) {
+	if s.checking() {
+		if cols, ok := s.checkColumns(ctx, query); ok {
+			return cols, nil
+		}
+		if err := s.settle(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return Describe(ctx, s.Conn, query)
 }
 
@@ -188,6 +211,10 @@ func Describe(ctx context.Context, q Querier, query string) ([]engine.Column, er
 	}
 	var out []engine.Column
 	err := c.Raw(func(dc any) error {
+		if cols, ok := preparedColumns(dc, query); ok {
+			out = cols
+			return nil
+		}
 		st, err := prepareOne(dc, "DESCRIBE "+query)
 		if err != nil {
 			return err
@@ -210,6 +237,108 @@ func Describe(ctx context.Context, q Querier, query string) ([]engine.Column, er
 		}
 	})
 	return out, err
+}
+
+// preparedColumns are the columns of query read from its prepared
+// statement, without running anything: DuckDB binds (and plans) the query
+// as DESCRIBE binds it, and the statement knows its result's names and
+// types. A DESCRIBE is a query run besides (its executor started, its rows
+// fetched), which costs about twice the prepare, and a schema check asks
+// thousands. ok is false where the statement does not give what DESCRIBE
+// would, and Describe then runs the DESCRIBE: the query does not prepare
+// (DESCRIBE's error, placed in its text, is the one to report), it has
+// parameters, or a column's type is one whose name DESCRIBE spells in a way
+// not rendered here (describeTypeName).
+func preparedColumns(dc any, query string) ([]engine.Column, bool) {
+	c, ok := dc.(*duckdb.Conn)
+	if !ok {
+		return nil, false
+	}
+	st, err := c.Prepare(query)
+	if err != nil {
+		return nil, false
+	}
+	defer st.Close()
+	ds, ok := st.(*duckdb.Stmt)
+	if !ok || ds.NumInput() != 0 {
+		return nil, false
+	}
+	if t, err := ds.StatementType(); err != nil || t != duckdb.STATEMENT_TYPE_SELECT {
+		return nil, false
+	}
+	n, err := ds.ColumnCount()
+	if err != nil {
+		return nil, false
+	}
+	out := make([]engine.Column, n)
+	for i := range n {
+		name, err := ds.ColumnName(i)
+		if err != nil {
+			return nil, false
+		}
+		info, err := ds.ColumnTypeInfo(i)
+		if err != nil {
+			return nil, false
+		}
+		t, ok := describeTypeName(info)
+		if !ok {
+			return nil, false
+		}
+		out[i] = engine.Column{Name: name, Type: t}
+	}
+	return out, true
+}
+
+// describeTypeNames are the names DESCRIBE gives the types without
+// parameters that preparedColumns renders (TestDescribeTypeNames compares
+// each with DuckDB's DESCRIBE).
+var describeTypeNames = map[duckdb.Type]string{
+	duckdb.TYPE_BOOLEAN:      "BOOLEAN",
+	duckdb.TYPE_TINYINT:      "TINYINT",
+	duckdb.TYPE_SMALLINT:     "SMALLINT",
+	duckdb.TYPE_INTEGER:      "INTEGER",
+	duckdb.TYPE_BIGINT:       "BIGINT",
+	duckdb.TYPE_UTINYINT:     "UTINYINT",
+	duckdb.TYPE_USMALLINT:    "USMALLINT",
+	duckdb.TYPE_UINTEGER:     "UINTEGER",
+	duckdb.TYPE_UBIGINT:      "UBIGINT",
+	duckdb.TYPE_HUGEINT:      "HUGEINT",
+	duckdb.TYPE_UHUGEINT:     "UHUGEINT",
+	duckdb.TYPE_FLOAT:        "FLOAT",
+	duckdb.TYPE_DOUBLE:       "DOUBLE",
+	duckdb.TYPE_VARCHAR:      "VARCHAR",
+	duckdb.TYPE_BLOB:         "BLOB",
+	duckdb.TYPE_DATE:         "DATE",
+	duckdb.TYPE_TIME:         "TIME",
+	duckdb.TYPE_TIME_TZ:      "TIME WITH TIME ZONE",
+	duckdb.TYPE_INTERVAL:     "INTERVAL",
+	duckdb.TYPE_TIMESTAMP:    "TIMESTAMP",
+	duckdb.TYPE_TIMESTAMP_S:  "TIMESTAMP_S",
+	duckdb.TYPE_TIMESTAMP_MS: "TIMESTAMP_MS",
+	duckdb.TYPE_TIMESTAMP_NS: "TIMESTAMP_NS",
+	duckdb.TYPE_TIMESTAMP_TZ: "TIMESTAMP WITH TIME ZONE",
+	duckdb.TYPE_UUID:         "UUID",
+	duckdb.TYPE_SQLNULL:      `"NULL"`,
+}
+
+// describeTypeName is the name DESCRIBE gives a column's type, for the
+// types without an alias (JSON is a VARCHAR with one) that are in
+// describeTypeNames or are decimals; ok is false for any other (lists,
+// structs, maps, enums...: Describe asks DESCRIBE).
+func describeTypeName(info duckdb.TypeInfo) (string, bool) {
+	if info.Alias() != "" {
+		return "", false
+	}
+	t := info.InternalType()
+	if t == duckdb.TYPE_DECIMAL {
+		d, ok := info.Details().(*duckdb.DecimalDetails)
+		if !ok {
+			return "", false
+		}
+		return fmt.Sprintf("DECIMAL(%d,%d)", d.Width, d.Scale), true
+	}
+	name, ok := describeTypeNames[t]
+	return name, ok
 }
 
 // describeRows is Describe through a Querier that is neither a connection
@@ -238,7 +367,16 @@ func describeRows(ctx context.Context, q Querier, query string) ([]engine.Column
 
 // CreateView implements engine.Session.
 func (s *Session) CreateView(ctx context.Context, name, query string) error {
-	if err := s.Exec(ctx, "CREATE TEMP VIEW "+quoteIdent(name)+" AS "+query); err != nil {
+	if s.checking() {
+		if ok, err := s.checkCreateView(ctx, name, query); ok || err != nil {
+			return err
+		}
+	}
+	return s.createView(ctx, name, query)
+}
+
+func (s *Session) createView(ctx context.Context, name, query string) error {
+	if err := s.exec(ctx, "CREATE TEMP VIEW "+quoteIdent(name)+" AS "+query); err != nil {
 		return err
 	}
 	s.created = append(s.created, "VIEW IF EXISTS "+quoteIdent(name))
@@ -280,8 +418,13 @@ func (s *Session) Close() error {
 
 // Discard closes the connection for good instead of returning it to the
 // pool: DuckDB drops its temporary objects with it, without a statement
-// (a schema check's session).
+// (a schema check's session). A check session that created nothing in
+// DuckDB returns it to the pool.
 func (s *Session) Discard() {
+	if s.checking() {
+		s.Conn.Close()
+		return
+	}
 	s.Conn.Raw(func(any) error { return driver.ErrBadConn }) //nolint:errcheck // the error is the point
 	s.Conn.Close()
 }
@@ -289,6 +432,9 @@ func (s *Session) Discard() {
 // Rows implements engine.Session: DuckDB builds each row's JSON
 // (foreach.RowJSON) and the connection streams them.
 func (s *Session) Rows(ctx context.Context, query string) (engine.Rows, error) {
+	if err := s.settle(ctx); err != nil {
+		return nil, err
+	}
 	cols, err := s.Describe(ctx, query)
 	if err != nil {
 		return nil, err
@@ -324,6 +470,9 @@ func (s *Session) SaveParquet(ctx context.Context, dir, query string) error {
 
 // ReadFiles implements engine.Session.
 func (s *Session) ReadFiles(ctx context.Context, files []string, format string, src *workspace.Source) (string, error) {
+	if err := s.settle(ctx); err != nil {
+		return "", err
+	}
 	return s.files(ctx, s.Conn, files, format, src)
 }
 
@@ -338,7 +487,10 @@ func (s *Session) ScanTable(ctx context.Context, snap *delta.Snapshot, opts engi
 func (s *Session) JoinsCreates() bool { return true }
 
 // Begin implements engine.Session.
-func (s *Session) Begin(_ context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
+func (s *Session) Begin(ctx context.Context, path string, snap *delta.Snapshot, def delta.TableDefinition, opts delta.WriteOptions) (engine.Txn, error) {
+	if err := s.settle(ctx); err != nil {
+		return nil, err
+	}
 	var tx *delta.Transaction
 	var err error
 	if snap == nil {

@@ -27,6 +27,9 @@ func (t *Txn) KeyScan(ctx context.Context, rel string, keys []delta.MergeKey, co
 
 // WriteFiles implements engine.Session: DuckDB's COPY ... TO.
 func (s *Session) WriteFiles(ctx context.Context, target, query string, w engine.FileWrite) (int64, error) {
+	if err := s.settle(ctx); err != nil {
+		return 0, err
+	}
 	opts, ok := copyOptions[strings.ToUpper(w.Format)]
 	if !ok {
 		return 0, fmt.Errorf("%w: the local engine writes PARQUET, CSV and JSON files, not %s", engine.ErrUnsupported, w.Format)
@@ -102,6 +105,9 @@ func (r *RowStore) Stage(ctx context.Context, s engine.Session, src string) (*St
 	tbl := "lk_foreach_" + strings.ReplaceAll(uuid.NewString(), "-", "")
 	t := &StagedRows{db: r.db, full: "memory.main." + quoteIdent(tbl)}
 	if ls, ok := s.(*Session); ok {
+		if err := ls.settle(ctx); err != nil {
+			return nil, err
+		}
 		cols, err := ls.Describe(ctx, src)
 		if err != nil {
 			return nil, err
