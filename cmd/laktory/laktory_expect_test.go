@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -95,6 +96,9 @@ func expectScenario() execScenario {
 // expectCorpusFile is a file of the expectation parity corpus
 // (runner/testdata/expectations; heldout.json says how a scenario runs).
 type expectCorpusFile struct {
+	// Schema is the columns' types ("": id, x, y bigint, s string); a
+	// DOUBLE column's "NaN" is a float NaN.
+	Schema    string             `json:"schema"`
 	Batches   [][]map[string]any `json:"batches"`
 	Scenarios []struct {
 		Name           string           `json:"name"`
@@ -107,7 +111,8 @@ type expectCorpusFile struct {
 // expectCorpusScenarios are the batch scenarios of the expectation parity
 // corpus on POLARS (Laktory 0.13.1 streams on PYSPARK only: the stream
 // ones are TestExpectationsLaktoryParity's), each a pipeline over a folder
-// of JSON lines: a first run over batches[0], a second once batches[1]
+// of JSON lines (a corpus with a schema, floats with NaN: CSV files read
+// with infer_schema): a first run over batches[0], a second once batches[1]
 // has landed beside it (sinks OVERWRITE). Each step must end as Laktory's
 // does: both succeed, or both fail with Laktory's message; then the
 // warnings, output and quarantine tables must be the same.
@@ -119,7 +124,7 @@ func expectCorpusScenarios(t *testing.T, py string) []execScenario {
 	t.Helper()
 	pandas := exec.Command(py, "-c", "import pandas").Run() == nil
 	var out []execScenario
-	for _, part := range []string{"dev", "heldout"} {
+	for _, part := range []string{"dev", "heldout", "nan", "nan_heldout"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "runner", "testdata", "expectations", part+".json"))
 		if err != nil {
 			t.Fatal(err)
@@ -129,8 +134,44 @@ func expectCorpusScenarios(t *testing.T, py string) []execScenario {
 			t.Fatalf("%s.json: %v", part, err)
 		}
 		lines := make([]string, len(c.Batches))
+		format, ext := "JSONL", "jsonl"
+		if c.Schema != "" {
+			// Floats with NaN: JSON has no NaN, a CSV file does (polars
+			// reads NaN as a Float64 NaN, an empty field as NULL).
+			format, ext = "CSV, infer_schema: true", "csv"
+		}
 		for k, batch := range c.Batches {
 			var b strings.Builder
+			if c.Schema != "" {
+				names := schemaNames(c.Schema)
+				doubles := map[string]bool{}
+				for _, f := range strings.Split(c.Schema, ",") {
+					if fs := strings.Fields(f); strings.EqualFold(fs[1], "DOUBLE") {
+						doubles[fs[0]] = true
+					}
+				}
+				b.WriteString(strings.Join(names, ",") + "\n")
+				for _, row := range batch {
+					fields := make([]string, len(names))
+					for j, n := range names {
+						switch v := row[n].(type) {
+						case nil:
+						case float64:
+							// A DOUBLE column's numbers with a point, so
+							// that polars infers Float64 from any of them.
+							fields[j] = strconv.FormatFloat(v, 'f', -1, 64)
+							if doubles[n] && !strings.ContainsAny(fields[j], ".e") {
+								fields[j] += ".0"
+							}
+						default:
+							fields[j] = fmt.Sprint(v)
+						}
+					}
+					b.WriteString(strings.Join(fields, ",") + "\n")
+				}
+				lines[k] = b.String()
+				continue
+			}
 			for _, row := range batch {
 				// The columns in one order, so that polars reads them so.
 				fmt.Fprintf(&b, `{"id": %s, "x": %s, "y": %s, "s": %s}`+"\n", jsonText(t, row["id"]), jsonText(t, row["x"]), jsonText(t, row["y"]), jsonText(t, row["s"]))
@@ -154,7 +195,7 @@ dataframe_backend: POLARS
 nodes:
 - name: n
   sources:
-  - {path: ../data/src/, format: JSONL}
+  - {path: ../data/src/, format: ` + format + `}
   expectations: ` + string(exps) + `
   sinks:
   - {path: ../lake/out, format: DELTA, mode: OVERWRITE}
@@ -166,16 +207,26 @@ nodes:
 			}
 			out = append(out, execScenario{
 				name:   "expectation corpus " + part + " " + sc.Name,
-				files:  map[string]string{"pipelines/pl.yaml": y, "data/src/0.jsonl": lines[0]},
+				files:  map[string]string{"pipelines/pl.yaml": y, "data/src/0." + ext: lines[0]},
 				tables: tables,
 				steps: []execStep{
 					{name: "first run", pipeline: "pl", sameOutcome: true},
-					{name: "more rows", pipeline: "pl", sameOutcome: true, files: map[string]string{"data/src/1.jsonl": lines[1]}},
+					{name: "more rows", pipeline: "pl", sameOutcome: true, files: map[string]string{"data/src/1." + ext: lines[1]}},
 				},
 			})
 		}
 	}
 	return out
+}
+
+// schemaNames are the column names of a corpus schema ("id BIGINT, s
+// STRING, ...").
+func schemaNames(schema string) []string {
+	var names []string
+	for _, f := range strings.Split(schema, ",") {
+		names = append(names, strings.Fields(f)[0])
+	}
+	return names
 }
 
 func jsonText(t *testing.T, v any) string {

@@ -1285,6 +1285,11 @@ func aggregate(n *sqlfront.Call, name string, x *rx, over string) (*Type, string
 	if !x.t.isNumeric() && !x.t.isDecimal() && x.t.Kind != String && x.t.Kind != Date && x.t.Kind != Boolean && x.t.Kind != Datetime && x.t.Kind != Time {
 		return nil, "", unsupported(n.P, "", "%s of %s in Polars SQL", name, x.t)
 	}
+	if x.t.isFloat() {
+		// polars skips NaN unless the values hold nothing else (NULLs
+		// skipped too); DuckDB takes NaN for the greatest value.
+		return x.t, "coalesce(" + name + "(CASE WHEN isnan(" + x.sql + ") THEN NULL ELSE " + x.sql + " END)" + over + ", " + name + "(" + x.sql + ")" + over + ")", nil
+	}
 	return x.t, name + "(" + x.sql + ")" + over, nil
 }
 

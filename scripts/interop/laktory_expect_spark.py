@@ -8,7 +8,8 @@ TestExpectationsLaktoryParity.
 Needs the Spark interop Python (scripts/interop/requirements-spark.txt:
 pyspark, delta-spark, laktory) and Java 17+; fetches the Delta jars on first
 use. A few minutes. Each corpus file (runner/testdata/expectations) holds
-batches of rows (id, x, y bigint, s string) and scenarios: one node reading a
+batches of rows (id, x, y bigint, s string, or the columns of its schema,
+where a DOUBLE column's "NaN" is a float NaN) and scenarios: one node reading a
 Delta table src (batches[0]; batches[1] appended before the second run), as
 a batch (sinks OVERWRITE) or a stream (as_stream, sinks APPEND), with the
 scenario's expectations, an output sink and, when quarantine_sink is set, a
@@ -48,6 +49,12 @@ def start(work):
 
 
 SCHEMA = "id BIGINT, s STRING, x BIGINT, y BIGINT"
+
+
+def rows(batch, schema):
+    """The batch's rows, a DOUBLE column's "NaN" (JSON has no NaN) a float NaN."""
+    doubles = {f.split()[0] for f in schema.split(",") if f.split()[1].upper() == "DOUBLE"}
+    return [{k: float("nan") if k in doubles and v == "NaN" else v for k, v in r.items()} for r in batch]
 
 
 def pipeline(sc, root):
@@ -92,7 +99,8 @@ def main(out, corpora):
             text = yaml.safe_dump(pipeline(sc, root), sort_keys=False)
             runs = []
             for k, batch in enumerate(c["batches"]):
-                spark.createDataFrame(batch, SCHEMA).write.format("delta").mode("append").save(src)
+                schema = c.get("schema", SCHEMA)
+                spark.createDataFrame(rows(batch, schema), schema).write.format("delta").mode("append").save(src)
                 error = ""
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")

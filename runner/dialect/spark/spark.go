@@ -172,12 +172,12 @@ func laktorySpark(text string, cols []dialect.Column) (sql, check, name string, 
 	if errors.As(err, &fe) && (fe.Class == "ColumnNotFoundError" || fe.Class == "StructFieldNotFoundError") {
 		// Spark's analyzer says what it does not find (or finds a column
 		// of a type polars lacks).
-		return narwhalsSpark(e, false), narwhalsSpark(e, true), leftmostName(e), fe.Pos, nil
+		return narwhalsSpark(e, nil), narwhalsSpark(e, pandasFloats(pcols)), leftmostName(e), fe.Pos, nil
 	}
 	if err != nil {
 		return refuse(err)
 	}
-	return narwhalsSpark(e, false), narwhalsSpark(e, true), x.Name, -1, nil
+	return narwhalsSpark(e, nil), narwhalsSpark(e, pandasFloats(pcols)), x.Name, -1, nil
 }
 
 // walkLaktory calls f on e and the expressions below it (the forms
@@ -228,19 +228,71 @@ func leftmostName(e sqlfront.Expr) string {
 	return "literal"
 }
 
+// pandasFloats is the pandas form's question for narwhalsSpark: whether
+// an expression over cols is a float (Float32 or Float64: what toPandas
+// makes a float64 or float32 column that may hold NaN).
+func pandasFloats(cols []polarssql.Column) func(sqlfront.Expr) bool {
+	floats := map[string]bool{}
+	for _, c := range cols {
+		if c.Type != nil && (c.Type.Kind == polarssql.Float32 || c.Type.Kind == polarssql.Float64) {
+			floats[strings.ToLower(c.Name)] = true
+		}
+	}
+	var float func(sqlfront.Expr) bool
+	float = func(e sqlfront.Expr) bool {
+		switch n := e.(type) {
+		case *sqlfront.Paren:
+			return float(n.X)
+		case *sqlfront.ColumnRef:
+			return len(n.Parts) == 1 && floats[strings.ToLower(n.Parts[0].Name)]
+		case *sqlfront.Literal:
+			return n.Kind == sqlfront.LitDecimal || n.Kind == sqlfront.LitDouble
+		case *sqlfront.Unary:
+			return n.Op != "NOT" && float(n.X)
+		case *sqlfront.Binary:
+			switch n.Op {
+			case "/":
+				return true
+			case "+", "-", "*", "%":
+				return float(n.L) || float(n.R)
+			}
+		case *sqlfront.Call:
+			switch strings.ToLower(n.Name.Name) {
+			case "avg", "power", "pow", "exp", "cbrt":
+				return true
+			case "abs", "round", "floor", "min", "max", "sum":
+				return len(n.Args) > 0 && float(n.Args[0])
+			}
+		}
+		return false
+	}
+	return float
+}
+
 // narwhalsSpark is the Spark SQL of the narwhals expression Laktory's
-// parser builds from e (which it accepted). With pandas, it is that
-// expression as narwhals evaluates it over the pandas copy of the frame
-// that Laktory 0.13.1 checks expectations on (DataQualityExpectation
-// ._check_df collects a PySpark frame with backend="pandas"): toPandas
-// turns a NULL into None or NaN, and a pandas comparison with either is
-// false (!= is true), so a comparison is never NULL there; arithmetic and
-// functions carry the missing value to it; IS NULL is isna; aggregates
-// skip missing values, as Spark's do (COUNT counts every row, as
-// narwhals' len). Not modelled: a float NaN, which pandas takes for a
-// missing value and Spark does not.
-func narwhalsSpark(e sqlfront.Expr, pandas bool) string {
-	sub := func(e sqlfront.Expr) string { return narwhalsSpark(e, pandas) }
+// parser builds from e (which it accepted). With pandasFloat (non-nil:
+// it says which expressions are floats), it is that expression as
+// narwhals evaluates it over the pandas copy of the frame that Laktory
+// 0.13.1 checks expectations on (DataQualityExpectation._check_df
+// collects a PySpark frame with backend="pandas"): toPandas turns a NULL
+// into None or NaN, and a pandas comparison with either is false (!= is
+// true), so a comparison is never NULL there; arithmetic and functions
+// carry the missing value to it; IS NULL is isna; aggregates skip missing
+// values, as Spark's do (COUNT counts every row, as narwhals' len). A
+// float NaN, which Spark compares as equal to itself and above every
+// number, is a missing value to pandas too: a float operand of a
+// comparison, of IS NULL and of an aggregate is NULL where it is NaN.
+func narwhalsSpark(e sqlfront.Expr, pandasFloat func(sqlfront.Expr) bool) string {
+	pandas := pandasFloat != nil
+	sub := func(e sqlfront.Expr) string { return narwhalsSpark(e, pandasFloat) }
+	// operand is sub(e), NULL where it is NaN in the pandas form.
+	operand := func(e sqlfront.Expr) string {
+		s := sub(e)
+		if pandas && pandasFloat(e) {
+			return "CASE WHEN isnan(" + s + ") THEN NULL ELSE " + s + " END"
+		}
+		return s
+	}
 	switch n := e.(type) {
 	case *sqlfront.Paren:
 		return sub(n.X)
@@ -254,9 +306,9 @@ func narwhalsSpark(e sqlfront.Expr, pandas bool) string {
 		return sqlfront.FormatExpr(n)
 	case *sqlfront.IsNull:
 		if n.Not {
-			return "(" + sub(n.X) + " IS NOT NULL)"
+			return "(" + operand(n.X) + " IS NOT NULL)"
 		}
-		return "(" + sub(n.X) + " IS NULL)"
+		return "(" + operand(n.X) + " IS NULL)"
 	case *sqlfront.IsBool:
 		// (x == lit(TRUE)).fill_null(False)
 		s := "coalesce(" + sub(n.X) + " = " + n.Value + ", false)"
@@ -282,6 +334,10 @@ func narwhalsSpark(e sqlfront.Expr, pandas bool) string {
 		s := "(" + a + " " + n.Op + " " + b + ")"
 		if pandas {
 			switch n.Op {
+			case "=", "<", "<=", ">", ">=", "!=", "<>":
+				s = "(" + operand(n.L) + " " + n.Op + " " + operand(n.R) + ")"
+			}
+			switch n.Op {
 			case "=", "<", "<=", ">", ">=":
 				s = "coalesce(" + s + ", false)"
 			case "!=", "<>":
@@ -292,6 +348,11 @@ func narwhalsSpark(e sqlfront.Expr, pandas bool) string {
 	case *sqlfront.Call:
 		name := strings.ToLower(n.Name.Name)
 		x := sub(n.Args[0])
+		switch name {
+		case "sum", "avg", "min", "max":
+			// pandas skips NaN as a missing value.
+			x = operand(n.Args[0])
+		}
 		switch name {
 		case "count":
 			return "count(*)"
