@@ -209,6 +209,14 @@ func (d *decoder) parameters(o *obj, p *Pipeline) {
 				}
 				bad(k.pos(), fmt.Sprintf("--param %s= gives parameter '%s' an empty value, which Laktory 0.13.1 replaces with its default (%s)", k.value, k.value, def),
 					fmt.Sprintf("give a value (--param %s=VALUE), or leave --param %s out to use the default", k.value, k.value))
+				// The refusal is the one diagnostic: the nodes decode with
+				// the value Laktory would use (the default), so no step
+				// fails later on a ${params.x} left in its text, and the
+				// parameter is not reported again as required.
+				prm.EmptyRefused = true
+				if prm.Default != nil && *prm.Default != "" {
+					prm.Value, prm.Set = *prm.Default, true
+				}
 			case given:
 				prm.Value, prm.Set = v, true
 			case prm.Default != nil && *prm.Default != "":

@@ -353,6 +353,23 @@ func TestParameterValuesLiteral(t *testing.T) {
 	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{
 		workspacetest.D("pl.yaml", 5, 3, workspace.CodeParameter, `--param own= gives parameter 'own' an empty value, which Laktory 0.13.1 replaces with its default ("c = 1")`),
 	})
+	// The refusal is the only diagnostic: the nodes decode with the
+	// default (no ${params.own} left in their text for a later rule to
+	// trip on), and the parameter is not reported again as required.
+	if got := s.Pipeline("pl").Nodes[0].Comment; got != "from-var c = 1" {
+		t.Errorf("an empty --param decodes the nodes with the default: %q", got)
+	}
+	if got := s.Pipeline("pl").MissingParameters(); len(got) != 0 {
+		t.Errorf("an empty --param already refused is not also missing: %v", got)
+	}
+	required := map[string]string{"pl.yaml": "name: pl\nparameters:\n  own: {}\nnodes:\n- name: a\n  comment: \"${params.own}\"\n"}
+	s = workspacetest.Load(t, required, workspace.Options{Params: map[string]string{"own": ""}})
+	workspacetest.Expect(t, s, s.Diagnostics, []workspacetest.Want{
+		workspacetest.D("pl.yaml", 3, 3, workspace.CodeParameter, "--param own= gives parameter 'own' an empty value, which Laktory 0.13.1 replaces with its default (none"),
+	})
+	if got := s.Pipeline("pl").MissingParameters(); len(got) != 0 {
+		t.Errorf("a required parameter given empty is refused once, not also missing: %v", got)
+	}
 	// 64 references to a 64 KiB value: 4 MiB, over the bound of a value.
 	wide := map[string]string{"pl.yaml": "name: pl\nparameters:\n  own: {}\nnodes:\n- name: a\n  comment: \"" + strings.Repeat("${params.own}", 64) + "\"\n"}
 	s = workspacetest.Load(t, wide, workspace.Options{Params: map[string]string{"own": strings.Repeat("x", 64<<10)}})

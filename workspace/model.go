@@ -659,13 +659,17 @@ type Parameter struct {
 	// default; Set is false when neither exists.
 	Value string
 	Set   bool
+	// EmptyRefused is true when the run gave the parameter an empty value,
+	// refused (LK020) where it was given: it is not reported again as a
+	// required parameter without a value.
+	EmptyRefused bool
 }
 
 // MissingParameters returns the required parameters that have no value.
 func (p *Pipeline) MissingParameters() []string {
 	var out []string
 	for _, prm := range p.Parameters {
-		if !prm.Set {
+		if !prm.Set && !prm.EmptyRefused {
 			out = append(out, prm.Name)
 		}
 	}
