@@ -431,3 +431,83 @@ func (c *compiler) expectationError(e *workspace.Expectation, err error, kind er
 	}
 	return &frameStepError{msg: fmt.Sprintf("%v: %s: %s: %s", ErrExpectation, c.where(), what, msg), base: ErrExpectation, err: fe}
 }
+
+// pandasUnmodelled adds the LK154 problem of each narwhals expectation of
+// a PYSPARK node (translated in fx, over df) whose check may count
+// otherwise than Laktory 0.13.1's: Laktory counts a ROW expectation's
+// failures, and computes an AGGREGATE one, on a pandas copy of the frame
+// (DataQualityExpectation._check_df), where a NULL or NaN operand makes
+// a comparison false (!= true) instead of NULL, and aggregates skip NaN;
+// the local check is Spark's. A SQL expectation's check models pandas
+// (dialect.Result.Check); a narwhals one's does not, so it is refused
+// where the difference can show: it reads a float column (a NaN), or as
+// a ROW expectation it is NULL where every column is NULL, or reads
+// several columns (one NULL among them can make it NULL). What is never
+// NULL over one column (nw.col('x').is_null(), fill_null) is kept.
+func (c *compiler) pandasUnmodelled(ctx context.Context, df string, fx frameExpectations) {
+	cols, err := c.columns(ctx, df)
+	if err != nil {
+		return
+	}
+	nulls := make([]string, len(cols))
+	for i, col := range cols {
+		nulls[i] = fmt.Sprintf("NULL::%s AS %s", col.Type, quoteIdent(col.Name))
+	}
+	in := frame.Input{Ref: "df", Relation: df, Columns: frameColumns(cols)}
+	env := frameEnv(c.n)
+	env.API = frame.Narwhals
+	for i, e := range c.n.Expectations {
+		_, row := fx.cols[i]
+		_, agg := fx.agg[i]
+		if t := fx.types[i]; !dfExpectation(e.Expr) || (!row && !agg) || (t != "BOOLEAN" && !strings.Contains(t, "NULL")) {
+			continue // SQL, or refused already (not a condition: LK304)
+		}
+		read, floats := narwhalsColumns(e.Expr, cols)
+		why := ""
+		switch {
+		case len(floats) > 0:
+			why = fmt.Sprintf("%s is a float column, and pandas takes a NaN for a missing value (Spark compares NaN as equal to itself and greater than every number)", floats[0])
+		case agg:
+			continue // pandas and Spark both skip NULLs
+		case len(read) > 1:
+			why = fmt.Sprintf("it reads %s, and a NULL in any of them can make it NULL", strings.Join(read, ", "))
+		default:
+			step := frame.Step{Func: "with_columns", API: frame.Narwhals, Args: []frame.Arg{{Name: expectColumn(i), Value: e.Expr}}}
+			res, err := frame.Compile(env, step, in, nil)
+			if err != nil {
+				continue
+			}
+			var isNull *bool
+			probe := fmt.Sprintf("WITH %s AS (SELECT %s) SELECT %s IS NULL FROM (%s)", quoteIdent(df), strings.Join(nulls, ", "), quoteIdent(expectColumn(i)), res.SQL)
+			if err := c.s.queryRow(ctx, probe, &isNull); err != nil || isNull == nil || !*isNull {
+				continue
+			}
+			what := "it"
+			if len(read) == 1 {
+				what = read[0]
+			}
+			why = fmt.Sprintf("it is NULL where %s is NULL", what)
+		}
+		c.bind.problems = append(c.bind.problems, schemaflow.Problem{Kind: schemaflow.PandasUnmodelled,
+			What: fmt.Sprintf("expectation '%s'", e.Name), At: e.At("expr"), Offset: -1,
+			Message: "a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: " +
+				why + "; local runs model that for SQL expectations only, so the fails count and the verdict could differ",
+			Hint: "write the expectation in SQL (Laktory's SQL parser), e.g. x > 2, or say what a missing value means (nw.col('x').fill_null(0) > 2)"})
+	}
+}
+
+// narwhalsColumns are the columns of cols a narwhals expression's text
+// names as a string ('x' or "x", as nw.col takes them), in the order of
+// cols, and those of them that are floats.
+func narwhalsColumns(text string, cols []column) (read, floats []string) {
+	for _, col := range cols {
+		if !strings.Contains(text, "'"+col.Name+"'") && !strings.Contains(text, `"`+col.Name+`"`) {
+			continue
+		}
+		read = append(read, col.Name)
+		if t := strings.ToUpper(col.Type); t == "DOUBLE" || t == "FLOAT" || t == "REAL" {
+			floats = append(floats, col.Name)
+		}
+	}
+	return read, floats
+}

@@ -482,6 +482,8 @@ func (c *compiler) bindExpectations(ctx context.Context, df string) {
 	fx, err := c.dfExpectations(ctx, df)
 	if err != nil {
 		c.bind.problems = append(c.bind.problems, c.bind.problem(err))
+	} else if c.n.DataframeBackend != "POLARS" {
+		c.pandasUnmodelled(ctx, df, fx)
 	}
 	for i, ex := range c.n.Expectations {
 		o := origin{what: fmt.Sprintf("expectation '%s'", ex.Name), at: ex.At("expr"), exact: true}

@@ -80,6 +80,33 @@ func TestValidateSQL(t *testing.T) {
 `), "name: pl\n", "name: pl\ndataframe_backend: POLARS\n", 1)}, want: []W{
 			D("pipelines/pl.yaml", 10, 21, validate.CodeNullDropped, "expectation 'p': action DROP: a row where it is NULL (price, qty may be NULL) is dropped from the output, and not counted as a failure, as Laktory 0.13.1 does"),
 		}},
+		// On PYSPARK Laktory counts a narwhals expectation on a pandas copy
+		// of the frame, which local runs model for SQL expectations only:
+		// LK154 where a NULL or a NaN can make the counts differ; not for
+		// what is never NULL over one column, an AGGREGATE of integers, or
+		// on POLARS.
+		{name: "narwhals expectations on PYSPARK", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
+  - {name: g, expr: "nw.col('qty') > 1", action: WARN}
+  - {name: n, expr: "nw.col('qty').is_null()", action: WARN}
+  - {name: f, expr: "nw.col('qty').fill_null(0) > 1", action: DROP}
+  - {name: t, expr: "nw.col('qty').is_null() | (nw.col('symbol') == 'A')", action: WARN}
+  - {name: p, expr: "nw.col('price').is_null()", action: QUARANTINE}
+  - {name: a, expr: "nw.col('qty').sum() > 0", action: FAIL, type: AGGREGATE}
+  - {name: m, expr: "nw.col('price').max() > 0", action: WARN, type: AGGREGATE}
+  - {name: s, expr: qty > 1, action: WARN}
+`)}, want: []W{
+			D("pipelines/pl.yaml", 9, 21, validate.CodePandasCheck, "expectation 'g': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: it is NULL where qty is NULL"),
+			D("pipelines/pl.yaml", 12, 21, validate.CodePandasCheck, "expectation 't': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: it reads symbol, qty, and a NULL in any of them can make it NULL"),
+			D("pipelines/pl.yaml", 13, 21, validate.CodePandasCheck, "expectation 'p': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: price is a float column, and pandas takes a NaN for a missing value"),
+			D("pipelines/pl.yaml", 15, 21, validate.CodePandasCheck, "expectation 'm': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: price is a float column"),
+		}},
+		{name: "narwhals expectations on POLARS", files: map[string]string{"pipelines/pl.yaml": strings.Replace(node(`  expectations:
+  - {name: g, expr: "nw.col('qty') > 1", action: WARN}
+  - {name: p, expr: "nw.col('price').is_null()", action: QUARANTINE}
+  - {name: m, expr: "nw.col('price').max() > 0", action: WARN, type: AGGREGATE}
+`), "name: pl\n", "name: pl\ndataframe_backend: POLARS\n", 1)}, want: []W{
+			D("pipelines/pl.yaml", 12, 70, validate.CodeAggregatePandas, "expectation 'm'"),
+		}},
 		{name: "wrong column in a block expr", files: map[string]string{"pipelines/pl.yaml": node(`  transformer:
     nodes:
     - expr: |
@@ -126,6 +153,7 @@ func TestValidateSQL(t *testing.T) {
   - {name: agg, type: AGGREGATE, expr: 'nw.col("qty").sum() > 1'}
   - {name: nosql, expr: 'sql_expr("qty > 1") & (nw.col("qty") > 0)'}
 `)}, want: []W{
+			D("pipelines/pl.yaml", 9, 22, validate.CodePandasCheck, "expectation 'ok': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: price is a float column"),
 			D("pipelines/pl.yaml", 10, 32, validate.CodeFrameFails, "expectation 'typo': Laktory 0.13.1 fails: ColumnNotFoundError: The selected columns were not found. Missing column: prise did you mean price?"),
 			D("pipelines/pl.yaml", 11, 26, validate.CodeNotBoolean, "expectation 'number' is not a condition: it gives INTEGER, not BOOLEAN"),
 			D("pipelines/pl.yaml", 13, 26, validate.CodeFrameFails, "expectation 'nosql': Laktory 0.13.1 fails: NameError: name 'sql_expr' is not defined"),

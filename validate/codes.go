@@ -72,6 +72,7 @@ const (
 	CodeSkipNodeReader     = "LK151"
 	CodeSkipNotStream      = "LK152"
 	CodeAggregatePandas    = "LK153"
+	CodePandasCheck        = "LK154"
 	CodeRefreshValue       = "LK160"
 	CodeResetModeValue     = "LK161"
 	CodeResetWithoutRefr   = "LK162"
@@ -202,6 +203,7 @@ var Codes = []CodeInfo{
 	{CodeSkipNodeReader, Info, "a node_name reader with skipChangeCommits needs a FULL refresh after its writer's"},
 	{CodeSkipNotStream, Warning, "skipChangeCommits on a batch read has no effect"},
 	{CodeAggregatePandas, Warning, "an AGGREGATE expectation on POLARS: Laktory computes it with pandas, which laktory[polars] does not install"},
+	{CodePandasCheck, Error, "a narwhals expectation on PYSPARK that can be NULL or reads a float column: Laktory counts it on a pandas copy of the frame, which local runs model for SQL expectations only (schema flow)"},
 	{CodeRefreshValue, Error, "unknown refresh value"},
 	{CodeResetModeValue, Error, "unknown reset_mode value"},
 	{CodeResetWithoutRefr, Error, "reset_mode without refresh FULL or RESET"},

@@ -70,6 +70,8 @@
 //	LK150  warning  a whole-table reader of a shared table uses skipChangeCommits (duplicates)
 //	LK151  info     a node_name reader with skipChangeCommits needs a FULL refresh after its writer's
 //	LK152  warning  skipChangeCommits on a batch read has no effect
+//	LK153  warning  an AGGREGATE expectation on POLARS: Laktory computes it with pandas, which laktory[polars] does not install
+//	LK154  error    a narwhals expectation on PYSPARK that can be NULL or reads a float column: Laktory counts it on a pandas copy of the frame, which local runs model for SQL expectations only (schema flow)
 //	LK160  error    unknown refresh value
 //	LK161  error    unknown reset_mode value
 //	LK162  error    reset_mode without refresh FULL or RESET

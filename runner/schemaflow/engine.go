@@ -99,6 +99,10 @@ const (
 	// columns it reads are: Laktory removes such rows silently; Message
 	// says so, naming the columns.
 	NullDropped
+	// PandasUnmodelled: a narwhals expectation of a PYSPARK node whose
+	// check Laktory computes on a pandas copy of the frame, where it may
+	// count otherwise than the local check (a NULL or a NaN operand).
+	PandasUnmodelled
 )
 
 // Problem is a problem with one text of a node's YAML.

@@ -43,6 +43,8 @@ func (c *check) problems(ns *nodeState, tableCols map[workspace.TableID][]string
 			c.add(at, validate.Error, validate.CodeLocalStep, fmt.Sprintf("%s cannot run locally: %s", p.What, p.Message), p.Hint)
 		case NullDropped:
 			c.add(at, validate.Warning, validate.CodeNullDropped, fmt.Sprintf("%s: %s", p.What, p.Message), p.Hint)
+		case PandasUnmodelled:
+			c.add(at, validate.Error, validate.CodePandasCheck, fmt.Sprintf("%s: %s", p.What, p.Message), p.Hint)
 		case NotBoolean:
 			c.add(at, validate.Error, validate.CodeNotBoolean,
 				fmt.Sprintf("%s is not a condition: it gives %s, not BOOLEAN", p.What, p.Message),
