@@ -12,9 +12,14 @@ import (
 // for S3 paths (s3a://, s3://) or for every path.
 var sparkLogStoreKeys = []string{"spark.delta.logStore.s3a.impl", "spark.delta.logStore.s3.impl", "spark.delta.logStore.class"}
 
-// safeLogStore is the LogStore whose S3 commits exclude the workbench's:
-// it creates a commit file that must not exist, which s3a sends with
-// If-None-Match: * (docs/object-storage.md).
+// safeLogStore is Delta's default LogStore for S3, the one the Spark engine
+// takes on a bucket lake (runner/engine/spark's logStoreSafe; that check
+// reads the s3a key only, its tables being s3a:// paths). It excludes one
+// driver's own writers, not the workbench's: measured, its commit PUT
+// carries no If-None-Match, so no Spark writer may write a bucket table at
+// the moment another writer does (docs/object-storage.md). Other LogStores
+// are warned of here because they promise an exclusion that does not
+// reach the workbench's commits.
 const safeLogStore = "io.delta.storage.S3SingleDriverLogStore"
 
 // bucketLogStores warns (LK233), when the lake is in a bucket, of a node
