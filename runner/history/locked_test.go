@@ -97,3 +97,27 @@ func TestLockedMidRun(t *testing.T) {
 		t.Fatalf("a lock held past the wait: %v", err)
 	}
 }
+
+// TestOpenWhileLocked: a database another process holds locked past
+// SQLite's busy timeout while this one opens it (two laktory processes
+// creating one new history at once: TestConcurrentWriters failed so, with
+// SQLITE_BUSY from Open, once in CI) is opened once the lock goes, as a
+// write waits (waitLocked), instead of failing the open.
+func TestOpenWhileLocked(t *testing.T) {
+	ctx := context.Background()
+	path := dbPath(t)
+	s, err := Open(ctx, path, testOwner())
+	mustNil(t, err, "create the database")
+	s.Close()
+	release := lockDB(t, path)
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		time.Sleep(300 * time.Millisecond)
+		release()
+	}()
+	s, err = Open(ctx, path, testOwner(), withLockWait(20*time.Millisecond, 10*time.Second))
+	<-released
+	mustNil(t, err, "open while another connection holds the database")
+	s.Close()
+}

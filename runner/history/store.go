@@ -182,7 +182,10 @@ func (s *Store) open(ctx context.Context) error {
 	}
 	s.w.SetMaxOpenConns(1)
 	s.w.SetConnMaxIdleTime(0)
-	if err := migrate(ctx, s.w, s.cfg.migrations, s.cfg.now()); err != nil {
+	// Another process may hold the database while it opens (it creates or
+	// migrates the same new database, or records a run): the migration is
+	// one transaction, so a busy one changed nothing and runs again.
+	if err := s.waitLocked(ctx, func() error { return migrate(ctx, s.w, s.cfg.migrations, s.cfg.now()) }); err != nil {
 		return err
 	}
 	if s.r, err = sql.Open("sqlite", dsn(s.path, "_pragma=busy_timeout("+busy+")", "_pragma=query_only(1)")); err != nil {
