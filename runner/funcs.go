@@ -462,7 +462,12 @@ func (c *compiler) pandasUnmodelled(ctx context.Context, df string, fx frameExpe
 		if t := fx.types[i]; !dfExpectation(e.Expr) || (!row && !agg) || (t != "BOOLEAN" && !strings.Contains(t, "NULL")) {
 			continue // SQL, or refused already (not a condition: LK304)
 		}
-		read, floats := narwhalsColumns(e.Expr, cols)
+		step := frame.Step{Func: "with_columns", API: frame.Narwhals, Args: []frame.Arg{{Name: expectColumn(i), Value: e.Expr}}}
+		res, err := frame.Compile(env, step, in, nil)
+		if err != nil {
+			continue // refused already (fx has no translation)
+		}
+		read, floats := res.Reads, floatColumns(res.Reads, cols)
 		why := ""
 		switch {
 		case len(floats) > 0:
@@ -472,11 +477,6 @@ func (c *compiler) pandasUnmodelled(ctx context.Context, df string, fx frameExpe
 		case len(read) > 1:
 			why = fmt.Sprintf("it reads %s, and a NULL in any of them can make it NULL", strings.Join(read, ", "))
 		default:
-			step := frame.Step{Func: "with_columns", API: frame.Narwhals, Args: []frame.Arg{{Name: expectColumn(i), Value: e.Expr}}}
-			res, err := frame.Compile(env, step, in, nil)
-			if err != nil {
-				continue
-			}
 			var isNull *bool
 			probe := fmt.Sprintf("WITH %s AS (SELECT %s) SELECT %s IS NULL FROM (%s)", quoteIdent(df), strings.Join(nulls, ", "), quoteIdent(expectColumn(i)), res.SQL)
 			if err := c.s.queryRow(ctx, probe, &isNull); err != nil || isNull == nil || !*isNull {
@@ -496,18 +496,17 @@ func (c *compiler) pandasUnmodelled(ctx context.Context, df string, fx frameExpe
 	}
 }
 
-// narwhalsColumns are the columns of cols a narwhals expression's text
-// names as a string ('x' or "x", as nw.col takes them), in the order of
-// cols, and those of them that are floats.
-func narwhalsColumns(text string, cols []column) (read, floats []string) {
+// floatColumns are those of the columns read (the frame front end's
+// Result.Reads) that cols types as floats.
+func floatColumns(read []string, cols []column) []string {
+	var floats []string
 	for _, col := range cols {
-		if !strings.Contains(text, "'"+col.Name+"'") && !strings.Contains(text, `"`+col.Name+`"`) {
+		if !slices.Contains(read, col.Name) {
 			continue
 		}
-		read = append(read, col.Name)
 		if t := strings.ToUpper(col.Type); t == "DOUBLE" || t == "FLOAT" || t == "REAL" {
 			floats = append(floats, col.Name)
 		}
 	}
-	return read, floats
+	return floats
 }

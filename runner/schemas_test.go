@@ -100,6 +100,17 @@ func TestValidateSQL(t *testing.T) {
 			D("pipelines/pl.yaml", 13, 21, validate.CodePandasCheck, "expectation 'p': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: price is a float column, and pandas takes a NaN for a missing value"),
 			D("pipelines/pl.yaml", 15, 21, validate.CodePandasCheck, "expectation 'm': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: price is a float column"),
 		}},
+		// LK154 judges the columns an expression reads, as the frame front
+		// end resolves them, not the names its text quotes: a column's name
+		// in a string literal or an alias is not read (they were refused,
+		// price being a float column), a name built from strings is.
+		{name: "narwhals expectations on PYSPARK, the columns read", files: map[string]string{"pipelines/pl.yaml": node(`  expectations:
+  - {name: alias, expr: "nw.col('qty').fill_null(0).alias('price') > 1", action: DROP}
+  - {name: literal, expr: "nw.col('symbol').fill_null('price') == 'price'", action: WARN}
+  - {name: built, expr: "nw.col('pri' + 'ce').fill_null(0) > 1", action: WARN}
+`)}, want: []W{
+			D("pipelines/pl.yaml", 11, 25, validate.CodePandasCheck, "expectation 'built': a narwhals expression on PYSPARK, which Laktory 0.13.1 checks on a pandas copy of the frame, where a missing value in a comparison makes it false (!= true), not NULL: price is a float column"),
+		}},
 		{name: "narwhals expectations on POLARS", files: map[string]string{"pipelines/pl.yaml": strings.Replace(node(`  expectations:
   - {name: g, expr: "nw.col('qty') > 1", action: WARN}
   - {name: p, expr: "nw.col('price').is_null()", action: QUARANTINE}

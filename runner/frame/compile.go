@@ -88,6 +88,11 @@ type Result struct {
 	// (Int64, Datetime(time_unit='us', time_zone=None)) or Spark's
 	// (bigint, timestamp).
 	Types []string
+	// Reads are the columns of df the step's expressions name (nw.col,
+	// col, F.col, pl.col, a column by name), in df's order, with df's
+	// spelling: what they read, not what their text happens to quote (a
+	// string literal, an alias).
+	Reads []string
 }
 
 // Compile translates one func_name step reading df (and the DataFrames
@@ -103,7 +108,13 @@ func Compile(env Env, st Step, df Input, named []Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.result(rel), nil
+	res := c.result(rel)
+	for _, col := range c.df.cols {
+		if c.reads[col.name] {
+			res.Reads = append(res.Reads, col.name)
+		}
+	}
+	return res, nil
 }
 
 // compiler translates the steps of one node.
@@ -113,10 +124,12 @@ type compiler struct {
 	named map[string]*relation
 	// seq numbers the relations of subqueries.
 	seq int
+	// reads are the columns of df its expressions name.
+	reads map[string]bool
 }
 
 func newCompiler(env Env, df Input, named []Input) (*compiler, error) {
-	c := &compiler{env: env, named: map[string]*relation{}}
+	c := &compiler{env: env, named: map[string]*relation{}, reads: map[string]bool{}}
 	var err error
 	if c.df, err = c.relationOf(df); err != nil {
 		return nil, err
@@ -338,6 +351,9 @@ func (c *compiler) methodHint(name string, api API) string {
 
 func (c *compiler) newEvaluator(api API, frame *relation) *evaluator {
 	ev := &evaluator{env: &Env{Backend: c.env.Backend, API: api, Spark: c.env.Spark}, scope: scopeOf(api, c.env.Backend), frame: frame}
+	if frame == c.df {
+		ev.read = func(name string) { c.reads[name] = true }
+	}
 	if c.env.Backend == PySpark {
 		ev.eng = &spEngine{ev: ev}
 	} else {

@@ -16,6 +16,8 @@ type evaluator struct {
 	scope map[string]value
 	// frame is the relation expressions refer to (the step's input).
 	frame *relation
+	// read, when set, is told each column of frame an expression names.
+	read func(name string)
 }
 
 // engine builds the column expressions of a backend.

@@ -149,6 +149,9 @@ func (e *plEngine) column(fam, name string, pos int) (*plExpr, error) {
 	if !ok {
 		return nil, e.ev.frame.notFound(fam, name, pos)
 	}
+	if e.ev.read != nil {
+		e.ev.read(c.name)
+	}
 	return &plExpr{fam: fam, t: c.t, sql: quoteIdent(c.name), name: c.name, pos: pos, col: c.name}, nil
 }
 

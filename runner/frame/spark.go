@@ -116,6 +116,11 @@ func sparkLiteral(v value, pos int) (string, error) {
 // without case; narwhals checks them first).
 func (e *spEngine) column(fam, name string, pos int) (*spExpr, error) {
 	if name == "*" && fam == "F" {
+		for _, c := range e.ev.frame.cols {
+			if e.ev.read != nil {
+				e.ev.read(c.name)
+			}
+		}
 		return &spExpr{fam: fam, sql: "*", name: "*", pos: pos, col: "*"}, nil
 	}
 	c, ok := e.ev.frame.find(name)
@@ -124,6 +129,9 @@ func (e *spEngine) column(fam, name string, pos int) (*spExpr, error) {
 			// F.col("data.symbol"): a struct field path.
 			parts := strings.Split(name, ".")
 			if c, ok := e.ev.frame.find(parts[0]); ok {
+				if e.ev.read != nil {
+					e.ev.read(c.name)
+				}
 				q := []string{sparkIdent(c.name)}
 				for _, p := range parts[1:] {
 					q = append(q, sparkIdent(p))
@@ -132,6 +140,9 @@ func (e *spEngine) column(fam, name string, pos int) (*spExpr, error) {
 			}
 		}
 		return nil, e.ev.frame.notFound(fam, name, pos)
+	}
+	if e.ev.read != nil {
+		e.ev.read(c.name)
 	}
 	x := &spExpr{fam: fam, sql: sparkIdent(c.name), name: c.name, pos: pos, col: c.name}
 	if fam == "F" {
