@@ -332,6 +332,11 @@ type readOptions struct {
 	// polars are a POLARS JSON or Parquet source's row options
 	// (polarsFiles): read_json samples infer_schema_length rows.
 	polars *polarsread.Rows
+	// jsonColumns are the columns of a JSON source, as read_json's
+	// columns; wholeFile has read_json infer them from every record
+	// (sparkJSONColumns).
+	jsonColumns []column
+	wholeFile   bool
 }
 
 // readFilesSQL reads files of a format with the session's engine: a file,
@@ -394,6 +399,11 @@ func readFileList(ctx context.Context, q local.Querier, files []string, format s
 	cols, err := describe(ctx, q, sql)
 	if err != nil {
 		return "", err
+	}
+	if spark && o.polars == nil {
+		if sql, cols, err = sparkJSONColumns(ctx, q, files, format, o, sql, cols); err != nil {
+			return "", err
+		}
 	}
 	reordered := spark && !slices.IsSorted(columnNames(cols))
 	if reordered {
@@ -521,11 +531,16 @@ func fileListSQL(files []string, format string, o readOptions) (string, error) {
 			// absent keys null, other keys dropped, dates and timestamps
 			// parsed as the schema says.
 			args = append(args, "columns = "+cols)
+		} else if len(o.jsonColumns) > 0 {
+			// The types inferred from every record (sparkJSONColumns).
+			args = append(args, "columns = "+jsonColumnsArg(o.jsonColumns))
 		} else {
 			args = append(args, "dateformat = 'no date inference'", "timestampformat = 'no timestamp inference'")
 		}
 		if o.polars != nil {
 			args = append(args, fmt.Sprintf("sample_size = %d", o.polars.InferSchemaLength))
+		} else if o.wholeFile && len(o.jsonColumns) == 0 && schemaColumns(o.src) == "" {
+			args = append(args, "sample_size = -1")
 		}
 		return fmt.Sprintf("SELECT * FROM read_json(%s, %s)", list, strings.Join(args, ", ")), nil
 	case "PARQUET":
