@@ -52,8 +52,10 @@ var update = flag.Bool("update", false, "rewrite testdata/corpus/status.txt")
 // held-out part (steps h7_) covers the JSON family's last refusals
 // (wildcards in get_json_object paths, `:` after a string, the from_json
 // options allowComments, allowUnquotedFieldNames,
-// columnNameOfCorruptRecord and pretty, single-quoted JSON), written
-// before their translation.
+// columnNameOfCorruptRecord and pretty, single-quoted JSON) and what
+// round 6 left refused of the percentile family (weighted and descending
+// percentiles, percentile_disc), each family written before its
+// translation.
 var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus", "", "round 1 (development)"},
 	{"testdata/corpus/heldout", "heldout/", "round 1 (held out)"},
