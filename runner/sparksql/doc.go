@@ -7,7 +7,8 @@
 // and its byte offset in the SQL, never a silent difference.
 //
 // The package imports no other package of the product but its own numfmt
-// (Spark's number format language) and javauri (java.net.URI's parser),
-// which the local engine runs too;
+// (Spark's number format language), javauri (java.net.URI's parser) and
+// jackson (Jackson's JSON reading, get_json_object's paths), which the
+// local engine runs too;
 // callers pass the inputs' schemas and map offsets to file positions.
 package sparksql

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/laktory/workbench/runner/sparksql/jackson"
 )
 
 // Spark's JSON functions read text with Jackson: the first JSON value of
@@ -28,64 +30,6 @@ var jsonDocMacros = []macro{
 // Jackson reads it (NULL when s is NULL or not JSON).
 func jsonDoc(s, body string) string {
 	return fmt.Sprintf("list_transform([spark_json_text(%[1]s)], v -> CASE WHEN v IS NULL THEN NULL ELSE %[2]s END)[1]", s, body)
-}
-
-// sparkJSONPath compiles a get_json_object path ($.a.b, $['a'], $[0])
-// into DuckDB's JSON path; ok is false for a path Spark reads as no path
-// (the result is NULL), wildcard for [*] (not translated).
-func sparkJSONPath(p string) (duck string, ok, wildcard bool) {
-	if !strings.HasPrefix(p, "$") {
-		return "", false, false
-	}
-	var b strings.Builder
-	b.WriteString("$")
-	key := func(k string) bool {
-		if k == "" || strings.ContainsAny(k, "\"\\") {
-			return false
-		}
-		b.WriteString(".\"" + k + "\"")
-		return true
-	}
-	for i := 1; i < len(p); {
-		switch p[i] {
-		case '.':
-			j := i + 1
-			for j < len(p) && p[j] != '.' && p[j] != '[' {
-				j++
-			}
-			if p[i+1:j] == "*" {
-				return "", false, true
-			}
-			if !key(p[i+1 : j]) {
-				return "", false, false
-			}
-			i = j
-		case '[':
-			end := strings.IndexByte(p[i:], ']')
-			if end < 0 {
-				return "", false, false
-			}
-			in := p[i+1 : i+end]
-			switch {
-			case in == "*":
-				return "", false, true
-			case len(in) >= 2 && in[0] == '\'' && in[len(in)-1] == '\'':
-				if !key(in[1 : len(in)-1]) {
-					return "", false, false
-				}
-			default:
-				n, err := strconv.Atoi(in)
-				if err != nil || n < 0 || strings.HasPrefix(in, "+") {
-					return "", false, false
-				}
-				fmt.Fprintf(&b, "[%d]", n)
-			}
-			i += end + 1
-		default:
-			return "", false, false
-		}
-	}
-	return b.String(), true, false
 }
 
 // jsonValueText is Spark's text of a JSON value v (DuckDB JSON): strings
@@ -113,26 +57,27 @@ var jsonMacros = append(jsonDocMacros, []macro{
 func jsonFuncs() []*fnDef {
 	return []*fnDef{
 		toJSON, fromJSON, schemaOfJSON,
+		// get_json_object reads the text with Jackson and evaluates the
+		// path as Spark's GetJsonObjectEvaluator does (package jackson,
+		// run by the local engine's spark_get_json_object): wildcards,
+		// Hive's single-match unwrapping, numbers as Java prints them.
 		fn("get_json_object", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			s, err := c.str(0)
 			if err != nil {
 				return nil, err
 			}
-			p, null, err := c.litStr(1, "path")
+			p, err := c.str(1)
 			if err != nil {
-				return nil, unsupported(c.argPos(1), "write the path as a literal", "get_json_object with a computed path")
+				return nil, err
 			}
-			if null {
-				return c.out(tString, "CAST(NULL AS VARCHAR)"), nil
+			if l := c.args[1].lit; l != nil && l.Kind == LitString {
+				if _, ok, err := jackson.ParsePath(l.Value); err != nil {
+					return nil, unsupported(c.argPos(1), "", "the JSON path %q (%v)", l.Value, err)
+				} else if !ok {
+					return c.out(tString, "CAST(NULL AS VARCHAR)"), nil
+				}
 			}
-			path, ok, wild := sparkJSONPath(p)
-			if wild {
-				return nil, unsupported(c.argPos(1), "name the elements ($.a[0], $.a[1])", "the wildcard [*] in a JSON path (Spark unwraps a single match and wraps several in an array)")
-			}
-			if !ok {
-				return c.out(tString, "CAST(NULL AS VARCHAR)"), nil
-			}
-			return c.out(tString, jsonDoc(s.sql, "list_transform([json_extract(v, "+duckString(path)+")], e -> "+jsonValueText("e")+")[1]")), nil
+			return c.out(tString, "spark_get_json_object("+s.sql+", "+p.sql+")"), nil
 		}),
 		fn("json_array_length", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
 			s, err := c.str(0)

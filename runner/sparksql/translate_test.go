@@ -159,32 +159,6 @@ func TestSparkPattern(t *testing.T) {
 	}
 }
 
-// get_json_object's paths as Spark's JsonPathParser reads them: $, .name,
-// ['name'], [n]; anything else is no path (NULL), [*] is not translated.
-func TestSparkJSONPath(t *testing.T) {
-	for _, tc := range []struct {
-		in, want string
-		ok, wild bool
-	}{
-		{"$", "$", true, false},
-		{"$.a.b", `$."a"."b"`, true, false},
-		{"$['address']['city']", `$."address"."city"`, true, false},
-		{"$.orders[1].total", `$."orders"[1]."total"`, true, false},
-		{"$.tags[*]", "", false, true},
-		{"$.*", "", false, true},
-		{"bad path", "", false, false},
-		{"$.", "", false, false},
-		{"$[x]", "", false, false},
-		{"$[-1]", "", false, false},
-		{`$.a"b`, "", false, false},
-	} {
-		got, ok, wild := sparkJSONPath(tc.in)
-		if got != tc.want || ok != tc.ok || wild != tc.wild {
-			t.Errorf("%s: %q %v %v, want %q %v %v", tc.in, got, ok, wild, tc.want, tc.ok, tc.wild)
-		}
-	}
-}
-
 // TestWithinGroupRefused: WITHIN GROUP is translated for mode and
 // percentile_cont (ascending) only; any other is refused, not dropped.
 func TestWithinGroupRefused(t *testing.T) {

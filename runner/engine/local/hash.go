@@ -21,7 +21,8 @@ import (
 const SparkSHA2 = "spark_sha2"
 
 // RegisterFunctions adds the engine's Go scalar functions (SparkSHA2,
-// SparkToNumber, SparkToChar, SparkParseURL, SparkURLCheck) to
+// SparkToNumber, SparkToChar, SparkParseURL, SparkURLCheck,
+// SparkGetJSONObject, SparkJSONRead, SparkJSONPretty) to
 // db's catalog, where every connection of db sees them. OpenDB calls it;
 // a test that opens DuckDB itself calls it on its database.
 func RegisterFunctions(ctx context.Context, db *sql.DB) error {
@@ -56,6 +57,11 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 	}
 	for _, name := range []string{SparkParseURL, SparkURLCheck} {
 		if err := duckdb.RegisterScalarUDF(conn, name, &urlFunc{name: name, str: str}); err != nil {
+			return fmt.Errorf("register functions: %s: %w", name, err)
+		}
+	}
+	for _, name := range []string{SparkGetJSONObject, SparkJSONRead, SparkJSONPretty} {
+		if err := duckdb.RegisterScalarUDF(conn, name, &jsonFunc{name: name, str: str}); err != nil {
 			return fmt.Errorf("register functions: %s: %w", name, err)
 		}
 	}
