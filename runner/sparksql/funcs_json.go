@@ -205,12 +205,14 @@ func (r *resolver) toJSONSQL(x string, t *Type, pos int) (string, error) {
 func nullIf(x, s string) string { return "CASE WHEN " + x + " IS NULL THEN NULL ELSE " + s + " END" }
 
 var toJSON = fn("to_json", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
+	pretty := false
 	if len(c.args) == 2 {
 		w, err := c.toJSONWriteOptions(1)
 		if err != nil {
 			return nil, err
 		}
 		c.r.jsonW = w
+		pretty = w.pretty
 		defer func() { c.r.jsonW = nil }()
 	}
 	x := c.args[0]
@@ -222,6 +224,11 @@ var toJSON = fn("to_json", Rewritten, 1, 2, func(c *fcall) (*rx, error) {
 	s, err := c.r.toJSONSQL(x.sql, x.t, c.argPos(0))
 	if err != nil {
 		return nil, err
+	}
+	if pretty {
+		// The compact text re-written as Jackson's DefaultPrettyPrinter
+		// writes it (the local engine's spark_json_pretty).
+		s = "spark_json_pretty(" + s + ")"
 	}
 	return c.out(tString, s), nil
 })
@@ -364,35 +371,88 @@ func (r *resolver) jsonStruct(v string, t *Type, pos int) (val, soft string, err
 
 const msgJSONPartial = "[LOCALLY_UNSUPPORTED.JSON_PARTIAL] from_json of an array of structs with a field of another type: Spark keeps a partial result the local engine does not reproduce"
 
-// fromJSONSQL: Spark's from_json in PERMISSIVE mode. A struct schema: a
-// top-level field of another type is NULL (Spark's partial result), text
-// that is not JSON a struct of NULLs, a JSON array NULL (Spark 3+; a
-// scalar is refused at run time); an array or map schema: NULL when
-// an element is of another type or the text is not JSON. NULL and blank
-// text are NULL. Failures deeper down stop the run instead of guessing.
+// fromJSONSQL: Spark's from_json. The text is read by Jackson with the
+// options' features (spark_json_read: its first value as strict JSON,
+// '!' where Jackson fails). PERMISSIVE with a struct schema: a top-level
+// field of another type is NULL (Spark's partial result), a malformed
+// record or a JSON array a struct of NULLs (a scalar is refused at run
+// time); the schema's corrupt-record field (columnNameOfCorruptRecord,
+// _corrupt_record by default) is not read from the JSON but holds the
+// text of a record that is malformed, not an object or read partially.
+// An array or map schema: NULL when an element is of another type or the
+// record is malformed. NULL and blank text are NULL. Failures deeper down
+// stop the run instead of guessing. FAILFAST raises where PERMISSIVE
+// would give NULLs.
 func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
 	failFast := r.jsonR != nil && r.jsonR.failFast
-	txt, d := r.alias(), r.alias()
+	raw, txt, d := r.alias(), r.alias(), r.alias()
 	var body, notJSON string
 	switch t.Kind {
 	case KStruct:
-		val, _, err := r.jsonStruct(d, t, pos)
+		corrupt := "_corrupt_record"
+		if r.jsonR != nil && r.jsonR.corrupt != nil {
+			corrupt = *r.jsonR.corrupt
+		}
+		read := &Type{Kind: KStruct}
+		ci := -1
+		for i, f := range t.Fields {
+			if f.Name == corrupt {
+				if f.Type.Kind != KString {
+					return "", sparkErr(pos, "INVALID_CORRUPT_RECORD_TYPE", "The column `%s` for corrupt records must have the nullable STRING type, but got \"%s\".", corrupt, strings.ToUpper(f.Type.String()))
+				}
+				ci = i
+				continue
+			}
+			read.Fields = append(read.Fields, f)
+		}
+		val, soft, err := r.jsonStruct(d, read, pos)
 		if err != nil {
 			return "", err
 		}
+		if soft == "" {
+			soft = "false"
+		}
 		var nulls []string
-		for _, f := range t.Fields {
+		for _, f := range read.Fields {
 			nulls = append(nulls, duckIdent(f.Name)+" := CAST(NULL AS "+f.Type.DuckDB()+")")
 		}
-		notJSON = "struct_pack(" + strings.Join(nulls, ", ") + ")"
-		body = "CASE WHEN json_type(" + d + ") IN ('NULL', 'ARRAY') THEN " + notJSON + " WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json with a struct schema of a JSON scalar") + ") ELSE " + val + " END"
+		nullStruct := "struct_pack(" + strings.Join(nulls, ", ") + ")"
+		if len(read.Fields) == 0 {
+			nullStruct = "NULL"
+		}
+		notJSON = nullStruct
+		body = "CASE WHEN json_type(" + d + ") IN ('NULL', 'ARRAY') THEN " + nullStruct + " WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json with a struct schema of a JSON scalar") + ") ELSE " + val + " END"
 		if failFast {
-			_, soft, err := r.jsonStruct(d, t, pos)
-			if err != nil {
-				return "", err
-			}
 			body = "CASE WHEN json_type(" + d + ") <> 'OBJECT' THEN error(" + duckString("[LOCALLY_UNSUPPORTED.JSON_TOP] from_json in FAILFAST mode of a JSON value that is not an object") + ") WHEN " + soft + " THEN error(" + duckString(msgMalformed) + ") ELSE " + val + " END"
 			notJSON = "error(" + duckString(msgMalformed) + ")"
+		}
+		if ci >= 0 {
+			// The struct read (v), then the schema's fields in order with
+			// the corrupt record where the record is bad.
+			v := r.alias()
+			var outs []string
+			for i, f := range t.Fields {
+				if i == ci {
+					outs = append(outs, duckIdent(f.Name)+" := %[1]s")
+					continue
+				}
+				outs = append(outs, duckIdent(f.Name)+" := "+v+"."+duckIdent(f.Name))
+			}
+			if len(read.Fields) == 0 {
+				v = "NULL"
+			}
+			wrap := func(x, bad string) string {
+				return "list_transform([" + x + "], " + v + " -> struct_pack(" + fmt.Sprintf(strings.Join(outs, ", "), "CASE WHEN "+bad+" THEN "+raw+" END") + "))[1]"
+			}
+			if len(read.Fields) == 0 {
+				wrap = func(x, bad string) string {
+					return "struct_pack(" + fmt.Sprintf(strings.Join(outs, ", "), "CASE WHEN "+bad+" THEN "+raw+" END") + ")"
+				}
+			}
+			body = wrap(body, "(json_type("+d+") <> 'OBJECT' OR "+soft+")")
+			if !failFast {
+				notJSON = wrap(notJSON, "true")
+			}
 		}
 	default:
 		top, hard, _, err := r.jsonConv(d, t, pos)
@@ -406,15 +466,24 @@ func (r *resolver) fromJSONSQL(s string, t *Type, pos int) (string, error) {
 			notJSON = "error(" + duckString(msgMalformed) + ")"
 		}
 	}
-	// Text that is not JSON: NULLs (a struct of them for a struct schema);
-	// NULL and blank text: NULL.
-	return fmt.Sprintf("list_transform([%[1]s], %[2]s -> CASE WHEN %[2]s IS NULL OR trim(%[2]s) = '' THEN NULL WHEN NOT json_valid(%[2]s) THEN CASE WHEN regexp_matches(%[2]s, '^\\s*[\\[{]') THEN error(%[6]s || left(%[2]s, 60)) ELSE %[3]s END ELSE list_transform([CAST(%[2]s AS JSON)], %[4]s -> %[5]s)[1] END)[1]",
-		s, txt, notJSON, d, body, duckString(msgFromJSONUnreadable)), nil
+	feat := "q"
+	if o := r.jsonR; o != nil {
+		feat = ""
+		if o.comments {
+			feat += "c"
+		}
+		if o.unquoted {
+			feat += "u"
+		}
+		if !o.noSingleQuotes {
+			feat += "q"
+		}
+	}
+	return fmt.Sprintf("list_transform([%[1]s], %[2]s -> list_transform([spark_json_read(%[2]s, %[7]s)], %[3]s -> CASE WHEN %[3]s IS NULL THEN NULL WHEN %[3]s = '!' THEN %[4]s ELSE list_transform([CAST(%[3]s AS JSON)], %[5]s -> %[6]s)[1] END)[1])[1]",
+		s, raw, txt, notJSON, d, body, duckString(feat)), nil
 }
 
 const msgMalformed = "[MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION] Malformed records are detected in record parsing."
-
-const msgFromJSONUnreadable = "[LOCALLY_UNSUPPORTED.JSON_TEXT] from_json of a document the local engine cannot read (cut short, or with text after it): "
 
 var fromJSON = fn("from_json", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
 	var opts *jsonRead

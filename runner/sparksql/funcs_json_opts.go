@@ -29,11 +29,12 @@ func (c *fcall) jsonOptions(i int) (map[string]string, error) {
 type jsonWrite struct {
 	tsFormat, dateFormat string // strftime formats
 	keepNulls            bool
+	pretty               bool // Jackson's DefaultPrettyPrinter
 }
 
-// toJSONWriteOptions reads to_json's options: timestampFormat, dateFormat
-// and ignoreNullFields; any other option is refused (it may change the
-// text: pretty, timeZone, timestampNTZFormat, ...).
+// toJSONWriteOptions reads to_json's options: timestampFormat,
+// dateFormat, ignoreNullFields and pretty; any other option is refused (it
+// may change the text: timeZone, timestampNTZFormat, ...).
 func (c *fcall) toJSONWriteOptions(i int) (*jsonWrite, error) {
 	opts, err := c.jsonOptions(i)
 	if err != nil {
@@ -64,8 +65,14 @@ func (c *fcall) toJSONWriteOptions(i int) (*jsonWrite, error) {
 			default:
 				return nil, unsupported(c.argPos(i), "", "ignoreNullFields '%s' in to_json", v)
 			}
+		case "pretty":
+			b, err := c.jsonBool(i, k, v)
+			if err != nil {
+				return nil, err
+			}
+			w.pretty = b
 		default:
-			return nil, unsupported(c.argPos(i), "", "the option '%s' of to_json (only timestampFormat, dateFormat and ignoreNullFields are translated)", k)
+			return nil, unsupported(c.argPos(i), "", "the option '%s' of to_json (only timestampFormat, dateFormat, ignoreNullFields and pretty are translated)", k)
 		}
 	}
 	return w, nil
@@ -88,13 +95,31 @@ func timeDirective(sf string) bool {
 type jsonRead struct {
 	failFast, dropMalformed bool
 	tsPattern, datePattern  string // Spark patterns; empty: the defaults
+	// Jackson's features: allowComments, allowUnquotedFieldNames,
+	// allowSingleQuotes false.
+	comments, unquoted, noSingleQuotes bool
+	corrupt                            *string // columnNameOfCorruptRecord
+}
+
+// jsonBool reads a boolean option as Scala's toBoolean does (true or
+// false, any case); another text fails in Spark with Java's
+// IllegalArgumentException, refused here.
+func (c *fcall) jsonBool(i int, k, v string) (bool, error) {
+	switch {
+	case strings.EqualFold(v, "true"):
+		return true, nil
+	case strings.EqualFold(v, "false"):
+		return false, nil
+	}
+	return false, unsupported(c.argPos(i), "write 'true' or 'false'", "the value '%s' of the option %s of %s (Spark fails: For input string)", v, k, c.def.name)
 }
 
 // fromJSONReadOptions reads from_json's options: mode (PERMISSIVE,
 // FAILFAST; DROPMALFORMED fails as in Spark; another word is PERMISSIVE,
-// as Spark's ParseMode reads it), timestampFormat, dateFormat,
-// allowSingleQuotes false (the local reader never accepts single quotes);
-// any other option is refused.
+// as Spark's ParseMode reads it), timestampFormat, dateFormat, the
+// reader's features allowSingleQuotes, allowComments and
+// allowUnquotedFieldNames, columnNameOfCorruptRecord, and pretty (which
+// does not change reading); any other option is refused.
 func (c *fcall) fromJSONReadOptions(i int) (*jsonRead, error) {
 	opts, err := c.jsonOptions(i)
 	if err != nil {
@@ -114,12 +139,24 @@ func (c *fcall) fromJSONReadOptions(i int) (*jsonRead, error) {
 			o.tsPattern = v
 		case "dateformat":
 			o.datePattern = v
-		case "allowsinglequotes":
-			if !strings.EqualFold(strings.TrimSpace(v), "false") {
-				return nil, unsupported(c.argPos(i), "", "allowSingleQuotes '%s' in from_json (the local reader reads double-quoted JSON only)", v)
+		case "allowsinglequotes", "allowcomments", "allowunquotedfieldnames", "pretty":
+			b, err := c.jsonBool(i, k, v)
+			if err != nil {
+				return nil, err
 			}
+			switch k {
+			case "allowsinglequotes":
+				o.noSingleQuotes = !b
+			case "allowcomments":
+				o.comments = b
+			case "allowunquotedfieldnames":
+				o.unquoted = b
+			} // pretty: a writing option, ignored when reading
+		case "columnnameofcorruptrecord":
+			v := v
+			o.corrupt = &v
 		default:
-			return nil, unsupported(c.argPos(i), "", "the option '%s' of from_json (only mode, timestampFormat, dateFormat and allowSingleQuotes false are translated)", k)
+			return nil, unsupported(c.argPos(i), "", "the option '%s' of from_json (only mode, timestampFormat, dateFormat, allowSingleQuotes, allowComments, allowUnquotedFieldNames, columnNameOfCorruptRecord and pretty are translated)", k)
 		}
 	}
 	return o, nil

@@ -229,11 +229,46 @@ func (r *resolver) setOp(n *SetOp, sc *scope, top bool) (*relation, error) {
 	if n.All {
 		op += " ALL"
 	}
+	if !n.All || !strings.EqualFold(n.Op, "UNION") {
+		for i, c := range l.cols {
+			if err := noMapColumn(n.P, outName(i, c.name, top), types[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	out := &relation{sql: "(" + ls + ") " + op + " (" + rs + ")"}
 	for i, c := range l.cols {
 		out.cols = append(out.cols, &column{name: c.name, t: types[i], sql: duckIdent(outName(i, c.name, top))})
 	}
 	return out, nil
+}
+
+// noMapColumn is Spark's check of DISTINCT, INTERSECT, EXCEPT and UNION
+// (without ALL): no output column holds a map, at any depth.
+func noMapColumn(pos int, name string, t *Type) error {
+	if hasMap(t) {
+		return sparkErr(pos, "UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE", "The feature is not supported: Cannot have MAP type columns in DataFrame which calls set operations (INTERSECT, EXCEPT, etc.), but the type of column `%s` is \"%s\".", name, strings.ToUpper(t.String()))
+	}
+	return nil
+}
+
+func hasMap(t *Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind {
+	case KMap:
+		return true
+	case KArray:
+		return hasMap(t.Elem)
+	case KStruct:
+		for _, f := range t.Fields {
+			if hasMap(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func ordinal(n int) string {
@@ -576,6 +611,14 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *
 		var err error
 		if tail, err = r.limitSQL(q, sc); err != nil {
 			return nil, err
+		}
+	}
+
+	if s.Distinct {
+		for i, it := range items {
+			if err := noMapColumn(s.P, outName(i, it.name, top), it.x.t); err != nil {
+				return nil, err
+			}
 		}
 	}
 
