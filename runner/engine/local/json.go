@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -28,8 +30,15 @@ const (
 	SparkJSONPretty    = "spark_json_pretty"
 )
 
-// jsonPaths are the parsed paths by their text (nil: no path).
-var jsonPaths sync.Map
+// jsonPaths are the parsed paths by their text (nil: no path), at most
+// maxJSONPaths of them: a path computed per row (a column of paths) is
+// parsed each time rather than kept for the life of the process.
+var (
+	jsonPaths  sync.Map
+	jsonPathsN atomic.Int64
+)
+
+const maxJSONPaths = 1024
 
 func parsedPath(s string) (*jackson.Path, error) {
 	if p, ok := jsonPaths.Load(s); ok {
@@ -42,7 +51,9 @@ func parsedPath(s string) (*jackson.Path, error) {
 	if !ok {
 		p = nil
 	}
-	jsonPaths.Store(s, p)
+	if jsonPathsN.Add(1) <= maxJSONPaths {
+		jsonPaths.Store(s, p)
+	}
 	return p, nil
 }
 
@@ -61,7 +72,11 @@ func (f *jsonFunc) Config() duckdb.ScalarFuncConfig {
 
 func unsupportedJSON(err error, s string) error {
 	if len(s) > 60 {
-		s = s[:60]
+		n := 60
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n]
 	}
 	return fmt.Errorf("[LOCALLY_UNSUPPORTED.JSON_TEXT] %v (Spark's Jackson reading is not reproduced here): %s", err, s)
 }

@@ -3,8 +3,10 @@ package local
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSparkJSONFunctions checks spark_get_json_object, spark_json_read and
@@ -54,5 +56,38 @@ func TestSparkJSONFunctions(t *testing.T) {
 		} else {
 			t.Log(err)
 		}
+	}
+}
+
+// TestSparkJSONPathCache: a path computed per row is evaluated per row,
+// and the parsed paths kept stay bounded (maxJSONPaths), however many
+// distinct paths a column holds; a text cut short in an error stays
+// UTF-8.
+func TestSparkJSONPathCache(t *testing.T) {
+	ctx := context.Background()
+	db, err := OpenDB(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const n = 3 * maxJSONPaths
+	var hits, sum int64
+	err = db.QueryRowContext(ctx, `SELECT count(v), sum(CAST(v AS BIGINT)) FROM (
+		SELECT spark_get_json_object('{"k' || (i % 7) || '":' || i || '}', '$.k' || i) AS v FROM range(`+strconv.Itoa(n)+`) t(i))`).Scan(&hits, &sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row i finds its key where i < 7 (key k<i%7> is k<i> only then).
+	if hits != 7 || sum != 21 {
+		t.Errorf("%d rows found, sum %d, want 7 and 21", hits, sum)
+	}
+	kept := 0
+	jsonPaths.Range(func(_, _ any) bool { kept++; return true })
+	if kept > maxJSONPaths {
+		t.Errorf("%d parsed paths kept, want at most %d", kept, maxJSONPaths)
+	}
+	err = db.QueryRowContext(ctx, `SELECT spark_json_read('{"a":1,"a":2,"ss":"`+strings.Repeat("é", 40)+`"}', 'q')`).Scan(new(sql.NullString))
+	if err == nil || !utf8.ValidString(err.Error()) {
+		t.Errorf("error %q: want an error in valid UTF-8", err)
 	}
 }
