@@ -107,6 +107,7 @@
 //	LK195  error    a sink Lakeflow Declarative Pipelines do not support
 //	LK198  error    a POLARS file source's reader_kwargs holds an argument polars' reader does not take (Laktory's run fails with its TypeError)
 //	LK199  error    a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not
+//	LK221  error    a POLARS file source's reader_kwargs holds a value polars' reader raises TypeError on (schema_overrides: YAML cannot spell a polars dtype)
 //	LK186  error    a POLARS file sink's writer_kwargs holds an argument polars' writer does not take, or `mode` (Laktory's run fails with its TypeError)
 //	LK187  error    a POLARS file sink's writer_kwargs holds an argument polars applies and local runs do not
 //	LK188  warning  a POLARS file sink Laktory 0.13.1 writes otherwise: writer_methods it ignores, a folder it does not create, a partitioned sink it creates unpartitioned, an ERROR DELTA sink it never writes

@@ -31,10 +31,10 @@ var PolarsAppliedKwargs = map[string][]string{
 		"missing_utf8_is_empty_string", "cache", "infer_schema", "infer_schema_length", "n_rows",
 		"encoding", "low_memory", "rechunk", "skip_rows_after_header", "row_index_name",
 		"row_index_offset", "try_parse_dates", "new_columns", "raise_if_empty",
-		"truncate_ragged_lines", "decimal_comma", "glob"},
-	"JSON":    {"infer_schema_length"},
-	"JSONL":   {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset"},
-	"NDJSON":  {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset"},
+		"truncate_ragged_lines", "decimal_comma", "glob", "schema_overrides"},
+	"JSON":    {"infer_schema_length", "schema_overrides"},
+	"JSONL":   {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset", "schema_overrides"},
+	"NDJSON":  {"infer_schema_length", "n_rows", "low_memory", "rechunk", "row_index_name", "row_index_offset", "schema_overrides"},
 	"PARQUET": {"n_rows", "row_index_name", "row_index_offset", "parallel", "use_statistics", "rechunk", "low_memory", "cache", "glob"},
 	"IPC":     {"n_rows", "cache", "rechunk", "row_index_name", "row_index_offset", "memory_map"},
 }
@@ -80,6 +80,16 @@ func (c *checker) polarsReaderKwargs(n *workspace.Node, s *workspace.Source) {
 				hint = fmt.Sprintf("`%s` is Spark's spelling: polars' %s calls it `%s`", k, rd.fn, p)
 			}
 			c.add(at, Error, CodePolarsReaderArg, fmt.Sprintf("%s() got an unexpected keyword argument '%s'", rd.fn, k), hint)
+			continue
+		}
+		if k == "schema_overrides" {
+			// Applied when polars applies it (null, {}: nothing changes);
+			// anything else YAML can give is polars' TypeError.
+			if msg := PolarsSchemaOverridesError(format, s.ReaderKwargs[k]); msg != "" {
+				c.add(at, Error, CodePolarsReaderType,
+					fmt.Sprintf("TypeError: %s (reader_kwargs `schema_overrides` of source #%d of node '%s': polars' %s takes polars dtypes, which YAML cannot spell; Laktory's run fails)", msg, s.Index+1, n.Name, rd.fn),
+					"remove schema_overrides and cast the columns in a step (SELECT CAST(a AS INT) ...), or read the columns as strings (infer_schema: false)")
+			}
 			continue
 		}
 		if !slices.Contains(PolarsAppliedKwargs[format], k) || !appliedValue(k, s.ReaderKwargs[k]) {

@@ -35,9 +35,38 @@ func TestPolarsReaderKwargs(t *testing.T) {
 			"null_values: {a: NA}, comment_prefix: '#', encoding: utf8-lossy, skip_rows_after_header: 1, n_rows: 10, new_columns: [x], "+
 			"missing_utf8_is_empty_string: true, truncate_ragged_lines: true, raise_if_empty: false, decimal_comma: false, "+
 			"row_index_name: i, row_index_offset: 1, low_memory: true, rechunk: false, cache: true, glob: true}")},
-		{name: "taken by polars, not applied locally", yaml: src("POLARS", "CSV", "{schema_overrides: {a: Int32}, include_file_paths: f}"), wants: []W{
+		{name: "taken by polars, not applied locally", yaml: src("POLARS", "CSV", "{include_file_paths: f}"), wants: []W{
 			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `include_file_paths` of source #1 of node 'a': polars' scan_csv applies it, local runs do not"),
-			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `schema_overrides` of source #1 of node 'a'"),
+		}},
+		// schema_overrides from YAML: polars' TypeError unless null or {}.
+		{name: "schema_overrides CSV dtype string", yaml: src("POLARS", "CSV", "{schema_overrides: {a: Int32}}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, "TypeError: cannot parse input of type 'str' into Polars data type (given: 'Int32') (reader_kwargs `schema_overrides` of source #1 of node 'a'"),
+		}},
+		{name: "schema_overrides CSV value kinds", yaml: src("POLARS", "CSV", "{schema_overrides: {a: 1.5e20}}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, "(given: 1.5e+20)"),
+		}},
+		{name: "schema_overrides CSV quote", yaml: src("POLARS", "CSV", `{schema_overrides: {a: "it's"}}`), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, `(given: "it's")`),
+		}},
+		{name: "schema_overrides CSV nested", yaml: src("POLARS", "CSV", "{schema_overrides: {columns: {a: Int32}}}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, "TypeError: unhashable type: 'dict'"),
+		}},
+		{name: "schema_overrides CSV list", yaml: src("POLARS", "CSV", "{schema_overrides: [Int32]}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, "TypeError: expected 'schema_overrides' dict, found 'list'"),
+		}},
+		{name: "schema_overrides CSV bool", yaml: src("POLARS", "CSV", "{schema_overrides: true}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, "TypeError: `schema_overrides` should be of type list or dict"),
+		}},
+		{name: "schema_overrides JSONL", yaml: src("POLARS", "JSONL", "{schema_overrides: {a: Float32}}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, "TypeError: argument 'schema_overrides': 'str' is not a Polars data type (reader_kwargs `schema_overrides` of source #1 of node 'a': polars' scan_ndjson"),
+		}},
+		{name: "schema_overrides JSON scalar", yaml: src("POLARS", "JSON", "{schema_overrides: Int64}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderType, "TypeError: argument 'schema_overrides': 'str' object cannot be converted to 'PyDict'"),
+		}},
+		{name: "schema_overrides null and empty", yaml: src("POLARS", "CSV", "{schema_overrides: null}")},
+		{name: "schema_overrides empty NDJSON", yaml: src("POLARS", "NDJSON", "{schema_overrides: {}}")},
+		{name: "schema_overrides PARQUET", yaml: src("POLARS", "PARQUET", "{schema_overrides: {a: Int32}}"), wants: []W{
+			D("pl.yaml", 8, 20, CodePolarsReaderArg, "scan_parquet() got an unexpected keyword argument 'schema_overrides'"),
 		}},
 		{name: "values local runs do not apply", yaml: src("POLARS", "CSV", "{encoding: latin1, skip_rows: -1, separator: ';;', has_header: 'yes'}"), wants: []W{
 			D("pl.yaml", 8, 20, CodePolarsReaderLocal, "reader_kwargs `encoding` of source #1 of node 'a': local runs do not apply the value latin1 (utf8 or utf8-lossy)"),
@@ -60,7 +89,7 @@ func TestPolarsReaderKwargs(t *testing.T) {
 			s := workspacetest.Load(t, map[string]string{"pl.yaml": tt.yaml}, workspace.Options{})
 			var ds []Diagnostic
 			for _, d := range Check(s, Options{}) {
-				if d.Code == CodePolarsReaderArg || d.Code == CodePolarsReaderLocal || d.Code == CodeLocalFormat {
+				if d.Code == CodePolarsReaderArg || d.Code == CodePolarsReaderLocal || d.Code == CodePolarsReaderType || d.Code == CodeLocalFormat {
 					ds = append(ds, d)
 				}
 			}

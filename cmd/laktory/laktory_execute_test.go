@@ -348,6 +348,22 @@ nodes:
 		steps: []execStep{{name: "delimiter and header", pipeline: "pl-kw-spark-read",
 			oursFails: "delimiter", laktoryFails: "unexpected keyword argument 'delimiter'"}},
 	},
+	// schema_overrides as YAML gives it: null and {} change nothing read;
+	// a dtype's name is polars' TypeError, raised before a file is read
+	// (ours at validate, LK221).
+	{
+		name:   "Polars schema_overrides",
+		files:  polarsKwargs,
+		tables: map[string]string{"so": "lake/so", "soj": "lake/soj"},
+		steps:  []execStep{{name: "null on CSV, {} on JSONL", pipeline: "pl-kw-overrides"}},
+	},
+	{
+		name:   "Polars schema_overrides of a dtype's name",
+		files:  polarsKwargs,
+		tables: map[string]string{"sod": "lake/sod"},
+		steps: []execStep{{name: "a dtype's name", pipeline: "pl-kw-overrides-dtype",
+			oursFails: "TypeError: cannot parse input of type 'str' into Polars data type (given: 'Int32')", laktoryFails: "cannot parse input of type 'str' into Polars data type (given: 'Int32')"}},
+	},
 	{
 		name:   "Polars writer_kwargs in Spark's spelling",
 		files:  polarsKwargs,
@@ -482,6 +498,29 @@ nodes:
     format: CSV
     reader_kwargs: {delimiter: ';'}
 ` + readerSink("sp"),
+	"pipelines/pl-kw-overrides.yaml": `name: pl-kw-overrides
+dataframe_backend: POLARS
+nodes:
+- name: so
+  sources:
+  - path: ../data/hdr.csv
+    format: CSV
+    reader_kwargs: {has_header: false, infer_schema: true, schema_overrides: null}
+` + readerSink("so") + `- name: soj
+  sources:
+  - path: ../data/w.jsonl
+    format: JSONL
+    reader_kwargs: {schema_overrides: {}}
+` + readerSink("soj"),
+	"pipelines/pl-kw-overrides-dtype.yaml": `name: pl-kw-overrides-dtype
+dataframe_backend: POLARS
+nodes:
+- name: sod
+  sources:
+  - path: ../data/hdr.csv
+    format: CSV
+    reader_kwargs: {has_header: false, infer_schema: true, schema_overrides: {column_1: Int32}}
+` + readerSink("sod"),
 	"pipelines/pl-kw-spark-write.yaml": `name: pl-kw-spark-write
 dataframe_backend: POLARS
 nodes:

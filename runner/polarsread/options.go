@@ -159,6 +159,8 @@ func CSV(hasHeader, inferSchema *bool, kw map[string]any) (CSVOptions, error) {
 			default:
 				err = typeErr(k, "a string, a list of strings or a mapping of column to string", v)
 			}
+		case "schema_overrides":
+			err = schemaOverrides("CSV", v)
 		case "new_columns":
 			x, ok := v.([]any)
 			if !ok && v != nil {
@@ -199,11 +201,27 @@ func RowOptions(format string, kw map[string]any) (Rows, error) {
 		if !slices.Contains(Applied[format], k) {
 			return o, fmt.Errorf("%w: reader_kwargs %s of a %s source is not applied by local runs", ErrUnsupported, k, format)
 		}
+		if k == "schema_overrides" {
+			if err := schemaOverrides(format, v); err != nil {
+				return o, err
+			}
+			continue
+		}
 		if err := o.set(k, v); err != nil {
 			return o, err
 		}
 	}
 	return o, nil
+}
+
+// schemaOverrides is polars' TypeError for a schema_overrides YAML gives
+// (any but null and {}, which change nothing read): YAML cannot spell a
+// polars dtype.
+func schemaOverrides(format string, v any) error {
+	if msg := validate.PolarsSchemaOverridesError(format, v); msg != "" {
+		return fmt.Errorf("%w: TypeError: %s", ErrPolars, msg)
+	}
+	return nil
 }
 
 // set applies the row option k (n_rows, infer_schema_length,
