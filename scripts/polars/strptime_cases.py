@@ -6,8 +6,10 @@ valid texts and their mutations (unpadded, whitespace here and there,
 signs, fields out of range, leap days and seconds, digits added or
 removed, other separators or letter case). Writes
 runner/polarssql/testdata/random/strptime.json (the parsed value, or
-null where polars fails), which TestStrptimeCases compares with the local
-translation.
+null where polars fails, with the error where the query fails otherwise
+than converting the value), and its held-out part strptime_heldout.json
+(other formats and seed), which TestStrptimeCases compares with the
+local translation.
 
 Dev-only:  $LAKTORY_PYTHON scripts/polars/strptime_cases.py [OUT.json]
 """
@@ -57,6 +59,29 @@ FORMATS = [
     ("DATE", "%A %d %B %Y", ["Sunday 14 January 2024", "Thu 29 Feb 2024", "THURSDAY 29 FEBRUARY 2024", "Thurs 29 Feb 2024"]),
     ("STRPTIME", "%d%b%Y %H%M", ["14Jan2024 0830", "1Feb2024 0830"]),
     ("STRPTIME", "%b %d %Y %I:%M:%S %p", ["Jan 14 2024 08:30:00 PM", "Dec 31 1999 11:59:59 pm"]),
+    # polars' format checks (a meridiem with a 24-hour clock, a 12-hour
+    # clock without one, an hour without minutes) and offsets before other
+    # items (appended: the cases above stay as they were)
+    ("STRPTIME", "%Y-%m-%d %H:%M %p", ["2024-01-14 20:30 PM", "2024-01-14 08:30 AM"]),
+    ("STRPTIME", "%Y-%m-%d %I:%M", ["2024-01-14 08:30"]),
+    ("DATE", "%d/%m/%Y %H", ["14/01/2024 08"]),
+    ("STRPTIME", "%z %Y-%m-%d %H:%M", ["+0100 2024-01-14 08:30", "-05:30 2024-01-14 08:30", "+01002024-01-14 08:30"]),
+    ("STRPTIME", "%Y-%m-%d %H:%M%z:%S", ["2024-01-14 08:30+0100:05", "2024-01-14 08:30+01:00:05"]),
+    ("TIMESTAMP", "%Y%m%d%H%M%z%S", ["202401140830+010005", "199912312359-115959"]),
+    ("STRPTIME", "%d %H:%M %z %m %Y", ["14 08:30 +0100 01 2024", "14 08:30 +01 00 01 2024"]),
+]
+
+# The held-out part (strptime_heldout.json), written and computed before
+# the code it tests: polars' format checks and offsets before other items.
+HELDOUT = [
+    ("TIMESTAMP", "%d.%m.%Y %H:%M:%S %p", ["14.01.2024 20:30:00 PM"]),
+    ("STRPTIME", "%m/%d/%Y %I:%M:%S", ["01/14/2024 08:30:00"]),
+    ("DATE", "%Y-%m-%d %S", ["2024-01-14 05"]),
+    ("STRPTIME", "%Y-%m-%d %M:%S", ["2024-01-14 30:05"]),
+    ("STRPTIME", "%H:%M %z %d/%m/%Y", ["08:30 +0100 14/01/2024", "23:59 -1200 31/12/1999", "00:00 +13:45 29/02/2000"]),
+    ("STRPTIME", "%Y-%m-%dT%H:%M%:z %S", ["2024-01-14T08:30+01:00 05", "2024-01-14T08:30-0000 59"]),
+    ("TIMESTAMP", "%d %b %Y %H:%M %z (local)", ["14 Jan 2024 08:30 +0100 (local)", "31 Dec 1999 23:59 -0530 (local)"]),
+    ("STRPTIME", "%z|%Y%m%d %H%M", ["+0100|20240114 0830", "-1159|20000229 2359"]),
 ]
 
 WS = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u2009"]
@@ -87,6 +112,13 @@ def mutations(rnd, s):
 
 
 def parse(func, fmt, text):
+    return parse_error(func, fmt, text)[0]
+
+
+def parse_error(func, fmt, text):
+    """The parsed value (or None) and, where polars fails otherwise than
+    converting the value (InvalidOperationError), the query's error: its
+    class and first line."""
     df = pl.DataFrame({"v": [text]}, schema={"v": pl.String})
     sql = f"SELECT {func}(v, '{fmt}') AS t FROM {{df}}"
     try:
@@ -97,28 +129,44 @@ def parse(func, fmt, text):
     except BaseException as e:  # noqa: BLE001  (pyo3 panics are BaseException)
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
-        return None
+        if type(e).__name__ == "InvalidOperationError":
+            return None, None
+        return None, type(e).__name__ + ": " + (str(e).strip().splitlines() or [""])[0]
     # polars' own text of the value: Python's datetime has no year 0 or
     # negative years, which chrono parses.
     t = res["t"]
     if t.dtype == pl.Date:
-        return t.dt.strftime("%Y-%m-%d")[0]
-    return t.dt.strftime("%Y-%m-%d %H:%M:%S%.6f")[0]
+        return t.dt.strftime("%Y-%m-%d")[0], None
+    return t.dt.strftime("%Y-%m-%d %H:%M:%S%.6f")[0], None
+
+
+def cases(formats, seed):
+    rnd = random.Random(seed)
+    out = []
+    for func, fmt, goods in formats:
+        for g in goods:
+            for text in mutations(rnd, g):
+                value, err = parse_error(func, fmt, text)
+                c = {"func": func, "format": fmt, "text": text, "polars": value}
+                if err:
+                    c["error"] = err
+                out.append(c)
+    return out
 
 
 def main():
-    rnd = random.Random(2626)
-    cases = []
-    for func, fmt, goods in FORMATS:
-        for g in goods:
-            for text in mutations(rnd, g):
-                cases.append({"func": func, "format": fmt, "text": text, "polars": parse(func, fmt, text)})
     here = os.path.dirname(os.path.abspath(__file__))
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "runner", "polarssql", "testdata", "random", "strptime.json")
-    with open(path, "w") as fh:
-        json.dump({"cases": cases}, fh, indent=0, ensure_ascii=False)
-        fh.write("\n")
-    print(path, len(cases), "texts,", sum(c["polars"] is not None for c in cases), "parsed")
+    dest = os.path.join(here, "..", "..", "runner", "polarssql", "testdata", "random")
+    parts = [(FORMATS, 2626, "strptime.json"), (HELDOUT, 2627, "strptime_heldout.json")]
+    if len(sys.argv) > 1:
+        parts = [(FORMATS, 2626, sys.argv[1])]
+    for formats, seed, name in parts:
+        cs = cases(formats, seed)
+        path = os.path.join(dest, name)
+        with open(path, "w") as fh:
+            json.dump({"cases": cs}, fh, indent=0, ensure_ascii=False)
+            fh.write("\n")
+        print(path, len(cs), "texts,", sum(c["polars"] is not None for c in cs), "parsed,", sum("error" in c for c in cs), "failing the query")
 
 
 if __name__ == "__main__":
