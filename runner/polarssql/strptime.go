@@ -39,10 +39,15 @@ import (
 //   - any other text fails the query (polars' InvalidOperationError); NULL
 //     stays NULL.
 //
+// polars checks the format before it reads a value (polarsFormatCheck):
+// an hour without minutes (or minutes without an hour), seconds without
+// an hour, %I without %p and %p without %I (%p with %H) fail the query
+// with its ComputeError, whatever the rows. An offset may be anywhere in
+// the format (chrono reads it where it is, then the items after it).
+//
 // Other format items (%U, %s, %Z, ...), a format without a year, a month
-// and a day (or a day of the year), an hour without minutes, %I without
-// %p or %p without %I, an item after an offset, a long name before
-// letters, and DATE with an offset are refused.
+// and a day (or a day of the year), a long name before letters, and DATE
+// with an offset are refused.
 
 // pws is a run of Unicode whitespace in RE2.
 const pws = `[\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*`
@@ -213,9 +218,6 @@ func strpFormat(f string) (re string, groups map[string][]string, order []string
 		return "", nil, nil, "an offset without a time"
 	}
 	for i, it := range items {
-		if it.name == "z" && i != len(items)-1 {
-			return "", nil, nil, "an item after an offset"
-		}
 		if (it.name == "B" || it.name == "A") && i+1 < len(items) {
 			nx := items[i+1]
 			if nx.name != "" || (nx.lit != "" && unicode.IsLetter(rune(nx.lit[0]))) {
@@ -278,9 +280,14 @@ func strpFormat(f string) (re string, groups map[string][]string, order []string
 				// all its digits, or fewer (or a sign and digits) before
 				// whitespace.
 				full, short := "[0-9]{"+strconv.Itoa(it.width)+"}", "[0-9]{1,"+strconv.Itoa(it.width-1)+"}"
-				if it.signed {
-					// polars reads -2024 then the next number, not +2024.
+				switch {
+				case it.signed && fastParser(f):
+					// polars' own parser reads -2024 then the next number,
+					// not +2024.
 					full, short = "-?"+full, "[+-][0-9]+|"+short
+				case it.signed:
+					// chrono reads a sign and every digit as the year.
+					short = "[+-][0-9]+|" + short
 				}
 				b.WriteString("(?:(" + full + ")|(" + short + ")" + pws1 + ")")
 				groups[it.field] = []string{g, g + "2"}
@@ -290,6 +297,22 @@ func strpFormat(f string) (re string, groups map[string][]string, order []string
 	}
 	b.WriteString("$")
 	return b.String(), groups, order, ""
+}
+
+// fastParser reports whether polars reads a format with its own parser
+// (polars-time's fast_parser_supported: %Y %y %d %m %b %B %H %M %S only,
+// after %F and %T are expanded) rather than chrono's.
+func fastParser(f string) bool {
+	f = strings.NewReplacer("%F", "%Y-%m-%d", "%T", "%H:%M:%S").Replace(f)
+	for i := 0; i < len(f); i++ {
+		if f[i] == '%' {
+			if i+1 == len(f) || !strings.ContainsRune("YydmbBHMS", rune(f[i+1])) {
+				return false
+			}
+			i++
+		}
+	}
+	return true
 }
 
 // pws1 is one whitespace character.
@@ -330,6 +353,9 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx, grouped b
 	if !isLit || lit.Kind != sqlfront.LitString {
 		return nil, true, unsupported(n.Args[1].Pos(), "", "%s with a format that is not a constant string in Polars SQL", strings.ToUpper(name))
 	}
+	if msg := polarsFormatCheck(lit.Value); msg != "" {
+		return nil, true, rejected(n.Args[1].Pos(), "ComputeError", "Invalid format string: %s", msg)
+	}
 	re, groups, order, why := strpFormat(lit.Value)
 	if why != "" {
 		return nil, true, unsupported(n.Args[1].Pos(), "", "%s with the format '%s' (%s) in Polars SQL", strings.ToUpper(name), lit.Value, why)
@@ -362,6 +388,34 @@ func (r *resolver) strptime(n *sqlfront.Call, name string, args []*rx, grouped b
 		sql = "CASE WHEN " + x.sql + " GLOB '" + strings.ReplaceAll(glob, "'", "''") + "' AND year(" + try + ") >= 1 THEN " + try + " ELSE " + sql + " END"
 	}
 	return &rx{t: t, sql: sql, name: x.name, constant: x.constant}, true, nil
+}
+
+// polars' checks of a format before it reads a value (polars-time's
+// compile_fmt, 1.32.0): regular expressions over the format as written
+// (%T and %F not expanded yet), so they fail the query whatever the rows,
+// none included.
+var (
+	fmtHour     = regexp.MustCompile(`%[_-]?[HkIl]`)
+	fmtMinute   = regexp.MustCompile(`%[_-]?M`)
+	fmtSecond   = regexp.MustCompile(`%[_-]?S`)
+	fmtTwelve   = regexp.MustCompile(`%[_-]?[Il]`)
+	fmtMeridiem = regexp.MustCompile(`%[_-]?[pP]`)
+)
+
+// polarsFormatCheck is polars' ComputeError for a format (after "Invalid
+// format string: "), or "": an hour without minutes or minutes without an
+// hour, seconds without an hour, a 12-hour clock without a meridiem or a
+// meridiem without one (%p with %H).
+func polarsFormatCheck(f string) string {
+	switch {
+	case fmtHour.MatchString(f) != fmtMinute.MatchString(f):
+		return "Please either specify both hour and minute, or neither."
+	case fmtSecond.MatchString(f) && !fmtHour.MatchString(f):
+		return "Found seconds directive, but no hours directive."
+	case fmtTwelve.MatchString(f) != fmtMeridiem.MatchString(f):
+		return "Please either specify both 12-hour directive and meridiem directive, or neither."
+	}
+	return ""
 }
 
 // strpCanonical is a GLOB matching the zero-padded text of a format of
