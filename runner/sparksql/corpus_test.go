@@ -54,7 +54,8 @@ var update = flag.Bool("update", false, "rewrite testdata/corpus/status.txt")
 // options allowComments, allowUnquotedFieldNames,
 // columnNameOfCorruptRecord and pretty, single-quoted JSON) and what
 // round 6 left refused of the percentile family (weighted and descending
-// percentiles, percentile_disc), each family written before its
+// percentiles, percentile_disc), xxhash64, to_char of BINARY and IPv6
+// scope ids in parse_url (hashes.sql), each family written before its
 // translation.
 var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus", "", "round 1 (development)"},
