@@ -3,7 +3,9 @@ package polarssql
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -237,6 +239,8 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 	grouped := s.GroupBy != nil
 	var groupSQL []string
 	var groupCols []*column
+	var keys []groupKey
+	exprKeys := false
 	if grouped {
 		if s.GroupBy.All || s.GroupBy.With != "" {
 			return nil, unsupported(s.GroupBy.P, "", "GROUP BY ALL, ROLLUP and CUBE in Polars SQL")
@@ -252,15 +256,32 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 			}
 			cr, ok := it.(*sqlfront.ColumnRef)
 			if !ok {
-				return nil, unsupported(it.Pos(), "compute the key in a step before and group by its column", "a GROUP BY key that is not a column (polars 1.32.0 makes such keys lists)")
+				if _, pos := it.(*sqlfront.Literal); pos {
+					return nil, unsupported(it.Pos(), "group by the expression itself", "GROUP BY the position of an expression (polars 1.32.0 groups by the aliased expression, then cannot find its columns)")
+				}
+				x, err := r.expr(it, sc, false)
+				if err != nil {
+					return nil, err
+				}
+				if x.agg {
+					return nil, unsupported(it.Pos(), "", "an aggregate as a GROUP BY key")
+				}
+				exprKeys = true
+				keys = append(keys, groupKey{name: x.name, t: x.t, sql: x.sql})
+				groupSQL = append(groupSQL, x.sql)
+				continue
 			}
 			c, err := sc.lookup(cr)
 			if err != nil {
 				return nil, err
 			}
 			groupCols = append(groupCols, c)
+			keys = append(keys, groupKey{name: c.name, t: c.t, sql: c.sql})
 			groupSQL = append(groupSQL, c.sql)
 		}
+	}
+	if exprKeys {
+		return r.groupByExprs(s, sc, from, where, keys, groupSQL)
 	}
 	// The select list.
 	var items []string
@@ -329,6 +350,171 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 		sql += " GROUP BY " + strings.Join(groupSQL, ", ")
 	}
 	return &Result{SQL: sql, Columns: out, from: sc, sources: sources}, nil
+}
+
+// groupKey is a GROUP BY key: polars names it after its leftmost input
+// (a column's name, "literal").
+type groupKey struct {
+	name string
+	t    *Type
+	sql  string
+}
+
+// groupByExprs is a grouped query with an expression among its keys, as
+// polars 1.32.0's SQL computes it: the frame is grouped by the keys,
+// each named after its leftmost input, and the aggregates of the select
+// list are computed per group; then every other item is evaluated over
+// that grouped frame, whose columns are the keys by those names (and the
+// aggregates by theirs): `id % 2 AS k` grouped by `id % 2` is
+// (id % 2) % 2, `id / 3 AS t` grouped by `id / 3` is (id // 3) // 3, and a
+// column named like a key is the key's value. What polars gives as a List
+// of each group's values (a function call selected, an aggregate beside a
+// key) or fails on is refused, naming it.
+func (r *resolver) groupByExprs(s *sqlfront.Select, sc *scope, from, where string, keys []groupKey, groupSQL []string) (*Result, error) {
+	seen := map[string]bool{}
+	var inner []string
+	a := r.alias()
+	osc := &scope{}
+	for _, k := range keys {
+		if seen[k.name] {
+			return nil, rejected(s.GroupBy.P, "DuplicateError", "could not create a new DataFrame: column with name '%s' has more than one occurrence", k.name)
+		}
+		seen[k.name] = true
+		inner = append(inner, k.sql+" AS "+dialect.QuoteIdent(k.name))
+		osc.cols = append(osc.cols, &scopeCol{column: &column{name: k.name, t: k.t, sql: a + "." + dialect.QuoteIdent(k.name)}, starName: k.name})
+	}
+	keyNames := maps.Clone(seen)
+	type deferred struct {
+		e    sqlfront.Expr
+		name string
+	}
+	var later []deferred
+	for _, it := range s.Items {
+		if st, ok := it.Expr.(*sqlfront.Star); ok {
+			return nil, unsupported(st.P, "", "this form of * in Polars SQL")
+		}
+		if len(it.Aliases) > 0 {
+			return nil, unsupported(it.Expr.Pos(), "", "AS (a, b) in Polars SQL")
+		}
+		x, err := r.expr(it.Expr, sc, true)
+		if err != nil {
+			return nil, err
+		}
+		name := x.name
+		if it.Alias != nil {
+			name = it.Alias.Name
+		}
+		e := unparen(it.Expr)
+		switch cr, isCol := e.(*sqlfront.ColumnRef); {
+		case isCol:
+			if len(cr.Parts) != 1 || !keyNames[cr.Parts[0].Name] {
+				return nil, rejected(it.Expr.Pos(), "SQLSyntaxError", "'%s' should participate in the GROUP BY clause or an aggregate function", cr.Parts[len(cr.Parts)-1].Name)
+			}
+		case x.agg:
+			if keyNames[name] {
+				return nil, unsupported(it.Expr.Pos(), "alias the aggregate", "an aggregate named like a GROUP BY key `%s` (polars 1.32.0 evaluates it over the keys, or fails)", name)
+			}
+			if !r.aggregatesOnly(e, sc) {
+				return nil, unsupported(it.Expr.Pos(), "compute it in a step after the grouping", "an aggregate beside a column of the rows grouped by an expression (polars 1.32.0 gives a List of each group's values)")
+			}
+			if seen[name] {
+				return nil, rejected(it.Expr.Pos(), "DuplicateError", "the name '%s' is duplicate", name)
+			}
+			seen[name] = true
+			inner = append(inner, x.sql+" AS "+dialect.QuoteIdent(name))
+			osc.cols = append(osc.cols, &scopeCol{column: &column{name: name, t: x.t, sql: a + "." + dialect.QuoteIdent(name)}, starName: name})
+			later = append(later, deferred{e: &sqlfront.ColumnRef{Parts: []sqlfront.Ident{{Name: name}}, P: it.Expr.Pos()}, name: name})
+			continue
+		case it.Alias == nil && !x.constant:
+			return nil, unsupported(it.Expr.Pos(), "alias it", "an unaliased expression in a query grouped by an expression (polars 1.32.0 fails: Unsupported operation in the GROUP BY clause)")
+		default:
+			// polars evaluates a binary operation, a CASE, BETWEEN or a
+			// literal over the grouped keys; a function call (IS NULL, IN,
+			// COALESCE, UPPER, ...) is a List of each group's values, and a
+			// cast of a key is the key uncast.
+			ok := false
+			switch n := e.(type) {
+			case *sqlfront.Literal, *sqlfront.Case, *sqlfront.Between:
+				ok = true
+			case *sqlfront.Binary:
+				ok = slices.Contains([]string{"+", "-", "*", "/", "%", "||", "=", "==", "<>", "!=", "<", "<=", ">", ">=", "AND", "OR"}, strings.ToUpper(n.Op))
+			}
+			if !ok {
+				return nil, unsupported(it.Expr.Pos(), "compute it in a step before the grouping and group by its column", "a function call, cast or sign selected from rows grouped by an expression (polars 1.32.0 gives a List of each group's values, or the key uncast)")
+			}
+		}
+		later = append(later, deferred{e: it.Expr, name: name})
+	}
+	var items []string
+	var out []Column
+	names := map[string]bool{}
+	for _, d := range later {
+		x, err := r.expr(d.e, osc, false)
+		if err != nil {
+			return nil, unsupported(d.e.Pos(), "compute it in a step after the grouping", "an expression evaluated over the GROUP BY keys that cannot be (%v)", err)
+		}
+		if names[d.name] {
+			return nil, rejected(d.e.Pos(), "DuplicateError", "the name '%s' is duplicate", d.name)
+		}
+		names[d.name] = true
+		items = append(items, x.sql+" AS "+dialect.QuoteIdent(d.name))
+		out = append(out, Column{Name: d.name, Type: x.t})
+	}
+	sql := "SELECT " + strings.Join(inner, ", ") + " FROM " + from + where + " GROUP BY " + strings.Join(groupSQL, ", ")
+	sel := "SELECT "
+	if s.Distinct {
+		sel += "DISTINCT "
+	}
+	sql = sel + strings.Join(items, ", ") + " FROM (" + sql + ") AS " + a
+	return &Result{SQL: sql, Columns: out, sources: make([]*column, len(out))}, nil
+}
+
+// aggregatesOnly reports whether an expression reads the rows only
+// through aggregates (SUM(x), MAX(x) - MIN(x), ROUND(AVG(x), 2), a
+// literal): one that reads a column beside them is a List in polars.
+func (r *resolver) aggregatesOnly(e sqlfront.Expr, sc *scope) bool {
+	switch n := unparen(e).(type) {
+	case *sqlfront.Literal:
+		return true
+	case *sqlfront.Binary:
+		return r.aggregatesOnly(n.L, sc) && r.aggregatesOnly(n.R, sc)
+	case *sqlfront.Cast:
+		return r.aggregatesOnly(n.X, sc)
+	case *sqlfront.Call:
+		if n.Over != nil {
+			return false
+		}
+		x, err := r.expr(n, sc, true)
+		if err != nil || !x.agg {
+			return false
+		}
+		nested := false
+		for _, arg := range n.Args {
+			if ax, err := r.expr(arg, sc, true); err == nil && ax.agg {
+				nested = true
+			}
+		}
+		if !nested {
+			return true // an aggregate of the rows
+		}
+		for _, arg := range n.Args {
+			if !r.aggregatesOnly(arg, sc) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func unparen(e sqlfront.Expr) sqlfront.Expr {
+	for {
+		p, ok := e.(*sqlfront.Paren)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
 }
 
 // orderLimit applies a query's ORDER BY (output columns, by name or
