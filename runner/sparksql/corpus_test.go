@@ -70,6 +70,7 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout5", "heldout5/", "round 5 (held out)"},
 	{"testdata/corpus/round6", "round6/", "round 6 (development)"},
 	{"testdata/corpus/heldout6", "heldout6/", "round 6 (held out)"},
+	{"testdata/corpus/round7", "round7/", "round 7 (development)"},
 	{"testdata/corpus/heldout7", "heldout7/", "round 7 (held out)"},
 }
 

@@ -185,7 +185,7 @@ func table() map[string]*fnDef {
 
 func buildTable() map[string]*fnDef {
 	m := map[string]*fnDef{}
-	for _, group := range [][]*fnDef{stringFuncs(), mathFuncs(), nullFuncs(), datetimeFuncs(), collectionFuncs(), aggFuncs(), windowFuncs(), miscFuncs(), jsonFuncs(), hofFuncs(), codecFuncs(), numFmtFuncs(), urlFuncs()} {
+	for _, group := range [][]*fnDef{stringFuncs(), mathFuncs(), nullFuncs(), datetimeFuncs(), collectionFuncs(), aggFuncs(), percentileFuncs(), windowFuncs(), miscFuncs(), jsonFuncs(), hofFuncs(), codecFuncs(), numFmtFuncs(), urlFuncs()} {
 		for _, d := range group {
 			if _, dup := m[d.name]; dup {
 				panic("sparksql: function " + d.name + " defined twice")
@@ -261,6 +261,9 @@ func (r *resolver) call(n *Call, sc *scope, ctx *ectx) (*rx, error) {
 		}
 		return nil, sparkErr(n.P, "UNRESOLVED_ROUTINE", "Cannot resolve routine `%s` on search path [`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`].", n.Name.Name)
 	}
+	if err := withinGroupRefused(n, def, lname); err != nil {
+		return nil, err
+	}
 	if n.Over != nil {
 		return r.window(n, def, sc, ctx)
 	}
@@ -278,9 +281,6 @@ func (r *resolver) call(n *Call, sc *scope, ctx *ectx) (*rx, error) {
 		}
 	} else if n.Distinct || n.Filter != nil {
 		return nil, sparkErr(n.P, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", "Invalid SQL syntax: The function `%s` does not support DISTINCT or FILTER.", lname)
-	}
-	if len(n.Within) > 0 && def.name != "mode" && def.name != "percentile_cont" {
-		return nil, unsupported(n.P, "", "WITHIN GROUP (ORDER BY ...) with %s", lname)
 	}
 	x, err := r.callWith(n, def, sc, ctx)
 	if err != nil {
@@ -535,6 +535,9 @@ func (r *resolver) window(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, error
 	}
 	spec, err := r.windowSpec(n.Over, sc)
 	if err != nil {
+		return nil, err
+	}
+	if err := orderedWindowRefused(n, def, spec); err != nil {
 		return nil, err
 	}
 	wctx := ctx.with(func(c *ectx) { c.winOK = false; c.inAgg = false })

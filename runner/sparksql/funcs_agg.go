@@ -2,7 +2,6 @@ package sparksql
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -245,73 +244,6 @@ func aggFuncs() []*fnDef {
 			return c.aggOut(x.t, "CASE WHEN %[1]s IS DISTINCT FROM %[2]s THEN "+tie+" ELSE %[1]s END", pick("hash("+x.sql+")"), pick("~hash("+x.sql+")")), nil
 		})
 	}
-	percentile := agg("percentile", Rewritten, 2, 3, func(c *fcall) (*rx, error) {
-		if len(c.args) == 3 {
-			return nil, unsupported(c.argPos(2), "", "a weighted percentile")
-		}
-		x, err := c.typed(0, tDouble)
-		if err != nil {
-			return nil, err
-		}
-		p := c.args[1]
-		if !p.foldable {
-			return nil, unsupported(c.argPos(1), "give the percentage as a constant", "a non-constant percentage")
-		}
-		if p.t.Kind == KArray {
-			ps, err := c.r.cast(p, arrayOf(tDouble), castImplicit)
-			if err != nil {
-				return nil, err
-			}
-			return c.aggOut(arrayOf(tDouble), "%[1]s", "quantile_cont("+x.sql+", "+ps.sql+")"), nil
-		}
-		pd, err := c.typed(1, tDouble)
-		if err != nil {
-			return nil, err
-		}
-		c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
-		if p.lit != nil {
-			if v, err := strconv.ParseFloat(p.lit.Value, 64); err == nil && (v < 0 || v > 1) {
-				return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "Cannot resolve %q due to data type mismatch: The percentage must be between [0.0, 1.0] (current value = %sD).", c.name, strconv.FormatFloat(v, 'f', -1, 64))
-			}
-		}
-		return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", "+pd.sql+")"), nil
-	})
-	// percentile_cont(p) WITHIN GROUP (ORDER BY x): Spark's percentile of
-	// x (linear interpolation); ORDER BY x DESC is refused (1 - p would
-	// not be Spark's p in floating point).
-	percentileCont := agg("percentile_cont", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
-		if len(c.node.Within) != 1 {
-			return nil, unsupported(c.pos(), "write percentile_cont(p) WITHIN GROUP (ORDER BY x)", "this form of percentile_cont")
-		}
-		it := c.node.Within[0]
-		if it.Desc {
-			return nil, unsupported(c.pos(), "write ORDER BY x, with the percentage 1 - p", "percentile_cont WITHIN GROUP (ORDER BY x DESC)")
-		}
-		x, err := c.r.expr(it.X, c.sc, c.ctx)
-		if err != nil {
-			return nil, err
-		}
-		if x.t.Kind != KDouble {
-			if x, err = c.r.cast(x, tDouble, castImplicit); err != nil {
-				return nil, err
-			}
-		}
-		p := c.args[0]
-		if !p.foldable || p.t.Kind == KArray {
-			return nil, unsupported(c.argPos(0), "give the percentage as a constant", "a non-constant percentage")
-		}
-		pd, err := c.typed(0, tDouble)
-		if err != nil {
-			return nil, err
-		}
-		if p.lit != nil {
-			if v, err := strconv.ParseFloat(p.lit.Value, 64); err == nil && (v < 0 || v > 1) {
-				return nil, sparkErr(c.argPos(0), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "Cannot resolve \"percentile_cont(%s, %s)\" due to data type mismatch: The percentage must be between [0.0, 1.0] (current value = %sD).", FormatExpr(it.X), p.lit.Value, strconv.FormatFloat(v, 'f', -1, 64))
-			}
-		}
-		c.name = "percentile_cont(" + p.name + ") WITHIN GROUP (ORDER BY " + x.name + ")"
-		return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", "+pd.sql+")"), nil
-	})
 	countIf := agg("count_if", Same, 1, 1, func(c *fcall) (*rx, error) {
 		x, err := c.r.boolArg(c.args[0], c.node.Args[0])
 		if err != nil {
@@ -381,14 +313,6 @@ func aggFuncs() []*fnDef {
 		stddev, alias("stddev_samp", stddev), alias("std", stddev), stat("stddev_pop", "stddev_pop"),
 		variance, alias("var_samp", variance), stat("var_pop", "var_pop"),
 		stat2("corr", "corr"), stat2("covar_pop", "covar_pop"), stat2("covar_samp", "covar_samp"),
-		agg("median", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
-			x, err := c.typed(0, tDouble)
-			if err != nil {
-				return nil, err
-			}
-			return c.aggOut(tDouble, "%[1]s", "quantile_cont("+x.sql+", 0.5)"), nil
-		}),
-		percentile,
 		byFn("max_by", "arg_max"), byFn("min_by", "arg_min"),
 		agg("grouping", Same, 1, 1, func(c *fcall) (*rx, error) {
 			if err := c.groupingSets(); err != nil {
@@ -409,7 +333,6 @@ func aggFuncs() []*fnDef {
 			return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+strings.Join(sqls(c.args), ", ")+")"), nil
 		}),
 		no("skewness", "DuckDB's estimator differs from Spark's"), no("kurtosis", "DuckDB's estimator differs from Spark's"),
-		percentileCont, no("percentile_disc", "not translated yet"),
 		no("histogram_numeric", "Spark's approximation cannot be reproduced"), no("approx_top_k", "Spark's approximation cannot be reproduced"),
 		no("count_min_sketch", "Spark's sketch cannot be reproduced"), no("bit_and", "not translated yet"), no("bit_or", "not translated yet"),
 		no("bit_xor", "not translated yet"), no("bitmap_construct_agg", "not translated yet"), no("bitmap_or_agg", "not translated yet"),

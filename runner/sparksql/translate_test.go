@@ -159,21 +159,27 @@ func TestSparkPattern(t *testing.T) {
 	}
 }
 
-// TestWithinGroupRefused: WITHIN GROUP is translated for mode and
-// percentile_cont (ascending) only; any other is refused, not dropped.
-func TestWithinGroupRefused(t *testing.T) {
+// TestWithinGroup: WITHIN GROUP is translated for mode, percentile_cont
+// and percentile_disc (either direction); after any other function it is
+// Spark's syntax error, never dropped.
+func TestWithinGroup(t *testing.T) {
 	in := []Input{{Ref: "df", SQL: "t", Schema: []Column{{Name: "x", Type: tInt}, {Name: "y", Type: tInt}}}}
 	for _, q := range []string{
 		"SELECT sum(x) WITHIN GROUP (ORDER BY y) AS s FROM {df}",
+		"SELECT median(x) WITHIN GROUP (ORDER BY y) AS s FROM {df}",
+		"SELECT sum(x) WITHIN GROUP (ORDER BY y) OVER () AS s FROM {df}",
+	} {
+		if _, err := Translate(q, in, Options{}); err == nil || !strings.Contains(err.Error(), "FUNCTION_WITH_UNSUPPORTED_SYNTAX") {
+			t.Errorf("%s: %v, want Spark's FUNCTION_WITH_UNSUPPORTED_SYNTAX", q, err)
+		}
+	}
+	for _, q := range []string{
+		"SELECT mode() WITHIN GROUP (ORDER BY y DESC) AS m FROM {df}",
 		"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY y DESC) AS s FROM {df}",
 		"SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY y) AS s FROM {df}",
 	} {
-		_, err := Translate(q, in, Options{})
-		if err == nil || !errors.Is(err, ErrUnsupported) {
-			t.Errorf("%s: %v, want a refusal", q, err)
+		if _, err := Translate(q, in, Options{}); err != nil {
+			t.Errorf("%s: %v", q, err)
 		}
-	}
-	if _, err := Translate("SELECT mode() WITHIN GROUP (ORDER BY y DESC) AS m FROM {df}", in, Options{}); err != nil {
-		t.Errorf("mode() WITHIN GROUP: %v", err)
 	}
 }

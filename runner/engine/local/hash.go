@@ -51,6 +51,13 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 			return fmt.Errorf("register functions: %s: %w", name, err)
 		}
 	}
+	pct, err := newPercentile()
+	if err != nil {
+		return fmt.Errorf("register functions: %w", err)
+	}
+	if err := duckdb.RegisterScalarUDF(conn, SparkPercentile, pct); err != nil {
+		return fmt.Errorf("register functions: %s: %w", SparkPercentile, err)
+	}
 	str, err := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
 	if err != nil {
 		return fmt.Errorf("register functions: %w", err)
