@@ -34,9 +34,24 @@ func dropRemote(ctx context.Context, root string, g Guard) error {
 	if err != nil {
 		return err
 	}
-	objects, err := st.List(ctx, "", ListOptions{Recursive: true})
+	all, err := st.List(ctx, "", ListOptions{Recursive: true})
 	if err != nil {
 		return fmt.Errorf("drop %s: %w", root, err)
+	}
+	// The lease and the markers of commits in flight are not the table's:
+	// they stay (a DROP by the lease's holder keeps holding it).
+	var objects []ObjectInfo
+	for _, o := range all {
+		if o.Key != LeaseKey && !strings.HasPrefix(o.Key, commitMarkerDir+"/") {
+			objects = append(objects, o)
+		}
+	}
+	if len(objects) > 0 {
+		done, _, err := commitGate(ctx, st, root)
+		if err != nil {
+			return fmt.Errorf("drop %s: %w", root, err)
+		}
+		defer done()
 	}
 	if len(objects) == 0 {
 		return nil

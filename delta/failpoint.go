@@ -32,6 +32,9 @@ const (
 	// FailViewWritten: a view's new file is written beside the old one
 	// (or none), not renamed into place.
 	FailViewWritten = "delta.view.written"
+	// FailLeaseAcquired: a table's lease is taken (and its renewal
+	// started); nothing after it.
+	FailLeaseAcquired = "delta.lease.acquired"
 )
 
 var failPoint = parseFailPoint(os.Getenv(FailPointEnv))

@@ -75,6 +75,20 @@ type Store interface {
 	Delete(ctx context.Context, key string) error
 }
 
+// ConditionalStore is a store that can also replace an object only if it
+// is still the version read (S3's If-Match): what a table lease needs to
+// be renewed, released and taken over by one writer only.
+type ConditionalStore interface {
+	Store
+	// GetVersion reads a whole object and its ETag.
+	GetVersion(ctx context.Context, key string) ([]byte, string, error)
+	// PutVersion creates key if ifMatch is "" (ErrObjectExists when it
+	// exists), else replaces it only if its ETag is ifMatch
+	// (ErrObjectChanged when it changed or is gone); it returns the new
+	// ETag.
+	PutVersion(ctx context.Context, key string, data []byte, ifMatch string) (string, error)
+}
+
 // ListOptions tunes Store.List.
 type ListOptions struct {
 	// Recursive lists every object below dir, not only those directly in
@@ -130,6 +144,9 @@ var (
 	// ErrStoreAccess: the store refused the request (credentials,
 	// permissions, a missing bucket).
 	ErrStoreAccess = errors.New("storage access refused")
+	// ErrObjectChanged: a conditional replace (ConditionalStore.PutVersion
+	// with an ETag) found the object changed or gone since it was read.
+	ErrObjectChanged = errors.New("the object changed since it was read")
 )
 
 // CleanKey returns key in the canonical form of Store keys (slashes, no

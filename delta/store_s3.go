@@ -453,6 +453,69 @@ func (s *S3Store) PutIfAbsent(ctx context.Context, key string, data []byte) erro
 	}
 }
 
+// GetVersion is GetObject, returning the object's ETag with its bytes.
+func (s *S3Store) GetVersion(ctx context.Context, key string) ([]byte, string, error) {
+	k, err := s.fullKey(key)
+	if err != nil {
+		return nil, "", err
+	}
+	s.gets.Add(1)
+	o, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &k})
+	if err != nil {
+		return nil, "", s.mapErr("get", k, err)
+	}
+	defer o.Body.Close()
+	b, err := io.ReadAll(o.Body)
+	s.bytesRead.Add(int64(len(b)))
+	if err != nil {
+		return nil, "", fmt.Errorf("read s3://%s/%s: %w", s.bucket, k, err)
+	}
+	return b, aws.ToString(o.ETag), nil
+}
+
+// PutVersion is PutObject with If-None-Match: * (ifMatch "") or If-Match:
+// ifMatch (S3 has honoured If-Match on PutObject since November 2024; a
+// 412, or a 404 for a key gone, is ErrObjectChanged). A 409 (another
+// conditional write of the key in flight) is retried as PutIfAbsent does.
+func (s *S3Store) PutVersion(ctx context.Context, key string, data []byte, ifMatch string) (string, error) {
+	if !s.atomic {
+		return "", s.CheckWritable()
+	}
+	k, err := s.fullKey(key)
+	if err != nil {
+		return "", err
+	}
+	pause := 20 * time.Millisecond
+	for try := 0; ; try++ {
+		in := &s3.PutObjectInput{Bucket: &s.bucket, Key: &k, Body: bytes.NewReader(data), ContentLength: aws.Int64(int64(len(data)))}
+		if ifMatch == "" {
+			in.IfNoneMatch = aws.String("*")
+		} else {
+			in.IfMatch = aws.String(ifMatch)
+		}
+		s.conditional.Add(1)
+		out, err := s.client.PutObject(ctx, in)
+		if err == nil {
+			s.bytesWritten.Add(int64(len(data)))
+			return aws.ToString(out.ETag), nil
+		}
+		switch {
+		case isPreconditionFailed(err) && ifMatch == "":
+			return "", fmt.Errorf("s3://%s/%s: %w", s.bucket, k, ErrObjectExists)
+		case isPreconditionFailed(err) || (ifMatch != "" && errors.Is(s.mapErr("put", k, err), ErrObjectNotFound)):
+			return "", fmt.Errorf("s3://%s/%s: %w", s.bucket, k, ErrObjectChanged)
+		case httpStatus(err) != http.StatusConflict || try >= conditionalRetries:
+			return "", s.mapErr("conditional put", k, err)
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 500*time.Millisecond)
+	}
+}
+
 // Delete is DeleteObject (S3 answers success for a missing key).
 func (s *S3Store) Delete(ctx context.Context, key string) error {
 	k, err := s.fullKey(key)

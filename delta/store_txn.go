@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -172,7 +173,21 @@ func (tx *Transaction) putCommit(ctx context.Context, logDir string, v int64, da
 		return false, err
 	}
 	key := logKey(CommitFileName(v))
-	perr := st.PutIfAbsent(ctx, key, data)
+	done, deadline, err := commitGate(ctx, st, tx.root)
+	if err != nil {
+		return false, err
+	}
+	defer done()
+	if h := commitGatedHook.Load(); h != nil {
+		(*h)(tx.root)
+	}
+	pctx := ctx
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	perr := st.PutIfAbsent(pctx, key, data)
 	if perr == nil {
 		return true, nil
 	}
@@ -190,6 +205,10 @@ func (tx *Transaction) putCommit(ctx context.Context, logDir string, v int64, da
 	}
 	return false, perr
 }
+
+// commitGatedHook, set by tests, runs after a commit passed its lease
+// check, before its PUT.
+var commitGatedHook atomic.Pointer[func(root string)]
 
 // cleanupRemote deletes what a transaction that does not commit uploaded,
 // and its staging folder.

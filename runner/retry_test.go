@@ -285,7 +285,7 @@ func TestMicroBatchExactlyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &Run{ID: id, Plan: plan, r: r, engine: r.runEngine(), store: store, ctx: ctx, cancel: func() {}, seqNo: runSeq.Add(1),
+	run := &Run{ID: id, Plan: plan, r: r, engine: r.runEngine(), store: store, ctx: ctx, cancel: func(error) {}, seqNo: runSeq.Add(1),
 		mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{}}
 	run.evCond = sync.NewCond(&run.evMu)
 	run.hist, run.histDone = make(chan func(context.Context) error, 64), make(chan struct{})

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -85,7 +86,7 @@ type Run struct {
 	engine   engine.Engine
 	store    *history.Store
 	ctx      context.Context
-	cancel   context.CancelFunc
+	cancel   context.CancelCauseFunc
 	done     chan struct{}
 	summary  Summary
 	err      error
@@ -121,6 +122,11 @@ type Run struct {
 
 	// locks are the writer locks (checkpoint locks) the run holds.
 	locks checkpoint.Locks
+	// leases are the leases of the bucket tables a Spark-engine run
+	// writes (leaseTable), held until the run ends; run.ctx carries them,
+	// so the run's own commits are not refused by them.
+	leaseMu sync.Mutex
+	leases  *delta.Leases
 	// pending is set once the intents of the run's later refreshes are
 	// recorded (see recordPending).
 	pendingMu sync.Mutex
@@ -184,10 +190,11 @@ func (r *Runner) Start(ctx context.Context, plan *Plan) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run history: %w", err)
 	}
-	runCtx, cancel := context.WithCancel(ctx)
+	leases := &delta.Leases{}
+	runCtx, cancel := context.WithCancelCause(delta.WithLeases(ctx, leases))
 	run := &Run{ID: id, Plan: plan, r: r, engine: r.runEngine(), store: store, ctx: runCtx, cancel: cancel, done: make(chan struct{}),
 		parallel: parallel, seqNo: runSeq.Add(1), began: time.Now().Add(-100 * time.Millisecond), mem: map[string]string{}, resets: map[workspace.TableID]*tableReset{},
-		guard: guardOf(plan.snap)}
+		guard: guardOf(plan.snap), leases: leases}
 	run.evCond = sync.NewCond(&run.evMu)
 	run.hist, run.histDone = make(chan func(context.Context) error, 1024), make(chan struct{})
 	go run.recordLoop()
@@ -257,7 +264,7 @@ func (run *Run) forward() {
 }
 
 // Cancel stops the run (see Start). It returns at once; Wait for the end.
-func (run *Run) Cancel() { run.cancel() }
+func (run *Run) Cancel() { run.cancel(nil) }
 
 // Done is closed when the run is over.
 func (run *Run) Done() <-chan struct{} { return run.done }
@@ -499,6 +506,7 @@ func resetSuffix(mode string) string {
 // records the end.
 func (run *Run) finishRun(sums map[string]TaskSummary) {
 	run.clearUntouched(sums)
+	leaseErr := run.releaseLeases()
 	run.memMu.Lock()
 	for _, t := range run.mem {
 		run.engine.Unshare(context.Background(), t) //nolint:errcheck // best effort: in-memory
@@ -523,7 +531,14 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 		}
 	}
 	s.EndedAt = run.r.clock()
+	if leaseErr == nil && errors.Is(context.Cause(run.ctx), delta.ErrLeaseLost) {
+		leaseErr = context.Cause(run.ctx)
+	}
 	switch {
+	case leaseErr != nil:
+		s.Status = history.StatusFailed
+		run.err = fmt.Errorf("%w: %w", ErrTasksFailed, leaseErr)
+		s.Err = run.err.Error()
 	case run.ctx.Err() != nil:
 		s.Status = history.StatusCancelled
 		run.err = context.Canceled
@@ -545,7 +560,7 @@ func (run *Run) finishRun(sums map[string]TaskSummary) {
 	<-run.histDone
 	run.locks.ReleaseAll()
 	run.publish(last)
-	run.cancel()
+	run.cancel(nil)
 	run.evMu.Lock()
 	run.evClosed = true
 	run.evCond.Broadcast()

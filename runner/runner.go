@@ -43,6 +43,9 @@ type Config struct {
 	Retry RetryPolicy
 	// Now is the clock of events (default time.Now).
 	Now func() time.Time
+	// LeaseTTL is how long the lease of a bucket table a Spark-engine run
+	// writes lasts unless renewed (0: delta.DefaultLeaseTTL).
+	LeaseTTL time.Duration
 	// ForEach are ForEach sinks written in Go (foreach.New, foreach.Func),
 	// by name: a `foreach:` sink of that name hands its rows to them
 	// instead of the command or HTTP writer its YAML declares.

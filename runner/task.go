@@ -290,6 +290,9 @@ func (x *taskExec) lockWriters(ctx context.Context) error {
 		if err := claimWriter(ctx, sp, x.tp.node.Name, x.run.Plan.snap.Dir, x.run.r.clock()); err != nil {
 			return err
 		}
+		if err := x.leaseTable(ctx, sp); err != nil {
+			return err
+		}
 		if sp.lockDir == "" {
 			continue
 		}

@@ -40,6 +40,10 @@ type Request struct {
 	// it, Start refuses such a plan and the step fails before deleting
 	// (ErrOverlap).
 	AllowOverlap bool `json:"allow_overlap,omitempty"`
+	// TakeLease takes over at once the lease of a bucket table that
+	// another Spark-engine run holds (its holder is known to be gone),
+	// instead of waiting for its expiry (delta.LeaseOptions.TakeOver).
+	TakeLease bool `json:"take_lease,omitempty"`
 }
 
 // Plan is a validated run, ready to execute: its tasks in dependency order

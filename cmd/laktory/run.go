@@ -50,6 +50,7 @@ type runFlags struct {
 	parallel    int
 	yes         bool
 	overlap     bool
+	takeLease   bool
 	dryRun      bool
 	watch       bool
 	asJSON      bool
@@ -112,7 +113,7 @@ func (f *runFlags) request() (runner.Request, error) {
 		refresh = validate.RefreshFull
 	}
 	return runner.Request{Pipelines: nonNil(f.pipelines), Selectors: nonNil(f.selectors), Refresh: refresh, ResetMode: f.resetMode,
-		Parallel: f.parallel, Strict: f.strict, AllowOverlap: f.overlap}, nil
+		Parallel: f.parallel, Strict: f.strict, AllowOverlap: f.overlap, TakeLease: f.takeLease}, nil
 }
 
 func init() {
@@ -185,6 +186,7 @@ readers) incrementally, debounced, one run at a time, until Ctrl-C.`,
 		f.register(cmd)
 		cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "do not ask for confirmation before a destructive run")
 		cmd.Flags().BoolVar(&f.overlap, "delete-overlapping", false, "acknowledge that a FULL refresh deletes rows that also match another writer's predicate (the plan lists them; a terminal still asks, --yes does not acknowledge them)")
+		cmd.Flags().BoolVar(&f.takeLease, "take-lease", false, "with --engine spark on a bucket lake: take over at once the lease of a table another Spark-engine run left (killed), instead of waiting for its expiry")
 		cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the plan and what it would delete, and change nothing (as laktory plan)")
 		cmd.Flags().BoolVar(&f.watch, "watch", false, "after the run, run again (incrementally) the nodes a new landing file or a saved pipeline affects, until Ctrl-C")
 		return cmd
