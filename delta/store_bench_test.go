@@ -54,6 +54,23 @@ func reportStore(b *testing.B, root string, before StoreStats) {
 	b.ReportMetric(float64(d.BytesWritten)/float64(b.N), "B-written/op")
 }
 
+// traceMark starts a section of the request trace (LAKTORY_S3_TRACE), so
+// that scripts/bench/s3trace.sh sums a benchmark's timed requests apart
+// from its setup: "NAME N=n" before the timed loop, "setup" after it.
+func traceMark(b *testing.B, timed bool) {
+	label := "setup"
+	if timed {
+		label = fmt.Sprintf("%s N=%d", b.Name(), b.N)
+	}
+	traceFiles.mu.Lock()
+	defer traceFiles.mu.Unlock()
+	for _, t := range traceFiles.by {
+		t.mu.Lock()
+		fmt.Fprintf(t.w, "# %s\n", label)
+		t.mu.Unlock()
+	}
+}
+
 func storeStats(root string) StoreStats {
 	st, _ := storeFor(context.Background(), root)
 	s, _ := StatsOf(st)
@@ -70,6 +87,7 @@ func BenchmarkLakeAppendCommit(b *testing.B) {
 			benchTable(b, root)
 			db := writeTestDB(b)
 			before := storeStats(root)
+			traceMark(b, true)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := Append(context.Background(), db, root, "SELECT i::BIGINT AS id, 'w2' AS writer, 1.0 AS x FROM range(100) r(i)", WriteOptions{}); err != nil {
@@ -77,6 +95,7 @@ func BenchmarkLakeAppendCommit(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			traceMark(b, false)
 			reportStore(b, root, before)
 		})
 	}
@@ -92,6 +111,7 @@ func BenchmarkLakeFullRefresh(b *testing.B) {
 			benchTable(b, root)
 			db := writeTestDB(b)
 			before := storeStats(root)
+			traceMark(b, true)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				tx, err := mustSnapshot(b, root).Begin(WriteOptions{})
@@ -109,6 +129,7 @@ func BenchmarkLakeFullRefresh(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			traceMark(b, false)
 			reportStore(b, root, before)
 		})
 	}
@@ -130,6 +151,7 @@ func BenchmarkLakeScan(b *testing.B) {
 			benchTable(b, root)
 			db := writeTestDB(b)
 			before := storeStats(root)
+			traceMark(b, true)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if name == "s3-cold" {
@@ -148,6 +170,7 @@ func BenchmarkLakeScan(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			traceMark(b, false)
 			reportStore(b, root, before)
 			if name != "local" {
 				b.ReportMetric(cache.Stats().HitRate(), "cache-hit-rate")

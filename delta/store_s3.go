@@ -131,6 +131,7 @@ func OpenS3Store(ctx context.Context, uri string) (*S3Store, error) {
 		// S3-compatible servers often send no checksum; the SDK would log
 		// a line per such response.
 		o.DisableLogOutputChecksumValidationSkipped = true
+		o.APIOptions = traceOption(o.APIOptions)
 		if o.BaseEndpoint != nil && os.Getenv("LAKTORY_S3_VIRTUAL_HOSTED") != "1" {
 			o.UsePathStyle = true
 		}

@@ -3,6 +3,9 @@ package delta
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/laktory/workbench/delta/s3test"
@@ -37,5 +40,53 @@ func TestS3AccessOf(t *testing.T) {
 	}
 	if _, err := S3AccessOf(ctx, "gs://lake-bucket"); !errors.Is(err, ErrUnsupportedStore) {
 		t.Errorf("gs://: %v", err)
+	}
+}
+
+// TestS3Trace: with LAKTORY_S3_TRACE set, every request of a client made
+// then is a line of the file: method, key, bytes sent and received, the
+// conditional headers; no header carrying a signature or a key.
+func TestS3Trace(t *testing.T) {
+	srv := s3test.Shared(t)
+	srv.Setenv(t)
+	trace := filepath.Join(t.TempDir(), "trace.log")
+	t.Setenv(TraceEnv, trace)
+	ctx := context.Background()
+	st, err := OpenS3Store(ctx, "s3://"+srv.Bucket(t)+"/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(ctx, "a/x.bin", strings.NewReader("0123456789"), 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, "a/x.bin"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutIfAbsent(ctx, "a/x.bin", []byte("abc")); !errors.Is(err, ErrObjectExists) {
+		t.Fatal(err)
+	}
+	if _, err := st.ReadRange(ctx, "a/x.bin", 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.List(ctx, "a", ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	for _, want := range []string{"PUT " + st.bucket + "/p/a/x.bin sent=10 status=200", "GET " + st.bucket + "/p/a/x.bin sent=0 status=200 got=10",
+		"PUT " + st.bucket + "/p/a/x.bin sent=3 status=412", "If-None-Match=* op=PutObject",
+		"got=10", "op=GetObject", "got=3", "Range=bytes=2-4 op=GetObject", "prefix=p%2Fa%2F", "op=ListObjectsV2"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("trace lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "x-id=") {
+		t.Errorf("trace keeps the SDK's x-id:\n%s", log)
+	}
+	if strings.Contains(log, s3test.SecretKey) || strings.Contains(log, "Signature") || strings.Contains(log, s3test.AccessKey) {
+		t.Errorf("trace holds a credential:\n%s", log)
 	}
 }
