@@ -15,9 +15,11 @@ import (
 // each step delta-rs reads both engines' tables from the bucket and
 // compares them row for row; concurrent_writer has the local engine
 // refresh one writer of the shared all_orders in the Spark workspace's
-// bucket table while Spark refreshes the other: Spark's S3SingleDriverLogStore
-// commits with s3a's conditional create, so both succeed and the table
-// ends as the two refreshes one after the other leave it.
+// bucket table while Spark refreshes the other: Spark's commits are not
+// conditional, so the Spark run holds the table's lease and each local
+// refresh meanwhile is refused, nothing written (concurrentWriterLeased);
+// afterwards the table ends as the two refreshes one after the other
+// leave it.
 //
 // Opt-in as TestInteropSparkEngine (LAKTORY_SPARK_PYTHON, LAKTORY_PYTHON
 // with deltalake and moto[server]; LAKTORY_SPARK_REMOTE for a running

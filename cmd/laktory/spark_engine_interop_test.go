@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/laktory/workbench/delta"
 	"github.com/laktory/workbench/runner/history"
 	"github.com/laktory/workbench/workspace"
 	"github.com/laktory/workbench/workspace/workspacetest"
@@ -230,6 +231,16 @@ func (c *engineCheck) table(e, name string) string {
 	return l.TablePath(workspace.ParseTableName(name, "", ""))
 }
 
+// version is the version of a demo table in engine e's lake.
+func (c *engineCheck) version(t *testing.T, e, name string) int64 {
+	t.Helper()
+	snap, err := delta.LoadSnapshot(t.Context(), c.table(e, name))
+	if err != nil {
+		t.Fatalf("%s on the %s engine: %v", name, e, err)
+	}
+	return snap.Version()
+}
+
 // checkDemoOnEngines runs the steps of the demo on both engines, each on
 // its lake (lakes; nil: the workspaces' own); each step builds on the
 // ones before it.
@@ -290,11 +301,12 @@ func checkDemoOnEngines(t *testing.T, py string, srv sparkServer, lakes map[stri
 // concurrentWriter refreshes (FULL) acme's rows of the shared all_orders
 // on Spark while the local engine refreshes globex's rows of the same
 // table in the same workspace: each time Spark's DELETE of acme's rows
-// goes out (the proxy sees it), a local refresh of globex starts, which
-// commits while Spark deletes, 4 times at most (fewer than the 5 retries,
-// so that each side can win). Both succeed, retrying the commits that
-// lost a race; the table ends as the two refreshes one after the other
-// leave it on the local engine.
+// goes out (the proxy sees it), a local refresh of globex starts, 4 times
+// at most. On a local lake it commits while Spark deletes (fewer than the
+// 5 retries, so that each side can win): both succeed, retrying the
+// commits that lost a race. On a bucket lake the Spark run holds the
+// table's lease (concurrentWriterLeased). Either way the table ends as
+// the two refreshes one after the other leave it on the local engine.
 func (c *engineCheck) concurrentWriter(t *testing.T) {
 	const step = "concurrent local writer"
 	acme := []string{"-p", "pl-client-acme", "--refresh", "FULL"}
@@ -302,6 +314,10 @@ func (c *engineCheck) concurrentWriter(t *testing.T) {
 	c.must(t, step+": reference, acme", "local", c.dirs["local"], acme...)
 	c.must(t, step+": reference, globex", "local", c.dirs["local"], globex...)
 
+	if c.lakes != nil && delta.IsRemoteLocation(c.lakes["spark"]) {
+		c.concurrentWriterLeased(t, step, acme, globex)
+		return
+	}
 	deletes := c.proxy.watch("DELETE FROM")
 	sparkDone := make(chan cliRun, 1)
 	go func() { sparkDone <- c.run(t, "spark", c.dirs["spark"], acme...) }()
@@ -335,6 +351,53 @@ func (c *engineCheck) concurrentWriter(t *testing.T) {
 		retries += len(l.retries())
 	}
 	t.Logf("%s: %d local refreshes of globex during the Spark refresh of acme; %d retries in all (Spark %d)", step, len(locals), retries, len(sp.retries()))
+	c.compare(t, step, nil)
+}
+
+// concurrentWriterLeased is concurrentWriter on a bucket lake: the Spark
+// run takes all_orders' lease before it changes anything, and the proxy
+// holds its DELETE of acme's rows from Spark until 3 local FULL
+// refreshes of globex, one after the other, have ended: the lease is
+// held all that time, so each of them is refused at its commit, having
+// written nothing (its version unchanged), every time. Then the DELETE
+// goes on, the Spark run ends and releases the lease, and a local refresh
+// of globex succeeds.
+func (c *engineCheck) concurrentWriterLeased(t *testing.T, step string, acme, globex []string) {
+	held, release := c.proxy.hold(t, "DELETE FROM")
+	sparkDone := make(chan cliRun, 1)
+	go func() { sparkDone <- c.run(t, "spark", c.dirs["spark"], acme...) }()
+	var sp cliRun
+	select {
+	case <-held:
+	case sp = <-sparkDone:
+		c.record(t, step+": Spark FULL refresh of acme", "spark", sp)
+		t.Fatalf("the Spark FULL refresh of acme ended (exit %d, in %s) before its DELETE: %s\n%s", sp.code, sp.took, sp.summary(), sp.stderr)
+	}
+	before := c.version(t, "spark", "all_orders")
+	var locals []cliRun
+	for range 3 {
+		locals = append(locals, c.run(t, "local", c.dirs["spark"], globex...))
+	}
+	after := c.version(t, "spark", "all_orders")
+	release()
+	sp = <-sparkDone
+	c.record(t, step+": Spark FULL refresh of acme", "spark", sp)
+	for i, l := range locals {
+		c.record(t, fmt.Sprintf("%s: local FULL refresh %d of globex, meanwhile", step, i+1), "local", l)
+	}
+	if sp.code != ExitOK {
+		t.Fatalf("the Spark FULL refresh of acme with a concurrent local writer: exit %d: %s\n%s", sp.code, sp.summary(), sp.stderr)
+	}
+	for i, l := range locals {
+		if l.code == ExitOK || !strings.Contains(l.summary(), "is leased by run") || !strings.Contains(l.summary(), "nothing was written") {
+			t.Fatalf("local FULL refresh %d of globex while the Spark run held the lease: exit %d, not refused by the lease: %s\n%s", i+1, l.code, l.summary(), l.stderr)
+		}
+	}
+	if after != before {
+		t.Fatalf("all_orders went from version %d to %d while the Spark run held its lease and the local refreshes were refused", before, after)
+	}
+	t.Logf("%s: %d local refreshes of globex while the Spark refresh of acme held the lease (its DELETE held), each refused, all_orders at version %d; Spark %d retries", step, len(locals), after, len(sp.retries()))
+	c.must(t, step+": local FULL refresh of globex after the Spark run", "local", c.dirs["spark"], globex...)
 	c.compare(t, step, nil)
 }
 

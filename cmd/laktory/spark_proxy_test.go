@@ -31,6 +31,17 @@ type sparkProxy struct {
 	calls  map[string]int
 	// watches are told of each request holding their text.
 	watches map[string]chan struct{}
+	// holds keep the first request holding their text from the server
+	// until released.
+	holds map[string]*proxyHold
+}
+
+// proxyHold is a request held by the proxy (hold).
+type proxyHold struct {
+	text    string
+	held    chan struct{} // closed when the request is held
+	release chan struct{} // closed to let it go on
+	once    sync.Once
 }
 
 // startSparkProxy starts a proxy in front of the Spark Connect server at
@@ -50,7 +61,7 @@ func startSparkProxy(t *testing.T, remote string) *sparkProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &sparkProxy{remote: "sc://" + l.Addr().String(), calls: map[string]int{}, watches: map[string]chan struct{}{}}
+	p := &sparkProxy{remote: "sc://" + l.Addr().String(), calls: map[string]int{}, watches: map[string]chan struct{}{}, holds: map[string]*proxyHold{}}
 	srv := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}), grpc.UnknownServiceHandler(p.forward(conn)),
 		grpc.MaxRecvMsgSize(1<<30), grpc.MaxSendMsgSize(1<<30))
 	go srv.Serve(l) //nolint:errcheck // ends with Stop
@@ -86,7 +97,9 @@ func (p *sparkProxy) forward(conn *grpc.ClientConn) grpc.StreamHandler {
 					cs.CloseSend() //nolint:errcheck // the call ends anyway
 					return
 				}
-				p.observe(m)
+				if h := p.observe(m); h != nil {
+					<-h.release
+				}
 				if err := cs.SendMsg(&m); err != nil {
 					return
 				}
@@ -124,7 +137,23 @@ func (p *sparkProxy) watch(text string) <-chan struct{} {
 	return ch
 }
 
-func (p *sparkProxy) observe(m []byte) {
+// hold keeps the first request that holds text from reaching the server
+// until release is called (at the end of the test at the latest): held
+// is closed once that request is held. The call that sent it waits, as
+// for a slow statement.
+func (p *sparkProxy) hold(t *testing.T, text string) (held <-chan struct{}, release func()) {
+	h := &proxyHold{text: text, held: make(chan struct{}), release: make(chan struct{})}
+	p.mu.Lock()
+	p.holds[text] = h
+	p.mu.Unlock()
+	release = func() { h.once.Do(func() { close(h.release) }) }
+	t.Cleanup(release)
+	return h.held, release
+}
+
+// observe tells the watches of m, and returns the hold that takes it
+// (nil: m goes on at once).
+func (p *sparkProxy) observe(m []byte) *proxyHold {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for text, ch := range p.watches {
@@ -135,6 +164,14 @@ func (p *sparkProxy) observe(m []byte) {
 			}
 		}
 	}
+	for text, h := range p.holds {
+		if bytes.Contains(m, []byte(text)) {
+			delete(p.holds, text)
+			close(h.held)
+			return h
+		}
+	}
+	return nil
 }
 
 // take returns the calls counted since the last take, by method.
