@@ -405,6 +405,7 @@ func (s *S3Store) putMultipart(ctx context.Context, k string, body io.ReadSeeker
 		parts = append(parts, types.CompletedPart{ETag: p.ETag, PartNumber: aws.Int32(num)})
 		done += int64(n)
 		s.bytesWritten.Add(int64(n))
+		FailPoint(FailUploadPart)
 	}
 	s.puts.Add(1)
 	_, err = s.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: &s.bucket, Key: &k, UploadId: up.UploadId,

@@ -22,6 +22,16 @@ import (
 // hit counts the files: "delta.upload:2" stops after the first is up).
 const FailUpload = "delta.upload"
 
+// FailUploadPart: a multipart upload of a data file has sent a part (the
+// hit counts the parts): the object is not visible, the upload is
+// pending in the bucket.
+const FailUploadPart = "delta.upload.part"
+
+// FailCommitGated: a commit to a bucket table has written its marker
+// under _laktory/commits/ and passed the lease check; its commit file is
+// not written.
+const FailCommitGated = "delta.commit.gated"
+
 // A transaction on a remote table (an s3:// root) writes its data files
 // and deletion vectors with DuckDB into a local staging folder laid out as
 // the table is, uploads them before the commit, then commits with the
@@ -178,6 +188,7 @@ func (tx *Transaction) putCommit(ctx context.Context, logDir string, v int64, da
 		return false, err
 	}
 	defer done()
+	FailPoint(FailCommitGated)
 	if h := commitGatedHook.Load(); h != nil {
 		(*h)(tx.root)
 	}
