@@ -108,9 +108,11 @@ func TestS3LakeLease(t *testing.T) {
 
 	held := &heldEngine{Engine: &fakeEngine{Engine: ra.local}, on: "all_orders", begun: make(chan struct{}), release: make(chan struct{})}
 	ra.cfg.Engine = sparkBucket{Engine: held}
-	ra.cfg.LeaseTTL = 1500 * time.Millisecond
+	// TTLs of seconds: under -race at a load of 30, a renewal (every
+	// TTL/3, lost 1/6 TTL before the expiry) can take a second.
+	ra.cfg.LeaseTTL = 6 * time.Second
 	rc.cfg.Engine = sparkBucket{Engine: &fakeEngine{Engine: rc.local}}
-	rc.cfg.LeaseTTL = 1500 * time.Millisecond
+	rc.cfg.LeaseTTL = 6 * time.Second
 	sparkDone := make(chan outcome, 1)
 	go func() { sparkDone <- run(t, ra, sa, Request{Pipelines: []string{"pl-client-acme"}, Refresh: "FULL"}) }()
 	<-held.begun
@@ -166,12 +168,12 @@ func TestS3LakeLeaseLeftBehind(t *testing.T) {
 	mustRun(t, ra, sa, Request{Pipelines: []string{"pl-client-acme"}})
 	orders := sa.Layout.TablePath(workspace.ParseTableName("all_orders", "", ""))
 	ra.cfg.Engine = sparkBucket{Engine: &fakeEngine{Engine: ra.local}}
-	ra.cfg.LeaseTTL = time.Second
+	ra.cfg.LeaseTTL = 4 * time.Second
 	killed := delta.LeaseOwner{Host: "laptop-2", Workspace: "/elsewhere", PID: 4242, Run: "run 3 on the Spark engine"}
 	leaveLease := func() delta.LeaseRecord {
 		t.Helper()
 		now := time.Now().UTC()
-		rec := delta.LeaseRecord{ID: "killed-" + now.String(), Owner: killed, AcquiredAt: now, RenewedAt: now, ExpiresAt: now.Add(1500 * time.Millisecond)}
+		rec := delta.LeaseRecord{ID: "killed-" + now.String(), Owner: killed, AcquiredAt: now, RenewedAt: now, ExpiresAt: now.Add(8 * time.Second)} // past the run's planning, even under load
 		body, _ := json.Marshal(rec)
 		st, err := delta.OpenStore(context.Background(), orders, delta.StoreOptions{})
 		if err != nil {
