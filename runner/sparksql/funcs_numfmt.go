@@ -69,7 +69,7 @@ func toChar(name string) *fnDef {
 			dc.name = renamed(c.name, "date_format")
 			return d.impl(&dc)
 		case x.t.Kind == KBinary:
-			return nil, unsupported(c.argPos(0), "", "%s of a binary value", c.def.name)
+			return c.binaryToChar()
 		}
 		if _, err := c.numFormat(1); err != nil {
 			return nil, err
@@ -104,10 +104,41 @@ func toChar(name string) *fnDef {
 	})
 }
 
+// binaryToChar is Spark's to_char and to_varchar of a binary value
+// (ToCharacterBuilder): the format, a foldable non-NULL string read in
+// lower case and trimmed, picks base64, hex or utf-8 (Base64, Hex,
+// Decode); another one is INVALID_PARAMETER_VALUE.BINARY_FORMAT.
+func (c *fcall) binaryToChar() (*rx, error) {
+	f := c.args[1]
+	if !f.foldable || f.t.Kind != KString {
+		// Spark names the format's type (VOID for NULL).
+		return nil, sparkErr(c.argPos(1), "NON_FOLDABLE_ARGUMENT", "The function `%s` requires the parameter `format` to be a foldable expression of the type \"%s\", but the actual argument is a non-foldable.", c.def.name, strings.ToUpper(f.t.String()))
+	}
+	if f.lit == nil || f.lit.Kind != LitString {
+		return nil, unsupported(c.argPos(1), "write the format as a string literal", "%s of a binary value with a computed format", c.def.name)
+	}
+	var impl string
+	switch strings.TrimSpace(strings.ToLower(f.lit.Value)) {
+	case "base64":
+		impl = "base64"
+	case "hex":
+		impl = "hex"
+	case "utf-8":
+		return c.out(tString, "decode("+c.args[0].sql+")"), nil
+	default:
+		return nil, sparkErr(c.argPos(1), "INVALID_PARAMETER_VALUE.BINARY_FORMAT", "The value of parameter(s) `format` in `%s` is invalid: expects one of binary formats 'base64', 'hex', 'utf-8', but got '%s'.", c.def.name, strings.TrimSpace(strings.ToLower(f.lit.Value)))
+	}
+	d := lookupFunc(impl)
+	dc := *c
+	dc.def = d
+	dc.args = c.args[:1]
+	return d.impl(&dc)
+}
+
 func numFmtFuncs() []*fnDef {
 	out := []*fnDef{toNumber("to_number", false), toNumber("try_to_number", true), toChar("to_char"), toChar("to_varchar")}
 	for _, d := range out[2:] {
-		d.note = "of numbers and strings (as DECIMAL(38,18)) with Spark's number format, of dates and timestamps as date_format; of binary values refused"
+		d.note = "of numbers and strings (as DECIMAL(38,18)) with Spark's number format, of dates and timestamps as date_format; of binary values as base64, hex or utf-8"
 	}
 	return out
 }

@@ -621,7 +621,12 @@ func stringFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
-			return c.out(tString, "to_base64("+b+")"), nil
+			// Spark's Base64 is Java's MIME encoder
+			// (spark.sql.chunkBase64String.enabled, true by default): lines
+			// of 76 characters separated by CRLF.
+			v, i := c.r.lambdaName(), c.r.lambdaName()
+			return c.out(tString, "list_transform([to_base64("+b+")], "+v+" -> CASE WHEN "+v+" IS NULL OR length("+v+") <= 76 THEN "+v+
+				" ELSE array_to_string(list_transform(range(0, length("+v+"), 76), "+i+" -> substr("+v+", "+i+" + 1, 76)), chr(13) || chr(10)) END)[1]"), nil
 		}),
 		strFn("unbase64", Same, tBinary, "s", "from_base64(%s)"),
 		withNote(fn("levenshtein", Macro, 2, 3, func(c *fcall) (*rx, error) {

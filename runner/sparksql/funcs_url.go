@@ -65,7 +65,7 @@ func parseURL(name string, try bool) *fnDef {
 func urlFuncs() []*fnDef {
 	out := []*fnDef{parseURL("parse_url", false), parseURL("try_parse_url", true)}
 	for _, d := range out {
-		d.note = "as java.net.URI parses; the part and the query key must be literals; an IPv6 host with a scope id stops the run"
+		d.note = "as java.net.URI parses; the part and the query key must be literals"
 	}
 	return out
 }

@@ -64,6 +64,21 @@ def url():
     return s
 
 
+# IPv6 literals with a scope id (RFC 4007's %zone, as java.net.URI reads
+# it: an address, '%', then letters, digits, '_' or '.'), drawn apart so
+# that the URLs above stay the same.
+zrnd = random.Random(20261204)
+
+
+def zone_url():
+    addr = zrnd.choice(["fe80::1", "::1", "2001:db8::7", "", "::ffff:1.2.3.4", "fe80::1:2", "fe80:1", "1.2.3.4"])
+    zone = zrnd.choice(["eth0", "25eth0", "", "en_0", "a.b", "e-x", "%41", "é", "x y", "0", "%", "eth0]"])
+    s = zrnd.choice(["http://", "https://", "//", "s3://u@"]) + "[" + addr + "%" + zone + "]"
+    if zrnd.random() < 0.4:
+        s += ":" + zrnd.choice(["80", "", "x"])
+    return s + zrnd.choice(["", "/", "/x", "/a?k=1", "#f"])
+
+
 def q(s):
     return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
@@ -72,7 +87,7 @@ def main():
     spark = (SparkSession.builder.master("local[1]").config("spark.sql.ansi.enabled", "true")
              .config("spark.ui.enabled", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
-    urls = sorted({url() for _ in range(700)})
+    urls = sorted({url() for _ in range(700)} | {zone_url() for _ in range(120)})
     cases = []
     for i in range(0, len(urls), 40):
         chunk = urls[i:i + 40]

@@ -22,7 +22,8 @@ const SparkSHA2 = "spark_sha2"
 
 // RegisterFunctions adds the engine's Go scalar functions (SparkSHA2,
 // SparkToNumber, SparkToChar, SparkParseURL, SparkURLCheck,
-// SparkGetJSONObject, SparkJSONRead, SparkJSONPretty) to
+// SparkGetJSONObject, SparkJSONRead, SparkJSONPretty, SparkXXHash64,
+// SparkXXHash64Decimal) to
 // db's catalog, where every connection of db sees them. OpenDB calls it;
 // a test that opens DuckDB itself calls it on its database.
 func RegisterFunctions(ctx context.Context, db *sql.DB) error {
@@ -66,6 +67,9 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 		if err := duckdb.RegisterScalarUDF(conn, name, &urlFunc{name: name, str: str}); err != nil {
 			return fmt.Errorf("register functions: %s: %w", name, err)
 		}
+	}
+	if err := registerXXHash(conn); err != nil {
+		return fmt.Errorf("register functions: %w", err)
 	}
 	for _, name := range []string{SparkGetJSONObject, SparkJSONRead, SparkJSONPretty} {
 		if err := duckdb.RegisterScalarUDF(conn, name, &jsonFunc{name: name, str: str}); err != nil {

@@ -3,8 +3,9 @@
 // and try_parse_url read URLs with: the raw components, a registry-based
 // authority where the server form does not parse (a host with an
 // underscore: no host), and the strings Java rejects. IPv6 literals are
-// read with net/netip's grammar; a scope id (%) or a literal netip and
-// Java may judge apart is reported as unsupported rather than guessed.
+// read with net/netip's grammar, a scope id (%eth0) with Java's; a literal
+// netip and Java may judge apart is reported as unsupported rather than
+// guessed.
 // The package imports no other package of the product.
 package javauri
 
@@ -68,6 +69,7 @@ var (
 	cServer    = mk(true, unres, ";:&=+$,", digits, alphas, "-", ".:@[]")
 	cServerPct = mk(true, unres, ";:&=+$,", digits, alphas, "-", ".:@[]", "%")
 	cScheme    = mk(false, alphas, digits, "+-.")
+	cScopeID   = mk(false, alphas, digits, "_.")
 )
 
 type parser struct {
@@ -299,11 +301,32 @@ func (p *parser) parseServer(i, n int) int {
 		i++
 		q = p.scanStop(i, n, "/?#", "]")
 		if q > i && p.at(q, n, ']') {
-			lit := string(utf16.Decode(p.in[i:q]))
+			// A scope id: the address up to the first '%', then at
+			// least one of Java's L_SCOPE_ID (letters, digits, '_',
+			// '.'); a '%' first is part of the address (malformed).
+			r := i
+			for r < q && p.in[r] != '%' {
+				r++
+			}
+			if r == i {
+				p.fail()
+				return i
+			}
+			lit := string(utf16.Decode(p.in[i:r]))
 			a, err := netip.ParseAddr(lit)
 			if err != nil || !a.Is6() || a.Zone() != "" {
 				p.err = ErrUnsupported
 				return i
+			}
+			if r < q {
+				if r+1 == q {
+					p.fail()
+					return i
+				}
+				p.checkChars(r+1, q, cScopeID)
+				if p.err != nil {
+					return i
+				}
 			}
 			p.uri.Host = p.str(i-1, q+1)
 			i = q + 1

@@ -55,7 +55,9 @@ func TestSparkCases(t *testing.T) {
 			invalid++
 		}
 	}
-	if valid < 200 || invalid < 200 || unsupported > 20 {
+	// Not judged: IPv6 literals netip reads apart from Java (the zone
+	// URLs' IPv4 and one-colon literals among them).
+	if valid < 200 || invalid < 200 || unsupported > 30 {
 		t.Errorf("%d valid, %d invalid, %d unsupported: too few cases", valid, invalid, unsupported)
 	}
 	t.Logf("%d URLs: %d valid, %d rejected as Java rejects them, %d not judged", len(doc.Cases), valid, invalid, unsupported)
