@@ -37,6 +37,9 @@ func (r *Runner) Validate(ctx context.Context, snap *workspace.Snapshot, opts va
 // validate is Validate with the schema flow limited to some pipelines (and
 // what they read); nil: all.
 func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts validate.Options, pipelines []string) ([]validate.Diagnostic, error) {
+	// The nodes bound by this check share the columns of the statements
+	// they prepared (local.CheckBinds).
+	ctx, _ = local.WithCheckBinds(ctx)
 	res, err := r.flow.Check(ctx, snap, pipelines...)
 	if err != nil {
 		return nil, err
@@ -60,6 +63,7 @@ func (r *Runner) validate(ctx context.Context, snap *workspace.Snapshot, opts va
 // pipeline's backend writes it as. It binds what Validate binds (from the
 // flow's caches when it ran just before).
 func (r *Runner) SinkSchemas(ctx context.Context, snap *workspace.Snapshot) ([]schemaflow.SinkSchema, error) {
+	ctx, _ = local.WithCheckBinds(ctx)
 	res, err := r.flow.Check(ctx, snap)
 	if err != nil {
 		return nil, err

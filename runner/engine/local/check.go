@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -37,11 +40,19 @@ type checkView struct {
 	name  string // as created (unquoted)
 	query string
 	cols  []engine.Column
+	// shape is a query of no rows with the view's columns (shapeQuery);
+	// exact: a statement over the view binds over its shape as over the
+	// view (see shapes).
+	shape string
+	exact bool
 }
 
 // checkState is a check session's views; nil on other sessions.
 type checkState struct {
 	views []checkView
+	// binds: the columns of the statements the check sessions of one
+	// schema check prepared (WithCheckBinds), nil: none kept.
+	binds *CheckBinds
 	// real: the views were created in DuckDB, and the session works as
 	// any other from now on.
 	real bool
@@ -55,8 +66,103 @@ func (e *Engine) OpenCheck(ctx context.Context) (engine.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.(*Session).check = &checkState{}
+	s.(*Session).check = &checkState{binds: checkBindsFrom(ctx)}
 	return s, nil
+}
+
+// CheckBinds are the columns of the statements that the check sessions of
+// one schema check prepared, by their text with the names of the
+// sessions' kept views numbered instead (bindKey): the nodes of a
+// workspace repeat their shapes (the same sources, steps over the same
+// columns, the same expectations), and with the views they read written as
+// their shapes (withShapes) the statements of two nodes are often one text.
+// Only statements that prepared are kept; errors are DuckDB's, each time.
+// A statement's columns are those its text binds to, with the catalog and
+// the files it may read as they were when it was first prepared: the
+// binds are kept for one check (one validate), as its schemas are read
+// once.
+type CheckBinds struct {
+	m sync.Map // key -> []engine.Column
+	n atomic.Int64
+	// hits, for the benchmarks and tests.
+	hits atomic.Int64
+}
+
+// maxCheckBinds bounds the binds one check keeps.
+const maxCheckBinds = 100_000
+
+type checkBindsKey struct{}
+
+// WithCheckBinds is ctx with a new CheckBinds, which the check sessions
+// opened with it (Engine.OpenCheck) share.
+func WithCheckBinds(ctx context.Context) (context.Context, *CheckBinds) {
+	b := &CheckBinds{}
+	return context.WithValue(ctx, checkBindsKey{}, b), b
+}
+
+func checkBindsFrom(ctx context.Context) *CheckBinds {
+	b, _ := ctx.Value(checkBindsKey{}).(*CheckBinds)
+	return b
+}
+
+// Hits is the number of statements answered from the binds kept.
+func (b *CheckBinds) Hits() int64 { return b.hits.Load() }
+
+// bindKey is stmt with each quoted name of a kept view replaced by a
+// number ("\x00" and the order of its first place in stmt), so that two
+// sessions' statements over views of the same texts are one key; ok is false where
+// that would not be exact: the text holds a NUL, or a view's name appears
+// elsewhere than as a quoted name (in a string literal, unquoted).
+func (s *Session) bindKey(stmt string) (string, bool) {
+	if strings.IndexByte(stmt, 0) >= 0 {
+		return "", false
+	}
+	views := s.check.views
+	order := map[string]int{}
+	var b strings.Builder
+	b.Grow(len(stmt))
+	for i := 0; i < len(stmt); i++ {
+		ch := stmt[i]
+		if ch != '"' && ch != '\'' {
+			b.WriteByte(ch)
+			continue
+		}
+		j := strings.IndexByte(stmt[i+1:], ch)
+		if j < 0 {
+			return "", false
+		}
+		tok := stmt[i+1 : i+1+j]
+		if ch == '"' && viewIndex(views, tok) >= 0 {
+			k, seen := order[tok]
+			if !seen {
+				k = len(order)
+				order[tok] = k
+			}
+			fmt.Fprintf(&b, "\"\x00%d\"", k)
+			i += j + 1
+			continue
+		}
+		b.WriteString(stmt[i : i+j+2])
+		i += j + 1
+	}
+	key := b.String()
+	// Outside the names replaced, no view's name may remain.
+	for _, v := range views {
+		if strings.Contains(key, v.name) {
+			return "", false
+		}
+	}
+	return key, true
+}
+
+// viewIndex is the index of the kept view named name, or -1.
+func viewIndex(views []checkView, name string) int {
+	for k, v := range views {
+		if v.name == name {
+			return k
+		}
+	}
+	return -1
 }
 
 // Materialized reports whether a check session gave up on keeping its
@@ -92,8 +198,81 @@ func (s *Session) checkCreateView(ctx context.Context, name, query string) (bool
 	if !ok || duplicateNames(cols) {
 		return false, s.settle(ctx)
 	}
-	s.check.views = append(s.check.views, checkView{name: name, query: query, cols: cols})
+	exact := !containsFold(query, "collat") && !untypedNull(query)
+	for _, v := range s.check.views {
+		if !v.exact && strings.Contains(query, v.name) {
+			exact = false
+			break
+		}
+	}
+	s.check.views = append(s.check.views, checkView{name: name, query: query, cols: cols, shape: shapeQuery(cols), exact: exact})
 	return true, nil
+}
+
+// shapeQuery is a query of no rows with the given columns, as the schema
+// check's empty relations are written; "" where there is none (no
+// columns, a column of NULLs).
+func shapeQuery(cols []engine.Column) string {
+	if len(cols) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if c.Type == `"NULL"` {
+			// Neither CAST(NULL AS "NULL") nor NULL of a relation of
+			// no rows is read as a view's column of NULLs
+			// (coalesce(n, 'z') is an INTEGER over them, a VARCHAR over
+			// the view): no shape.
+			return ""
+		}
+		fmt.Fprintf(&b, "CAST(NULL AS %s) AS %s", c.Type, quoteIdent(c.Name))
+	}
+	b.WriteString(" LIMIT 0")
+	return b.String()
+}
+
+// untypedNull: text has a NULL that is not a test (IS NULL, IS NOT NULL)
+// or typed (CAST(NULL AS t), NULL::t), so a column of the view may be of
+// DuckDB's NULL type: a prepared statement gives such a column as an
+// INTEGER, while a view keeps it NULL (coalesce(n, 'z') is a VARCHAR over
+// the view). The text is not parsed: a NULL in a string literal counts.
+func untypedNull(text string) bool {
+	low := strings.ToLower(text)
+	for i := 0; ; {
+		j := strings.Index(low[i:], "null")
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len("null")
+		i = end
+		if at > 0 && isIdentByte(low[at-1]) || end < len(low) && isIdentByte(low[end]) {
+			continue
+		}
+		before := strings.TrimRight(low[:at], " \t\r\n")
+		after := strings.TrimLeft(low[end:], " \t\r\n")
+		switch {
+		case strings.HasSuffix(before, "cast(") && strings.HasPrefix(after, "as") && (len(after) == 2 || !isIdentByte(after[2])):
+		case strings.HasPrefix(after, "::"):
+		case wordSuffix(before, "is"):
+		case wordSuffix(before, "not") && wordSuffix(strings.TrimRight(strings.TrimSuffix(before, "not"), " \t\r\n"), "is"):
+		default:
+			return true
+		}
+	}
+}
+
+// wordSuffix: s ends with the word w.
+func wordSuffix(s, w string) bool {
+	return strings.HasSuffix(s, w) && (len(s) == len(w) || !isIdentByte(s[len(s)-len(w)-1]))
+}
+
+// containsFold: s holds sub, whatever the case of either.
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), sub)
 }
 
 // checkColumns prepares query with the views it reads (directly or
@@ -109,14 +288,32 @@ func (s *Session) checkColumns(ctx context.Context, query string) ([]engine.Colu
 			return v.cols, true
 		}
 	}
-	stmt := s.withViews(query)
+	stmt, shaped := s.withShapes(query)
+	if !shaped {
+		stmt = s.withViews(query)
+	}
+	var key string
+	binds := s.check.binds
+	if binds != nil {
+		var keyed bool
+		if key, keyed = s.bindKey(stmt); !keyed {
+			binds = nil
+		} else if c, hit := binds.m.Load(key); hit {
+			binds.hits.Add(1)
+			return slices.Clone(c.([]engine.Column)), true
+		}
+	}
 	var cols []engine.Column
 	var ok bool
 	err := s.Conn.Raw(func(dc any) error {
 		cols, ok = preparedColumns(dc, stmt)
 		return nil
 	})
-	return cols, ok && err == nil && ctx.Err() == nil
+	ok = ok && err == nil && ctx.Err() == nil
+	if ok && binds != nil && binds.n.Add(1) <= maxCheckBinds {
+		binds.m.Store(key, slices.Clone(cols))
+	}
+	return cols, ok
 }
 
 // withViews is query with the kept views it reads in front, in the order
@@ -152,6 +349,43 @@ func (s *Session) withViews(query string) string {
 	b.WriteString(" ")
 	b.WriteString(query)
 	return b.String()
+}
+
+// withShapes is query with the kept views it reads in front as queries of
+// no rows of their columns (checkView.shape), each view's text bound once
+// (when it was created) instead of again under every statement that reads
+// it: a node's chain of views (its inputs, sources, filters, steps, its
+// expectations) bound again at each link cost time in the square of its
+// length. A statement's names and types are those of the columns it
+// reads, not of how a view computes them, except where ok is false and
+// withViews is used: a view whose column's type carries what its name does
+// not (a collation; DuckDB's NULL type, which a prepared statement names
+// INTEGER), or that reads such a view, and a view with no columns. (What
+// DuckDB computes from rows at bind time, PIVOT without IN lists, query()
+// and query_table(), reads the catalog, where kept views are not: those
+// statements do not prepare either way, and the session gives up.)
+func (s *Session) withShapes(query string) (string, bool) {
+	var b strings.Builder
+	for _, v := range s.check.views {
+		if !strings.Contains(query, v.name) {
+			continue
+		}
+		if !v.exact || v.shape == "" {
+			return "", false
+		}
+		if b.Len() == 0 {
+			b.WriteString("WITH ")
+		} else {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s AS NOT MATERIALIZED (%s\n)", quoteIdent(v.name), v.shape)
+	}
+	if b.Len() == 0 {
+		return query, true
+	}
+	b.WriteString(" ")
+	b.WriteString(query)
+	return b.String(), true
 }
 
 // checkQueryRow is QueryRow on a check session: the query as a subquery
