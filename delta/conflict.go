@@ -78,11 +78,16 @@ func IsRetryable(err error) bool {
 	return false
 }
 
-// checkConflict checks one winning commit against the transaction, in
-// Spark's order: protocol, metadata, concurrent appends matching what the
-// transaction read, files both removed, files the transaction read that
-// the winner removed, application transactions. nil means the
-// transaction can be rebased over the winner.
+// checkConflict checks one winning commit against the transaction in the
+// order of Delta 4.4's ConflictChecker.checkConflicts
+// (spark/src/main/scala/org/apache/spark/sql/delta/ConflictChecker.scala:
+// 280-319), so that a winner breaking several rules is reported as Delta
+// reports it: the protocol (checkProtocolCompatibility, l.325), the
+// metadata (checkNoMetadataUpdates, l.643), the application transactions
+// the transaction read (l.1219, checked before the files since Delta 3.x),
+// then the files: added files the transaction should have read (l.1134),
+// removed files it read (l.1167), removed files it removes too (l.1196).
+// nil means the transaction can be rebased over the winner.
 func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 	fail := func(sentinel error, format string, args ...any) *ConflictError {
 		e := &ConflictError{Table: tx.root, ReadVersion: tx.ReadVersion(), WinningVersion: c.Version,
@@ -93,11 +98,11 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 		return e
 	}
 	var (
-		adds     []*Add
-		removes  []*Remove
-		hasMeta  bool
-		hasProto bool
-		txnApps  []string
+		adds    []*Add
+		removes []*Remove
+		hasMeta bool
+		proto   *Protocol
+		txnApps []string
 	)
 	for _, a := range c.Actions {
 		switch {
@@ -108,7 +113,7 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 		case a.MetaData != nil:
 			hasMeta = true
 		case a.Protocol != nil:
-			hasProto = true
+			proto = a.Protocol
 		case a.Txn != nil:
 			txnApps = append(txnApps, a.Txn.AppID)
 		}
@@ -118,18 +123,46 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 		e.created = true
 		return e
 	}
-	if hasProto {
-		return fail(ErrProtocolChanged, "the concurrent commit changed the protocol")
+	if proto != nil {
+		if err := tx.checkWinningProtocol(proto); err != nil {
+			return fail(ErrProtocolChanged, "%s", err)
+		}
 	}
 	if hasMeta {
 		return fail(ErrMetadataChanged, "the concurrent commit changed the schema, partitioning or properties")
 	}
+	if tx.appTxn != nil {
+		for _, app := range txnApps {
+			if app == tx.appTxn.AppID {
+				return fail(ErrConcurrentTransaction, "application %q committed a txn concurrently", app)
+			}
+		}
+	}
 
-	// Concurrent appends: adds the transaction's reads should have seen.
+	// Concurrent appends: adds the transaction's reads should have seen
+	// (ConflictChecker.scala:1145-1151). A winner's adds are blind appends
+	// when its commitInfo says isBlindAppend, else only its adds that
+	// change data count (WinningCommitSummary.changedDataAddedFiles:
+	// OPTIMIZE's dataChange=false files never conflict). Serializable
+	// counts both; WriteSerializable the changed-data adds only, unless
+	// this transaction changes the metadata; SnapshotIsolation none.
 	blind := c.Info != nil && c.Info.IsBlindAppend != nil && *c.Info.IsBlindAppend
-	checkAdds := adds
-	if blind && tx.isolationLevel() == isolationWriteSerializable && tx.metadata == nil {
-		checkAdds = nil // WriteSerializable ignores blind appends
+	var blindAdds, changedAdds []*Add
+	if blind {
+		blindAdds = adds
+	} else {
+		for _, a := range adds {
+			if a.DataChange {
+				changedAdds = append(changedAdds, a)
+			}
+		}
+	}
+	var checkAdds []*Add
+	switch level := tx.commitIsolationLevel(); {
+	case level == isolationWriteSerializable && tx.metadata == nil:
+		checkAdds = changedAdds
+	case level == isolationSerializable || level == isolationWriteSerializable:
+		checkAdds = append(changedAdds, blindAdds...)
 	}
 	if len(checkAdds) > 0 {
 		if tx.readWholeTable {
@@ -146,13 +179,7 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 		}
 	}
 
-	// Files removed by both.
-	for _, r := range removes {
-		if _, ok := tx.removes[r.Key()]; ok {
-			return fail(ErrConcurrentDeleteDelete, "file %s was removed by both", r.Path)
-		}
-	}
-	// Files the transaction read that the winner removed.
+	// Files the transaction read that the winner removed (l.1167-1189).
 	for _, r := range removes {
 		if tx.readFiles[r.Key()] {
 			return fail(ErrConcurrentDeleteRead, "file %s, read by this transaction, was removed", r.Path)
@@ -161,12 +188,10 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 	if tx.readWholeTable && len(removes) > 0 {
 		return fail(ErrConcurrentDeleteRead, "file %s was removed while this transaction replaces the whole table", removes[0].Path)
 	}
-
-	if tx.appTxn != nil {
-		for _, app := range txnApps {
-			if app == tx.appTxn.AppID {
-				return fail(ErrConcurrentTransaction, "application %q committed a txn concurrently", app)
-			}
+	// Files removed by both (l.1196-1212).
+	for _, r := range removes {
+		if _, ok := tx.removes[r.Key()]; ok {
+			return fail(ErrConcurrentDeleteDelete, "file %s was removed by both", r.Path)
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package delta
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -73,6 +74,11 @@ func truncateOp(e *conflictEnv, tx *Transaction) error {
 	return err
 }
 
+func optimizeOp(e *conflictEnv, tx *Transaction) error {
+	_, err := tx.Optimize(context.Background(), e.db, OptimizeOptions{})
+	return err
+}
+
 func txnOp(app string, version int64) txOp {
 	return func(e *conflictEnv, tx *Transaction) error {
 		_, err := tx.SetAppTransaction(app, version)
@@ -118,14 +124,28 @@ func TestConflictMatrix(t *testing.T) {
 		{name: "partitioned LIKE delete vs append into b", partitioned: true, loser: deleteOp("writer LIKE 'a%'"), winner: appendOp("b", 200)},
 		{name: "partitioned refresh of a vs refresh of b", partitioned: true, loser: refreshOp("a", 100), winner: refreshOp("b", 200)},
 		{name: "partitioned data delete vs append into b", partitioned: true, loser: deleteOp("id % 2 = 0"), winner: appendOp("b", 200), want: ErrConcurrentAppend},
-		{name: "delete vs delete of the same file", loser: deleteOp("id < 5"), winner: deleteOp("writer = 'a'"), want: ErrConcurrentDeleteDelete},
+		// Delete-read is checked before delete-delete (ConflictChecker.scala:310-311).
+		{name: "delete vs delete of the same file", loser: deleteOp("id < 5"), winner: deleteOp("writer = 'a'"), want: ErrConcurrentDeleteRead},
 		{name: "delete vs a rewrite of the file it reads", loser: deleteOp("writer = 'a'"), winner: deleteOp("id = 3"), want: ErrConcurrentAppend},
 		{name: "read file deleted concurrently", loser: ops(deleteOp("writer = 'a' AND id % 100 = 99"), appendOp("c", 300)),
 			winner: deleteOp("writer = 'a'"), want: ErrConcurrentDeleteRead},
 		{name: "truncate vs blind append", loser: truncateOp, winner: appendOp("b", 200), want: ErrConcurrentAppend},
-		{name: "truncate vs delete", loser: truncateOp, winner: deleteOp("writer = 'b'"), want: ErrConcurrentDeleteDelete},
+		{name: "truncate vs delete", loser: truncateOp, winner: deleteOp("writer = 'b'"), want: ErrConcurrentDeleteRead},
+		{name: "delete of nothing and an append vs OPTIMIZE", loser: ops(deleteOp("writer = 'a1'"), appendOp("c", 300)), winner: optimizeOp},
+		{name: "WriteSerializable delete vs OPTIMIZE of the files it read", props: map[string]string{PropIsolationLevel: "WriteSerializable"},
+			loser: deleteOp("writer = 'a'"), winner: optimizeOp, want: ErrConcurrentDeleteRead},
+		// The winner removes b's file (not read) and adds rows of a.
+		{name: "WriteSerializable delete of a vs non-blind append of a", props: map[string]string{PropIsolationLevel: "WriteSerializable"},
+			loser: deleteOp("writer = 'a'"), winner: ops(deleteOp("writer = 'b'"), appendOp("a", 200)), want: ErrConcurrentAppend},
+		{name: "SnapshotIsolation delete of a vs non-blind append of a", props: map[string]string{PropIsolationLevel: "SnapshotIsolation"},
+			loser: deleteOp("writer = 'a'"), winner: ops(deleteOp("writer = 'b'"), appendOp("a", 200))},
 		{name: "blind append vs schema change", loser: appendOp("a", 100), winner: mergeOp("extra", "VARCHAR"), want: ErrMetadataChanged},
-		{name: "blind append vs protocol change", loser: appendOp("a", 100), winner: mergeOp("at", "TIMESTAMP"), want: ErrProtocolChanged},
+		// A protocol that only adds features is judged by the metadata
+		// check (ConflictChecker.scala:325-365, then 643-662).
+		{name: "blind append vs protocol upgrade", loser: appendOp("a", 100), winner: mergeOp("at", "TIMESTAMP"), want: ErrMetadataChanged},
+		{name: "protocol upgrade vs protocol upgrade", loser: mergeOp("at", "TIMESTAMP"), winner: mergeOp("at2", "TIMESTAMP"), want: ErrProtocolChanged},
+		{name: "txn vs same app's txn and a schema change", loser: ops(txnOp("app", 1), appendOp("a", 100)),
+			winner: ops(txnOp("app", 1), mergeOp("extra", "VARCHAR")), want: ErrMetadataChanged},
 		{name: "same application id", loser: ops(txnOp("app", 1), appendOp("a", 100)), winner: ops(txnOp("app", 1), appendOp("b", 200)), want: ErrConcurrentTransaction},
 		{name: "other application id", loser: ops(txnOp("app", 1), appendOp("a", 100)), winner: ops(txnOp("other", 1), appendOp("b", 200))},
 	}
@@ -483,5 +503,87 @@ func TestPutCommitFile(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{CommitFileName(3)}) {
 		t.Fatalf("temporary files left: %v", names)
+	}
+}
+
+// TestIsolationLevel: delta.isolationLevel as Delta 4.4 reads it
+// (TransactionHelper.scala:82-84, isolationLevels.scala:87-91): unset is
+// Serializable, any of the three levels in any case is that level, and
+// the commit records the level it was checked with, SnapshotIsolation for
+// a commit that changes no data (OPTIMIZE, canDowngradeToSnapshotIsolation
+// l.113-146); any other value is refused for writing as Delta refuses it
+// (DELTA_INVALID_ISOLATION_LEVEL), at create and on an existing table.
+func TestIsolationLevel(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		value         string // "" : unset
+		want          string // the level an append records
+		wantOptimized string
+	}{
+		{value: "", want: "Serializable", wantOptimized: "SnapshotIsolation"},
+		{value: "Serializable", want: "Serializable", wantOptimized: "SnapshotIsolation"},
+		{value: "WriteSerializable", want: "WriteSerializable", wantOptimized: "SnapshotIsolation"},
+		{value: "writeSERIALIZABLE", want: "WriteSerializable", wantOptimized: "SnapshotIsolation"},
+		{value: "SnapshotIsolation", want: "SnapshotIsolation", wantOptimized: "SnapshotIsolation"},
+		{value: "bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			db := writeTestDB(t)
+			root := filepath.Join(t.TempDir(), "t")
+			var props map[string]string
+			if tt.value != "" {
+				props = map[string]string{PropIsolationLevel: tt.value}
+			}
+			if tt.want == "" {
+				_, err := BeginCreate(root, TableDefinition{Properties: props}, WriteOptions{})
+				if !errors.Is(err, ErrUnsupportedFeature) || !strings.Contains(err.Error(), "DELTA_INVALID_ISOLATION_LEVEL") {
+					t.Fatalf("create: %v", err)
+				}
+				// A table another writer left with the value: refused too.
+				mustCreate(t, db, root, rangeQuery(0, 3, "'a' AS writer"), nil, nil)
+				setTableProperty(t, root, PropIsolationLevel, tt.value)
+				if _, err := Append(ctx, db, root, rangeQuery(3, 5, "'a' AS writer"), WriteOptions{}); !errors.Is(err, ErrUnsupportedFeature) {
+					t.Fatalf("append: %v", err)
+				}
+				return
+			}
+			mustCreate(t, db, root, rangeQuery(0, 3, "'a' AS writer"), nil, props)
+			for k := 1; k <= 3; k++ {
+				mustAppend(t, db, root, rangeQuery(3*k, 3*k+3, "'a' AS writer"))
+			}
+			if got := commitInfoOf(t, root, 1).IsolationLevel; got != tt.want {
+				t.Fatalf("append recorded %q, want %q", got, tt.want)
+			}
+			res, _, err := Optimize(ctx, db, root, OptimizeOptions{}, WriteOptions{})
+			if err != nil || !res.Committed {
+				t.Fatalf("optimize: %+v %v", res, err)
+			}
+			if got := commitInfoOf(t, root, res.Version).IsolationLevel; got != tt.wantOptimized {
+				t.Fatalf("optimize recorded %q, want %q", got, tt.wantOptimized)
+			}
+		})
+	}
+}
+
+// setTableProperty commits a metaData with the property set, as another
+// writer would.
+func setTableProperty(t *testing.T, root, key, value string) {
+	t.Helper()
+	s := mustSnapshot(t, root)
+	m := s.Metadata()
+	conf := map[string]string{}
+	for k, v := range m.Configuration {
+		conf[k] = v
+	}
+	conf[key] = value
+	m.Configuration = conf
+	meta, err := json.Marshal(map[string]any{"metaData": m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(root, LogDirName, fmt.Sprintf("%020d.json", s.Version()+1))
+	if err := os.WriteFile(name, append([]byte(`{"commitInfo":{"timestamp":0,"operation":"SET TBLPROPERTIES"}}`+"\n"), append(meta, '\n')...), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -133,7 +133,8 @@ func TestRefreshAfterOptimize(t *testing.T) {
 }
 
 // TestOptimizeConcurrency: an optimize whose files a concurrent commit
-// removed fails with a retryable conflict and leaves no file behind; a
+// removed fails with a retryable conflict (DELTA_CONCURRENT_DELETE_READ: it
+// read them; Delta checks that before delete-delete) and leaves no file behind; a
 // concurrent append does not conflict and its rows stay.
 func TestOptimizeConcurrency(t *testing.T) {
 	ctx := context.Background()
@@ -159,7 +160,7 @@ func TestOptimizeConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = tx.Commit(ctx)
-	if !IsRetryable(err) || !errors.Is(err, ErrConcurrentDeleteDelete) {
+	if !IsRetryable(err) || !errors.Is(err, ErrConcurrentDeleteRead) {
 		t.Fatalf("optimize over a concurrent delete: %v", err)
 	}
 	if n := len(dataFiles(t, root)); n != len(filesBefore)+1 { // the delete's rewrite

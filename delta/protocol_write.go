@@ -128,6 +128,9 @@ func checkWritableSnapshot(s *Snapshot) error {
 	if err := s.protocol.CheckWritable(s.root); err != nil {
 		return err
 	}
+	if err := checkIsolationLevel(s.root, s.metadata.Configuration); err != nil {
+		return err
+	}
 	if s.protocol.writerFeatureActive(FeatureGeneratedColumns, 4) || s.protocol.writerFeatureActive(FeatureIdentityColumns, 6) {
 		var bad []string
 		walkFields(s.schema, "", func(path string, f *StructField) {

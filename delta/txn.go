@@ -321,6 +321,9 @@ func (tx *Transaction) define(schema *StructType, def TableDefinition) error {
 			props[k] = v
 		}
 	}
+	if err := checkIsolationLevel(tx.root, props); err != nil {
+		return err
+	}
 	mode := ColumnMappingMode(props[PropColumnMappingMode])
 	mapping := mode == ColumnMappingName || mode == ColumnMappingID
 	tx.def = def
@@ -894,17 +897,120 @@ func (tx *Transaction) inCommitTimestamps() bool {
 		strings.EqualFold(tx.view.metadata.Configuration[PropEnableInCommitTS], "true")
 }
 
-// isolationLevel is the table's isolation level for conflict checks.
+// isolationLevel is the table's isolation level, delta.isolationLevel as
+// Delta 4.4 reads it (TransactionHelper.scala:82-84, DeltaConfig.scala:
+// 810-816, isolationLevels.scala:87-91): Serializable when unset, any of
+// the three levels in any case (reading does not validate; OSS Delta
+// refuses only to SET another value than Serializable).
+// checkIsolationLevel refuses a table whose value is none of them.
 func (tx *Transaction) isolationLevel() string {
-	if strings.EqualFold(tx.view.metadata.Configuration[PropIsolationLevel], isolationWriteSerializable) {
-		return isolationWriteSerializable
+	l, _ := tableIsolationLevel(tx.view.metadata.Configuration)
+	return l
+}
+
+// tableIsolationLevel parses delta.isolationLevel; ok is false for a value
+// that is not an isolation level.
+func tableIsolationLevel(conf map[string]string) (level string, ok bool) {
+	v, set := conf[PropIsolationLevel]
+	if !set {
+		return isolationSerializable, true
 	}
-	return isolationSerializable
+	for _, l := range []string{isolationSerializable, isolationWriteSerializable, isolationSnapshot} {
+		if strings.EqualFold(v, l) {
+			return l, true
+		}
+	}
+	return isolationSerializable, false
+}
+
+// checkIsolationLevel refuses to write a table whose delta.isolationLevel
+// is not an isolation level, as Delta does (every write fails with
+// DELTA_INVALID_ISOLATION_LEVEL, IsolationLevel.fromString).
+func checkIsolationLevel(root string, conf map[string]string) error {
+	if _, ok := tableIsolationLevel(conf); !ok {
+		return fmt.Errorf("%w: table %s: delta.isolationLevel %q is not an isolation level (Serializable, WriteSerializable or SnapshotIsolation); Delta refuses every write to it (DELTA_INVALID_ISOLATION_LEVEL): set the property to Serializable",
+			ErrUnsupportedFeature, root, conf[PropIsolationLevel])
+	}
+	return nil
+}
+
+// commitIsolationLevel is the level the commit is checked and recorded
+// with (OptimisticTransaction.getIsolationLevelToUse, l.2707;
+// TransactionHelper.canDowngradeToSnapshotIsolation, l.113-146): a commit
+// of file actions only, none of them changing data (OPTIMIZE), downgrades
+// to SnapshotIsolation, under WriteSerializable only when the operation
+// does not change data either (ours: OPTIMIZE alone).
+func (tx *Transaction) commitIsolationLevel() string {
+	level := tx.isolationLevel()
+	if tx.creating || tx.metadata != nil || tx.protocol != nil || tx.appTxn != nil || (tx.merge != nil && tx.merge.touched) {
+		return level
+	}
+	for _, a := range tx.adds {
+		if a.DataChange {
+			return level
+		}
+	}
+	for _, a := range tx.dvAdds {
+		if a.DataChange {
+			return level
+		}
+	}
+	for _, r := range tx.removes {
+		if r.DataChange {
+			return level
+		}
+	}
+	for _, a := range tx.optimized {
+		if a.DataChange {
+			return level
+		}
+	}
+	switch level {
+	case isolationSerializable:
+		return isolationSnapshot
+	case isolationWriteSerializable:
+		if len(tx.kinds) == 1 && tx.kinds[0] == opOptimize {
+			return isolationSnapshot
+		}
+	}
+	return level
+}
+
+// checkWinningProtocol is checkProtocolCompatibility
+// (ConflictChecker.scala:325-365): a winner's protocol conflicts when this
+// package cannot write it, when this transaction writes a protocol too,
+// or when it drops a feature (or lowers a version) of the read protocol;
+// a protocol that only adds features is left to the metadata check (the
+// winner's metaData; Delta fails concurrent transactions at a feature's
+// upgrade only behind an internal flag that is off by default).
+func (tx *Transaction) checkWinningProtocol(p *Protocol) error {
+	if err := p.CheckWritable(tx.root); err != nil {
+		return err
+	}
+	if tx.protocol != nil {
+		return errors.New("the concurrent commit changed the protocol, which this transaction changes too")
+	}
+	old := tx.read.protocol
+	if p.MinReaderVersion < old.MinReaderVersion || p.MinWriterVersion < old.MinWriterVersion {
+		return fmt.Errorf("the concurrent commit lowered the protocol to (%d, %d)", p.MinReaderVersion, p.MinWriterVersion)
+	}
+	for _, f := range old.ReaderFeatures {
+		if !slices.Contains(p.ReaderFeatures, f) {
+			return fmt.Errorf("the concurrent commit dropped the table feature %s", f)
+		}
+	}
+	for _, f := range old.WriterFeatures {
+		if !slices.Contains(p.WriterFeatures, f) {
+			return fmt.Errorf("the concurrent commit dropped the table feature %s", f)
+		}
+	}
+	return nil
 }
 
 const (
 	isolationSerializable      = "Serializable"
 	isolationWriteSerializable = "WriteSerializable"
+	isolationSnapshot          = "SnapshotIsolation"
 )
 
 // commitInfo builds the commitInfo action: operation, parameters and
@@ -992,7 +1098,7 @@ func (tx *Transaction) commitInfo() CommitInfo {
 		engine = EngineInfo
 	}
 	info := CommitInfo{Timestamp: time.Now().UnixMilli(), Operation: op, OperationParameters: params,
-		IsolationLevel: tx.isolationLevel(), IsBlindAppend: &blind, OperationMetrics: metrics,
+		IsolationLevel: tx.commitIsolationLevel(), IsBlindAppend: &blind, OperationMetrics: metrics,
 		EngineInfo: engine, TxnID: uuid.NewString(), UserMetadata: tx.opts.UserMetadata}
 	if tx.read != nil {
 		rv := tx.read.version
