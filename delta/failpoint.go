@@ -26,6 +26,13 @@ const (
 	// FailCommitAfter: the commit file is in the log; nothing after it
 	// (checkpoint, the caller's bookkeeping) is done.
 	FailCommitAfter = "delta.commit.after"
+	// FailCommitConflict: the commit lost its race and a winner conflicts
+	// with it; its data files are still on disk (named by no commit), the
+	// conflict not yet returned.
+	FailCommitConflict = "delta.commit.conflict"
+	// FailCommitRebased: the commit lost its race, no winner conflicts;
+	// it is rebased over them and not yet written at the next version.
+	FailCommitRebased = "delta.commit.rebased"
 	// FailDropRenamed: a dropped table's folder is renamed aside
 	// (".<name>.dropped-*"), not yet removed.
 	FailDropRenamed = "delta.drop.renamed"

@@ -749,6 +749,9 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 				continue
 			}
 			if err := tx.checkConflict(ctx, c); err != nil {
+				if IsRetryable(err) {
+					FailPoint(FailCommitConflict)
+				}
 				tx.Abort()
 				return nil, err
 			}
@@ -757,6 +760,7 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 		checked = latest
 		version = latest + 1
 		res.Rebases++
+		FailPoint(FailCommitRebased)
 	}
 	FailPoint(FailCommitAfter)
 	tx.removeStage(true)

@@ -451,7 +451,8 @@ func (e *PlanError) Unwrap() []error {
 // Fail points of the runner (see delta.FailPoint: LAKTORY_FAILPOINT=name
 // or name:N makes the process exit there). Together with the Delta
 // writer's (delta.FailCommitBefore, delta.FailCommitAfter,
-// delta.FailDropRenamed) they are the steps the crash tests kill a run at.
+// delta.FailCommitConflict, delta.FailCommitRebased, delta.FailDropRenamed)
+// they are the steps the crash tests kill a run at.
 const (
 	// FailRefreshIntent: a FULL or RESET of a writer recorded its intent,
 	// nothing is reset yet.
@@ -489,4 +490,4 @@ const (
 // FailPoints lists every named fail point, the Delta writer's included.
 var FailPoints = []string{FailRefreshIntent, FailRefreshReset, FailRefreshStaged, FailRefreshDeleted, FailRefreshDone,
 	FailWholeIntent, FailWholeReset, FailWholeDone, FailBatchOffsets, FailBatchSink, FailBatchCommit,
-	FailMergeMerged, sink.FailFilesRecorded, sink.FailFilesMoved, delta.FailCommitBefore, delta.FailCommitAfter, delta.FailDropRenamed, delta.FailViewWritten}
+	FailMergeMerged, sink.FailFilesRecorded, sink.FailFilesMoved, delta.FailCommitBefore, delta.FailCommitAfter, delta.FailCommitConflict, delta.FailCommitRebased, delta.FailDropRenamed, delta.FailViewWritten}
