@@ -61,16 +61,24 @@ def rows(spark, writer, lo, hi):
 
 
 def error_class(e):
+    """The error class of a Spark or Delta error, without its subclass
+    (DELTA_CONCURRENT_APPEND.WITHOUT_HINT is DELTA_CONCURRENT_APPEND)."""
+    import re
     for m in ("getCondition", "getErrorClass"):
         if hasattr(e, m) and getattr(e, m)():
-            return getattr(e, m)()  # pyspark's CapturedException
+            return getattr(e, m)().split(".")[0]  # pyspark's CapturedException
+    # delta.exceptions.captured.* (ConcurrentAppendException, ...) carry
+    # the class only in their message: "[DELTA_CONCURRENT_APPEND.WITHOUT_HINT] ...".
+    match = re.match(r"\[([A-Z0-9_]+)(\.[A-Z0-9_]+)*\]", str(e).strip())
+    if match:
+        return match.group(1)
     je = getattr(e, "java_exception", None)
     if je is None:
         raise e
     try:
         c = je.getErrorClass()
         if c:
-            return c
+            return c.split(".")[0]
     except Exception:
         pass
     return je.getClass().getName() + ": " + str(je.getMessage()).splitlines()[0]
