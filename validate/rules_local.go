@@ -24,6 +24,7 @@ func (c *checker) local() {
 			for _, s := range n.Sources {
 				c.localSource(n, s)
 				c.polarsReaderKwargs(n, s)
+				c.polarsSourceSchema(n, s)
 			}
 			for _, sk := range n.Sinks {
 				c.localSink(n, sk)

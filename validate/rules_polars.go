@@ -336,3 +336,38 @@ func deltaWriteOptionsNotApplied(v any) string {
 	sort.Strings(bad)
 	return strings.Join(bad, ", ")
 }
+
+// polarsNDJSONPanics are the dtypes polars 1.32.0's NDJSON reader has no
+// deserializer for: a POLARS JSONL or NDJSON source whose `schema`
+// declares one as a column's dtype panics in pl.scan_ndjson ("unexpected dtype
+// when deserializing ndjson", a PanicException), so Laktory's run fails
+// (recorded by scripts/polars/ndjson_schema_cases.py).
+var polarsNDJSONPanics = []string{"Int8", "Int16", "UInt8", "UInt16", "Duration"}
+
+// polarsSourceSchema refuses a POLARS JSON lines source whose declared
+// schema polars cannot read: Laktory's run fails there, ours would read it.
+func (c *checker) polarsSourceSchema(n *workspace.Node, s *workspace.Source) {
+	if s.Kind != workspace.SourceFile || s.Backend != "POLARS" || s.Schema == nil {
+		return
+	}
+	if f := strings.ToUpper(s.Format); f != "JSONL" && f != "NDJSON" {
+		return
+	}
+	for _, col := range s.Schema.Columns {
+		if d := ndjsonPanicDType(col.DType); d != nil {
+			c.add(d.Pos, Error, CodePolarsNDJSONDType,
+				fmt.Sprintf("column '%s' of the schema of source #%d of node '%s' is read as %s: polars 1.32.0 panics reading JSON lines into it (unexpected dtype when deserializing ndjson), so Laktory's run fails",
+					col.Name, s.Index+1, n.Name, LaktoryDType(d.Name)),
+				"declare the column as Int32, Int64, UInt32, UInt64 or String and cast it in a step (SELECT CAST(a AS SMALLINT) ...)")
+		}
+	}
+}
+
+func ndjsonPanicDType(t *workspace.DType) *workspace.DType {
+	// Only a top-level column: polars reads a List or Struct of these
+	// (held out: List(Int8), Struct(Int16) read).
+	if t != nil && slices.Contains(polarsNDJSONPanics, LaktoryDType(t.Name)) {
+		return t
+	}
+	return nil
+}

@@ -2,9 +2,11 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"go/format"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/laktory/workbench/workspace"
@@ -188,5 +190,71 @@ func TestPolarsWriterKwargs(t *testing.T) {
 			}
 			workspacetest.Expect(t, s, ds, tt.wants)
 		})
+	}
+}
+
+// TestPolarsNDJSONSchema: a POLARS JSON lines source whose schema declares
+// a dtype polars 1.32.0's NDJSON reader panics on is LK222, and one it reads
+// is not, as Laktory 0.13.1 ran each case (testdata/polars_ndjson_schema*.json,
+// recorded by scripts/polars/ndjson_schema_cases.py; the held-out file was
+// committed before the rule).
+func TestPolarsNDJSONSchema(t *testing.T) {
+	for _, part := range []string{"polars_ndjson_schema", "polars_ndjson_schema_heldout"} {
+		var spec struct {
+			Cases []struct {
+				Name    string          `json:"name"`
+				Format  string          `json:"format"`
+				Schema  json.RawMessage `json:"schema"`
+				Content string          `json:"content"`
+			} `json:"cases"`
+		}
+		var results map[string]struct {
+			Result  string `json:"result"`
+			Message string `json:"message"`
+		}
+		for path, v := range map[string]any{part + ".json": &spec, part + ".expected.json": &results} {
+			raw, err := os.ReadFile(filepath.Join("testdata", path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(raw, v); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		var panics, reads, other int
+		for _, c := range spec.Cases {
+			r, ok := results[c.Name]
+			if !ok {
+				t.Fatalf("%s: %s has no result (run scripts/polars/ndjson_schema_cases.py)", part, c.Name)
+			}
+			yaml := "name: pl\ndataframe_backend: POLARS\nnodes:\n- name: a\n  sources:\n  - path: data/\n    format: " + c.Format +
+				"\n    schema: " + string(c.Schema) + "\n  sinks:\n  - path: out/\n    format: DELTA\n    mode: APPEND\n"
+			s := workspacetest.Load(t, map[string]string{"pl.yaml": yaml}, workspace.Options{})
+			got := false
+			for _, d := range Check(s, Options{}) {
+				if d.Code == CodePolarsNDJSONDType {
+					got = true
+				}
+			}
+			panicked := r.Result == "PanicException" && r.Message == "unexpected dtype when deserializing ndjson"
+			switch {
+			case panicked:
+				panics++
+			case r.Result == "ok":
+				reads++
+			default:
+				other++
+			}
+			if got && !panicked && c.Content == "" {
+				// validate reads no file: an empty one, which polars reads
+				// without deserializing a value, is refused too.
+				t.Logf("%s %s: LK222 where Laktory reads an empty file", part, c.Name)
+				continue
+			}
+			if got != panicked {
+				t.Errorf("%s %s: LK222 %v, Laktory: %s %s", part, c.Name, got, r.Result, r.Message)
+			}
+		}
+		t.Logf("%s: %d cases, %d polars panics (LK222), %d read, %d fail otherwise", part, len(spec.Cases), panics, reads, other)
 	}
 }
