@@ -290,7 +290,7 @@ func (x *taskExec) lockWriters(ctx context.Context) error {
 		if err := claimWriter(ctx, sp, x.tp.node.Name, x.run.Plan.snap.Dir, x.run.r.clock()); err != nil {
 			return err
 		}
-		if err := x.leaseTable(ctx, sp); err != nil {
+		if err := x.run.leaseTable(ctx, sp, x.sinkPath(sp), x.tp.node.Name, x.log.note); err != nil {
 			return err
 		}
 		if sp.lockDir == "" {
