@@ -22,6 +22,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"gopkg.in/yaml.v3"
 
+	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/frame"
 	"github.com/laktory/workbench/runner/sparksql"
 )
@@ -565,6 +566,11 @@ func TestCorpus(t *testing.T) {
 		}
 		db.SetMaxOpenConns(1)
 		if _, err := db.Exec("SET TimeZone = 'UTC'"); err != nil {
+			t.Fatal(err)
+		}
+		// The scalar functions the translations call (spark_percentile,
+		// spark_xxhash64, ...), as the local engine registers them.
+		if err := local.RegisterFunctions(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}
 		if err := sparksql.Install(context.Background(), func(ctx context.Context, s string) error {
