@@ -96,35 +96,6 @@ func jsonFuncs() []*fnDef {
 	}
 }
 
-// jsonQuote is s as a JSON string, escaped as Jackson escapes it.
-func jsonQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // toJSONSQL is the DuckDB SQL of Spark's to_json text of the value x of
 // type t (NULL fields of structs are left out, NULL elements and map
 // values are null), with the default options: dates yyyy-MM-dd,
@@ -191,7 +162,7 @@ func (r *resolver) toJSONSQL(x string, t *Type, pos int) (string, error) {
 			if r.jsonW != nil && r.jsonW.keepNulls {
 				s = "coalesce(" + s + ", 'null')"
 			}
-			parts = append(parts, duckString(jsonQuote(f.Name)+":")+" || "+s)
+			parts = append(parts, duckString(jackson.Quote(f.Name)+":")+" || "+s)
 		}
 		if len(parts) == 0 {
 			return nullIf(x, "'{}'"), nil
