@@ -118,6 +118,7 @@ const (
 	CodeSourceMissing      = "LK205"
 	CodeNotRegular         = "LK206"
 	CodeRemotePath         = "LK207"
+	CodeIsolationLevel     = "LK208"
 	CodePolarsFileType     = "LK220"
 	CodePolarsReaderType   = "LK221"
 	CodePolarsNDJSONDType  = "LK222"
@@ -257,6 +258,7 @@ var Codes = []CodeInfo{
 	{CodeReadBeforeWrite, Warning, "a node reads a table a later node of its pipeline writes: Laktory runs the reader first (a table_name source is no DAG edge), so it reads the table as the last run left it, and a first run fails"},
 	{CodeCrossCycle, Warning, "pipelines read each other's tables in a cycle: a run of them orders every read but one, which reads the table as the last run left it"},
 	{CodeMaterializedView, Warning, "a mode on a batch node's table sink in a declarative pipeline: Laktory declares it as a materialized view, which each update replaces whatever the mode"},
+	{CodeIsolationLevel, Error, "a sink sets delta.isolationLevel to what Delta refuses to set on a table (SnapshotIsolation, a value that is no isolation level) or under a key in another case, which Delta reads as delta.isolationLevel and local runs would not"},
 	{CodeRemotePath, Warning, "a file source or sink path on Databricks or in an object store (/Volumes/..., dbfs:/..., s3://...) that no `paths:` of laktory-workbench.yaml maps to a local folder; an error in plans, runs and validate --deep"},
 	{CodeNotRegular, Warning, "a file source's folder holds entries that are not regular files (a FIFO, socket, device, link to a folder): skipped, never opened"},
 	{CodeSQLBind, Error, "SQL that does not bind against its inputs' schemas: an unknown column or function, a type mismatch (schema flow)"},

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -66,6 +67,7 @@ func (c *checker) localSink(n *workspace.Node, sk *workspace.Sink) {
 			"write to a DELTA, PARQUET, CSV or JSON sink")
 	}
 	c.deletionVectors(n, sk)
+	c.isolationLevel(n, sk)
 	f := sk.EffectiveFormat()
 	if parts := sk.PartitionBy(); sk.Kind == workspace.SinkFile && strings.EqualFold(f, "JSON") && len(parts) > 0 && sk.Backend != "POLARS" {
 		// On POLARS write_json takes no partition_by: its writer_kwargs check says so.
@@ -149,5 +151,51 @@ func (c *checker) deletionVectors(n *workspace.Node, sk *workspace.Sink) {
 					n.Name, sk.Describe(), DVReadersLost),
 				"remove the property to keep every reader, or read the table with deltalake's QueryBuilder or Spark; `laktory table optimize` purges the deleted rows")
 		}
+	}
+}
+
+// IsolationLevels are the values of delta.isolationLevel a sink may set
+// (in any case, as Delta parses them: IsolationLevel.fromString): the
+// levels Databricks lets a table have, which local runs honour as Delta
+// does (docs/delta-tables.md, "Conflicts and isolation levels").
+var IsolationLevels = []string{"Serializable", "WriteSerializable"}
+
+// isolationLevel refuses a delta.isolationLevel that local runs would not
+// honour as Delta does: SnapshotIsolation (Delta honours it on a table
+// that has it, but refuses to set it), a value that is no level (Delta
+// refuses every write to such a table, DELTA_INVALID_ISOLATION_LEVEL, as
+// local runs do), or the key in another case (Delta's property keys are
+// case-insensitive, DeltaConfigs.validateConfigurations, so Databricks
+// writes delta.isolationLevel where local runs would keep the key as it is
+// and read the table as Serializable).
+func (c *checker) isolationLevel(n *workspace.Node, sk *workspace.Sink) {
+	if sk.Metadata == nil {
+		return
+	}
+	const key = "delta.isolationLevel"
+	for _, k := range slices.Sorted(maps.Keys(sk.Metadata.Properties)) {
+		if !strings.EqualFold(k, key) {
+			continue
+		}
+		v := sk.Metadata.Properties[k]
+		at := sk.Metadata.At("properties")
+		if k != key {
+			c.add(at, Error, CodeIsolationLevel,
+				fmt.Sprintf("node '%s' sets the table property %s of %s: Delta reads it as %s (its keys are case-insensitive), local runs would not", n.Name, k, sk.Describe(), key),
+				"write the key as "+key)
+			continue
+		}
+		if strings.Contains(v, "${") || slices.ContainsFunc(IsolationLevels, func(l string) bool { return strings.EqualFold(l, v) }) {
+			continue
+		}
+		if strings.EqualFold(v, "SnapshotIsolation") {
+			c.add(at, Error, CodeIsolationLevel,
+				fmt.Sprintf("node '%s' sets %s = %s on %s: Delta refuses to set it on a table (OSS Delta: only Serializable; Databricks: Serializable or WriteSerializable), so the pipeline would not deploy", n.Name, key, v, sk.Describe()),
+				"set "+strings.Join(IsolationLevels, " or ")+" (WriteSerializable does not conflict with blind appends)")
+			continue
+		}
+		c.add(at, Error, CodeIsolationLevel,
+			fmt.Sprintf("node '%s' sets %s = %q on %s, which is no isolation level: Delta refuses every write to such a table (DELTA_INVALID_ISOLATION_LEVEL), and so do local runs", n.Name, key, v, sk.Describe()),
+			"set "+strings.Join(IsolationLevels, " or ")+", or remove the property (Serializable)")
 	}
 }

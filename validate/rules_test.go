@@ -439,6 +439,47 @@ nodes:
 			D("pl.yaml", 22, 11, CodeViewIgnored, "sets `mode`, `merge_cdc_options`, `writer_kwargs`, which a view ignores"),
 			D("pl.yaml", 25, 5, CodeViewOtherSink, "sink table bad_t of node 'bad' is not a VIEW, but the node is a view (its sink table bad_v)"),
 		}},
+		{name: "isolation levels", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: a
+  sources: [{path: x, format: CSV}]
+  sinks:
+  - table_name: t1
+    mode: APPEND
+    metadata:
+      properties: {delta.isolationLevel: WriteSerializable}
+  - table_name: t2
+    mode: APPEND
+    metadata:
+      properties: {delta.isolationLevel: serializable}
+  - table_name: t3
+    mode: APPEND
+    metadata:
+      properties: {delta.isolationLevel: SnapshotIsolation}
+  - table_name: t4
+    mode: APPEND
+    metadata:
+      properties: {delta.isolationLevel: ReadCommitted}
+  - table_name: t5
+    mode: APPEND
+    metadata:
+      properties: {delta.IsolationLevel: WriteSerializable}
+  - table_name: t6
+    mode: APPEND
+    metadata:
+      properties: {delta.isolationLevel: "${vars.level}"}
+  - path: d/
+    format: DELTA
+    mode: APPEND
+    metadata:
+      properties: {delta.isolationLevel: writeserializable}
+`}, want: []W{
+			D("pl.yaml", 18, 19, CodeIsolationLevel, "delta.isolationLevel = SnapshotIsolation on table t3: Delta refuses to set it on a table"),
+			D("pl.yaml", 22, 19, CodeIsolationLevel, `delta.isolationLevel = "ReadCommitted" on table t4, which is no isolation level: Delta refuses every write to such a table (DELTA_INVALID_ISOLATION_LEVEL)`),
+			D("pl.yaml", 26, 19, CodeIsolationLevel, "sets the table property delta.IsolationLevel of table t5: Delta reads it as delta.isolationLevel"),
+			D("pl.yaml", 30, 42, workspace.CodeUnresolvedVar, "variable `level` is not defined"),
+		}},
 		{name: "deletion vectors", files: map[string]string{"pl.yaml": `
 name: pl
 nodes:
