@@ -22,7 +22,8 @@ but Serializable, see "probes" below, but honours the one it finds). Then:
    (filterFiles()) and removes it;
 2. the winner runs as a user would (DataFrame append, with txnAppId and
    txnVersion for a txn; DELETE FROM; an append with mergeSchema adding a
-   column, merge_column) and commits;
+   column, merge_column; OPTIMIZE, which compacts a's and b's files into
+   one) and commits;
 3. the loser commits (txn.commit): recorded is the error class of the
    conflict it fails with ("" when it commits).
 
@@ -202,6 +203,8 @@ class Env:
                 if txn:
                     wr = wr.option("txnAppId", txn[0]).option("txnVersion", txn[1])
                 wr.save(path)
+            elif "optimize" in o:
+                spark.sql(f"OPTIMIZE delta.`{path}`")
             elif "txn" in o:
                 pass
             else:
