@@ -12,6 +12,7 @@ var castTargets = map[string]*Type{
 	"boolean": tBool, "tinyint": {Kind: Int8}, "smallint": {Kind: Int16}, "int": tInt32, "bigint": tInt64,
 	"float": tFloat32, "double": tFloat64, "string": tString, "date": {Kind: Date},
 	"timestamp": {Kind: Datetime, Unit: "us"},
+	"utinyint":  {Kind: UInt8}, "usmallint": {Kind: UInt16}, "uint": tUInt32, "ubigint": {Kind: UInt64},
 }
 
 // castTarget is the dtype a CAST names: DECIMAL without precision is
@@ -43,6 +44,7 @@ func castTarget(n *sqlfront.Cast) (*Type, error) {
 // the text first.
 const (
 	intText   = `^[+-]?[0-9]+$`
+	uintText  = `^[+]?[0-9]+$` // "-0" is not an unsigned integer
 	floatText = `^[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|(?i:nan|inf|infinity))$`
 	dateCast  = `^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} *$`
 	// A datetime takes a T, optional seconds and fraction (digits past
@@ -79,7 +81,7 @@ func canonicalFirst(x *rx, duckType, guarded string) string {
 	return "CASE WHEN CAST(" + try + " AS VARCHAR) = " + x.sql + " THEN " + try + " ELSE " + guarded + " END"
 }
 
-var rustIntName = map[Kind]string{Int8: "i8", Int16: "i16", Int32: "i32", Int64: "i64", Float32: "f32", Float64: "f64"}
+var rustIntName = map[Kind]string{Int8: "i8", Int16: "i16", Int32: "i32", Int64: "i64", UInt8: "u8", UInt16: "u16", UInt32: "u32", UInt64: "u64", Float32: "f32", Float64: "f64"}
 
 func cast(n *sqlfront.Cast, x *rx) (*rx, error) {
 	t, err := castTarget(n)
@@ -122,7 +124,11 @@ func cast(n *sqlfront.Cast, x *rx) (*rx, error) {
 			return nil, err
 		}
 	case from.Kind == String && t.isInt():
-		sql = canonicalFirst(x, t.DuckDB(), guardedCast(x, intText, "CAST("+x.sql+" AS "+t.DuckDB()+")", n.Try, "str", rustIntName[t.Kind]))
+		re := intText
+		if t.isUnsigned() {
+			re = uintText
+		}
+		sql = canonicalFirst(x, t.DuckDB(), guardedCast(x, re, "CAST("+x.sql+" AS "+t.DuckDB()+")", n.Try, "str", rustIntName[t.Kind]))
 	case from.Kind == String && t.isFloat():
 		sql = canonicalFirst(x, t.DuckDB(), guardedCast(x, floatText, "CAST("+x.sql+" AS "+t.DuckDB()+")", n.Try, "str", rustIntName[t.Kind]))
 	case from.Kind == String && t.Kind == Date:

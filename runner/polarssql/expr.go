@@ -65,8 +65,9 @@ func signedOf(bits int) *Type {
 	return &Type{Kind: map[int]Kind{8: Int8, 16: Int16, 32: Int32, 64: Int64}[bits]}
 }
 
-// supertype is the dtype polars computes two numeric operands in, or nil
-// where this translation does not know it (UInt64 with a signed integer).
+// supertype is the dtype polars computes two numeric operands in: UInt64
+// with a signed integer is Float64 in polars 1.32.0 (a value beyond 2^53
+// rounded, in comparisons too).
 func supertype(a, b *rx) *Type {
 	switch {
 	case a.dyn && b.dyn:
@@ -110,7 +111,7 @@ func supertype(a, b *rx) *Type {
 		u, s = y, x
 	}
 	if u.intBits() == 64 {
-		return nil
+		return tFloat64
 	}
 	return signedOf(max(s.intBits(), 2*u.intBits()))
 }
@@ -234,10 +235,43 @@ func (r *resolver) expr(e sqlfront.Expr, sc *scope, grouped bool) (*rx, error) {
 		return r.like(n, sc, grouped)
 	case *sqlfront.Case:
 		return r.caseExpr(n, sc, grouped)
+	case *sqlfront.Between:
+		return r.between(n, sc, grouped)
 	case *sqlfront.Interval:
 		return intervalLiteral(n)
 	}
 	return nil, unsupported(e.Pos(), "", "%s in Polars SQL", describe(e))
+}
+
+// between is x [NOT] BETWEEN lo AND hi as polars' is_between computes it:
+// x >= lo AND x <= hi, each comparison with its own supertype, NULLs as
+// in AND (5 BETWEEN NULL AND 3 is false); named after x.
+func (r *resolver) between(n *sqlfront.Between, sc *scope, grouped bool) (*rx, error) {
+	x, err := r.expr(n.X, sc, grouped)
+	if err != nil {
+		return nil, err
+	}
+	var sides [2]*rx
+	for i, b := range []struct {
+		op string
+		e  sqlfront.Expr
+	}{{">=", n.Lo}, {"<=", n.Hi}} {
+		y, err := r.expr(b.e, sc, grouped)
+		if err != nil {
+			return nil, err
+		}
+		if sides[i], err = binary(&sqlfront.Binary{Op: b.op, L: n.X, R: b.e, P: n.P}, x, y); err != nil {
+			return nil, err
+		}
+	}
+	sql := "(" + sides[0].sql + " AND " + sides[1].sql + ")"
+	if n.Not {
+		sql = "(NOT " + sql + ")"
+	}
+	out := derive(x, tBool, sql)
+	out.agg = sides[0].agg || sides[1].agg
+	out.constant = sides[0].constant && sides[1].constant
+	return out, nil
 }
 
 func describe(e sqlfront.Expr) string {
@@ -335,6 +369,11 @@ func castTo(x *rx, t *Type) string {
 	if x.t.Equal(t) {
 		return x.sql
 	}
+	if x.t.Kind == UInt64 && t.Kind == Int64 {
+		// UInt64 meets a negative literal as Int64, cast as polars casts
+		// to a supertype: a value beyond Int64 is NULL.
+		return "TRY_CAST(" + x.sql + " AS BIGINT)"
+	}
 	if t.isDecimal() {
 		if sql, ok := decOperand(x, t, true); ok {
 			return sql
@@ -407,7 +446,7 @@ func binary(n *sqlfront.Binary, l, rr *rx) (*rx, error) {
 		}
 		t := supertype(l, rr)
 		if t == nil {
-			return nil, unsupported(n.P, "cast an operand", "%s on %s and %s in Polars SQL (a literal that does not fit the column's type, or UInt64 with a signed integer)", n.Op, l.t, rr.t)
+			return nil, unsupported(n.P, "cast an operand", "%s on %s and %s in Polars SQL", n.Op, l.t, rr.t)
 		}
 		a, b := castTo(l, t), castTo(rr, t)
 		var sql string

@@ -28,6 +28,9 @@ var Syntax = &sqlfront.Syntax{
 		"real": "float", "float4": "float", "double": "double", "float8": "double",
 		"string": "string", "varchar": "string", "text": "string", "date": "date",
 		"decimal": "decimal", "numeric": "decimal", "dec": "decimal", "timestamp": "timestamp", "datetime": "timestamp",
+		"int1": "tinyint", "int16": "smallint", "int32": "int", "int64": "bigint",
+		"utinyint": "utinyint", "uint1": "utinyint", "usmallint": "usmallint", "uint2": "usmallint", "uint16": "usmallint",
+		"uint": "uint", "uinteger": "uint", "uint4": "uint", "uint32": "uint", "ubigint": "ubigint", "uint8": "ubigint", "uint64": "ubigint",
 	},
 	UnknownType: func(pos int, name string) *sqlfront.Error {
 		return sqlfront.Unsupported(pos, "", "the type %s in Polars SQL", strings.ToUpper(name))
