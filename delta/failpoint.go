@@ -53,17 +53,28 @@ type failPointSpec struct {
 }
 
 func parseFailPoint(s string) *failPointSpec {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	name, at := ParseFailPointSpec(s)
+	if name == "" {
 		return nil
 	}
-	fp := &failPointSpec{name: s, at: 1}
+	return &failPointSpec{name: name, at: at}
+}
+
+// ParseFailPointSpec splits a LAKTORY_FAILPOINT value into the fail
+// point's name and the hit it stops at: "name" is the first hit,
+// "name:N" (N > 0) the N-th. A suffix that is not a positive number is
+// part of the name. An empty value gives "".
+func ParseFailPointSpec(s string) (name string, hit int64) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", 0
+	}
 	if i := strings.LastIndexByte(s, ':'); i > 0 {
 		if n, err := strconv.ParseInt(s[i+1:], 10, 64); err == nil && n > 0 {
-			fp.name, fp.at = s[:i], n
+			return s[:i], n
 		}
 	}
-	return fp
+	return s, 1
 }
 
 // FailPoint exits the process when LAKTORY_FAILPOINT names this point

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -450,9 +451,8 @@ func (e *PlanError) Unwrap() []error {
 
 // Fail points of the runner (see delta.FailPoint: LAKTORY_FAILPOINT=name
 // or name:N makes the process exit there). Together with the Delta
-// writer's (delta.FailCommitBefore, delta.FailCommitAfter,
-// delta.FailCommitConflict, delta.FailCommitRebased, delta.FailDropRenamed)
-// they are the steps the crash tests kill a run at.
+// writer's and the sinks' they are the steps the crash tests kill a run
+// at; FailPoints lists them all.
 const (
 	// FailRefreshIntent: a FULL or RESET of a writer recorded its intent,
 	// nothing is reset yet.
@@ -487,7 +487,31 @@ const (
 	FailMergeMerged = "merge.merged"
 )
 
-// FailPoints lists every named fail point, the Delta writer's included.
+// FailPoints lists every named fail point, the Delta writer's and the
+// sinks' included. TestFailPointsListed keeps it complete: every
+// delta.FailPoint call of the module names one of these, and the crash
+// tests kill a run at each.
 var FailPoints = []string{FailRefreshIntent, FailRefreshReset, FailRefreshStaged, FailRefreshDeleted, FailRefreshDone,
 	FailWholeIntent, FailWholeReset, FailWholeDone, FailBatchOffsets, FailBatchSink, FailBatchCommit,
-	FailMergeMerged, sink.FailFilesRecorded, sink.FailFilesMoved, delta.FailCommitBefore, delta.FailCommitAfter, delta.FailCommitConflict, delta.FailCommitRebased, delta.FailDropRenamed, delta.FailViewWritten}
+	FailMergeMerged, sink.FailFilesRecorded, sink.FailFilesMoved,
+	delta.FailCommitBefore, delta.FailCommitAfter, delta.FailCommitConflict, delta.FailCommitRebased,
+	delta.FailCommitGated, delta.FailDropRenamed, delta.FailViewWritten, delta.FailLeaseAcquired,
+	delta.FailUpload, delta.FailUploadPart}
+
+// FailPointEnv is the environment variable naming the fail point a
+// process stops at (delta.FailPointEnv).
+const FailPointEnv = delta.FailPointEnv
+
+// ErrUnknownFailPoint: LAKTORY_FAILPOINT names no fail point of FailPoints.
+var ErrUnknownFailPoint = errors.New("unknown fail point")
+
+// CheckFailPoint checks a LAKTORY_FAILPOINT value ("" is none). A name
+// that no step carries would never stop the process: a crash test given
+// a misspelt point would pass without ever crashing, so it is refused.
+func CheckFailPoint(spec string) error {
+	name, _ := delta.ParseFailPointSpec(spec)
+	if name == "" || slices.Contains(FailPoints, name) {
+		return nil
+	}
+	return fmt.Errorf("%s=%q: %w %q (known: %s)", delta.FailPointEnv, spec, ErrUnknownFailPoint, name, strings.Join(FailPoints, ", "))
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/workspace/human"
 	"github.com/spf13/cobra"
 )
@@ -61,6 +62,9 @@ func registerCommand(name string, f commandFactory) {
 // raw control characters there (piped output is left byte for byte).
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	a := &app{ctx: ctx, stdin: stdin, stdout: terminalSafe(stdout), stderr: terminalSafe(stderr), getenv: getenv}
+	if err := runner.CheckFailPoint(getenv(runner.FailPointEnv)); err != nil {
+		return a.exitCode(err)
+	}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

@@ -119,3 +119,31 @@ func TestColor(t *testing.T) {
 		t.Fatal("not a terminal: colours must be off")
 	}
 }
+
+// A misspelt LAKTORY_FAILPOINT would never stop the process: a crash test
+// given one would pass without crashing. The CLI refuses it before doing
+// anything.
+func TestUnknownFailPointRefused(t *testing.T) {
+	tests := []struct {
+		spec string
+		want int
+	}{
+		{"", ExitOK},
+		{"refresh.done", ExitOK},
+		{"refresh.done:2", ExitOK},
+		{"delta.commit.after", ExitOK},
+		{"refresh.dnoe", ExitUsage},
+		{"refresh.dnoe:2", ExitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			code, _, errOut := runCLI(t, map[string]string{"LAKTORY_FAILPOINT": tt.spec}, "version")
+			if code != tt.want {
+				t.Fatalf("LAKTORY_FAILPOINT=%q: exit %d, want %d (stderr %q)", tt.spec, code, tt.want, errOut)
+			}
+			if tt.want == ExitUsage && (!strings.Contains(errOut, "unknown fail point \"refresh.dnoe\"") || !strings.Contains(errOut, "refresh.done")) {
+				t.Fatalf("stderr %q does not name the unknown point and the known ones", errOut)
+			}
+		})
+	}
+}
