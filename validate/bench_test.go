@@ -112,3 +112,16 @@ func BenchmarkLoadValidateCold(b *testing.B) {
 		}
 	}
 }
+
+// TestWriteBenchWorkspace writes the benchmarks' workspace (200 pipelines
+// x 10 nodes and a landing file per client) into the folder
+// $LAKTORY_BENCH_WORKSPACE, for scripts/bench/validate_cold.sh to time
+// `laktory validate` on as a whole process; skipped without it.
+func TestWriteBenchWorkspace(t *testing.T) {
+	dir := os.Getenv("LAKTORY_BENCH_WORKSPACE")
+	if dir == "" {
+		t.Skip("LAKTORY_BENCH_WORKSPACE not set (see scripts/bench/validate_cold.sh)")
+	}
+	workspacetest.Generate(t, dir, benchPipelines, benchNodes)
+	workspacetest.GenerateData(t, dir, benchPipelines)
+}
