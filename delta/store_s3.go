@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -40,9 +42,10 @@ import (
 // since August 2024): the server refuses with 412 Precondition Failed
 // when the key exists, so two writers of one commit version cannot both
 // win. A server that ignores the header would let the second overwrite the
-// first: OpenStore checks it once per bucket and process (a probe object
-// written twice with the header, then deleted), and a store that fails the
-// check has no AtomicPutIfAbsent, so CheckWritable refuses commits to it
+// first, and one whose check is a lookup then a write would let two
+// racing writers through: OpenStore checks both once per bucket and
+// process (probeConditionalWrite), and a store that fails the check has
+// no AtomicPutIfAbsent, so CheckWritable refuses commits to it
 // unless a Locker guards it.
 type S3Store struct {
 	client *s3.Client
@@ -166,27 +169,79 @@ func OpenS3Store(ctx context.Context, uri string) (*S3Store, error) {
 		partSize: 16 << 20, multipartThreshold: 64 << 20, storeCounters: b.counters}, nil
 }
 
-// probeConditionalWrite writes a probe object twice with If-None-Match: *
-// and reports whether the second write was refused, then deletes it.
+// probeRacers is how many conditional writes of one new key the probe
+// sends at once.
+const probeRacers = 4
+
+// probeConditionalWrite checks that the server honours If-None-Match: *
+// and that its check is atomic, then deletes its probe objects. A probe
+// object is written twice with the header: the second write must be
+// refused (a server that ignores the header replaces the object). Then
+// probeRacers writers create a second probe object at once: exactly one
+// may succeed (a server whose conditional write is a lookup then a write,
+// as moto's is, may let several through; such a race is caught only when
+// it happens, so a probe that passes proves no atomicity, while one that
+// fails proves its absence).
 func (s *S3Store) probeConditionalWrite(ctx context.Context) (bool, error) {
-	key := JoinKey(s.prefix, ".laktory-put-if-absent-probe-"+uuid.NewString())
-	put := func(body string) error {
+	put := func(key, body string) error {
 		_, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &key,
 			Body: strings.NewReader(body), ContentLength: aws.Int64(int64(len(body))), IfNoneMatch: aws.String("*")})
 		return err
 	}
-	if err := put("1"); err != nil {
+	del := func(key string) {
+		s.client.DeleteObject(context.WithoutCancel(ctx), &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key}) //nolint:errcheck // a probe left behind is harmless
+	}
+	key := JoinKey(s.prefix, ".laktory-put-if-absent-probe-"+uuid.NewString())
+	if err := put(key, "1"); err != nil {
 		return false, s.mapErr("put-if-absent probe", key, err)
 	}
-	defer s.client.DeleteObject(context.WithoutCancel(ctx), &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key}) //nolint:errcheck // a probe left behind is harmless
-	err := put("2")
+	defer del(key)
+	err := put(key, "2")
 	if err == nil {
 		return false, fmt.Errorf("s3://%s/%s: a second PutObject with If-None-Match: * replaced the object: the server ignores conditional writes", s.bucket, key)
 	}
-	if isPreconditionFailed(err) {
-		return true, nil
+	if !isPreconditionFailed(err) {
+		return false, s.mapErr("put-if-absent probe", key, err)
 	}
-	return false, s.mapErr("put-if-absent probe", key, err)
+
+	raced := JoinKey(s.prefix, ".laktory-put-if-absent-probe-"+uuid.NewString())
+	var (
+		wins   atomic.Int32
+		mu     sync.Mutex
+		other  error
+		racers sync.WaitGroup
+	)
+	for i := range probeRacers {
+		racers.Add(1)
+		go func() {
+			defer racers.Done()
+			err := put(raced, strconv.Itoa(i))
+			switch {
+			case err == nil:
+				wins.Add(1)
+			case isPreconditionFailed(err) || httpStatus(err) == http.StatusConflict:
+				// refused: another racer won (409: a conditional write in flight)
+			default:
+				mu.Lock()
+				other = err
+				mu.Unlock()
+			}
+		}()
+	}
+	racers.Wait()
+	if wins.Load() > 0 {
+		defer del(raced)
+	}
+	switch n := wins.Load(); {
+	case n > 1:
+		return false, fmt.Errorf("s3://%s/%s: %d of %d PutObject requests with If-None-Match: * sent at once for one new key succeeded: the server's conditional writes are not atomic",
+			s.bucket, raced, n, probeRacers)
+	case other != nil:
+		return false, s.mapErr("put-if-absent probe", raced, other)
+	case n == 0:
+		return false, fmt.Errorf("s3://%s/%s: none of %d PutObject requests with If-None-Match: * for one new key succeeded", s.bucket, raced, probeRacers)
+	}
+	return true, nil
 }
 
 func (s *S3Store) fullKey(key string) (string, error) {

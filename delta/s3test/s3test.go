@@ -107,14 +107,60 @@ func start() (*Server, error) {
 	return nil, lastErr
 }
 
-func startOnce(py string) (*Server, error) {
+// serverScript runs moto's server as python -m moto.server does, with one
+// change: the requests that write (PUT, POST, DELETE) are handled one at a
+// time. moto checks If-None-Match and If-Match by looking the key up and
+// then writing it, in a thread per request, so two conditional writes of
+// one key racing each other could both succeed (observed under load:
+// "2 writers won"), which S3 never lets happen. Reads stay concurrent.
+// LAKTORY_S3TEST_SWITCH_INTERVAL sets Python's thread switch interval (a
+// small one makes such races frequent: TestConditionalWritesAtomic), and
+// LAKTORY_S3TEST_UNSERIALIZED=1 leaves the writes concurrent, as moto has
+// them (to see that test fail).
+const serverScript = `
+import argparse, os, sys, threading
+from werkzeug.serving import run_simple
+from moto.server import DomainDispatcherApplication, create_backend_app
+try:
+    from moto.server import MotoRequestHandler  # moto 5.2.5; older ones use werkzeug's
+except ImportError:
+    MotoRequestHandler = None
+
+p = argparse.ArgumentParser()
+p.add_argument("-H", "--host", default="127.0.0.1")
+p.add_argument("-p", "--port", type=int, required=True)
+args = p.parse_args()
+os.environ.setdefault("MOTO_PORT", str(args.port))
+if os.environ.get("LAKTORY_S3TEST_SWITCH_INTERVAL"):
+    sys.setswitchinterval(float(os.environ["LAKTORY_S3TEST_SWITCH_INTERVAL"]))
+app = DomainDispatcherApplication(create_backend_app)
+app.debug = True
+writes = threading.Lock()
+serialized = os.environ.get("LAKTORY_S3TEST_UNSERIALIZED") != "1"
+
+def handle(environ, start_response):
+    if serialized and environ.get("REQUEST_METHOD") in ("PUT", "POST", "DELETE"):
+        with writes:
+            body = app(environ, start_response)
+            try:
+                return [b"".join(body)]
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+    return app(environ, start_response)
+
+run_simple(args.host, args.port, handle, threaded=True, request_handler=MotoRequestHandler)
+`
+
+func startOnce(py string, env ...string) (*Server, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command(py, "-m", "moto.server", "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	cmd := exec.Command(py, "-c", serverScript, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	cmd.Env = append(os.Environ(), env...)
 	stderr := &lockedWriter{}
 	cmd.Stdout, cmd.Stderr = nil, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
@@ -149,6 +195,25 @@ func startOnce(py string) (*Server, error) {
 		Credentials: aws.NewCredentialsCache(staticCreds{}),
 	})
 	return srv, nil
+}
+
+// Start starts a server of the test's own, with env added to its
+// environment, stopped when the test ends (Shared is the usual one).
+func Start(t testing.TB, env ...string) *Server {
+	t.Helper()
+	py := Python()
+	if out, err := exec.Command(py, "-c", "import moto.server, flask, werkzeug").CombinedOutput(); err != nil {
+		if os.Getenv("LAKTORY_REQUIRE_INTEROP") == "1" {
+			t.Fatalf("the S3-compatible test server is required (LAKTORY_REQUIRE_INTEROP=1): %s: %v: %s", py, err, out)
+		}
+		t.Skipf("no S3-compatible test server (moto[server] for %s): %v", py, err)
+	}
+	srv, err := startOnce(py, env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	return srv
 }
 
 // Stop kills the server.
