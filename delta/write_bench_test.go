@@ -123,18 +123,45 @@ func benchDelete(b *testing.B, db *sql.DB, base string) {
 // the rows the delete keeps from the table's file(s), with the options
 // data files are written with, and nothing else (no log, no stats).
 func benchCopyFloor(b *testing.B, db *sql.DB, base string) {
-	s := mustSnapshot(b, base)
-	var files []string
-	for _, f := range s.Files() {
-		p, err := s.FilePath(f.Path)
+	benchFloor(b, db, base, "WHERE (writer = 'w3') IS NOT TRUE")
+}
+
+// benchFloor times one DuckDB COPY of the rows of the table at base's
+// files that where keeps (all with an empty where), with the options data
+// files are written with, and nothing else (no snapshot, log, stats or
+// re-encoding): the floor of a rewrite through DuckDB's Parquet writer.
+// From source.parquet's table (base "") it is the floor of the append.
+func benchFloor(b *testing.B, db *sql.DB, base, where string) {
+	from, cols := "source", []*StructField(nil)
+	if base != "" {
+		s := mustSnapshot(b, base)
+		var files []string
+		for _, f := range s.Files() {
+			p, err := s.FilePath(f.Path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			files = append(files, quoteString(p))
+		}
+		from, cols = "read_parquet(["+strings.Join(files, ", ")+"])", s.Schema().Fields
+	} else {
+		qc, err := QueryColumns(context.Background(), db, "SELECT * FROM source")
 		if err != nil {
 			b.Fatal(err)
 		}
-		files = append(files, quoteString(p))
+		for _, c := range qc {
+			cols = append(cols, &StructField{Name: c.Name, Type: c.Type, Nullable: true})
+		}
 	}
-	benchOnCopy(b, base, func(root string) {
-		q := "COPY (SELECT * FROM read_parquet([" + strings.Join(files, ", ") + "]) WHERE (writer = 'w3') IS NOT TRUE) TO " +
-			quoteString(filepath.Join(root, "floor.parquet")) + " (" + strings.Join(parquetOptions(s.Schema().Fields, DefaultTargetFileSize), ", ") + ", RETURN_STATS)"
+	var cpu cpuMeter
+	defer cpu.report(b)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		out := filepath.Join(b.TempDir(), "floor.parquet")
+		syscall.Sync()
+		q := "COPY (SELECT * FROM " + from + " " + where + ") TO " + quoteString(out) +
+			" (" + strings.Join(parquetOptions(cols, DefaultTargetFileSize), ", ") + ", RETURN_STATS)"
+		cpu.startTimer(b)
 		rows, err := db.Query(q)
 		if err != nil {
 			b.Fatal(err)
@@ -142,7 +169,8 @@ func benchCopyFloor(b *testing.B, db *sql.DB, base string) {
 		for rows.Next() {
 		}
 		rows.Close()
-	})
+		cpu.stopTimer(b)
+	}
 }
 
 // benchOnCopy times op on a fresh copy of the table at base, per
@@ -334,8 +362,18 @@ func BenchmarkWriteVsDeltaRS(b *testing.B) {
 		b.Skip("LAKTORY_BENCH_WRITE_DIR not set (see scripts/bench/write_vs_deltars.sh)")
 	}
 	db := benchDB(b)
+	if t := os.Getenv("LAKTORY_BENCH_THREADS"); t != "" {
+		// DuckDB's threads (SET threads is global: one connection runs
+		// everything), to compare a run without the calling thread's
+		// busy wait (threads 1) with the default (the cores).
+		db.SetMaxOpenConns(1)
+		if _, err := db.Exec("SET threads = " + t); err != nil {
+			b.Fatal(err)
+		}
+	}
 	loadBenchSource(b, db, filepath.Join(dir, "source.parquet"), 0)
 	b.Run("append_5M", func(b *testing.B) { benchAppend(b, db) })
+	b.Run("append_floor", func(b *testing.B) { benchFloor(b, db, "", "") })
 	b.Run("delete_unpartitioned", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_unpartitioned")) })
 	b.Run("delete_partitioned", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_partitioned")) })
 	b.Run("delete_owned_files", func(b *testing.B) { benchDelete(b, db, filepath.Join(dir, "base_owned")) })
@@ -353,4 +391,5 @@ func BenchmarkWriteVsDeltaRS(b *testing.B) {
 			}
 		})
 	})
+	b.Run("optimize_floor", func(b *testing.B) { benchFloor(b, db, filepath.Join(dir, "base_small"), "") })
 }

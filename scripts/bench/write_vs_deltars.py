@@ -190,10 +190,17 @@ def report(deltars_file, ours_file):
         print("%-22s %8.1fms %8.1fms %6.2f %6.1fx | %8.1fms %8.1fms %6.2f | %9.2f %9.2f %6.2f" % (
             key, o * 1000, t * 1000, o / t, t / o, oc * 1000, tc * 1000, oc / tc if tc else 0,
             ob / 1e6, tb / 1e6, ob / tb if tb else 0))
-    if "delete_floor" in ours:
-        print("%-22s %8.1fms %10s %6s %7s | %8.1fms   (one DuckDB COPY of the kept rows: the rewrite's floor)" % (
-            "delete_floor", statistics.median(ours["delete_floor"]) * 1000, "", "", "",
-            statistics.median(ours_cpu.get("delete_floor", [0])) * 1000))
+    # The floors: one DuckDB COPY of the same rows with our options, and
+    # nothing else (no snapshot, log, stats, re-encoding).
+    for key, op in (("append_floor", "append_5M"), ("delete_floor", "delete_unpartitioned"),
+                    ("optimize_floor", "optimize_1000")):
+        if key not in ours:
+            continue
+        fc = statistics.median(ours_cpu.get(key, [0]))
+        oc, tc = statistics.median(ours_cpu.get(op, [0])), theirs.get(op + "/cpu", 0)
+        print("%-22s %8.1fms %10s %6s %7s | %8.1fms   one DuckDB COPY of %s's rows: ours / floor %.2f, floor / delta-rs %.2f" % (
+            key, statistics.median(ours[key]) * 1000, "", "", "", fc * 1000, op,
+            oc / fc if fc else 0, fc / tc if tc else 0))
     print("ratio = ours / delta-rs (goal for the elapsed time: at most 0.67, i.e. 1.5x faster;")
     print("delete_dv: at most 0.2, 5x faster than delta-rs' rewrite of the same rows);")
     print("cpu = process CPU time (all threads) during the operation; MB = bytes written")

@@ -17,6 +17,10 @@
 # scripts/requirements-interop.txt), ROWS (default 5000000), ROUNDS
 # (default 5), KEEP=1 keeps the generated data, BENCH_DIR=DIR uses (and
 # keeps) DIR, generating the data only when DIR has none (to repeat a run).
+# LAKTORY_BENCH_THREADS=N runs our side with DuckDB's threads set to N
+# (1: without the calling thread's busy wait, docs/performance.md).
+# Each of our operations has a floor beside it: one DuckDB COPY of the
+# same rows with our Parquet options, and nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=${LAKTORY_PYTHON:-.venv/bin/python}
