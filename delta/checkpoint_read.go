@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -321,7 +322,18 @@ func (g *cpRowGroup) action(r int) Action {
 // readParquetActions reads every action of a checkpoint (or sidecar)
 // parquet file and passes them to fn in file order.
 func readParquetActions(ctx context.Context, st Store, key string, fn func(Action) error) (err error) {
-	f, size, closeFn, err := openObject(ctx, st, key)
+	var (
+		f       io.ReaderAt
+		size    int64
+		closeFn = func() {}
+	)
+	if st.Capabilities().Local {
+		f, size, closeFn, err = openObject(ctx, st, key)
+	} else {
+		var b []byte
+		b, err = readLogFile(ctx, st, key) // a sidecar, never listed, is read, not cached
+		f, size = bytes.NewReader(b), int64(len(b))
+	}
 	if err != nil {
 		return err
 	}
@@ -393,7 +405,7 @@ func readCheckpoint(ctx context.Context, root string, cp checkpoint, fn func(Act
 		var err error
 		if strings.HasSuffix(name, ".json") {
 			var data []byte
-			if data, err = st.Get(ctx, key); err == nil {
+			if data, err = readLogFile(ctx, st, key); err == nil {
 				var actions []Action
 				if actions, err = ParseCommit(data); err == nil {
 					for _, a := range actions {

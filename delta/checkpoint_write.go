@@ -47,7 +47,7 @@ func WriteCheckpoint(ctx context.Context, s *Snapshot) (string, error) {
 	}
 	key := logKey(CheckpointFileName(s.version))
 	path := st.URI(key)
-	if err := st.Put(ctx, key, bytes.NewReader(data), int64(len(data))); err != nil {
+	if err := putLogFile(ctx, st, key, data, false); err != nil {
 		return "", fmt.Errorf("checkpoint of table %s, version %d: %w", s.root, s.version, err)
 	}
 	if hint := readLastCheckpoint(ctx, s.root); hint != nil && hint.Version > s.version {

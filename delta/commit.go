@@ -86,6 +86,53 @@ type Commit struct {
 	Actions []Action
 }
 
+// readLogFile reads a file of the log that never changes once written (a
+// commit, a checkpoint's part): on a remote store through remoteCommits,
+// when the latest listing of the log gave its ETag.
+func readLogFile(ctx context.Context, st Store, key string) ([]byte, error) {
+	if st.Capabilities().Local {
+		return st.Get(ctx, key)
+	}
+	path := st.URI(key)
+	data, etag, cached := remoteCommits.get(path)
+	if cached {
+		return data, nil
+	}
+	data, err := st.Get(ctx, key)
+	if err == nil && etag != "" {
+		remoteCommits.put(path, etag, data)
+	}
+	return data, err
+}
+
+// putLogFile writes a file of the log that never changes once written (a
+// commit with put-if-absent, a checkpoint), and on a remote store keeps its
+// bytes in remoteCommits under the ETag the server gave: the next snapshot
+// of this process does not read back what it wrote. (A listing that gives
+// another ETag for the object replaces that one: the bytes are read.) Only
+// an *S3Store itself says the ETag: a store wrapping one (a test's) writes
+// through its own methods.
+func putLogFile(ctx context.Context, st Store, key string, data []byte, ifAbsent bool) error {
+	ep, ok := st.(*S3Store)
+	if !ok || int64(len(data)) > logCacheMaxObject {
+		if ifAbsent {
+			return st.PutIfAbsent(ctx, key, data)
+		}
+		return st.Put(ctx, key, bytes.NewReader(data), int64(len(data)))
+	}
+	put := ep.putETag
+	if ifAbsent {
+		put = ep.putIfAbsentETag
+	}
+	etag, err := put(ctx, key, data)
+	if err == nil && etag != "" {
+		uri := st.URI(key)
+		remoteCommits.listed(uri, etag)
+		remoteCommits.put(uri, etag, data)
+	}
+	return err
+}
+
 // readCommit reads and parses the commit file of version v.
 func readCommit(ctx context.Context, root string, v int64) (*Commit, error) {
 	if err := ctx.Err(); err != nil {
@@ -97,16 +144,7 @@ func readCommit(ctx context.Context, root string, v int64) (*Commit, error) {
 	}
 	key := logKey(CommitFileName(v))
 	path := st.URI(key)
-	data, etag, cached := []byte(nil), "", false
-	if !st.Capabilities().Local {
-		data, etag, cached = remoteCommits.get(path)
-	}
-	if !cached {
-		data, err = st.Get(ctx, key)
-		if err == nil && etag != "" {
-			remoteCommits.put(path, etag, data)
-		}
-	}
+	data, err := readLogFile(ctx, st, key)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &LogFileError{Table: root, Version: v, File: path, Err: fmt.Errorf("%w: commit file is missing", ErrVersionNotFound)}

@@ -156,8 +156,10 @@ func listLog(ctx context.Context, root string) (*logListing, error) {
 	remote := !st.Capabilities().Local
 	for i, o := range objects {
 		names[i] = o.Name()
-		if remote && o.ETag != "" && strings.HasSuffix(names[i], ".json") {
-			remoteCommits.listed(st.URI(o.Key), o.ETag)
+		if remote && o.ETag != "" {
+			if _, _, _, ok := parseLogFileName(names[i]); ok { // commits and checkpoints
+				remoteCommits.listed(st.URI(o.Key), o.ETag)
+			}
 		}
 	}
 	l := &logListing{commits: make([]int64, 0, len(names))}

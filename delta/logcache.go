@@ -5,9 +5,10 @@ import (
 	"sync"
 )
 
-// commitCache keeps the bytes of commit files read from remote tables: a
-// commit file, once created (put-if-absent), never changes, and every
-// snapshot of a table replays the commits after its last checkpoint, so a
+// commitCache keeps the bytes of commit files and checkpoints read from
+// remote tables: a commit file, once created (put-if-absent), never
+// changes, nor does a checkpoint once written, and every snapshot of a
+// table reads its last checkpoint and replays the commits after it, so a
 // process that loads a table again reads only what is new. An entry is
 // keyed by the object's URI and the ETag the latest listing of its log
 // saw (a table dropped and created again at the same location has new
@@ -30,6 +31,10 @@ type commitEntry struct {
 }
 
 const commitCacheBytes = 64 << 20
+
+// logCacheMaxObject is the largest object kept (a larger checkpoint is
+// read each time); below S3Store's multipart threshold.
+const logCacheMaxObject = commitCacheBytes / 8
 
 var remoteCommits = &commitCache{max: commitCacheBytes, order: list.New(), entries: map[string]*list.Element{}, etags: map[string]string{}}
 
@@ -60,7 +65,7 @@ func (c *commitCache) get(uri string) ([]byte, string, bool) {
 
 // put caches data as uri at etag.
 func (c *commitCache) put(uri, etag string, data []byte) {
-	if etag == "" || int64(len(data)) > c.max/8 {
+	if etag == "" || int64(len(data)) > min(c.max/8, logCacheMaxObject) {
 		return
 	}
 	c.mu.Lock()

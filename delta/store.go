@@ -180,8 +180,11 @@ func JoinKey(elem ...string) string {
 // counts its calls the same way.
 type StoreStats struct {
 	Lists, Stats, Gets, Puts, Conditional, Deletes int64
-	// BytesRead and BytesWritten count the objects' payloads.
+	// BytesRead counts every byte received of objects' payloads and of
+	// listings (the XML of ListObjectsV2: BytesListed is that part of it);
+	// BytesWritten the objects' payloads sent.
 	BytesRead, BytesWritten int64
+	BytesListed             int64
 }
 
 // Requests is the number of requests of every kind.
@@ -195,18 +198,19 @@ func (s StoreStats) Sub(before StoreStats) StoreStats {
 		Lists: s.Lists - before.Lists, Stats: s.Stats - before.Stats, Gets: s.Gets - before.Gets,
 		Puts: s.Puts - before.Puts, Conditional: s.Conditional - before.Conditional, Deletes: s.Deletes - before.Deletes,
 		BytesRead: s.BytesRead - before.BytesRead, BytesWritten: s.BytesWritten - before.BytesWritten,
+		BytesListed: s.BytesListed - before.BytesListed,
 	}
 }
 
 func (s StoreStats) String() string {
-	return fmt.Sprintf("%d requests (%d list, %d head, %d get, %d put, %d put-if-absent, %d delete), %d B read, %d B written",
-		s.Requests(), s.Lists, s.Stats, s.Gets, s.Puts, s.Conditional, s.Deletes, s.BytesRead, s.BytesWritten)
+	return fmt.Sprintf("%d requests (%d list, %d head, %d get, %d put, %d put-if-absent, %d delete), %d B read (%d B of listings), %d B written",
+		s.Requests(), s.Lists, s.Stats, s.Gets, s.Puts, s.Conditional, s.Deletes, s.BytesRead, s.BytesListed, s.BytesWritten)
 }
 
 // storeCounters is the atomic form of StoreStats that stores embed.
 type storeCounters struct {
 	lists, stats, gets, puts, conditional, deletes atomic.Int64
-	bytesRead, bytesWritten                        atomic.Int64
+	bytesRead, bytesWritten, bytesListed           atomic.Int64
 }
 
 // Stats returns the counts so far.
@@ -214,7 +218,7 @@ func (c *storeCounters) Stats() StoreStats {
 	return StoreStats{
 		Lists: c.lists.Load(), Stats: c.stats.Load(), Gets: c.gets.Load(), Puts: c.puts.Load(),
 		Conditional: c.conditional.Load(), Deletes: c.deletes.Load(),
-		BytesRead: c.bytesRead.Load(), BytesWritten: c.bytesWritten.Load(),
+		BytesRead: c.bytesRead.Load(), BytesWritten: c.bytesWritten.Load(), BytesListed: c.bytesListed.Load(),
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/google/uuid"
 )
@@ -86,6 +87,7 @@ func RemoteStats() StoreStats {
 		sum.Deletes += s.Deletes
 		sum.BytesRead += s.BytesRead
 		sum.BytesWritten += s.BytesWritten
+		sum.BytesListed += s.BytesListed
 	}
 	return sum
 }
@@ -311,7 +313,7 @@ func (s *S3Store) List(ctx context.Context, dir string, opts ListOptions) ([]Obj
 	p := s3.NewListObjectsV2Paginator(s.client, in)
 	for p.HasMorePages() {
 		s.lists.Add(1)
-		page, err := p.NextPage(ctx)
+		page, err := p.NextPage(ctx, s.countListing)
 		if err != nil {
 			return nil, s.mapErr("list", prefix, err)
 		}
@@ -324,6 +326,34 @@ func (s *S3Store) List(ctx context.Context, dir string, opts ListOptions) ([]Obj
 		}
 	}
 	return out, nil
+}
+
+// countListing counts the bytes of a listing's response body (its XML) as
+// the SDK reads them, into the bytes read and listed.
+func (s *S3Store) countListing(o *s3.Options) {
+	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
+		return st.Deserialize.Add(middleware.DeserializeMiddlewareFunc("laktoryCountListing",
+			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleDeserialize(ctx, in)
+				if resp, ok := out.RawResponse.(*smithyhttp.Response); ok && resp != nil && resp.Body != nil {
+					resp.Body = &countingBody{ReadCloser: resp.Body, counters: s.storeCounters}
+				}
+				return out, md, err
+			}), middleware.After)
+	})
+}
+
+// countingBody counts what is read of a listing's body.
+type countingBody struct {
+	io.ReadCloser
+	counters *storeCounters
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.counters.bytesRead.Add(int64(n))
+	b.counters.bytesListed.Add(int64(n))
+	return n, err
 }
 
 // Stat is HeadObject.
@@ -421,13 +451,28 @@ func (s *S3Store) Put(ctx context.Context, key string, body io.ReadSeeker, size 
 	if size > s.multipartThreshold && s.multipartThreshold > 0 {
 		return s.putMultipart(ctx, k, body, size)
 	}
-	s.puts.Add(1)
-	_, err = s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &k, Body: body, ContentLength: aws.Int64(size)})
+	_, err = s.putOne(ctx, k, body, size)
+	return err
+}
+
+// putETag is Put of an object below the multipart threshold, returning
+// its ETag (the log keeps what it wrote under it: keepWritten).
+func (s *S3Store) putETag(ctx context.Context, key string, data []byte) (string, error) {
+	k, err := s.fullKey(key)
 	if err != nil {
-		return s.mapErr("put", k, err)
+		return "", err
+	}
+	return s.putOne(ctx, k, bytes.NewReader(data), int64(len(data)))
+}
+
+func (s *S3Store) putOne(ctx context.Context, k string, body io.ReadSeeker, size int64) (string, error) {
+	s.puts.Add(1)
+	out, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &k, Body: body, ContentLength: aws.Int64(size)})
+	if err != nil {
+		return "", s.mapErr("put", k, err)
 	}
 	s.bytesWritten.Add(size)
-	return nil
+	return aws.ToString(out.ETag), nil
 }
 
 func (s *S3Store) putMultipart(ctx context.Context, k string, body io.ReadSeeker, size int64) error {
@@ -479,31 +524,38 @@ const conditionalRetries = 8
 
 // PutIfAbsent is PutObject with If-None-Match: *.
 func (s *S3Store) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	_, err := s.putIfAbsentETag(ctx, key, data)
+	return err
+}
+
+// putIfAbsentETag is PutIfAbsent, returning the new object's ETag (the
+// log keeps what it wrote under it: keepWritten).
+func (s *S3Store) putIfAbsentETag(ctx context.Context, key string, data []byte) (string, error) {
 	if !s.atomic {
-		return s.CheckWritable()
+		return "", s.CheckWritable()
 	}
 	k, err := s.fullKey(key)
 	if err != nil {
-		return err
+		return "", err
 	}
 	pause := 20 * time.Millisecond
 	for try := 0; ; try++ {
 		s.conditional.Add(1)
-		_, err = s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &k, Body: bytes.NewReader(data),
+		out, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &k, Body: bytes.NewReader(data),
 			ContentLength: aws.Int64(int64(len(data))), IfNoneMatch: aws.String("*")})
 		if err == nil {
 			s.bytesWritten.Add(int64(len(data)))
-			return nil
+			return aws.ToString(out.ETag), nil
 		}
 		if isPreconditionFailed(err) {
-			return fmt.Errorf("s3://%s/%s: %w", s.bucket, k, ErrObjectExists)
+			return "", fmt.Errorf("s3://%s/%s: %w", s.bucket, k, ErrObjectExists)
 		}
 		if httpStatus(err) != http.StatusConflict || try >= conditionalRetries {
-			return s.mapErr("put-if-absent", k, err)
+			return "", s.mapErr("put-if-absent", k, err)
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return "", ctx.Err()
 		case <-time.After(pause):
 		}
 		pause = min(2*pause, 500*time.Millisecond)

@@ -198,7 +198,7 @@ func (tx *Transaction) putCommit(ctx context.Context, logDir string, v int64, da
 		pctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	perr := st.PutIfAbsent(pctx, key, data)
+	perr := putLogFile(pctx, st, key, data, true)
 	if perr == nil {
 		return true, nil
 	}

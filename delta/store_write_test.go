@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"container/list"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -314,4 +315,48 @@ func TestS3CommitCache(t *testing.T) {
 	if s.Version() != 0 || s.Schema().Fields[0].Name != "name" {
 		t.Fatalf("the re-created table reads as version %d with columns %v", s.Version(), s.Schema().FieldNames())
 	}
+}
+
+// TestS3CheckpointCache: a checkpoint, like a commit file, never changes
+// once written, so a load of a remote table past a checkpoint reads
+// neither the checkpoint nor the commits it has read or written before:
+// the listing and _last_checkpoint only. The listing's bytes (the XML of
+// ListObjectsV2) are counted as read, apart in BytesListed.
+func TestS3CheckpointCache(t *testing.T) {
+	ctx := context.Background()
+	db := writeTestDB(t)
+	root := s3Root(t)
+	mustCreate(t, db, root, "SELECT 0::BIGINT AS id", nil, map[string]string{PropCheckpointInterval: "2"})
+	for i := 0; i < 3; i++ {
+		mustAppend(t, db, root, fmt.Sprintf("SELECT %d::BIGINT AS id", i))
+	}
+	st, _ := storeFor(ctx, root)
+	last, err := st.Get(ctx, "_delta_log/_last_checkpoint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(what string, lists, gets int64) {
+		t.Helper()
+		before := st.(*S3Store).Stats()
+		s := mustSnapshot(t, root)
+		if s.Version() != 3 || s.CheckpointVersion() != 2 || s.NumFiles() != 3 {
+			t.Fatalf("%s: version %d, checkpoint %d, %d files; want 3, 2, 3", what, s.Version(), s.CheckpointVersion(), s.NumFiles())
+		}
+		d := st.(*S3Store).Stats().Sub(before)
+		if d.Lists != lists || d.Gets != gets {
+			t.Fatalf("%s: %s; want %d list and %d get", what, d, lists, gets)
+		}
+		if d.BytesListed <= 0 || (gets == 1 && d.BytesRead != int64(len(last))+d.BytesListed) {
+			t.Fatalf("%s read %d B, %d B of them listings; want _last_checkpoint's %d B plus the listing's", what, d.BytesRead, d.BytesListed, len(last))
+		}
+	}
+	// What this process wrote (commit 3, checkpoint 2) is not read back.
+	load("the first load after the writes", 1, 1)
+	// Written by another process: read once (_last_checkpoint,
+	// checkpoint 2, commit 3), then from the cache.
+	prev := remoteCommits
+	remoteCommits = &commitCache{max: commitCacheBytes, order: list.New(), entries: map[string]*list.Element{}, etags: map[string]string{}}
+	t.Cleanup(func() { remoteCommits = prev })
+	load("a load with an empty cache", 1, 3)
+	load("the next load", 1, 1)
 }
