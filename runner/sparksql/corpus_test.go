@@ -77,6 +77,7 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout6", "heldout6/", "round 6 (held out)"},
 	{"testdata/corpus/round7", "round7/", "round 7 (development)"},
 	{"testdata/corpus/heldout7", "heldout7/", "round 7 (held out)"},
+	{"testdata/corpus/round8", "round8/", "round 8 (development)"},
 	{"testdata/corpus/heldout8", "heldout8/", "round 8 (held out)"},
 }
 

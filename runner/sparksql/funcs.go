@@ -251,7 +251,7 @@ func (r *resolver) call(n *Call, sc *scope, ctx *ectx) (*rx, error) {
 		}
 	}
 	def := lookupFunc(lname)
-	if def == nil || def.support == Unsupported {
+	if def == nil || def.support == Unsupported && def.impl == nil {
 		if sparkFunctions()[lname] || def != nil {
 			hint := ""
 			if def != nil {

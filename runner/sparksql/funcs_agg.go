@@ -300,7 +300,7 @@ func aggFuncs() []*fnDef {
 		return c.aggOut(x.t, "CAST("+format+" AS "+x.t.DuckDB()+")", "histogram("+x.sql+")"), nil
 	})
 	collectList := collect("collect_list", false)
-	return []*fnDef{
+	return append(statFuncs(avg("avg", false).impl), []*fnDef{
 		sum("sum", false), sum("try_sum", true), avg("avg", false), alias("mean", avg("avg", false)), avg("try_avg", true),
 		count, minmax("min"), minmax("max"),
 		first("first", "first"), first("first_value", "first"), first("last", "last"), first("last_value", "last"),
@@ -312,7 +312,7 @@ func aggFuncs() []*fnDef {
 		countIf, boolAnd, alias("every", boolAnd), boolOr, alias("some", boolOr), alias("any", boolOr),
 		stddev, alias("stddev_samp", stddev), alias("std", stddev), stat("stddev_pop", "stddev_pop"),
 		variance, alias("var_samp", variance), stat("var_pop", "var_pop"),
-		stat2("corr", "corr"), stat2("covar_pop", "covar_pop"), stat2("covar_samp", "covar_samp"),
+		corrFunc(), stat2("covar_pop", "covar_pop"), stat2("covar_samp", "covar_samp"),
 		byFn("max_by", "arg_max"), byFn("min_by", "arg_min"),
 		agg("grouping", Same, 1, 1, func(c *fcall) (*rx, error) {
 			if err := c.groupingSets(); err != nil {
@@ -332,16 +332,12 @@ func aggFuncs() []*fnDef {
 			}
 			return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+strings.Join(sqls(c.args), ", ")+")"), nil
 		}),
-		no("skewness", "DuckDB's estimator differs from Spark's"), no("kurtosis", "DuckDB's estimator differs from Spark's"),
 		no("histogram_numeric", "Spark's approximation cannot be reproduced"), no("approx_top_k", "Spark's approximation cannot be reproduced"),
-		no("count_min_sketch", "Spark's sketch cannot be reproduced"), no("bit_and", "not translated yet"), no("bit_or", "not translated yet"),
-		no("bit_xor", "not translated yet"), no("bitmap_construct_agg", "not translated yet"), no("bitmap_or_agg", "not translated yet"),
-		no("regr_avgx", "not translated yet"), no("regr_avgy", "not translated yet"), no("regr_count", "not translated yet"),
-		no("regr_intercept", "not translated yet"), no("regr_r2", "not translated yet"), no("regr_slope", "not translated yet"),
-		no("regr_sxx", "not translated yet"), no("regr_sxy", "not translated yet"), no("regr_syy", "not translated yet"),
-		modeAgg, no("listagg", "not translated yet"), no("string_agg", "not translated yet"),
+		no("count_min_sketch", "Spark's sketch cannot be reproduced"),
+		no("bitmap_construct_agg", "not translated yet"), no("bitmap_or_agg", "not translated yet"),
+		modeAgg,
 		no("hll_sketch_agg", "Spark's sketch cannot be reproduced"), no("hll_union_agg", "Spark's sketch cannot be reproduced"),
-	}
+	}...)
 }
 
 func windowFuncs() []*fnDef {

@@ -165,7 +165,6 @@ func miscFuncs() []*fnDef {
 		no("current_schema", "catalogs are not modelled locally"), no("version", "there is no Spark locally"),
 		no("reflect", "calls Java"), no("java_method", "calls Java"), no("try_reflect", "calls Java"),
 		no("approx_count_distinct", "Spark's HyperLogLog++ estimate cannot be reproduced; use count(DISTINCT x)"),
-		no("approx_percentile", "Spark's approximation cannot be reproduced; use percentile"),
-		no("percentile_approx", "Spark's approximation cannot be reproduced; use percentile"),
+		approxPercentile("approx_percentile"), approxPercentile("percentile_approx"),
 	}
 }

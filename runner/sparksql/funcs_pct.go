@@ -1,6 +1,7 @@
 package sparksql
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -218,6 +219,15 @@ func (c *fcall) percentages(s pctSpec) (string, bool, error) {
 		}
 		return "[CAST(" + strconv.FormatFloat(v, 'g', -1, 64) + " AS DOUBLE)]", false, nil
 	}
+	if v, ok := constValue(s.pNode); ok {
+		// A constant expression of number literals (1 / 0.5, 3 - 1),
+		// computed exactly: Spark's analysis error where it is clearly
+		// out of range; at the edges it is checked as it runs.
+		if v.Cmp(big.NewRat(-1, 1_000_000_000)) < 0 || v.Cmp(big.NewRat(1_000_000_001, 1_000_000_000)) > 0 {
+			f, _ := v.Float64()
+			return "", false, outOfRange([]string{show(f)})
+		}
+	}
 	pd, err := c.r.cast(p, tDouble, castImplicit)
 	if err != nil {
 		return "", false, err
@@ -245,7 +255,7 @@ func (c *fcall) withinGroup() (*OrderItem, error) {
 // after a function that takes none (all but mode, percentile_cont and
 // percentile_disc here), raised once the arguments are counted.
 func withinGroupRefused(n *Call, def *fnDef, lname string) error {
-	if len(n.Within) == 0 || def.name == "mode" || def.name == "percentile_cont" || def.name == "percentile_disc" {
+	if len(n.Within) == 0 || def.name == "mode" || def.name == "percentile_cont" || def.name == "percentile_disc" || def.name == "listagg" || def.name == "string_agg" {
 		return nil
 	}
 	if len(n.Args) < def.min || def.max >= 0 && len(n.Args) > def.max {
@@ -315,4 +325,85 @@ func percentileFuncs() []*fnDef {
 		})
 	}
 	return []*fnDef{percentile, median, within("percentile_cont", false), within("percentile_disc", true)}
+}
+
+// constValue is the exact value of a constant expression of number
+// literals with + - * / and unary signs (false for anything else, or a
+// division by zero).
+func constValue(e Expr) (*big.Rat, bool) {
+	switch n := e.(type) {
+	case *Literal:
+		if n.Kind == LitNull || n.Kind == LitBool || n.Kind == LitString {
+			return nil, false
+		}
+		v, ok := new(big.Rat).SetString(strings.TrimRight(n.Value, "DdFfLlSsYyBb"))
+		return v, ok
+	case *Unary:
+		v, ok := constValue(n.X)
+		switch {
+		case !ok:
+			return nil, false
+		case n.Op == "-":
+			return v.Neg(v), true
+		case n.Op == "+":
+			return v, true
+		}
+	case *Binary:
+		l, ok1 := constValue(n.L)
+		r, ok2 := constValue(n.R)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		switch n.Op {
+		case "+":
+			return l.Add(l, r), true
+		case "-":
+			return l.Sub(l, r), true
+		case "*":
+			return l.Mul(l, r), true
+		case "/":
+			if r.Sign() == 0 {
+				return nil, false
+			}
+			return l.Quo(l, r), true
+		}
+	}
+	return nil, false
+}
+
+// approxPercentile is refused (Spark's answer comes from its own sketch),
+// after Spark's analysis checks of its percentage: a constant out of
+// [0, 1] is Spark's error, as it is when Spark analyses the query.
+func approxPercentile(name string) *fnDef {
+	const note = "Spark's approximation cannot be reproduced; use percentile"
+	d := agg(name, Unsupported, 2, 3, func(c *fcall) (*rx, error) {
+		p, pn := c.args[1], c.node.Args[1]
+		internal := name + "(" + c.args[0].name + ", " + p.name + ", 10000)"
+		var vals []*big.Rat
+		if call, ok := pn.(*Call); ok && strings.EqualFold(call.Name.Name, "array") {
+			for _, a := range call.Args {
+				v, ok := constValue(a)
+				if !ok {
+					vals = nil
+					break
+				}
+				vals = append(vals, v)
+			}
+		} else if v, ok := constValue(pn); ok {
+			vals = append(vals, v)
+		}
+		var shown []string
+		bad := false
+		for _, v := range vals {
+			f, _ := v.Float64()
+			bad = bad || f < 0 || f > 1
+			shown = append(shown, javaDouble(f)+"D")
+		}
+		if bad {
+			return nil, sparkErr(p.pos, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "Cannot resolve %s due to data type mismatch: The percentage must be between [0.0, 1.0] (current value = %s).", quoteSparkSQL(internal), strings.Join(shown, ","))
+		}
+		return nil, unsupported(c.pos(), note, "Spark function `%s`", name)
+	})
+	d.note = note
+	return d
 }

@@ -495,6 +495,9 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *
 				continue
 			}
 		}
+		if call, ok := it.Expr.(*Call); ok && len(it.Aliases) > 0 && strings.EqualFold(call.Name.Name, "stack") {
+			return nil, unsupported(call.P, "", "the generator stack")
+		}
 		if len(it.Aliases) > 0 {
 			return nil, errAt(it.Expr.Pos(), "AS (a, b) names the columns of a generator such as posexplode; this expression is not one")
 		}
@@ -510,6 +513,11 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *
 		items = append(items, si)
 	}
 	sc.sel = nil
+	if len(from) == 0 && len(genFrom) > 0 {
+		// A FROM-less SELECT with a generator: its lateral join needs a
+		// left side of one row.
+		from = append(from, "(SELECT 1) AS "+r.alias())
+	}
 	from = append(from, genFrom...)
 
 	var where string

@@ -21,7 +21,7 @@ import (
 const SparkSHA2 = "spark_sha2"
 
 // RegisterFunctions adds the engine's Go scalar functions (SparkSHA2,
-// SparkToNumber, SparkToChar, SparkParseURL, SparkURLCheck,
+// SparkToNumber, SparkToChar, SparkPercentile, SparkMoment, SparkParseURL, SparkURLCheck,
 // SparkGetJSONObject, SparkJSONRead, SparkJSONPretty, SparkXXHash64,
 // SparkXXHash64Decimal) to
 // db's catalog, where every connection of db sees them. OpenDB calls it;
@@ -58,6 +58,13 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 	}
 	if err := duckdb.RegisterScalarUDF(conn, SparkPercentile, pct); err != nil {
 		return fmt.Errorf("register functions: %s: %w", SparkPercentile, err)
+	}
+	mom, err := newMoment()
+	if err != nil {
+		return fmt.Errorf("register functions: %w", err)
+	}
+	if err := duckdb.RegisterScalarUDF(conn, SparkMoment, mom); err != nil {
+		return fmt.Errorf("register functions: %s: %w", SparkMoment, err)
 	}
 	str, err := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
 	if err != nil {

@@ -99,7 +99,7 @@ SELECT user_id, mode() WITHIN GROUP (ORDER BY ms) OVER (PARTITION BY user_id ORD
 
 -- name: r7_pct_rollup
 -- inputs: df=clicks
-SELECT user_id, page, percentile(ms, 0.5) AS p, percentile_disc(0.5) WITHIN GROUP (ORDER BY ms DESC) AS d FROM {df} GROUP BY ROLLUP(user_id, page) ORDER BY user_id NULLS LAST, page NULLS LAST
+SELECT user_id, page, percentile(ms, 0.5) AS p, percentile_disc(0.5) WITHIN GROUP (ORDER BY ms DESC) AS d FROM {df} GROUP BY ROLLUP(user_id, page) ORDER BY user_id NULLS LAST, page NULLS LAST, p DESC
 
 -- name: r7_pct_decimal_frequency_cast
 -- inputs: df=money
