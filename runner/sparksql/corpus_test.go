@@ -61,7 +61,12 @@ var update = flag.Bool("update", false, "rewrite testdata/corpus/status.txt")
 // skewness/kurtosis, regr_*, listagg/string_agg), covar/corr with NULLs,
 // PIVOT/UNPIVOT, FILTER clauses and grouping sets with these, constant
 // out-of-range percentages and FROM-less generators nested as
-// subqueries, written before the code it tests.
+// subqueries, written before the code it tests; round 9's held-out part
+// (steps h9_) covers the scalar functions of landing-data cleaning
+// (Spark's Murmur3 hash() over every type, unbase64 of line-broken and
+// invalid base64, conv, bin, hex, intervals cast to STRING,
+// make_*interval, try_*, translate, overlay, btrim, mask, to_char,
+// width_bucket), written before their translation.
 var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus", "", "round 1 (development)"},
 	{"testdata/corpus/heldout", "heldout/", "round 1 (held out)"},
@@ -79,6 +84,8 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout7", "heldout7/", "round 7 (held out)"},
 	{"testdata/corpus/round8", "round8/", "round 8 (development)"},
 	{"testdata/corpus/heldout8", "heldout8/", "round 8 (held out)"},
+	{"testdata/corpus/round9", "round9/", "round 9 (development)"},
+	{"testdata/corpus/heldout9", "heldout9/", "round 9 (held out)"},
 }
 
 type corpusCase struct {
