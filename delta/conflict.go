@@ -141,21 +141,19 @@ func (tx *Transaction) checkConflict(ctx context.Context, c *Commit) error {
 
 	// Concurrent appends: adds the transaction's reads should have seen
 	// (ConflictChecker.scala:1145-1151). A winner's adds are blind appends
-	// when its commitInfo says isBlindAppend, else only its adds that
-	// change data count (WinningCommitSummary.changedDataAddedFiles:
-	// OPTIMIZE's dataChange=false files never conflict). Serializable
-	// counts both; WriteSerializable the changed-data adds only, unless
-	// this transaction changes the metadata; SnapshotIsolation none.
+	// when its commitInfo says isBlindAppend, else they are all "changed
+	// data" (WinningCommitSummary.changedDataAddedFiles, dataChange or not:
+	// the files an OPTIMIZE rewrote hold rows the transaction should have
+	// read, so a delete racing it fails with DELTA_CONCURRENT_APPEND before
+	// DELTA_CONCURRENT_DELETE_READ, as Spark's does). Serializable counts
+	// both; WriteSerializable the changed-data adds only, unless this
+	// transaction changes the metadata; SnapshotIsolation none.
 	blind := c.Info != nil && c.Info.IsBlindAppend != nil && *c.Info.IsBlindAppend
 	var blindAdds, changedAdds []*Add
 	if blind {
 		blindAdds = adds
 	} else {
-		for _, a := range adds {
-			if a.DataChange {
-				changedAdds = append(changedAdds, a)
-			}
-		}
+		changedAdds = adds
 	}
 	var checkAdds []*Add
 	switch level := tx.commitIsolationLevel(); {

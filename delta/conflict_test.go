@@ -131,8 +131,14 @@ func TestConflictMatrix(t *testing.T) {
 			winner: deleteOp("writer = 'a'"), want: ErrConcurrentDeleteRead},
 		{name: "truncate vs blind append", loser: truncateOp, winner: appendOp("b", 200), want: ErrConcurrentAppend},
 		{name: "truncate vs delete", loser: truncateOp, winner: deleteOp("writer = 'b'"), want: ErrConcurrentDeleteRead},
-		{name: "delete of nothing and an append vs OPTIMIZE", loser: ops(deleteOp("writer = 'a1'"), appendOp("c", 300)), winner: optimizeOp},
+		// OPTIMIZE's adds are not a blind append: they count at S and WS,
+		// dataChange false or not (WinningCommitSummary.changedDataAddedFiles),
+		// and its compacted file holds a's rows and b's.
+		{name: "delete of nothing and an append vs OPTIMIZE", loser: ops(deleteOp("writer = 'a1'"), appendOp("c", 300)), winner: optimizeOp, want: ErrConcurrentAppend},
+		{name: "delete of c and an append vs OPTIMIZE", loser: ops(deleteOp("writer = 'c'"), appendOp("c", 300)), winner: optimizeOp},
 		{name: "WriteSerializable delete vs OPTIMIZE of the files it read", props: map[string]string{PropIsolationLevel: "WriteSerializable"},
+			loser: deleteOp("writer = 'a'"), winner: optimizeOp, want: ErrConcurrentAppend},
+		{name: "SnapshotIsolation delete vs OPTIMIZE of the files it read", props: map[string]string{PropIsolationLevel: "SnapshotIsolation"},
 			loser: deleteOp("writer = 'a'"), winner: optimizeOp, want: ErrConcurrentDeleteRead},
 		// The winner removes b's file (not read) and adds rows of a.
 		{name: "WriteSerializable delete of a vs non-blind append of a", props: map[string]string{PropIsolationLevel: "WriteSerializable"},
