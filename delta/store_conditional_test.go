@@ -9,6 +9,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +27,11 @@ import (
 //     looking the key up, then, when it is absent, writing it
 //     unconditionally 50 ms later: a conditional write that is honoured
 //     one request at a time but not atomic, as moto's own check is
-//     (writers racing for one key may all pass the check).
+//     (writers racing for one key may all pass the check);
+//   - "conflict-first-race": it answers the first probeRacers conditional
+//     writes of a key other than the first one with 409
+//     ConditionalRequestConflict (S3's answer while another conditional
+//     write of the key is in flight), then lets everything through.
 func conditionalFront(t *testing.T, srv *s3test.Server, mode string) string {
 	t.Helper()
 	u, err := url.Parse(srv.Endpoint)
@@ -35,8 +40,30 @@ func conditionalFront(t *testing.T, srv *s3test.Server, mode string) string {
 	}
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	client := srv.Client()
+	var (
+		mu        sync.Mutex
+		firstKey  string
+		conflicts int
+	)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if mode == "ignores" || r.Method != http.MethodPut || r.Header.Get("If-None-Match") != "*" {
+		if mode == "conflict-first-race" && r.Method == http.MethodPut && r.Header.Get("If-None-Match") == "*" {
+			mu.Lock()
+			if firstKey == "" {
+				firstKey = r.URL.Path
+			}
+			conflict := r.URL.Path != firstKey && conflicts < probeRacers
+			if conflict {
+				conflicts++
+			}
+			mu.Unlock()
+			if conflict {
+				w.Header().Set("Content-Type", "application/xml")
+				w.WriteHeader(http.StatusConflict)
+				io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConditionalRequestConflict</Code><Message>A conflicting conditional operation is currently in progress against this resource.</Message></Error>`) //nolint:errcheck // best effort
+				return
+			}
+		}
+		if mode != "check-then-put" || r.Method != http.MethodPut || r.Header.Get("If-None-Match") != "*" {
 			if mode == "ignores" {
 				r.Header.Del("If-None-Match")
 				r.Header.Del("If-Match")
@@ -112,5 +139,32 @@ func TestS3StoreRefusesWithoutAtomicPutIfAbsent(t *testing.T) {
 				t.Fatalf("objects left in the bucket: %v, %v; want none", left, err)
 			}
 		})
+	}
+}
+
+// TestS3StoreProbeRacesAgainAfterConflicts: a race of the probe in which
+// every writer gets 409 (a conditional write in flight) proves nothing
+// either way; the probe races again on a new key, and the store writes.
+func TestS3StoreProbeRacesAgainAfterConflicts(t *testing.T) {
+	ctx := context.Background()
+	srv := s3test.Shared(t)
+	srv.Setenv(t)
+	bucket := srv.Bucket(t)
+	front := conditionalFront(t, srv, "conflict-first-race")
+	t.Setenv("AWS_ENDPOINT_URL_S3", front)
+	t.Setenv("AWS_ENDPOINT_URL", front)
+	st, err := OpenS3Store(ctx, "s3://"+bucket+"/lake/t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckWritable(st); err != nil {
+		t.Fatalf("CheckWritable after a race of 409s: %v; want the store writable", err)
+	}
+	key := "_delta_log/" + CommitFileName(0)
+	if err := st.PutIfAbsent(ctx, key, []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutIfAbsent(ctx, key, []byte("{}\n")); !errors.Is(err, ErrObjectExists) {
+		t.Fatalf("second PutIfAbsent = %v; want ErrObjectExists", err)
 	}
 }

@@ -206,7 +206,37 @@ func (s *S3Store) probeConditionalWrite(ctx context.Context) (bool, error) {
 		return false, s.mapErr("put-if-absent probe", key, err)
 	}
 
-	raced := JoinKey(s.prefix, ".laktory-put-if-absent-probe-"+uuid.NewString())
+	// A round where every racer is refused with 409 (S3's answer to a
+	// conditional write while another is in flight) proves nothing: it
+	// is raced again on a new key.
+	var raced string
+	for round := 1; ; round++ {
+		raced = JoinKey(s.prefix, ".laktory-put-if-absent-probe-"+uuid.NewString())
+		n, err := s.raceProbe(put, raced)
+		if n > 0 {
+			defer del(raced)
+		}
+		switch {
+		case n > 1:
+			return false, fmt.Errorf("s3://%s/%s: %d of %d PutObject requests with If-None-Match: * sent at once for one new key succeeded: the server's conditional writes are not atomic",
+				s.bucket, raced, n, probeRacers)
+		case err != nil:
+			return false, s.mapErr("put-if-absent probe", raced, err)
+		case n == 1:
+			return true, nil
+		case round == probeRounds:
+			return false, fmt.Errorf("s3://%s/%s: in %d rounds of %d PutObject requests with If-None-Match: * sent at once for a new key, none succeeded", s.bucket, raced, probeRounds, probeRacers)
+		}
+	}
+}
+
+// probeRounds is how many races of the probe may end with no winner.
+const probeRounds = 3
+
+// raceProbe sends probeRacers conditional writes of key at once and
+// returns how many succeeded, and an error other than a refusal (412, or
+// 409 for a conditional write in flight).
+func (s *S3Store) raceProbe(put func(key, body string) error, key string) (int, error) {
 	var (
 		wins   atomic.Int32
 		mu     sync.Mutex
@@ -217,12 +247,11 @@ func (s *S3Store) probeConditionalWrite(ctx context.Context) (bool, error) {
 		racers.Add(1)
 		go func() {
 			defer racers.Done()
-			err := put(raced, strconv.Itoa(i))
+			err := put(key, strconv.Itoa(i))
 			switch {
 			case err == nil:
 				wins.Add(1)
 			case isPreconditionFailed(err) || httpStatus(err) == http.StatusConflict:
-				// refused: another racer won (409: a conditional write in flight)
 			default:
 				mu.Lock()
 				other = err
@@ -231,19 +260,7 @@ func (s *S3Store) probeConditionalWrite(ctx context.Context) (bool, error) {
 		}()
 	}
 	racers.Wait()
-	if wins.Load() > 0 {
-		defer del(raced)
-	}
-	switch n := wins.Load(); {
-	case n > 1:
-		return false, fmt.Errorf("s3://%s/%s: %d of %d PutObject requests with If-None-Match: * sent at once for one new key succeeded: the server's conditional writes are not atomic",
-			s.bucket, raced, n, probeRacers)
-	case other != nil:
-		return false, s.mapErr("put-if-absent probe", raced, other)
-	case n == 0:
-		return false, fmt.Errorf("s3://%s/%s: none of %d PutObject requests with If-None-Match: * for one new key succeeded", s.bucket, raced, probeRacers)
-	}
-	return true, nil
+	return int(wins.Load()), other
 }
 
 func (s *S3Store) fullKey(key string) (string, error) {
