@@ -315,6 +315,10 @@ func (r *resolver) toStringSQL(sql string, from *Type, mode castMode) (string, e
 		return "spark_ntz_to_string(" + sql + ")", nil
 	case KBinary:
 		return "decode(" + sql + ")", nil
+	case KIntervalYM:
+		return ymIntervalString(sql, from), nil
+	case KIntervalDT:
+		return dtIntervalString(sql, from), nil
 	case KArray:
 		v := r.lambdaName()
 		el, err := r.toStringSQL(v, from.Elem, mode)
@@ -345,4 +349,73 @@ func (r *resolver) toStringSQL(sql string, from *Type, mode castMode) (string, e
 		return "CASE WHEN " + sql + " IS NULL THEN NULL ELSE '{' || " + strings.Join(parts, " || ', ' || ") + " || '}' END", nil
 	}
 	return "", unsupported(0, "", "casting %s to STRING", strings.ToUpper(from.String()))
+}
+
+// ymIntervalString is Spark's cast of a YEAR TO MONTH interval (or YEAR,
+// or MONTH) to STRING, IntervalUtils.toYearMonthIntervalString in ANSI
+// style: INTERVAL '1-2' YEAR TO MONTH, INTERVAL '-1' YEAR (the years of
+// the months, truncated), INTERVAL '14' MONTH.
+func ymIntervalString(sql string, t *Type) string {
+	m := "CAST(datepart('year', " + sql + ") * 12 + datepart('month', " + sql + ") AS BIGINT)"
+	sign := "CASE WHEN " + m + " < 0 THEN '-' ELSE '' END"
+	years := sign + " || CAST(abs(" + m + ") // 12 AS VARCHAR)"
+	var body, fields string
+	switch {
+	case t.From == t.To && t.From == "MONTH":
+		body, fields = "CAST("+m+" AS VARCHAR)", "MONTH"
+	case t.From == t.To:
+		body, fields = years, "YEAR"
+	default:
+		body, fields = years+" || '-' || CAST(abs("+m+") % 12 AS VARCHAR)", "YEAR TO MONTH"
+	}
+	return "CASE WHEN " + sql + " IS NULL THEN NULL ELSE 'INTERVAL ''' || " + body + " || ''' " + fields + "' END"
+}
+
+// dtIntervalString is Spark's cast of a DAY TO SECOND interval (or one of
+// its sub-ranges) to STRING, IntervalUtils.toDayTimeIntervalString in
+// ANSI style: the start field unpadded (hours and minutes at least two
+// digits), the others two digits, seconds with the significant digits of
+// their fraction and a leading zero below 10 (INTERVAL '3 04:05:06.789'
+// DAY TO SECOND, INTERVAL '-00:01' HOUR TO MINUTE).
+func dtIntervalString(sql string, t *Type) string {
+	us := "epoch_us(" + sql + ")"
+	a := "abs(" + us + ")"
+	secs := func(rest string) string {
+		// BigDecimal.valueOf(rest, 6).stripTrailingZeros.toPlainString.
+		dec := "rtrim(rtrim(CAST(CAST(" + rest + " AS DECIMAL(24,6)) / 1000000 AS DECIMAL(24,6))::VARCHAR, '0'), '.')"
+		return "CASE WHEN " + rest + " < 10000000 THEN '0' ELSE '' END || " + dec
+	}
+	two := func(v string) string { return "printf('%02d', " + v + ")" }
+	unit := map[string]string{"DAY": "86400000000", "HOUR": "3600000000", "MINUTE": "60000000"}
+	rank := map[string]int{"DAY": 0, "HOUR": 1, "MINUTE": 2, "SECOND": 3}
+	from, to := rank[t.From], rank[t.To]
+	var parts []string
+	rest := a
+	switch t.From {
+	case "DAY":
+		parts = append(parts, "CAST("+a+" // 86400000000 AS VARCHAR)")
+	case "HOUR", "MINUTE":
+		parts = append(parts, two(a+" // "+unit[t.From]))
+	default:
+		parts = append(parts, secs(a))
+	}
+	if u, ok := unit[t.From]; ok {
+		rest = "(" + a + " % " + u + ")"
+	}
+	if from < 1 && 1 <= to {
+		parts = append(parts, "' ' || "+two(rest+" // 3600000000"))
+		rest = "(" + rest + " % 3600000000)"
+	}
+	if from < 2 && 2 <= to {
+		parts = append(parts, "':' || "+two(rest+" // 60000000"))
+		rest = "(" + rest + " % 60000000)"
+	}
+	if from < 3 && 3 <= to {
+		parts = append(parts, "':' || "+secs(rest))
+	}
+	fields := t.From
+	if t.From != t.To {
+		fields += " TO " + t.To
+	}
+	return "CASE WHEN " + sql + " IS NULL THEN NULL ELSE 'INTERVAL ''' || CASE WHEN " + us + " < 0 THEN '-' ELSE '' END || " + strings.Join(parts, " || ") + " || ''' " + fields + "' END"
 }

@@ -27,7 +27,7 @@ var codecMacros = []macro{
 }
 
 func codecFuncs() []*fnDef {
-	return []*fnDef{
+	return append([]*fnDef{
 		fn("crc32", Macro, 1, 1, func(c *fcall) (*rx, error) {
 			if k := c.args[0].t.Kind; k != KBinary && k != KString && k != KVoid {
 				return nil, c.wrongType(0, "\"BINARY\"")
@@ -59,5 +59,5 @@ func codecFuncs() []*fnDef {
 			}
 			return c.out(tString, "spark_url_decode("+s.sql+", true)"), nil
 		}),
-	}
+	}, cleanFuncs()...)
 }

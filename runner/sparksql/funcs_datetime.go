@@ -471,7 +471,7 @@ func datetimeFuncs() []*fnDef {
 		fn("to_utc_timestamp", Rewritten, 2, 2, func(c *fcall) (*rx, error) { return c.utcShift(false) }),
 		no("date_diff", "not translated yet; use datediff(end, start)"), no("dateadd", "not translated yet; use date_add"),
 		no("convert_timezone", "not translated yet"), no("current_time", "the TIME type is not translated"),
-		no("make_interval", "not translated yet"), no("make_dt_interval", "not translated yet"), no("make_ym_interval", "not translated yet"),
+		no("make_interval", "not translated yet"),
 		no("window", "use laktory.groupby_and_agg with groupby_window"), no("session_window", "not translated yet"), no("window_time", "not translated yet"),
 		no("try_make_timestamp", "not translated yet"), no("make_timestamp_ntz", "not translated yet"), no("make_timestamp_ltz", "not translated yet"),
 	}

@@ -275,8 +275,13 @@ func mathFuncs() []*fnDef {
 		fn("hex", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
 			x := c.args[0]
 			switch {
-			case x.t.isIntegral():
-				return c.out(tString, "upper(hex(CAST("+x.sql+" AS BIGINT)))"), nil
+			case x.t.isNumeric():
+				// Spark casts any number to BIGINT (truncating).
+				l, err := c.toLong(0)
+				if err != nil {
+					return nil, err
+				}
+				return c.out(tString, "upper(hex(CAST("+l.sql+" AS BIGINT)))"), nil
 			case x.t.Kind == KString || x.t.Kind == KBinary:
 				b, err := c.binary(0)
 				if err != nil {
@@ -291,8 +296,7 @@ func mathFuncs() []*fnDef {
 			x.nondet, x.foldable = true, false
 			return x, nil
 		}),
-		no("randn", "Spark's random sequence cannot be reproduced"), no("width_bucket", "not translated yet"),
-		no("conv", "not translated yet"), no("bin", "not translated yet"),
+		no("randn", "Spark's random sequence cannot be reproduced"),
 		fn("unhex", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
 			x, err := c.typed(0, tString)
 			if err != nil {
@@ -392,7 +396,7 @@ func unhexSQL(s, bad string) string {
 }
 
 // toBinary is to_binary(s [, fmt]) and try_to_binary: fmt (a constant,
-// hex by default) is hex or utf-8; base64 is refused.
+// hex by default) is hex, utf-8 or base64.
 func toBinary(name string, try bool) *fnDef {
 	return fn(name, Rewritten, 1, 2, func(c *fcall) (*rx, error) {
 		x, err := c.typed(0, tString)
@@ -417,7 +421,14 @@ func toBinary(name string, try bool) *fnDef {
 		case "utf-8", "utf8":
 			return c.out(tBinary, "encode("+x.sql+")"), nil
 		case "base64":
-			return nil, unsupported(c.argPos(1), "", "%s with the base64 format", name)
+			// Spark's UnBase64 with failOnError: the text must be valid
+			// base64 by its isValidBase64 (RFC 4648 groups, whitespace
+			// ignored) before the MIME decoder reads it.
+			bad := "NULL"
+			if !try {
+				bad = "error(concat('[CONVERSION_INVALID_INPUT] The value ''', " + x.sql + ", ''' (''BASE64'') cannot be converted to \"BINARY\" because it is malformed. Correct the value as per the syntax, or change its format. Use `try_to_binary` to tolerate malformed input and return NULL instead.'))"
+			}
+			return c.out(tBinary, "CASE WHEN "+x.sql+" IS NULL THEN NULL WHEN spark_base64_check("+x.sql+") IS NOT NULL THEN "+bad+" ELSE "+unbase64SQL(x.sql)+" END"), nil
 		}
 		return nil, sparkErr(c.argPos(1), "DATATYPE_MISMATCH.INVALID_ARG_VALUE", "Cannot resolve \"%s(%s, %s)\" due to data type mismatch: The fmt value must to be a case-insensitive \"STRING\" literal of 'hex', 'utf-8', 'utf8', or 'base64', but got '%s'.", name, c.args[0].name, c.args[1].lit.Value, c.args[1].lit.Value)
 	})

@@ -156,7 +156,7 @@ func miscFuncs() []*fnDef {
 			x.nondet, x.foldable = true, false
 			return x, nil
 		}),
-		no("hash", "Spark's Murmur3 hash is not reproduced"), xxhash64,
+		murmur3Hash, xxhash64,
 		no("monotonically_increasing_id", "depends on Spark's partitioning"), no("spark_partition_id", "depends on Spark's partitioning"),
 		no("input_file_name", "depends on Spark's file splits"), no("input_file_block_start", "depends on Spark's file splits"),
 		no("input_file_block_length", "depends on Spark's file splits"), no("current_user", "the user differs between local runs and the deployment"),

@@ -87,6 +87,9 @@ var stringMacros = []macro{
 	{"spark_repeat", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE repeat(s, n) END"},
 	{"spark_chr", "n", "CASE WHEN n < 0 THEN '' ELSE chr(CAST(n % 256 AS INTEGER)) END"},
 	{"spark_overlay", "s, r, p, l", "substring(s, 1, greatest(p - 1, 0)) || r || substring(s, p + l)"},
+	// The same over the hex digits of binaries, two a byte; a start
+	// below 1 counts from the end, as Spark's subStringSQL does.
+	{"spark_overlay_binary", "b, r, p, l", "from_hex(substring(hex(b), 1, CAST(greatest(p - 1, 0) * 2 AS BIGINT)) || hex(r) || substring(hex(b), CAST(CASE WHEN p + l > 0 THEN p + l - 1 WHEN p + l < 0 THEN greatest(octet_length(b) + p + l, 0) ELSE 0 END * 2 + 1 AS BIGINT)))"},
 	{"spark_find_in_set", "s, l", "CASE WHEN s IS NULL OR l IS NULL THEN NULL WHEN contains(s, ',') THEN 0 ELSE coalesce(list_position(string_split(l, ','), s), 0) END"},
 	{"spark_regexp_substr", "s, p", "CASE WHEN regexp_matches(s, p) THEN regexp_extract(s, p, 0) END"},
 }
@@ -415,9 +418,23 @@ func stringFuncs() []*fnDef {
 			split := "spark_split_java(" + s.sql + ", " + duckString("^(?:"+jre.re2+")") + ", " + limit + ")"
 			if regexp.MustCompile(jre.re2).MatchString("") {
 				// Java scans UTF-16: an empty match falls between the two
-				// halves of a character beyond U+FFFF, which Spark then
-				// writes as '?'; the local run stops rather than differ.
-				split = "CASE WHEN regexp_matches(" + s.sql + ", '[\\x{10000}-\\x{10FFFF}]') THEN error(" + duckString("[LOCALLY_UNSUPPORTED.SPLIT_SUPPLEMENTARY] split with a pattern that matches the empty string, of a value with a character beyond U+FFFF: Spark splits it between its UTF-16 halves") + ") ELSE " + split + " END"
+				// halves of a character beyond U+FFFF, each of which
+				// Spark then writes as '?'. Where the pattern cannot
+				// match such a half, the split is that of the text with
+				// each of those characters as two units the pattern does
+				// not match either (U+10FFFD twice), each piece of one
+				// unit: a '?'. With a positive limit the last piece keeps
+				// whole characters, and a pattern that may match a half
+				// (., a negated class) would match elsewhere: there the
+				// local run stops rather than differ.
+				stop := "error(" + duckString("[LOCALLY_UNSUPPORTED.SPLIT_SUPPLEMENTARY] split with a pattern that matches the empty string, of a value with a character beyond U+FFFF: Spark splits it between its UTF-16 halves") + ")"
+				halves := stop
+				if !re2MayMatchRune(jre.re2, splitHalf) {
+					e := c.r.lambdaName()
+					units := "regexp_replace(" + s.sql + ", '[\\x{10000}-\\x{10FFFF}]', " + duckString(string([]rune{splitHalf, splitHalf})) + ", 'g')"
+					halves = "CASE WHEN " + limit + " > 0 THEN " + stop + " ELSE list_transform(spark_split_java(" + units + ", " + duckString("^(?:"+jre.re2+")") + ", " + limit + "), " + e + " -> replace(" + e + ", " + duckString(string(splitHalf)) + ", '?')) END"
+				}
+				split = "CASE WHEN regexp_matches(" + s.sql + ", '[\\x{10000}-\\x{10FFFF}]') THEN " + halves + " ELSE " + split + " END"
 			}
 			return c.out(arrayOf(tString), guard(split)), nil
 		}
@@ -628,7 +645,13 @@ func stringFuncs() []*fnDef {
 			return c.out(tString, "list_transform([to_base64("+b+")], "+v+" -> CASE WHEN "+v+" IS NULL OR length("+v+") <= 76 THEN "+v+
 				" ELSE array_to_string(list_transform(range(0, length("+v+"), 76), "+i+" -> substr("+v+", "+i+" + 1, 76)), chr(13) || chr(10)) END)[1]"), nil
 		}),
-		strFn("unbase64", Same, tBinary, "s", "from_base64(%s)"),
+		fn("unbase64", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			x, err := c.typed(0, tString)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tBinary, unbase64SQL(x.sql)), nil
+		}),
 		withNote(fn("levenshtein", Macro, 2, 3, func(c *fcall) (*rx, error) {
 			a, err := c.str(0)
 			if err != nil {
@@ -650,27 +673,43 @@ func stringFuncs() []*fnDef {
 			return c.out(tInt, "CAST("+d+" AS INTEGER)"), nil
 		}), "edits of characters (code points), as Spark counts them"),
 		fn("overlay", Macro, 3, 4, func(c *fcall) (*rx, error) {
-			s, err := c.str(0)
-			if err != nil {
-				return nil, err
-			}
-			rp, err := c.str(1)
-			if err != nil {
-				return nil, err
+			// Spark's Overlay: the input before pos, the replacement, and
+			// the input from pos + len (a negative len, or none, is the
+			// replacement's length), of strings by character or of
+			// binaries by byte.
+			bin := c.args[0].t.Kind == KBinary && c.args[1].t.Kind == KBinary
+			var s, rp *rx
+			var err error
+			if bin {
+				s, rp = c.args[0], c.args[1]
+			} else {
+				if s, err = c.str(0); err != nil {
+					return nil, err
+				}
+				if rp, err = c.str(1); err != nil {
+					return nil, err
+				}
 			}
 			p, err := c.intArg(2)
 			if err != nil {
 				return nil, err
 			}
-			l := "length(" + rp.sql + ")"
+			rlen := "length(" + rp.sql + ")"
+			if bin {
+				rlen = "octet_length(" + rp.sql + ")"
+			}
+			l := rlen
 			if len(c.args) == 4 {
 				x, err := c.intArg(3)
 				if err != nil {
 					return nil, err
 				}
-				l = x.sql
+				l = "CASE WHEN " + x.sql + " < 0 THEN " + rlen + " ELSE " + x.sql + " END"
 			} else {
 				c.name = strings.TrimSuffix(c.name, ")") + ", -1)"
+			}
+			if bin {
+				return c.out(tBinary, "spark_overlay_binary("+s.sql+", "+rp.sql+", "+p.sql+", "+l+")"), nil
 			}
 			return c.out(tString, "spark_overlay("+s.sql+", "+rp.sql+", "+p.sql+", "+l+")"), nil
 		}),
@@ -687,7 +726,7 @@ func stringFuncs() []*fnDef {
 		}),
 		formatNumber, formatString, alias("printf", formatString),
 		no("soundex", "no DuckDB equivalent"),
-		no("mask", "not translated yet"), no("luhn_check", "not translated yet"),
+		no("luhn_check", "not translated yet"),
 		fn("encode", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			x, err := c.typed(0, tString)
 			if err != nil {
@@ -796,4 +835,53 @@ func (c *fcall) utf8Charset(i int, fn string) error {
 		return unsupported(c.argPos(i), "use 'UTF-8'", "%s with the charset '%s'", fn, cs.lit.Value)
 	}
 	return nil
+}
+
+// splitHalf stands for one UTF-16 half of a character beyond U+FFFF in
+// split's scan (a private-use character, itself beyond U+FFFF, so that
+// every one in the text is replaced).
+const splitHalf = '\U0010FFFD'
+
+// re2MayMatchRune reports whether the RE2 pattern re has a construct that
+// can match the character r (any character, or a class holding it).
+func re2MayMatchRune(re string, r rune) bool {
+	p, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return true
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(x *syntax.Regexp) bool {
+		switch x.Op {
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			return true
+		case syntax.OpLiteral:
+			for _, c := range x.Rune {
+				if c == r {
+					return true
+				}
+			}
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(x.Rune); i += 2 {
+				if x.Rune[i] <= r && r <= x.Rune[i+1] {
+					return true
+				}
+			}
+		}
+		for _, s := range x.Sub {
+			if walk(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(p)
+}
+
+// unbase64SQL is Spark's unbase64 of the text s: java.util.Base64's MIME
+// decoder (spark_unbase64), which skips line breaks and any other
+// character outside the alphabet; where that decoder throws (a dangling
+// last character, a misplaced '='), Spark fails with its
+// IllegalArgumentException.
+func unbase64SQL(s string) string {
+	return "CASE WHEN " + s + " IS NULL THEN NULL ELSE coalesce(spark_unbase64(" + s + "), error('[IllegalArgumentException] ' || " + s + " || ' is not base64 as java.util.Base64''s MIME decoder reads it')) END"
 }

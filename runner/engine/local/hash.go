@@ -23,7 +23,8 @@ const SparkSHA2 = "spark_sha2"
 // RegisterFunctions adds the engine's Go scalar functions (SparkSHA2,
 // SparkToNumber, SparkToChar, SparkPercentile, SparkMoment, SparkParseURL, SparkURLCheck,
 // SparkGetJSONObject, SparkJSONRead, SparkJSONPretty, SparkXXHash64,
-// SparkXXHash64Decimal) to
+// SparkXXHash64Decimal, SparkHash, SparkHashDecimal, SparkUnbase64,
+// SparkBase64Check, SparkConv, SparkMask) to
 // db's catalog, where every connection of db sees them. OpenDB calls it;
 // a test that opens DuckDB itself calls it on its database.
 func RegisterFunctions(ctx context.Context, db *sql.DB) error {
@@ -76,6 +77,15 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 		}
 	}
 	if err := registerXXHash(conn); err != nil {
+		return fmt.Errorf("register functions: %w", err)
+	}
+	if err := registerMurmur3(conn); err != nil {
+		return fmt.Errorf("register functions: %w", err)
+	}
+	if err := registerCodecs(conn); err != nil {
+		return fmt.Errorf("register functions: %w", err)
+	}
+	if err := registerMask(conn); err != nil {
 		return fmt.Errorf("register functions: %w", err)
 	}
 	for _, name := range []string{SparkGetJSONObject, SparkJSONRead, SparkJSONPretty} {
