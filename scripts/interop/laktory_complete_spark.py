@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Run the COMPLETE-mode corpus (runner/testdata/complete) with Laktory 0.13.1
+on Spark 4.2 with Delta 4.4, and record Spark's verdict on each query, for
+TestCompleteModeCorpus (LK168).
+
+    laktory_complete_spark.py OUT.json CORPUS.json...
+
+Needs the Spark interop Python (scripts/interop/requirements-spark.txt:
+pyspark, delta-spark, laktory) and Java 17+; fetches the Delta jars on first
+use. A few minutes. Each case is one pipeline of one node: it streams the
+Delta table src (id bigint, k string, v bigint, ts timestamp) as {df}, with
+{sources.dim} (the batch table dim: k string, label string, w bigint) and
+{sources.s2} (a stream of table s2, src's columns) as named sources when the
+SQL names them; its transformer is the case's SQL steps; its sink a Delta
+table in mode COMPLETE. Recorded per case: "" when the run wrote its table,
+else the error's class and first line; and the names of Spark's aggregate
+functions (the function registry's group agg_funcs). OUT is updated: cases of other
+corpora it holds are kept.
+Test-only: the product never runs Python or Spark.
+"""
+
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+
+import yaml
+
+warnings.simplefilter("ignore")
+
+
+def start(work):
+    from delta import configure_spark_with_delta_pip
+    from pyspark.sql import SparkSession
+    b = (SparkSession.builder.master("local[2]").appName("laktory-complete")
+         .config("spark.driver.memory", "1g").config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false")
+         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+         .config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2")
+         .config("spark.sql.warehouse.dir", os.path.join(work, "wh"))
+         .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(work, "derby"))
+         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+         .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog"))
+    spark = configure_spark_with_delta_pip(b).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def pipeline(case, work):
+    """The case's pipeline, as TestCompleteModeCorpus writes it."""
+    text = "\n".join(case["steps"])
+    sources = [{"table_name": "src", "as_stream": True}]
+    if "{sources.dim}" in text:
+        sources.append({"name": "dim", "table_name": "dim"})
+    if "{sources.s2}" in text:
+        sources.append({"name": "s2", "table_name": "s2", "as_stream": True})
+    node = {"name": "n", "sources": sources,
+            "sinks": [{"table_name": "out_" + case["name"], "mode": "COMPLETE"}]}
+    if case["steps"]:
+        node["transformer"] = {"nodes": [{"expr": s} for s in case["steps"]]}
+    return {"name": "pl-" + case["name"].replace("_", "-"),
+            "root_path": os.path.join(work, "root", case["name"]), "nodes": [node]}
+
+
+def aggregates(spark):
+    """The names of Spark's built-in aggregate functions (group agg_funcs of
+    the function registry): a call of one makes an Aggregate."""
+    reg = spark._jsparkSession.sessionState().functionRegistry()
+    ids = reg.listFunction()
+    names = []
+    for i in range(ids.size()):
+        fid = ids.apply(i)
+        info = reg.lookupFunction(fid)
+        if info.isDefined() and info.get().getGroup() == "agg_funcs":
+            names.append(fid.funcName())
+    return sorted(set(names))
+
+
+def main(out, corpora):
+    work = tempfile.mkdtemp(prefix="laktory-complete-")
+    os.chdir(work)
+    spark = start(work)
+    import laktory as lk
+    lk._spark = spark
+    spark.sql("CREATE TABLE src (id BIGINT, k STRING, v BIGINT, ts TIMESTAMP) USING DELTA")
+    spark.sql("""INSERT INTO src VALUES (1, 'a', 1, TIMESTAMP '2024-01-01 00:10:00'),
+        (2, 'a', 2, TIMESTAMP '2024-01-01 00:20:00'), (3, 'b', 3, TIMESTAMP '2024-01-01 01:10:00')""")
+    spark.sql("CREATE TABLE s2 USING DELTA AS SELECT * FROM src")
+    spark.sql("CREATE TABLE dim (k STRING, label STRING, w BIGINT) USING DELTA")
+    spark.sql("INSERT INTO dim VALUES ('a', 'A', 1), ('b', 'B', 3)")
+    res = {"cases": {}}
+    if os.path.exists(out):
+        with open(out) as f:
+            res = json.load(f)
+    res["laktory"], res["spark"] = lk.__version__, spark.version
+    res["aggregates"] = aggregates(spark)
+    for path in corpora:
+        with open(path) as f:
+            cases = json.load(f)["cases"]
+        for case in cases:
+            doc = yaml.safe_dump(pipeline(case, work))
+            try:
+                lk.models.Pipeline.model_validate_yaml(io.StringIO(doc)).execute()
+                got = ""
+            except Exception as e:  # the failure is what is recorded
+                got = f"{type(e).__name__}: " + (str(e).strip().splitlines() or [""])[0]
+            res["cases"][case["name"]] = got
+            print(case["name"], got or "ok", flush=True)
+    spark.stop()
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1, sort_keys=True)
+        f.write("\n")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(os.path.abspath(sys.argv[1]), [os.path.abspath(p) for p in sys.argv[2:]])
