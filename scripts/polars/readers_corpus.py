@@ -8,6 +8,7 @@ The corpus (runner/polarsread/testdata/corpus, and its heldout/ part) is
     {"name": "...", "format": "CSV",
      "has_header": false, "infer_schema": true,     (FileDataSource options; omitted: Laktory's defaults)
      "reader_kwargs": {...},
+     "schema": {"columns": [...]},                  (the source's `schema`, Laktory's spelling)
      "content": "a,b\\n1,2\\n"                        (one file: data.<format>)
      | "files": {"part-1.csv": "...", ...}           (a folder of files)
      | "parquet": {"col": [values], ...}             (one Parquet file written by polars)
@@ -24,7 +25,10 @@ first line).
 
 Dev-only: the Go tests read the checked-in results.
 
-    .venv/bin/python scripts/polars/readers_corpus.py runner/polarsread/testdata/corpus
+    .venv/bin/python scripts/polars/readers_corpus.py runner/polarsread/testdata/corpus [FILE_SUFFIX]
+
+With FILE_SUFFIX (e.g. heldout/schema.json) only the files whose path ends
+so are computed again.
 """
 import datetime as dt
 import decimal
@@ -119,11 +123,15 @@ def run_case(case, tmp):
             opts[k] = case[k]
     if "reader_kwargs" in case:
         opts["reader_kwargs"] = case["reader_kwargs"]
+    if "schema" in case:
+        opts["schema"] = case["schema"]
     try:
         df = FileDataSource(**opts).read().to_native()
         if isinstance(df, pl.LazyFrame):
             df = df.collect()
-    except Exception as e:  # noqa: BLE001
+    except BaseException as e:  # noqa: BLE001  (polars' PanicException is a BaseException)
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
         msg = (str(e).strip().splitlines() or [""])[0].replace(d, "<dir>").replace(IPC_DIR, "<ipc>")
         return {"error": type(e).__name__, "message": msg}
     rows = [[canon(v) for v in r] for r in df.rows()]
@@ -143,7 +151,7 @@ def main():
     tmp = tempfile.mkdtemp()
     try:
         for path in files:
-            if path.endswith(".expected.json"):
+            if path.endswith(".expected.json") or (len(sys.argv) > 2 and not path.endswith(sys.argv[2])):
                 continue
             cases = json.load(open(path, encoding="utf-8"))
             out = {c["name"]: run_case(c, tmp) for c in cases}
