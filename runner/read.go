@@ -97,6 +97,24 @@ func csvHeader(src *workspace.Source) bool {
 // fileListSQL reads by position).
 func polarsFiles(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, bool, error) {
 	src := o.src
+	if src != nil && src.Backend == "POLARS" && o.polars == nil && schemaColumns(src) != "" && (format == "JSONL" || format == "NDJSON") {
+		// scan_ndjson(schema=...): polars' conversions of each value.
+		rows, err := polarsread.RowOptions(format, src.ReaderKwargs)
+		if err != nil {
+			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		exact := make([]string, len(files))
+		for i, f := range files {
+			if exact[i], err = landing.DuckPath(f); err != nil {
+				return "", true, err
+			}
+		}
+		q, err := polarsread.NDJSONSchema(stringList(exact), src.Schema.Columns)
+		if err != nil {
+			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		return polarsread.WrapRows(q, rows), true, nil
+	}
 	if src == nil || src.Backend != "POLARS" || o.polars != nil || schemaColumns(src) != "" {
 		return "", false, nil
 	}

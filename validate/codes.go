@@ -122,6 +122,8 @@ const (
 	CodePolarsFileType     = "LK220"
 	CodePolarsReaderType   = "LK221"
 	CodePolarsNDJSONDType  = "LK222"
+	CodePolarsSchemaDType  = "LK223"
+	CodePolarsNDJSONValues = "LK224"
 	// LK23x: a lake in a bucket (docs/object-storage.md).
 	CodeBucketLakeEngine = "LK230"
 	CodeBucketLakeView   = "LK231"
@@ -268,6 +270,8 @@ var Codes = []CodeInfo{
 	{CodePolarsFileType, Error, "a POLARS CSV, JSON or NDJSON sink with a column polars' writer cannot write (write_csv: nested, binary, duration; write_json: binary): Laktory's run fails, and so does ours (schema flow)"},
 	{CodePolarsReaderType, Error, "a POLARS file source's reader_kwargs holds a value polars' reader raises TypeError on: `schema_overrides` other than null or `{}` (YAML cannot spell a polars dtype; Laktory's run fails with polars' message)"},
 	{CodePolarsNDJSONDType, Error, "a POLARS JSONL or NDJSON source's `schema` declares a dtype polars 1.32.0's NDJSON reader panics on (Int8, Int16, UInt8, UInt16, Duration as a column's dtype: `unexpected dtype when deserializing ndjson`): Laktory's run fails"},
+	{CodePolarsSchemaDType, Error, "a POLARS JSONL or NDJSON source's `schema` declares Enum (polars' `TypeError: Enum.__init__() missing 1 required positional argument: 'categories'`) or UInt128 (`InvalidOperationError: constructing a Series with data type Unknown(Any) from AnyValues is not supported`): Laktory's read fails whatever the data"},
+	{CodePolarsNDJSONValues, Warning, "a POLARS JSONL or NDJSON source's `schema` declares Decimal: polars 1.32.0 fails on every value that is not null (`unexpected value while building Series of type Decimal(Some(38), Some(0)); found value of type UInt64: 12`), and so do local runs"},
 	{CodeSinkType, Error, "a sink column whose type the Delta table cannot take: the append fails (schema flow)"},
 	{CodeSinkWidened, Info, "a sink column cast to the table's wider type (schema flow)"},
 	{CodeSchemaUnknown, Warning, "a source or table whose schema cannot be read: its node's SQL is not checked (schema flow)"},

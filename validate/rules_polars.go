@@ -342,6 +342,14 @@ func deltaWriteOptionsNotApplied(v any) string {
 // declares one as a column's dtype panics in pl.scan_ndjson ("unexpected dtype
 // when deserializing ndjson", a PanicException), so Laktory's run fails
 // (recorded by scripts/polars/ndjson_schema_cases.py).
+// polarsSchemaRefusals are the dtypes of a JSON lines source's schema on
+// which Laktory 0.13.1's read fails before any value is read, with
+// polars' exception (scripts/polars/readers_corpus.py, heldout/schema.json).
+var polarsSchemaRefusals = map[string]string{
+	"Enum":    "TypeError: Enum.__init__() missing 1 required positional argument: 'categories'",
+	"UInt128": "InvalidOperationError: constructing a Series with data type Unknown(Any) from AnyValues is not supported",
+}
+
 var polarsNDJSONPanics = []string{"Int8", "Int16", "UInt8", "UInt16", "Duration"}
 
 // polarsSourceSchema refuses a POLARS JSON lines source whose declared
@@ -354,6 +362,21 @@ func (c *checker) polarsSourceSchema(n *workspace.Node, s *workspace.Source) {
 		return
 	}
 	for _, col := range s.Schema.Columns {
+		if col.DType != nil {
+			msg, ok := polarsSchemaRefusals[LaktoryDType(col.DType.Name)]
+			switch {
+			case ok:
+				c.add(col.DType.Pos, Error, CodePolarsSchemaDType,
+					fmt.Sprintf("column '%s' of the schema of source #%d of node '%s' is a %s: polars 1.32.0 fails reading it (%s), so Laktory's run fails",
+						col.Name, s.Index+1, n.Name, LaktoryDType(col.DType.Name), msg),
+					"declare the column as String and convert it in a step")
+			case LaktoryDType(col.DType.Name) == "Decimal":
+				c.add(col.DType.Pos, Warning, CodePolarsNDJSONValues,
+					fmt.Sprintf("column '%s' of the schema of source #%d of node '%s' is a Decimal: polars 1.32.0 fails on every value of it that is not null (unexpected value while building Series of type Decimal(Some(38), Some(0)); found value of type ...), so Laktory's run fails unless the column is always null",
+						col.Name, s.Index+1, n.Name),
+					"declare the column as Float64 or String and cast it in a step (SELECT CAST(a AS DECIMAL(10, 2)) ...)")
+			}
+		}
 		if d := ndjsonPanicDType(col.DType); d != nil {
 			c.add(d.Pos, Error, CodePolarsNDJSONDType,
 				fmt.Sprintf("column '%s' of the schema of source #%d of node '%s' is read as %s: polars 1.32.0 panics reading JSON lines into it (unexpected dtype when deserializing ndjson), so Laktory's run fails",

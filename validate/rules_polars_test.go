@@ -258,3 +258,37 @@ func TestPolarsNDJSONSchema(t *testing.T) {
 		t.Logf("%s: %d cases, %d polars panics (LK222), %d read, %d fail otherwise", part, len(spec.Cases), panics, reads, other)
 	}
 }
+
+// TestPolarsSchemaRefusals: a POLARS JSON lines source whose schema
+// declares Enum or UInt128 fails in Laktory whatever the data (LK223, with
+// polars' exception); a Decimal fails on every value that is not null
+// (LK224, a warning); other dtypes and other formats are not concerned.
+func TestPolarsSchemaRefusals(t *testing.T) {
+	tests := []struct {
+		format, dtype, backend string
+		code                   string
+	}{
+		{"JSONL", "Enum", "POLARS", CodePolarsSchemaDType},
+		{"NDJSON", "UInt128", "POLARS", CodePolarsSchemaDType},
+		{"JSONL", "Decimal", "POLARS", CodePolarsNDJSONValues},
+		{"JSONL", "Int64", "POLARS", ""},
+		{"JSONL", "Decimal", "PYSPARK", ""},
+		{"CSV", "UInt128", "POLARS", ""},
+	}
+	for _, tc := range tests {
+		yaml := "name: pl\ndataframe_backend: " + tc.backend + "\nnodes:\n- name: a\n  sources:\n  - path: data/\n    format: " + tc.format +
+			"\n    schema: {columns: [{name: a, dtype: " + tc.dtype + "}]}\n  sinks:\n  - path: out/\n    format: DELTA\n    mode: APPEND\n"
+		got := ""
+		for _, d := range Check(workspacetest.Load(t, map[string]string{"pl.yaml": yaml}, workspace.Options{}), Options{}) {
+			if d.Code == CodePolarsSchemaDType || d.Code == CodePolarsNDJSONValues {
+				got = d.Code
+				if d.Code == CodePolarsSchemaDType && tc.dtype == "Enum" && !bytes.Contains([]byte(d.Message), []byte("TypeError: Enum.__init__() missing 1 required positional argument: 'categories'")) {
+					t.Errorf("%s %s: %s", tc.format, tc.dtype, d.Message)
+				}
+			}
+		}
+		if got != tc.code {
+			t.Errorf("%s %s on %s: %q, want %q", tc.format, tc.dtype, tc.backend, got, tc.code)
+		}
+	}
+}
