@@ -150,7 +150,7 @@ func TestParseErrors(t *testing.T) {
 		{"SELECT CAST(a AS foo) FROM {df}", 17, `Unsupported data type "FOO"`, ErrSpark},
 		{"SELECT 1 /* open", 9, "unclosed comment", ErrSpark},
 		{"SELECT 128abc", 7, "neither a number nor a name", ErrSpark},
-		{"SELECT * FROM {df} PIVOT (sum(a) FOR b IN (1))", 19, "PIVOT is not supported locally", ErrUnsupported},
+		{"SELECT * FROM {df} PIVOT (sum(a) FOR (b, c) IN ((1, 2)))", 37, "PIVOT over several columns is not supported locally", ErrUnsupported},
 		{"SELECT a FROM {df} TABLESAMPLE (10 PERCENT)", 19, "TABLESAMPLE", ErrUnsupported},
 		{"WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r", 5, "WITH RECURSIVE", ErrUnsupported},
 		{"SELECT a + FROM {df}", 11, "'FROM'", ErrSpark},

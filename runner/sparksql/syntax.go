@@ -14,6 +14,7 @@ var sparkSyntax = &sqlfront.Syntax{
 	BackslashEscapes: true,
 	NumberSuffixes:   true,
 	ColonPaths:       true,
+	Pivot:            true,
 	TypeNames: map[string]string{
 		"boolean": "boolean", "bool": "boolean", "tinyint": "tinyint", "byte": "tinyint", "smallint": "smallint",
 		"short": "smallint", "int": "int", "integer": "int", "bigint": "bigint", "long": "bigint", "float": "float",

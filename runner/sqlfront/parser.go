@@ -833,6 +833,11 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 	default:
 		return nil, p.syntaxWant(t, "a table, {df}, a subquery or VALUES")
 	}
+	if u := p.peek(); p.syn.Pivot && (u.is("PIVOT") || u.is("UNPIVOT")) {
+		// The table's alias, if any, is already read: PIVOT applies to
+		// the item and may take its own alias.
+		return p.pivot(te)
+	}
 	for _, kw := range []string{"TABLESAMPLE", "PIVOT", "UNPIVOT"} {
 		if u := p.peek(); u.is(kw) {
 			return nil, unsupported(u.pos, "", "%s", kw)

@@ -36,6 +36,9 @@ type Syntax struct {
 	// semiStructuredExtract: x:a.b, x:['k'], x:[0], x:a[*]); it parses as
 	// a PathExtract.
 	ColonPaths bool
+	// Pivot: FROM t PIVOT (...) and UNPIVOT (...) (Spark), parsed into
+	// the aggregate or union they mean (pivot.go); otherwise refused.
+	Pivot bool
 	// Sqlglot: sqlglot's default grammar, which Laktory's own SQL parser
 	// reads with. The equalities (=, ==, <>, !=, <=>) bind more loosely
 	// than <, <=, >, >=, which bind more loosely than IS, IN, BETWEEN and
