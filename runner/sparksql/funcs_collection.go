@@ -21,7 +21,8 @@ var collectionMacros = []macro{
 	{"spark_element_at", "a, i", "CASE WHEN i = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
 		"WHEN abs(i) > len(a) THEN error('[INVALID_ARRAY_INDEX_IN_ELEMENT_AT] The index ' || i || ' is out of bounds. The array has ' || len(a) || ' elements. Use `try_element_at` to tolerate accessing element at invalid index and return NULL instead.') " +
 		"WHEN i > 0 THEN a[i] ELSE a[len(a) + i + 1] END"},
-	{"spark_try_element_at", "a, i", "CASE WHEN i = 0 OR abs(i) > len(a) THEN NULL WHEN i > 0 THEN a[i] ELSE a[len(a) + i + 1] END"},
+	// try_element_at tolerates an index out of bounds, not index 0.
+	{"spark_try_element_at", "a, i", "CASE WHEN a IS NOT NULL AND i = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') WHEN abs(i) > len(a) THEN NULL WHEN i > 0 THEN a[i] ELSE a[len(a) + i + 1] END"},
 	{"spark_array_get0", "a, i", "CASE WHEN i < 0 OR i >= len(a) THEN NULL ELSE a[i + 1] END"},
 	{"spark_slice", "a, s, l", "CASE WHEN s = 0 THEN error('[INVALID_PARAMETER_VALUE.START] The value of parameter(s) `start` in `slice` is invalid: Expects a positive or a negative value for `start`, but got 0.') " +
 		"WHEN l < 0 THEN error('[INVALID_PARAMETER_VALUE.LENGTH] The value of parameter(s) `length` in `slice` is invalid: Expects `length` greater than or equal to 0, but got ' || l || '.') " +

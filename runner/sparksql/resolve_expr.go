@@ -962,7 +962,9 @@ func (r *resolver) arith(op string, l, rr *rx, pos int) (*rx, error) {
 		if t.isFractional() {
 			sql = "spark_fmod(" + a.sql + ", " + b.sql + ")"
 		} else {
-			sql = "spark_mod(" + a.sql + ", " + b.sql + ")"
+			// Java's remainder of MIN_VALUE by -1 is 0, where DuckDB's
+			// overflows.
+			sql = "CASE WHEN " + b.sql + " = -1 THEN " + a.sql + " * 0 ELSE spark_mod(" + a.sql + ", " + b.sql + ") END"
 		}
 	default:
 		sql = "(" + a.sql + " " + op + " " + b.sql + ")"
