@@ -374,6 +374,10 @@ func polarsDtypeOf(duck string) string {
 		return "Int8"
 	case "TIMESTAMP":
 		return "Datetime(time_unit='us', time_zone=None)"
+	case "TIMESTAMP_MS":
+		return "Datetime(time_unit='ms', time_zone=None)"
+	case "TIMESTAMP_NS":
+		return "Datetime(time_unit='ns', time_zone=None)"
 	case "TIMESTAMPTZ":
 		return "Datetime(time_unit='us', time_zone='UTC')"
 	case `"NULL"`, "NULL", "JSON":

@@ -937,6 +937,7 @@ func (d *decoder) dtype(n *vnode, what string) *DType {
 	if tz := o.raw("time_zone"); o.has("time_zone") && tz.isNull() {
 		t.NoTimeZone = true
 	}
+	t.TimeUnit = o.str("time_unit")
 	if fs := o.raw("fields"); !fs.isNull() {
 		t.HasFields = true
 		if fs.kind != vSeq {

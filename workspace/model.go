@@ -579,6 +579,9 @@ type DType struct {
 	// NoTimeZone: `time_zone: null` (a Datetime without time zone: Spark's
 	// TIMESTAMP_NTZ).
 	NoTimeZone bool
+	// TimeUnit is a Datetime's `time_unit` as written ("" when not set:
+	// Laktory's us).
+	TimeUnit string
 }
 
 // DField is a field of a Struct dtype.

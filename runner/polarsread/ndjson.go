@@ -29,7 +29,9 @@ import (
 //     (midnight) or with a time after a T (a fraction of 1 to 9 digits)
 //     or a space (3, 6 or 9 digits), the fraction past microseconds
 //     dropped, in UTC unless the dtype says `time_zone: null`; an offset
-//     or Z converts to UTC;
+//     or Z converts to UTC; `time_unit: ms` truncates to milliseconds,
+//     `ns` keeps nanoseconds (without a time zone: a zoned one of another
+//     unit than us is ErrUnsupported);
 //   - Decimal: polars 1.32.0 fails on every value that is not null.
 //
 // The dtypes polars panics on (LK222) and those validate refuses are
@@ -116,6 +118,19 @@ func ndjsonColumn(j string, c workspace.Column) (string, error) {
 		norm := "regexp_replace(regexp_replace(regexp_replace(" + s + ", '^([0-9]{1,2})[-/.]([0-9]{1,2})[-/.]([0-9]{4})', '\\3-\\2-\\1'), " +
 			"'^([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})', '\\1-\\2-\\3'), '(\\.[0-9]{6})[0-9]+', '\\1')"
 		conv := "TRY_CAST(" + norm + " AS TIMESTAMP)"
+		switch unit := c.DType.TimeUnit; {
+		case unit == "" || unit == "us":
+		case !c.DType.NoTimeZone || (unit != "ms" && unit != "ns"):
+			// Local runs hold zoned datetimes in microseconds only.
+			return "", fmt.Errorf("%w: column '%s' of the schema is a Datetime of time_unit %s with a time zone, which local runs do not hold", ErrUnsupported, c.Name, unit)
+		case unit == "ms":
+			// polars truncates the fraction to milliseconds.
+			conv = "CAST(date_trunc('millisecond', " + conv + ") AS TIMESTAMP_MS)"
+		default:
+			// Nanoseconds: every digit of the fraction kept.
+			norm = strings.Replace(norm, "'(\\.[0-9]{6})[0-9]+'", "'(\\.[0-9]{9})[0-9]+'", 1)
+			conv = "TRY_CAST(" + norm + " AS TIMESTAMP_NS)"
+		}
 		if !c.DType.NoTimeZone {
 			conv = "CASE WHEN regexp_matches(" + s + ", '(Z|[+-][0-9]{2}:?[0-9]{2})$') THEN TRY_CAST(" + norm + " AS TIMESTAMPTZ) ELSE timezone('UTC', " + conv + ") END"
 		}
