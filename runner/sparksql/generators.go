@@ -2,6 +2,7 @@ package sparksql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,8 @@ var generators = map[string]*generatorDef{
 	// json_tuple gives one row per input row, NULLs for a NULL input:
 	// OUTER changes nothing.
 	"json_tuple": {"json_tuple", "json_tuple", true},
+	// stack(n, e1, ..., ek): n rows of ceil(k / n) columns.
+	"stack": {"stack", "stack", true},
 }
 
 func generatorFor(name string) *generatorDef { return generators[strings.ToLower(name)] }
@@ -38,6 +41,9 @@ func (g *generatorDef) outerVariant() *generatorDef {
 func (r *resolver) generator(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
 	if g.kind == "json_tuple" {
 		return r.jsonTuple(call, g, aliases, alias, sc)
+	}
+	if g.kind == "stack" {
+		return r.stack(call, g, aliases, alias, sc)
 	}
 	if len(call.Args) != 1 {
 		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `%s` requires 1 parameters but the actual number is %d.", g.name, len(call.Args))
@@ -177,4 +183,70 @@ func (r *resolver) jsonTuple(call *Call, g *generatorDef, aliases []Ident, alias
 		items = append(items, o.sql+" AS "+duckIdent(fmt.Sprint("c", i)))
 	}
 	return r.generatorCols(a, "(SELECT "+strings.Join(items, ", ")+")", outs2cols(a, outs), aliases, alias, g, call.P)
+}
+
+// stack is stack(n, e1, ..., ek): n rows of ceil(k / n) columns col0,
+// col1, ..., filled row by row (NULL after ek), as Spark's Stack: n a
+// positive integer literal, the values of a column of one type (NULLs
+// take it). Other forms are refused, naming them.
+func (r *resolver) stack(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
+	if len(call.Args) < 2 {
+		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `stack` requires > 1 parameters but the actual number is %d.", len(call.Args))
+	}
+	var xs []*rx
+	var names []string
+	for _, a := range call.Args {
+		x, err := r.expr(a, sc, &ectx{})
+		if err != nil {
+			return "", nil, err
+		}
+		xs, names = append(xs, x), append(names, x.name)
+	}
+	shown := "stack(" + strings.Join(names, ", ") + ")"
+	nx := xs[0]
+	if !nx.t.isIntegral() || nx.t.Kind == KLong || nx.lit == nil {
+		return "", nil, unsupported(call.P, "write the number of rows as an integer literal", "%s with a number of rows that is not an integer literal", shown)
+	}
+	n, err := strconv.Atoi(nx.lit.Value)
+	if err != nil || n <= 0 {
+		return "", nil, unsupported(call.P, "", "%s with a number of rows below 1", shown)
+	}
+	vals := xs[1:]
+	cols := (len(vals) + n - 1) / n
+	types := make([]*Type, cols)
+	for i, v := range vals {
+		j := i % cols
+		switch {
+		case v.t.Kind == KVoid:
+		case types[j] == nil:
+			types[j] = v.t
+		case !types[j].Equal(v.t):
+			return "", nil, unsupported(call.P, "cast the values of a column to one type", "%s with values of types %s and %s in column %d", shown, strings.ToUpper(types[j].String()), strings.ToUpper(v.t.String()), j)
+		}
+	}
+	for j := range types {
+		if types[j] == nil {
+			return "", nil, unsupported(call.P, "cast the NULLs to a type", "a stack column of NULLs only")
+		}
+	}
+	var rows []string
+	for i := 0; i < n; i++ {
+		var fs []string
+		for j := 0; j < cols; j++ {
+			v := "NULL"
+			if k := i*cols + j; k < len(vals) {
+				v = vals[k].sql
+			}
+			fs = append(fs, fmt.Sprintf("c%d := CAST(%s AS %s)", j, v, types[j].DuckDB()))
+		}
+		rows = append(rows, "struct_pack("+strings.Join(fs, ", ")+")")
+	}
+	var outs []genOut
+	var items []string
+	for j, t := range types {
+		outs = append(outs, genOut{fmt.Sprint("col", j), t, ""})
+		items = append(items, fmt.Sprintf("struct_extract(u, 'c%d') AS %s", j, duckIdent(fmt.Sprint("c", j))))
+	}
+	a := r.alias()
+	return r.generatorCols(a, "(SELECT "+strings.Join(items, ", ")+" FROM (SELECT unnest(["+strings.Join(rows, ", ")+"]) AS u))", outs2cols(a, outs), aliases, alias, g, call.P)
 }

@@ -495,9 +495,6 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *
 				continue
 			}
 		}
-		if call, ok := it.Expr.(*Call); ok && len(it.Aliases) > 0 && strings.EqualFold(call.Name.Name, "stack") {
-			return nil, unsupported(call.P, "", "the generator stack")
-		}
 		if len(it.Aliases) > 0 {
 			return nil, errAt(it.Expr.Pos(), "AS (a, b) names the columns of a generator such as posexplode; this expression is not one")
 		}

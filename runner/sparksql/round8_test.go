@@ -2,6 +2,7 @@ package sparksql
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,27 @@ func TestPercentageCheckedAtTranslation(t *testing.T) {
 	_, err := Translate("SELECT percentile_approx(ms, 0.5) AS p FROM {df}", in, Options{})
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "percentile_approx") {
 		t.Errorf("percentile_approx(ms, 0.5): %v, want it refused", err)
+	}
+}
+
+// stack(n, ...) is a generator: n rows of the values, row by row; the
+// forms it does not translate are refused naming stack.
+func TestStackGenerator(t *testing.T) {
+	in := []Input{{Ref: "df", SQL: "t", Schema: []Column{{"k", tInt}, {"s", tString}}}}
+	r, err := Translate("SELECT stack(2, k, s, 7, NULL) AS (a, b) FROM {df}", in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(r.Columns); !strings.Contains(got, "a int") || !strings.Contains(got, "b string") {
+		t.Errorf("columns %s, want a int, b string", got)
+	}
+	for _, sql := range []string{
+		"SELECT stack(k, 1, 2) FROM {df}",
+		"SELECT stack(0, 1, 2) FROM {df}",
+		"SELECT stack(2, 1, 'x', 'y', 2) FROM {df}",
+	} {
+		if _, err := Translate(sql, in, Options{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "stack") {
+			t.Errorf("%s: %v, want it refused naming stack", sql, err)
+		}
 	}
 }
