@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/laktory/workbench/runner/sparksql"
 	"github.com/laktory/workbench/validate"
 	"gopkg.in/yaml.v3"
 )
@@ -52,15 +53,7 @@ const completeNoAgg = "[STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION]"
 
 // completeKnown are the cases where LK168 and Spark 4.2 disagree, with
 // why: a case that comes to agree, or a new disagreement, fails the test.
-var completeKnown = map[string]string{
-	"d08_group_by_in_block_comment": "LK168 reads the text: GROUP BY in a comment",
-	"h04_select_distinct":           "LK168 reads the text: DISTINCT is no GROUP BY",
-	"h05_window_count_over":         "LK168 reads the text: count(*) OVER is a window",
-	"h09_scalar_subquery_batch_agg": "LK168 reads the text: max() in a subquery over a batch table",
-	"h11_agg_on_batch_side":         "LK168 reads the text: GROUP BY over the batch side of a join",
-	"h25_agg_in_comment":            "LK168 reads the text: count(*) in a comment",
-	"h26_in_subquery_batch_agg":     "LK168 reads the text: GROUP BY in an IN subquery over a batch table",
-}
+var completeKnown = map[string]string{}
 
 // completeVerdicts is what scripts/interop/laktory_complete_spark.py
 // recorded: Laktory's run of each case on Spark ("" when it wrote its
@@ -158,6 +151,51 @@ func TestCompleteModeCorpus(t *testing.T) {
 			set, agree, len(corpus.Cases), refused, accepted, other)
 		for _, w := range wrong {
 			t.Log(w)
+		}
+	}
+}
+
+// TestCompleteModeFallback: where Spark SQL's front end cannot parse a
+// step (CLUSTER BY is not translated), LK168 reads the SQL's text as it did
+// before: GROUP BY in the text is an aggregation, none is not.
+func TestCompleteModeFallback(t *testing.T) {
+	r := testRunner(t)
+	for _, tc := range []struct {
+		name, sql string
+		lk168     bool
+	}{
+		{"grouped", "SELECT k, count(*) AS n FROM {df} GROUP BY k CLUSTER BY k", false},
+		{"plain", "SELECT k, v FROM {df} CLUSTER BY k", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := newWS(t, map[string]string{"pipelines/p.yaml": completePipeline(completeCase{Name: "c", Steps: []string{tc.sql}})}).load()
+			got := false
+			for _, d := range validate.Check(snap, validate.Options{SQL: r.SQL()}) {
+				got = got || d.Code == validate.CodeCompleteNoAgg
+			}
+			if got != tc.lk168 {
+				t.Errorf("LK168 %v, want %v", got, tc.lk168)
+			}
+		})
+	}
+}
+
+// TestStreamAggregateNames: the functions LK168 takes for aggregates
+// (sparksql.IsAggregate) are Spark 4.2's (the function registry's
+// agg_funcs, recorded with the development verdicts).
+func TestStreamAggregateNames(t *testing.T) {
+	v := readCompleteVerdicts(t, "dev")
+	if len(v.Aggregates) < 50 {
+		t.Fatalf("%d aggregate functions recorded", len(v.Aggregates))
+	}
+	for _, name := range v.Aggregates {
+		if !sparksql.IsAggregate(name) {
+			t.Errorf("Spark's aggregate function %s is not an aggregate to sparksql.IsAggregate", name)
+		}
+	}
+	for _, name := range []string{"upper", "coalesce", "row_number", "rank", "window", "explode"} {
+		if sparksql.IsAggregate(name) {
+			t.Errorf("%s is an aggregate to sparksql.IsAggregate", name)
 		}
 	}
 }

@@ -109,8 +109,9 @@ type Runner struct {
 	db  *sql.DB
 	// local is the local engine over db: schema checks and local runs.
 	local engine.Engine
-	// sql is DuckDB's parser over db (validate.SQL).
-	sql *local.Parser
+	// sql is DuckDB's parser over db (validate.SQL) with Spark SQL's front
+	// end for streaming queries (validate.StreamSQL).
+	sql sqlFront
 	// flow checks workspaces against their inputs' schemas (Validate).
 	flow *schemaflow.Flow
 	// probes are the answers of the schema checks' NULL probes.
@@ -153,7 +154,7 @@ func New(cfg Config) (*Runner, error) {
 	le := local.New(db, func(ctx context.Context, q local.Querier, files []string, format string, src *workspace.Source) (string, error) {
 		return readFileList(ctx, q, files, format, readOptions{src: src})
 	})
-	r.local, r.sql = le, le.Parser()
+	r.local, r.sql = le, sqlFront{le.Parser()}
 	r.flow = schemaflow.New(schemaEngine{r}, schemaflow.Options{StoreDir: cfg.SchemaCache, Version: engineVersion(db)})
 	return r, nil
 }
@@ -161,6 +162,17 @@ func New(cfg Config) (*Runner, error) {
 // SQL is the runner's SQL parser for validate (validate.Options.SQL,
 // validate.Predicate): DuckDB's, over the runner's database.
 func (r *Runner) SQL() validate.SQL { return r.sql }
+
+// sqlFront is the runner's validate.SQL: the local engine's DuckDB parser,
+// and Spark SQL's front end where a rule needs Spark's reading of a query
+// (validate.StreamSQL: LK168's streaming aggregations).
+type sqlFront struct{ *local.Parser }
+
+// StreamingAggregate implements validate.StreamSQL.
+func (sqlFront) StreamingAggregate(query string, stream func(string) bool) (streaming, aggregate bool, err error) {
+	p, err := sparksql.AnalyzeStream(query, stream)
+	return p.Streaming, p.Aggregate, err
+}
 
 // Tables reads Delta tables through the runner's database (the facts
 // of deep validation, the workbench's Table tab): a reader the caller need

@@ -19,7 +19,7 @@ func (c *checker) completeMode() {
 				continue // a batch COMPLETE is refused elsewhere; POLARS streams nothing (LK016)
 			}
 			for _, sk := range n.Sinks {
-				if !strings.EqualFold(sk.Mode, "COMPLETE") || aggregates(n) {
+				if !strings.EqualFold(sk.Mode, "COMPLETE") || c.aggregates(n) {
 					continue
 				}
 				c.add(sk.At("mode"), Error, CodeCompleteNoAgg,
@@ -39,21 +39,77 @@ var aggregateRe = regexp.MustCompile(`(?i)\bgroup\s+by\b|\b(count|count_if|sum|a
 // whose text is no call.
 var stringLitRe = regexp.MustCompile(`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"`)
 
-// aggregates reports whether a step of the node's transformer aggregates:
-// SQL with GROUP BY or an aggregate function, or a grouping method.
-func aggregates(n *workspace.Node) bool {
+// StreamSQL is what an SQL implementation (Options.SQL) may offer besides
+// DuckDB's parser: Spark SQL's front end, which reads a streaming node's
+// query as Spark's streaming check reads its analyzed plan (the runner's
+// does). Without it, LK168 reads the SQL's text.
+type StreamSQL interface {
+	// StreamingAggregate parses a Spark SQL query and reports whether its
+	// result is a stream and whether its plan has an Aggregate over a
+	// stream; stream tells which placeholders ("df", "sources.x",
+	// "nodes.x") read a stream. err: the text does not parse.
+	StreamingAggregate(query string, stream func(placeholder string) bool) (streaming, aggregate bool, err error)
+}
+
+// aggregates reports whether the node's transformer has a streaming
+// aggregation: a step whose plan aggregates a stream (StreamSQL; the
+// text's GROUP BY or aggregate function where there is none or the step
+// does not parse), or a grouping method.
+func (c *checker) aggregates(n *workspace.Node) bool {
+	front, _ := c.parser.src.(StreamSQL)
+	if front == nil {
+		front, _ = fallbackSQL.(StreamSQL)
+	}
+	streaming := len(n.Sources) > 0 && n.Sources[0].AsStream // {df}
 	for _, st := range n.Transformer {
-		if st.IsSQL() {
-			if aggregateRe.MatchString(stringLitRe.ReplaceAllString(st.Expr, "''")) {
+		if !st.IsSQL() {
+			name := strings.ToLower(st.FuncName)
+			name = name[strings.LastIndex(name, ".")+1:]
+			switch name {
+			case "groupby", "group_by", "agg", "groupby_and_agg", "rollup", "cube":
 				return true
 			}
 			continue
 		}
-		name := strings.ToLower(st.FuncName)
-		name = name[strings.LastIndex(name, ".")+1:]
-		switch name {
-		case "groupby", "group_by", "agg", "groupby_and_agg", "rollup", "cube":
+		if front != nil {
+			df := streaming
+			s, agg, err := front.StreamingAggregate(st.Expr, func(ph string) bool { return placeholderStreams(n, ph, df) })
+			if err == nil {
+				if agg {
+					return true
+				}
+				streaming = s
+				continue
+			}
+		}
+		if aggregateRe.MatchString(stringLitRe.ReplaceAllString(st.Expr, "''")) {
 			return true
+		}
+	}
+	return false
+}
+
+// placeholderStreams reports whether a placeholder of a transformer step
+// reads a stream: {df} is the previous step's output (the first source for
+// the first step), {sources.x} the source named x, {nodes.x} a source
+// reading node x, else node x's output read as a batch (Laktory's default).
+func placeholderStreams(n *workspace.Node, ph string, df bool) bool {
+	switch {
+	case strings.EqualFold(ph, "df"):
+		return df
+	case strings.HasPrefix(ph, "sources."):
+		name := ph[len("sources."):]
+		for _, s := range n.Sources {
+			if s.Name == name {
+				return s.AsStream
+			}
+		}
+	case strings.HasPrefix(ph, "nodes."):
+		name := ph[len("nodes."):]
+		for _, s := range n.Sources {
+			if s.NodeName == name {
+				return s.AsStream
+			}
 		}
 	}
 	return false
