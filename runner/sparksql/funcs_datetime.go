@@ -441,39 +441,14 @@ func datetimeFuncs() []*fnDef {
 			}
 			return c.out(tDate, "make_date("+strings.Join(parts, ", ")+")"), nil
 		}),
-		fn("make_timestamp", Rewritten, 6, 7, func(c *fcall) (*rx, error) {
-			var parts []string
-			for i := range 5 {
-				x, err := c.intArg(i)
-				if err != nil {
-					return nil, err
-				}
-				parts = append(parts, x.sql)
-			}
-			s, err := c.typed(5, decimalType(16, 6))
-			if err != nil {
-				return nil, err
-			}
-			local := "make_timestamp(" + strings.Join(parts, ", ") + ", CAST(" + s.sql + " AS DOUBLE))"
-			if len(c.args) == 7 {
-				z, null, err := c.litStr(6, "time zone")
-				if err != nil {
-					return nil, err
-				}
-				if null || !validZone(z) {
-					return nil, unsupported(c.argPos(6), "name a region such as Europe/Paris", "the time zone %q", z)
-				}
-				return c.out(tTS, localToInstant(local, duckString(z))), nil
-			}
-			return c.out(tTS, c.r.instant(local)), nil
-		}),
+		makeTimestamp("make_timestamp", false), makeTimestamp("try_make_timestamp", true),
 		fn("from_utc_timestamp", Rewritten, 2, 2, func(c *fcall) (*rx, error) { return c.utcShift(true) }),
 		fn("to_utc_timestamp", Rewritten, 2, 2, func(c *fcall) (*rx, error) { return c.utcShift(false) }),
 		no("date_diff", "not translated yet; use datediff(end, start)"), no("dateadd", "not translated yet; use date_add"),
 		no("convert_timezone", "not translated yet"), no("current_time", "the TIME type is not translated"),
 		no("make_interval", "not translated yet"),
 		no("window", "use laktory.groupby_and_agg with groupby_window"), no("session_window", "not translated yet"), no("window_time", "not translated yet"),
-		no("try_make_timestamp", "not translated yet"), no("make_timestamp_ntz", "not translated yet"), no("make_timestamp_ltz", "not translated yet"),
+		no("make_timestamp_ntz", "not translated yet"), no("make_timestamp_ltz", "not translated yet"),
 	}
 }
 
@@ -706,3 +681,40 @@ var timestampAdd = fn("timestampadd", Rewritten, 3, 3, func(c *fcall) (*rx, erro
 	}
 	return c.out(t, c.r.instant(local)), nil
 })
+
+// makeTimestamp is make_timestamp(y, m, d, h, mi, s [, zone]) and
+// try_make_timestamp, which is NULL where make_timestamp fails: a field
+// out of range (DuckDB's TRY), and hours, minutes or seconds DuckDB would
+// carry over where Spark's LocalDateTime.of rejects them (seconds of 60
+// carry a minute only without a fraction).
+func makeTimestamp(name string, try bool) *fnDef {
+	return fn(name, Rewritten, 6, 7, func(c *fcall) (*rx, error) {
+		var parts []string
+		for i := range 5 {
+			x, err := c.intArg(i)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, x.sql)
+		}
+		s, err := c.typed(5, decimalType(16, 6))
+		if err != nil {
+			return nil, err
+		}
+		local := "make_timestamp(" + strings.Join(parts, ", ") + ", CAST(" + s.sql + " AS DOUBLE))"
+		if try {
+			local = "CASE WHEN " + parts[3] + " NOT BETWEEN 0 AND 23 OR " + parts[4] + " NOT BETWEEN 0 AND 59 OR " + s.sql + " < 0 OR (" + s.sql + " >= 60 AND " + s.sql + " <> 60) THEN NULL ELSE TRY(" + local + ") END"
+		}
+		if len(c.args) == 7 {
+			z, null, err := c.litStr(6, "time zone")
+			if err != nil {
+				return nil, err
+			}
+			if null || !validZone(z) {
+				return nil, unsupported(c.argPos(6), "name a region such as Europe/Paris", "the time zone %q", z)
+			}
+			return c.out(tTS, localToInstant(local, duckString(z))), nil
+		}
+		return c.out(tTS, c.r.instant(local)), nil
+	})
+}
