@@ -66,3 +66,20 @@ func TestStackGenerator(t *testing.T) {
 		}
 	}
 }
+
+// skewness and kurtosis over a window are refused: spark_moment folds a
+// list per row, quadratic in the frame.
+func TestMomentWindowRefused(t *testing.T) {
+	in := []Input{{Ref: "df", SQL: "t", Schema: []Column{{"k", tInt}, {"x", tDouble}}}}
+	for _, sql := range []string{
+		"SELECT skewness(x) OVER (PARTITION BY k) AS s FROM {df}",
+		"SELECT kurtosis(x) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s FROM {df}",
+	} {
+		if _, err := Translate(sql, in, Options{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "as a window function") {
+			t.Errorf("%s: %v, want it refused", sql, err)
+		}
+	}
+	if _, err := Translate("SELECT k, skewness(x) AS s FROM {df} GROUP BY k", in, Options{}); err != nil {
+		t.Error(err)
+	}
+}
