@@ -21,7 +21,8 @@
 //     (Int8 + 1000 is Int16, UInt32 + -1 is Int64, a UInt64 beyond Int64
 //     then NULL); UInt64 with a signed integer is Float64, in comparisons
 //     too (values beyond 2^53 rounded), and so are CASE, COALESCE and
-//     GREATEST over them; x BETWEEN a AND b is x >= a AND x <= b, each
+//     GREATEST over them, but a join of integer keys of other widths or
+//     signs matches their values exactly; x BETWEEN a AND b is x >= a AND x <= b, each
 //     with its supertype; casts to the unsigned types (UBIGINT, UINT,
 //     UINT8, ...) are strict as polars' are; a string among the values
 //     of a CASE or COALESCE makes them all strings, cast as polars writes

@@ -797,18 +797,26 @@ func (r *resolver) join(n *sqlfront.Join) (*scope, string, error) {
 	if !equiJoin(n.On) {
 		return nil, "", unsupported(n.On.Pos(), "", "a join condition other than equal columns in Polars SQL")
 	}
-	on, err := r.expr(n.On, both, false)
-	if err != nil {
+	if _, err := r.expr(n.On, both, false); err != nil {
 		return nil, "", err
 	}
+	var conds []string
 	for _, b := range equalities(n.On) {
 		l, _ := r.expr(b.L, both, false)
 		rr, _ := r.expr(b.R, both, false)
-		if !l.t.Equal(rr.t) {
+		switch {
+		case l.t.Equal(rr.t):
+			conds = append(conds, l.sql+" = "+rr.sql)
+		case l.t.isInt() && rr.t.isInt():
+			// polars joins integer keys of other widths or signs by their
+			// values (UInt64 with Int64 too, not as the Float64 of their
+			// comparison).
+			conds = append(conds, "CAST("+l.sql+" AS HUGEINT) = CAST("+rr.sql+" AS HUGEINT)")
+		default:
 			return nil, "", unsupported(b.P, "cast the keys to one type", "joining %s with %s in Polars SQL", l.t, rr.t)
 		}
 	}
-	return sc, lsql + " " + kind + " JOIN " + rsql + " ON " + on.sql, nil
+	return sc, lsql + " " + kind + " JOIN " + rsql + " ON (" + strings.Join(conds, " AND ") + ")", nil
 }
 
 func equalities(e sqlfront.Expr) []*sqlfront.Binary {

@@ -58,3 +58,11 @@ SELECT SUM(u) AS a FROM {df}
 -- inputs: df=unums
 -- mode: filter
 u >= s
+
+-- name: uns_join_big
+-- inputs: df=ubig, nodes.other=unums
+SELECT d.id, o.id AS oid FROM {df} d LEFT JOIN {nodes.other} o ON d.u = o.i
+
+-- name: uns_join_widths
+-- inputs: df=unums, nodes.other=nums
+SELECT d.id, o.id AS oid FROM {df} d JOIN {nodes.other} o ON d.w = o.b
