@@ -241,11 +241,29 @@ func diffExpectRun(lk, ours expectRun) string {
 // the ids of the output and quarantine rows, after a first run and after a
 // second one over more rows (batch) or the new rows (stream).
 func TestExpectationsLaktoryParity(t *testing.T) {
-	for _, part := range [][2]string{
+	expectParity(t, [][2]string{
 		{"dev.json", "laktory_spark.json"}, {"heldout.json", "laktory_spark.json"},
 		{"nan.json", "laktory_spark_nan.json"}, {"nan_heldout.json", "laktory_spark_nan.json"},
 		{"dfexpr.json", "laktory_spark_dfexpr.json"}, {"dfexpr_heldout.json", "laktory_spark_dfexpr.json"},
-	} {
+	})
+}
+
+// TestExpectationCombinations runs the combinations of expectations the
+// corpus did not hold (testdata/expectations/combos.json: several
+// QUARANTINE with DROP, WARN and FAIL, the NULL rule, tolerance boundaries,
+// a FAIL after a DROP, a quarantine sink without a QUARANTINE expectation,
+// batch and stream) on PYSPARK and compares each run with Laktory 0.13.1's
+// on Spark 4.2 + Delta 4.4 (laktory_spark_combos.json, recorded by
+// scripts/interop/laktory_expect_spark.py). On POLARS, TestLaktoryExecution
+// (cmd/laktory) runs its batch scenarios with Laktory's execute.
+func TestExpectationCombinations(t *testing.T) {
+	expectParity(t, [][2]string{{"combos.json", "laktory_spark_combos.json"}})
+}
+
+// expectParity runs each corpus file of parts (a corpus and the file of
+// Laktory's outcomes for it) on PYSPARK and compares with Laktory's runs.
+func expectParity(t *testing.T, parts [][2]string) {
+	for _, part := range parts {
 		b, err := os.ReadFile(filepath.Join("testdata", "expectations", part[1]))
 		if err != nil {
 			t.Fatal(err)

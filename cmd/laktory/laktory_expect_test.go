@@ -124,7 +124,7 @@ func expectCorpusScenarios(t *testing.T, py string) []execScenario {
 	t.Helper()
 	pandas := exec.Command(py, "-c", "import pandas").Run() == nil
 	var out []execScenario
-	for _, part := range []string{"dev", "heldout", "nan", "nan_heldout", "dfexpr", "dfexpr_heldout"} {
+	for _, part := range []string{"dev", "heldout", "nan", "nan_heldout", "dfexpr", "dfexpr_heldout", "combos"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "runner", "testdata", "expectations", part+".json"))
 		if err != nil {
 			t.Fatal(err)
