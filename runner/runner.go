@@ -163,6 +163,11 @@ func New(cfg Config) (*Runner, error) {
 // validate.Predicate): DuckDB's, over the runner's database.
 func (r *Runner) SQL() validate.SQL { return r.sql }
 
+// SparkSQL is p with Spark SQL's front end beside it, as the runner's SQL
+// is: for a program that validates without a runner (laktory graph), so
+// that its rules read queries as laktory validate's do (LK168).
+func SparkSQL(p *local.Parser) validate.SQL { return sqlFront{p} }
+
 // sqlFront is the runner's validate.SQL: the local engine's DuckDB parser,
 // and Spark SQL's front end where a rule needs Spark's reading of a query
 // (validate.StreamSQL: LK168's streaming aggregations).

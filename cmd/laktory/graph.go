@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/validate"
 	"github.com/laktory/workbench/workspace"
@@ -101,7 +102,7 @@ stderr and the exit code is 1: run laktory validate to see them.`,
 				// DuckDB's parser, opened only when a predicate needs it.
 				sqlp := local.OpenParser()
 				defer sqlp.Close()
-				ds := validate.Check(s, validate.Options{SQL: sqlp})
+				ds := validate.Check(s, validate.Options{SQL: runner.SparkSQL(sqlp)})
 				n := countErrors(ds)
 				if n == 0 {
 					return nil

@@ -2,10 +2,39 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/laktory/workbench/workspace/workspacetest"
 )
+
+// TestGraphCompleteMode: laktory graph judges a COMPLETE-mode stream as
+// laktory validate does, with the Spark SQL front end (LK168): SELECT
+// DISTINCT is a streaming aggregation to Spark, count(*) in a comment is
+// none.
+func TestGraphCompleteMode(t *testing.T) {
+	for _, tc := range []struct {
+		sql  string
+		want int
+	}{
+		{"SELECT DISTINCT k FROM {df}", ExitOK},
+		{"SELECT k FROM {df} -- count(*)", ExitProblems},
+	} {
+		dir := t.TempDir()
+		workspacetest.Write(t, dir, map[string]string{"pipelines/p.yaml": `name: p
+nodes:
+- name: n
+  sources: [{table_name: src, as_stream: true}]
+  transformer: {nodes: [{expr: "` + tc.sql + `"}]}
+  sinks: [{table_name: out, mode: COMPLETE}]
+`})
+		code, _, stderr := runCLI(t, nil, "graph", dir)
+		if code != tc.want {
+			t.Errorf("%s: exit %d, want %d: %s", tc.sql, code, tc.want, strings.TrimSpace(stderr))
+		}
+	}
+}
 
 func TestGraphDemoJSON(t *testing.T) {
 	dir := writeDemo(t)
