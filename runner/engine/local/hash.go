@@ -76,10 +76,10 @@ func RegisterFunctions(ctx context.Context, db *sql.DB) error {
 			return fmt.Errorf("register functions: %s: %w", name, err)
 		}
 	}
-	if err := registerXXHash(conn); err != nil {
+	if err := xxhash64.register(conn); err != nil {
 		return fmt.Errorf("register functions: %w", err)
 	}
-	if err := registerMurmur3(conn); err != nil {
+	if err := murmur3.register(conn); err != nil {
 		return fmt.Errorf("register functions: %w", err)
 	}
 	if err := registerCodecs(conn); err != nil {

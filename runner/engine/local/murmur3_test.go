@@ -24,11 +24,11 @@ func TestMurmur3(t *testing.T) {
 		}
 	}
 	// NULL leaves the seed; -0.0 hashes as 0.0; NaN as Java's one NaN.
-	if got, _ := murmur3Step(nil, 7, false); got != int32(7) {
+	if got, _ := murmur3.step(nil, 7, false); got != int32(7) {
 		t.Errorf("NULL step = %v, want the seed", got)
 	}
-	a, _ := murmur3Step(-0.0*1, 42, false)
-	b, _ := murmur3Step(0.0, 42, false)
+	a, _ := murmur3.step(-0.0*1, 42, false)
+	b, _ := murmur3.step(0.0, 42, false)
 	if a != b {
 		t.Errorf("hash(-0.0) = %v, hash(0.0) = %v", a, b)
 	}

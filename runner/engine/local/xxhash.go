@@ -1,11 +1,7 @@
 package local
 
 import (
-	"database/sql"
-	"database/sql/driver"
 	"encoding/binary"
-	"fmt"
-	"math"
 	"math/big"
 	"math/bits"
 
@@ -14,15 +10,9 @@ import (
 
 // SparkXXHash64 and SparkXXHash64Decimal are the names of the scalar
 // functions RegisterFunctions adds for Spark's xxhash64: one step of its
-// fold over the arguments, spark_xxhash64(v, seed) the XXH64 of v with the
-// previous step's hash (42 first) as seed, v an INTEGER (Spark's
-// hashInt: booleans, bytes, shorts, ints, dates), a BIGINT (hashLong:
-// longs, timestamps, the unscaled value of a decimal of at most 18
-// digits), a FLOAT or DOUBLE (their Java bits, -0.0 as 0.0, NaN Java's
-// one NaN), a VARCHAR (its UTF-8 bytes) or a BLOB; a NULL v leaves the
-// seed as it is, as Spark skips NULLs. spark_xxhash64_decimal(unscaled,
-// seed) hashes the bytes of java.math.BigInteger.toByteArray of the
-// unscaled digits of a wider decimal.
+// fold over the arguments (sparkHasher.step), spark_xxhash64(v, seed) the
+// XXH64 of v with the previous step's hash (42 first) as seed;
+// spark_xxhash64_decimal(unscaled, seed) hashes a wider decimal.
 const (
 	SparkXXHash64        = "spark_xxhash64"
 	SparkXXHash64Decimal = "spark_xxhash64_decimal"
@@ -120,93 +110,6 @@ func javaBigIntegerBytes(x *big.Int) []byte {
 	return b
 }
 
-type xxhashFunc struct {
-	in, seed, out duckdb.TypeInfo
-	decimal       bool
-}
-
-func newXXHash(in duckdb.Type, decimal bool) (*xxhashFunc, error) {
-	f := &xxhashFunc{decimal: decimal}
-	var err error
-	if f.in, err = duckdb.NewTypeInfo(in); err != nil {
-		return nil, err
-	}
-	if f.seed, err = duckdb.NewTypeInfo(duckdb.TYPE_BIGINT); err != nil {
-		return nil, err
-	}
-	f.out = f.seed
-	return f, nil
-}
-
-func (f *xxhashFunc) Config() duckdb.ScalarFuncConfig {
-	return duckdb.ScalarFuncConfig{InputTypeInfos: []duckdb.TypeInfo{f.in, f.seed}, ResultTypeInfo: f.out, SpecialNullHandling: true}
-}
-
-func (f *xxhashFunc) Executor() duckdb.ScalarFuncExecutor {
-	return duckdb.ScalarFuncExecutor{RowExecutor: func(v []driver.Value) (any, error) {
-		seed, ok := v[1].(int64)
-		if !ok {
-			return nil, fmt.Errorf("%s: unexpected seed %T", SparkXXHash64, v[1])
-		}
-		switch x := v[0].(type) {
-		case nil:
-			return seed, nil
-		case int32:
-			return xxInt(uint32(x), seed), nil
-		case int64:
-			return xxLong(uint64(x), seed), nil
-		case float32:
-			switch {
-			case x == 0:
-				return xxInt(0, seed), nil
-			case x != x:
-				return xxInt(0x7fc00000, seed), nil
-			}
-			return xxInt(math.Float32bits(x), seed), nil
-		case float64:
-			switch {
-			case x == 0:
-				return xxLong(0, seed), nil
-			case x != x:
-				return xxLong(0x7ff8000000000000, seed), nil
-			}
-			return xxLong(math.Float64bits(x), seed), nil
-		case string:
-			if f.decimal {
-				u, ok := new(big.Int).SetString(x, 10)
-				if !ok {
-					return nil, fmt.Errorf("%s: unexpected digits %q", SparkXXHash64Decimal, x)
-				}
-				return int64(xxh64(javaBigIntegerBytes(u), uint64(seed))), nil
-			}
-			return int64(xxh64([]byte(x), uint64(seed))), nil
-		case []byte:
-			return int64(xxh64(x, uint64(seed))), nil
-		}
-		return nil, fmt.Errorf("%s: unexpected argument %T", SparkXXHash64, v[0])
-	}}
-}
-
-// registerXXHash adds SparkXXHash64 (one function per argument type) and
-// SparkXXHash64Decimal to conn's catalog.
-func registerXXHash(conn *sql.Conn) error {
-	var fs []duckdb.ScalarFunc
-	for _, in := range []duckdb.Type{duckdb.TYPE_INTEGER, duckdb.TYPE_BIGINT, duckdb.TYPE_FLOAT, duckdb.TYPE_DOUBLE, duckdb.TYPE_VARCHAR, duckdb.TYPE_BLOB} {
-		f, err := newXXHash(in, false)
-		if err != nil {
-			return err
-		}
-		fs = append(fs, f)
-	}
-	if err := duckdb.RegisterScalarUDFSet(conn, SparkXXHash64, fs...); err != nil {
-		return fmt.Errorf("%s: %w", SparkXXHash64, err)
-	}
-	f, err := newXXHash(duckdb.TYPE_VARCHAR, true)
-	if err != nil {
-		return err
-	}
-	if err := duckdb.RegisterScalarUDF(conn, SparkXXHash64Decimal, f); err != nil {
-		return fmt.Errorf("%s: %w", SparkXXHash64Decimal, err)
-	}
-	return nil
-}
+// xxhash64 is Spark's xxhash64 (XxHash64).
+var xxhash64 = &sparkHasher[int64]{name: SparkXXHash64, decimalName: SparkXXHash64Decimal, seedType: duckdb.TYPE_BIGINT,
+	hashInt: xxInt, hashLong: xxLong, hashBytes: func(b []byte, seed int64) int64 { return int64(xxh64(b, uint64(seed))) }}
