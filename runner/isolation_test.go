@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine"
+	"github.com/laktory/workbench/validate"
 )
 
 // TestFullRefreshRacingAppend: a FULL refresh of writer a of a shared
@@ -101,6 +103,42 @@ func TestFullRefreshRacingAppend(t *testing.T) {
 					!strings.Contains(second.sum.Tasks[0].Err, "another run is processing this flow or writer") {
 					t.Fatalf("the second run of a during the refresh: %v %+v", second.err, second.sum.Tasks)
 				}
+			}
+		})
+	}
+}
+
+// TestIsolationLevelSparkEngine: the Spark engine runs open-source Delta,
+// which refuses to create a table with delta.isolationLevel
+// WriteSerializable ("requirement failed: delta.isolationLevel must be
+// Serializable", Delta 4.4); the plan refuses such a sink on that engine
+// before anything runs, and takes Serializable; the local engine takes
+// both, as Databricks does.
+func TestIsolationLevelSparkEngine(t *testing.T) {
+	for _, tc := range []struct {
+		level     string
+		sparkErrs int
+	}{
+		{"WriteSerializable", 1},
+		{"writeserializable", 1},
+		{"Serializable", 0},
+	} {
+		t.Run(tc.level, func(t *testing.T) {
+			files := scenarioFiles(ownerships[0])
+			files["pipelines/pl.yaml"] = strings.ReplaceAll(files["pipelines/pl.yaml"], "    shared: true\n",
+				"    shared: true\n    metadata:\n      properties:\n        delta.isolationLevel: "+tc.level+"\n")
+			snap := newWS(t, files).load()
+			p := snap.Pipeline("pl")
+			n := p.Node("a")
+			if ds := engineUnsupported(engine.Info{Name: engine.Local}, p, n); len(ds) != 0 {
+				t.Fatalf("the local engine refuses it: %v", ds)
+			}
+			ds := engineUnsupported(engine.Info{Name: "spark"}, p, n)
+			if len(ds) != tc.sparkErrs {
+				t.Fatalf("spark engine: %d diagnostics, want %d: %v", len(ds), tc.sparkErrs, ds)
+			}
+			if tc.sparkErrs > 0 && (!strings.Contains(ds[0].Message, "delta.isolationLevel must be Serializable") || ds[0].Code != validate.CodeLocalUnsupported) {
+				t.Fatalf("spark engine: %+v", ds[0])
 			}
 		})
 	}

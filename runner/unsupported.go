@@ -133,6 +133,21 @@ func engineUnsupported(info engine.Info, p *workspace.Pipeline, n *workspace.Nod
 		return nil
 	}
 	var ds []validate.Diagnostic
+	for _, sk := range n.Sinks {
+		if sk.Metadata == nil {
+			continue
+		}
+		// OSS Delta, which the Spark engine runs, accepts only Serializable:
+		// creating a table with WriteSerializable (or setting it) fails
+		// with "requirement failed: delta.isolationLevel must be
+		// Serializable" (Delta 4.4), where Databricks and local runs take
+		// it. Refused before anything runs rather than at the create.
+		if v := sk.Metadata.Properties["delta.isolationLevel"]; strings.EqualFold(v, "WriteSerializable") {
+			ds = append(ds, workspace.NewDiagnostic(sk.Metadata.At("properties"), workspace.SeverityError, validate.CodeLocalUnsupported,
+				fmt.Sprintf("node '%s' of pipeline '%s' sets delta.isolationLevel = %s on %s, which the %s engine's Delta (open-source Delta Lake) refuses: \"delta.isolationLevel must be Serializable\"", n.Name, p.Name, v, sk.Describe(), info.Name),
+				"run it on the local engine (without --engine spark), or set delta.isolationLevel to Serializable (or remove it) where the pipeline runs on open-source Spark"))
+		}
+	}
 	for _, s := range n.Sources {
 		if s.Kind == workspace.SourceDataFrame {
 			ds = append(ds, workspace.NewDiagnostic(s.At("data"), workspace.SeverityError, validate.CodeLocalUnsupported,
