@@ -40,22 +40,11 @@ import shutil
 import sys
 import tempfile
 
+import local_spark
+
 
 def start(work):
-    from pyspark.sql import SparkSession
-    from delta import configure_spark_with_delta_pip
-    b = (SparkSession.builder.master("local[2]").appName("laktory-conflicts")
-         .config("spark.driver.memory", "1g").config("spark.ui.enabled", "false")
-         .config("spark.ui.showConsoleProgress", "false")
-         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-         .config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "1")
-         .config("spark.sql.warehouse.dir", os.path.join(work, "wh"))
-         .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(work, "derby"))
-         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-         .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog"))
-    spark = configure_spark_with_delta_pip(b).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return local_spark.start(work, "laktory-conflicts", shuffle_partitions=1)
 
 
 def rows(spark, writer, lo, hi):

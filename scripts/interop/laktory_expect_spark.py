@@ -30,22 +30,11 @@ import warnings
 
 import yaml
 
+import local_spark
+
 
 def start(work):
-    from delta import configure_spark_with_delta_pip
-    from pyspark.sql import SparkSession
-    b = (SparkSession.builder.master("local[2]").appName("laktory-expect")
-         .config("spark.driver.memory", "1g").config("spark.ui.enabled", "false")
-         .config("spark.ui.showConsoleProgress", "false")
-         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-         .config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2")
-         .config("spark.sql.warehouse.dir", os.path.join(work, "wh"))
-         .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(work, "derby"))
-         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-         .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog"))
-    spark = configure_spark_with_delta_pip(b).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return local_spark.start(work, "laktory-expect")
 
 
 SCHEMA = "id BIGINT, s STRING, x BIGINT, y BIGINT"
