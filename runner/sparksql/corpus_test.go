@@ -86,6 +86,8 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout8", "heldout8/", "round 8 (held out)"},
 	{"testdata/corpus/round9", "round9/", "round 9 (development)"},
 	{"testdata/corpus/heldout9", "heldout9/", "round 9 (held out)"},
+	{"testdata/corpus/round11", "round11/", "round 11 (development)"},
+	{"testdata/corpus/heldout11", "heldout11/", "round 11 (held out)"},
 }
 
 type corpusCase struct {
