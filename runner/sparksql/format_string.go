@@ -68,7 +68,7 @@ func (r *resolver) formatString(c *fcall, f string) (*rx, error) {
 			next++
 		}
 		if k < 1 || k >= len(c.args) {
-			return nil, sparkErr(c.argPos(0), "java.util.MissingFormatArgumentException", "Format specifier '%s'", f[i-len(spec.flags):i+1])
+			return nil, sparkErr(c.argPos(0), "IllegalArgumentException", "Format specifier '%s'", f[i-len(spec.flags):i+1])
 		}
 		last = k
 		v, cerr := r.fmtConversion(c, spec, k)

@@ -18,7 +18,9 @@ var collectionMacros = []macro{
 	{"spark_arrays_overlap", "a, b", "CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN len(list_filter(a, m_arrays_overlap_lx -> list_contains(b, m_arrays_overlap_lx))) > 0 THEN true " +
 		"WHEN len(a) > 0 AND len(b) > 0 AND (coalesce(spark_has_null(a), false) OR coalesce(spark_has_null(b), false)) THEN NULL ELSE false END"},
 	{"spark_array_remove", "a, v", "CASE WHEN v IS NULL THEN NULL ELSE list_filter(a, m_array_remove_lx -> m_array_remove_lx IS NULL OR m_array_remove_lx <> v) END"},
-	{"spark_element_at", "a, i", "CASE WHEN i = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
+	// A NULL array or index is NULL before the index is checked (Spark's
+	// ElementAt is null-intolerant).
+	{"spark_element_at", "a, i", "CASE WHEN a IS NULL OR i IS NULL THEN NULL WHEN i = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
 		"WHEN abs(i) > len(a) THEN error('[INVALID_ARRAY_INDEX_IN_ELEMENT_AT] The index ' || i || ' is out of bounds. The array has ' || len(a) || ' elements. Use `try_element_at` to tolerate accessing element at invalid index and return NULL instead.') " +
 		"WHEN i > 0 THEN a[i] ELSE a[len(a) + i + 1] END"},
 	// try_element_at tolerates an index out of bounds, not index 0.

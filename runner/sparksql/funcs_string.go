@@ -80,7 +80,9 @@ var stringMacros = []macro{
 	{"spark_left", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE left(s, n) END"},
 	{"spark_right", "s, n", "CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN '' ELSE right(s, n) END"},
 	{"spark_replace", "s, f, t", "CASE WHEN f = '' THEN s ELSE replace(s, f, t) END"},
-	{"spark_locate", "sub, s, p", "CASE WHEN p IS NULL OR s IS NULL OR sub IS NULL THEN NULL WHEN p < 1 THEN 0 WHEN instr(substring(s, p), sub) = 0 THEN 0 ELSE instr(substring(s, p), sub) + p - 1 END"},
+	{"spark_luhn", "s", "CASE WHEN s IS NULL THEN NULL WHEN regexp_full_match(s, '[0-9]+') THEN list_sum(list_transform(string_split(reverse(s), ''), (m_luhn_c, m_luhn_i) -> CASE WHEN m_luhn_i % 2 = 0 THEN (CAST(m_luhn_c AS INTEGER) * 2) // 10 + (CAST(m_luhn_c AS INTEGER) * 2) % 10 ELSE CAST(m_luhn_c AS INTEGER) END)) % 10 = 0 " +
+		"WHEN regexp_full_match(s, '\\p{Nd}+') AND regexp_full_match(s, '[\\x{0}-\\x{FFFF}]+') THEN error('[LOCALLY_UNSUPPORTED.LUHN_DIGITS] luhn_check of digits beyond ASCII (' || s || '): Spark reads their values with Java''s Character.getNumericValue, which the local run does not') ELSE false END"},
+	{"spark_locate", "sub, s, p", "CASE WHEN p IS NULL OR s IS NULL OR sub IS NULL THEN NULL WHEN p < 1 THEN 0 WHEN sub = '' THEN 1 WHEN instr(substring(s, p), sub) = 0 THEN 0 ELSE instr(substring(s, p), sub) + p - 1 END"},
 	{"spark_substring_index", "s, d, n", "CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n = 0 OR d = '' THEN '' WHEN n > 0 THEN array_to_string(string_split(s, d)[1:n], d) ELSE array_to_string(string_split(s, d)[-(-n):], d) END"},
 	{"spark_split_part", "s, d, n", "CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).') " +
 		"WHEN d = '' THEN CASE WHEN n = 1 OR n = -1 THEN s ELSE '' END ELSE coalesce(split_part(s, d, n), '') END"},
@@ -324,7 +326,11 @@ func stringFuncs() []*fnDef {
 				return nil, err
 			}
 			if all {
-				return c.out(arrayOf(tString), guard(fmt.Sprintf("regexp_extract_all(%s, %s, %d)", s.sql, re, idx))), nil
+				// A group that took no part in a match is '' (Java's
+				// Matcher.group is null, which Spark turns into ''), as
+				// regexp_extract's; DuckDB's list holds NULL.
+				v := c.r.lambdaName()
+				return c.out(arrayOf(tString), guard(fmt.Sprintf("list_transform(regexp_extract_all(%s, %s, %d), %s -> coalesce(%s, ''))", s.sql, re, idx, v, v))), nil
 			}
 			return c.out(tString, guard(fmt.Sprintf("regexp_extract(%s, %s, %d)", s.sql, re, idx))), nil
 		})
@@ -726,7 +732,17 @@ func stringFuncs() []*fnDef {
 		}),
 		formatNumber, formatString, alias("printf", formatString),
 		no("soundex", "no DuckDB equivalent"),
-		no("luhn_check", "not translated yet"),
+		// luhn_check: Spark's ExpressionImplUtils.isLuhnNumber, false for
+		// '' and for any char Java's Character.isDigit rejects. A digit
+		// beyond ASCII (Nd of the BMP: Java reads its value) stops the
+		// run naming it; one beyond U+FFFF is two chars that are no digits.
+		fn("luhn_check", Rewritten, 1, 1, func(c *fcall) (*rx, error) {
+			s, err := c.str(0)
+			if err != nil {
+				return nil, err
+			}
+			return c.out(tBool, "spark_luhn("+s.sql+")"), nil
+		}),
 		fn("encode", Rewritten, 2, 2, func(c *fcall) (*rx, error) {
 			x, err := c.typed(0, tString)
 			if err != nil {

@@ -1,0 +1,37 @@
+package sparksql
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLuhnDigits: luhn_check is Spark's isLuhnNumber over ASCII digits;
+// any other char Java's Character.isDigit rejects is false (a digit
+// beyond U+FFFF is two surrogate chars), and a BMP digit beyond ASCII,
+// whose value Java reads, stops the run naming it.
+func TestLuhnDigits(t *testing.T) {
+	db := openTestDB(t)
+	for _, c := range []struct{ in, want string }{
+		{"79927398713", "true"}, {"79927398710", "false"}, {"", "false"}, {"0", "true"},
+		{"4111111111111111", "true"}, {"4111-1111-1111-1111", "false"}, {" 1", "false"},
+		{"\U0001D7CE", "false"}, {"1\U0001D7CE", "false"}, {"٣x", "false"},
+		{"٣", "error"}, {"7992739871٣", "error"},
+	} {
+		r, err := Translate("SELECT luhn_check("+sqlq(c.in)+") AS v", nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bool
+		err = db.QueryRow(r.SQL).Scan(&got)
+		switch {
+		case c.want == "error":
+			if err == nil || !strings.Contains(err.Error(), "LOCALLY_UNSUPPORTED.LUHN_DIGITS") {
+				t.Errorf("luhn_check(%q) = %v, %v; want LOCALLY_UNSUPPORTED.LUHN_DIGITS", c.in, got, err)
+			}
+		case err != nil:
+			t.Errorf("luhn_check(%q): %v", c.in, err)
+		case (got && c.want != "true") || (!got && c.want != "false"):
+			t.Errorf("luhn_check(%q) = %v, want %s", c.in, got, c.want)
+		}
+	}
+}
