@@ -488,6 +488,12 @@ func (r *resolver) call(n *sqlfront.Call, sc *scope, grouped bool) (*rx, error) 
 		}
 		return extract(n, n.Args[0].(*sqlfront.ColumnRef).Parts[0].Name, x)
 	}
+	if _, ok := isUnnest(n); ok {
+		return r.unnestCall(n, sc, grouped)
+	}
+	if n.Syntax == "BRACKETS" {
+		return nil, unsupported(n.P, "", "a literal array outside UNNEST in Polars SQL")
+	}
 	if n.Syntax != "" && !strings.HasPrefix(n.Syntax, "TRIM_") {
 		return nil, unsupported(n.P, "", "%s in Polars SQL", strings.ReplaceAll(n.Syntax, "_", " "))
 	}

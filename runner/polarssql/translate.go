@@ -22,6 +22,8 @@ var Syntax = &sqlfront.Syntax{
 	SyntaxErrorClass:        "SQLSyntaxError",
 	DoubleQuotedIdentifiers: true,
 	RegexOperators:          true,
+	BracketArrays:           true,
+	PlaceholderQualifiers:   true,
 	TypeNames: map[string]string{
 		"boolean": "boolean", "bool": "boolean", "tinyint": "tinyint", "smallint": "smallint", "int2": "smallint",
 		"int": "int", "integer": "int", "int4": "int", "bigint": "bigint", "int8": "bigint", "float": "double",
@@ -221,12 +223,17 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 		return nil, unsupported(s.Qualify.Pos(), "", "QUALIFY, which polars 1.32.0 ignores (it keeps every row),")
 	case len(s.Laterals) > 0 || len(s.Windows) > 0:
 		return nil, unsupported(s.P, "", "LATERAL VIEW and WINDOW in Polars SQL")
+	case len(s.From) == 0 && selectsUnnest(s):
+		// SELECT UNNEST([1, 2]): the arrays are the frame.
 	case len(s.From) != 1:
 		return nil, unsupported(s.P, "join the relations with JOIN ... ON", "a FROM with other than one relation")
 	}
-	sc, from, err := r.from(s.From[0])
-	if err != nil {
-		return nil, err
+	sc, from := &scope{}, ""
+	if len(s.From) == 1 {
+		var err error
+		if sc, from, err = r.from(s.From[0]); err != nil {
+			return nil, err
+		}
 	}
 	var where string
 	if s.Where != nil {
@@ -238,6 +245,13 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 			return nil, rejected(s.Where.Pos(), "ComputeError", "filter predicate must be of type `Boolean`, got `%s`", x.t)
 		}
 		where = " WHERE " + x.sql
+	}
+	if selectsUnnest(s) {
+		var err error
+		if sc, from, err = r.unnestSelect(s, sc, from, where); err != nil {
+			return nil, err
+		}
+		where = ""
 	}
 	grouped := s.GroupBy != nil
 	var groupSQL []string
@@ -292,6 +306,9 @@ func (r *resolver) selectBody(s *sqlfront.Select) (*Result, error) {
 	var sources []*column
 	seen := map[string]bool{}
 	add := func(name string, x *rx, pos int) error {
+		if name == "" {
+			return unsupported(pos, "alias it", "a column named \"\" (polars' name of an unaliased UNNEST of a literal array)")
+		}
 		if seen[name] {
 			return rejected(pos, "DuplicateError", "the name '%s' is duplicate", name)
 		}
@@ -624,7 +641,8 @@ func containsCol(cs []*column, c *column) bool {
 
 // scope is the columns a query's expressions see.
 type scope struct {
-	cols []*scopeCol
+	cols   []*scopeCol
+	unnest unnestScope // the select list's UNNEST calls (unnest.go)
 }
 
 type scopeCol struct {
@@ -639,6 +657,10 @@ func (sc *scope) lookup(cr *sqlfront.ColumnRef) (*column, error) {
 		name = cr.Parts[0].Name
 	case 2:
 		qual, name = cr.Parts[0].Name, cr.Parts[1].Name
+		if strings.HasPrefix(qual, "{") && strings.HasSuffix(qual, "}") {
+			// {df}.x: the frame Laktory names __df__.
+			qual = frameName(qual[1 : len(qual)-1])
+		}
 		if !sc.hasRelation(qual) {
 			// No relation of that name: a struct column's field (s.f).
 			return sc.field(cr)
@@ -720,6 +742,10 @@ func (r *resolver) from(te sqlfront.TableExpr) (*scope, string, error) {
 		return r.join(n)
 	case *sqlfront.DerivedTable:
 		return r.derived(n)
+	case *sqlfront.TableFunc:
+		if strings.EqualFold(n.Func.Name.Name, "unnest") {
+			return r.unnestTable(n)
+		}
 	}
 	return nil, "", unsupported(te.Pos(), "", "this FROM item in Polars SQL")
 }
@@ -742,15 +768,16 @@ func (r *resolver) join(n *sqlfront.Join) (*scope, string, error) {
 	if n.Natural {
 		return nil, "", unsupported(n.P, "", "NATURAL JOIN in Polars SQL")
 	}
-	rn, ok := n.R.(*sqlfront.TableName)
-	if !ok {
+	switch n.R.(type) {
+	case *sqlfront.TableName, *sqlfront.TableFunc:
+	default:
 		return nil, "", unsupported(n.R.Pos(), "", "a bracketed join in Polars SQL")
 	}
 	ls, lsql, err := r.from(n.L)
 	if err != nil {
 		return nil, "", err
 	}
-	rs, rsql, err := r.table(rn)
+	rs, rsql, err := r.from(n.R)
 	if err != nil {
 		return nil, "", err
 	}

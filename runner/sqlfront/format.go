@@ -350,6 +350,12 @@ func formatLiteral(n *Literal) string {
 }
 
 func fmtCall(b *strings.Builder, n *Call) {
+	if n.Syntax == "BRACKETS" {
+		b.WriteByte('[')
+		fmtExprs(b, n.Args)
+		b.WriteByte(']')
+		return
+	}
 	name := quoteName(n.Name)
 	if !n.Name.Quoted && isPlainNameOrKeyword(n.Name.Name) {
 		name = n.Name.Name

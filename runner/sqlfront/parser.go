@@ -1395,6 +1395,14 @@ func (p *parser) primary() (Expr, error) {
 		}
 		return &Literal{Kind: LitBinary, Value: strings.ToUpper(t.val), P: t.pos}, nil
 	case tokPlaceholder:
+		if p.syn.PlaceholderQualifiers && p.peekN(1).isOp(".") {
+			p.i += 2
+			id, err := p.ident()
+			if err != nil {
+				return nil, err
+			}
+			return &ColumnRef{Parts: []Ident{{Name: t.text, P: t.pos}, id}, P: t.pos}, nil
+		}
 		return nil, p.syn.errAt(t.pos, t.text+" names a table: use it after FROM or JOIN")
 	case tokOp:
 		switch t.text {
@@ -1402,6 +1410,10 @@ func (p *parser) primary() (Expr, error) {
 			return p.parenthesized()
 		case "*":
 			return nil, p.syn.errAt(t.pos, "* is only allowed in the select list and in count(*)")
+		case "[":
+			if p.syn.BracketArrays {
+				return p.bracketArray(t.pos)
+			}
 		}
 		return nil, p.syntax(t)
 	case tokQuoted:
@@ -1447,6 +1459,11 @@ func (p *parser) primary() (Expr, error) {
 		if next.isOp("(") && p.startsQuery(2) {
 			return p.notExpr()
 		}
+	case "ARRAY":
+		if next.isOp("[") && p.syn.BracketArrays {
+			p.i++
+			return p.bracketArray(t.pos)
+		}
 	}
 	if notAColumn[up] && !next.isOp("(") {
 		return nil, p.syntax(t)
@@ -1459,6 +1476,22 @@ func (p *parser) primary() (Expr, error) {
 		return p.lambda([]Ident{id}, t.pos)
 	}
 	return &ColumnRef{Parts: []Ident{id}, P: t.pos}, nil
+}
+
+// bracketArray reads [a, b, ...] (the cursor at the bracket) as a Call
+// of ARRAY with Syntax BRACKETS.
+func (p *parser) bracketArray(pos int) (Expr, error) {
+	p.i++ // [
+	call := &Call{Name: Ident{Name: "ARRAY", P: pos}, Syntax: "BRACKETS", P: pos}
+	if p.acceptOp("]") {
+		return call, nil
+	}
+	items, err := p.exprList()
+	if err != nil {
+		return nil, err
+	}
+	call.Args = items
+	return call, p.expectOp("]")
 }
 
 // notAColumn are clause words never read as a column name (quote such a

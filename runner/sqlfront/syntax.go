@@ -47,6 +47,15 @@ type Syntax struct {
 	// Paren nodes, as sqlglot keeps and prints them, and so are those
 	// sqlglot adds around an IS beside a comparison.
 	Sqlglot bool
+	// BracketArrays: [a, b] and ARRAY[a, b] are array literals
+	// (sqlparser-rs, which Polars SQL parses with); they parse as a Call
+	// of ARRAY with Syntax BRACKETS.
+	BracketArrays bool
+	// PlaceholderQualifiers: {df}.x names the column x of the frame
+	// {df} (Laktory renames the placeholder to a frame name before
+	// Polars SQL parses it); it parses as a ColumnRef whose first part is
+	// the placeholder as written.
+	PlaceholderQualifiers bool
 }
 
 // Statements is the number of statements of sql separated by semicolons
