@@ -3,7 +3,7 @@
 on Spark 4.2 with Delta 4.4, and record Spark's verdict on each query, for
 TestCompleteModeCorpus (LK168).
 
-    laktory_complete_spark.py OUT.json CORPUS.json...
+    laktory_complete_spark.py [--missing] CORPUS.json...
 
 Needs the Spark interop Python (scripts/interop/requirements-spark.txt:
 pyspark, delta-spark, laktory) and Java 17+; fetches the Delta jars on first
@@ -14,8 +14,10 @@ Delta table src (id bigint, k string, v bigint, ts timestamp) as {df}, with
 SQL names them; its transformer is the case's SQL steps; its sink a Delta
 table in mode COMPLETE. Recorded per case: "" when the run wrote its table,
 else the error's class and first line; and the names of Spark's aggregate
-functions (the function registry's group agg_funcs). OUT is updated: cases of other
-corpora it holds are kept.
+functions (the function registry's group agg_funcs). The verdicts of
+DIR/X.json go to DIR/laktory_spark_X.json, rewritten after each case (a run
+cut short keeps what it recorded); with --missing, only the cases without a
+verdict there are run. All corpora share one Spark session.
 Test-only: the product never runs Python or Spark.
 """
 
@@ -68,7 +70,19 @@ def aggregates(spark):
     return sorted(set(names))
 
 
-def main(out, corpora):
+def verdicts_path(corpus):
+    d, base = os.path.split(corpus)
+    return os.path.join(d, "laktory_spark_" + base)
+
+
+def save(path, res):
+    with open(path + ".tmp", "w") as f:
+        json.dump(res, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+def main(corpora, missing):
     work = tempfile.mkdtemp(prefix="laktory-complete-")
     os.chdir(work)
     spark = start(work)
@@ -80,16 +94,19 @@ def main(out, corpora):
     spark.sql("CREATE TABLE s2 USING DELTA AS SELECT * FROM src")
     spark.sql("CREATE TABLE dim (k STRING, label STRING, w BIGINT) USING DELTA")
     spark.sql("INSERT INTO dim VALUES ('a', 'A', 1), ('b', 'B', 3)")
-    res = {"cases": {}}
-    if os.path.exists(out):
-        with open(out) as f:
-            res = json.load(f)
-    res["laktory"], res["spark"] = lk.__version__, spark.version
-    res["aggregates"] = aggregates(spark)
+    aggs = aggregates(spark)
     for path in corpora:
+        out = verdicts_path(path)
+        res = {"cases": {}}
+        if os.path.exists(out):
+            with open(out) as f:
+                res = json.load(f)
+        res["laktory"], res["spark"], res["aggregates"] = lk.__version__, spark.version, aggs
         with open(path) as f:
             cases = json.load(f)["cases"]
         for case in cases:
+            if missing and case["name"] in res["cases"]:
+                continue
             doc = yaml.safe_dump(pipeline(case, work))
             try:
                 lk.models.Pipeline.model_validate_yaml(io.StringIO(doc)).execute()
@@ -98,12 +115,13 @@ def main(out, corpora):
                 got = f"{type(e).__name__}: " + (str(e).strip().splitlines() or [""])[0]
             res["cases"][case["name"]] = got
             print(case["name"], got or "ok", flush=True)
+            save(out, res)
+        save(out, res)
     spark.stop()
-    with open(out, "w") as f:
-        json.dump(res, f, indent=1, sort_keys=True)
-        f.write("\n")
     shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    main(os.path.abspath(sys.argv[1]), [os.path.abspath(p) for p in sys.argv[2:]])
+    args = sys.argv[1:]
+    missing = "--missing" in args
+    main([os.path.abspath(p) for p in args if p != "--missing"], missing)
