@@ -170,13 +170,17 @@ func SparkSQL(p *local.Parser) validate.SQL { return sqlFront{p} }
 
 // sqlFront is the runner's validate.SQL: the local engine's DuckDB parser,
 // and Spark SQL's front end where a rule needs Spark's reading of a query
-// (validate.StreamSQL: LK168's streaming aggregations).
+// (validate.StreamSQL: the COMPLETE-mode checks, LK168 and LK155-157).
 type sqlFront struct{ *local.Parser }
 
-// StreamingAggregate implements validate.StreamSQL.
-func (sqlFront) StreamingAggregate(query string, stream func(string) bool) (streaming, aggregate bool, err error) {
-	p, err := sparksql.AnalyzeStream(query, stream)
-	return p.Streaming, p.Aggregate, err
+// StreamShape implements validate.StreamSQL.
+func (sqlFront) StreamShape(query string, read func(string) validate.StreamShape) (validate.StreamShape, error) {
+	p, err := sparksql.AnalyzeStreamOver(query, func(ph string) sparksql.StreamPlan {
+		in := read(ph)
+		return sparksql.StreamPlan{Streaming: in.Streaming, Aggregated: in.Aggregated}
+	})
+	return validate.StreamShape{Streaming: p.Streaming, Aggregate: p.Aggregate, Aggregated: p.Aggregated,
+		Chained: p.Chained, Intersect: p.Intersect, Distinct: p.Distinct, Unresolved: p.Unresolved}, err
 }
 
 // Tables reads Delta tables through the runner's database (the facts

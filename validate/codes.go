@@ -73,6 +73,9 @@ const (
 	CodeSkipNotStream      = "LK152"
 	CodeAggregatePandas    = "LK153"
 	CodePandasCheck        = "LK154"
+	CodeStreamDistinctAgg  = "LK155"
+	CodeStreamChainedAgg   = "LK156"
+	CodeStreamIntersect    = "LK157"
 	CodeRefreshValue       = "LK160"
 	CodeResetModeValue     = "LK161"
 	CodeResetWithoutRefr   = "LK162"
@@ -209,6 +212,9 @@ var Codes = []CodeInfo{
 	{CodeSkipNotStream, Warning, "skipChangeCommits on a batch read has no effect"},
 	{CodeAggregatePandas, Warning, "an AGGREGATE expectation on POLARS: Laktory computes it with pandas, which laktory[polars] does not install"},
 	{CodePandasCheck, Error, "a narwhals expectation on PYSPARK that can be NULL or reads a float column: Laktory counts it on a pandas copy of the frame, which local runs model for SQL expectations only (schema flow)"},
+	{CodeStreamDistinctAgg, Error, "a streaming node in COMPLETE mode with a distinct aggregate (count(DISTINCT v)): Spark refuses it"},
+	{CodeStreamChainedAgg, Error, "a streaming node in COMPLETE mode with an aggregation over another's output: Spark refuses it (global watermark correctness check)"},
+	{CodeStreamIntersect, Error, "a streaming node in COMPLETE mode with an INTERSECT of a stream: Spark refuses it"},
 	{CodeRefreshValue, Error, "unknown refresh value"},
 	{CodeResetModeValue, Error, "unknown reset_mode value"},
 	{CodeResetWithoutRefr, Error, "reset_mode without refresh FULL or RESET"},

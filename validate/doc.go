@@ -72,6 +72,9 @@
 //	LK152  warning  skipChangeCommits on a batch read has no effect
 //	LK153  warning  an AGGREGATE expectation on POLARS: Laktory computes it with pandas, which laktory[polars] does not install
 //	LK154  error    a narwhals expectation on PYSPARK that can be NULL or reads a float column: Laktory counts it on a pandas copy of the frame, which local runs model for SQL expectations only (schema flow)
+//	LK155  error    a streaming node in COMPLETE mode with a distinct aggregate (count(DISTINCT v)): Spark refuses it
+//	LK156  error    a streaming node in COMPLETE mode with an aggregation over another's output: Spark refuses it (global watermark correctness check)
+//	LK157  error    a streaming node in COMPLETE mode with an INTERSECT of a stream: Spark refuses it
 //	LK160  error    unknown refresh value
 //	LK161  error    unknown reset_mode value
 //	LK162  error    reset_mode without refresh FULL or RESET
