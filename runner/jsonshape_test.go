@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +92,65 @@ func TestJSONShapeScan(t *testing.T) {
 	}
 	if _, ok, err := scanJSONShapes(t.Context(), []string{write("x.jsonl.gz", "")}, true); ok || err != nil {
 		t.Errorf("gz: scanned (%t, %v)", ok, err)
+	}
+}
+
+// TestJSONShapeKnownKeys: records of one layout find their keys by
+// comparing them with the record before's (knownKey); the shape of a file
+// is the merge of each record's own, whatever the keys that come next: a
+// key the record before had at another place, one a prefix of the one
+// before or longer than it, a key cut short, blanks around the colon.
+func TestJSONShapeKnownKeys(t *testing.T) {
+	lines := []string{
+		`{"id":1,"sym":"a","p":1.5}`,
+		`{"id":2,"sym":"b","p":2}`,
+		`{"idx":3,"sym":null,"p":true}`,
+		`{"i":"4","sym":[1],"p":{"id":1}}`,
+		`{"sym":5,"id":6}`,
+		`{ "id" : 7 , "sym" :"c","p": 8, "q": -1e3}`,
+		`{"id":9,"sym":"d","p":1,"q":null,"r":[{"id":1},{"idy":2.5}]}`,
+		`{"id":9,"sym":"d","p":1,"q":null,"r":[{"id":"x"},{"id":[]}]}`,
+		`{"id":12345678901234567890}`,
+	}
+	show := func(s *jsonShape) string {
+		var b strings.Builder
+		var walk func(s *jsonShape, path string)
+		walk = func(s *jsonShape, path string) {
+			fmt.Fprintf(&b, "%s=%d;", path, s.kinds)
+			keys := make([]string, 0, len(s.fields))
+			for k := range s.fields {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				walk(s.fields[k], path+"."+k)
+			}
+			if s.elem != nil {
+				walk(s.elem, path+"[]")
+			}
+		}
+		walk(s, "")
+		return b.String()
+	}
+	want := &jsonShape{}
+	for _, l := range lines {
+		one, err := scanRecords(t.Context(), []byte(l), false)
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		want.merge(one)
+	}
+	got, err := scanRecords(t.Context(), []byte(strings.Join(lines, "\n")), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if show(got) != show(want) {
+		t.Errorf("whole file %s\nrecord by record %s", show(got), show(want))
+	}
+	for _, text := range []string{`{"id":1}` + "\n" + `{"id`, `{"id":1}` + "\n" + `{"id":}`, `{"id":1}` + "\n" + `{"i\"d":1}`} {
+		if _, err := scanRecords(t.Context(), []byte(text), false); !errors.Is(err, errShape) {
+			t.Errorf("%q: %v, want errShape", text, err)
+		}
 	}
 }
 
@@ -188,17 +249,37 @@ func BenchmarkJSONShape(b *testing.B) {
 	dir := b.TempDir()
 	var s strings.Builder
 	for i := 0; i < 500000; i++ {
-		fmt.Fprintf(&s, `{"id": %d, "symbol": "sym%d", "ts": "2026-01-01T00:00:00", "price": %d.%02d, "qty": %d}`+"\n", i, i%500, 100+i%500, i%100, i%50)
+		// as polars' write_ndjson writes them
+		fmt.Fprintf(&s, `{"id":%d,"symbol":"sym%d","ts":"2026-01-01T00:%02d:%02d","price":%d.%02d,"qty":%d}`+"\n", i, i%500, i/60%60, i%60, 100+i%500, i%100, i%50)
 	}
 	f := filepath.Join(dir, "a.jsonl")
 	if err := os.WriteFile(f, []byte(s.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(s.Len()))
-	b.ResetTimer()
-	for b.Loop() {
-		if _, ok, err := scanJSONShapes(b.Context(), []string{f}, true); !ok || err != nil {
-			b.Fatal(ok, err)
-		}
+	// old enough to be kept: each iteration empties what shapes keeps
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(f, old, old); err != nil {
+		b.Fatal(err)
 	}
+	b.Run("file", func(b *testing.B) {
+		b.SetBytes(int64(s.Len()))
+		for b.Loop() {
+			shapes.Lock()
+			clear(shapes.m)
+			shapes.order = nil
+			shapes.Unlock()
+			if _, ok, err := scanJSONShapes(b.Context(), []string{f}, true); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("scan", func(b *testing.B) { // one goroutine, the bytes in memory
+		data := []byte(s.String())
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := scanRecords(b.Context(), data, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

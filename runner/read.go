@@ -25,6 +25,7 @@ import (
 	"github.com/laktory/workbench/runner/engine/local"
 	"github.com/laktory/workbench/runner/inline"
 	"github.com/laktory/workbench/runner/landing"
+	"github.com/laktory/workbench/runner/mapped"
 	"github.com/laktory/workbench/runner/polarsread"
 	"github.com/laktory/workbench/workspace"
 )
@@ -465,14 +466,18 @@ func scanJSONFile(ctx context.Context, f string, lines bool) (*jsonShape, bool, 
 	if ok {
 		return s, true, nil
 	}
-	b, err := os.ReadFile(f)
+	// Mapped, not read: no copy of the file into the heap (the shape keeps
+	// copies of the keys only).
+	m, err := mapped.Open(f)
 	if err != nil {
 		return nil, false, err
 	}
+	defer m.Close()
+	b := m.Bytes()
 	var parts [][]byte
 	if !lines {
 		parts = [][]byte{b}
-	} else {
+	} else if err := mapped.Guard(func() error {
 		// JSON lines split at line ends, a part per core.
 		n := runtime.GOMAXPROCS(0)
 		for len(b) > 0 {
@@ -486,6 +491,9 @@ func scanJSONFile(ctx context.Context, f string, lines bool) (*jsonShape, bool, 
 			b = b[cut:]
 			n--
 		}
+		return nil
+	}); err != nil {
+		return nil, false, nil // the file changed under the scan: DuckDB reads it as it finds it
 	}
 	found := make([]*jsonShape, len(parts))
 	errs := make([]error, len(parts))
@@ -494,13 +502,16 @@ func scanJSONFile(ctx context.Context, f string, lines bool) (*jsonShape, bool, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			found[i], errs[i] = scanRecords(ctx, p, !lines)
+			errs[i] = mapped.Guard(func() (err error) {
+				found[i], err = scanRecords(ctx, p, !lines)
+				return err
+			})
 		}()
 	}
 	wg.Wait()
 	s = &jsonShape{}
 	for i := range parts {
-		if errors.Is(errs[i], errShape) {
+		if errors.Is(errs[i], errShape) || errors.Is(errs[i], mapped.ErrFault) {
 			return nil, false, nil
 		}
 		if errs[i] != nil {
@@ -556,32 +567,71 @@ type jsonScanner struct {
 }
 
 func (sc *jsonScanner) blank() {
-	for sc.i < len(sc.b) {
-		switch sc.b[sc.i] {
-		case ' ', '\t', '\n', '\r':
-			sc.i++
-		default:
-			return
-		}
+	if i := sc.i; i < len(sc.b) && sc.b[i] > ' ' {
+		return // no blank, the usual case: one compare
+	}
+	for sc.i < len(sc.b) && jsonClass[sc.b[sc.i]] == classBlank {
+		sc.i++
 	}
 }
+
+// Classes of bytes for the scanner's loops (one table look-up a byte).
+const (
+	classOther  uint8 = iota
+	classBlank        // ' ', '\t', '\n', '\r'
+	classDigit        // '0'-'9'
+	classFrac         // '.', 'e', 'E', '+': not an integer
+	classMinus        // '-'
+	classQuote        // '"'
+	classEscape       // '\\'
+)
+
+var jsonClass = func() (t [256]uint8) {
+	for _, c := range " \t\n\r" {
+		t[c] = classBlank
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = classDigit
+	}
+	for _, c := range ".eE+" {
+		t[c] = classFrac
+	}
+	t['-'] = classMinus
+	t['"'] = classQuote
+	t['\\'] = classEscape
+	return t
+}()
 
 // str skips a string (at its opening quote) and returns its bytes between
 // the quotes, and whether it holds an escape.
 func (sc *jsonScanner) str() ([]byte, bool, error) {
 	start := sc.i + 1
 	escaped := false
-	for j := start; j < len(sc.b); j++ {
-		switch sc.b[j] {
-		case '"':
+	b := sc.b
+	for j := start; j < len(b); j++ {
+		switch jsonClass[b[j]] {
+		case classQuote:
 			sc.i = j + 1
-			return sc.b[start:j], escaped, nil
-		case '\\':
+			return b[start:j], escaped, nil
+		case classEscape:
 			escaped = true
 			j++ // the escaped byte
 		}
 	}
 	return nil, false, errShape
+}
+
+// knownKey reports whether the string at sc.i (its opening quote) is s's
+// p-th key, as objects of one layout repeat it, and returns the key: its
+// bytes and the closing quote compared, without looking for the quote
+// (the keys kept have no quote or escape, so the text is that key).
+func (sc *jsonScanner) knownKey(s *jsonShape, p int) (string, bool) {
+	if p >= len(s.order) {
+		return "", false
+	}
+	k := s.order[p]
+	j := sc.i + 1 + len(k)
+	return k, j < len(sc.b) && sc.b[j] == '"' && string(sc.b[sc.i+1:j]) == k
 }
 
 const maxShapeDepth = 256
@@ -604,9 +654,16 @@ func (sc *jsonScanner) value(s *jsonShape, depth int) error {
 			if sc.i >= len(sc.b) || sc.b[sc.i] != '"' {
 				return errShape
 			}
-			k, esc, err := sc.str()
-			if err != nil || esc {
-				return errShape
+			var f *jsonShape
+			if k, ok := sc.knownKey(s, p); ok {
+				f = s.shapes[p] // the p-th key of the object before
+				sc.i += len(k) + 2
+			} else {
+				k, esc, err := sc.str()
+				if err != nil || esc {
+					return errShape
+				}
+				f = s.fieldAt(k, p)
 			}
 			sc.blank()
 			if sc.i >= len(sc.b) || sc.b[sc.i] != ':' {
@@ -614,7 +671,7 @@ func (sc *jsonScanner) value(s *jsonShape, depth int) error {
 			}
 			sc.i++
 			sc.blank()
-			if err := sc.value(s.fieldAt(k, p), depth+1); err != nil {
+			if err := sc.value(f, depth+1); err != nil {
 				return err
 			}
 			sc.blank()
@@ -678,19 +735,23 @@ func (sc *jsonScanner) value(s *jsonShape, depth int) error {
 		sc.i += 4
 		return nil
 	case c == '-' || (c >= '0' && c <= '9'):
-		start := sc.i
+		start, b := sc.i, sc.b
 		digits, frac := 0, false
-		for sc.i < len(sc.b) {
-			d := sc.b[sc.i]
-			if d >= '0' && d <= '9' {
+		i := start
+	number:
+		for ; i < len(b); i++ {
+			switch jsonClass[b[i]] {
+			case classDigit:
 				digits++
-			} else if d == '.' || d == 'e' || d == 'E' || d == '+' || (d == '-' && sc.i > start) {
+			case classFrac:
 				frac = true
-			} else if d != '-' {
-				break
+			case classMinus:
+				frac = frac || i > start
+			default:
+				break number
 			}
-			sc.i++
 		}
+		sc.i = i
 		switch {
 		case digits == 0:
 			return errShape
