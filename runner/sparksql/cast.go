@@ -56,6 +56,13 @@ func (r *resolver) castSQL(sql string, from, to *Type, mode castMode, name strin
 	if from.Kind == KVoid {
 		return "CAST(" + sql + " AS " + to.DuckDB() + ")", nil
 	}
+	if from.Kind == KCalendar || to.Kind == KCalendar {
+		// Spark casts a CalendarInterval to STRING only.
+		if from.Kind == KCalendar && to.Kind == KString {
+			return "spark_cal_string(" + sql + ")", nil
+		}
+		return bad()
+	}
 	if from.Kind == to.Kind && (from.Kind == KIntervalDT || from.Kind == KIntervalYM) && intervalRank[to.To] >= intervalRank[from.To] {
 		// INTERVAL MINUTE to INTERVAL DAY TO SECOND and the like: the same
 		// DuckDB INTERVAL (Spark widens them to compare and add them); a

@@ -377,6 +377,9 @@ func (r *resolver) datetimeArith(op string, l, rr *rx, pos int) (*rx, error) {
 			return nil, err
 		}
 		return mk(tDaySec, "to_microseconds(epoch_us("+a.sql+") - epoch_us("+b.sql+"))", name, l, rr), nil
+	case (op == "+" || op == "-") && lt.isDatetime() && rt.Kind == KCalendar,
+		op == "+" && lt.Kind == KCalendar && rt.isDatetime():
+		return r.calendarArith(op, l, rr, name)
 	case (op == "+" || op == "-") && lt.isDatetime() && (rt.Kind == KIntervalDT || rt.Kind == KIntervalYM),
 		op == "+" && (lt.Kind == KIntervalDT || lt.Kind == KIntervalYM) && rt.isDatetime():
 		d, iv := l, rr
@@ -717,4 +720,34 @@ func plural(n int) string {
 		return "s"
 	}
 	return ""
+}
+
+// calendarArith is a date or timestamp plus or minus a CalendarInterval
+// (make_interval): Spark's DateAddInterval under ANSI for a date (the
+// months, then the days; INVALID_INTERVAL_WITH_MICROSECONDS_ADDITION when
+// the interval has microseconds) and timestampAddInterval for a timestamp
+// (the months, then the days to the session-local date and time, then
+// the microseconds to the instant); minus adds the negated interval.
+func (r *resolver) calendarArith(op string, l, rr *rx, name string) (*rx, error) {
+	d, iv := l, rr
+	if !l.t.isDatetime() {
+		d, iv = rr, l
+	}
+	ivsql := iv.sql
+	if op == "-" {
+		ivsql = "(- " + iv.sql + ")"
+	}
+	months, days, micros := calendarParts(ivsql)
+	switch d.t.Kind {
+	case KDate:
+		sql := "CASE WHEN " + micros + " <> 0 THEN error('[INVALID_INTERVAL_WITH_MICROSECONDS_ADDITION] Cannot add an interval to a date because its microseconds part is not 0. To resolve this, cast the input date to a timestamp, which supports the addition of intervals with non-zero microseconds.') ELSE CAST(" + d.sql + " + " + ivsql + " AS DATE) END"
+		return mk(tDate, sql, name, l, rr), nil
+	case KTimestampNTZ:
+		return mk(tTSNTZ, "("+d.sql+" + "+ivsql+")", name, l, rr), nil
+	}
+	if r.tz == "UTC" {
+		return mk(tTS, r.instant("("+r.wallClock(d.sql)+" + "+ivsql+")"), name, l, rr), nil
+	}
+	md := "(to_months(CAST(" + months + " AS INTEGER)) + to_days(CAST(" + days + " AS INTEGER)))"
+	return mk(tTS, "("+r.instant("("+r.wallClock(d.sql)+" + "+md+")")+" + to_microseconds(CAST("+micros+" AS BIGINT)))", name, l, rr), nil
 }

@@ -6,6 +6,14 @@ import (
 )
 
 var datetimeMacros = []macro{
+	// CalendarInterval.toString: '0 seconds', or the non-zero parts of
+	// years, months, days, hours, minutes and seconds (the seconds as
+	// BigDecimal's plain text without trailing zeros).
+	{"spark_cal_string", "iv", "CASE WHEN iv IS NULL THEN NULL WHEN datepart('year', iv) = 0 AND datepart('month', iv) = 0 AND datepart('day', iv) = 0 AND datepart('hour', iv) = 0 AND datepart('minute', iv) = 0 AND datepart('microseconds', iv) = 0 THEN '0 seconds' " +
+		"ELSE concat_ws(' ', CASE WHEN datepart('year', iv) <> 0 THEN datepart('year', iv) || ' years' END, CASE WHEN datepart('month', iv) <> 0 THEN datepart('month', iv) || ' months' END, " +
+		"CASE WHEN datepart('day', iv) <> 0 THEN datepart('day', iv) || ' days' END, CASE WHEN datepart('hour', iv) <> 0 THEN datepart('hour', iv) || ' hours' END, " +
+		"CASE WHEN datepart('minute', iv) <> 0 THEN datepart('minute', iv) || ' minutes' END, " +
+		"CASE WHEN datepart('microseconds', iv) <> 0 THEN rtrim(rtrim(CASE WHEN datepart('microseconds', iv) < 0 THEN '-' ELSE '' END || (abs(datepart('microseconds', iv)) // 1000000) || '.' || lpad(CAST(abs(datepart('microseconds', iv)) % 1000000 AS VARCHAR), 6, '0'), '0'), '.') || ' seconds' END) END"},
 	{"spark_next_day", "d, dow", "d + CAST(((dow - dayofweek(d) + 6) % 7) + 1 AS INTEGER)"},
 	{"spark_month_end", "t", "CAST(t AS DATE) = last_day(CAST(t AS DATE))"},
 	{"spark_day_seconds", "t", "(day(t) * 86400 + hour(t) * 3600 + minute(t) * 60 + second(t))"},
@@ -446,7 +454,7 @@ func datetimeFuncs() []*fnDef {
 		fn("to_utc_timestamp", Rewritten, 2, 2, func(c *fcall) (*rx, error) { return c.utcShift(false) }),
 		no("date_diff", "not translated yet; use datediff(end, start)"), no("dateadd", "not translated yet; use date_add"),
 		no("convert_timezone", "not translated yet"), no("current_time", "the TIME type is not translated"),
-		no("make_interval", "not translated yet"),
+		makeInterval("make_interval", false), makeInterval("try_make_interval", true),
 		no("window", "use laktory.groupby_and_agg with groupby_window"), no("session_window", "not translated yet"), no("window_time", "not translated yet"),
 		no("make_timestamp_ntz", "not translated yet"), no("make_timestamp_ltz", "not translated yet"),
 	}
@@ -717,4 +725,63 @@ func makeTimestamp(name string, try bool) *fnDef {
 		}
 		return c.out(tTS, c.r.instant(local)), nil
 	})
+}
+
+var tCalendar = &Type{Kind: KCalendar}
+
+// makeInterval is make_interval(years, months, weeks, days, hours, mins,
+// secs) (each optional, 0 by default) and try_make_interval: Spark's
+// IntervalUtils.makeInterval, months years * 12 + months and days weeks *
+// 7 + days in 32 bits, microseconds of secs + hours + mins in 64 bits,
+// each step exact: beyond, ARITHMETIC_OVERFLOW (NULL for try_). A NULL
+// argument is NULL.
+func makeInterval(name string, try bool) *fnDef {
+	return fn(name, Rewritten, 0, 7, func(c *fcall) (*rx, error) {
+		parts := []string{"0", "0", "0", "0", "0", "0", "0"}
+		for i := range c.args {
+			t := tInt
+			if i == 6 {
+				t = tDec18s6
+			}
+			var x *rx
+			var err error
+			if a := c.args[i]; i < 6 && a.t.Kind == KLong {
+				// Spark casts a BIGINT argument (CAST_OVERFLOW beyond INT),
+				// as the corpus's h11_try_make_interval_overflow shows.
+				x, err = c.r.cast(a, tInt, castImplicit)
+			} else {
+				x, err = c.typed(i, t)
+			}
+			if err != nil {
+				return nil, err
+			}
+			parts[i] = "CAST(" + x.sql + " AS HUGEINT)"
+			if i == 6 {
+				parts[i] = "CAST(CAST(" + x.sql + " AS DECIMAL(18,6)) * 1000000 AS HUGEINT)"
+			}
+		}
+		v := c.r.lambdaName()
+		f := func(k string) string { return v + "." + k }
+		fields := "{'y12': " + parts[0] + " * 12, 'm': " + parts[0] + " * 12 + " + parts[1] +
+			", 'w7': " + parts[2] + " * 7, 'd': " + parts[2] + " * 7 + " + parts[3] +
+			", 'sh': " + parts[6] + " + " + parts[4] + " * 3600000000, 'us': " + parts[6] + " + " + parts[4] + " * 3600000000 + " + parts[5] + " * 60000000}"
+		const i32, i64 = " NOT BETWEEN -2147483648 AND 2147483647", " NOT BETWEEN -9223372036854775808 AND 9223372036854775807"
+		over := f("y12") + i32 + " OR " + f("m") + i32 + " OR " + f("w7") + i32 + " OR " + f("d") + i32 + " OR " + f("sh") + i64 + " OR " + f("us") + i64
+		bad := "error('[ARITHMETIC_OVERFLOW] overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.')"
+		if try {
+			bad = "NULL"
+		}
+		body := "CASE WHEN " + over + " THEN " + bad + " ELSE to_months(CAST(" + f("m") + " AS INTEGER)) + to_days(CAST(" + f("d") + " AS INTEGER)) + to_microseconds(CAST(" + f("us") + " AS BIGINT)) END"
+		return c.out(tCalendar, "list_transform(["+fields+"], "+v+" -> "+body+")[1]"), nil
+	})
+}
+
+// calendarParts are the months, days and microseconds of a DuckDB
+// INTERVAL holding a CalendarInterval (DuckDB's parts truncate toward
+// zero, as Java's / and %).
+func calendarParts(iv string) (months, days, micros string) {
+	months = "(datepart('year', " + iv + ") * 12 + datepart('month', " + iv + "))"
+	days = "datepart('day', " + iv + ")"
+	micros = "(CAST(datepart('hour', " + iv + ") AS BIGINT) * 3600000000 + datepart('minute', " + iv + ") * 60000000 + datepart('microseconds', " + iv + "))"
+	return
 }

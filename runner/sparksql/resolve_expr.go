@@ -790,6 +790,11 @@ func (r *resolver) comparison(op string, l, rr *rx, pos int) (*rx, error) {
 // comparisonType is the type both sides of a comparison are cast to.
 func (r *resolver) comparisonType(l, rr *rx, name string, pos int) (*Type, error) {
 	lt, rt := decimalLiteralType(l, rr), decimalLiteralType(rr, l)
+	if lt.hasCalendar() || rt.hasCalendar() {
+		// DuckDB compares INTERVALs normalised (1 month = 30 days);
+		// Spark's CalendarInterval compares its parts.
+		return nil, unsupported(pos, "compare the dates or timestamps the intervals are added to", "a comparison of make_interval's CalendarInterval (%s)", name)
+	}
 	if t := widerType(lt, rt); t != nil {
 		if t.Kind == KMap {
 			return nil, sparkErr(pos, "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", "Cannot resolve %s due to data type mismatch: The `=` does not support ordering on type %q.", quoteSparkSQL(name), strings.ToUpper(t.String()))
@@ -875,7 +880,7 @@ func (r *resolver) arith(op string, l, rr *rx, pos int) (*rx, error) {
 	}
 	lt, rt := l.t, rr.t
 	// Datetime arithmetic.
-	if lt.isDatetime() || rt.isDatetime() || lt.Kind == KIntervalDT || rt.Kind == KIntervalDT || lt.Kind == KIntervalYM || rt.Kind == KIntervalYM {
+	if lt.isDatetime() || rt.isDatetime() || lt.Kind == KIntervalDT || rt.Kind == KIntervalDT || lt.Kind == KIntervalYM || rt.Kind == KIntervalYM || lt.Kind == KCalendar || rt.Kind == KCalendar {
 		return r.datetimeArith(op, l, rr, pos)
 	}
 	// Strings meeting numbers are cast (bigint or double).

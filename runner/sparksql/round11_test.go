@@ -35,3 +35,31 @@ func TestLuhnDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestCalendarIntervalRefusals: a CalendarInterval (make_interval) is
+// refused as a result column, nested or not, in a query and an
+// expression, and in a comparison (DuckDB's INTERVAL = normalises 30 days
+// to a month); cast to STRING and added to a timestamp it translates.
+func TestCalendarIntervalRefusals(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		want string // "" translates
+	}{
+		{"SELECT make_interval(0, 1) AS iv", "of type INTERVAL"},
+		{"SELECT array(make_interval(0, 1)) AS a", "of type ARRAY<INTERVAL>"},
+		{"SELECT make_interval(0, 1) = make_interval(0, 0, 0, 30) AS eq", "a comparison of make_interval"},
+		{"SELECT CAST(make_interval(0, 1) AS STRING) AS s", ""},
+		{"SELECT TIMESTAMP'2024-01-31 00:00:00' + make_interval(0, 1) AS t", ""},
+	} {
+		_, err := Translate(c.sql, nil, Options{})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.sql, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want an error naming %q", c.sql, err, c.want)
+		}
+	}
+	if _, err := TranslateExpr("make_interval(0, 1)", ExprInput{}, Options{}, false); err == nil || !strings.Contains(err.Error(), "of type INTERVAL") {
+		t.Errorf("expression: %v, want the INTERVAL refusal", err)
+	}
+}

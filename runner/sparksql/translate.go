@@ -64,6 +64,9 @@ func Translate(sql string, inputs []Input, opts Options) (_ *Result, err error) 
 			return nil, unsupported(q.P, "give each column its own name with AS", "a result with two columns named `%s`", c.name)
 		}
 		seen[low] = true
+		if c.t.hasCalendar() {
+			return nil, calendarResult(q.P, c.name, c.t)
+		}
 		res.Columns = append(res.Columns, Column{Name: c.name, Type: c.t})
 	}
 	return res, nil
@@ -105,7 +108,17 @@ func TranslateExpr(expr string, in ExprInput, opts Options, agg bool) (_ *ExprRe
 	if x.gen != nil {
 		return nil, unsupported(e.Pos(), "use a query step with LATERAL VIEW", "a generator (%s) in an expression", x.gen.name)
 	}
+	if x.t.hasCalendar() {
+		return nil, calendarResult(e.Pos(), x.name, x.t)
+	}
 	return &ExprResult{SQL: x.sql, Type: x.t, Name: x.name}, nil
+}
+
+// calendarResult refuses a result column holding a CalendarInterval
+// (make_interval): Spark cannot collect one (NOT_IMPLEMENTED) nor save it
+// in a table.
+func calendarResult(pos int, name string, t *Type) error {
+	return unsupported(pos, "add it to a date or timestamp, or cast it to STRING", "the result column `%s` of type %s (make_interval's CalendarInterval, which Spark can neither collect nor save in a table)", name, t.sqlName())
 }
 
 // TranslatePredicate translates a boolean predicate (filter, a `where`

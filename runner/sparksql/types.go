@@ -30,6 +30,11 @@ const (
 	KArray
 	KMap
 	KStruct
+	// KCalendar is Spark's CalendarIntervalType (make_interval): months,
+	// days and microseconds apart, held in a DuckDB INTERVAL, which keeps
+	// the three apart too. Spark can add it to dates and timestamps and
+	// cast it to STRING, but cannot collect it or write it to a table.
+	KCalendar
 )
 
 // Type is a Spark data type.
@@ -104,6 +109,8 @@ func (t *Type) String() string {
 		return "timestamp"
 	case KTimestampNTZ:
 		return "timestamp_ntz"
+	case KCalendar:
+		return "interval"
 	case KIntervalDT, KIntervalYM:
 		if t.From == t.To {
 			return "interval " + strings.ToLower(t.From)
@@ -174,7 +181,7 @@ func (t *Type) DuckDB() string {
 		return "TIMESTAMPTZ"
 	case KTimestampNTZ:
 		return "TIMESTAMP"
-	case KIntervalDT, KIntervalYM:
+	case KIntervalDT, KIntervalYM, KCalendar:
 		return "INTERVAL"
 	case KArray:
 		return t.Elem.DuckDB() + "[]"
@@ -663,4 +670,23 @@ func stringCommon(t *Type) *Type {
 		return t
 	}
 	return stringPromotion(t)
+}
+
+// hasCalendar reports whether t is or holds a CalendarInterval.
+func (t *Type) hasCalendar() bool {
+	switch t.Kind {
+	case KCalendar:
+		return true
+	case KArray:
+		return t.Elem.hasCalendar()
+	case KMap:
+		return t.Key.hasCalendar() || t.Val.hasCalendar()
+	case KStruct:
+		for _, f := range t.Fields {
+			if f.Type.hasCalendar() {
+				return true
+			}
+		}
+	}
+	return false
 }
