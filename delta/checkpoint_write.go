@@ -50,6 +50,7 @@ func WriteCheckpoint(ctx context.Context, s *Snapshot) (string, error) {
 	if err := putLogFile(ctx, st, key, data, false); err != nil {
 		return "", fmt.Errorf("checkpoint of table %s, version %d: %w", s.root, s.version, err)
 	}
+	knownCheckpoints.put(s.root, s.version)
 	if hint := readLastCheckpoint(ctx, s.root); hint != nil && hint.Version > s.version {
 		return path, nil
 	}

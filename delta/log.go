@@ -82,6 +82,10 @@ type checkpoint struct {
 type logListing struct {
 	commits     []int64          // sorted versions of NNN.json commit files
 	checkpoints []checkpointFile // every checkpoint file
+	// from is the first version listed: 0 for the whole log, else the
+	// listing started after the files of the versions before it (S3's
+	// start-after) and knows nothing of them.
+	from int64
 }
 
 // parseLogFileName recognises commit and checkpoint file names. ok is
@@ -129,6 +133,18 @@ func parseLogFileName(name string) (version int64, isCommit bool, cp checkpointF
 // listLog lists the log folder of a table. It returns ErrNotDeltaTable
 // when the folder or its log does not exist or holds no commit/checkpoint.
 func listLog(ctx context.Context, root string) (*logListing, error) {
+	return listLogFrom(ctx, root, 0)
+}
+
+// listLogFrom lists the files of the log of versions from on (from <= 0:
+// the whole log), with the store's StartAfter: the names of a version are
+// its 20 digits and a suffix, so every file of a version before from sorts
+// at or before the 20 digits of from. The names that are no version's
+// (_last_checkpoint, _sidecars) sort after the digits and are listed. A
+// partial listing that finds nothing fails with ErrNotDeltaTable as a
+// whole one does; callers fall back to a whole listing then.
+func listLogFrom(ctx context.Context, root string, from int64) (*logListing, error) {
+	from = max(from, 0)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -142,7 +158,11 @@ func listLog(ctx context.Context, root string) (*logListing, error) {
 			return nil, fmt.Errorf("%w: %s has no %s folder", ErrNotDeltaTable, root, LogDirName)
 		}
 	}
-	objects, err := st.List(ctx, LogDirName, ListOptions{})
+	var opts ListOptions
+	if from > 0 {
+		opts.StartAfter = fmt.Sprintf("%020d", from)
+	}
+	objects, err := st.List(ctx, LogDirName, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -162,10 +182,10 @@ func listLog(ctx context.Context, root string) (*logListing, error) {
 			}
 		}
 	}
-	l := &logListing{commits: make([]int64, 0, len(names))}
+	l := &logListing{commits: make([]int64, 0, len(names)), from: from}
 	for _, n := range names {
 		v, isCommit, cp, ok := parseLogFileName(n)
-		if !ok {
+		if !ok || v < from {
 			continue
 		}
 		if isCommit {

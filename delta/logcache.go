@@ -84,3 +84,47 @@ func (c *commitCache) put(uri, etag string, data []byte) {
 		c.size -= int64(len(e.data))
 	}
 }
+
+// checkpointVersions remembers, per table root, the newest checkpoint this
+// process loaded or wrote: where the next listing of the log starts when
+// the _last_checkpoint hint is missing or older. A table dropped and
+// created again (or a checkpoint cleaned up) is noticed by the listing,
+// which then holds no checkpoint at that version; the entry is forgotten.
+type checkpointVersions struct {
+	mu sync.Mutex
+	v  map[string]int64
+}
+
+var knownCheckpoints = &checkpointVersions{v: map[string]int64{}}
+
+// get is the newest checkpoint known for root (0 if none).
+func (c *checkpointVersions) get(root string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.v[root]
+}
+
+// put records a checkpoint of root at version v, if newer.
+func (c *checkpointVersions) put(root string, v int64) {
+	if v <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.v) > 1<<14 {
+		c.v = map[string]int64{} // bound it; later loads refill it
+	}
+	if v > c.v[root] {
+		c.v[root] = v
+	}
+}
+
+// forget drops the entry of root if it is still v (a listing from v found
+// no checkpoint there).
+func (c *checkpointVersions) forget(root string, v int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.v[root] == v {
+		delete(c.v, root)
+	}
+}

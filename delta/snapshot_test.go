@@ -418,7 +418,7 @@ func TestListingMissedCommitIsLookedUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.commits = slices.DeleteFunc(l.commits, func(v int64) bool { return v == 2 }) // as the racing listing saw it
-	s, err := (&Table{root: root}).loadSnapshot(ctx, l, 3)
+	s, err := (&Table{root: root}).loadSnapshot(ctx, l, 3, nil)
 	if err != nil {
 		t.Fatalf("snapshot over a listing that missed commit 2: %v", err)
 	}
@@ -432,7 +432,7 @@ func TestListingMissedCommitIsLookedUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (&Table{root: root}).loadSnapshot(ctx, l, 3); !errors.Is(err, ErrVersionsNotContiguous) {
+	if _, err := (&Table{root: root}).loadSnapshot(ctx, l, 3, nil); !errors.Is(err, ErrVersionsNotContiguous) {
 		t.Errorf("commit 2 deleted: err = %v, want ErrVersionsNotContiguous", err)
 	}
 }

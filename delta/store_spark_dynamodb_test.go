@@ -186,7 +186,7 @@ wait:
 				time.Sleep(3 * time.Millisecond)
 				continue
 			}
-			if v, err := latestVersion(ctx, root); err != nil {
+			if v, err := latestVersion(ctx, root, 0); err != nil {
 				t.Fatal(err)
 			} else if v >= target {
 				tx.Abort() // Spark committed V+1 before we saw T(V+1): stage again

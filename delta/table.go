@@ -33,27 +33,79 @@ func Open(ctx context.Context, root string) (*Table, error) {
 
 // openListed is Open, also returning the listing it made.
 func openListed(ctx context.Context, root string) (*Table, *logListing, error) {
-	abs, err := normalizeRoot(root)
+	t, err := openRoot(root)
 	if err != nil {
 		return nil, nil, err
+	}
+	l, _, err := t.listLatest(ctx, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, l, nil
+}
+
+// openRoot is the table at root, not listed: a local root must be a
+// folder.
+func openRoot(root string) (*Table, error) {
+	abs, err := normalizeRoot(root)
+	if err != nil {
+		return nil, err
 	}
 	if !IsRemoteLocation(abs) {
 		st, err := os.Stat(abs)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, nil, fmt.Errorf("%w: %s does not exist", ErrNotDeltaTable, abs)
+				return nil, fmt.Errorf("%w: %s does not exist", ErrNotDeltaTable, abs)
 			}
-			return nil, nil, err
+			return nil, err
 		}
 		if !st.IsDir() {
-			return nil, nil, fmt.Errorf("%w: %s is a file, not a folder", ErrNotDeltaTable, abs)
+			return nil, fmt.Errorf("%w: %s is a file, not a folder", ErrNotDeltaTable, abs)
 		}
 	}
-	l, err := listLog(ctx, abs)
-	if err != nil {
-		return nil, nil, err
+	return &Table{root: abs}, nil
+}
+
+// listLatest lists the log from the newest checkpoint known: the version
+// of the _last_checkpoint hint (read when readHint, and returned) or the
+// newest checkpoint this process loaded or wrote for the table
+// (knownCheckpoints), whichever is newer. The latest snapshot needs
+// nothing older, and a log listed whole grows with every commit: it was
+// most of the bytes a run on a bucket lake received. The listing is kept
+// only when it holds a complete checkpoint at that version; otherwise (no
+// hint nor known checkpoint, a table dropped and created again, a hint
+// naming a checkpoint that is not there) the log is listed whole.
+func (t *Table) listLatest(ctx context.Context, readHint bool) (*logListing, *LastCheckpoint, error) {
+	var hint *LastCheckpoint
+	if readHint {
+		hint = readLastCheckpoint(ctx, t.root)
 	}
-	return &Table{root: abs}, l, nil
+	from := knownCheckpoints.get(t.root)
+	if hint != nil && hint.Version > from {
+		from = hint.Version
+	}
+	if from > 0 {
+		l, err := listLogFrom(ctx, t.root, from)
+		if err == nil && l.startsAtCheckpoint() {
+			return l, hint, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		knownCheckpoints.forget(t.root, from)
+	}
+	l, err := listLog(ctx, t.root)
+	return l, hint, err
+}
+
+// startsAtCheckpoint reports whether a partial listing holds a complete
+// checkpoint at its first version (a whole listing needs none).
+func (l *logListing) startsAtCheckpoint() bool {
+	if l.from == 0 {
+		return true
+	}
+	cps := l.completeCheckpoints(l.from)
+	return len(cps) > 0 && cps[0].version == l.from
 }
 
 // Root is the table's absolute folder, or its URI.
@@ -77,7 +129,7 @@ func (t *Table) logFile(name string) string {
 
 // LatestVersion lists the log and returns its newest version.
 func (t *Table) LatestVersion(ctx context.Context) (int64, error) {
-	l, err := listLog(ctx, t.root)
+	l, _, err := t.listLatest(ctx, false)
 	if err != nil {
 		return 0, err
 	}
@@ -108,11 +160,11 @@ func AtTimestamp(ts time.Time) SnapshotOption {
 
 // LoadSnapshot is Open followed by Snapshot.
 func LoadSnapshot(ctx context.Context, root string, opts ...SnapshotOption) (*Snapshot, error) {
-	t, l, err := openListed(ctx, root)
+	t, err := openRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	return t.snapshot(ctx, l, opts)
+	return t.Snapshot(ctx, opts...)
 }
 
 // Snapshot replays the log into the table's state at the latest version,
@@ -125,20 +177,41 @@ func LoadSnapshot(ctx context.Context, root string, opts ...SnapshotOption) (*Sn
 // ErrMissingProtocol, ErrMissingMetadata, ErrUnsupportedProtocol,
 // ErrUnsupportedFeature, ErrCorruptLog, ErrVersionNotFound or
 // ErrMissingCheckpointPart.
+//
+// The latest version, or a version at or after the newest checkpoint, is
+// loaded from a listing of the log from that checkpoint on (see
+// listLatest); time travel by timestamp, a version before it, or a
+// checkpoint that cannot be read list the whole log.
 func (t *Table) Snapshot(ctx context.Context, opts ...SnapshotOption) (*Snapshot, error) {
-	l, err := listLog(ctx, t.root)
-	if err != nil {
-		return nil, err
-	}
-	return t.snapshot(ctx, l, opts)
-}
-
-// snapshot is Snapshot over a listing already made.
-func (t *Table) snapshot(ctx context.Context, l *logListing, opts []SnapshotOption) (*Snapshot, error) {
 	var cfg snapshotConfig
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.timestamp == nil {
+		l, hint, err := t.listLatest(ctx, true)
+		if err != nil {
+			return nil, err
+		}
+		if l.from == 0 || cfg.version == nil || *cfg.version >= l.from {
+			s, err := t.snapshot(ctx, l, cfg, hint)
+			if err == nil || l.from == 0 || ctx.Err() != nil {
+				return s, err
+			}
+			// The checkpoint listed from did not load: replay from the
+			// whole log, as a reader without the hint would.
+			knownCheckpoints.forget(t.root, l.from)
+		}
+	}
+	l, err := listLog(ctx, t.root)
+	if err != nil {
+		return nil, err
+	}
+	return t.snapshot(ctx, l, cfg, readLastCheckpoint(ctx, t.root))
+}
+
+// snapshot is Snapshot over a listing already made, with the
+// _last_checkpoint hint read before it (nil if none).
+func (t *Table) snapshot(ctx context.Context, l *logListing, cfg snapshotConfig, hint *LastCheckpoint) (*Snapshot, error) {
 	var err error
 	target := l.latest()
 	switch {
@@ -152,13 +225,13 @@ func (t *Table) snapshot(ctx context.Context, l *logListing, opts []SnapshotOpti
 			return nil, err
 		}
 	}
-	return t.loadSnapshot(ctx, l, target)
+	return t.loadSnapshot(ctx, l, target, hint)
 }
 
 // loadSnapshot builds the snapshot of version target from listing l.
-func (t *Table) loadSnapshot(ctx context.Context, l *logListing, target int64) (*Snapshot, error) {
+func (t *Table) loadSnapshot(ctx context.Context, l *logListing, target int64, hint *LastCheckpoint) (*Snapshot, error) {
 	cps := l.completeCheckpoints(target)
-	preferHinted(cps, readLastCheckpoint(ctx, t.root))
+	preferHinted(cps, hint)
 	var cpErr error
 	for _, cp := range cps {
 		if err := l.checkContiguous(t.root, cp.version+1, target); err != nil {
@@ -174,7 +247,13 @@ func (t *Table) loadSnapshot(ctx context.Context, l *logListing, target int64) (
 			}
 			continue
 		}
+		knownCheckpoints.put(t.root, cp.version)
 		return t.finish(ctx, l, st, cp.version, target)
+	}
+	if l.from > 0 {
+		// A partial listing knows no older checkpoint nor version 0:
+		// Snapshot lists the whole log.
+		return nil, fmt.Errorf("%w: table %s: no usable checkpoint at or after version %d (%v)", ErrCorruptLog, t.root, l.from, cpErr)
 	}
 	// No usable checkpoint: replay every commit from version 0.
 	if !l.hasCommit(0) {

@@ -729,7 +729,7 @@ func (tx *Transaction) Commit(ctx context.Context) (*CommitResult, error) {
 			tx.Abort()
 			return nil, fmt.Errorf("commit to table %s: gave up after %d lost races", tx.root, attempt+1)
 		}
-		latest, err := latestVersion(ctx, tx.root)
+		latest, err := latestVersion(ctx, tx.root, checked+1)
 		if err != nil {
 			tx.Abort()
 			return nil, err
@@ -829,9 +829,17 @@ func sameTableMetadata(a, b *Metadata) bool {
 // there.
 var beforeCommitHook func(tx *Transaction)
 
-// latestVersion lists the log and returns its newest commit version.
-func latestVersion(ctx context.Context, root string) (int64, error) {
-	l, err := listLog(ctx, root)
+// latestVersion lists the log from version from on (a writer that lost
+// the race for from knows every version before it) and returns its newest
+// commit version; it lists the whole log when that finds nothing.
+func latestVersion(ctx context.Context, root string, from int64) (int64, error) {
+	l, err := listLogFrom(ctx, root, from)
+	if err == nil && len(l.commits) == 0 {
+		err = ErrNotDeltaTable
+	}
+	if err != nil && from > 0 && ctx.Err() == nil {
+		l, err = listLog(ctx, root)
+	}
 	if err != nil {
 		return 0, err
 	}
