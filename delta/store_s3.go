@@ -185,12 +185,19 @@ const probeRacers = 4
 // it happens, so a probe that passes proves no atomicity, while one that
 // fails proves its absence).
 func (s *S3Store) probeConditionalWrite(ctx context.Context) (bool, error) {
+	// The probe's requests are the store's like any other (StatsOf): a
+	// bucket's first open costs them.
 	put := func(key, body string) error {
+		s.conditional.Add(1)
 		_, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &key,
 			Body: strings.NewReader(body), ContentLength: aws.Int64(int64(len(body))), IfNoneMatch: aws.String("*")})
+		if err == nil {
+			s.bytesWritten.Add(int64(len(body)))
+		}
 		return err
 	}
 	del := func(key string) {
+		s.deletes.Add(1)
 		s.client.DeleteObject(context.WithoutCancel(ctx), &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key}) //nolint:errcheck // a probe left behind is harmless
 	}
 	key := JoinKey(s.prefix, ".laktory-put-if-absent-probe-"+uuid.NewString())
