@@ -31,7 +31,24 @@ func castTarget(n *sqlfront.Cast) (*Type, error) {
 		}
 		return nil, unsupported(n.P, "", "DECIMAL with %d parameters in Polars SQL", len(n.Type.Params))
 	}
+	switch {
+	case n.Type.Name == "timestamp with time zone":
+		// sqlparser-rs reads WITHOUT TIME ZONE as a zone too.
+		return nil, rejected(n.Type.P, "SQLInterfaceError", "`timestamp` with timezone is not (yet) supported")
+	case n.Type.Written == "float" && len(n.Type.Params) == 1:
+		// FLOAT(p): p binary digits, Float32 up to 24.
+		switch p := n.Type.Params[0]; {
+		case p < 1 || p > 53:
+			return nil, rejected(n.Type.P, "SQLSyntaxError", "unsupported `float` size (expected a value between 1 and 53, found %d)", p)
+		case p <= 24:
+			return tFloat32, nil
+		}
+		return tFloat64, nil
+	}
 	t := castTargets[n.Type.Name]
+	if t != nil && len(n.Type.Params) == 1 && n.Type.Written != "" && (t.isInt() || t.Kind == String) {
+		return t, nil // INT(11), VARCHAR(10): the width changes nothing
+	}
 	if t == nil || len(n.Type.Params) > 0 {
 		return nil, unsupported(n.P, "", "a cast to %s in Polars SQL", strings.ToUpper(n.Type.Name))
 	}

@@ -33,6 +33,22 @@ var Syntax = &sqlfront.Syntax{
 		"int1": "tinyint", "int16": "smallint", "int32": "int", "int64": "bigint",
 		"utinyint": "utinyint", "uint1": "utinyint", "usmallint": "usmallint", "uint2": "usmallint", "uint16": "usmallint",
 		"uint": "uint", "uinteger": "uint", "uint4": "uint", "uint32": "uint", "ubigint": "ubigint", "uint8": "ubigint", "uint64": "ubigint",
+		"mediumint": "int", "char": "string", "character": "string",
+	},
+	// sqlparser-rs' type names (polars 1.32.0 casts to them): several
+	// words, a width, UNSIGNED.
+	TypeWords: map[string]string{
+		"double precision": "double", "character varying": "string", "char varying": "string",
+		"timestamp with time zone": "timestamp with time zone", "timestamp without time zone": "timestamp with time zone",
+	},
+	TypeWidths: map[string]bool{
+		"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true,
+		"int2": true, "int4": true, "int8": true, "float": true,
+		"varchar": true, "char": true, "character": true, "string": true, "character varying": true, "char varying": true,
+	},
+	Unsigned: map[string]string{
+		"tinyint": "utinyint", "smallint": "usmallint", "mediumint": "uint", "int": "uint", "integer": "uint",
+		"bigint": "ubigint", "int2": "usmallint", "int4": "uint", "int8": "ubigint",
 	},
 	UnknownType: func(pos int, name string) *sqlfront.Error {
 		return sqlfront.Unsupported(pos, "", "the type %s in Polars SQL", strings.ToUpper(name))
@@ -77,15 +93,15 @@ func Translate(sql string, inputs []Input) (_ *Result, err error) {
 			err = sqlfront.Unsupported(0, "report the SQL", "this SQL (internal error of the Polars SQL translation: %v)", v)
 		}
 	}()
+	var res *Result
 	q, err := Syntax.ParseQuery(sql)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		r := &resolver{inputs: map[string]*Input{}}
+		for i := range inputs {
+			r.inputs[inputs[i].Ref] = &inputs[i]
+		}
+		res, err = r.query(q)
 	}
-	r := &resolver{inputs: map[string]*Input{}}
-	for i := range inputs {
-		r.inputs[inputs[i].Ref] = &inputs[i]
-	}
-	res, err := r.query(q)
 	var fe *sqlfront.Error
 	if errors.As(err, &fe) && fe.Class == "SQLInterfaceError" && strings.HasPrefix(fe.Msg, "sql parser error: ") && !strings.Contains(fe.Msg, " at Line: ") {
 		// sqlparser-rs places its errors in the SQL polars parses: the

@@ -269,11 +269,15 @@ type StructField struct {
 type TypeName struct {
 	Name   string // lower-case: int, bigint, decimal, string, array, map, struct, ...
 	Params []int  // decimal(p,s), varchar(n), char(n)
-	Elem   *TypeName
-	Key    *TypeName
-	Value  *TypeName
-	Fields []StructField
-	P      int
+	// Written is the name as written, lower case, its words joined by
+	// one space ("double precision"), when the dialect reads type names
+	// of several words (Syntax.TypeWords).
+	Written string
+	Elem    *TypeName
+	Key     *TypeName
+	Value   *TypeName
+	Fields  []StructField
+	P       int
 }
 
 // OrderItem is expr [ASC|DESC] [NULLS FIRST|LAST].

@@ -1626,7 +1626,55 @@ func (p *parser) cast(try bool) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if u := p.peek(); p.syn.TypeWords != nil && !u.isOp(")") && u.kind != tokEOF {
+		return nil, Rejected(u.pos, "SQLInterfaceError", "sql parser error: Expected: ), found: %s", u.text)
+	}
 	return &Cast{X: x, Type: ty, Try: try, P: t.pos}, p.expectOp(")")
+}
+
+// sqlTypeName reads a plain type name with sqlparser-rs' grammar
+// (Syntax.TypeWords): a name of one or more words, a width, UNSIGNED. It
+// returns nil (the cursor unmoved) for names it leaves to typeName.
+func (p *parser) sqlTypeName(t token) (*TypeName, error) {
+	written, name, n := "", "", 0
+	var words []string
+	for k := 0; k < 4; k++ {
+		w := p.peekN(k)
+		if w.kind != tokIdent {
+			break
+		}
+		words = append(words, strings.ToLower(w.text))
+		key := strings.Join(words, " ")
+		if c, ok := p.syn.TypeWords[key]; ok {
+			written, name, n = key, c, k+1
+		}
+	}
+	if n == 0 {
+		c, ok := p.syn.TypeNames[words[0]]
+		if !ok || !p.syn.TypeWidths[words[0]] && p.syn.Unsigned[words[0]] == "" {
+			return nil, nil
+		}
+		written, name, n = words[0], c, 1
+	}
+	p.i += n
+	ty := &TypeName{Name: name, Written: written, P: t.pos}
+	if p.syn.TypeWidths[written] && p.acceptOp("(") {
+		w := p.peek()
+		v, err := strconv.Atoi(w.text)
+		if w.kind != tokNumber || err != nil {
+			return nil, p.syntaxWant(w, "a number")
+		}
+		p.i++
+		ty.Params = []int{v}
+		if u := p.peek(); !u.isOp(")") {
+			return nil, Rejected(u.pos, "SQLInterfaceError", "sql parser error: Expected: ), found: %s", u.text)
+		}
+		p.i++
+	}
+	if u := p.syn.Unsigned[written]; u != "" && p.accept("UNSIGNED") {
+		ty.Name = u
+	}
+	return ty, nil
 }
 
 // typeName reads a type, its name one of the dialect's TypeNames.
@@ -1638,6 +1686,11 @@ func (p *parser) typeName() (*TypeName, error) {
 	t := p.peek()
 	if t.kind != tokIdent {
 		return nil, p.syntaxWant(t, "a type name")
+	}
+	if p.syn.TypeWords != nil {
+		if ty, err := p.sqlTypeName(t); ty != nil || err != nil {
+			return ty, err
+		}
 	}
 	name, ok := p.syn.TypeNames[strings.ToLower(t.text)]
 	if !ok {

@@ -56,6 +56,18 @@ type Syntax struct {
 	// Polars SQL parses it); it parses as a ColumnRef whose first part is
 	// the placeholder as written.
 	PlaceholderQualifiers bool
+	// TypeWords, when set, reads type names as sqlparser-rs does (Polars
+	// SQL): names of several words (lower case, one space between: "double
+	// precision") mapped to canonical names, tried before TypeNames; the
+	// names of TypeWidths take one number in brackets, INT(11), kept in
+	// Params; the integer names of Unsigned take UNSIGNED after them (and
+	// their width), giving the canonical name they map to; and a cast
+	// whose type is followed by another token than ) is sqlparser-rs'
+	// error (class SQLInterfaceError: "sql parser error: Expected: ),
+	// found: SIGNED").
+	TypeWords  map[string]string
+	TypeWidths map[string]bool
+	Unsigned   map[string]string
 }
 
 // Statements is the number of statements of sql separated by semicolons
