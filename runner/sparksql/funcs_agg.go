@@ -40,6 +40,15 @@ func agg(name string, s Support, min, max int, impl func(c *fcall) (*rx, error))
 	return d
 }
 
+// noAgg is an aggregate local runs do not translate: marked as one, so
+// that what reads the table (the grouped-query checks, LK168's streaming
+// aggregations) knows it aggregates.
+func noAgg(name, note string) *fnDef {
+	d := no(name, note)
+	d.agg = true
+	return d
+}
+
 // win is a window function entry.
 func win(name string, min, max int, impl func(c *fcall) (*rx, error)) *fnDef {
 	d := fn(name, Rewritten, min, max, impl)
@@ -332,11 +341,22 @@ func aggFuncs() []*fnDef {
 			}
 			return c.aggOut(tLong, "CAST(%[1]s AS BIGINT)", "grouping("+strings.Join(sqls(c.args), ", ")+")"), nil
 		}),
-		no("histogram_numeric", "Spark's approximation cannot be reproduced"), no("approx_top_k", "Spark's approximation cannot be reproduced"),
-		no("count_min_sketch", "Spark's sketch cannot be reproduced"),
-		no("bitmap_construct_agg", "not translated yet"), no("bitmap_or_agg", "not translated yet"),
+		noAgg("histogram_numeric", "Spark's approximation cannot be reproduced"), noAgg("approx_top_k", "Spark's approximation cannot be reproduced"),
+		noAgg("count_min_sketch", "Spark's sketch cannot be reproduced"),
+		noAgg("bitmap_construct_agg", "not translated yet"), noAgg("bitmap_or_agg", "not translated yet"),
+		noAgg("bitmap_and_agg", "not translated yet"),
 		modeAgg,
-		no("hll_sketch_agg", "Spark's sketch cannot be reproduced"), no("hll_union_agg", "Spark's sketch cannot be reproduced"),
+		noAgg("hll_sketch_agg", "Spark's sketch cannot be reproduced"), noAgg("hll_union_agg", "Spark's sketch cannot be reproduced"),
+		noAgg("approx_top_k_accumulate", "Spark's sketch cannot be reproduced"), noAgg("approx_top_k_combine", "Spark's sketch cannot be reproduced"),
+		noAgg("kll_sketch_agg_bigint", "Spark's sketch cannot be reproduced"), noAgg("kll_sketch_agg_double", "Spark's sketch cannot be reproduced"),
+		noAgg("kll_sketch_agg_float", "Spark's sketch cannot be reproduced"), noAgg("kll_merge_agg_bigint", "Spark's sketch cannot be reproduced"),
+		noAgg("kll_merge_agg_double", "Spark's sketch cannot be reproduced"), noAgg("kll_merge_agg_float", "Spark's sketch cannot be reproduced"),
+		noAgg("theta_sketch_agg", "Spark's sketch cannot be reproduced"), noAgg("theta_union_agg", "Spark's sketch cannot be reproduced"),
+		noAgg("theta_intersection_agg", "Spark's sketch cannot be reproduced"),
+		noAgg("tuple_sketch_agg_double", "Spark's sketch cannot be reproduced"), noAgg("tuple_sketch_agg_integer", "Spark's sketch cannot be reproduced"),
+		noAgg("tuple_union_agg_double", "Spark's sketch cannot be reproduced"), noAgg("tuple_union_agg_integer", "Spark's sketch cannot be reproduced"),
+		noAgg("tuple_intersection_agg_double", "Spark's sketch cannot be reproduced"), noAgg("tuple_intersection_agg_integer", "Spark's sketch cannot be reproduced"),
+		noAgg("measure", "metric views are not modelled locally"),
 	}...)
 }
 

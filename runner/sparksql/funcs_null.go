@@ -164,7 +164,7 @@ func miscFuncs() []*fnDef {
 		no("current_catalog", "catalogs are not modelled locally"), no("current_database", "catalogs are not modelled locally"),
 		no("current_schema", "catalogs are not modelled locally"), no("version", "there is no Spark locally"),
 		no("reflect", "calls Java"), no("java_method", "calls Java"), no("try_reflect", "calls Java"),
-		no("approx_count_distinct", "Spark's HyperLogLog++ estimate cannot be reproduced; use count(DISTINCT x)"),
+		noAgg("approx_count_distinct", "Spark's HyperLogLog++ estimate cannot be reproduced; use count(DISTINCT x)"),
 		approxPercentile("approx_percentile"), approxPercentile("percentile_approx"),
 	}
 }

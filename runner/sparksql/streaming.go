@@ -1,6 +1,9 @@
 package sparksql
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // StreamPlan is what Spark's check of a streaming query
 // (UnsupportedOperationChecker, over the analyzed plan) sees of one query.
@@ -62,33 +65,23 @@ func AnalyzeStreamOver(sql string, read func(placeholder string) StreamPlan) (St
 }
 
 // IsAggregate reports whether name is one of Spark 4.2's aggregate
-// functions (the registry's group agg_funcs).
+// functions (the registry's group agg_funcs): the function table marks
+// each, translated or not (TestStreamAggregateNames).
 func IsAggregate(name string) bool {
-	name = strings.ToLower(name)
-	if d := lookupFunc(name); d != nil && d.agg {
-		return true
-	}
-	return extraAggregates[name]
+	d := lookupFunc(strings.ToLower(name))
+	return d != nil && d.agg
 }
 
-// extraAggregates are Spark 4.2's aggregate functions the function table
-// does not mark as such (those it does not translate, and a few it
-// translates by rewriting), from the registry's agg_funcs
-// (TestStreamAggregateNames).
-var extraAggregates = map[string]bool{
-	"approx_count_distinct": true, "approx_percentile": true, "approx_top_k": true,
-	"approx_top_k_accumulate": true, "approx_top_k_combine": true, "bit_and": true, "bit_or": true,
-	"bit_xor": true, "bitmap_and_agg": true, "bitmap_construct_agg": true, "bitmap_or_agg": true,
-	"count_min_sketch": true, "histogram_numeric": true, "hll_sketch_agg": true, "hll_union_agg": true,
-	"kll_merge_agg_bigint": true, "kll_merge_agg_double": true, "kll_merge_agg_float": true,
-	"kll_sketch_agg_bigint": true, "kll_sketch_agg_double": true, "kll_sketch_agg_float": true,
-	"kurtosis": true, "listagg": true, "measure": true, "percentile_approx": true, "regr_avgx": true,
-	"regr_avgy": true, "regr_count": true, "regr_intercept": true, "regr_r2": true, "regr_slope": true,
-	"regr_sxx": true, "regr_sxy": true, "regr_syy": true, "skewness": true, "string_agg": true,
-	"theta_intersection_agg": true, "theta_sketch_agg": true, "theta_union_agg": true,
-	"tuple_intersection_agg_double": true, "tuple_intersection_agg_integer": true,
-	"tuple_sketch_agg_double": true, "tuple_sketch_agg_integer": true, "tuple_union_agg_double": true,
-	"tuple_union_agg_integer": true,
+// Aggregates lists the functions the table marks as aggregates, sorted.
+func Aggregates() []string {
+	var out []string
+	for name, d := range table() {
+		if d.agg {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 type streamAnalysis struct {
