@@ -130,7 +130,8 @@ var demoTables = []string{"all_orders", "events", "prices", "gld_prices_a"}
 // wrote and deleted the same rows and every table holds the same rows
 // (read here); at the end delta-rs reads every table from the bucket with
 // the rows it reads from the local lake. No local folder stands in for
-// the bucket.
+// the bucket. The runs' tasks run one at a time (inLaktoryOrder), so that
+// both lakes' runs make the same commits.
 func TestS3LakeDemo(t *testing.T) {
 	needDeltaRS(t)
 	localDir, remoteDir := workspacetest.Demo(t), workspacetest.Demo(t)
@@ -172,10 +173,10 @@ func TestS3LakeDemo(t *testing.T) {
 			workspacetest.LandSpare(t, remoteDir)
 		}
 		start := time.Now()
-		ol := mustRun(t, rl, lsnap, st.req)
+		ol := mustRun(t, rl, lsnap, inLaktoryOrder(st.req))
 		tookLocal := time.Since(start)
 		start = time.Now()
-		or := mustRun(t, rr, rsnap, st.req)
+		or := mustRun(t, rr, rsnap, inLaktoryOrder(st.req))
 		took := time.Since(start)
 		if ol.sum.RowsWritten != or.sum.RowsWritten || ol.sum.RowsDeleted != or.sum.RowsDeleted {
 			t.Fatalf("%s: local wrote %d and deleted %d rows, the bucket's run %d and %d", st.name,
@@ -234,8 +235,8 @@ func TestS3LakeDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)
-	mustRun(t, rr, rsnap, Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Refresh: "FULL"})
-	mustRun(t, rl, lsnap, Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Refresh: "FULL"})
+	mustRun(t, rr, rsnap, inLaktoryOrder(Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Refresh: "FULL"}))
+	mustRun(t, rl, lsnap, inLaktoryOrder(Request{Pipelines: []string{"pl-prices"}, Selectors: []string{"feed_a"}, Refresh: "FULL"}))
 	select {
 	case <-changes:
 	case <-time.After(10 * time.Second):
