@@ -1,6 +1,7 @@
 package sparksql
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
@@ -325,6 +326,9 @@ func stringFuncs() []*fnDef {
 			if err != nil {
 				return nil, err
 			}
+			if jre, _ := c.r.regexLit(p, c.argPos(1)); all && emptyAfterMatch(jre.re2) {
+				return nil, unsupported(c.argPos(1), "make the pattern match at least one character ('x+' for 'x*')", "%s with a pattern matching both empty and non-empty text ('%s'): Java also finds the empty match right after a match, the local engine does not", name, p.lit.Value)
+			}
 			if all {
 				// A group that took no part in a match is '' (Java's
 				// Matcher.group is null, which Spark turns into ''), as
@@ -359,13 +363,23 @@ func stringFuncs() []*fnDef {
 		} else {
 			c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
 		}
-		rr, err := javaReplacement(rep, regexGroups(p), c.argPos(2))
-		if err != nil {
-			return nil, err
-		}
 		guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
 		if err != nil {
 			return nil, err
+		}
+		rr, err := javaReplacement(rep, regexGroups(p), c.argPos(2))
+		if errors.Is(err, ErrSpark) {
+			// Java's appendReplacement fails at the first match only, and
+			// Spark reports it as INVALID_REGEXP_REPLACE: a value the
+			// pattern does not match is kept.
+			msg := fmt.Sprintf("[INVALID_REGEXP_REPLACE] Could not perform regexp_replace for source = \"' || %s || '\", pattern = \"%s\", replacement = \"%s\" and position = 1.", s.sql, strings.ReplaceAll(p.lit.Value, "'", "''"), strings.ReplaceAll(rep, "'", "''"))
+			return c.out(tString, guard(fmt.Sprintf("CASE WHEN regexp_matches(%s, %s) THEN error('%s') ELSE %s END", s.sql, re, msg, s.sql))), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if jre, _ := c.r.regexLit(p, c.argPos(1)); rr != "" && emptyAfterMatch(jre.re2) {
+			return nil, unsupported(c.argPos(1), "make the pattern match at least one character (' +' for ' *')", "regexp_replace with a pattern matching both empty and non-empty text ('%s'): Java also replaces the empty match right after a match, the local engine does not", p.lit.Value)
 		}
 		return c.out(tString, guard(fmt.Sprintf("regexp_replace(%s, %s, %s, 'g')", s.sql, re, duckString(rr)))), nil
 	})
@@ -599,6 +613,9 @@ func stringFuncs() []*fnDef {
 			guard, err := c.r.regexGuard(p, s.sql, c.argPos(1))
 			if err != nil {
 				return nil, err
+			}
+			if jre, _ := c.r.regexLit(p, c.argPos(1)); emptyAfterMatch(jre.re2) {
+				return nil, unsupported(c.argPos(1), "make the pattern match at least one character ('x+' for 'x*')", "regexp_count with a pattern matching both empty and non-empty text ('%s'): Java also counts the empty match right after a match, the local engine does not", p.lit.Value)
 			}
 			return c.out(tInt, guard("CAST(len(regexp_extract_all("+s.sql+", "+re+", 0)) AS INTEGER)")), nil
 		}),

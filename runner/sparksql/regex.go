@@ -346,3 +346,57 @@ func javaReplacement(rep string, groups, pos int) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// emptyAfterMatch reports whether the RE2 pattern can match both the
+// empty string and a non-empty one: then Java's find loop (replaceAll,
+// Spark's regexp_extract_all) also takes an empty match right after a
+// non-empty one, which RE2's global matching skips ('a b' with ' *':
+// Java '_a__b_', RE2 '_a_b_'). Assertions count as empty.
+func emptyAfterMatch(re2 string) bool {
+	re, err := syntax.Parse(re2, syntax.Perl)
+	if err != nil {
+		return true
+	}
+	nullable, nonEmpty := regexWidths(re)
+	return nullable && nonEmpty
+}
+
+// regexWidths: whether re can match the empty string, and a non-empty one.
+func regexWidths(re *syntax.Regexp) (nullable, nonEmpty bool) {
+	switch re.Op {
+	case syntax.OpNoMatch:
+		return false, false
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true, false
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0, len(re.Rune) > 0
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return false, true
+	case syntax.OpCapture:
+		return regexWidths(re.Sub[0])
+	case syntax.OpStar, syntax.OpQuest:
+		_, ne := regexWidths(re.Sub[0])
+		return true, ne
+	case syntax.OpPlus:
+		return regexWidths(re.Sub[0])
+	case syntax.OpRepeat:
+		n, ne := regexWidths(re.Sub[0])
+		return re.Min == 0 || n, ne && re.Max != 0
+	case syntax.OpConcat:
+		nullable = true
+		for _, s := range re.Sub {
+			n, ne := regexWidths(s)
+			nullable = nullable && n
+			nonEmpty = nonEmpty || ne
+		}
+		return nullable, nonEmpty
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			n, ne := regexWidths(s)
+			nullable = nullable || n
+			nonEmpty = nonEmpty || ne
+		}
+		return nullable, nonEmpty
+	}
+	return true, true
+}

@@ -63,3 +63,46 @@ func TestCalendarIntervalRefusals(t *testing.T) {
 		t.Errorf("expression: %v, want the INTERVAL refusal", err)
 	}
 }
+
+// TestRegexpReplaceJavaErrors: a replacement naming a group the pattern
+// lacks fails as Java's appendReplacement does, at the first match only
+// (INVALID_REGEXP_REPLACE), so a value without a match is kept; a pattern
+// matching both empty and non-empty text is refused with a non-empty
+// replacement (Java also replaces the empty match after a match), not
+// with an empty one.
+func TestRegexpReplaceJavaErrors(t *testing.T) {
+	db := openTestDB(t)
+	for _, c := range []struct{ sql, want string }{
+		{"SELECT regexp_replace('xyz', '(b)', '$2') AS v", "xyz"},
+		{"SELECT regexp_replace('abc', '(b)', '$2') AS v", "error INVALID_REGEXP_REPLACE"},
+		{"SELECT regexp_replace('a b', ' *', '') AS v", "ab"},
+		{"SELECT regexp_replace('a b', ' *', '_') AS v", "refused"},
+		{"SELECT regexp_replace('abc', '', '-') AS v", "-a-b-c-"},
+		{"SELECT regexp_replace('a  b', ' +', '_') AS v", "a_b"},
+		{"SELECT regexp_replace('ab', '(a|)', 'x') AS v", "refused"},
+		{"SELECT regexp_replace('ab', 'a{0,2}', 'x') AS v", "refused"},
+		{"SELECT regexp_replace('ab', '^', 'x') AS v", "xab"},
+	} {
+		r, err := Translate(c.sql, nil, Options{})
+		if c.want == "refused" {
+			if err == nil || !strings.Contains(err.Error(), "matching both empty and non-empty") {
+				t.Errorf("%s: %v, want the empty-match refusal", c.sql, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		var got string
+		err = db.QueryRow(r.SQL).Scan(&got)
+		switch {
+		case strings.HasPrefix(c.want, "error "):
+			if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(c.want, "error ")) {
+				t.Errorf("%s = %q, %v; want %s", c.sql, got, err, c.want)
+			}
+		case err != nil || got != c.want:
+			t.Errorf("%s = %q, %v; want %q", c.sql, got, err, c.want)
+		}
+	}
+}
