@@ -57,6 +57,9 @@ type Confinement struct {
 	// TempDir is where DuckDB spills what does not fit in memory; it must
 	// lie inside one of Dirs.
 	TempDir string
+	// Threads, when above 0, is DuckDB's threads setting, set before the
+	// configuration is locked (0: DuckDB's default, one per core).
+	Threads int
 }
 
 // OpenConfinedDuckDB opens a database as OpenDuckDB does whose SQL may
@@ -85,6 +88,9 @@ func OpenConfinedDuckDB(ctx context.Context, c Confinement) (*sql.DB, error) {
 	}
 	if c.TempDir != "" {
 		setup = append(setup, "SET temp_directory = "+str(c.TempDir))
+	}
+	if c.Threads > 0 {
+		setup = append(setup, fmt.Sprintf("SET threads = %d", c.Threads))
 	}
 	setup = append(setup, "SET enable_external_access = false", "SET lock_configuration = true")
 	for _, s := range setup {

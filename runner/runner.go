@@ -38,6 +38,12 @@ type Config struct {
 	// Parallel is the default bound on tasks running at once when a
 	// Request leaves it 0; 0 means the number of cores.
 	Parallel int
+	// Threads is DuckDB's threads setting for the local engine's database
+	// (local.Options); 0 leaves DuckDB's default, one per core. One thread
+	// costs less CPU (DuckDB 1.5's calling thread polls without waiting
+	// while its query's last tasks run on the others, duckdb/duckdb#22178)
+	// but a lone pipeline reads CSV slower (docs/performance.md).
+	Threads int
 	// Retry is the commit-conflict retry policy; zero fields take the
 	// defaults of DefaultRetry.
 	Retry RetryPolicy
@@ -134,7 +140,7 @@ func New(cfg Config) (*Runner, error) {
 		cfg.Parallel = runtime.NumCPU()
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	db, err := local.OpenDB(context.Background(), cfg.Sandbox)
+	db, err := local.OpenDBWith(context.Background(), cfg.Sandbox, local.Options{Threads: cfg.Threads})
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}

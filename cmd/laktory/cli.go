@@ -8,6 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/laktory/workbench/runner"
 	"github.com/laktory/workbench/workspace/human"
@@ -140,6 +142,22 @@ func (a *app) schemaCache() string {
 		return ""
 	}
 	return filepath.Join(base, "laktory", "schemaflow")
+}
+
+// threads is the runner's DuckDB threads (runner.Config.Threads) from
+// LAKTORY_THREADS, a number of threads; unset or 0, DuckDB's default (one
+// per core). Any other value is reported and the default kept.
+func (a *app) threads() int {
+	v := strings.TrimSpace(a.getenv("LAKTORY_THREADS"))
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		fmt.Fprintf(a.stderr, "laktory: LAKTORY_THREADS=%q is not a number of threads: DuckDB's default (one per core) is used\n", v)
+		return 0
+	}
+	return n
 }
 
 // color reports whether output to w may use ANSI colours: not when NO_COLOR

@@ -46,7 +46,7 @@ refused unless --yes is given. --dry-run prints the plan only.`,
 			if err != nil {
 				return err
 			}
-			r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap)})
+			r, err := runner.New(runner.Config{Threads: a.threads(), SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap)})
 			if err != nil {
 				return err
 			}

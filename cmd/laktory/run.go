@@ -245,7 +245,7 @@ func (a *app) run(dir string, f runFlags) error {
 		defer eng.Close()
 		info = eng.Info()
 	}
-	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: eng})
+	r, err := runner.New(runner.Config{Threads: a.threads(), SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: eng})
 	if err != nil {
 		return err
 	}

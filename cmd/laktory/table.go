@@ -748,7 +748,7 @@ func (a *app) scanView(path string, opts delta.ScanOptions, format string, limit
 	if err != nil {
 		return err
 	}
-	r, err := runner.New(runner.Config{Sandbox: box})
+	r, err := runner.New(runner.Config{Threads: a.threads(), Sandbox: box})
 	if err != nil {
 		return err
 	}

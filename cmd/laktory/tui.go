@@ -134,7 +134,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 		fmt.Fprintf(a.stderr, "laktory: live validation is off: %v\n", err)
 		events = nil
 	}
-	r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap)})
+	r, err := runner.New(runner.Config{Threads: a.threads(), SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap)})
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (a *app) tui(dir string, f tuiFlags) error {
 			return e, nil
 		},
 		New: func(e engine.Engine) (*runner.Runner, error) {
-			return runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: e})
+			return runner.New(runner.Config{Threads: a.threads(), SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(snap), Engine: e})
 		},
 	}
 	deps := tui.Deps{Context: ctx, Snapshot: snap, Events: events, Runner: local, Validator: local, SQL: r.SQL(), History: hist, Lake: lake,

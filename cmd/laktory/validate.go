@@ -133,7 +133,7 @@ count), and prints every diagnostic as JSON with --json. Codes are stable
 					return err
 				}
 				opts := validate.Options{Paths: runner.PathFacts(s), Strict: strict, Runnable: deep}
-				r, err := runner.New(runner.Config{SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(s)})
+				r, err := runner.New(runner.Config{Threads: a.threads(), SchemaCache: a.schemaCache(), Sandbox: runner.Sandbox(s)})
 				if err != nil {
 					return err
 				}

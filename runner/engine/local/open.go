@@ -20,12 +20,33 @@ import (
 // Its Go functions are registered (RegisterFunctions). Close the
 // database when done.
 func OpenDB(ctx context.Context, sandbox *delta.Confinement) (*sql.DB, error) {
+	return OpenDBWith(ctx, sandbox, Options{})
+}
+
+// Options are settings of the local engine's database.
+type Options struct {
+	// Threads is DuckDB's threads setting, the threads that run one query
+	// (the calling one included); 0 leaves DuckDB's default, one per core.
+	// Queries of other connections run beside on their own callers.
+	Threads int
+}
+
+// OpenDBWith opens the database as OpenDB does, with o's settings.
+func OpenDBWith(ctx context.Context, sandbox *delta.Confinement, o Options) (*sql.DB, error) {
 	var db *sql.DB
 	var err error
 	if sandbox != nil {
-		db, err = delta.OpenConfinedDuckDB(ctx, *sandbox)
+		c := *sandbox
+		c.Threads = o.Threads
+		db, err = delta.OpenConfinedDuckDB(ctx, c)
 	} else {
 		db, err = delta.OpenDuckDB(ctx)
+		if err == nil && o.Threads > 0 {
+			if _, err = db.ExecContext(ctx, fmt.Sprintf("SET GLOBAL threads = %d", o.Threads)); err != nil {
+				db.Close()
+				err = fmt.Errorf("open DuckDB: %w", err)
+			}
+		}
 	}
 	if err != nil {
 		return nil, err

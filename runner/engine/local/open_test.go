@@ -3,8 +3,11 @@ package local
 import (
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/laktory/workbench/delta"
 )
 
 // TestParser: texts are serialized and rendered in their order (repeats
@@ -93,5 +96,43 @@ func TestParserOnEngineDB(t *testing.T) {
 	}
 	if err := p.Close(); err != nil || db.Ping() != nil {
 		t.Fatalf("Close closed the engine's database: %v", err)
+	}
+}
+
+// TestOpenDBThreads: Options.Threads is DuckDB's threads setting of the
+// database, confined (set before its configuration is locked) or not; 0
+// leaves DuckDB's default.
+func TestOpenDBThreads(t *testing.T) {
+	dir := t.TempDir()
+	def := runtime.NumCPU()
+	for _, tc := range []struct {
+		name    string
+		sandbox *delta.Confinement
+		threads int
+		want    int
+	}{
+		{"open, 1", nil, 1, 1},
+		{"open, default", nil, 0, def},
+		{"confined, 1", &delta.Confinement{Dirs: []string{dir}}, 1, 1},
+		{"confined, 3", &delta.Confinement{Dirs: []string{dir}}, 3, 3},
+		{"confined, default", &delta.Confinement{Dirs: []string{dir}}, 0, def},
+	} {
+		db, err := OpenDBWith(t.Context(), tc.sandbox, Options{Threads: tc.threads})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var got int
+		if err := db.QueryRowContext(t.Context(), "SELECT current_setting('threads')").Scan(&got); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: threads %d, want %d", tc.name, got, tc.want)
+		}
+		if tc.sandbox != nil {
+			if _, err := db.ExecContext(t.Context(), "SET threads = 2"); err == nil {
+				t.Errorf("%s: SET threads ran on a locked configuration", tc.name)
+			}
+		}
+		db.Close()
 	}
 }
