@@ -718,6 +718,9 @@ func makeTimestamp(name string, try bool) *fnDef {
 			if err != nil {
 				return nil, err
 			}
+			if z == "UTC" {
+				return c.out(tTS, "timezone('UTC', "+local+")"), nil
+			}
 			if null || !validZone(z) {
 				return nil, unsupported(c.argPos(6), "name a region such as Europe/Paris", "the time zone %q", z)
 			}

@@ -356,10 +356,13 @@ func stringFuncs() []*fnDef {
 		if err != nil {
 			return nil, err
 		}
+		pos := 1
 		if len(c.args) == 4 {
-			if n, err := c.litInt(3, "position"); err != nil || n != 1 {
-				return nil, unsupported(c.argPos(3), "", "regexp_replace from a position other than 1")
+			n, err := c.litInt(3, "position")
+			if err != nil || n < 1 {
+				return nil, unsupported(c.argPos(3), "", "regexp_replace from a position that is not a positive integer literal")
 			}
+			pos = n
 		} else {
 			c.name = strings.TrimSuffix(c.name, ")") + ", 1)"
 		}
@@ -372,14 +375,21 @@ func stringFuncs() []*fnDef {
 			// Java's appendReplacement fails at the first match only, and
 			// Spark reports it as INVALID_REGEXP_REPLACE: a value the
 			// pattern does not match is kept.
-			msg := fmt.Sprintf("[INVALID_REGEXP_REPLACE] Could not perform regexp_replace for source = \"' || %s || '\", pattern = \"%s\", replacement = \"%s\" and position = 1.", s.sql, strings.ReplaceAll(p.lit.Value, "'", "''"), strings.ReplaceAll(rep, "'", "''"))
-			return c.out(tString, guard(fmt.Sprintf("CASE WHEN regexp_matches(%s, %s) THEN error('%s') ELSE %s END", s.sql, re, msg, s.sql))), nil
+			msg := fmt.Sprintf("[INVALID_REGEXP_REPLACE] Could not perform regexp_replace for source = \"' || %s || '\", pattern = \"%s\", replacement = \"%s\" and position = %d.", s.sql, strings.ReplaceAll(p.lit.Value, "'", "''"), strings.ReplaceAll(rep, "'", "''"), pos)
+			return c.out(tString, guard(fmt.Sprintf("CASE WHEN regexp_matches(substr(%s, %d), %s) THEN error('%s') ELSE %s END", s.sql, pos, re, msg, s.sql))), nil
 		}
 		if err != nil {
 			return nil, err
 		}
 		if jre, _ := c.r.regexLit(p, c.argPos(1)); rr != "" && emptyAfterMatch(jre.re2) {
 			return nil, unsupported(c.argPos(1), "make the pattern match at least one character (' +' for ' *')", "regexp_replace with a pattern matching both empty and non-empty text ('%s'): Java also replaces the empty match right after a match, the local engine does not", p.lit.Value)
+		}
+		if pos > 1 {
+			// Spark's matcher region from position - 1: its bounds anchor
+			// ^ and \b and hide the text before it, as a substring does.
+			// Positions count UTF-16 chars: text beyond U+FFFF stops the
+			// run naming it.
+			return c.out(tString, guard(fmt.Sprintf("CASE WHEN regexp_matches(%[1]s, '[^\\x{0}-\\x{FFFF}]') THEN error('[LOCALLY_UNSUPPORTED.REGEXP_REPLACE_POSITION] regexp_replace from a position of a text holding characters beyond U+FFFF: Spark counts UTF-16 chars') WHEN length(%[1]s) < %[2]d THEN %[1]s ELSE left(%[1]s, %[3]d) || regexp_replace(substr(%[1]s, %[2]d), %[4]s, %[5]s, 'g') END", s.sql, pos, pos-1, re, duckString(rr)))), nil
 		}
 		return c.out(tString, guard(fmt.Sprintf("regexp_replace(%s, %s, %s, 'g')", s.sql, re, duckString(rr)))), nil
 	})

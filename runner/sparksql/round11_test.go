@@ -106,3 +106,58 @@ func TestRegexpReplaceJavaErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexpReplacePosition: regexp_replace from a position replaces in
+// Spark's matcher region (^ anchors at its start), keeps the text before
+// it, and keeps the value whole from beyond its end.
+func TestRegexpReplacePosition(t *testing.T) {
+	db := openTestDB(t)
+	for _, c := range []struct{ sql, want string }{
+		{"SELECT regexp_replace('aaa', 'a', 'b', 2) AS v", "abb"},
+		{"SELECT regexp_replace('abcabc', '^a', 'X', 4) AS v", "abcXbc"},
+		{"SELECT regexp_replace('abc', 'c', 'Z', 3) AS v", "abZ"},
+		{"SELECT regexp_replace('abc', 'c', 'Z', 4) AS v", "abc"},
+		{"SELECT regexp_replace('été', 'é', 'e', 2) AS v", "éte"},
+		{"SELECT regexp_replace('x😀a', 'a', 'b', 2) AS v", "error LOCALLY_UNSUPPORTED.REGEXP_REPLACE_POSITION"},
+	} {
+		r, err := Translate(c.sql, nil, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		var got string
+		err = db.QueryRow(r.SQL).Scan(&got)
+		switch {
+		case strings.HasPrefix(c.want, "error "):
+			if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(c.want, "error ")) {
+				t.Errorf("%s = %q, %v; want %s", c.sql, got, err, c.want)
+			}
+		case err != nil || got != c.want:
+			t.Errorf("%s = %q, %v; want %q", c.sql, got, err, c.want)
+		}
+	}
+}
+
+// TestMakeTimestampUTC: make_timestamp's zone 'UTC' (no region name) is
+// the wall clock read in UTC, in any session time zone.
+func TestMakeTimestampUTC(t *testing.T) {
+	db := openTestDB(t)
+	if _, err := db.Exec("SET TimeZone = 'America/St_Johns'"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tz := range []string{"UTC", "Europe/Paris"} {
+		r, err := Translate("SELECT CAST(make_timestamp(2024, 3, 10, 12, 0, 0, 'UTC') AS STRING) AS a, try_make_timestamp(2024, 2, 30, 0, 0, 0, 'UTC') AS b", nil, Options{TimeZone: tz})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a string
+		var b any
+		if err := db.QueryRow(r.SQL).Scan(&a, &b); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"UTC": "2024-03-10 12:00:00", "Europe/Paris": "2024-03-10 13:00:00"}[tz]
+		if a != want || b != nil {
+			t.Errorf("session %s: %q, %v; want %q, NULL", tz, a, b, want)
+		}
+	}
+}
