@@ -15,6 +15,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -138,7 +139,12 @@ app.debug = True
 writes = threading.Lock()
 serialized = os.environ.get("LAKTORY_S3TEST_UNSERIALIZED") != "1"
 
+token = os.environ.get("LAKTORY_S3TEST_TOKEN", "").encode()
+
 def handle(environ, start_response):
+    if environ.get("PATH_INFO") == "/laktory-s3test-token":
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(token)))])
+        return [token]
     if serialized and environ.get("REQUEST_METHOD") in ("PUT", "POST", "DELETE"):
         with writes:
             body = app(environ, start_response)
@@ -159,8 +165,22 @@ func startOnce(py string, env ...string) (*Server, error) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
+	return startOnPort(py, port, env...)
+}
+
+// startOnPort starts the server on port. The port was free when chosen,
+// but another process (another package's tests) may have chosen it too
+// before either server bound it: the server that lost exits, and a
+// readiness check by URL alone would be answered by the other process's
+// server, which dies with that process. So the server answers
+// /laktory-s3test-token with a token of this start only, and a port
+// answered otherwise is not ours.
+func startOnPort(py string, port int, env ...string) (*Server, error) {
+	tok := make([]byte, 16)
+	rand.Read(tok) //nolint:errcheck // never fails
+	token := hex.EncodeToString(tok)
 	cmd := exec.Command(py, "-c", serverScript, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), env...), "LAKTORY_S3TEST_TOKEN="+token)
 	stderr := &lockedWriter{}
 	cmd.Stdout, cmd.Stderr = nil, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
@@ -173,12 +193,14 @@ func startOnce(py string, env ...string) (*Server, error) {
 	deadline := time.Now().Add(60 * time.Second)
 	hc := &http.Client{Timeout: 2 * time.Second}
 	for {
-		resp, err := hc.Get(srv.Endpoint + "/moto-api/")
+		resp, err := hc.Get(srv.Endpoint + "/laktory-s3test-token")
 		if err == nil {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
 			resp.Body.Close()
-			if resp.StatusCode < 500 {
+			if resp.StatusCode == http.StatusOK && string(body) == token {
 				break
 			}
+			// Another server answers on the port: wait for ours to exit.
 		}
 		select {
 		case err := <-exited:

@@ -3,6 +3,7 @@ package s3test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,5 +50,29 @@ func TestConditionalWritesAtomic(t *testing.T) {
 	}
 	if len(doubled) > 0 {
 		t.Fatalf("%d of %d keys did not have exactly one writer win: %s", len(doubled), keys, strings.Join(doubled, "; "))
+	}
+}
+
+// TestStartOnATakenPort: a server started on a port another server holds
+// (two test processes that chose the same free port) fails to start and
+// says so, rather than being taken for ready when the other server
+// answers, and then dying with the other process. Fails without the
+// token: the readiness check was answered by the first server.
+func TestStartOnATakenPort(t *testing.T) {
+	first := Shared(t)
+	port, err := strconv.Atoi(first.Endpoint[strings.LastIndexByte(first.Endpoint, ':')+1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := startOnPort(Python(), port)
+	if err == nil {
+		srv.Stop()
+		t.Fatalf("a second server on %s was taken for started (the first one answered)", first.Endpoint)
+	}
+	if !strings.Contains(err.Error(), "moto exited") {
+		t.Errorf("the error = %v; want that the second server exited", err)
+	}
+	if _, err := first.Client().ListBuckets(context.Background(), &s3.ListBucketsInput{}); err != nil {
+		t.Fatalf("the first server: %v", err)
 	}
 }
