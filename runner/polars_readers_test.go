@@ -103,6 +103,9 @@ func TestPolarsReaderCorpus(t *testing.T) {
 			key := part + " " + strings.ToUpper(c.Format)
 			if c.Schema != nil {
 				key = part + " schema"
+				if strings.ToUpper(c.Format) == "JSON" {
+					key += " JSON"
+				}
 			}
 			if sums[key] == nil {
 				sums[key] = &tally{}
@@ -354,6 +357,10 @@ func polarsDtypeOf(duck string) string {
 		return "Int32"
 	case "UINTEGER":
 		return "UInt32"
+	case "UTINYINT":
+		return "UInt8"
+	case "USMALLINT":
+		return "UInt16"
 	case "UBIGINT":
 		return "UInt64"
 	case "HUGEINT":

@@ -98,8 +98,9 @@ func csvHeader(src *workspace.Source) bool {
 // fileListSQL reads by position).
 func polarsFiles(ctx context.Context, q local.Querier, files []string, format string, o readOptions) (string, bool, error) {
 	src := o.src
-	if src != nil && src.Backend == "POLARS" && o.polars == nil && schemaColumns(src) != "" && (format == "JSONL" || format == "NDJSON") {
-		// scan_ndjson(schema=...): polars' conversions of each value.
+	if src != nil && src.Backend == "POLARS" && o.polars == nil && schemaColumns(src) != "" && (format == "JSONL" || format == "NDJSON" || format == "JSON") {
+		// scan_ndjson(schema=...) and read_json(schema=...): polars'
+		// conversions of each value.
 		rows, err := polarsread.RowOptions(format, src.ReaderKwargs)
 		if err != nil {
 			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
@@ -110,7 +111,11 @@ func polarsFiles(ctx context.Context, q local.Querier, files []string, format st
 				return "", true, err
 			}
 		}
-		q, err := polarsread.NDJSONSchema(stringList(exact), src.Schema.Columns)
+		read := polarsread.NDJSONSchema
+		if format == "JSON" {
+			read = polarsread.JSONSchema
+		}
+		q, err := read(stringList(exact), src.Schema.Columns)
 		if err != nil {
 			return "", true, fmt.Errorf("%w: %w", ErrSource, err)
 		}

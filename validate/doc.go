@@ -112,7 +112,7 @@
 //	LK199  error    a POLARS file source's reader_kwargs holds an argument polars applies and local runs do not
 //	LK221  error    a POLARS file source's reader_kwargs holds a value polars' reader raises TypeError on (schema_overrides: YAML cannot spell a polars dtype)
 //	LK222  error    a POLARS JSONL or NDJSON source's schema declares a dtype polars 1.32.0's NDJSON reader panics on (Int8, Int16, UInt8, UInt16, Duration as a column's dtype): Laktory's run fails
-//	LK223  error    a POLARS JSONL or NDJSON source's schema declares Enum (polars' TypeError: Enum needs its categories) or UInt128 (InvalidOperationError), on which Laktory's read fails whatever the data
+//	LK223  error    a POLARS JSONL or NDJSON source's schema declares Enum (polars' TypeError: Enum needs its categories) or UInt128 (InvalidOperationError); a JSON source's Enum, Decimal, Categorical, Binary, Object, Int128 or UInt128 (read_json panics: not yet implemented): Laktory's read fails whatever the data
 //	LK224  warning  a POLARS JSONL or NDJSON source's schema declares Decimal: polars 1.32.0 fails on every value that is not null (found value of type ...), so Laktory's run fails unless the column is null in every line
 //	LK186  error    a POLARS file sink's writer_kwargs holds an argument polars' writer does not take, or `mode` (Laktory's run fails with its TypeError)
 //	LK187  error    a POLARS file sink's writer_kwargs holds an argument polars applies and local runs do not

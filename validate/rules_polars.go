@@ -352,13 +352,39 @@ var polarsSchemaRefusals = map[string]string{
 
 var polarsNDJSONPanics = []string{"Int8", "Int16", "UInt8", "UInt16", "Duration"}
 
+// polarsJSONRefusals are the dtypes of a JSON (not JSON lines) source's
+// schema on which pl.read_json(schema=...) fails whatever the data
+// (scripts/polars/readers_corpus.py, heldout/jsonschema.json): Enum with
+// its TypeError, and those polars 1.32.0's JSON deserializer panics on.
+var polarsJSONRefusals = map[string]string{
+	"Enum":    polarsSchemaRefusals["Enum"],
+	"UInt128": "PanicException: not yet implemented", "Int128": "PanicException: not yet implemented",
+	"Decimal": "PanicException: not yet implemented", "Categorical": "PanicException: not yet implemented",
+	"Binary": "PanicException: not yet implemented", "Object": "PanicException: not yet implemented",
+}
+
 // polarsSourceSchema refuses a POLARS JSON lines source whose declared
 // schema polars cannot read: Laktory's run fails there, ours would read it.
 func (c *checker) polarsSourceSchema(n *workspace.Node, s *workspace.Source) {
 	if s.Kind != workspace.SourceFile || s.Backend != "POLARS" || s.Schema == nil {
 		return
 	}
-	if f := strings.ToUpper(s.Format); f != "JSONL" && f != "NDJSON" {
+	switch strings.ToUpper(s.Format) {
+	case "JSONL", "NDJSON":
+	case "JSON":
+		for _, col := range s.Schema.Columns {
+			if col.DType == nil {
+				continue
+			}
+			if msg, ok := polarsJSONRefusals[LaktoryDType(col.DType.Name)]; ok {
+				c.add(col.DType.Pos, Error, CodePolarsSchemaDType,
+					fmt.Sprintf("column '%s' of the schema of source #%d of node '%s' is a %s: polars 1.32.0 fails reading JSON into it (%s), so Laktory's run fails",
+						col.Name, s.Index+1, n.Name, LaktoryDType(col.DType.Name), msg),
+					"declare the column as String (or Float64) and convert it in a step")
+			}
+		}
+		return
+	default:
 		return
 	}
 	for _, col := range s.Schema.Columns {

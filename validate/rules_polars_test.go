@@ -272,6 +272,10 @@ func TestPolarsSchemaRefusals(t *testing.T) {
 		{"NDJSON", "UInt128", "POLARS", CodePolarsSchemaDType},
 		{"JSONL", "Decimal", "POLARS", CodePolarsNDJSONValues},
 		{"JSONL", "Int64", "POLARS", ""},
+		{"JSON", "Enum", "POLARS", CodePolarsSchemaDType},
+		{"JSON", "Decimal", "POLARS", CodePolarsSchemaDType},
+		{"JSON", "Categorical", "POLARS", CodePolarsSchemaDType},
+		{"JSON", "Int8", "POLARS", ""},
 		{"JSONL", "Decimal", "PYSPARK", ""},
 		{"CSV", "UInt128", "POLARS", ""},
 	}
