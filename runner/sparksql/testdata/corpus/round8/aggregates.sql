@@ -147,3 +147,47 @@ SELECT median(ms) AS m, percentile(ms, 10) AS p FROM {df} GROUP BY user_id
 -- name: r8_pct_const_expr_grouped_empty
 -- inputs: df=clicks
 SELECT user_id, percentile(ms, 0.5 + 1) AS p FROM {df} WHERE ms < 0 GROUP BY user_id
+
+-- name: r8_pivot_null_value
+-- inputs: df=clicks
+SELECT * FROM (SELECT user_id, ref, ms FROM {df}) PIVOT (sum(ms) FOR ref IN ('google', NULL))
+
+-- name: r8_pivot_int_values_count
+-- inputs: df=clicks
+SELECT * FROM (SELECT user_id, page FROM {df}) PIVOT (count(*) FOR user_id IN (1, 2 AS two))
+
+-- name: r8_pivot_count_and_min
+-- inputs: df=clicks
+SELECT * FROM (SELECT user_id, page, ms FROM {df}) PIVOT (count(ms) AS n, min(page) AS p FOR user_id IN (1, 3))
+
+-- name: r8_pivot_collect_list
+-- inputs: df=clicks
+SELECT * FROM (SELECT user_id, page, ms FROM {df}) PIVOT (collect_list(ms) FOR page IN ('cart', 'home'))
+
+-- name: r8_pivot_no_grouping_column
+-- inputs: df=clicks
+SELECT * FROM (SELECT page, ms FROM {df}) PIVOT (sum(ms) FOR page IN ('home', 'cart'))
+
+-- name: r8_pivot_alias_after
+-- inputs: df=clicks
+SELECT p.user_id, p.home FROM (SELECT user_id, page, ms FROM {df}) PIVOT (max(ms) FOR page IN ('home')) AS p WHERE p.user_id IS NOT NULL
+
+-- name: r8_pivot_count_distinct_filter
+-- inputs: df=clicks
+SELECT * FROM (SELECT user_id, page, ref FROM {df}) PIVOT (count(DISTINCT page) FILTER (WHERE ref IS NOT NULL) AS n FOR user_id IN (1, 2))
+
+-- name: r8_unpivot_aliases
+-- inputs: df=clicks
+SELECT * FROM (SELECT page, ms, user_id FROM {df} WHERE page = 'cart' OR user_id IS NULL) UNPIVOT (v FOR k IN (ms AS m, user_id AS u))
+
+-- name: r8_unpivot_mixed_types
+-- inputs: df=clicks
+SELECT * FROM (SELECT user_id, page, ms FROM {df}) UNPIVOT (v FOR k IN (page, ms))
+
+-- name: r8_unpivot_decimal_int
+-- inputs: df=orders
+SELECT * FROM (SELECT order_id, amount, quantity FROM {df} WHERE order_id < 1004) UNPIVOT INCLUDE NULLS (v FOR k IN (amount, quantity))
+
+-- name: r8_listagg_unaliased_names
+-- inputs: df=clicks
+SELECT user_id, listagg(page), listagg(page, ','), string_agg(DISTINCT page, '|'), listagg(page, '-') WITHIN GROUP (ORDER BY ts) FROM {df} WHERE user_id IS NOT NULL GROUP BY user_id

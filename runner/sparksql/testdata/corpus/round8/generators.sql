@@ -31,3 +31,35 @@ SELECT * FROM (SELECT inline(array(named_struct('k', 'a', 'v', 1), named_struct(
 -- name: r8_gen_explode_map_sub_alias
 -- inputs: df=clicks
 SELECT k, v FROM (SELECT explode(map('x', 1)) AS (k, v))
+
+-- name: r8_stack_err_n_not_int
+-- inputs: df=clicks
+SELECT stack('2', 1, 2)
+
+-- name: r8_stack_err_n_zero
+-- inputs: df=clicks
+SELECT stack(0, 1, 2)
+
+-- name: r8_stack_err_n_column
+-- inputs: df=clicks
+SELECT stack(ms, 1, 2) FROM {df}
+
+-- name: r8_stack_err_mixed_types
+-- inputs: df=clicks
+SELECT stack(2, 1, 'a', 'b', 2)
+
+-- name: r8_stack_err_mixed_types_columns
+-- inputs: df=clicks
+SELECT stack(2, page, ms) FROM {df}
+
+-- name: r8_stack_uneven_padding
+-- inputs: df=clicks
+SELECT stack(2, 1, 2, 3)
+
+-- name: r8_stack_null_and_int
+-- inputs: df=clicks
+SELECT stack(3, NULL, 1, 2L)
+
+-- name: r8_stack_unaliased_names
+-- inputs: df=clicks
+SELECT stack(2, 'a', 1, 'b', 2)
