@@ -66,7 +66,13 @@ var update = flag.Bool("update", false, "rewrite testdata/corpus/status.txt")
 // (Spark's Murmur3 hash() over every type, unbase64 of line-broken and
 // invalid base64, conv, bin, hex, intervals cast to STRING,
 // make_*interval, try_*, translate, overlay, btrim, mask, to_char,
-// width_bucket), written before their translation.
+// width_bucket), written before their translation; round 10's held-out
+// part (steps h10_) covers query shapes: subqueries (EXISTS, IN and NOT
+// IN with NULLs, scalar subqueries), INTERSECT/EXCEPT, GROUP BY ALL and
+// ORDER BY ALL, LIMIT/OFFSET, CTEs referenced twice, the SQL pipe
+// syntax, named windows, RANGE frames over dates and intervals, USING,
+// NATURAL, NULL-safe, semi and anti joins and LATERAL VIEW, written
+// before the code it tests.
 var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus", "", "round 1 (development)"},
 	{"testdata/corpus/heldout", "heldout/", "round 1 (held out)"},
@@ -86,6 +92,8 @@ var corpusParts = []struct{ dir, prefix, total string }{
 	{"testdata/corpus/heldout8", "heldout8/", "round 8 (held out)"},
 	{"testdata/corpus/round9", "round9/", "round 9 (development)"},
 	{"testdata/corpus/heldout9", "heldout9/", "round 9 (held out)"},
+	{"testdata/corpus/round10", "round10/", "round 10 (development)"},
+	{"testdata/corpus/heldout10", "heldout10/", "round 10 (held out)"},
 	{"testdata/corpus/round11", "round11/", "round 11 (development)"},
 	{"testdata/corpus/heldout11", "heldout11/", "round 11 (held out)"},
 }
