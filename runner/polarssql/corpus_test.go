@@ -232,6 +232,20 @@ func wrongError(err error, e *expected) string {
 	return fmt.Sprintf("Laktory raises %s: %s; here %s: %s", e.Error, firstLine(e.Message), fe.Class, firstLine(fe.Msg))
 }
 
+// wrongWriteError compares a run failing where delta-rs' write of
+// Laktory's frame fails on a value beyond a signed type (an unsigned
+// column, which delta-rs writes as the signed type of its width): the
+// run's error must say what delta-rs says ("Failed to cast u from Int64
+// to UInt64: Can't cast value 18446744073709551615 to type Int64").
+func wrongWriteError(err error, e *expected) string {
+	const cast = "Cast error: Failed to convert into Arrow schema: Cast error: "
+	_, want, ok := strings.Cut(e.WriteMessage, cast)
+	if e.WriteError != "DeltaError" || !ok || !strings.Contains(want, "Can't cast value") || strings.Contains(err.Error(), want) {
+		return ""
+	}
+	return fmt.Sprintf("delta-rs fails: %s; here: %s", want, firstLine(err.Error()))
+}
+
 type result struct {
 	c      *corpusCase
 	status string
@@ -436,6 +450,9 @@ func runCase(t *testing.T, db *sql.DB, fx map[string]*fixture, c *corpusCase, e 
 	if err != nil {
 		if e.fails() {
 			res.status, res.detail = okError, err.Error()
+			if msg := wrongWriteError(err, e); msg != "" {
+				res.status, res.detail = badError, msg
+			}
 			return res
 		}
 		res.status, res.detail = badRuntime, "Laktory succeeds; here: "+err.Error()

@@ -640,11 +640,20 @@ func sinkTypes(sql string, cols []Column) string {
 		q := dialect.QuoteIdent(c.Name)
 		items[i] = q
 		if c.Type.isUnsigned() {
-			items[i] = "CAST(" + q + " AS " + signedOf(c.Type.intBits()).DuckDB() + ") AS " + q
+			// delta-rs' error for a value beyond the signed type.
+			st := signedOf(c.Type.intBits())
+			msg := "[DeltaError] Generic DeltaTable error: Arrow error: Cast error: Failed to convert into Arrow schema: Cast error: Failed to cast " +
+				c.Name + " from " + st.String() + " to " + c.Type.String() + ": Can't cast value "
+			items[i] = "CASE WHEN " + q + " > " + maxSigned[c.Type.intBits()] + " THEN error(" + sqlQuote(msg) + " || " + q + " || " +
+				sqlQuote(" to type "+st.String()) + ") ELSE CAST(" + q + " AS " + st.DuckDB() + ") END AS " + q
 		}
 	}
 	return "SELECT " + strings.Join(items, ", ") + " FROM (" + sql + ")"
 }
+
+var maxSigned = map[int]string{8: "127", 16: "32767", 32: "2147483647", 64: "9223372036854775807"}
+
+func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func containsCol(cs []*column, c *column) bool {
 	for _, x := range cs {
