@@ -6,7 +6,9 @@
 // threads) of each, and the bytes COPY wrote. -options replaces COPY's
 // options after FORMAT parquet (the codec, the dictionary and row group
 // sizes: what the floor costs with other settings), -threads sets
-// DuckDB's threads.
+// DuckDB's threads, -macros installs the functions and macros of the
+// dialects (the engine's, as laktory run has them: -query can then be the
+// SQL a POLARS or PYSPARK step translates to, the floor of our own run).
 //
 //	go run ./scripts/bench/floor -read "read_json([...])" -query "SELECT ..." -out DIR
 //	go run ./scripts/bench/floor ... -options "COMPRESSION zstd, COMPRESSION_LEVEL 1" -threads 1
@@ -24,6 +26,9 @@ import (
 	"time"
 
 	"github.com/laktory/workbench/delta"
+	"github.com/laktory/workbench/runner/engine/local"
+	"github.com/laktory/workbench/runner/polarssql"
+	"github.com/laktory/workbench/runner/sparksql"
 )
 
 func cpu() time.Duration {
@@ -40,6 +45,7 @@ func main() {
 	out := flag.String("out", "", "a folder to create, for COPY's file")
 	options := flag.String("options", "COMPRESSION snappy", "COPY's options after FORMAT parquet")
 	threads := flag.Int("threads", 0, "DuckDB's threads (0: its default, the cores)")
+	macros := flag.Bool("macros", false, "install the dialects' functions and macros (as laktory run does)")
 	flag.Parse()
 	if *read == "" || *query == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: floor -read READ -query QUERY -out DIR")
@@ -55,6 +61,17 @@ func main() {
 	if *threads > 0 {
 		if _, err := db.ExecContext(ctx, "SET threads = "+fmt.Sprint(*threads)); err != nil {
 			fail(err)
+		}
+	}
+	if *macros {
+		exec := func(ctx context.Context, s string) error { _, err := db.ExecContext(ctx, s); return err }
+		if err := local.RegisterFunctions(ctx, db); err != nil {
+			fail(err)
+		}
+		for _, install := range []func(context.Context, func(context.Context, string) error) error{sparksql.Install, polarssql.Install} {
+			if err := install(ctx, exec); err != nil {
+				fail(err)
+			}
 		}
 	}
 	res := map[string]float64{}
