@@ -16,6 +16,7 @@ type (
 	IntervalPart = sqlfront.IntervalPart
 	Interval     = sqlfront.Interval
 	Unary        = sqlfront.Unary
+	Paren        = sqlfront.Paren
 	Binary       = sqlfront.Binary
 	IsNull       = sqlfront.IsNull
 	IsBool       = sqlfront.IsBool

@@ -1189,12 +1189,67 @@ func (r *resolver) inQuery(n *InQuery, sc *scope, ctx *ectx) (*rx, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := mk(tBool, "("+cx.sql+" IN (SELECT "+inner.sql+" FROM ("+rel.sql+") AS "+a+"))", "("+x.name+" IN (listquery()))", x)
+	in := "(" + cx.sql + " IN (SELECT " + inner.sql + " FROM (" + rel.sql + ") AS " + a + "))"
+	if !r.filterIn[n] {
+		// Spark's existence join: x IN (q) is true when a row of q equals
+		// x, else false; x NOT IN (q) is false when a row of q equals x or
+		// compares to NULL with it, else true. Never NULL.
+		if n.Not {
+			in = "coalesce(" + in + ", true)"
+		} else {
+			in = "coalesce(" + in + ", false)"
+		}
+	}
+	out := mk(tBool, in, "("+x.name+" IN (listquery()))", x)
 	out.foldable = false
 	if n.Not {
 		return notRx(out), nil
 	}
 	return out, nil
+}
+
+// markFilterIn records the IN subqueries of a filter's condition that
+// are its conjuncts, or the negation of one (Spark's
+// RewritePredicateSubquery turns these into a semi join and a NULL-aware
+// anti join, and any other into an existence join).
+func (r *resolver) markFilterIn(e Expr) {
+	for {
+		p, ok := e.(*Paren)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	switch n := e.(type) {
+	case *Binary:
+		if strings.EqualFold(n.Op, "AND") {
+			r.markFilterIn(n.L)
+			r.markFilterIn(n.R)
+		}
+	case *Unary:
+		if strings.EqualFold(n.Op, "NOT") {
+			x := n.X
+			for {
+				p, ok := x.(*Paren)
+				if !ok {
+					break
+				}
+				x = p.X
+			}
+			if q, ok := x.(*InQuery); ok && !q.Not {
+				r.mark(q)
+			}
+		}
+	case *InQuery:
+		r.mark(n)
+	}
+}
+
+func (r *resolver) mark(q *InQuery) {
+	if r.filterIn == nil {
+		r.filterIn = map[*InQuery]bool{}
+	}
+	r.filterIn[q] = true
 }
 
 func (r *resolver) scalarSubquery(n *Subquery, sc *scope) (*rx, error) {

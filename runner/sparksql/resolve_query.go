@@ -519,6 +519,7 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *
 
 	var where string
 	if s.Where != nil {
+		r.markFilterIn(s.Where)
 		x, err := r.expr(s.Where, sc, &ectx{clause: "WHERE"})
 		if err != nil {
 			return nil, err
@@ -545,6 +546,7 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *
 	sc.out = items
 	var having *rx
 	if s.Having != nil {
+		r.markFilterIn(s.Having)
 		x, err := r.expr(s.Having, sc, &ectx{aggOK: true, outAliases: true})
 		if err != nil {
 			return nil, err

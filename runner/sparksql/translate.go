@@ -140,6 +140,7 @@ func TranslatePredicate(expr string, in ExprInput, opts Options) (_ *ExprResult,
 	if err != nil {
 		return nil, err
 	}
+	r.markFilterIn(e)
 	x, err := r.expr(e, r.exprScope(in), &ectx{clause: "WHERE"})
 	if err != nil {
 		return nil, err
@@ -253,6 +254,11 @@ type resolver struct {
 	// gidArgs: per SELECT being resolved, the arguments of each
 	// grouping_id(...), which must be its grouping expressions in order.
 	gidArgs [][][]string
+	// filterIn holds the IN subqueries that are conjuncts of a filter
+	// (WHERE, HAVING, a predicate), where Spark plans a semi join or a
+	// NULL-aware anti join, so SQL's three-valued IN holds; anywhere else
+	// Spark plans an existence join, which is never NULL (markFilterIn).
+	filterIn map[*InQuery]bool
 }
 
 // gidPlaceholder stands for the grouping expressions in grouping_id()
