@@ -105,6 +105,8 @@ func TestPolarsReaderCorpus(t *testing.T) {
 				key = part + " schema"
 				if strings.ToUpper(c.Format) == "JSON" {
 					key += " JSON"
+				} else if b := filepath.Base(f); b != "schema.json" {
+					key += " " + strings.TrimSuffix(b, ".json")
 				}
 			}
 			if sums[key] == nil {

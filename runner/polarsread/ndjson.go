@@ -94,8 +94,13 @@ func ndjsonColumn(j string, c workspace.Column) (string, error) {
 		// Rust's Display of a double: its shortest digits, never an
 		// exponent, no ".0" (polars_float_text with unbounded limits).
 		float := "regexp_replace(polars_float_text(CAST(CAST(" + j + " AS DOUBLE) AS VARCHAR), 400, -400), '\\.0$', '')"
-		nested := "array_to_string(list_transform(regexp_extract_all(CAST(" + j + " AS VARCHAR), '\"(?:[^\"\\\\]|\\\\.)*\"|[,:]|[^\",:]+'), " +
-			"t -> CASE t WHEN ',' THEN ', ' WHEN ':' THEN ': ' ELSE t END), '')"
+		// An array or an object as polars writes it: ", " and ": "
+		// between items, strings unescaped in their quotes, numbers as
+		// Rust prints them (2.0 is 2, 1e-7 0.0000001).
+		nested := "array_to_string(list_transform(regexp_extract_all(CAST(" + j + " AS VARCHAR), '\"(?:[^\"\\\\]|\\\\.)*\"|[,:\\[\\]{}]|[^\",:\\[\\]{}]+'), " +
+			"t -> CASE WHEN t = ',' THEN ', ' WHEN t = ':' THEN ': ' WHEN t LIKE '\"%' THEN '\"' || json_extract_string(CAST(t AS JSON), '$') || '\"'" +
+			" WHEN regexp_full_match(trim(t), '-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?') AND regexp_matches(t, '[.eE]')" +
+			" THEN regexp_replace(polars_float_text(CAST(CAST(trim(t) AS DOUBLE) AS VARCHAR), 400, -400), '\\.0$', '') ELSE trim(t) END), '')"
 		expr = "CASE " + jt + " WHEN 'VARCHAR' THEN json_extract_string(" + j + ", '$') WHEN 'DOUBLE' THEN " + float +
 			" WHEN 'ARRAY' THEN " + nested + " WHEN 'OBJECT' THEN " + nested + " ELSE CAST(" + j + " AS VARCHAR) END"
 	case "Date":
@@ -112,9 +117,14 @@ func ndjsonColumn(j string, c workspace.Column) (string, error) {
 		if c.DType.NoTimeZone {
 			zone = ""
 		}
-		ymd := "([0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}|[0-9]{1,2}[-/.][0-9]{1,2}[-/.][0-9]{4})"
+		// Year first; day first takes no zone, and a fraction of 3, 6 or
+		// 9 digits after a T too.
+		ymd := "[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}"
+		dmy := "[0-9]{1,2}[-/.][0-9]{1,2}[-/.][0-9]{4}"
 		clock := "[0-9]{1,2}:[0-9]{2}(:[0-9]{2}"
-		form := ymd + "(T" + clock + "(\\.[0-9]{1,9})?)?" + zone + "| " + clock + "(\\.([0-9]{3}|[0-9]{6}|[0-9]{9}))?)?" + zone + ")?"
+		frac369 := "(\\.([0-9]{3}|[0-9]{6}|[0-9]{9}))?)?"
+		form := ymd + "(T" + clock + "(\\.[0-9]{1,9})?)?" + zone + "| " + clock + frac369 + zone + ")?|" +
+			dmy + "([T ]" + clock + frac369 + ")?"
 		norm := "regexp_replace(regexp_replace(regexp_replace(" + s + ", '^([0-9]{1,2})[-/.]([0-9]{1,2})[-/.]([0-9]{4})', '\\3-\\2-\\1'), " +
 			"'^([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})', '\\1-\\2-\\3'), '(\\.[0-9]{6})[0-9]+', '\\1')"
 		conv := "TRY_CAST(" + norm + " AS TIMESTAMP)"
