@@ -347,6 +347,11 @@ func (r *resolver) datetimeArith(op string, l, rr *rx, pos int) (*rx, error) {
 	lt, rt := l.t, rr.t
 	name := "(" + l.name + " " + op + " " + rr.name + ")"
 	fail := func() (*rx, error) {
+		if lt.Kind == KCalendar || rt.Kind == KCalendar {
+			// Spark adds, subtracts and scales CalendarIntervals; not
+			// translated.
+			return nil, unsupported(pos, "add each interval to the date or timestamp", "%s with make_interval's CalendarInterval", name)
+		}
 		return nil, sparkErr(pos, "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", "Cannot resolve %s due to data type mismatch: the left and right operands of the binary operator have incompatible types (%q and %q).", quoteSparkSQL(name), strings.ToUpper(lt.String()), strings.ToUpper(rt.String()))
 	}
 	isDays := func(t *Type) bool {

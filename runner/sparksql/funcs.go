@@ -96,6 +96,9 @@ func (c *fcall) typed(i int, t *Type) (*rx, error) {
 // arguments.
 func implicitlyCastable(from, to *Type) bool {
 	switch {
+	case from.hasCalendar() || to.hasCalendar():
+		// CalendarIntervalType is no AtomicType: no implicit cast.
+		return from.Equal(to)
 	case from.Kind == KVoid, from.Equal(to):
 		return true
 	case to.Kind == KString:
@@ -352,6 +355,9 @@ func (r *resolver) callWith(n *Call, def *fnDef, sc *scope, ctx *ectx) (*rx, err
 	default:
 		c.name = fname + "(" + strings.Join(names, ", ") + ")"
 	}
+	if err := calendarArgs(c); err != nil {
+		return nil, err
+	}
 	x, err := def.impl(c)
 	if err != nil {
 		return nil, err
@@ -399,6 +405,9 @@ func (r *resolver) callResolved(name string, args []*rx, pos int) (*rx, error) {
 		names = append(names, a.name)
 	}
 	c.name = name + "(" + strings.Join(names, ", ") + ")"
+	if err := calendarArgs(c); err != nil {
+		return nil, err
+	}
 	return def.impl(c)
 }
 

@@ -788,3 +788,21 @@ func calendarParts(iv string) (months, days, micros string) {
 	micros = "(CAST(datepart('hour', " + iv + ") AS BIGINT) * 3600000000 + datepart('minute', " + iv + ") * 60000000 + datepart('microseconds', " + iv + "))"
 	return
 }
+
+// calendarFuncs are the functions translated with a CalendarInterval
+// argument: they pass it on or test it for NULL. Any other (aggregates,
+// comparisons, hashes, JSON) is refused: DuckDB's INTERVAL orders and
+// groups months as 30 days, which Spark's CalendarInterval does not.
+var calendarFuncs = map[string]bool{"string": true, "typeof": true, "isnull": true, "isnotnull": true, "coalesce": true, "nvl": true, "ifnull": true, "if": true}
+
+func calendarArgs(c *fcall) error {
+	if calendarFuncs[c.def.name] {
+		return nil
+	}
+	for i, a := range c.args {
+		if a != nil && a.t.hasCalendar() {
+			return unsupported(c.argPos(i), "add the interval to a date or timestamp, or cast it to STRING", "%s of make_interval's CalendarInterval", c.def.name)
+		}
+	}
+	return nil
+}

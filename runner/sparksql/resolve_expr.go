@@ -657,6 +657,9 @@ func (r *resolver) unary(n *Unary, sc *scope, ctx *ectx) (*rx, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x.t.Kind == KCalendar && n.Op != "NOT" {
+		return nil, unsupported(n.P, "negate the interval's arguments", "%s of make_interval's CalendarInterval", n.Op)
+	}
 	switch n.Op {
 	case "NOT":
 		if x, err = r.boolArg(x, n.X); err != nil {
