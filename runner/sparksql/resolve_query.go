@@ -294,7 +294,11 @@ func (r *resolver) orderLimit(rel *relation, q *Query, sc *scope) (*relation, er
 		osc.cols = append(osc.cols, &column{name: c.name, t: c.t, sql: c.sql})
 	}
 	var terms []string
-	for _, it := range q.OrderBy {
+	var names []string
+	for _, c := range rel.cols {
+		names = append(names, c.name)
+	}
+	for _, it := range orderByAll(q.OrderBy, names, false) {
 		x, err := r.orderTerm(it, osc, nil, &ectx{})
 		if err != nil {
 			return nil, err
@@ -310,6 +314,36 @@ func (r *resolver) orderLimit(rel *relation, q *Query, sc *scope) (*relation, er
 		sql += " ORDER BY " + strings.Join(terms, ", ")
 	}
 	return &relation{sql: sql + tail, cols: rel.cols}, nil
+}
+
+// orderByAll expands ORDER BY ALL, Spark's order by every output column
+// in turn with the item's direction and NULL ordering, unless an output
+// column is named all. Over a SELECT the columns are its items by
+// position; over a set operation, its output columns by name.
+func orderByAll(order []*OrderItem, names []string, byPosition bool) []*OrderItem {
+	if len(order) != 1 {
+		return order
+	}
+	c, ok := order[0].X.(*ColumnRef)
+	if !ok || len(c.Parts) != 1 || !strings.EqualFold(c.Parts[0].Name, "all") {
+		return order
+	}
+	for _, n := range names {
+		if strings.EqualFold(n, "all") {
+			return order
+		}
+	}
+	out := make([]*OrderItem, len(names))
+	for i, n := range names {
+		it := *order[0]
+		if byPosition {
+			it.X = &Literal{Kind: LitInt, Value: strconv.Itoa(i + 1), Text: strconv.Itoa(i + 1), P: c.P}
+		} else {
+			it.X = &ColumnRef{Parts: []Ident{{Name: n, Quoted: true, P: c.P}}, P: c.P}
+		}
+		out[i] = &it
+	}
+	return out
 }
 
 // orderTerm resolves one ORDER BY item: an output column by name or
@@ -602,7 +636,11 @@ func (r *resolver) selectRel(s *Select, outer *scope, q *Query, top bool) (rel *
 	var orderTerms []string
 	var tail string
 	if q != nil {
-		for _, it := range q.OrderBy {
+		var names []string
+		for _, it := range items {
+			names = append(names, it.name)
+		}
+		for _, it := range orderByAll(q.OrderBy, names, true) {
 			octx := &ectx{aggOK: agg, winOK: true}
 			if s.Distinct {
 				for _, si := range items {
