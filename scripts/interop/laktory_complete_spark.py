@@ -12,7 +12,7 @@ Delta table src (id bigint, k string, v bigint, ts timestamp) as {df}, with
 {sources.dim} (the batch table dim: k string, label string, w bigint) and
 {sources.s2} (a stream of table s2, src's columns) as named sources when the
 SQL names them; its transformer is the case's SQL steps; its sink a Delta
-table in mode COMPLETE. Recorded per case: "" when the run wrote its table,
+table in the case's mode (COMPLETE unless it says; MERGE by k). Recorded per case: "" when the run wrote its table,
 else the error's class and first line; and the names of Spark's aggregate
 functions (the function registry's group agg_funcs). The verdicts of
 DIR/X.json go to DIR/laktory_spark_X.json, rewritten after each case (a run
@@ -48,8 +48,10 @@ def pipeline(case, work):
         sources.append({"name": "dim", "table_name": "dim"})
     if "{sources.s2}" in text:
         sources.append({"name": "s2", "table_name": "s2", "as_stream": True})
-    node = {"name": "n", "sources": sources,
-            "sinks": [{"table_name": "out_" + case["name"], "mode": "COMPLETE"}]}
+    sink = {"table_name": "out_" + case["name"], "mode": case.get("mode", "COMPLETE")}
+    if sink["mode"] == "MERGE":
+        sink["merge_cdc_options"] = {"primary_keys": ["k"]}
+    node = {"name": "n", "sources": sources, "sinks": [sink]}
     if case["steps"]:
         node["transformer"] = {"nodes": [{"expr": s} for s in case["steps"]]}
     return {"name": "pl-" + case["name"].replace("_", "-"),
