@@ -76,6 +76,7 @@ const (
 	CodeStreamDistinctAgg  = "LK155"
 	CodeStreamChainedAgg   = "LK156"
 	CodeStreamIntersect    = "LK157"
+	CodeStreamAppendAgg    = "LK158"
 	CodeRefreshValue       = "LK160"
 	CodeResetModeValue     = "LK161"
 	CodeResetWithoutRefr   = "LK162"
@@ -215,6 +216,7 @@ var Codes = []CodeInfo{
 	{CodeStreamDistinctAgg, Error, "a streaming node in COMPLETE mode with a distinct aggregate (count(DISTINCT v)): Spark refuses it"},
 	{CodeStreamChainedAgg, Error, "a streaming node in COMPLETE mode with an aggregation over another's output: Spark refuses it (global watermark correctness check)"},
 	{CodeStreamIntersect, Error, "a streaming node in COMPLETE mode with an INTERSECT of a stream: Spark refuses it"},
+	{CodeStreamAppendAgg, Error, "a streaming aggregation written in APPEND mode: Spark refuses it without a watermark, which Laktory 0.13.1 cannot declare"},
 	{CodeRefreshValue, Error, "unknown refresh value"},
 	{CodeResetModeValue, Error, "unknown reset_mode value"},
 	{CodeResetWithoutRefr, Error, "reset_mode without refresh FULL or RESET"},

@@ -75,6 +75,7 @@
 //	LK155  error    a streaming node in COMPLETE mode with a distinct aggregate (count(DISTINCT v)): Spark refuses it
 //	LK156  error    a streaming node in COMPLETE mode with an aggregation over another's output: Spark refuses it (global watermark correctness check)
 //	LK157  error    a streaming node in COMPLETE mode with an INTERSECT of a stream: Spark refuses it
+//	LK158  error    a streaming aggregation written in APPEND mode: Spark refuses it without a watermark, which Laktory 0.13.1 cannot declare
 //	LK160  error    unknown refresh value
 //	LK161  error    unknown reset_mode value
 //	LK162  error    reset_mode without refresh FULL or RESET

@@ -9,7 +9,9 @@ import (
 )
 
 // completeMode checks the streaming sinks of mode COMPLETE (Spark's
-// OutputMode.Complete, which Laktory 0.13.1 passes to writeStream) as
+// OutputMode.Complete, which Laktory 0.13.1 passes to writeStream), and
+// of modes APPEND and MERGE (Spark's Append: an aggregation needs a
+// watermark, which Laktory cannot declare: LK158), as
 // Spark's streaming check (UnsupportedOperationChecker) reads the node's
 // query, reporting its first refusal: no streaming aggregation (LK168),
 // then a distinct aggregate (LK155) or an INTERSECT of a stream (LK157),
@@ -24,7 +26,8 @@ func (c *checker) completeMode() {
 			}
 			var shape *StreamShape
 			for _, sk := range n.Sinks {
-				if !strings.EqualFold(sk.Mode, "COMPLETE") {
+				appendMode := appendOutput(sk)
+				if !strings.EqualFold(sk.Mode, "COMPLETE") && !appendMode {
 					continue
 				}
 				if shape == nil {
@@ -34,6 +37,13 @@ func (c *checker) completeMode() {
 				at := sk.At("mode")
 				switch {
 				case shape.Unresolved != "":
+				case appendMode:
+					if shape.Aggregate {
+						c.add(at, Error, CodeStreamAppendAgg,
+							fmt.Sprintf("node '%s' streams an aggregation into sink %s in %s mode: Spark 4.2 refuses it ([STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output mode: append. This output mode is not supported for streaming aggregations without watermark on streaming DataFrames/DataSets.), and Laktory 0.13.1 declares no watermark",
+								n.Name, sk.Describe(), strings.ToUpper(sk.Mode)),
+							"use mode COMPLETE (each batch rewrites the aggregation over all the input), or aggregate in a batch node")
+					}
 				case !shape.Aggregate:
 					c.add(at, Error, CodeCompleteNoAgg,
 						fmt.Sprintf("sink %s of node '%s' is written in COMPLETE mode, but the node does not aggregate: Spark 4.2 refuses it ([STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output mode: complete. This output mode is not supported for no streaming aggregations on streaming DataFrames/DataSets.)",
@@ -58,6 +68,14 @@ func (c *checker) completeMode() {
 			}
 		}
 	}
+}
+
+// appendOutput reports whether a streaming sink writes in Spark's Append
+// output mode: mode APPEND, and MERGE (Laktory's foreachBatch, whose
+// query Spark checks in its default Append mode); a ForEach sink is the
+// workbench's own.
+func appendOutput(sk *workspace.Sink) bool {
+	return (strings.EqualFold(sk.Mode, "APPEND") || sk.IsMerge()) && sk.Kind != workspace.SinkForEach
 }
 
 // aggregateRe finds an aggregation in SQL: GROUP BY, or a call of one of
