@@ -35,6 +35,16 @@ func castTarget(n *sqlfront.Cast) (*Type, error) {
 	case n.Type.Name == "timestamp with time zone":
 		// sqlparser-rs reads WITHOUT TIME ZONE as a zone too.
 		return nil, rejected(n.Type.P, "SQLInterfaceError", "`timestamp` with timezone is not (yet) supported")
+	case n.Type.Name == "timestamp" && len(n.Type.Params) == 1:
+		// TIMESTAMP(p): milliseconds up to 3 digits, microseconds up to
+		// 6, nanoseconds up to 9.
+		switch p := n.Type.Params[0]; {
+		case p < 1 || p > 9:
+			return nil, rejected(n.Type.P, "SQLSyntaxError", "invalid temporal type precision (expected 1-9, found %d)", p)
+		case p < 4 || p > 6:
+			return nil, unsupported(n.P, "cast to TIMESTAMP", "TIMESTAMP(%d) (a Datetime of another unit than us) in Polars SQL", p)
+		}
+		return castTargets["timestamp"], nil
 	case n.Type.Written == "float" && len(n.Type.Params) == 1:
 		// FLOAT(p): p binary digits, Float32 up to 24.
 		switch p := n.Type.Params[0]; {

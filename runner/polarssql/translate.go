@@ -43,7 +43,7 @@ var Syntax = &sqlfront.Syntax{
 	},
 	TypeWidths: map[string]bool{
 		"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true,
-		"int2": true, "int4": true, "int8": true, "float": true,
+		"int2": true, "int4": true, "int8": true, "float": true, "timestamp": true, "datetime": true,
 		"varchar": true, "char": true, "character": true, "string": true, "character varying": true, "char varying": true,
 	},
 	Unsigned: map[string]string{

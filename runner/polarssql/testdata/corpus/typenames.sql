@@ -44,3 +44,19 @@ SELECT id FROM {df} WHERE CAST(id AS SMALLINT UNSIGNED) > 3
 -- name: tn_double_precision_sum
 -- inputs: df=nums
 SELECT SUM(CAST(i AS DOUBLE PRECISION)) AS x FROM {df}
+
+-- name: tn_timestamp_6
+-- inputs: df=events
+SELECT id, CAST(ts AS TIMESTAMP(6)) AS x FROM {df}
+
+-- name: tn_timestamp_3
+-- inputs: df=events
+SELECT id, CAST(ts AS TIMESTAMP(3)) AS x FROM {df}
+
+-- name: tn_timestamp_0
+-- inputs: df=events
+SELECT id, CAST(ts AS TIMESTAMP(0)) AS x FROM {df}
+
+-- name: tn_datetime_5
+-- inputs: df=events
+SELECT id, CAST(d AS DATETIME(5)) AS x FROM {df}
