@@ -398,7 +398,7 @@ func (r *resolver) orderTerm(it *OrderItem, sc *scope, items []*selItem, ctx *ec
 
 func orderable(t *Type) bool {
 	switch t.Kind {
-	case KMap:
+	case KMap, KCalendar: // Spark's RowOrdering.isOrderable
 		return false
 	case KArray:
 		return orderable(t.Elem)

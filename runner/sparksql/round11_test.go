@@ -58,6 +58,7 @@ func TestCalendarIntervalRefusals(t *testing.T) {
 		{"SELECT CAST(- make_interval(0, 1) AS STRING) AS s", "- of make_interval's CalendarInterval"},
 		{"SELECT CAST(make_interval(0, 1) + make_interval(0, 2) AS STRING) AS s", "with make_interval's CalendarInterval"},
 		{"SELECT CAST(coalesce(make_interval(0, 1), NULL) AS STRING) AS s", ""},
+		{"SELECT x FROM (SELECT make_interval(0, 1) AS i, 1 AS x) AS t ORDER BY i", "INVALID_ORDERING_TYPE"},
 		{"SELECT CAST(make_interval(0, 1) AS STRING) AS s", ""},
 		{"SELECT TIMESTAMP'2024-01-31 00:00:00' + make_interval(0, 1) AS t", ""},
 	} {
