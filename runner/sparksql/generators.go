@@ -187,8 +187,9 @@ func (r *resolver) jsonTuple(call *Call, g *generatorDef, aliases []Ident, alias
 
 // stack is stack(n, e1, ..., ek): n rows of ceil(k / n) columns col0,
 // col1, ..., filled row by row (NULL after ek), as Spark's Stack: n a
-// positive integer literal, the values of a column of one type (NULLs
-// take it). Other forms are refused, naming them.
+// positive INT literal, the values of a column of one type (NULLs take
+// it), else Spark's error class. A foldable n that is no literal is
+// refused, naming it.
 func (r *resolver) stack(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
 	if len(call.Args) < 2 {
 		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `stack` requires > 1 parameters but the actual number is %d.", len(call.Args))
@@ -204,12 +205,21 @@ func (r *resolver) stack(call *Call, g *generatorDef, aliases []Ident, alias *Id
 	}
 	shown := "stack(" + strings.Join(names, ", ") + ")"
 	nx := xs[0]
-	if !nx.t.isIntegral() || nx.t.Kind == KLong || nx.lit == nil {
+	// Spark's Stack.checkInputDataTypes, in its order.
+	switch {
+	case nx.t.Kind != KInt:
+		return "", nil, sparkErr(call.P, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve %s due to data type mismatch: The first parameter requires the \"INT\" type, however %s has the type %q.", quoteSparkSQL(shown), quoteSparkSQL(nx.name), strings.ToUpper(nx.t.String()))
+	case !nx.foldable:
+		return "", nil, sparkErr(call.P, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", "Cannot resolve %s due to data type mismatch: the input `n` should be a foldable \"INT\" expression; however, got %s.", quoteSparkSQL(shown), quoteSparkSQL(nx.name))
+	case nx.lit == nil:
 		return "", nil, unsupported(call.P, "write the number of rows as an integer literal", "%s with a number of rows that is not an integer literal", shown)
 	}
 	n, err := strconv.Atoi(nx.lit.Value)
-	if err != nil || n <= 0 {
-		return "", nil, unsupported(call.P, "", "%s with a number of rows below 1", shown)
+	if err != nil {
+		return "", nil, unsupported(call.P, "write the number of rows as an integer literal", "%s with a number of rows that is not an integer literal", shown)
+	}
+	if n <= 0 {
+		return "", nil, sparkErr(call.P, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "Cannot resolve %s due to data type mismatch: The `n` must be between (0, 2147483647] (current value = %d).", quoteSparkSQL(shown), n)
 	}
 	vals := xs[1:]
 	cols := (len(vals) + n - 1) / n
@@ -221,7 +231,9 @@ func (r *resolver) stack(call *Call, g *generatorDef, aliases []Ident, alias *Id
 		case types[j] == nil:
 			types[j] = v.t
 		case !types[j].Equal(v.t):
-			return "", nil, unsupported(call.P, "cast the values of a column to one type", "%s with values of types %s and %s in column %d", shown, strings.ToUpper(types[j].String()), strings.ToUpper(v.t.String()), j)
+			// NULLs take the column's type (StackCoercion); any other
+			// value must have the type of the column's first one.
+			return "", nil, sparkErr(call.P, "DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES", "Cannot resolve %s due to data type mismatch: The data type of the column (%d) do not have the same type: %q (%d) <> %q (%d).", quoteSparkSQL(shown), j, strings.ToUpper(types[j].String()), j+1, strings.ToUpper(v.t.String()), i+1)
 		}
 	}
 	for j := range types {
