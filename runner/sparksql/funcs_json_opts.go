@@ -1,6 +1,8 @@
 package sparksql
 
 import (
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -41,7 +43,8 @@ func (c *fcall) toJSONWriteOptions(i int) (*jsonWrite, error) {
 		return nil, err
 	}
 	w := &jsonWrite{}
-	for k, v := range opts {
+	for _, k := range slices.Sorted(maps.Keys(opts)) { // the same first refusal on every run
+		v := opts[k]
 		switch k {
 		case "timestampformat", "dateformat":
 			sf, _, err := javaDateFormat(v)
@@ -126,7 +129,9 @@ func (c *fcall) fromJSONReadOptions(i int) (*jsonRead, error) {
 		return nil, err
 	}
 	o := &jsonRead{}
-	for k, v := range opts {
+	// In key order: the first option refused is the same on every run.
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		v := opts[k]
 		switch k {
 		case "mode":
 			switch strings.ToUpper(v) {
