@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -55,6 +56,10 @@ func docPages(t *testing.T) []string {
 var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
 // links returns the targets of a page's Markdown links outside code blocks.
+// codeSpan is an inline code span: Markdown renders no link inside one
+// (`CHAR[ACTER] [VARYING](n)` is a type name, not a link to n).
+var codeSpan = regexp.MustCompile("`[^`]*`")
+
 func links(doc string) []string {
 	var out []string
 	inCode := false
@@ -66,7 +71,7 @@ func links(doc string) []string {
 		if inCode {
 			continue
 		}
-		for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+		for _, m := range mdLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, "``"), -1) {
 			out = append(out, m[1])
 		}
 	}
@@ -429,4 +434,13 @@ func fmtCounts(m map[string]int) string {
 	}
 	b.WriteString("]")
 	return b.String()
+}
+
+// TestLinksSkipCode: links inside fenced blocks and inline code spans are
+// not links; the others are found.
+func TestLinksSkipCode(t *testing.T) {
+	doc := "see [a](a.md) and `CHAR [VARYING](n)`\n```\n[b](b.md)\n```\n[c](c.md#x)"
+	if got := fmt.Sprint(links(doc)); got != "[a.md c.md#x]" {
+		t.Fatalf("links = %s", got)
+	}
 }
