@@ -12,14 +12,8 @@ import (
 
 // inLaktoryOrder is a request of the tests that compare a run on a bucket
 // lake with the same run on a local one (TestS3LakeDemo): its tasks run
-// one at a time, in the plan's order, as Laktory runs a pipeline's nodes.
-// Run in parallel, the demo's commit counts depend on timing: gld_prices_a
-// streams feed_a's rows of the shared table prices, which feed_b also
-// writes and is no dependency of it, so a commit of feed_b landing after
-// gld_prices_a planned its batch is a batch of no rows of its own in the
-// next run, an empty commit the other lake's run may not make (the same
-// rows, one version more). Laktory runs feed_b before gld_prices_a (its
-// declaration order within a generation of the DAG).
+// one at a time, in the plan's order, as Laktory runs a pipeline's nodes,
+// so that nothing in the comparison depends on timing.
 func inLaktoryOrder(req Request) Request {
 	req.Parallel = 1
 	return req
@@ -28,12 +22,17 @@ func inLaktoryOrder(req Request) Request {
 // TestDemoVersionsDoNotDependOnTiming: the demo's first run, then a run
 // with nothing new, in two workspaces, one where feed_b commits before
 // feed_a's task ends (so before gld_prices_a plans its batch), one where
-// feed_b waits until gld_prices_a has planned its batch: run inLaktoryOrder,
-// every table is at the same version in both. The second order cannot
-// happen one task at a time (its gate times out). Fails without
-// inLaktoryOrder (tasks in parallel): gld_prices_a at version 1 in the
-// second workspace, 0 in the first, with the same rows: the "versions in
-// the bucket and locally disagree" of TestS3LakeDemo under -race.
+// feed_b waits until gld_prices_a has planned its batch: with tasks in
+// parallel, every table is at the same version in both. gld_prices_a
+// streams feed_a's rows of the shared table prices, which feed_b also
+// writes and is no dependency of it in the DAG; Laktory runs feed_b first
+// (declaration order), so its stream reads feed_b's commit in the same
+// batch, and the plan orders the two the same way (PipelineReads, a
+// streaming node_name read of a shared table): the second order cannot
+// happen (its gate times out). Fails without that edge: gld_prices_a at
+// version 1 in the second workspace, 0 in the first, with the same rows
+// (an empty batch of the next run), the "versions in the bucket and
+// locally disagree" of TestS3LakeDemo under -race.
 func TestDemoVersionsDoNotDependOnTiming(t *testing.T) {
 	type gate struct {
 		once sync.Once
@@ -70,7 +69,7 @@ func TestDemoVersionsDoNotDependOnTiming(t *testing.T) {
 		snap := workspacetest.LoadDir(t, dir, workspace.Options{})
 		local := &ws{t: t, dir: dir}
 		for _, step := range []string{"first run", "nothing new"} {
-			mustRun(t, r, snap, inLaktoryOrder(Request{}))
+			mustRun(t, r, snap, Request{})
 			for _, name := range demoTables {
 				versions[mode] = append(versions[mode], version(t, local.table(name)))
 			}

@@ -30,7 +30,7 @@ func (c *checker) runOrder() {
 			}
 			for _, e := range within {
 				fixed[e.From] = append(fixed[e.From], e.To)
-				if e.Before {
+				if e.Before && !e.Stream {
 					c.diags = append(c.diags, readBeforeWrite(c.snap, p, e))
 				}
 			}

@@ -378,6 +378,25 @@ nodes:
 `}, want: []W{
 			D("pl.yaml", 5, 26, CodeReadBeforeWrite, "node summary reads main.default.raw, which node raw of pipeline pl writes, but runs before it: a table_name source is no dependency of Laktory's DAG, which runs summary first, so it reads main.default.raw as the last run left it, and on a first run it does not exist yet and the run fails"),
 		}},
+		// A streaming node_name source of a shared table that a later node
+		// also writes is ordered before that writer (PipelineReads), and it
+		// reads its own node's rows, so there is nothing to warn about.
+		{name: "a stream of a shared table a later node writes", files: map[string]string{"pl.yaml": `
+name: pl
+nodes:
+- name: w1
+  sources: [{path: data/, format: JSONL}]
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+- name: r
+  sources: [{node_name: w1, as_stream: true}]
+  sinks: [{table_name: gold, mode: APPEND}]
+- name: b
+  sources: [{node_name: w1}]
+  sinks: [{table_name: batch, mode: APPEND}]
+- name: w3
+  sources: [{node_name: b}]
+  sinks: [{table_name: prices, mode: APPEND, shared: true}]
+`}, want: []W{}},
 		{name: "a partitioned JSON file sink", files: map[string]string{"pl.yaml": `
 name: pl
 nodes:

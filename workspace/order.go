@@ -16,6 +16,10 @@ type ReadEdge struct {
 	// reads Table, which To writes, and Laktory runs From first, so To
 	// waits for From's read (PipelineReads).
 	Before bool
+	// Stream marks the read of a streaming node_name source of a table
+	// other nodes write too (a shared sink): Laktory's stream reads the
+	// table, so it sees what they committed before it runs.
+	Stream bool
 }
 
 // BrokenRead is a read edge left out of an order because it would close a
@@ -76,7 +80,7 @@ func (s *Snapshot) PipelineReads(p *Pipeline, n *Node) []ReadEdge {
 	if p.Declarative() {
 		return nil
 	}
-	reads := s.TableReads(p, n)
+	reads := append(s.TableReads(p, n), s.streamNodeReads(p, n)...)
 	for i, e := range reads {
 		w := e.From[len(p.Name)+1:]
 		if !p.RunsBefore(w, n.Name) {
@@ -84,6 +88,37 @@ func (s *Snapshot) PipelineReads(p *Pipeline, n *Node) []ReadEdge {
 		}
 	}
 	return reads
+}
+
+// streamNodeReads returns the reads of node n's streaming node_name
+// sources whose node writes a table other nodes of p write too: Laktory
+// streams the table (PipelineNodeDataSource reads the primary sink), so a
+// writer it runs before n commits before n's stream reads, one it runs
+// after commits after; the run orders them the same way, so the stream's
+// batches, and the commits of its sink, do not depend on timing. The
+// source's own node is left out: it is an edge of the DAG.
+func (s *Snapshot) streamNodeReads(p *Pipeline, n *Node) []ReadEdge {
+	var out []ReadEdge
+	for _, src := range n.Sources {
+		if src.Kind != SourceNode || !src.AsStream {
+			continue
+		}
+		id := primaryTable(p, src.NodeName)
+		t := s.Table(id)
+		if id == "" || t == nil {
+			continue
+		}
+		for _, w := range t.Writers {
+			if w.Pipeline != p.Name || w.Node == src.NodeName || w.Node == n.Name {
+				continue
+			}
+			e := ReadEdge{From: p.Name + "." + w.Node, To: p.Name + "." + n.Name, Table: id, Pos: src.At("node_name"), Stream: true}
+			if !slices.ContainsFunc(out, func(o ReadEdge) bool { return o.From == e.From && o.Table == e.Table }) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }
 
 // RunsBefore reports whether Laktory runs node a of p before node b: it
