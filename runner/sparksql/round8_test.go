@@ -45,8 +45,9 @@ func TestPercentageCheckedAtTranslation(t *testing.T) {
 	}
 }
 
-// stack(n, ...) is a generator: n rows of the values, row by row; the
-// forms it does not translate are refused naming stack.
+// stack(n, ...) is a generator: n rows of the values, row by row; a
+// number of rows that is not a positive literal, or a column of two types,
+// raises Spark's analysis error.
 func TestStackGenerator(t *testing.T) {
 	in := []Input{{Ref: "df", SQL: "t", Schema: []Column{{"k", tInt}, {"s", tString}}}}
 	r, err := Translate("SELECT stack(2, k, s, 7, NULL) AS (a, b) FROM {df}", in, Options{})
@@ -56,13 +57,13 @@ func TestStackGenerator(t *testing.T) {
 	if got := fmt.Sprint(r.Columns); !strings.Contains(got, "a int") || !strings.Contains(got, "b string") {
 		t.Errorf("columns %s, want a int, b string", got)
 	}
-	for _, sql := range []string{
-		"SELECT stack(k, 1, 2) FROM {df}",
-		"SELECT stack(0, 1, 2) FROM {df}",
-		"SELECT stack(2, 1, 'x', 'y', 2) FROM {df}",
+	for _, c := range []struct{ sql, class string }{
+		{"SELECT stack(k, 1, 2) FROM {df}", "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT"},
+		{"SELECT stack(0, 1, 2) FROM {df}", "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE"},
+		{"SELECT stack(2, 1, 'x', 'y', 2) FROM {df}", "DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES"},
 	} {
-		if _, err := Translate(sql, in, Options{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "stack") {
-			t.Errorf("%s: %v, want it refused naming stack", sql, err)
+		if _, err := Translate(c.sql, in, Options{}); err == nil || !strings.Contains(err.Error(), "["+c.class+"]") {
+			t.Errorf("%s: %v, want Spark's %s", c.sql, err, c.class)
 		}
 	}
 }
