@@ -1264,38 +1264,13 @@ func (r *resolver) scalarSubquery(n *Subquery, sc *scope) (*rx, error) {
 	if len(rel.cols) != 1 {
 		return nil, sparkErr(n.P, "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN", "Invalid subquery: Scalar subquery must return only one column, but got %d.", len(rel.cols))
 	}
-	if sub.correlated || subqueryCorrelated(sub) {
-		if !isAggregateQuery(n.Query) {
-			return nil, sparkErr(n.P, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY", "Unsupported subquery expression: Correlated scalar subqueries must be aggregated to return at most one row.")
-		}
-	}
+	// A correlated scalar subquery needs no aggregate: Spark 4.2 runs it
+	// and checks at run time that each outer row sees at most one row, as
+	// DuckDB does (its error maps to SCALAR_SUBQUERY_TOO_MANY_ROWS).
 	a := r.alias()
 	x := mk(rel.cols[0].t, "(SELECT "+a+"."+rel.cols[0].sql+" FROM ("+rel.sql+") AS "+a+")", "scalarsubquery()")
 	x.foldable = false
 	return x, nil
-}
-
-func subqueryCorrelated(sc *scope) bool { return sc.correlated }
-
-// isAggregateQuery: a SELECT with aggregates and no GROUP BY returns one
-// row.
-func isAggregateQuery(q *Query) bool {
-	s, ok := q.Body.(*Select)
-	if !ok || s.GroupBy != nil {
-		return false
-	}
-	found := false
-	for _, it := range s.Items {
-		walkExpr(it.Expr, func(e Expr) bool {
-			if c, ok := e.(*Call); ok && c.Over == nil {
-				if fn := lookupFunc(c.Name.Name); fn != nil && fn.agg {
-					found = true
-				}
-			}
-			return true
-		})
-	}
-	return found
 }
 
 func (r *resolver) like(n *Like, sc *scope, ctx *ectx) (*rx, error) {
