@@ -67,6 +67,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if err := runner.CheckFailPoint(getenv(runner.FailPointEnv)); err != nil {
 		return a.exitCode(err)
 	}
+	if _, err := parseThreads(getenv(threadsEnv)); err != nil {
+		return a.exitCode(err)
+	}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -144,19 +147,32 @@ func (a *app) schemaCache() string {
 	return filepath.Join(base, "laktory", "schemaflow")
 }
 
-// threads is the runner's DuckDB threads (runner.Config.Threads) from
-// LAKTORY_THREADS, a number of threads; unset or 0, DuckDB's default (one
-// per core). Any other value is reported and the default kept.
-func (a *app) threads() int {
-	v := strings.TrimSpace(a.getenv("LAKTORY_THREADS"))
+// threadsEnv sets the runner's DuckDB threads (runner.Config.Threads).
+const threadsEnv = "LAKTORY_THREADS"
+
+// errThreads is a LAKTORY_THREADS that is not a number of threads.
+var errThreads = errors.New("is not a number of threads (unset or 0: DuckDB's default, one per core)")
+
+// parseThreads reads LAKTORY_THREADS: unset or 0, DuckDB's default (one
+// per core); any other value than a number of threads is refused by every
+// command (exit 2), as a misspelt fail point is, rather than run with
+// another setting than the one asked for.
+func parseThreads(v string) (int, error) {
+	v = strings.TrimSpace(v)
 	if v == "" {
-		return 0
+		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 {
-		fmt.Fprintf(a.stderr, "laktory: LAKTORY_THREADS=%q is not a number of threads: DuckDB's default (one per core) is used\n", v)
-		return 0
+		return 0, fmt.Errorf("%s=%q %w", threadsEnv, v, errThreads)
 	}
+	return n, nil
+}
+
+// threads is the runner's DuckDB threads from LAKTORY_THREADS, which Main
+// checked.
+func (a *app) threads() int {
+	n, _ := parseThreads(a.getenv(threadsEnv))
 	return n
 }
 

@@ -2,17 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"strings"
 	"testing"
 )
 
-// TestThreadsEnv: LAKTORY_THREADS sets the runner's DuckDB threads; unset,
-// 0 or not a number (reported) leaves DuckDB's default.
+// TestThreadsEnv: LAKTORY_THREADS sets the runner's DuckDB threads; unset
+// or 0 leaves DuckDB's default; any other value is refused by every
+// command (exit 2, naming it), before anything runs.
 func TestThreadsEnv(t *testing.T) {
 	for _, tc := range []struct {
 		env  string
 		want int
-		warn bool
+		bad  bool
 	}{
 		{"", 0, false},
 		{"1", 1, false},
@@ -21,18 +24,26 @@ func TestThreadsEnv(t *testing.T) {
 		{"-1", 0, true},
 		{"two", 0, true},
 	} {
-		var errb bytes.Buffer
-		a := &app{stderr: &errb, getenv: func(k string) string {
-			if k == "LAKTORY_THREADS" {
+		getenv := func(k string) string {
+			if k == threadsEnv {
 				return tc.env
 			}
 			return ""
-		}}
-		if got := a.threads(); got != tc.want || (errb.Len() > 0) != tc.warn {
-			t.Errorf("LAKTORY_THREADS=%q: %d (stderr %q), want %d", tc.env, got, errb.String(), tc.want)
 		}
-		if tc.warn && !strings.Contains(errb.String(), "LAKTORY_THREADS") {
-			t.Errorf("LAKTORY_THREADS=%q: warning %q", tc.env, errb.String())
+		n, err := parseThreads(tc.env)
+		if n != tc.want || errors.Is(err, errThreads) != tc.bad {
+			t.Errorf("LAKTORY_THREADS=%q: %d, %v; want %d", tc.env, n, err, tc.want)
+		}
+		if a := (&app{getenv: getenv}); !tc.bad && a.threads() != tc.want {
+			t.Errorf("LAKTORY_THREADS=%q: threads() %d, want %d", tc.env, a.threads(), tc.want)
+		}
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), []string{"version"}, strings.NewReader(""), &out, &errb, getenv)
+		if tc.bad && (code != ExitUsage || !strings.Contains(errb.String(), "LAKTORY_THREADS")) {
+			t.Errorf("LAKTORY_THREADS=%q: exit %d, stderr %q; want %d naming it", tc.env, code, errb.String(), ExitUsage)
+		}
+		if !tc.bad && code != ExitOK {
+			t.Errorf("LAKTORY_THREADS=%q: exit %d, stderr %q", tc.env, code, errb.String())
 		}
 	}
 }
