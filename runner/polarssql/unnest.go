@@ -3,7 +3,6 @@ package polarssql
 import (
 	"fmt"
 	"math/big"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -40,41 +39,24 @@ func isArrayLiteral(e sqlfront.Expr) (*sqlfront.Call, bool) {
 	return c, ok && c.Syntax == "BRACKETS"
 }
 
-// walkUnnest calls f on every UNNEST call below v and on every column
+// walkUnnest calls f on every UNNEST call below root and on every column
 // reference outside one (out); subqueries are not entered.
-func walkUnnest(v reflect.Value, f func(c *sqlfront.Call), out func(cr *sqlfront.ColumnRef)) {
-	if !v.IsValid() {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return
-		}
-		switch n := v.Interface().(type) {
+func walkUnnest(root any, f func(c *sqlfront.Call), out func(cr *sqlfront.ColumnRef)) {
+	sqlfront.Inspect(root, func(node any) bool {
+		switch n := node.(type) {
 		case *sqlfront.ColumnRef:
 			out(n)
-			return
+			return false
 		case *sqlfront.Subquery, *sqlfront.Query, *sqlfront.Exists, *sqlfront.InQuery, *sqlfront.Lambda:
-			return
+			return false
 		case *sqlfront.Call:
 			if _, ok := isUnnest(n); ok {
 				f(n)
-				return
+				return false
 			}
 		}
-		walkUnnest(v.Elem(), f, out)
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				walkUnnest(v.Field(i), f, out)
-			}
-		}
-	case reflect.Slice:
-		for i := 0; i < v.Len(); i++ {
-			walkUnnest(v.Index(i), f, out)
-		}
-	}
+		return true
+	})
 }
 
 // litArray is a literal array's values as DuckDB literals of its dtype.
@@ -87,7 +69,7 @@ type litArray struct {
 func selectsUnnest(s *sqlfront.Select) bool {
 	found := false
 	for _, it := range s.Items {
-		walkUnnest(reflect.ValueOf(it.Expr), func(*sqlfront.Call) { found = true }, func(*sqlfront.ColumnRef) {})
+		walkUnnest(it.Expr, func(*sqlfront.Call) { found = true }, func(*sqlfront.ColumnRef) {})
 	}
 	return found
 }
@@ -189,7 +171,7 @@ func (r *resolver) unnestSelect(s *sqlfront.Select, sc *scope, from, where strin
 		if st, ok := it.Expr.(*sqlfront.Star); ok {
 			return nil, "", unsupported(st.P, "", "* beside UNNEST in Polars SQL")
 		}
-		walkUnnest(reflect.ValueOf(it.Expr), func(c *sqlfront.Call) { calls = append(calls, c) }, func(cr *sqlfront.ColumnRef) { outside = append(outside, cr) })
+		walkUnnest(it.Expr, func(c *sqlfront.Call) { calls = append(calls, c) }, func(cr *sqlfront.ColumnRef) { outside = append(outside, cr) })
 	}
 	if s.GroupBy != nil {
 		return nil, "", unsupported(s.GroupBy.P, "unnest in a step before the grouping", "UNNEST in a grouped query in Polars SQL")

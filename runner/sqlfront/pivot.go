@@ -1,7 +1,6 @@
 package sqlfront
 
 import (
-	"reflect"
 	"strings"
 )
 
@@ -130,7 +129,7 @@ func (p *parser) pivotClause(te TableExpr, pos int) (*Query, error) {
 	}
 	for _, a := range aggs {
 		ok := true
-		walkRefs(reflect.ValueOf(a.call), func(c *ColumnRef) { add(c) }, &ok)
+		walkRefs(a.call, func(c *ColumnRef) { add(c) }, &ok)
 		if !ok {
 			return nil, unsupported(a.call.P, "", "a PIVOT aggregate with a subquery or a lambda")
 		}
@@ -309,37 +308,20 @@ func identPath(ids []Ident) string {
 	return strings.Join(out, ".")
 }
 
-// walkRefs calls f on every column reference below v; ok turns false at
-// a subquery or a lambda (whose names are not the table's columns).
-func walkRefs(v reflect.Value, f func(*ColumnRef), ok *bool) {
-	if !v.IsValid() {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return
-		}
-		switch n := v.Interface().(type) {
+// walkRefs calls f on every column reference below root; ok turns false
+// at a subquery or a lambda (whose names are not the table's columns).
+func walkRefs(root any, f func(*ColumnRef), ok *bool) {
+	Inspect(root, func(node any) bool {
+		switch n := node.(type) {
 		case *ColumnRef:
 			f(n)
-			return
+			return false
 		case *Subquery, *Lambda, *Query, *Exists, *InQuery:
 			*ok = false
-			return
+			return false
 		}
-		walkRefs(v.Elem(), f, ok)
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				walkRefs(v.Field(i), f, ok)
-			}
-		}
-	case reflect.Slice:
-		for i := 0; i < v.Len(); i++ {
-			walkRefs(v.Index(i), f, ok)
-		}
-	}
+		return true
+	})
 }
 
 // pivotCounts are the aggregates whose result over no rows is not NULL
