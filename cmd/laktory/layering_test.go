@@ -25,8 +25,10 @@ var allowed = map[string][]string{
 	"workspace": {"assets"},
 	"delta":     {},
 	"assets":    {},
-	// scripts holds helper programs of the interop checks (deltaop).
-	"scripts": {"delta"},
+	// scripts holds helper programs of the interop checks (deltaop) and
+	// of the benchmarks (bench/floor runs the SQL our translators emit);
+	// no product package imports them.
+	"scripts": {"runner", "delta"},
 }
 
 // testAllowed are the imports the tests of a package may make beyond
