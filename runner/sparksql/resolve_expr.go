@@ -557,7 +557,7 @@ func matchColumn(s *scope, parts []Ident, pos int) (*column, []Ident, error) {
 	if len(parts) >= 2 {
 		var found []*column
 		for _, c := range s.cols {
-			if c.qual != "" && c.qual == strings.ToLower(parts[0].Name) && strings.EqualFold(c.name, parts[1].Name) {
+			if c.qual != "" && c.qual == qualKey(parts[0].Name) && strings.EqualFold(c.name, parts[1].Name) {
 				found = append(found, c)
 			}
 		}
@@ -581,6 +581,22 @@ func matchColumn(s *scope, parts []Ident, pos int) (*column, []Ident, error) {
 		return found[0], parts[1:], nil
 	}
 	return nil, nil, ambiguous(parts[:1], found, pos)
+}
+
+// placeholderQual is the qualifier of an unaliased {ref} in FROM: Laktory
+// puts a view's name in its place, and Spark qualifies an unaliased
+// table's columns by its name, so {ref}.x names its column x (an alias
+// hides the name, as in Spark).
+func placeholderQual(ref string) string { return "{" + strings.ToLower(ref) + "}" }
+
+// qualKey is the form of a qualifier as written that the scope's
+// qualifiers are kept in: lower case, a placeholder without the spaces
+// inside its braces.
+func qualKey(name string) string {
+	if len(name) >= 2 && name[0] == '{' && name[len(name)-1] == '}' {
+		return placeholderQual(strings.TrimSpace(name[1 : len(name)-1]))
+	}
+	return strings.ToLower(name)
 }
 
 func ambiguous(parts []Ident, found []*column, pos int) error {

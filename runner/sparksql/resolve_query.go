@@ -1042,6 +1042,9 @@ func (r *resolver) tableName(n *TableName, sc *scope) (string, error) {
 		qual = strings.ToLower(n.Alias.Name)
 	}
 	if n.Placeholder != "" {
+		if qual == "" {
+			qual = placeholderQual(n.Placeholder)
+		}
 		in, ok := r.inputs[n.Placeholder]
 		if !ok {
 			return "", unsupported(n.P, "use {df}, or {sources.NAME}/{nodes.NAME} naming a source or node of the pipeline", "{%s} (not an input of this step)", n.Placeholder)

@@ -15,6 +15,9 @@ var sparkSyntax = &sqlfront.Syntax{
 	NumberSuffixes:   true,
 	ColonPaths:       true,
 	Pivot:            true,
+	// {df}.x: Laktory puts a view's name in place of {df}, and Spark
+	// takes the name of an unaliased table as a qualifier.
+	PlaceholderQualifiers: true,
 	TypeNames: map[string]string{
 		"boolean": "boolean", "bool": "boolean", "tinyint": "tinyint", "byte": "tinyint", "smallint": "smallint",
 		"short": "smallint", "int": "int", "integer": "int", "bigint": "bigint", "long": "bigint", "float": "float",
