@@ -143,17 +143,9 @@ func (r *resolver) generatorCols(a, sub string, cols []*column, aliases []Ident,
 // malformed text or one that is not an object). The keys must be
 // literals.
 func (r *resolver) jsonTuple(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
-	if len(call.Args) < 2 {
-		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `json_tuple` requires > 1 parameters but the actual number is %d.", len(call.Args))
-	}
-	var xs []*rx
-	var names []string
-	for _, a := range call.Args {
-		x, err := r.expr(a, sc, &ectx{})
-		if err != nil {
-			return "", nil, err
-		}
-		xs, names = append(xs, x), append(names, x.name)
+	xs, names, err := r.generatorArgs(call, "json_tuple", sc)
+	if err != nil {
+		return "", nil, err
 	}
 	for _, x := range xs {
 		if x.t.Kind != KString && x.t.Kind != KVoid {
@@ -185,23 +177,34 @@ func (r *resolver) jsonTuple(call *Call, g *generatorDef, aliases []Ident, alias
 	return r.generatorCols(a, "(SELECT "+strings.Join(items, ", ")+")", outs2cols(a, outs), aliases, alias, g, call.P)
 }
 
-// stack is stack(n, e1, ..., ek): n rows of ceil(k / n) columns col0,
-// col1, ..., filled row by row (NULL after ek), as Spark's Stack: n a
-// positive INT literal, the values of a column of one type (NULLs take
-// it), else Spark's error class. A foldable n that is no literal is
-// refused, naming it.
-func (r *resolver) stack(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
+// generatorArgs resolves the arguments of json_tuple and stack, which
+// take more than one (else Spark's WRONG_NUM_ARGS), with the names Spark
+// shows them by in its messages.
+func (r *resolver) generatorArgs(call *Call, fn string, sc *scope) ([]*rx, []string, error) {
 	if len(call.Args) < 2 {
-		return "", nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `stack` requires > 1 parameters but the actual number is %d.", len(call.Args))
+		return nil, nil, sparkErr(call.P, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "The `%s` requires > 1 parameters but the actual number is %d.", fn, len(call.Args))
 	}
 	var xs []*rx
 	var names []string
 	for _, a := range call.Args {
 		x, err := r.expr(a, sc, &ectx{})
 		if err != nil {
-			return "", nil, err
+			return nil, nil, err
 		}
 		xs, names = append(xs, x), append(names, x.name)
+	}
+	return xs, names, nil
+}
+
+// stack is stack(n, e1, ..., ek): n rows of ceil(k / n) columns col0,
+// col1, ..., filled row by row (NULL after ek), as Spark's Stack: n a
+// positive INT literal, the values of a column of one type (NULLs take
+// it), else Spark's error class. A foldable n that is no literal is
+// refused, naming it.
+func (r *resolver) stack(call *Call, g *generatorDef, aliases []Ident, alias *Ident, sc *scope) (string, []*column, error) {
+	xs, names, err := r.generatorArgs(call, "stack", sc)
+	if err != nil {
+		return "", nil, err
 	}
 	shown := "stack(" + strings.Join(names, ", ") + ")"
 	nx := xs[0]
